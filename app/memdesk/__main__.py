@@ -1,0 +1,3 @@
+from memdesk.cli import main
+
+raise SystemExit(main())

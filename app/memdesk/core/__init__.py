@@ -1,0 +1,32 @@
+"""The memory service: the rules of memory, retrieval, export and import. No Qt."""
+
+from memdesk.core.actor import SYSTEM, USER, Actor, agent
+from memdesk.core.errors import (
+    Busy,
+    IdentityFull,
+    MemdeskError,
+    NotAllowed,
+    NotFound,
+    TooLarge,
+    ValidationError,
+    VersionConflict,
+)
+from memdesk.core.events import Change
+from memdesk.core.service import MemoryService
+
+__all__ = [
+    "SYSTEM",
+    "USER",
+    "Actor",
+    "Busy",
+    "Change",
+    "IdentityFull",
+    "MemdeskError",
+    "MemoryService",
+    "NotAllowed",
+    "NotFound",
+    "TooLarge",
+    "ValidationError",
+    "VersionConflict",
+    "agent",
+]

@@ -1,0 +1,35 @@
+"""Timestamps: ISO 8601 UTC text of fixed width, so string order is time order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memdesk.core.errors import ValidationError
+
+_FORMAT = "%Y-%m-%dT%H:%M:%S.%f"
+HINT = "an ISO 8601 date or time such as 2026-05-01 or 2026-05-01T14:30:00Z"
+
+
+def format_time(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime(_FORMAT)[:-3] + "Z"
+
+
+def now() -> str:
+    return format_time(datetime.now(UTC))
+
+
+def parse_time(value: object, field: str) -> str:
+    """Normalize a user-given time (naive means UTC) or raise a ValidationError naming `field`."""
+    if isinstance(value, datetime):
+        return format_time(value)
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"{field} must be {HINT}", field=field)
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return format_time(datetime.fromisoformat(text))
+    except ValueError:
+        raise ValidationError(f"{field} {value!r} is not {HINT}", field=field) from None

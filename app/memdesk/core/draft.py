@@ -1,0 +1,55 @@
+"""A new memory's fields, validated before anything is written (so batches are all-or-nothing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memdesk.core import rules, validate
+from memdesk.core.clock import parse_time
+from memdesk.core.errors import MemdeskError, ValidationError
+
+FIELDS = ("content", "layer", "kind", "tags", "project", "task", "importance", "created_at")
+
+
+@dataclass
+class Draft:
+    content: str
+    layer: str = "L1"
+    kind: str = "fact"
+    tags: list[str] = field(default_factory=list)
+    project: str | None = None
+    task: str | None = None
+    importance: float = 0.5
+    created_at: str | None = None
+
+    @classmethod
+    def parse(cls, params: dict[str, Any], where: str = "") -> Draft:
+        """Validate a dict of new-memory fields; errors name the field (and `where`, if any)."""
+        prefix = f"{where}: " if where else ""
+        unknown = sorted(set(params) - set(FIELDS))
+        if unknown:
+            raise ValidationError(
+                f"{prefix}unknown field(s) {', '.join(unknown)}; allowed: {', '.join(FIELDS)}",
+                field=unknown[0],
+            )
+        try:
+            return cls(
+                content=validate.content(params.get("content")),
+                layer=validate.one_of(params.get("layer", "L1"), rules.LAYERS, "layer"),
+                kind=validate.one_of(params.get("kind", "fact"), rules.KINDS, "kind"),
+                tags=validate.tags(params.get("tags")),
+                project=validate.name(params.get("project"), "project"),
+                task=validate.name(params.get("task"), "task"),
+                importance=validate.importance(params.get("importance", 0.5)),
+                created_at=(
+                    parse_time(params["created_at"], "created_at")
+                    if params.get("created_at") is not None
+                    else None
+                ),
+            )
+        except MemdeskError as exc:
+            if prefix:
+                exc.message = prefix + exc.message
+                exc.args = (exc.message,)
+            raise

@@ -1,0 +1,50 @@
+"""Errors the service raises. Each carries a stable `code` that the API maps to JSON-RPC."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MemdeskError(Exception):
+    code = "error"
+
+    def __init__(self, message: str, *, field: str | None = None, **data: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.data = data
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.field:
+            out["field"] = self.field
+        out.update(self.data)
+        return out
+
+
+class ValidationError(MemdeskError):
+    code = "invalid"
+
+
+class NotFound(MemdeskError):
+    code = "not_found"
+
+
+class IdentityFull(MemdeskError):
+    code = "l0_full"
+
+
+class VersionConflict(MemdeskError):
+    code = "version_conflict"
+
+
+class TooLarge(MemdeskError):
+    code = "too_large"
+
+
+class NotAllowed(MemdeskError):
+    code = "not_allowed"
+
+
+class Busy(MemdeskError):
+    code = "busy"

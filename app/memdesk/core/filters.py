@@ -1,0 +1,140 @@
+"""Structured filters shared by list, count, export and search."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import peewee
+
+from memdesk.core import rules, validate
+from memdesk.core.clock import parse_time
+from memdesk.core.errors import ValidationError
+from memdesk.store import Memory
+
+ORDERABLE = (
+    "created_at", "updated_at", "layer", "kind", "content", "source", "agent", "project",
+    "task", "importance", "recall_count", "last_recalled_at", "reinforce_count", "version",
+    "tags",
+)
+
+
+@dataclass(frozen=True)
+class Filters:
+    layers: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ("active",)
+    agent: str | None = None
+    project: str | None = None
+    task: str | None = None
+    tags: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    ids: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        layer: str | None = None,
+        layers: Sequence[str] | None = None,
+        kind: str | Sequence[str] | None = None,
+        source: str | Sequence[str] | None = None,
+        status: str | Sequence[str] | None = "active",
+        agent: str | None = None,
+        project: str | None = None,
+        task: str | None = None,
+        tags: Sequence[str] | None = None,
+        since: Any = None,
+        until: Any = None,
+        ids: Sequence[str] | None = None,
+    ) -> Filters:
+        """Validate loose keyword filters; any bad value raises a ValidationError."""
+        all_layers = list(layers or ())
+        if layer is not None:
+            all_layers.append(layer)
+        return cls(
+            layers=_many(all_layers, rules.LAYERS, "layer"),
+            kinds=_many(kind, rules.KINDS, "kind"),
+            sources=_many(source, rules.SOURCES, "source"),
+            statuses=_many(status, rules.STATUSES, "status"),
+            agent=validate.name(agent, "agent"),
+            project=validate.name(project, "project"),
+            task=validate.name(task, "task"),
+            tags=tuple(validate.tags(list(tags) if tags is not None else None)),
+            since=parse_time(since, "since") if since is not None else None,
+            until=parse_time(until, "until") if until is not None else None,
+            ids=_ids(ids),
+        )
+
+    def where(self) -> peewee.Expression:
+        expr: peewee.Expression = Memory.id.is_null(False)
+        if self.layers:
+            expr &= Memory.layer.in_(self.layers)
+        if self.kinds:
+            expr &= Memory.kind.in_(self.kinds)
+        if self.sources:
+            expr &= Memory.source.in_(self.sources)
+        if self.statuses:
+            expr &= Memory.status.in_(self.statuses)
+        if self.agent:
+            expr &= Memory.agent == self.agent
+        if self.project:
+            expr &= Memory.project == self.project
+        if self.task:
+            expr &= Memory.task == self.task
+        for tag in self.tags:
+            expr &= _has_tag(tag)
+        if self.since:
+            expr &= Memory.created_at >= self.since
+        if self.until:
+            expr &= Memory.created_at <= self.until
+        if self.ids:
+            expr &= Memory.uuid.in_(self.ids)
+        return expr
+
+    def to_dict(self) -> dict[str, Any]:
+        """The filters that are set, for the retrieval log."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items() if v}
+
+
+def _has_tag(tag: str) -> peewee.Node:
+    return peewee.NodeList((
+        peewee.SQL("EXISTS (SELECT 1 FROM json_each("),
+        Memory.tags,
+        peewee.SQL(") WHERE json_each.value = ?)", (tag,)),
+    ))
+
+
+def _many(value: str | Sequence[str] | None, allowed: Sequence[str], field: str) -> tuple:
+    if value is None:
+        return ()
+    values = [value] if isinstance(value, str) else list(value)
+    return tuple(validate.one_of(v, allowed, field) for v in values)
+
+
+def _ids(value: Sequence[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise ValidationError("ids must be a list of memory ids", field="ids")
+    return tuple(value)
+
+
+def order_by(order: str) -> list[peewee.Ordering]:
+    """`"-updated_at"` sorts descending; ties always fall back to the newest id."""
+    if not isinstance(order, str):
+        raise ValidationError("order must be text such as '-updated_at'", field="order")
+    name = order.lstrip("-+")
+    if name not in ORDERABLE:
+        raise ValidationError(
+            f"order {order!r} is not a sortable field; use one of: {', '.join(ORDERABLE)} "
+            "(prefix - for descending)",
+            field="order",
+        )
+    column = getattr(Memory, name)
+    if order.startswith("-"):
+        return [column.desc(nulls="LAST"), Memory.id.desc()]
+    return [column.asc(nulls="LAST"), Memory.id.desc()]

@@ -1,0 +1,30 @@
+"""Converting memory rows to the plain dicts every caller sees, and back for snapshots."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memdesk.store import Memory
+
+PUBLIC_FIELDS = (
+    "layer", "kind", "content", "source", "agent", "status", "created_at", "updated_at",
+    "project", "task", "tags", "importance", "recall_count", "last_recalled_at",
+    "reinforce_count", "version", "supersedes",
+)
+# What a version snapshot restores; counters and status history are not content.
+EDITABLE_FIELDS = ("content", "layer", "kind", "tags", "project", "task", "importance")
+
+
+def to_dict(row: Memory) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": row.uuid}
+    for field in PUBLIC_FIELDS:
+        out[field] = getattr(row, field)
+    out["tags"] = json.loads(row.tags)
+    return out
+
+
+def snapshot(row: Memory) -> str:
+    state = to_dict(row)
+    del state["id"]
+    return json.dumps(state, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,39 @@
+"""The rules of memory: allowed values, limits, and who may write which layer."""
+
+from __future__ import annotations
+
+from memdesk.core.actor import Actor
+from memdesk.core.errors import NotAllowed
+
+LAYERS = ("L0", "L1", "L2")
+LAYER_NAMES = {"L0": "Identity", "L1": "Knowledge", "L2": "Archive"}
+KINDS = ("fact", "preference", "decision", "learning", "observation", "context", "summary")
+SOURCES = ("user", "agent", "system")
+STATUSES = ("active", "inactive", "deleted")
+RELATIONS = ("related", "supersedes", "duplicate_of", "derived_from")
+
+IDENTITY_LIMIT = 1000  # characters, all active L0 entries together
+MAX_CONTENT_BYTES = 64 * 1024
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+MAX_NAME_CHARS = 200  # project, task, agent
+MAX_QUERY_CHARS = 4096
+MAX_K = 100
+DEDUP_JACCARD = 0.6
+
+# Agents keep identity and knowledge; the archive is written by the archive call and the user.
+_WRITABLE = {
+    "user": set(LAYERS),
+    "agent": {"L0", "L1"},
+    "system": set(LAYERS),
+}
+
+
+def check_may_write(actor: Actor, layer: str) -> None:
+    if layer not in _WRITABLE[actor.source]:
+        allowed = ", ".join(sorted(_WRITABLE[actor.source]))
+        raise NotAllowed(
+            f"{actor.source} may not write layer {layer} ({LAYER_NAMES[layer]}); "
+            f"allowed: {allowed}. Archive summaries go through archive.add.",
+            field="layer",
+        )

@@ -1,0 +1,104 @@
+"""Field validation: every error names the field, what was wrong, and what is allowed."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+
+from memdesk.core import rules
+from memdesk.core.errors import TooLarge, ValidationError
+
+
+def one_of(value: object, allowed: Iterable[str], field: str) -> str:
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise ValidationError(
+            f"{field} {value!r} is not allowed; use one of: {', '.join(allowed)}", field=field
+        )
+    return value  # type: ignore[return-value]
+
+
+def content(value: object, field: str = "content") -> str:
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be text", field=field)
+    if not value.strip():
+        raise ValidationError(f"{field} is empty; a memory needs some text", field=field)
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if size > rules.MAX_CONTENT_BYTES:
+        raise TooLarge(
+            f"{field} is {size:,} bytes; the limit is {rules.MAX_CONTENT_BYTES:,} bytes "
+            "(64 KiB). Split it into several memories.",
+            field=field,
+        )
+    return value.strip()
+
+
+def tags(value: object, field: str = "tags") -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
+        raise ValidationError(f"{field} must be a list of strings", field=field)
+    if len(value) > rules.MAX_TAGS:
+        raise ValidationError(
+            f"{field} has {len(value)} entries; at most {rules.MAX_TAGS} are allowed", field=field
+        )
+    out: list[str] = []
+    for tag in value:
+        tag = tag.strip()
+        if not tag:
+            raise ValidationError(f"{field} contains an empty tag", field=field)
+        if len(tag) > rules.MAX_TAG_CHARS:
+            raise ValidationError(
+                f"tag {tag[:20]!r}… is {len(tag)} characters; at most {rules.MAX_TAG_CHARS}",
+                field=field,
+            )
+        if tag not in out:
+            out.append(tag)
+    return out
+
+
+def name(value: object, field: str) -> str | None:
+    """A project, task or agent name: optional short text."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be text", field=field)
+    value = value.strip()
+    if len(value) > rules.MAX_NAME_CHARS:
+        raise ValidationError(
+            f"{field} is {len(value)} characters; at most {rules.MAX_NAME_CHARS}", field=field
+        )
+    return value or None
+
+
+def importance(value: object, field: str = "importance") -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValidationError(f"{field} must be a number from 0 to 1", field=field)
+    if not 0 <= value <= 1:
+        raise ValidationError(f"{field} {value} is outside 0..1", field=field)
+    return float(value)
+
+
+def integer(value: object, field: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(f"{field} must be a whole number", field=field)
+    if value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise ValidationError(f"{field} {value} is outside {span}", field=field)
+    return value
+
+
+def query(value: object, field: str = "query") -> str:
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be text", field=field)
+    if len(value) > rules.MAX_QUERY_CHARS:
+        raise TooLarge(
+            f"{field} is {len(value):,} characters; the limit is {rules.MAX_QUERY_CHARS:,}",
+            field=field,
+        )
+    return value
+
+
+def dump_tags(values: list[str]) -> str:
+    return json.dumps(values, ensure_ascii=False)

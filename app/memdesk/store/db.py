@@ -1,0 +1,60 @@
+"""Opening the database: the one way the app, the CLI and the tests all use."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import peewee
+
+logger = logging.getLogger(__name__)
+
+DB = peewee.DatabaseProxy()
+
+BUSY_TIMEOUT_MS = 5000
+PRAGMAS = {
+    "journal_mode": "wal",
+    "synchronous": "normal",
+    "foreign_keys": 1,
+    "busy_timeout": BUSY_TIMEOUT_MS,
+    "cache_size": -16000,
+    "temp_store": "memory",
+}
+
+
+class SchemaError(Exception):
+    """The file cannot be used: a newer schema, or not a memdesk database."""
+
+
+def open_database(path: str | Path) -> peewee.SqliteDatabase:
+    """Open (creating if needed) the database at `path`, migrate it, and bind the models."""
+    from memdesk.store.migrations import migrate
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
+    DB.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+        migrate(database, path)
+    except peewee.DatabaseError as exc:
+        database.close()
+        raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
+    except SchemaError:
+        database.close()
+        raise
+    return database
+
+
+def close_database() -> None:
+    if DB.obj is not None and not DB.is_closed():
+        DB.close()
+
+
+def write_transaction() -> peewee._atomic:
+    """Every write takes the write lock up front.
+
+    A deferred transaction that reads and then writes gets SQLITE_BUSY at once when another
+    connection wrote meanwhile, whatever the busy timeout; IMMEDIATE waits its turn instead.
+    """
+    return DB.atomic(lock_type="IMMEDIATE")

@@ -1,0 +1,120 @@
+"""Numbered schema migrations, tracked in PRAGMA user_version.
+
+Each step is frozen SQL run in its own IMMEDIATE transaction. An existing file is copied
+aside before it is migrated, and a file written by a newer memdesk is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import peewee
+
+from memdesk.store import fts
+from memdesk.store.db import SchemaError
+
+logger = logging.getLogger(__name__)
+
+
+def _v1_initial(db: peewee.SqliteDatabase) -> None:
+    statements = [
+        """CREATE TABLE memory (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid TEXT NOT NULL UNIQUE,
+            layer TEXT NOT NULL CHECK (layer IN ('L0', 'L1', 'L2')),
+            kind TEXT NOT NULL,
+            content TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('user', 'agent', 'system')),
+            agent TEXT,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'inactive', 'deleted')),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            project TEXT,
+            task TEXT,
+            tags TEXT NOT NULL DEFAULT '[]',
+            importance REAL NOT NULL DEFAULT 0.5,
+            recall_count INTEGER NOT NULL DEFAULT 0,
+            last_recalled_at TEXT,
+            reinforce_count INTEGER NOT NULL DEFAULT 0,
+            version INTEGER NOT NULL DEFAULT 1,
+            supersedes TEXT,
+            context TEXT NOT NULL DEFAULT ''
+        )""",
+        "CREATE INDEX memory_status_layer ON memory (status, layer, updated_at)",
+        "CREATE INDEX memory_project ON memory (project, status)",
+        "CREATE INDEX memory_task ON memory (task, created_at)",
+        "CREATE INDEX memory_created ON memory (created_at)",
+        "CREATE INDEX memory_updated ON memory (updated_at)",
+        """CREATE TABLE memory_version (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_id INTEGER NOT NULL REFERENCES memory (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            changed_by TEXT NOT NULL,
+            changed_at TEXT NOT NULL,
+            change TEXT NOT NULL,
+            reason TEXT
+        )""",
+        "CREATE INDEX memory_version_memory ON memory_version (memory_id, version)",
+        """CREATE TABLE link (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            src_id INTEGER NOT NULL REFERENCES memory (id) ON DELETE CASCADE,
+            dst_id INTEGER NOT NULL REFERENCES memory (id) ON DELETE CASCADE,
+            relation TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (src_id, dst_id, relation)
+        )""",
+        "CREATE INDEX link_dst ON link (dst_id)",
+        """CREATE TABLE retrieval_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            client TEXT,
+            query TEXT NOT NULL,
+            filters TEXT NOT NULL DEFAULT '{}',
+            results TEXT NOT NULL DEFAULT '[]',
+            took_ms REAL NOT NULL
+        )""",
+        "CREATE INDEX retrieval_log_at ON retrieval_log (at)",
+        fts.CREATE_FTS,
+        *fts.CREATE_TRIGGERS,
+    ]
+    for sql in statements:
+        db.execute_sql(sql)
+
+
+# Append new steps; never edit or reorder a step that has shipped.
+MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1_initial]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def current_version(db: peewee.SqliteDatabase) -> int:
+    return db.execute_sql("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION) -> None:
+    found = current_version(db)
+    if found > SCHEMA_VERSION:
+        raise SchemaError(
+            f"{path} was written by a newer memdesk (schema {found}; this version reads up to "
+            f"{SCHEMA_VERSION}). Upgrade memdesk to open it."
+        )
+    if found >= target:
+        return
+    if found > 0:
+        _backup(db, path, found)
+    for number in range(found + 1, target + 1):
+        logger.info("migrating %s to schema %d", path, number)
+        with db.atomic(lock_type="IMMEDIATE"):
+            MIGRATIONS[number - 1](db)
+            db.execute_sql(f"PRAGMA user_version = {number}")
+
+
+def _backup(db: peewee.SqliteDatabase, path: Path, version: int) -> None:
+    db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    backup = path.with_name(f"{path.name}.v{version}.bak")
+    shutil.copy2(path, backup)
+    logger.info("backed up %s to %s before migrating", path, backup)

@@ -1,0 +1,85 @@
+"""Peewee models: the shape of a memory, its past versions, links and the retrieval log.
+
+The tables themselves are created by numbered migrations (`migrations.py`), not from these
+classes, so a model edit can never silently change an existing user's schema.
+"""
+
+from __future__ import annotations
+
+import peewee
+
+from memdesk.store.db import DB
+
+
+class BaseModel(peewee.Model):
+    class Meta:
+        database = DB
+        legacy_table_names = False
+
+
+class Memory(BaseModel):
+    # The integer key is the FTS rowid; a bare rowid could be renumbered by VACUUM.
+    id = peewee.AutoField()
+    uuid = peewee.TextField(unique=True)
+    layer = peewee.TextField()
+    kind = peewee.TextField()
+    content = peewee.TextField()
+    source = peewee.TextField()
+    agent = peewee.TextField(null=True)
+    status = peewee.TextField(default="active")
+    created_at = peewee.TextField()
+    updated_at = peewee.TextField()
+    project = peewee.TextField(null=True)
+    task = peewee.TextField(null=True)
+    tags = peewee.TextField(default="[]")  # JSON array of strings
+    importance = peewee.FloatField(default=0.5)
+    recall_count = peewee.IntegerField(default=0)
+    last_recalled_at = peewee.TextField(null=True)
+    reinforce_count = peewee.IntegerField(default=0)
+    version = peewee.IntegerField(default=1)
+    supersedes = peewee.TextField(null=True)  # uuid of the memory this one corrected
+    # Derived search text (e.g. neighbouring turns of the same task); indexed, never shown.
+    context = peewee.TextField(default="")
+
+    class Meta:
+        table_name = "memory"
+
+
+class MemoryVersion(BaseModel):
+    """One row per change: the full state the memory had *before* the change, and the change."""
+
+    id = peewee.AutoField()
+    memory = peewee.ForeignKeyField(Memory, backref="versions", on_delete="CASCADE")
+    version = peewee.IntegerField()  # the version number of `state`
+    state = peewee.TextField()  # JSON snapshot of the memory at that version
+    changed_by = peewee.TextField()
+    changed_at = peewee.TextField()
+    change = peewee.TextField()  # update | correct | remove | restore | revert | import
+    reason = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = "memory_version"
+
+
+class Link(BaseModel):
+    id = peewee.AutoField()
+    src = peewee.ForeignKeyField(Memory, backref="links_out", on_delete="CASCADE")
+    dst = peewee.ForeignKeyField(Memory, backref="links_in", on_delete="CASCADE")
+    relation = peewee.TextField()
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "link"
+
+
+class RetrievalLog(BaseModel):
+    id = peewee.AutoField()
+    at = peewee.TextField()
+    client = peewee.TextField(null=True)
+    query = peewee.TextField()
+    filters = peewee.TextField(default="{}")  # JSON
+    results = peewee.TextField(default="[]")  # JSON [[uuid, score], ...]
+    took_ms = peewee.FloatField()
+
+    class Meta:
+        table_name = "retrieval_log"
