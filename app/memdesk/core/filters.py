@@ -14,8 +14,20 @@ from memdesk.core.errors import ValidationError
 from memdesk.store import Memory
 
 ORDERABLE = (
-    "created_at", "updated_at", "layer", "kind", "content", "source", "agent", "project",
-    "task", "importance", "recall_count", "last_recalled_at", "reinforce_count", "version",
+    "created_at",
+    "updated_at",
+    "layer",
+    "kind",
+    "content",
+    "source",
+    "agent",
+    "project",
+    "task",
+    "importance",
+    "recall_count",
+    "last_recalled_at",
+    "reinforce_count",
+    "version",
     "tags",
 )
 
@@ -101,11 +113,13 @@ class Filters:
 
 
 def _has_tag(tag: str) -> peewee.Node:
-    return peewee.NodeList((
-        peewee.SQL("EXISTS (SELECT 1 FROM json_each("),
-        Memory.tags,
-        peewee.SQL(") WHERE json_each.value = ?)", (tag,)),
-    ))
+    return peewee.NodeList(
+        (
+            peewee.SQL("EXISTS (SELECT 1 FROM json_each("),
+            Memory.tags,
+            peewee.SQL(") WHERE json_each.value = ?)", (tag,)),
+        )
+    )
 
 
 def _many(value: str | Sequence[str] | None, allowed: Sequence[str], field: str) -> tuple:

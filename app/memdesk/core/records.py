@@ -8,9 +8,23 @@ from typing import Any
 from memdesk.store import Memory
 
 PUBLIC_FIELDS = (
-    "layer", "kind", "content", "source", "agent", "status", "created_at", "updated_at",
-    "project", "task", "tags", "importance", "recall_count", "last_recalled_at",
-    "reinforce_count", "version", "supersedes",
+    "layer",
+    "kind",
+    "content",
+    "source",
+    "agent",
+    "status",
+    "created_at",
+    "updated_at",
+    "project",
+    "task",
+    "tags",
+    "importance",
+    "recall_count",
+    "last_recalled_at",
+    "reinforce_count",
+    "version",
+    "supersedes",
 )
 # What a version snapshot restores; counters and status history are not content.
 EDITABLE_FIELDS = ("content", "layer", "kind", "tags", "project", "task", "importance")

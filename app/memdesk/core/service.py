@@ -131,10 +131,18 @@ class MemoryService:
         row = self._row(memory_id)
         past = list(row.versions.order_by(MemoryVersion.version))
         states = [json.loads(v.state) for v in past] + [to_dict(row)]
-        made_by = [{"change": "add", "by": Actor(row.source, row.agent).label,
-                    "at": row.created_at, "reason": None}]
-        made_by += [{"change": v.change, "by": v.changed_by, "at": v.changed_at,
-                     "reason": v.reason} for v in past]
+        made_by = [
+            {
+                "change": "add",
+                "by": Actor(row.source, row.agent).label,
+                "at": row.created_at,
+                "reason": None,
+            }
+        ]
+        made_by += [
+            {"change": v.change, "by": v.changed_by, "at": v.changed_at, "reason": v.reason}
+            for v in past
+        ]
         entries = []
         for state, made in zip(states, made_by, strict=True):
             state.pop("id", None)
@@ -143,16 +151,18 @@ class MemoryService:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def add(self, content: str, *, dedup: bool = True, actor: Actor = USER,
-            **fields: Any) -> dict[str, Any]:
+    def add(
+        self, content: str, *, dedup: bool = True, actor: Actor = USER, **fields: Any
+    ) -> dict[str, Any]:
         """Add one memory. A near-duplicate in the same layer and project is reinforced instead,
         and returned with `duplicate_of` set."""
         draft = Draft.parse({"content": content, **fields})
         with self._write() as pending:
             return self._add(draft, actor, pending, dedup=dedup)
 
-    def add_many(self, items: Sequence[dict[str, Any]], *, dedup: bool = True,
-                 actor: Actor = USER) -> list[dict[str, Any]]:
+    def add_many(
+        self, items: Sequence[dict[str, Any]], *, dedup: bool = True, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
         """Add several memories in one transaction: all of them, or (on any error) none."""
         if not isinstance(items, list | tuple) or not all(isinstance(i, dict) for i in items):
             raise ValidationError("items must be a list of memory objects", field="items")
@@ -160,8 +170,15 @@ class MemoryService:
         with self._write() as pending:
             return [self._add(d, actor, pending, dedup=dedup) for d in drafts]
 
-    def _add(self, draft: Draft, actor: Actor, pending: list[Change], *, dedup: bool,
-             supersedes: str | None = None) -> dict[str, Any]:
+    def _add(
+        self,
+        draft: Draft,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        dedup: bool,
+        supersedes: str | None = None,
+    ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
         if dedup:
             twin = self._near_duplicate(draft)
@@ -226,16 +243,31 @@ class MemoryService:
         With `expected_version`, a memory changed meanwhile raises VersionConflict instead of
         being overwritten.
         """
-        given = {"content": content, "tags": tags, "kind": kind, "layer": layer,
-                 "importance": importance, "project": project, "task": task}
+        given = {
+            "content": content,
+            "tags": tags,
+            "kind": kind,
+            "layer": layer,
+            "importance": importance,
+            "project": project,
+            "task": task,
+        }
         changes = _validate_edit({k: v for k, v in given.items() if v is not UNSET})
         with self._write() as pending:
             row = self._row(memory_id)
             _check_version(row, expected_version)
             return self._apply(row, changes, actor, pending, change="update", reason=reason)
 
-    def _apply(self, row: Memory, changes: dict[str, Any], actor: Actor,
-               pending: list[Change], *, change: str, reason: str | None) -> dict[str, Any]:
+    def _apply(
+        self,
+        row: Memory,
+        changes: dict[str, Any],
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> dict[str, Any]:
         changes = {k: v for k, v in changes.items() if getattr(row, k) != v}
         if not changes:
             return to_dict(row)
@@ -254,36 +286,62 @@ class MemoryService:
     def _record(self, row: Memory, actor: Actor, change: str, reason: str | None) -> None:
         """Keep the state before a change, then bump the version and the change time."""
         stamp = clock.now()
-        MemoryVersion.create(memory=row, version=row.version, state=snapshot(row),
-                             changed_by=actor.label, changed_at=stamp, change=change,
-                             reason=reason)
+        MemoryVersion.create(
+            memory=row,
+            version=row.version,
+            state=snapshot(row),
+            changed_by=actor.label,
+            changed_at=stamp,
+            change=change,
+            reason=reason,
+        )
         row.version += 1
         row.updated_at = stamp
 
-    def correct(self, memory_id: str, content: str, *, reason: str | None = None,
-                actor: Actor = USER, **fields: Any) -> dict[str, Any]:
+    def correct(
+        self,
+        memory_id: str,
+        content: str,
+        *,
+        reason: str | None = None,
+        actor: Actor = USER,
+        **fields: Any,
+    ) -> dict[str, Any]:
         """Replace a wrong memory with a new one. The old one turns inactive (kept for the
         audit trail, no longer retrieved) and is linked as superseded."""
         with self._write() as pending:
             old = self._row(memory_id)
             if old.status != "active":
-                raise NotAllowed(f"memory {old.uuid} is {old.status}; only an active memory "
-                                 "can be corrected (restore it first)", field="id")
-            inherited = {"layer": old.layer, "kind": old.kind, "tags": json.loads(old.tags),
-                         "project": old.project, "task": old.task,
-                         "importance": old.importance}
+                raise NotAllowed(
+                    f"memory {old.uuid} is {old.status}; only an active memory "
+                    "can be corrected (restore it first)",
+                    field="id",
+                )
+            inherited = {
+                "layer": old.layer,
+                "kind": old.kind,
+                "tags": json.loads(old.tags),
+                "project": old.project,
+                "task": old.task,
+                "importance": old.importance,
+            }
             draft = Draft.parse({**inherited, **fields, "content": content})
             rules.check_may_write(actor, old.layer)
             if draft.layer == "L0":
                 self._check_identity_room(len(draft.content), exclude=old)
             self._set_status(old, "inactive", actor, pending, change="correct", reason=reason)
             new = self._add(draft, actor, pending, dedup=False, supersedes=old.uuid)
-            Link.create(src=Memory.get(Memory.uuid == new["id"]), dst=old,
-                        relation="supersedes", created_at=clock.now())
+            Link.create(
+                src=Memory.get(Memory.uuid == new["id"]),
+                dst=old,
+                relation="supersedes",
+                created_at=clock.now(),
+            )
             return new
 
-    def remove(self, memory_id: str, *, reason: str | None = None,
-               actor: Actor = USER) -> dict[str, Any]:
+    def remove(
+        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
         """Move a memory to the Trash (restorable)."""
         with self._write() as pending:
             row = self._row(memory_id)
@@ -291,8 +349,9 @@ class MemoryService:
             self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
             return to_dict(row)
 
-    def restore(self, memory_id: str, *, reason: str | None = None,
-                actor: Actor = USER) -> dict[str, Any]:
+    def restore(
+        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
         """Bring a deleted or superseded memory back to active."""
         with self._write() as pending:
             row = self._row(memory_id)
@@ -302,8 +361,16 @@ class MemoryService:
             self._set_status(row, "active", actor, pending, change="restore", reason=reason)
             return to_dict(row)
 
-    def _set_status(self, row: Memory, status: str, actor: Actor, pending: list[Change], *,
-                    change: str, reason: str | None) -> None:
+    def _set_status(
+        self,
+        row: Memory,
+        status: str,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> None:
         if row.status == status:
             return
         self._record(row, actor, change, reason)
@@ -312,8 +379,14 @@ class MemoryService:
         event = {"deleted": "deleted", "active": "restored"}.get(status, "updated")
         pending.append(Change(event, row.uuid, row.version, actor.label))
 
-    def revert(self, memory_id: str, version: int, *, expected_version: int | None = None,
-               actor: Actor = USER) -> dict[str, Any]:
+    def revert(
+        self,
+        memory_id: str,
+        version: int,
+        *,
+        expected_version: int | None = None,
+        actor: Actor = USER,
+    ) -> dict[str, Any]:
         """Make an earlier version's content current again, as a new version."""
         version = validate.integer(version, "version", 1)
         with self._write() as pending:
@@ -321,46 +394,60 @@ class MemoryService:
             _check_version(row, expected_version)
             past = row.versions.where(MemoryVersion.version == version).first()
             if past is None:
-                raise NotFound(f"memory {row.uuid} has no earlier version {version} "
-                               f"(it is at version {row.version})", field="version")
+                raise NotFound(
+                    f"memory {row.uuid} has no earlier version {version} "
+                    f"(it is at version {row.version})",
+                    field="version",
+                )
             state = json.loads(past.state)
             changes = {k: state[k] for k in EDITABLE_FIELDS}
             changes["tags"] = validate.dump_tags(changes["tags"])
-            return self._apply(row, changes, actor, pending, change="revert",
-                               reason=f"reverted to version {version}")
+            return self._apply(
+                row,
+                changes,
+                actor,
+                pending,
+                change="revert",
+                reason=f"reverted to version {version}",
+            )
 
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links."""
         with self._write() as pending:
             row = self._row(memory_id)
             if row.status != "deleted":
-                raise NotAllowed(f"memory {row.uuid} is {row.status}; only memories in the "
-                                 "Trash can be deleted permanently (remove it first)", field="id")
+                raise NotAllowed(
+                    f"memory {row.uuid} is {row.status}; only memories in the "
+                    "Trash can be deleted permanently (remove it first)",
+                    field="id",
+                )
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
     def empty_trash(self, *, actor: Actor = USER) -> int:
         with self._write() as pending:
-            uuids = [r.uuid for r in Memory.select(Memory.uuid)
-                     .where(Memory.status == "deleted")]
+            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(Memory.status == "deleted")]
             Memory.delete().where(Memory.status == "deleted").execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
             return len(uuids)
 
-    def link(self, src: str, dst: str, relation: str = "related", *,
-             actor: Actor = USER) -> dict[str, str]:
+    def link(
+        self, src: str, dst: str, relation: str = "related", *, actor: Actor = USER
+    ) -> dict[str, str]:
         relation = validate.one_of(relation, rules.RELATIONS, "relation")
         with self._write() as pending:
             a, b = self._row(src, "from"), self._row(dst, "to")
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
-            Link.insert(src=a, dst=b, relation=relation,
-                        created_at=clock.now()).on_conflict_ignore().execute()
+            Link.insert(
+                src=a, dst=b, relation=relation, created_at=clock.now()
+            ).on_conflict_ignore().execute()
             pending.append(Change("updated", a.uuid, a.version, actor.label))
             return {"from": a.uuid, "to": b.uuid, "relation": relation}
 
-    def unlink(self, src: str, dst: str, relation: str | None = None, *,
-               actor: Actor = USER) -> int:
+    def unlink(
+        self, src: str, dst: str, relation: str | None = None, *, actor: Actor = USER
+    ) -> int:
         if relation is not None:
             validate.one_of(relation, rules.RELATIONS, "relation")
         with self._write() as pending:
@@ -376,12 +463,16 @@ class MemoryService:
     # -- identity (L0) -----------------------------------------------------------------------
 
     def _identity_rows(self) -> list[Memory]:
-        return list(Memory.select().where((Memory.layer == "L0") & (Memory.status == "active"))
-                    .order_by(Memory.created_at, Memory.id))
+        return list(
+            Memory.select()
+            .where((Memory.layer == "L0") & (Memory.status == "active"))
+            .order_by(Memory.created_at, Memory.id)
+        )
 
     def _check_identity_room(self, adding: int, exclude: Memory | None = None) -> None:
-        used = sum(len(r.content) for r in self._identity_rows()
-                   if exclude is None or r.id != exclude.id)
+        used = sum(
+            len(r.content) for r in self._identity_rows() if exclude is None or r.id != exclude.id
+        )
         total = used + adding
         if total > rules.IDENTITY_LIMIT:
             raise IdentityFull(
@@ -390,7 +481,9 @@ class MemoryService:
                 f"{max(0, rules.IDENTITY_LIMIT - used):,} free). Merge or remove identity "
                 f"entries first, or shorten this text by {total - rules.IDENTITY_LIMIT:,} "
                 "characters.",
-                field="content", size=total, limit=rules.IDENTITY_LIMIT,
+                field="content",
+                size=total,
+                limit=rules.IDENTITY_LIMIT,
             )
 
     def identity(self) -> dict[str, Any]:
@@ -403,8 +496,9 @@ class MemoryService:
             "ids": [r.uuid for r in rows],
         }
 
-    def set_identity(self, text: str, *, expected: Sequence[str] | None = None,
-                     actor: Actor = USER) -> dict[str, Any]:
+    def set_identity(
+        self, text: str, *, expected: Sequence[str] | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
         """Replace the profile with `text` as one entry; former entries go to history/Trash.
 
         `expected` (the ids from `identity()`) makes it fail if an agent changed the
@@ -417,34 +511,66 @@ class MemoryService:
             raise IdentityFull(
                 f"Identity (L0) text is {len(text):,} characters; the limit is "
                 f"{rules.IDENTITY_LIMIT:,}. Cut {len(text) - rules.IDENTITY_LIMIT:,} characters.",
-                field="text", size=len(text), limit=rules.IDENTITY_LIMIT,
+                field="text",
+                size=len(text),
+                limit=rules.IDENTITY_LIMIT,
             )
         rules.check_may_write(actor, "L0")
         with self._write() as pending:
             rows = self._identity_rows()
             if expected is not None and [r.uuid for r in rows] != list(expected):
-                raise VersionConflict("the identity profile changed since it was read; "
-                                      "reload it and apply your edit again", field="text")
+                raise VersionConflict(
+                    "the identity profile changed since it was read; "
+                    "reload it and apply your edit again",
+                    field="text",
+                )
             keep, *others = rows or [None]
             for row in others:
-                self._set_status(row, "deleted", actor, pending, change="remove",
-                                 reason="merged into the identity profile")
+                self._set_status(
+                    row,
+                    "deleted",
+                    actor,
+                    pending,
+                    change="remove",
+                    reason="merged into the identity profile",
+                )
             if keep is None and text:
-                self._add(Draft(content=text, layer="L0", kind="preference"), actor, pending,
-                          dedup=False)
+                self._add(
+                    Draft(content=text, layer="L0", kind="preference"), actor, pending, dedup=False
+                )
             elif keep is not None and not text:
-                self._set_status(keep, "deleted", actor, pending, change="remove",
-                                 reason="identity profile cleared")
+                self._set_status(
+                    keep,
+                    "deleted",
+                    actor,
+                    pending,
+                    change="remove",
+                    reason="identity profile cleared",
+                )
             elif keep is not None:
-                self._apply(keep, {"content": text}, actor, pending, change="update",
-                            reason="identity profile edited")
+                self._apply(
+                    keep,
+                    {"content": text},
+                    actor,
+                    pending,
+                    change="update",
+                    reason="identity profile edited",
+                )
         return self.identity()
 
     # -- search ------------------------------------------------------------------------------
 
-    def search(self, query: str, *, k: int = 10, layers: Sequence[str] | None = None,
-               include_inactive: bool = False, record: bool = True, actor: Actor = USER,
-               **filters: Any) -> dict[str, Any]:
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        layers: Sequence[str] | None = None,
+        include_inactive: bool = False,
+        record: bool = True,
+        actor: Actor = USER,
+        **filters: Any,
+    ) -> dict[str, Any]:
         """The top `k` memories for `query`. Any text is a valid query.
 
         Each search counts as a recall of the memories it returns and is written to the
@@ -462,42 +588,79 @@ class MemoryService:
             self._record_search(query, found, out, took_ms, actor)
         return {"hits": out, "took_ms": round(took_ms, 3)}
 
-    def _record_search(self, query: str, found: Filters, hits: list[dict[str, Any]],
-                       took_ms: float, actor: Actor) -> None:
+    def _record_search(
+        self, query: str, found: Filters, hits: list[dict[str, Any]], took_ms: float, actor: Actor
+    ) -> None:
         stamp = clock.now()
         with write_transaction():
             if hits:
-                (Memory.update(recall_count=Memory.recall_count + 1, last_recalled_at=stamp)
-                 .where(Memory.uuid.in_([h["id"] for h in hits])).execute())
+                (
+                    Memory.update(recall_count=Memory.recall_count + 1, last_recalled_at=stamp)
+                    .where(Memory.uuid.in_([h["id"] for h in hits]))
+                    .execute()
+                )
             RetrievalLog.create(
-                at=stamp, client=actor.label, query=query,
+                at=stamp,
+                client=actor.label,
+                query=query,
                 filters=json.dumps(found.to_dict(), ensure_ascii=False),
-                results=json.dumps([[h["id"], h["score"]] for h in hits]), took_ms=took_ms,
+                results=json.dumps([[h["id"], h["score"]] for h in hits]),
+                took_ms=took_ms,
             )
 
     def retrieval_log(self, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
-        rows = (RetrievalLog.select().order_by(RetrievalLog.id.desc())
-                .offset(validate.integer(offset, "offset", 0))
-                .limit(validate.integer(limit, "limit", 1, 10_000)))
-        return [{"at": r.at, "client": r.client, "query": r.query,
-                 "filters": json.loads(r.filters), "results": json.loads(r.results),
-                 "took_ms": r.took_ms} for r in rows]
+        rows = (
+            RetrievalLog.select()
+            .order_by(RetrievalLog.id.desc())
+            .offset(validate.integer(offset, "offset", 0))
+            .limit(validate.integer(limit, "limit", 1, 10_000))
+        )
+        return [
+            {
+                "at": r.at,
+                "client": r.client,
+                "query": r.query,
+                "filters": json.loads(r.filters),
+                "results": json.loads(r.results),
+                "took_ms": r.took_ms,
+            }
+            for r in rows
+        ]
 
     # -- the archive and the whole database --------------------------------------------------
 
-    def archive(self, summary: str, *, project: str | None = None, task: str | None = None,
-                tags: Sequence[str] = (), actor: Actor = SYSTEM) -> dict[str, Any]:
+    def archive(
+        self,
+        summary: str,
+        *,
+        project: str | None = None,
+        task: str | None = None,
+        tags: Sequence[str] = (),
+        actor: Actor = SYSTEM,
+    ) -> dict[str, Any]:
         """File an L2 session or task summary (the archive is written as the system)."""
         writer = actor if actor.source == "user" else Actor("system", actor.agent)
-        draft = Draft.parse({"content": summary, "layer": "L2", "kind": "summary",
-                             "project": project, "task": task, "tags": list(tags)})
+        draft = Draft.parse(
+            {
+                "content": summary,
+                "layer": "L2",
+                "kind": "summary",
+                "project": project,
+                "task": task,
+                "tags": list(tags),
+            }
+        )
         with self._write() as pending:
             return self._add(draft, writer, pending, dedup=False)
 
     def stats(self) -> dict[str, Any]:
         def grouped(column: peewee.Field, where: peewee.Expression) -> dict[str, int]:
-            query = (Memory.select(column, peewee.fn.COUNT(Memory.id).alias("n"))
-                     .where(where).group_by(column).tuples())
+            query = (
+                Memory.select(column, peewee.fn.COUNT(Memory.id).alias("n"))
+                .where(where)
+                .group_by(column)
+                .tuples()
+            )
             return {str(key): n for key, n in query}
 
         active = Memory.status == "active"
@@ -542,7 +705,8 @@ def _check_version(row: Memory, expected: int | None) -> None:
         raise VersionConflict(
             f"memory {row.uuid} is at version {row.version}, not {expected}: it was changed "
             "meanwhile. Reload it and apply your change again.",
-            field="expected_version", current_version=row.version,
+            field="expected_version",
+            current_version=row.version,
         )
 
 
@@ -566,6 +730,17 @@ def _validate_edit(given: dict[str, Any]) -> dict[str, Any]:
 
 def _hit_fields(row: Memory) -> dict[str, Any]:
     record = to_dict(row)
-    keys = ("id", "content", "layer", "kind", "tags", "project", "task", "created_at",
-            "source", "agent", "importance")
+    keys = (
+        "id",
+        "content",
+        "layer",
+        "kind",
+        "tags",
+        "project",
+        "task",
+        "created_at",
+        "source",
+        "agent",
+        "importance",
+    )
     return {k: record[k] for k in keys}

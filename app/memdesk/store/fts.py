@@ -42,7 +42,8 @@ def check(database: peewee.SqliteDatabase) -> list[str]:
     table; the bare form checks the index's own structure and misses a stale index.
     """
     problems = [
-        row[0] for row in database.execute_sql("PRAGMA integrity_check").fetchall()
+        row[0]
+        for row in database.execute_sql("PRAGMA integrity_check").fetchall()
         if row[0] != "ok"
     ]
     try:
