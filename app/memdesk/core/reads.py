@@ -1,0 +1,97 @@
+"""Reading memories: by id, by page, and their history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.actor import Actor
+from memdesk.core.errors import (
+    NotFound,
+    ValidationError,
+)
+from memdesk.core.filters import Filters, order_by
+from memdesk.core.records import to_dict
+from memdesk.store import Link, Memory, MemoryVersion
+
+
+class Reads:
+    """Mixin of MemoryService: lookups that never write."""
+
+    def _row(self, memory_id: object, field: str = "id") -> Memory:
+        """Find a memory by its id, or by a unique prefix of at least 4 characters."""
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise ValidationError(f"{field} must be a memory id (text)", field=field)
+        memory_id = memory_id.strip().lower()
+        row = Memory.get_or_none(Memory.uuid == memory_id)
+        if row is None and len(memory_id) >= 4:
+            matches = list(
+                Memory.select()
+                .where((Memory.uuid >= memory_id) & (Memory.uuid < memory_id + "\uffff"))
+                .limit(2)
+            )
+            if len(matches) > 1:
+                raise ValidationError(
+                    f"{field} {memory_id!r} matches several memories; give more characters",
+                    field=field,
+                )
+            row = matches[0] if matches else None
+        if row is None:
+            raise NotFound(f"no memory with id {memory_id!r}", field=field)
+        return row
+
+    def get(self, memory_id: str) -> dict[str, Any]:
+        row = self._row(memory_id)
+        out = to_dict(row)
+        out["links"] = self._links_of(row)
+        return out
+
+    def _links_of(self, row: Memory) -> list[dict[str, str]]:
+        links = []
+        for link in Link.select(Link, Memory).join(Memory, on=Link.dst).where(Link.src == row):
+            links.append({"id": link.dst.uuid, "relation": link.relation, "direction": "out"})
+        for link in Link.select(Link, Memory).join(Memory, on=Link.src).where(Link.dst == row):
+            links.append({"id": link.src.uuid, "relation": link.relation, "direction": "in"})
+        return links
+
+    def list_memories(
+        self, *, offset: int = 0, limit: int = 50, order: str = "-updated_at", **filters: Any
+    ) -> list[dict[str, Any]]:
+        """A page of memories matching `filters` (see `Filters.build`), sorted in SQL."""
+        offset = validate.integer(offset, "offset", 0)
+        limit = validate.integer(limit, "limit", 1, 10_000)
+        query = (
+            Memory.select()
+            .where(Filters.build(**filters).where())
+            .order_by(*order_by(order))
+            .offset(offset)
+            .limit(limit)
+        )
+        return [to_dict(row) for row in query]
+
+    def count(self, **filters: Any) -> int:
+        return Memory.select().where(Filters.build(**filters).where()).count()
+
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
+        """Every version, oldest first, each with the change that produced it (who, when, why)."""
+        row = self._row(memory_id)
+        past = list(row.versions.order_by(MemoryVersion.version))
+        states = [json.loads(v.state) for v in past] + [to_dict(row)]
+        made_by = [
+            {
+                "change": "add",
+                "by": Actor(row.source, row.agent).label,
+                "at": row.created_at,
+                "reason": None,
+            }
+        ]
+        made_by += [
+            {"change": v.change, "by": v.changed_by, "at": v.changed_at, "reason": v.reason}
+            for v in past
+        ]
+        entries = []
+        for state, made in zip(states, made_by, strict=True):
+            state.pop("id", None)
+            entries.append({**state, **made})
+        return entries

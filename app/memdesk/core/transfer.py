@@ -1,0 +1,407 @@
+"""Export to JSON (full fidelity) and Markdown (for people); import JSON all-or-nothing.
+
+An import is validated completely before anything is written, then applied in one
+transaction: a bad file changes nothing and its errors name the record and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from memdesk.core import clock, rules, validate
+from memdesk.core.actor import USER, Actor
+from memdesk.core.errors import MemdeskError, ValidationError
+from memdesk.core.events import Change
+from memdesk.core.filters import Filters
+from memdesk.core.records import PUBLIC_FIELDS, snapshot, to_dict
+from memdesk.store import Link, Memory, MemoryVersion
+
+if TYPE_CHECKING:
+    from memdesk.core.service import MemoryService
+
+FORMAT = "memdesk-export"
+FORMAT_VERSION = 1
+PAGE = 1000
+MAX_ERRORS = 50
+
+Progress = Callable[[int, int], bool]
+
+
+class Cancelled(MemdeskError):
+    code = "cancelled"
+
+
+def _report(progress: Progress | None, done: int, total: int) -> None:
+    if progress is not None and progress(done, total) is False:
+        raise Cancelled("cancelled; nothing was written")
+
+
+def _rows(filters: Filters, progress: Progress | None) -> Iterator[Memory]:
+    """Memories in id order, a page at a time, so a 100k export never holds every row."""
+    where = filters.where()
+    total = Memory.select().where(where).count()
+    done, last_id = 0, 0
+    _report(progress, 0, total)
+    while True:
+        page = list(
+            Memory.select().where(where & (Memory.id > last_id)).order_by(Memory.id).limit(PAGE)
+        )
+        if not page:
+            return
+        yield from page
+        done += len(page)
+        last_id = page[-1].id
+        _report(progress, done, total)
+
+
+# -- export ------------------------------------------------------------------------------------
+
+
+def export_json(filters: Filters, progress: Progress | None = None) -> str:
+    memories, ids = [], {}
+    for row in _rows(filters, progress):
+        record = to_dict(row)
+        record["versions"] = [
+            {
+                "version": v.version,
+                "state": json.loads(v.state),
+                "changed_by": v.changed_by,
+                "changed_at": v.changed_at,
+                "change": v.change,
+                "reason": v.reason,
+            }
+            for v in row.versions.order_by(MemoryVersion.version)
+        ]
+        memories.append(record)
+        ids[row.id] = row.uuid
+    links = [
+        {
+            "from": ids[link.src_id],
+            "to": ids[link.dst_id],
+            "relation": link.relation,
+            "created_at": link.created_at,
+        }
+        for link in Link.select().order_by(Link.id)
+        if link.src_id in ids and link.dst_id in ids
+    ]
+    document = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported_at": clock.now(),
+        "memories": memories,
+        "links": links,
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def export_markdown(filters: Filters, progress: Progress | None = None) -> str:
+    by_layer: dict[str, list[str]] = {layer: [] for layer in rules.LAYERS}
+    count = 0
+    for row in _rows(filters, progress):
+        by_layer[row.layer].append(_markdown_entry(to_dict(row)))
+        count += 1
+    out = [f"# memdesk export\n\nExported {clock.now()}: {count} memories.\n"]
+    for layer, entries in by_layer.items():
+        if entries:
+            out.append(f"## {layer} · {rules.LAYER_NAMES[layer]} ({len(entries)})\n")
+            out.extend(entries)
+    return "\n".join(out)
+
+
+def _markdown_entry(m: dict[str, Any]) -> str:
+    title = m["content"].splitlines()[0][:80]
+    writer = f"{m['source']} ({m['agent']})" if m["agent"] else m["source"]
+    meta = [
+        f"- id: `{m['id']}` · kind: {m['kind']} · by: {writer} · status: {m['status']}",
+        f"- created: {m['created_at']} · updated: {m['updated_at']} · version {m['version']}"
+        f" · importance {m['importance']:g} · recalled {m['recall_count']}×",
+    ]
+    if m["project"] or m["task"]:
+        meta.append(f"- project: {m['project'] or '—'} · task: {m['task'] or '—'}")
+    if m["tags"]:
+        meta.append("- tags: " + ", ".join(f"`{t}`" for t in m["tags"]))
+    if m["supersedes"]:
+        meta.append(f"- supersedes: `{m['supersedes']}`")
+    # A blockquote keeps headings or lists inside a memory from breaking the document's shape.
+    body = "\n".join(f"> {line}".rstrip() for line in m["content"].splitlines())
+    return f"### {_escape_heading(title)}\n\n" + "\n".join(meta) + f"\n\n{body}\n"
+
+
+def _escape_heading(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("#", "\\#").replace("*", "\\*").replace("_", "\\_")
+
+
+# -- import ------------------------------------------------------------------------------------
+
+
+def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Check the whole file; return (memory records, links) or raise one ValidationError
+    listing every problem found (record index, id and field)."""
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise ValidationError(f"the file is not valid JSON: {exc}", field="file") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ValidationError(
+            f'not a memdesk export: expected an object with "format": "{FORMAT}"', field="format"
+        )
+    if document.get("version") != FORMAT_VERSION:
+        raise ValidationError(
+            f"export format version {document.get('version')!r} is not supported; "
+            f"this memdesk reads version {FORMAT_VERSION}",
+            field="version",
+        )
+    memories, links = document.get("memories"), document.get("links", [])
+    if not isinstance(memories, list) or not isinstance(links, list):
+        raise ValidationError('"memories" and "links" must be lists', field="memories")
+    errors: list[str] = []
+    records = [_checked(n, record, errors) for n, record in enumerate(memories)]
+    seen: set[str] = set()
+    for n, record in enumerate(records):
+        if record and record["id"] in seen:
+            errors.append(f"memories[{n}] (id {record['id']}): id appears twice in the file")
+        elif record:
+            seen.add(record["id"])
+    checked_links = [_checked_link(n, link, errors) for n, link in enumerate(links)]
+    if errors:
+        shown = errors[:MAX_ERRORS]
+        more = f"\n… and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+        raise ValidationError(
+            f"{len(errors)} problem(s) in the file; nothing was imported:\n"
+            + "\n".join(shown)
+            + more,
+            field="memories",
+            errors=errors,
+        )
+    return records, checked_links  # type: ignore[return-value]
+
+
+def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None:
+    where = f"memories[{n}]"
+    if not isinstance(record, dict):
+        errors.append(f"{where}: must be an object")
+        return None
+    where = f"{where} (id {record.get('id')})"
+    try:
+        out = _checked_state(record)
+        try:
+            out["id"] = str(uuid.UUID(str(record.get("id"))))
+        except ValueError:
+            raise ValidationError("id must be a UUID", field="id") from None
+        versions = record.get("versions", [])
+        if not isinstance(versions, list):
+            raise ValidationError("versions must be a list", field="versions")
+        out["versions"] = [_checked_version(v) for v in versions]
+    except MemdeskError as exc:
+        errors.append(f"{where}: field {exc.field}: {exc.message}")
+        return None
+    return out
+
+
+def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
+    missing = [f for f in ("content", "layer", "kind", "source", "created_at") if f not in record]
+    if missing:
+        raise ValidationError(f"missing {', '.join(missing)}", field=missing[0])
+    created = clock.parse_time(record["created_at"], "created_at")
+    return {
+        "content": validate.content(record["content"]),
+        "layer": validate.one_of(record["layer"], rules.LAYERS, "layer"),
+        "kind": validate.one_of(record["kind"], rules.KINDS, "kind"),
+        "source": validate.one_of(record["source"], rules.SOURCES, "source"),
+        "agent": validate.name(record.get("agent"), "agent"),
+        "status": validate.one_of(record.get("status", "active"), rules.STATUSES, "status"),
+        "created_at": created,
+        "updated_at": clock.parse_time(record.get("updated_at") or created, "updated_at"),
+        "project": validate.name(record.get("project"), "project"),
+        "task": validate.name(record.get("task"), "task"),
+        "tags": validate.tags(record.get("tags", [])),
+        "importance": validate.importance(record.get("importance", 0.5)),
+        "recall_count": validate.integer(record.get("recall_count", 0), "recall_count", 0),
+        "last_recalled_at": (
+            clock.parse_time(record["last_recalled_at"], "last_recalled_at")
+            if record.get("last_recalled_at")
+            else None
+        ),
+        "reinforce_count": validate.integer(record.get("reinforce_count", 0), "reinforce_count", 0),
+        "version": validate.integer(record.get("version", 1), "version", 1),
+        "supersedes": validate.name(record.get("supersedes"), "supersedes"),
+    }
+
+
+def _checked_version(v: object) -> dict[str, Any]:
+    if not isinstance(v, dict) or not isinstance(v.get("state"), dict):
+        raise ValidationError("each version must be an object with a state", field="versions")
+    for key in ("changed_by", "change"):
+        if not isinstance(v.get(key), str):
+            raise ValidationError(f"a version lacks {key}", field="versions")
+    return {
+        "version": validate.integer(v.get("version"), "versions.version", 1),
+        "state": v["state"],
+        "changed_by": v["changed_by"],
+        "changed_at": clock.parse_time(v.get("changed_at"), "versions.changed_at"),
+        "change": v["change"],
+        "reason": v.get("reason") if isinstance(v.get("reason"), str) else None,
+    }
+
+
+def _checked_link(n: int, link: object, errors: list[str]) -> dict[str, Any] | None:
+    if not isinstance(link, dict) or not all(isinstance(link.get(k), str) for k in ("from", "to")):
+        errors.append(f"links[{n}]: must be an object with from and to ids")
+        return None
+    if link.get("relation") not in rules.RELATIONS:
+        errors.append(
+            f"links[{n}]: field relation: {link.get('relation')!r} is not one of "
+            + ", ".join(rules.RELATIONS)
+        )
+        return None
+    return {
+        "from": link["from"],
+        "to": link["to"],
+        "relation": link["relation"],
+        "created_at": link.get("created_at") or clock.now(),
+    }
+
+
+def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
+    """Rows by uuid, asked in chunks: SQLite caps the number of bound variables."""
+    found = {}
+    for start in range(0, len(uuids), 500):
+        query = Memory.select(*columns).where(Memory.uuid.in_(uuids[start : start + 500]))
+        found.update((row.uuid, row) for row in query)
+    return found
+
+
+def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """What an import would do: ids added, ids changed, how many are already identical."""
+    existing = _existing([r["id"] for r in records])
+    added, changed, unchanged = [], [], 0
+    for record in records:
+        row = existing.get(record["id"])
+        if row is None:
+            added.append(record["id"])
+        elif _state(to_dict(row)) != _state(record):
+            changed.append(record["id"])
+        else:
+            unchanged += 1
+    return {"added": added, "changed": changed, "unchanged": unchanged}
+
+
+def _state(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: record[k] for k in PUBLIC_FIELDS}
+
+
+def apply(
+    service: MemoryService,
+    text: str,
+    progress: Progress | None = None,
+    actor: Actor = USER,
+) -> dict[str, Any]:
+    records, links = parse(text)
+    with service._write() as pending:
+        todo = plan(records)
+        added, changed = set(todo["added"]), set(todo["changed"])
+        _check_identity_after(records, added | changed)
+        _link_ids(links, {r["id"] for r in records})
+        total = len(records)
+        for done, record in enumerate(records, 1):
+            if record["id"] in added:
+                _insert(record)
+                pending.append(Change("created", record["id"], record["version"], actor.label))
+            elif record["id"] in changed:
+                _replace(record, actor, pending)
+            if done % PAGE == 0:
+                _report(progress, done, total)
+        _insert_links(links)
+        _report(progress, total, total)
+    return {
+        "added": len(added),
+        "changed": len(changed),
+        "unchanged": todo["unchanged"],
+        "ids": todo["added"],
+    }
+
+
+def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> None:
+    kept = Memory.select().where(
+        (Memory.layer == "L0") & (Memory.status == "active") & Memory.uuid.not_in(list(touched))
+    )
+    size = sum(len(r.content) for r in kept) + sum(
+        len(r["content"])
+        for r in records
+        if r["id"] in touched and r["layer"] == "L0" and r["status"] == "active"
+    )
+    if size > rules.IDENTITY_LIMIT:
+        raise ValidationError(
+            f"after this import the identity (L0) would be {size:,} characters; the limit is "
+            f"{rules.IDENTITY_LIMIT:,}. Remove identity entries here or in the file first.",
+            field="layer",
+        )
+
+
+def _columns(record: dict[str, Any]) -> dict[str, Any]:
+    values = {k: record[k] for k in PUBLIC_FIELDS}
+    values["tags"] = validate.dump_tags(record["tags"])
+    return values
+
+
+def _insert(record: dict[str, Any]) -> None:
+    row = Memory.create(uuid=record["id"], **_columns(record))
+    if record["versions"]:
+        MemoryVersion.insert_many(
+            [
+                {
+                    **v,
+                    "memory": row.id,
+                    "state": json.dumps(v["state"], ensure_ascii=False, sort_keys=True),
+                }
+                for v in record["versions"]
+            ]
+        ).execute()
+
+
+def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> None:
+    """An import that differs from what is here becomes a new version: nothing is lost."""
+    row = Memory.get(Memory.uuid == record["id"])
+    stamp = clock.now()
+    MemoryVersion.create(
+        memory=row,
+        version=row.version,
+        state=snapshot(row),
+        changed_by=actor.label,
+        changed_at=stamp,
+        change="import",
+        reason=None,
+    )
+    values = _columns(record)
+    values["version"] = row.version + 1
+    values["updated_at"] = stamp
+    Memory.update(**values).where(Memory.id == row.id).execute()
+    pending.append(Change("updated", row.uuid, values["version"], actor.label))
+
+
+def _link_ids(links: list[dict[str, Any]], in_file: set[str]) -> dict[str, int]:
+    """Database ids of every link end; a link to a memory that is nowhere is an error."""
+    wanted = {link["from"] for link in links} | {link["to"] for link in links}
+    rows = _existing(sorted(wanted), (Memory.id, Memory.uuid))
+    missing = sorted(wanted - set(rows) - in_file)
+    if missing:
+        raise ValidationError(
+            f"links name {len(missing)} memory id(s) that are neither in the file nor in this "
+            f"database (first: {missing[0]}); nothing was imported",
+            field="links",
+        )
+    return {uuid_: row.id for uuid_, row in rows.items()}
+
+
+def _insert_links(links: list[dict[str, Any]]) -> None:
+    ids = _link_ids(links, set())
+    for link in links:
+        Link.insert(
+            src=ids[link["from"]],
+            dst=ids[link["to"]],
+            relation=link["relation"],
+            created_at=link["created_at"],
+        ).on_conflict_ignore().execute()

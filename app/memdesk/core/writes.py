@@ -1,0 +1,373 @@
+"""Writing memories: add, dedup, update, correct, remove, restore, revert, links."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from memdesk.core import clock, retrieval, rules, validate
+from memdesk.core.actor import USER, Actor
+from memdesk.core.dedup import jaccard, word_set
+from memdesk.core.draft import Draft
+from memdesk.core.errors import (
+    NotAllowed,
+    NotFound,
+    ValidationError,
+    VersionConflict,
+)
+from memdesk.core.events import Change
+from memdesk.core.filters import Filters
+from memdesk.core.records import EDITABLE_FIELDS, snapshot, to_dict
+from memdesk.store import Link, Memory, MemoryVersion
+
+UNSET: Any = object()  # "not given", as opposed to None ("clear it")
+
+
+class Writes:
+    """Mixin of MemoryService: every change runs inside `self._write()`."""
+
+    def add(
+        self, content: str, *, dedup: bool = True, actor: Actor = USER, **fields: Any
+    ) -> dict[str, Any]:
+        """Add one memory. A near-duplicate in the same layer and project is reinforced instead,
+        and returned with `duplicate_of` set."""
+        draft = Draft.parse({"content": content, **fields})
+        with self._write() as pending:
+            return self._add(draft, actor, pending, dedup=dedup)
+
+    def add_many(
+        self, items: Sequence[dict[str, Any]], *, dedup: bool = True, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
+        """Add several memories in one transaction: all of them, or (on any error) none."""
+        if not isinstance(items, list | tuple) or not all(isinstance(i, dict) for i in items):
+            raise ValidationError("items must be a list of memory objects", field="items")
+        drafts = [Draft.parse(item, where=f"items[{n}]") for n, item in enumerate(items)]
+        with self._write() as pending:
+            return [self._add(d, actor, pending, dedup=dedup) for d in drafts]
+
+    def _add(
+        self,
+        draft: Draft,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        dedup: bool,
+        supersedes: str | None = None,
+    ) -> dict[str, Any]:
+        rules.check_may_write(actor, draft.layer)
+        if dedup:
+            twin = self._near_duplicate(draft)
+            if twin is not None:
+                return self._reinforce(twin, actor, pending)
+        if draft.layer == "L0":
+            self._check_identity_room(len(draft.content))
+        stamp = clock.now()
+        row = Memory.create(
+            uuid=_new_uuid(),
+            layer=draft.layer,
+            kind=draft.kind,
+            content=draft.content,
+            source=actor.source,
+            agent=actor.agent,
+            created_at=draft.created_at or stamp,
+            updated_at=stamp,
+            project=draft.project,
+            task=draft.task,
+            tags=validate.dump_tags(draft.tags),
+            importance=draft.importance,
+            supersedes=supersedes,
+        )
+        pending.append(Change("created", row.uuid, row.version, actor.label))
+        return to_dict(row)
+
+    def _near_duplicate(self, draft: Draft) -> Memory | None:
+        words = word_set(draft.content)
+        filters = Filters(layers=(draft.layer,), statuses=("active",))
+        candidates = retrieval.search(draft.content, filters, k=20)
+        for hit in candidates:
+            same_project = hit.row.project == draft.project
+            if same_project and jaccard(words, word_set(hit.row.content)) >= rules.DEDUP_JACCARD:
+                return hit.row
+        return None
+
+    def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
+        # Not a new version: the content is unchanged, only the evidence for it grew.
+        row.reinforce_count += 1
+        row.updated_at = clock.now()
+        row.save(only=[Memory.reinforce_count, Memory.updated_at])
+        pending.append(Change("updated", row.uuid, row.version, actor.label))
+        return {**to_dict(row), "duplicate_of": row.uuid}
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        content: Any = UNSET,
+        tags: Any = UNSET,
+        kind: Any = UNSET,
+        layer: Any = UNSET,
+        importance: Any = UNSET,
+        project: Any = UNSET,
+        task: Any = UNSET,
+        expected_version: int | None = None,
+        reason: str | None = None,
+        actor: Actor = USER,
+    ) -> dict[str, Any]:
+        """Change fields of a memory as a new version; the previous state goes to history.
+
+        With `expected_version`, a memory changed meanwhile raises VersionConflict instead of
+        being overwritten.
+        """
+        given = {
+            "content": content,
+            "tags": tags,
+            "kind": kind,
+            "layer": layer,
+            "importance": importance,
+            "project": project,
+            "task": task,
+        }
+        changes = _validate_edit({k: v for k, v in given.items() if v is not UNSET})
+        with self._write() as pending:
+            row = self._row(memory_id)
+            _check_version(row, expected_version)
+            return self._apply(row, changes, actor, pending, change="update", reason=reason)
+
+    def _apply(
+        self,
+        row: Memory,
+        changes: dict[str, Any],
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> dict[str, Any]:
+        changes = {k: v for k, v in changes.items() if getattr(row, k) != v}
+        if not changes:
+            return to_dict(row)
+        rules.check_may_write(actor, row.layer)
+        new_layer = changes.get("layer", row.layer)
+        rules.check_may_write(actor, new_layer)
+        if new_layer == "L0" and row.status == "active":
+            self._check_identity_room(len(changes.get("content", row.content)), exclude=row)
+        self._record(row, actor, change, reason)
+        for key, value in changes.items():
+            setattr(row, key, value)
+        row.save()
+        pending.append(Change("updated", row.uuid, row.version, actor.label))
+        return to_dict(row)
+
+    def _record(self, row: Memory, actor: Actor, change: str, reason: str | None) -> None:
+        """Keep the state before a change, then bump the version and the change time."""
+        stamp = clock.now()
+        MemoryVersion.create(
+            memory=row,
+            version=row.version,
+            state=snapshot(row),
+            changed_by=actor.label,
+            changed_at=stamp,
+            change=change,
+            reason=reason,
+        )
+        row.version += 1
+        row.updated_at = stamp
+
+    def correct(
+        self,
+        memory_id: str,
+        content: str,
+        *,
+        reason: str | None = None,
+        actor: Actor = USER,
+        **fields: Any,
+    ) -> dict[str, Any]:
+        """Replace a wrong memory with a new one. The old one turns inactive (kept for the
+        audit trail, no longer retrieved) and is linked as superseded."""
+        with self._write() as pending:
+            old = self._row(memory_id)
+            if old.status != "active":
+                raise NotAllowed(
+                    f"memory {old.uuid} is {old.status}; only an active memory "
+                    "can be corrected (restore it first)",
+                    field="id",
+                )
+            inherited = {
+                "layer": old.layer,
+                "kind": old.kind,
+                "tags": json.loads(old.tags),
+                "project": old.project,
+                "task": old.task,
+                "importance": old.importance,
+            }
+            draft = Draft.parse({**inherited, **fields, "content": content})
+            rules.check_may_write(actor, old.layer)
+            if draft.layer == "L0":
+                self._check_identity_room(len(draft.content), exclude=old)
+            self._set_status(old, "inactive", actor, pending, change="correct", reason=reason)
+            new = self._add(draft, actor, pending, dedup=False, supersedes=old.uuid)
+            Link.create(
+                src=Memory.get(Memory.uuid == new["id"]),
+                dst=old,
+                relation="supersedes",
+                created_at=clock.now(),
+            )
+            return new
+
+    def remove(
+        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
+        """Move a memory to the Trash (restorable)."""
+        with self._write() as pending:
+            row = self._row(memory_id)
+            rules.check_may_write(actor, row.layer)
+            self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
+            return to_dict(row)
+
+    def restore(
+        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
+        """Bring a deleted or superseded memory back to active."""
+        with self._write() as pending:
+            row = self._row(memory_id)
+            rules.check_may_write(actor, row.layer)
+            if row.layer == "L0" and row.status != "active":
+                self._check_identity_room(len(row.content))
+            self._set_status(row, "active", actor, pending, change="restore", reason=reason)
+            return to_dict(row)
+
+    def _set_status(
+        self,
+        row: Memory,
+        status: str,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> None:
+        if row.status == status:
+            return
+        self._record(row, actor, change, reason)
+        row.status = status
+        row.save()
+        event = {"deleted": "deleted", "active": "restored"}.get(status, "updated")
+        pending.append(Change(event, row.uuid, row.version, actor.label))
+
+    def revert(
+        self,
+        memory_id: str,
+        version: int,
+        *,
+        expected_version: int | None = None,
+        actor: Actor = USER,
+    ) -> dict[str, Any]:
+        """Make an earlier version's content current again, as a new version."""
+        version = validate.integer(version, "version", 1)
+        with self._write() as pending:
+            row = self._row(memory_id)
+            _check_version(row, expected_version)
+            past = row.versions.where(MemoryVersion.version == version).first()
+            if past is None:
+                raise NotFound(
+                    f"memory {row.uuid} has no earlier version {version} "
+                    f"(it is at version {row.version})",
+                    field="version",
+                )
+            state = json.loads(past.state)
+            changes = {k: state[k] for k in EDITABLE_FIELDS}
+            changes["tags"] = validate.dump_tags(changes["tags"])
+            return self._apply(
+                row,
+                changes,
+                actor,
+                pending,
+                change="revert",
+                reason=f"reverted to version {version}",
+            )
+
+    def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
+        """Delete a memory from the Trash for good, with its history and links."""
+        with self._write() as pending:
+            row = self._row(memory_id)
+            if row.status != "deleted":
+                raise NotAllowed(
+                    f"memory {row.uuid} is {row.status}; only memories in the "
+                    "Trash can be deleted permanently (remove it first)",
+                    field="id",
+                )
+            row.delete_instance()
+            pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
+
+    def empty_trash(self, *, actor: Actor = USER) -> int:
+        with self._write() as pending:
+            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(Memory.status == "deleted")]
+            Memory.delete().where(Memory.status == "deleted").execute()
+            pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
+            return len(uuids)
+
+    def link(
+        self, src: str, dst: str, relation: str = "related", *, actor: Actor = USER
+    ) -> dict[str, str]:
+        relation = validate.one_of(relation, rules.RELATIONS, "relation")
+        with self._write() as pending:
+            a, b = self._row(src, "from"), self._row(dst, "to")
+            if a.id == b.id:
+                raise ValidationError("a memory cannot be linked to itself", field="to")
+            Link.insert(
+                src=a, dst=b, relation=relation, created_at=clock.now()
+            ).on_conflict_ignore().execute()
+            pending.append(Change("updated", a.uuid, a.version, actor.label))
+            return {"from": a.uuid, "to": b.uuid, "relation": relation}
+
+    def unlink(
+        self, src: str, dst: str, relation: str | None = None, *, actor: Actor = USER
+    ) -> int:
+        if relation is not None:
+            validate.one_of(relation, rules.RELATIONS, "relation")
+        with self._write() as pending:
+            a, b = self._row(src, "from"), self._row(dst, "to")
+            query = Link.delete().where((Link.src == a) & (Link.dst == b))
+            if relation is not None:
+                query = query.where(Link.relation == relation)
+            removed = query.execute()
+            if removed:
+                pending.append(Change("updated", a.uuid, a.version, actor.label))
+            return removed
+
+
+def _new_uuid() -> str:
+    return str(uuid.uuid4())
+
+
+def _check_version(row: Memory, expected: int | None) -> None:
+    if expected is None:
+        return
+    expected = validate.integer(expected, "expected_version", 1)
+    if expected != row.version:
+        raise VersionConflict(
+            f"memory {row.uuid} is at version {row.version}, not {expected}: it was changed "
+            "meanwhile. Reload it and apply your change again.",
+            field="expected_version",
+            current_version=row.version,
+        )
+
+
+def _validate_edit(given: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "content" in given:
+        out["content"] = validate.content(given["content"])
+    if "tags" in given:
+        out["tags"] = validate.dump_tags(validate.tags(given["tags"]))
+    if "kind" in given:
+        out["kind"] = validate.one_of(given["kind"], rules.KINDS, "kind")
+    if "layer" in given:
+        out["layer"] = validate.one_of(given["layer"], rules.LAYERS, "layer")
+    if "importance" in given:
+        out["importance"] = validate.importance(given["importance"])
+    for name in ("project", "task"):
+        if name in given:
+            out[name] = validate.name(given[name], name)
+    return out
