@@ -1,0 +1,328 @@
+"""The `memdesk` command: bare, it opens the window; with a subcommand, it works on memories."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from memdesk import __version__, cli_output
+from memdesk.core import MemdeskError, rules
+from memdesk.paths import resolve_db_path
+from memdesk.store import SchemaError
+
+Handler = Callable[[Any, argparse.Namespace], Any]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # One line, like every other memdesk error, and the same exit code.
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _read_text(value: str) -> str:
+    return sys.stdin.read() if value == "-" else value
+
+
+# -- commands: each takes the backend (the service, or a client of the running app) -----------
+
+
+def _add(svc: Any, a: argparse.Namespace) -> Any:
+    fields = _fields(a)
+    return svc.add(_read_text(a.content), dedup=not a.no_dedup, **fields)
+
+
+def _search(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.search(
+        a.query,
+        k=a.k,
+        layers=a.layer,
+        project=a.project,
+        task=a.task,
+        tags=a.tag,
+        since=a.since,
+        until=a.until,
+        include_inactive=a.all,
+    )
+
+
+def _list(svc: Any, a: argparse.Namespace) -> Any:
+    status = None if a.status == "all" else a.status
+    return svc.list_memories(
+        layers=a.layer,
+        kind=a.kind,
+        project=a.project,
+        task=a.task,
+        tags=a.tag,
+        status=status,
+        since=a.since,
+        until=a.until,
+        offset=a.offset,
+        limit=a.limit,
+        order=a.order,
+    )
+
+
+def _show(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.get(a.id)
+
+
+def _edit(svc: Any, a: argparse.Namespace) -> Any:
+    fields = _fields(a)
+    if a.content is not None:
+        fields["content"] = _read_text(a.content)
+    if a.correct:
+        if "content" not in fields:
+            raise MemdeskError("--correct needs --content with the corrected text", field="content")
+        return svc.correct(a.id, fields.pop("content"), reason=a.reason, **fields)
+    if not fields:
+        raise MemdeskError(
+            "nothing to change: give --content, --tag, --kind, --layer, "
+            "--project, --task or --importance",
+            field="content",
+        )
+    return svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
+
+
+def _rm(svc: Any, a: argparse.Namespace) -> Any:
+    if a.purge:
+        svc.purge(a.id)
+        return {"purged": a.id}
+    return svc.remove(a.id)
+
+
+def _restore(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.restore(a.id)
+
+
+def _history(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.history(a.id)
+
+
+def _identity(svc: Any, a: argparse.Namespace) -> Any:
+    if a.set is not None:
+        return svc.set_identity(_read_text(a.set))
+    if a.file is not None:
+        return svc.set_identity(Path(a.file).read_text(encoding="utf-8"))
+    return svc.identity()
+
+
+def _export(svc: Any, a: argparse.Namespace) -> Any:
+    text = svc.export(a.format, layers=a.layer, project=a.project)
+    if a.output:
+        Path(a.output).write_text(text, encoding="utf-8")
+        return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return None
+
+
+def _import(svc: Any, a: argparse.Namespace) -> Any:
+    try:
+        text = Path(a.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MemdeskError(f"cannot read {a.file}: {exc}", field="file") from None
+    if a.dry_run:
+        plan = svc.plan_import(text)
+        if plan["errors"]:
+            raise MemdeskError("; ".join(plan["errors"][:5]), field="file")
+        return {
+            "added": len(plan["added"]),
+            "changed": len(plan["changed"]),
+            "unchanged": plan["unchanged"],
+            "dry_run": True,
+        }
+    result = svc.import_json(text)
+    return {k: v for k, v in result.items() if k != "ids"}
+
+
+def _stats(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.stats()
+
+
+def _check(svc: Any, a: argparse.Namespace) -> Any:
+    if a.rebuild:
+        svc.rebuild_index()
+    problems = svc.check()
+    return {"ok": not problems, "problems": problems}
+
+
+def _fields(a: argparse.Namespace) -> dict[str, Any]:
+    names = ("layer", "kind", "project", "task", "importance")
+    fields = {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
+    if isinstance(fields.get("layer"), list):
+        fields["layer"] = fields["layer"][-1]
+    if getattr(a, "tag", None):
+        fields["tags"] = a.tag
+    return fields
+
+
+# -- the parser --------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        help="database file (default: $MEMDESK_DB or the user data folder)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print machine-readable JSON"
+    )
+    parser = _Parser(
+        prog="memdesk",
+        description="Long-term memory for AI agents that you can "
+        "see and correct. Without a command, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"memdesk {__version__}")
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, handler: Handler, help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_, description=help_)
+        p.set_defaults(handler=handler)
+        return p
+
+    def filters(p: argparse.ArgumentParser, many_layers: bool = True) -> None:
+        p.add_argument(
+            "--layer",
+            action="append",
+            choices=rules.LAYERS,
+            help="L0 identity, L1 knowledge, L2 archive" + (" (repeatable)" if many_layers else ""),
+        )
+        p.add_argument("--project")
+        p.add_argument("--task")
+        p.add_argument("--tag", action="append", help="repeatable; all must match")
+
+    def dates(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--since", help="created at or after (ISO 8601 date or time)")
+        p.add_argument("--until", help="created at or before (ISO 8601 date or time)")
+
+    def fields(p: argparse.ArgumentParser) -> None:
+        filters(p, many_layers=False)
+        p.add_argument("--kind", choices=rules.KINDS)
+        p.add_argument("--importance", type=float, help="0..1")
+
+    p = command("add", _add, "add a memory")
+    p.add_argument("content", help="the text to remember ('-' reads standard input)")
+    fields(p)
+    p.add_argument(
+        "--no-dedup", action="store_true", help="add even if a near-identical memory exists"
+    )
+
+    p = command("search", _search, "find the memories most relevant to a query")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=10, help="how many results (1..100, default 10)")
+    filters(p)
+    dates(p)
+    p.add_argument("--all", action="store_true", help="include superseded (inactive) memories")
+
+    p = command("list", _list, "list memories, newest change first")
+    filters(p)
+    dates(p)
+    p.add_argument("--kind", action="append", choices=rules.KINDS)
+    p.add_argument("--status", default="active", choices=(*rules.STATUSES, "all"))
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--offset", type=int, default=0)
+    p.add_argument(
+        "--order", default="-updated_at", help="a field such as created_at; prefix - for descending"
+    )
+
+    command("show", _show, "show one memory in full").add_argument("id")
+
+    p = command("edit", _edit, "change a memory (the old state stays in its history)")
+    p.add_argument("id")
+    p.add_argument("--content", help="new text ('-' reads standard input)")
+    fields(p)
+    p.add_argument(
+        "--expected-version",
+        type=int,
+        help="fail instead of overwriting if the memory changed since this version",
+    )
+    p.add_argument("--reason", help="why (kept in the history)")
+    p.add_argument(
+        "--correct",
+        action="store_true",
+        help="replace by a new memory; the old one turns inactive and is linked",
+    )
+
+    p = command("rm", _rm, "move a memory to the Trash (restorable)")
+    p.add_argument("id")
+    p.add_argument(
+        "--purge",
+        action="store_true",
+        help="delete a memory that is already in the Trash, permanently",
+    )
+
+    command("restore", _restore, "bring a memory back from the Trash").add_argument("id")
+    command("history", _history, "every version of a memory").add_argument("id")
+
+    p = command("identity", _identity, "show or set the identity profile (L0, 1,000 chars)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--set", metavar="TEXT", help="replace the profile ('-' reads stdin)")
+    group.add_argument("--file", help="replace the profile with a file's text")
+
+    p = command("export", _export, "export memories as JSON (complete) or Markdown (readable)")
+    p.add_argument("--format", choices=("json", "markdown"), default="json")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument("--layer", action="append", choices=rules.LAYERS)
+    p.add_argument("--project")
+
+    p = command("import", _import, "import a JSON export (all or nothing)")
+    p.add_argument("file")
+    p.add_argument("--dry-run", action="store_true", help="only say what would change")
+
+    command("stats", _stats, "counts by layer, kind, source, project and tag")
+    p = command("check", _check, "check the database file and the search index")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the search index first")
+
+    p = command("serve", _serve, "serve agents over the local socket, without a window")
+    p.add_argument("--socket", help="socket path (default: derived from the database)")
+    command("mcp", _mcp, "run the MCP bridge on stdio (for agent hosts)")
+    return parser
+
+
+def _serve(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import serve
+
+    return serve.run(a)
+
+
+def _mcp(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import mcp_bridge
+
+    return mcp_bridge.run(a)
+
+
+_OWN_PROCESS = {_serve, _mcp}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    args.db = resolve_db_path(getattr(args, "db", None))
+    handler = getattr(args, "handler", None)
+    try:
+        if handler is None:
+            from memdesk.ui import app
+
+            return app.run(args.db)
+        if handler in _OWN_PROCESS:
+            return handler(None, args)
+        with cli_output.backend(args.db) as svc:
+            result = handler(svc, args)
+    except (MemdeskError, SchemaError) as exc:
+        message = getattr(exc, "message", str(exc)).replace("\n", "; ")
+        print(f"memdesk: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if result is not None:
+        if getattr(args, "json", False):
+            print(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            print(cli_output.human(args.command, result))
+    return 0

@@ -1,0 +1,132 @@
+"""What the CLI talks to, and how it prints results for people."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import MemoryService
+
+
+@contextmanager
+def backend(db_path: Path) -> Iterator[Any]:
+    """The running memdesk that owns `db_path`, through its socket; else the file itself."""
+    remote = _running(db_path)
+    if remote is not None:
+        with remote:
+            yield remote
+        return
+    service = MemoryService.open(db_path)
+    try:
+        yield service
+    finally:
+        service.close()
+
+
+def _running(db_path: Path) -> Any:
+    try:
+        from memdesk.api.client import connect_if_running
+    except ImportError:
+        return None
+    return connect_if_running(db_path)
+
+
+def _width() -> int:
+    return max(60, shutil.get_terminal_size((100, 24)).columns)
+
+
+def _line(text: str, room: int) -> str:
+    first = " ".join(text.split())
+    return first if len(first) <= room else first[: room - 1] + "…"
+
+
+def _row(m: dict[str, Any], lead: str = "") -> str:
+    head = f"{lead}{m['id'][:8]}  {m['layer']} {m['kind']:<11}"
+    tags = f"  [{', '.join(m['tags'])}]" if m.get("tags") else ""
+    return head + _line(m["content"], _width() - len(head) - len(tags)) + tags
+
+
+def _memory(m: dict[str, Any]) -> str:
+    writer = f"{m['source']} ({m['agent']})" if m.get("agent") else m["source"]
+    lines = [
+        f"id          {m['id']}",
+        f"layer       {m['layer']}    kind {m['kind']}    status {m['status']}",
+        f"written by  {writer}",
+        f"created     {m['created_at']}    updated {m['updated_at']}    version {m['version']}",
+        f"project     {m['project'] or '-'}    task {m['task'] or '-'}",
+        f"tags        {', '.join(m['tags']) or '-'}",
+        f"importance  {m['importance']:g}    recalled {m['recall_count']}x"
+        f"    reinforced {m['reinforce_count']}x",
+    ]
+    if m.get("supersedes"):
+        lines.append(f"supersedes  {m['supersedes']}")
+    for link in m.get("links", []):
+        arrow = "->" if link["direction"] == "out" else "<-"
+        lines.append(f"link        {arrow} {link['relation']} {link['id']}")
+    return "\n".join(lines) + "\n\n" + m["content"]
+
+
+def _history(versions: list[dict[str, Any]]) -> str:
+    out = []
+    for v in versions:
+        why = f" ({v['reason']})" if v.get("reason") else ""
+        out.append(f"v{v['version']}  {v['at']}  {v['change']} by {v['by']}{why}  [{v['status']}]")
+        out.extend("    " + line for line in v["content"].splitlines())
+    return "\n".join(out)
+
+
+def _stats(s: dict[str, Any]) -> str:
+    def counts(d: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
+
+    top_tags = dict(list(s["tags"].items())[:10])
+    return "\n".join(
+        [
+            f"database    {s['path']}",
+            f"memories    {s['total']} ({counts(s['by_status'])})",
+            f"layers      {counts(s['by_layer'])}",
+            f"kinds       {counts(s['by_kind'])}",
+            f"sources     {counts(s['by_source'])}",
+            f"projects    {counts(s['projects'])}",
+            f"tags        {counts(top_tags)}",
+            f"identity    {s['identity']['size']} / {s['identity']['limit']} characters",
+            f"versions    {s['versions']}    links {s['links']}    searches {s['searches']}",
+        ]
+    )
+
+
+def human(command: str, result: Any) -> str:
+    """Readable text for a command's result."""
+    if command in ("add", "edit", "rm", "restore") and "content" in result:
+        verb = {"add": "added", "edit": "saved", "rm": "moved to Trash", "restore": "restored"}
+        if result.get("duplicate_of"):
+            return (
+                f"already known; reinforced {result['id'][:8]} "
+                f"({result['reinforce_count']}x)\n{_row(result)}"
+            )
+        return f"{verb[command]} {result['id'][:8]} (version {result['version']})\n{_row(result)}"
+    if command == "search":
+        if not result["hits"]:
+            return "no memories match"
+        rows = [_row(h, f"{n:>2}. {h['score']:7.3f}  ") for n, h in enumerate(result["hits"], 1)]
+        return "\n".join(rows)
+    if command == "list":
+        return "\n".join(_row(m) for m in result) if result else "no memories"
+    if command == "show":
+        return _memory(result)
+    if command == "history":
+        return _history(result)
+    if command == "identity":
+        return f"{result['text'] or '(empty)'}\n\n{result['size']} / {result['limit']} characters"
+    if command == "stats":
+        return _stats(result)
+    if command == "check":
+        return (
+            "ok: the file and the search index are healthy"
+            if result["ok"]
+            else "problems:\n" + "\n".join(f"  {p}" for p in result["problems"])
+        )
+    return "\n".join(f"{k}: {v}" for k, v in result.items())
