@@ -1,0 +1,190 @@
+"""File ▸ Export: memories to a JSON or Markdown file, on a worker thread with progress."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.transfer_job import JobCancelled, Progress, TransferDialog
+
+FORMATS = {  # format -> (label, file suffix, file dialog filter)
+    "json": ("JSON: complete, with history; can be imported again", ".json", "JSON (*.json)"),
+    "markdown": ("Markdown: a readable document", ".md", "Markdown (*.md)"),
+}
+
+
+class ExportDialog(TransferDialog):
+    """Choose a format, which memories (all / the selection / the current filter) and a file.
+
+    `ids` is the window's selection and `filters` its current filter (as for
+    `service.list_memories`); either may be None, which disables that choice.
+    """
+
+    exported = Signal(str, int)  # file path, number of memories
+
+    def __init__(
+        self,
+        service: MemoryService,
+        ids: Sequence[str] | None = None,
+        filters: dict[str, Any] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(service, "Export", parent)
+        self.setWindowTitle("Export memories")
+        self.setMinimumWidth(520)
+        self.exported_path: str | None = None
+        self._scopes: dict[str, dict[str, Any]] = {"all": {}}
+        if ids:
+            self._scopes["selection"] = {"ids": list(ids), "status": None}
+        if filters is not None:
+            self._scopes["filter"] = dict(filters)
+
+        self.format_buttons = self._radio_group(
+            {key: label for key, (label, _suffix, _filter) in FORMATS.items()}
+        )
+        self.scope_buttons = self._radio_group(
+            {
+                "all": f"All memories ({self._count('all')})",
+                "selection": f"The selection ({len(ids or ())})",
+                "filter": f"The current filter ({self._count('filter')})",
+            }
+        )
+        for key, button in self.scope_buttons.items():
+            button.setEnabled(key in self._scopes)
+        preferred = next(s for s in ("selection", "filter", "all") if s in self._scopes)
+        self.scope_buttons[preferred].setChecked(True)
+        self.format_buttons["json"].setChecked(True)
+
+        self.path_edit = QLineEdit(str(_default_path(".json")))
+        self.path_edit.textChanged.connect(self._on_path_changed)
+        self.choose_button = QPushButton("Choose…")
+        self.choose_button.clicked.connect(self._on_choose_clicked)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path_edit, 1)
+        path_row.addWidget(self.choose_button)
+
+        form = QFormLayout(self.form)
+        form.setVerticalSpacing(12)
+        form.addRow("Format:", _stacked(self.format_buttons.values()))
+        form.addRow("Memories:", _stacked(self.scope_buttons.values()))
+        form.addRow("Save to:", path_row)
+        for button in self.format_buttons.values():
+            button.toggled.connect(self._on_format_toggled)
+
+    def _radio_group(self, labels: dict[str, str]) -> dict[str, QRadioButton]:
+        group = QButtonGroup(self)
+        buttons = {key: QRadioButton(label) for key, label in labels.items()}
+        for button in buttons.values():
+            group.addButton(button)
+        return buttons
+
+    def _count(self, scope: str) -> str:
+        if scope not in self._scopes:
+            return "none"
+        try:
+            return f"{self.service.count(**{'status': None, **self._scopes[scope]}):,}"
+        except MemdeskError:
+            return "?"
+
+    def chosen(self, buttons: dict[str, QRadioButton]) -> str:
+        return next(key for key, button in buttons.items() if button.isChecked())
+
+    # -- slots -----------------------------------------------------------------------------
+
+    @Slot(bool)
+    def _on_format_toggled(self, checked: bool) -> None:
+        if not checked:
+            return
+        suffix = FORMATS[self.chosen(self.format_buttons)][1]
+        path = Path(self.path_edit.text())
+        if path.suffix in {s for _label, s, _filter in FORMATS.values()}:
+            self.path_edit.setText(str(path.with_suffix(suffix)))
+
+    @Slot()
+    def _on_choose_clicked(self) -> None:
+        _label, _suffix, file_filter = FORMATS[self.chosen(self.format_buttons)]
+        path, _selected = QFileDialog.getSaveFileName(
+            self, "Export memories", self.path_edit.text(), file_filter
+        )
+        if path:
+            self.path_edit.setText(path)
+
+    @Slot(str)
+    def _on_path_changed(self, text: str) -> None:
+        self.action_button.setEnabled(bool(text.strip()))
+
+    def _on_action_clicked(self) -> None:
+        path = Path(self.path_edit.text().strip()).expanduser()
+        if not path.parent.is_dir():
+            self.show_status(f"The folder {path.parent} does not exist.", error=True)
+            return
+        fmt = self.chosen(self.format_buttons)
+        filters = self._scopes[self.chosen(self.scope_buttons)]
+        service = self.service
+
+        def work(progress: Progress) -> tuple[str, int]:
+            seen = {"total": 0}
+
+            def report(done: int, total: int) -> bool:
+                seen["total"] = total
+                return progress(done, total)
+
+            text = service.export(fmt, progress=report, **filters)
+            if not progress(seen["total"], seen["total"]):
+                raise JobCancelled
+            _write_atomically(path, text)
+            return str(path), seen["total"]
+
+        self.start_job(work, self._on_export_succeeded, f"Exporting to {path.name}…")
+
+    @Slot(object)
+    def _on_export_succeeded(self, result: tuple[str, int]) -> None:
+        path, count = result
+        self.exported_path = path
+        self.show_status(f"Exported {count:,} memories to {path}.")
+        self.exported.emit(path, count)
+        self.accept()
+
+    def job_ended(self) -> None:
+        super().job_ended()
+        self.action_button.setEnabled(bool(self.path_edit.text().strip()))
+
+
+def _stacked(buttons: Any) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for button in buttons:
+        layout.addWidget(button)
+    return box
+
+
+def _default_path(suffix: str) -> Path:
+    return Path.home() / f"memdesk-export-{dt.date.today().isoformat()}{suffix}"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write beside the target and rename, so a failed export never leaves half a file."""
+    partial = path.with_name(path.name + ".part")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)

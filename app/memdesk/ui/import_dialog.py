@@ -1,0 +1,234 @@
+"""File ▸ Import: show what a memdesk JSON export would add or change, then apply it.
+
+Nothing is written until the person has seen the plan and pressed Import; a file with
+validation errors cannot be imported at all (the import is all-or-nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import USER, MemoryService
+from memdesk.ui.transfer_job import Progress, TransferDialog
+
+SHOWN_PER_GROUP = 200  # a plan of 100k rows is summarised, not listed in full
+_ERROR = re.compile(
+    r"^(?P<record>(?:memories|links)\[\d+\](?: \(id [^)]*\))?): "
+    r"(?:field (?P<field>[\w.]+): )?(?P<problem>.+)$",
+    re.DOTALL,
+)
+
+
+class ImportDialog(TransferDialog):
+    """Pick an export file, review the plan and its errors, import with progress.
+
+    After a successful import `applied` holds the service's result (`added`, `changed`,
+    `unchanged`, `ids` of the added memories) so the window can push an undo command.
+    """
+
+    imported = Signal(dict)
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(service, "Import", parent)
+        self.setWindowTitle("Import memories")
+        self.resize(640, 460)
+        self.applied: dict[str, Any] | None = None
+        self.plan: dict[str, Any] | None = None
+        self._text = ""
+        self.action_button.setEnabled(False)
+
+        self.path_edit = QLineEdit()
+        self.path_edit.setReadOnly(True)
+        self.path_edit.setPlaceholderText("A JSON file exported from memdesk")
+        self.choose_button = QPushButton("Choose…")
+        self.choose_button.clicked.connect(self._on_choose_clicked)
+        self.summary = QLabel("Choose a file to see what it would add and change.")
+        self.summary.setWordWrap(True)
+        self.plan_tree = _tree(["Memory"])
+        self.plan_tree.setHeaderHidden(True)
+        self.error_list = _tree(["Record", "Field", "Problem"])
+        self.plan_tree.hide()
+        self.error_list.hide()
+
+        file_row = QHBoxLayout()
+        file_row.addWidget(QLabel("File:"))
+        file_row.addWidget(self.path_edit, 1)
+        file_row.addWidget(self.choose_button)
+        layout = QVBoxLayout(self.form)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(file_row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.plan_tree, 1)
+        layout.addWidget(self.error_list, 1)
+
+    # -- choosing and planning -------------------------------------------------------------
+
+    @Slot()
+    def _on_choose_clicked(self) -> None:
+        path, _selected = QFileDialog.getOpenFileName(
+            self, "Import memories", str(Path.home()), "memdesk export (*.json);;All files (*)"
+        )
+        if path:
+            self.load(Path(path))
+
+    def load(self, path: Path) -> None:
+        """Read and check `path` in the background, then show the plan."""
+        self.path_edit.setText(str(path))
+        self.plan, self._text = None, ""
+        self.plan_tree.hide()
+        self.error_list.hide()
+        service = self.service
+
+        def work(_progress: Progress) -> tuple[str, dict[str, Any], dict[str, str]]:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                return "", _file_error("the file is not UTF-8 text; is it a memdesk export?"), {}
+            plan = service.plan_import(text)
+            return text, plan, {} if plan["errors"] else _titles(text)
+
+        self.start_job(work, self._on_plan_ready, f"Checking {path.name}…")
+
+    @Slot(object)
+    def _on_plan_ready(self, result: tuple[str, dict[str, Any], dict[str, str]]) -> None:
+        self._text, self.plan, titles = result
+        self.show_status("")
+        if self.plan["errors"]:
+            self._show_errors(self.plan["errors"])
+        else:
+            self._show_plan(self.plan, titles)
+
+    def _show_errors(self, errors: list[str]) -> None:
+        self.summary.setText(
+            f"<b>The file has {len(errors):,} problem{'s' if len(errors) != 1 else ''}.</b> "
+            "Nothing can be imported until the file is fixed."
+        )
+        self.error_list.clear()
+        for error in errors:
+            found = _ERROR.match(error)
+            record, field, problem = (
+                found.group("record", "field", "problem") if found else ("file", "", error)
+            )
+            item = QTreeWidgetItem([_short_record(record), field or "", problem])
+            for column in range(3):
+                item.setToolTip(column, error)
+            self.error_list.addTopLevelItem(item)
+        self.error_list.show()
+
+    def _show_plan(self, plan: dict[str, Any], titles: dict[str, str]) -> None:
+        added, changed, unchanged = plan["added"], plan["changed"], plan["unchanged"]
+        if not added and not changed:
+            self.summary.setText(
+                f"<b>Nothing to import:</b> all {unchanged:,} memories in the file are "
+                "already here, unchanged."
+            )
+            return
+        parts = []
+        if added:
+            parts.append(f"<b>{_memories(len(added))} will be added.</b>")
+        if changed:
+            parts.append(
+                f"<b>{_memories(len(changed))} will change</b> "
+                "(the current text stays in their history)."
+            )
+        if unchanged:
+            parts.append(f"{_memories(unchanged)} already here, unchanged.")
+        self.summary.setText(" ".join(parts))
+        self.plan_tree.clear()
+        for heading, ids in (("Will be added", added), ("Will change", changed)):
+            if ids:
+                self.plan_tree.addTopLevelItem(_group(f"{heading} ({len(ids):,})", ids, titles))
+        self.plan_tree.expandAll()
+        self.plan_tree.show()
+
+    # -- importing -------------------------------------------------------------------------
+
+    def _on_action_clicked(self) -> None:
+        text, service = self._text, self.service
+
+        def work(progress: Progress) -> dict[str, Any]:
+            return service.import_json(text, progress=progress, actor=USER)
+
+        self.start_job(work, self._on_import_succeeded, "Importing…")
+
+    @Slot(object)
+    def _on_import_succeeded(self, result: dict[str, Any]) -> None:
+        self.applied = result
+        self.imported.emit(result)
+        self.accept()
+
+    def job_ended(self) -> None:
+        super().job_ended()
+        plan = self.plan
+        ready = plan is not None and not plan["errors"] and bool(plan["added"] or plan["changed"])
+        self.action_button.setEnabled(ready)
+
+
+def _tree(headers: list[str]) -> QTreeWidget:
+    tree = QTreeWidget()
+    tree.setHeaderLabels(headers)
+    tree.setRootIsDecorated(len(headers) == 1)
+    tree.setAlternatingRowColors(len(headers) > 1)
+    tree.setWordWrap(True)
+    header = tree.header()
+    header.setStretchLastSection(True)
+    for column in range(len(headers) - 1):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    return tree
+
+
+def _group(heading: str, ids: list[str], titles: dict[str, str]) -> QTreeWidgetItem:
+    group = QTreeWidgetItem([heading])
+    bold = QFont(group.font(0))
+    bold.setBold(True)
+    group.setFont(0, bold)
+    for memory_id in ids[:SHOWN_PER_GROUP]:
+        child = QTreeWidgetItem([titles.get(memory_id, memory_id)])
+        child.setToolTip(0, memory_id)
+        group.addChild(child)
+    if len(ids) > SHOWN_PER_GROUP:
+        group.addChild(QTreeWidgetItem([f"… and {len(ids) - SHOWN_PER_GROUP:,} more"]))
+    return group
+
+
+def _memories(count: int) -> str:
+    return f"{count:,} memor{'y' if count == 1 else 'ies'}"
+
+
+def _short_record(record: str) -> str:
+    """`memories[2] (id 3732…-full-uuid)` -> `memories[2] · 37327fae`: the index is what
+    a person looks up in the file; the full id stays in the tooltip."""
+    index, _sep, rest = record.partition(" (id ")
+    return f"{index} · {rest[:8]}" if rest else index
+
+
+def _file_error(message: str) -> dict[str, Any]:
+    return {"added": [], "changed": [], "unchanged": 0, "errors": [message]}
+
+
+def _titles(text: str) -> dict[str, str]:
+    """The first line of each memory in a file the service already found valid."""
+    memories = json.loads(text).get("memories", [])
+    return {
+        str(m["id"]).lower(): m["content"].strip().splitlines()[0][:120]
+        for m in memories
+        if isinstance(m, dict) and m.get("content", "").strip()
+    }

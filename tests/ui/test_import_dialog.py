@@ -1,0 +1,150 @@
+"""ImportDialog: the plan and its errors are shown before anything is written."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from memdesk.ui.import_dialog import ImportDialog
+from tests.ui.helpers import cancel_button
+
+
+def _record(content, **fields):
+    return {
+        "id": str(uuid.uuid4()),
+        "content": content,
+        "layer": "L1",
+        "kind": "fact",
+        "source": "agent",
+        "agent": "claude",
+        "created_at": "2024-05-01T10:00:00Z",
+        **fields,
+    }
+
+
+def _write(path, records):
+    document = {"format": "memdesk-export", "version": 1, "memories": records, "links": []}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def dialog(qtbot, service):
+    widget = ImportDialog(service)
+    qtbot.addWidget(widget)
+    return widget
+
+
+def _load(qtbot, dialog, path):
+    dialog.load(path)
+    qtbot.waitUntil(lambda: not dialog.is_busy() and dialog.plan is not None, timeout=5000)
+
+
+def test_choosing_a_file_shows_what_will_be_added(qtbot, dialog, tmp_path, monkeypatch):
+    path = _write(tmp_path / "in.json", [_record("Uses uv, not pip"), _record("Tabs: never")])
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(path), ""))
+    assert not dialog.action_button.isEnabled()
+
+    qtbot.mouseClick(dialog.choose_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.plan is not None and not dialog.is_busy(), timeout=5000)
+
+    assert dialog.summary.text() == "<b>2 memories will be added.</b>"
+    group = dialog.plan_tree.topLevelItem(0)
+    assert group.text(0) == "Will be added (2)"
+    assert {group.child(n).text(0) for n in range(2)} == {"Uses uv, not pip", "Tabs: never"}
+    assert dialog.action_button.isEnabled()
+
+
+def test_import_writes_and_exposes_the_result_for_undo(qtbot, dialog, service, tmp_path):
+    records = [_record("Uses uv, not pip"), _record("Project memdesk uses peewee")]
+    _load(qtbot, dialog, _write(tmp_path / "in.json", records))
+
+    with qtbot.waitSignal(dialog.imported, timeout=5000):
+        qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+
+    assert dialog.applied["added"] == 2
+    assert sorted(dialog.applied["ids"]) == sorted(r["id"] for r in records)
+    assert service.get(records[0]["id"])["content"] == "Uses uv, not pip"
+    assert dialog.result() == ImportDialog.DialogCode.Accepted
+
+
+def test_changed_and_unchanged_memories_are_told_apart(qtbot, dialog, service, tmp_path):
+    kept = service.add("Prefers small modules")
+    edited = service.add("Line length is 88")
+    records = json.loads(service.export("json"))["memories"]
+    next(r for r in records if r["id"] == edited["id"])["content"] = "Line length is 100"
+    _load(qtbot, dialog, _write(tmp_path / "in.json", records))
+
+    assert "1 memory will change" in dialog.summary.text()
+    assert "1 memory already here, unchanged." in dialog.summary.text()
+    assert dialog.plan_tree.topLevelItem(0).child(0).text(0) == "Line length is 100"
+
+    with qtbot.waitSignal(dialog.imported, timeout=5000):
+        qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+    assert service.get(edited["id"])["content"] == "Line length is 100"
+    assert service.get(kept["id"])["version"] == 1
+
+
+def test_validation_errors_are_listed_by_record_and_field_and_block_the_import(
+    qtbot, dialog, service, tmp_path
+):
+    records = [_record("fine"), _record("bad layer", layer="L9"), _record("bad tags", tags="x")]
+    _load(qtbot, dialog, _write(tmp_path / "bad.json", records))
+
+    assert "The file has 2 problems." in dialog.summary.text()
+    rows = [
+        [dialog.error_list.topLevelItem(n).text(c) for c in range(3)]
+        for n in range(dialog.error_list.topLevelItemCount())
+    ]
+    assert rows[0][0] == f"memories[1] · {records[1]['id'][:8]}"
+    assert [row[1] for row in rows] == ["layer", "tags"]
+    assert "L9" in rows[0][2]
+    assert not dialog.action_button.isEnabled()
+    assert service.count(status=None) == 0
+
+
+def test_a_file_that_is_not_an_export_is_explained(qtbot, dialog, tmp_path):
+    path = tmp_path / "notes.json"
+    path.write_text("{ this is not json", encoding="utf-8")
+    _load(qtbot, dialog, path)
+
+    item = dialog.error_list.topLevelItem(0)
+    assert item.text(0) == "file"
+    assert "not valid JSON" in item.text(2)
+    assert not dialog.action_button.isEnabled()
+
+
+def test_a_file_already_imported_has_nothing_to_do(qtbot, dialog, service, tmp_path):
+    service.add("Prefers small modules")
+    path = tmp_path / "same.json"
+    path.write_text(service.export("json"), encoding="utf-8")
+    _load(qtbot, dialog, path)
+
+    assert "Nothing to import" in dialog.summary.text()
+    assert not dialog.action_button.isEnabled()
+
+
+def test_cancel_during_the_import_writes_nothing(qtbot, dialog, service, tmp_path):
+    _load(qtbot, dialog, _write(tmp_path / "in.json", [_record("one"), _record("two")]))
+    real_import, cancel_pressed = service.import_json, threading.Event()
+
+    def import_after_cancel(text, *, progress, actor):
+        cancel_pressed.wait(5)  # hold the worker so Cancel lands while it is busy
+        return real_import(text, progress=progress, actor=actor)
+
+    service.import_json = import_after_cancel
+    dialog.show()
+    qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(cancel_button(dialog), Qt.MouseButton.LeftButton)
+    cancel_pressed.set()
+    qtbot.waitUntil(lambda: not dialog.is_busy() and dialog.form.isEnabled(), timeout=5000)
+
+    assert dialog.status.text() == "Cancelled. Nothing was written."
+    assert dialog.applied is None
+    assert service.count(status=None) == 0
+    assert dialog.isVisible()
