@@ -1,0 +1,307 @@
+"""A small client for agent code: talks to a running memdesk over its local socket.
+
+No Qt, only the standard library, so any agent process can import it cheaply:
+
+    from memdesk.api.client import Client
+    with Client(agent="my-agent") as memory:
+        memory.add("The user prefers tabs over spaces", kind="preference")
+        hits = memory.search("indentation")["hits"]
+
+Errors from the server raise `MemdeskError` with the JSON-RPC `code`, the `message` and
+`data` (`data["type"]` is a stable name such as "not_found"). If the server restarted, the
+client reconnects once and repeats the request.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import json
+import os
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+from memdesk import paths
+from memdesk.api import naming
+
+UNAVAILABLE = -32000  # client-side only: memdesk could not be reached
+
+
+class MemdeskError(Exception):
+    """An error answer from memdesk (or, with code -32000, no answer at all)."""
+
+    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{message} ({code})")
+        self.code = code
+        self.message = message
+        self.data = data or {}
+
+    @property
+    def type(self) -> str:
+        return str(self.data.get("type", "error"))
+
+
+class ServerUnavailable(MemdeskError, ConnectionError):
+    """No memdesk is listening on the socket, or it went away and did not come back."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(UNAVAILABLE, message, {"type": "unavailable"})
+
+
+class _Disconnected(Exception):
+    pass
+
+
+class Client:
+    """One connection to memdesk. Thread-safe (calls are serialized); use one per thread
+    for parallelism."""
+
+    def __init__(
+        self,
+        db_path: str | os.PathLike[str] | None = None,
+        socket_path: str | os.PathLike[str] | None = None,
+        agent: str | None = None,
+        timeout: float = 30.0,
+    ) -> None:
+        if socket_path is None:
+            socket_path = naming.socket_path(paths.resolve_db_path(db_path))
+        self.socket_path = str(socket_path)
+        self.agent = agent
+        self.timeout = timeout
+        self._sock: socket.socket | None = None
+        self._buffer = bytearray()
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self._events: collections.deque[dict[str, Any]] = collections.deque()
+        self._subscribed = False
+        self._connect()
+
+    # -- connection ------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self.socket_path)
+        except OSError as exc:
+            sock.close()
+            raise ServerUnavailable(
+                f"memdesk is not running on {self.socket_path} ({exc.strerror or exc}); "
+                "start it with `memdesk` or `memdesk serve`"
+            ) from None
+        self._sock = sock
+        self._buffer.clear()
+        try:
+            if self.agent:
+                self._roundtrip("system.hello", {"agent": self.agent})
+            if self._subscribed:
+                self._roundtrip("events.subscribe", {})
+        except (TimeoutError, _Disconnected):
+            self.close()
+            raise ServerUnavailable(f"memdesk on {self.socket_path} did not answer") from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._sock is not None:
+                self._sock.close()
+                self._sock = None
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- requests --------------------------------------------------------------------------
+
+    def call(self, method: str, **params: Any) -> Any:
+        """Call any method by name; see `system.describe` or docs/api.md."""
+        with self._lock:
+            try:
+                if self._sock is None:
+                    self._connect()
+                return self._roundtrip(method, params)
+            except TimeoutError:
+                self.close()  # the answer may still come; this connection is out of step
+                raise ServerUnavailable(
+                    f"memdesk did not answer {method} within {self.timeout:g} s"
+                ) from None
+            except _Disconnected:
+                # The server restarted (or went away): reconnect once and repeat.
+                self.close()
+                self._connect()
+                try:
+                    return self._roundtrip(method, params)
+                except _Disconnected:
+                    self.close()
+                    raise ServerUnavailable(
+                        f"memdesk closed the connection on {self.socket_path}"
+                    ) from None
+
+    def notify(self, method: str, **params: Any) -> None:
+        """Send a notification: the server acts on it but never answers."""
+        with self._lock:
+            if self._sock is None:
+                self._connect()
+            self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _roundtrip(self, method: str, params: dict[str, Any]) -> Any:
+        ident = next(self._ids)
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:
+            message = self._read_message()
+            if "id" not in message:
+                self._events.append(message)
+                continue
+            if message["id"] != ident:
+                continue  # an answer to a request whose caller gave up (timeout)
+            if "error" in message:
+                error = message["error"]
+                raise MemdeskError(error["code"], error["message"], error.get("data"))
+            return message["result"]
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self._sock is not None
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        try:
+            self._sock.sendall(line)
+        except (BrokenPipeError, ConnectionResetError):
+            raise _Disconnected from None
+
+    def _read_message(self) -> dict[str, Any]:
+        assert self._sock is not None
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                return json.loads(line)
+            try:
+                chunk = self._sock.recv(1 << 16)
+            except ConnectionResetError:
+                raise _Disconnected from None
+            if not chunk:
+                raise _Disconnected
+            self._buffer += chunk
+
+    # -- events ----------------------------------------------------------------------------
+
+    def subscribe(self) -> None:
+        """Ask for `memory.changed` notifications; read them with `next_event`."""
+        self.call("events.subscribe")
+        self._subscribed = True
+
+    def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next `memory.changed` params, waiting up to `timeout` s; None if none came."""
+        with self._lock:
+            if not self._events and self._sock is not None:
+                self._sock.settimeout(timeout)
+                try:
+                    message = self._read_message()
+                except TimeoutError:
+                    return None
+                except _Disconnected:
+                    self.close()
+                    raise ServerUnavailable("memdesk closed the connection") from None
+                finally:
+                    if self._sock is not None:
+                        self._sock.settimeout(self.timeout)
+                self._events.append(message)
+            return self._events.popleft().get("params") if self._events else None
+
+    # -- methods (names follow MemoryService where the CLI uses either) --------------------
+
+    def ping(self) -> str:
+        return self.call("system.ping")
+
+    def describe(self) -> dict[str, Any]:
+        return self.call("system.describe")
+
+    def hello(self, agent: str) -> dict[str, Any]:
+        self.agent = agent
+        return self.call("system.hello", agent=agent)
+
+    def add(self, content: str, **fields: Any) -> dict[str, Any]:
+        return self.call("memory.add", content=content, **fields)
+
+    def add_many(self, items: list[dict[str, Any]], *, dedup: bool = True) -> list[str]:
+        return self.call("memory.add_many", items=items, dedup=dedup)
+
+    def update(self, memory_id: str, **fields: Any) -> dict[str, Any]:
+        return self.call("memory.update", id=memory_id, **fields)
+
+    def correct(self, memory_id: str, content: str, **fields: Any) -> dict[str, Any]:
+        return self.call("memory.correct", id=memory_id, content=content, **_given(fields))
+
+    def remove(self, memory_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        return self.call("memory.remove", id=memory_id, **_given({"reason": reason}))
+
+    def restore(self, memory_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        return self.call("memory.restore", id=memory_id, **_given({"reason": reason}))
+
+    def get(self, memory_id: str) -> dict[str, Any]:
+        return self.call("memory.get", id=memory_id)
+
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
+        return self.call("memory.history", id=memory_id)
+
+    def list(self, **filters: Any) -> list[dict[str, Any]]:
+        return self.call("memory.list", **_given(filters, keep=("status",)))
+
+    list_memories = list
+
+    def count(self, **filters: Any) -> int:
+        return self.call("memory.count", **_given(filters, keep=("status",)))
+
+    def search(self, query: str, *, k: int = 10, **filters: Any) -> dict[str, Any]:
+        return self.call("memory.search", query=query, k=k, **_given(filters))
+
+    def link(self, src: str, dst: str, relation: str = "related") -> dict[str, str]:
+        return self.call("memory.link", **{"from": src, "to": dst, "relation": relation})
+
+    def unlink(self, src: str, dst: str, relation: str | None = None) -> int:
+        params = _given({"from": src, "to": dst, "relation": relation})
+        return self.call("memory.unlink", **params)["removed"]
+
+    def identity(self) -> dict[str, Any]:
+        return self.call("identity.get")
+
+    def set_identity(self, text: str, *, expected: list[str] | None = None) -> dict[str, Any]:
+        return self.call("identity.set", text=text, **_given({"expected": expected}))
+
+    def archive(self, what: str, **fields: Any) -> dict[str, Any]:
+        return self.call("archive.add", what=what, **_given(fields))
+
+    def context(self, query: str, **options: Any) -> dict[str, Any]:
+        return self.call("context.build", query=query, **_given(options))
+
+    build_context = context
+
+    def stats(self) -> dict[str, Any]:
+        return self.call("stats")
+
+    def export(self, format: str = "json", **filters: Any) -> str:
+        return self.call("export", format=format, **_given(filters, keep=("status",)))
+
+
+def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Leave out parameters left at None, except those where None means something."""
+    return {k: v for k, v in params.items() if v is not None or k in keep}
+
+
+def connect_if_running(
+    db_path: str | os.PathLike[str] | None = None, agent: str | None = None
+) -> Client | None:
+    """A client of the memdesk that owns `db_path`, or None if none is running.
+
+    For the CLI: use the returned client when it is not None, else open the file directly.
+    """
+    path = naming.socket_path(paths.resolve_db_path(db_path))
+    if not Path(path).exists():
+        return None
+    try:
+        return Client(socket_path=path, agent=agent, timeout=30.0)
+    except ServerUnavailable:
+        return None

@@ -1,0 +1,201 @@
+"""One client connection: reads lines, answers them in order, pushes change notifications.
+
+Every limit is enforced here, per connection, so that no client can stall the others: a line
+over the size limit is answered and the connection closed; a half line left alone for
+`idle_timeout_s` is answered and closed; a client that sends many requests at once is served
+`lines_per_turn` at a time, letting other connections in between; a client that does not
+read its replies stops being read until it catches up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtNetwork import QLocalSocket
+
+from memdesk.api import errors, protocol
+from memdesk.api.dispatch import Dispatcher, Session
+from memdesk.api.errors import RpcError
+
+logger = logging.getLogger(__name__)
+_CONNECTED = QLocalSocket.LocalSocketState.ConnectedState
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_line_bytes: int = protocol.MAX_LINE_BYTES
+    max_connections: int = 32
+    idle_timeout_s: float = 10.0  # how long a half-sent line may wait for its end
+    lines_per_turn: int = 64
+    max_pending_output: int = 8 * 1024 * 1024
+
+
+class Connection(QObject):
+    """Owns one QLocalSocket; emits `closed` once, when the socket is gone."""
+
+    closed = Signal(QObject)
+
+    def __init__(
+        self, sock: QLocalSocket, dispatcher: Dispatcher, limits: Limits, parent: QObject
+    ) -> None:
+        super().__init__(parent)
+        self.session = Session()
+        self._sock = sock
+        self._dispatcher = dispatcher
+        self._limits = limits
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of _buffer already known to hold no newline
+        self._closing = False
+        self._drain_scheduled = False
+        self._idle = QTimer(self)
+        self._idle.setSingleShot(True)
+        self._idle.setInterval(int(limits.idle_timeout_s * 1000))
+        self._idle.timeout.connect(self._on_idle_timeout)
+        sock.setParent(self)
+        sock.readyRead.connect(self._on_ready_read)
+        sock.bytesWritten.connect(self._on_bytes_written)
+        sock.disconnected.connect(self._on_disconnected)
+
+    def send(self, payload: bytes) -> None:
+        if self._sock is not None and self._sock.state() == _CONNECTED:
+            self._sock.write(payload)
+
+    def reject(self, exc: RpcError) -> None:
+        """Answer with an error that is not tied to a request, then close."""
+        self.send(protocol.encode(protocol.error(None, exc)))
+        self.close()
+
+    def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        self._idle.stop()
+        # Queued bytes (the last answer) are flushed before the socket really closes.
+        self._sock.disconnectFromServer()
+        if self._sock.state() == QLocalSocket.LocalSocketState.UnconnectedState:
+            self._on_disconnected()
+
+    def flush(self, timeout_ms: int = 200) -> None:
+        if self._sock is not None and self._sock.bytesToWrite():
+            self._sock.waitForBytesWritten(timeout_ms)
+
+    @Slot()
+    def _on_ready_read(self) -> None:
+        self._buffer += self._sock.readAll().data()
+        if self._buffer:
+            self._idle.start()
+        self._drain()
+
+    @Slot()
+    def _on_bytes_written(self) -> None:
+        if self._buffer and self._sock.bytesToWrite() < self._limits.max_pending_output:
+            self._drain()
+
+    def _drain(self) -> None:
+        self._drain_scheduled = False
+        handled = 0
+        while not self._closing and handled < self._limits.lines_per_turn:
+            if self._sock.bytesToWrite() >= self._limits.max_pending_output:
+                return  # resumed by bytesWritten once the client reads its answers
+            end = self._buffer.find(b"\n", self._scanned)
+            if end < 0:
+                self._scanned = len(self._buffer)
+                break
+            line = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            self._scanned = 0
+            handled += 1
+            if len(line) > self._limits.max_line_bytes:
+                self._too_long(len(line))
+                return
+            self._handle_line(line)
+        if self._closing:
+            return
+        if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
+            self._too_long(len(self._buffer))
+        elif not self._buffer:
+            self._idle.stop()
+        elif handled == self._limits.lines_per_turn and not self._drain_scheduled:
+            self._drain_scheduled = True
+            QTimer.singleShot(0, self, self._drain)
+
+    def _too_long(self, size: int) -> None:
+        self._buffer.clear()
+        limit = self._limits.max_line_bytes
+        self.reject(
+            RpcError(
+                errors.TOO_LARGE,
+                f"message line is over {size:,} bytes; the limit is {limit:,} bytes per line. "
+                "Closing the connection.",
+                limit=limit,
+            )
+        )
+
+    def _handle_line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = protocol.decode(line)
+        except RpcError as exc:
+            self.send(protocol.encode(protocol.error(None, exc)))
+            return
+        if isinstance(message, list):
+            if not message:
+                exc = RpcError(errors.INVALID_REQUEST, "a batch must hold at least one request")
+                self.send(protocol.encode(protocol.error(None, exc)))
+                return
+            replies = [r for r in (self._answer(m) for m in message) if r is not None]
+            if replies:
+                self.send(protocol.encode(replies))
+            return
+        reply = self._answer(message)
+        if reply is not None:
+            self.send(protocol.encode(reply))
+
+    def _answer(self, message: Any) -> dict[str, Any] | None:
+        """The reply to one request, or None for a notification (which never gets one)."""
+        try:
+            request = protocol.parse_request(message)
+        except RpcError as exc:
+            return protocol.error(protocol.request_id(message), exc)
+        try:
+            value = self._dispatcher.call(request.method, request.params, self.session)
+        except RpcError as exc:
+            reply = protocol.error(request.id, exc)
+        except Exception:
+            logger.exception("%s failed", request.method)
+            exc = RpcError(
+                errors.INTERNAL_ERROR,
+                f"{request.method} failed inside memdesk; the details are in memdesk's log",
+            )
+            reply = protocol.error(request.id, exc)
+        else:
+            reply = protocol.result(request.id, value)
+        return None if request.is_notification else reply
+
+    @Slot()
+    def _on_idle_timeout(self) -> None:
+        if not self._buffer or self._closing:
+            return
+        seconds = self._limits.idle_timeout_s
+        self._buffer.clear()
+        self.reject(
+            RpcError(
+                errors.INVALID_REQUEST,
+                f"incomplete message: no end of line within {seconds:g} s; every message "
+                "must end with a newline. Closing the connection.",
+            )
+        )
+
+    @Slot()
+    def _on_disconnected(self) -> None:
+        if self._sock is None:
+            return
+        self._closing = True
+        self._idle.stop()
+        self._sock = None  # type: ignore[assignment]
+        self.closed.emit(self)
+        self.deleteLater()

@@ -1,0 +1,182 @@
+"""From a checked request to one service call, and from service errors to JSON-RPC errors.
+
+Transport only: parameter names and shapes are checked here; every rule of memory (limits,
+layers by writer, the identity budget) is the service's, which raises errors we translate.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memdesk import __version__
+from memdesk.api import errors
+from memdesk.api.errors import RpcError
+from memdesk.api.methods import BY_NAME, METHODS
+from memdesk.core import Actor, MemdeskError, MemoryService, agent
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+UNNAMED_AGENT = "unknown"
+Params = dict[str, Any]
+
+
+@dataclass
+class Session:
+    """What the server knows about one connection: who it is and what it asked for."""
+
+    agent: str = UNNAMED_AGENT
+    actor: Actor = field(default_factory=lambda: agent(UNNAMED_AGENT))
+    subscribed: bool = False
+
+
+Handler = Callable[[Params, Session], Any]
+
+
+class Dispatcher:
+    """Calls the service for each method; `call` raises RpcError for anything it cannot do."""
+
+    def __init__(self, service: MemoryService, on_show: Callable[[], None] = lambda: None):
+        self.service = service
+        self._on_show = on_show
+        svc = service
+        handlers: dict[str, Handler] = {
+            "system.ping": lambda p, s: "pong",
+            "system.describe": lambda p, s: self._describe(),
+            "system.hello": self._hello,
+            "system.show": self._show,
+            "memory.add": self._add,
+            "memory.add_many": self._add_many,
+            "memory.update": lambda p, s: svc.update(p.pop("id"), actor=s.actor, **p),
+            "memory.correct": lambda p, s: svc.correct(
+                p.pop("id"), p.pop("content"), actor=s.actor, **p
+            ),
+            "memory.remove": lambda p, s: svc.remove(p.pop("id"), actor=s.actor, **p),
+            "memory.restore": lambda p, s: svc.restore(p.pop("id"), actor=s.actor, **p),
+            "memory.get": lambda p, s: svc.get(p["id"]),
+            "memory.history": lambda p, s: svc.history(p["id"]),
+            "memory.list": lambda p, s: svc.list_memories(**_lists(p)),
+            "memory.count": lambda p, s: svc.count(**_lists(p)),
+            "memory.search": self._search,
+            "memory.link": lambda p, s: svc.link(p.pop("from"), p.pop("to"), actor=s.actor, **p),
+            "memory.unlink": lambda p, s: {
+                "removed": svc.unlink(p.pop("from"), p.pop("to"), actor=s.actor, **p)
+            },
+            "identity.get": lambda p, s: svc.identity(),
+            "identity.set": lambda p, s: svc.set_identity(p.pop("text"), actor=s.actor, **p),
+            "archive.add": lambda p, s: svc.archive_session(actor=s.actor, **p),
+            "context.build": lambda p, s: svc.build_context(p.pop("query"), actor=s.actor, **p),
+            "events.subscribe": lambda p, s: _subscribe(s, True),
+            "events.unsubscribe": lambda p, s: _subscribe(s, False),
+            "stats": lambda p, s: svc.stats(),
+            "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p)),
+        }
+        missing = set(BY_NAME) ^ set(handlers)
+        assert not missing, f"methods and handlers differ: {missing}"
+        # Precomputed once: the hot path is one dict lookup and one set difference.
+        self._table = {
+            name: (handlers[name], BY_NAME[name].allowed, BY_NAME[name].required)
+            for name in handlers
+        }
+
+    def call(self, method: str, params: Params, session: Session) -> Any:
+        entry = self._table.get(method)
+        if entry is None:
+            raise RpcError(
+                errors.METHOD_NOT_FOUND,
+                f"no method {method!r}; call system.describe for the list of methods",
+            )
+        handler, allowed, required = entry
+        unknown = params.keys() - allowed
+        if unknown:
+            name = sorted(unknown)[0]
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                f"{method}: unknown parameter {name!r}; "
+                f"allowed: {', '.join(sorted(allowed)) or 'none'}",
+                field=name,
+            )
+        for name in required:
+            if name not in params:
+                raise RpcError(
+                    errors.INVALID_PARAMS, f"{method}: parameter {name!r} is required", field=name
+                )
+        try:
+            return handler(dict(params), session)
+        except MemdeskError as exc:
+            raise RpcError.from_service(exc) from None
+        except UnicodeEncodeError:
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                f"{method}: text contains an unpaired surrogate escape; send valid Unicode",
+            ) from None
+
+    def _describe(self) -> dict[str, Any]:
+        return {
+            "server": "memdesk",
+            "version": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "methods": {m.name: m.describe() for m in METHODS},
+            "errors": {str(code): name for code, name in errors.NAMES.items()},
+        }
+
+    def _hello(self, params: Params, session: Session) -> dict[str, Any]:
+        name = params["agent"]
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 200:
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                "system.hello: agent must be a non-empty name of at most 200 characters",
+                field="agent",
+            )
+        session.agent = name.strip()
+        session.actor = agent(session.agent)
+        logger.info("agent %r connected", session.agent)
+        return {
+            "agent": session.agent,
+            "server": "memdesk",
+            "version": __version__,
+            "protocol": PROTOCOL_VERSION,
+        }
+
+    def _add(self, params: Params, session: Session) -> dict[str, Any]:
+        dedup = _flag(params, "dedup")
+        return self.service.add(params.pop("content"), actor=session.actor, **dedup, **params)
+
+    def _add_many(self, params: Params, session: Session) -> list[str]:
+        dedup = _flag(params, "dedup")
+        added = self.service.add_many(params["items"], actor=session.actor, **dedup)
+        return [memory["id"] for memory in added]
+
+    def _search(self, params: Params, session: Session) -> dict[str, Any]:
+        include = _flag(params, "include_inactive")
+        query = params.pop("query")
+        return self.service.search(query, actor=session.actor, **include, **_lists(params))
+
+    def _show(self, params: Params, session: Session) -> dict[str, bool]:
+        self._on_show()
+        return {"shown": True}
+
+
+def _subscribe(session: Session, on: bool) -> dict[str, bool]:
+    session.subscribed = on
+    return {"subscribed": on}
+
+
+def _flag(params: Params, name: str) -> Params:
+    """Pop an optional boolean parameter (JSON true/false only, no truthy strings)."""
+    if name not in params:
+        return {}
+    value = params.pop(name)
+    if not isinstance(value, bool):
+        raise RpcError(errors.INVALID_PARAMS, f"{name} must be true or false", field=name)
+    return {name: value}
+
+
+def _lists(params: Params) -> Params:
+    """Filters as the service takes them; a single layer name is accepted for `layers`."""
+    if isinstance(params.get("layers"), str):
+        params["layers"] = [params["layers"]]
+    return params

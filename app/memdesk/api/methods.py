@@ -1,0 +1,210 @@
+"""The public method contract: every method, its parameters and what it does.
+
+`system.describe` returns this table and the dispatcher checks parameter names against it,
+so the documentation an agent reads and the checks it meets cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_ID = "memory id (full UUID, or a unique prefix of at least 4 characters)"
+_KINDS = "fact | preference | decision | learning | observation | context | summary"
+_FILTERS = {
+    "layer": "L0 | L1 | L2",
+    "layers": "list of layers",
+    "kind": _KINDS,
+    "project": "project name",
+    "task": "task name",
+    "tags": "list of tags; all must match",
+    "since": "ISO 8601 time; created at or after",
+    "until": "ISO 8601 time; created at or before",
+}
+_NEW_FIELDS = {
+    "layer": 'L0 | L1 (default "L1"); agents may not write L2, use archive.add',
+    "kind": _KINDS + ' (default "fact")',
+    "tags": "list of strings (at most 32, each at most 64 characters)",
+    "project": "project name (optional)",
+    "task": "task name (optional)",
+    "importance": "number 0..1 (default 0.5)",
+}
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    summary: str
+    params: dict[str, str]
+    required: tuple[str, ...] = ()
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return frozenset(self.params)
+
+    def describe(self) -> dict[str, object]:
+        return {"summary": self.summary, "params": self.params, "required": list(self.required)}
+
+
+METHODS = [
+    Method("system.ping", 'Check that the server answers; returns "pong".', {}),
+    Method("system.describe", "Every method with its parameters (this table).", {}),
+    Method(
+        "system.hello",
+        "Name this connection's agent; its writes and searches are attributed to it.",
+        {"agent": "agent name, e.g. claude-code (at most 200 characters)"},
+        ("agent",),
+    ),
+    Method("system.show", "Ask the memdesk window to come to the front (no-op headless).", {}),
+    Method(
+        "memory.add",
+        "Add a memory. A near-duplicate is reinforced instead and returned with duplicate_of.",
+        {
+            "content": "text, at most 64 KiB",
+            **_NEW_FIELDS,
+            "created_at": "ISO 8601 time (default now)",
+            "dedup": "boolean (default true): reinforce a near-duplicate instead of adding",
+        },
+        ("content",),
+    ),
+    Method(
+        "memory.add_many",
+        "Add several memories in one transaction, all or nothing; returns their ids in order.",
+        {"items": "list of memory.add objects (without dedup)", "dedup": "boolean (default true)"},
+        ("items",),
+    ),
+    Method(
+        "memory.update",
+        "Change fields of a memory as a new version; the old state goes to history.",
+        {
+            "id": _ID,
+            "content": "new text",
+            **_NEW_FIELDS,
+            "expected_version": "the version you read; a stale one fails with version conflict",
+            "reason": "why (kept in history)",
+        },
+        ("id",),
+    ),
+    Method(
+        "memory.correct",
+        "Replace a wrong memory with a new one; the old one turns inactive, linked as superseded.",
+        {"id": _ID, "content": "the corrected text", **_NEW_FIELDS, "reason": "why"},
+        ("id", "content"),
+    ),
+    Method(
+        "memory.remove",
+        "Move a memory to the Trash (restorable).",
+        {"id": _ID, "reason": "why"},
+        ("id",),
+    ),
+    Method(
+        "memory.restore",
+        "Make a removed or superseded memory active again.",
+        {"id": _ID, "reason": "why"},
+        ("id",),
+    ),
+    Method("memory.get", "One memory with its links.", {"id": _ID}, ("id",)),
+    Method(
+        "memory.history",
+        "Every version of a memory, oldest first, with who/when/why.",
+        {"id": _ID},
+        ("id",),
+    ),
+    Method(
+        "memory.list",
+        "A page of memories (newest change first by default).",
+        {
+            **_FILTERS,
+            "source": "user | agent | system",
+            "agent": "agent name",
+            "status": "active (default) | inactive | deleted, a list of them, or null for any",
+            "offset": "integer >= 0 (default 0)",
+            "limit": "integer 1..10000 (default 50)",
+            "order": 'field to sort by, prefix - for descending (default "-updated_at")',
+        },
+    ),
+    Method(
+        "memory.count",
+        "How many memories match the filters of memory.list.",
+        {
+            **_FILTERS,
+            "source": "user | agent | system",
+            "agent": "agent name",
+            "status": "as memory.list",
+        },
+    ),
+    Method(
+        "memory.search",
+        "The top k active memories for a query; returns {hits, took_ms}.",
+        {
+            "query": "any text, at most 4096 characters",
+            "k": "integer 1..100 (default 10)",
+            **_FILTERS,
+            "include_inactive": "boolean (default false): also superseded memories",
+        },
+        ("query",),
+    ),
+    Method(
+        "memory.link",
+        "Link two memories.",
+        {
+            "from": _ID,
+            "to": _ID,
+            "relation": "related (default) | supersedes | duplicate_of | derived_from",
+        },
+        ("from", "to"),
+    ),
+    Method(
+        "memory.unlink",
+        "Remove links between two memories; returns {removed}.",
+        {"from": _ID, "to": _ID, "relation": "only this relation (default: all)"},
+        ("from", "to"),
+    ),
+    Method("identity.get", "The L0 identity profile: {text, size, limit, ids}.", {}),
+    Method(
+        "identity.set",
+        "Replace the identity profile (at most 1,000 characters in total).",
+        {
+            "text": "the whole profile",
+            "expected": "the ids from identity.get; fails if changed since",
+        },
+        ("text",),
+    ),
+    Method(
+        "archive.add",
+        "File the summary of a finished or crashed session in the L2 archive.",
+        {
+            "what": "what the session did",
+            "decisions": "list of strings",
+            "files": "list of strings",
+            "unfinished": "list of strings",
+            "commits": "list of strings",
+            "project": "project name",
+            "task": "task name",
+        },
+        ("what",),
+    ),
+    Method(
+        "context.build",
+        "The <memory-context> block for a prompt: identity, then the top-k L1 memories.",
+        {
+            "query": "what the agent is about to do",
+            "project": "project name",
+            "k": "integer 1..100 (default 10)",
+            "budget_chars": "integer 200..100000 (default 4000)",
+        },
+        ("query",),
+    ),
+    Method("events.subscribe", "Push memory.changed notifications on this connection.", {}),
+    Method("events.unsubscribe", "Stop memory.changed notifications.", {}),
+    Method("stats", "Counts by status, layer, kind, source, project and tag.", {}),
+    Method(
+        "export",
+        "All matching memories (any status by default) as JSON or Markdown text.",
+        {
+            "format": "json (default) | markdown",
+            **_FILTERS,
+            "status": "as memory.list (default any)",
+        },
+    ),
+]
+BY_NAME = {m.name: m for m in METHODS}

@@ -1,0 +1,71 @@
+"""Where the socket for a database lives, so the server, the client and the CLI agree.
+
+The socket sits in a per-user directory created 0700: `$XDG_RUNTIME_DIR/memdesk` when the
+session has one, else `<user data folder>/run`. Never a guessable name in a shared /tmp, where
+another user could plant a socket first. The file name is derived from the resolved database
+path, so one database has exactly one socket.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from memdesk import paths
+
+SOCKET_ENV = "MEMDESK_SOCKET"
+# sockaddr_un.sun_path is 108 bytes on Linux (104 on macOS), including the final NUL.
+MAX_SOCKET_PATH = 103
+
+
+class SocketDirError(OSError):
+    """The socket directory cannot be made private to this user."""
+
+
+def socket_dir() -> Path:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and Path(runtime).is_dir():
+        return Path(runtime) / paths.APP_NAME
+    return paths.data_dir() / "run"
+
+
+def socket_name(db_path: str | os.PathLike[str]) -> str:
+    digest = hashlib.sha256(str(Path(db_path).expanduser().resolve()).encode()).hexdigest()
+    return f"memdesk-{digest[:16]}.sock"
+
+
+def socket_path(db_path: str | os.PathLike[str]) -> str:
+    """The socket for a database: `MEMDESK_SOCKET` if set, else derived from the db path."""
+    override = os.environ.get(SOCKET_ENV)
+    if override:
+        return str(Path(override).expanduser())
+    return str(socket_dir() / socket_name(db_path))
+
+
+def prepare_dir(socket: str | os.PathLike[str]) -> None:
+    """Make sure the socket's directory exists; the default one is also made private.
+
+    An explicit `--socket` path in an existing directory is left as it is (we never chmod a
+    folder such as /tmp); the socket file itself is user-only either way.
+    """
+    parent = Path(socket).parent
+    if parent == socket_dir():
+        ensure_private_dir(parent)
+    else:
+        parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def ensure_private_dir(directory: Path) -> Path:
+    """Create `directory` as 0700 (or tighten it) and check that this user owns it."""
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = directory.stat()
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise SocketDirError(
+            f"socket directory {directory} belongs to another user (uid {info.st_uid}); "
+            "remove it or choose another --socket path"
+        )
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        directory.chmod(0o700)
+    return directory

@@ -1,0 +1,104 @@
+"""`memdesk serve`: the socket server without a window (QCoreApplication).
+
+Prints `listening on <socket path>` as its first stdout line once it accepts connections, so
+a parent process can wait for that line. SIGTERM and SIGINT stop it cleanly: requests are
+answered one at a time on the event loop, so the loop only returns between requests, and
+every write that started has committed by then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from PySide6.QtCore import QCoreApplication, QSocketNotifier, QTimer
+
+from memdesk.api.connection import Limits
+from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
+from memdesk.core import MemoryService
+from memdesk.store import SchemaError
+
+logger = logging.getLogger(__name__)
+
+IDLE_TIMEOUT_ENV = "MEMDESK_IDLE_TIMEOUT"  # seconds a half-sent line may wait (tests use less)
+
+
+def run(args: argparse.Namespace) -> int:
+    app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    try:
+        service = MemoryService.open(args.db)
+    except (SchemaError, OSError) as exc:
+        print(f"memdesk serve: {exc}", file=sys.stderr)
+        return 2
+    server = SocketServer(service, getattr(args, "socket", None), limits=_limits())
+    try:
+        server.listen()
+    except AlreadyRunning as exc:
+        service.close()
+        print(f"memdesk serve: {exc}; nothing to do", file=sys.stderr)
+        return 0
+    except ServerError as exc:
+        service.close()
+        print(f"memdesk serve: {exc}", file=sys.stderr)
+        return 2
+    print(f"listening on {server.socket_path}", flush=True)
+    try:
+        with _quit_on_signals(app):
+            app.exec()
+    finally:
+        server.close()
+        service.close()
+    logger.info("stopped")
+    return 0
+
+
+def _limits() -> Limits:
+    idle = os.environ.get(IDLE_TIMEOUT_ENV)
+    return Limits(idle_timeout_s=float(idle)) if idle else Limits()
+
+
+@contextmanager
+def _quit_on_signals(app: QCoreApplication) -> Iterator[None]:
+    """Let SIGTERM/SIGINT quit the Qt loop.
+
+    Python runs signal handlers only when the interpreter gets control; while Qt waits in
+    C++ it does not. The wakeup fd makes the signal wake Qt through a socket notifier,
+    whose slot hands control back to Python, and the handler quits the loop.
+    """
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(lambda *_: _drain(reader))
+    previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    # Posted, not direct: a signal that lands before exec() starts must still stop the loop.
+    previous = {
+        sig: signal.signal(sig, lambda *_: QTimer.singleShot(0, app.quit)) for sig in _SIGNALS
+    }
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(previous_fd)
+        notifier.setEnabled(False)
+        notifier.deleteLater()
+        reader.close()
+        writer.close()
+
+
+_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def _drain(reader: socket.socket) -> None:
+    try:
+        while reader.recv(512):
+            pass
+    except BlockingIOError:
+        pass

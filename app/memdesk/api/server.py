@@ -1,0 +1,178 @@
+"""The socket server: a QObject around QLocalServer that serves agents JSON-RPC lines.
+
+It runs on the Qt event loop of the window app or of `memdesk serve`; requests are answered
+on that thread, one at a time, so every write happens in order. It never touches widgets:
+it emits signals.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import struct
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+from memdesk.api import errors, naming, protocol
+from memdesk.api.connection import Connection, Limits
+from memdesk.api.dispatch import Dispatcher
+from memdesk.api.errors import RpcError
+from memdesk.core import Change, MemoryService
+
+logger = logging.getLogger(__name__)
+
+
+class ServerError(Exception):
+    """The server could not listen; the message says why and what to do."""
+
+
+class AlreadyRunning(ServerError):
+    """A live memdesk already serves this socket."""
+
+
+class SocketServer(QObject):
+    clients_changed = Signal(int)
+    show_requested = Signal()
+    # Service listeners run on whichever thread wrote; this signal carries the changes to
+    # the server's own thread (queued) before any socket is touched.
+    _changes_published = Signal(object)
+
+    def __init__(
+        self,
+        service: MemoryService,
+        socket_path: str | os.PathLike[str] | None = None,
+        parent: QObject | None = None,
+        *,
+        limits: Limits | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._path = str(socket_path or naming.socket_path(service.path))
+        self._limits = limits or Limits()
+        self._dispatcher = Dispatcher(service, on_show=self.show_requested.emit)
+        self._server: QLocalServer | None = None
+        self._connections: list[Connection] = []
+        self._unsubscribe = None
+        self._changes_published.connect(self._on_changes, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def socket_path(self) -> str:
+        return self._path
+
+    @property
+    def client_count(self) -> int:
+        return len(self._connections)
+
+    def listen(self) -> None:
+        """Start accepting connections; replaces a stale socket, refuses a live one."""
+        if len(os.fsencode(self._path)) > naming.MAX_SOCKET_PATH:
+            raise ServerError(
+                f"socket path {self._path} is too long for a Unix socket "
+                f"(at most {naming.MAX_SOCKET_PATH} bytes); choose a shorter --socket"
+            )
+        try:
+            naming.prepare_dir(self._path)
+        except OSError as exc:
+            raise ServerError(f"cannot prepare the socket directory: {exc}") from exc
+        if Path(self._path).exists():
+            if is_live(self._path):
+                raise AlreadyRunning(f"memdesk is already running on socket {self._path}")
+            logger.info("removing stale socket %s", self._path)
+            QLocalServer.removeServer(self._path)
+        server = QLocalServer(self)
+        server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+        server.setMaxPendingConnections(self._limits.max_connections)
+        if not server.listen(self._path):
+            message = server.errorString()
+            server.deleteLater()
+            raise ServerError(f"cannot listen on {self._path}: {message}")
+        server.newConnection.connect(self._on_new_connection)
+        self._server = server
+        self._unsubscribe = self._service.changes.subscribe(self._changes_published.emit)
+        logger.info("listening on %s", self._path)
+
+    def close(self) -> None:
+        """Stop listening and close every connection, after sending what is queued."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for connection in list(self._connections):
+            connection.flush()
+            connection.close()
+        if self._server is not None:
+            self._server.close()  # also removes the socket file
+            self._server.deleteLater()
+            self._server = None
+
+    @Slot()
+    def _on_new_connection(self) -> None:
+        assert self._server is not None
+        while self._server.hasPendingConnections():
+            sock = self._server.nextPendingConnection()
+            if not _same_user(sock):
+                logger.warning("refused a connection from another user")
+                sock.abort()
+                sock.deleteLater()
+                continue
+            connection = Connection(sock, self._dispatcher, self._limits, self)
+            if len(self._connections) >= self._limits.max_connections:
+                connection.reject(
+                    RpcError(
+                        errors.BUSY,
+                        f"too many connections: memdesk serves at most "
+                        f"{self._limits.max_connections} at once; close one and retry",
+                    )
+                )
+                continue
+            connection.closed.connect(self._on_connection_closed)
+            self._connections.append(connection)
+            self.clients_changed.emit(len(self._connections))
+
+    @Slot(QObject)
+    def _on_connection_closed(self, connection: QObject) -> None:
+        if connection in self._connections:
+            self._connections.remove(connection)  # type: ignore[arg-type]
+            self.clients_changed.emit(len(self._connections))
+
+    @Slot(object)
+    def _on_changes(self, changes: list[Change]) -> None:
+        listeners = [c for c in self._connections if c.session.subscribed]
+        if not listeners:
+            return
+        lines = b"".join(
+            protocol.encode(protocol.notification("memory.changed", change.to_dict()))
+            for change in changes
+        )
+        for connection in listeners:
+            connection.send(lines)
+
+
+def is_live(path: str, timeout_s: float = 1.0) -> bool:
+    """Whether something accepts connections on the Unix socket at `path`."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(timeout_s)
+    try:
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+def _same_user(sock: QLocalSocket) -> bool:
+    """On Linux, the peer's uid (SO_PEERCRED) must be ours; elsewhere the 0700 dir guards."""
+    if not sys.platform.startswith("linux"):
+        return True
+    descriptor = int(sock.socketDescriptor())
+    if descriptor < 0:
+        return False
+    # fromfd duplicates the descriptor, so closing our copy leaves Qt's socket open.
+    with socket.fromfd(descriptor, socket.AF_UNIX, socket.SOCK_STREAM) as peer:
+        creds = peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid == os.getuid()
