@@ -1,0 +1,60 @@
+"""Starting the window app: one instance per database, the socket server inside it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from memdesk.api.instance import hand_over
+from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
+from memdesk.core import MemdeskError, MemoryService
+from memdesk.store import SchemaError
+from memdesk.ui.crash import install_excepthook, setup_logging
+from memdesk.ui.icons import app_icon
+from memdesk.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+def run(db_path: Path) -> int:
+    """Open the window on `db_path`, or bring forward the memdesk that already has it open."""
+    setup_logging()
+    if hand_over(db_path, show=True):
+        print(f"memdesk is already open on {db_path}; brought its window to the front.")
+        return 0
+    app = QApplication.instance() or QApplication(sys.argv)
+    assert isinstance(app, QApplication)
+    app.setOrganizationName("memdesk")
+    app.setApplicationName("memdesk")
+    app.setDesktopFileName("memdesk")
+    app.setWindowIcon(app_icon())
+    install_excepthook()
+    try:
+        service = MemoryService.open(db_path)
+    except (SchemaError, MemdeskError) as exc:
+        QMessageBox.critical(None, "memdesk", f"Cannot open the database.\n\n{exc}")
+        return 2
+    server = SocketServer(service)
+    socket_path: str | None = server.socket_path
+    try:
+        server.listen()
+    except AlreadyRunning:
+        service.close()
+        return 0 if hand_over(db_path, show=True) else 1
+    except ServerError as exc:
+        # The window still works without the socket; agents just cannot connect.
+        log.warning("socket server not started: %s", exc)
+        QMessageBox.warning(None, "memdesk", f"Agents cannot connect to this window:\n\n{exc}")
+        socket_path = None
+    window = MainWindow(service, socket_path=socket_path)
+    server.clients_changed.connect(window.set_agent_count)
+    server.show_requested.connect(window.bring_to_front)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        server.close()
+        service.close()

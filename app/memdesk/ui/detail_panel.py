@@ -1,0 +1,201 @@
+"""The detail panel: one memory rendered as Markdown with all its metadata, edit in place,
+and its History. Links to superseded and related memories open them."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.ui.history_view import HistoryView
+from memdesk.ui.markdown_view import render_markdown
+from memdesk.ui.memory_editor import MemoryEditor
+from memdesk.ui.memory_table_model import short_time
+
+LINK_SCHEME = "memory"
+PAGE_VIEW, PAGE_EDIT = 0, 1
+# The Markdown stylesheet borders table cells; the metadata table is a plain list.
+LABEL_CELL = "border: none; padding: 1px 12px 1px 0px; color: gray"
+VALUE_CELL = "border: none; padding: 1px 0px"
+
+
+class DetailPanel(QWidget):
+    """Shows the memory chosen in the list. Edits and restores are requested, not written,
+    so the window can run them through its undo stack."""
+
+    edit_requested = Signal(dict, dict)  # record as it was loaded, changed fields
+    revert_requested = Signal(dict, int)  # record, version to restore
+    memory_link_activated = Signal(str)
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._record: dict[str, Any] | None = None
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        self.edit_button = QPushButton("Edit", self)
+        self.edit_button.setToolTip("Edit this memory (Ctrl+E)")
+        self.edit_button.clicked.connect(self.start_editing)
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._on_anchor_clicked)
+        self.editor = MemoryEditor(self)
+        self.editor.save_requested.connect(self._on_save_requested)
+        self.editor.cancelled.connect(self.stop_editing)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.browser)
+        self.pages.addWidget(self.editor)
+        self.history = HistoryView(self)
+        self.history.restore_requested.connect(self._on_restore_requested)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.pages, "Memory")
+        self.tabs.addTab(self.history, "History")
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.edit_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(header)
+        layout.addWidget(self.tabs, 1)
+        self.show_memory("")
+
+    @property
+    def memory_id(self) -> str:
+        return self._record["id"] if self._record else ""
+
+    @property
+    def editing(self) -> bool:
+        return self.pages.currentIndex() == PAGE_EDIT
+
+    def show_memory(self, memory_id: str) -> None:
+        """Show `memory_id` ("" for none). An open edit of another memory is left unsaved."""
+        self._record = None
+        if memory_id:
+            try:
+                self._record = self._service.get(memory_id)
+            except MemdeskError:
+                self._record = None  # purged meanwhile: show the empty state
+        self.pages.setCurrentIndex(PAGE_VIEW)
+        self._render()
+
+    def _render(self) -> None:
+        rec = self._record
+        self.edit_button.setEnabled(rec is not None and rec["status"] == "active")
+        self.tabs.setTabEnabled(1, rec is not None)
+        if rec is None:
+            self.title.setText("<span style='color: gray'>No memory selected</span>")
+            self.browser.setHtml(
+                "<p style='color: gray'>Choose a memory in the list to see it here.</p>"
+            )
+            self.history.load([])
+            return
+        status = "" if rec["status"] == "active" else f" · <b>{rec['status']}</b>"
+        self.title.setText(
+            f"<b>{rec['layer']} · {rec['kind']}</b>{status} · v{rec['version']}"
+            f" · <span style='color: gray'>{rec['id'][:8]}</span>"
+        )
+        body = render_markdown(rec["content"]).replace("</body>", _metadata_html(rec) + "</body>")
+        self.browser.setHtml(body)
+        self.history.load(self._service.history(rec["id"]))
+
+    @Slot()
+    def start_editing(self) -> None:
+        if self._record is not None and self._record["status"] == "active":
+            self.editor.load(self._record)
+            self.tabs.setCurrentIndex(0)
+            self.pages.setCurrentIndex(PAGE_EDIT)
+
+    @Slot()
+    def stop_editing(self) -> None:
+        self.show_memory(self.memory_id)
+
+    def on_changes(self, changes: list[Change]) -> None:
+        """Someone wrote: re-render, or, mid-edit, tell the person their memory moved on."""
+        if not self._record or self._record["id"] not in {c.id for c in changes}:
+            return
+        if not self.editing:
+            self.show_memory(self.memory_id)
+            return
+        try:
+            theirs = self._service.get(self.memory_id)
+        except MemdeskError:
+            theirs = None
+        if theirs is not None and theirs["version"] != self.editor.base_version:
+            self.editor.show_conflict(theirs)
+
+    def conflict(self) -> None:
+        """A save was refused because the memory changed: show the choice in the editor."""
+        self.on_changes([Change("updated", self.memory_id, None, "")])
+
+    @Slot(dict)
+    def _on_save_requested(self, changes: dict[str, Any]) -> None:
+        if changes:
+            self.edit_requested.emit(self.editor.record, changes)
+        else:
+            self.stop_editing()
+
+    @Slot(int)
+    def _on_restore_requested(self, version: int) -> None:
+        if self._record:
+            self.revert_requested.emit(self._record, version)
+
+    @Slot(QUrl)
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        if url.scheme() == LINK_SCHEME:
+            self.memory_link_activated.emit(url.path() or url.host())
+        elif url.scheme() in ("http", "https"):
+            QDesktopServices.openUrl(url)
+
+
+def _metadata_html(rec: dict[str, Any]) -> str:
+    writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
+    rows = [
+        ("Tags", ", ".join(rec["tags"]) or "—"),
+        ("Project", rec["project"] or "—"),
+        ("Task", rec["task"] or "—"),
+        ("Importance", f"{rec['importance']:.2f}" if rec["importance"] is not None else "—"),
+        ("Written by", writer),
+        ("Created", short_time(rec["created_at"])),
+        ("Updated", short_time(rec["updated_at"])),
+        ("Version", str(rec["version"])),
+        ("Recalled", f"{rec['recall_count']} times"),
+        ("Last recalled", short_time(rec["last_recalled_at"]) or "never"),
+        ("Reinforced", f"{rec['reinforce_count']} times"),
+    ]
+    cells = "".join(
+        f"<tr><td style='{LABEL_CELL}'>{k}</td><td style='{VALUE_CELL}'>{html.escape(v)}</td></tr>"
+        for k, v in rows
+    )
+    links = [
+        (f"supersedes {rec['supersedes'][:8]}", rec["supersedes"]) if rec["supersedes"] else None,
+        *[
+            (
+                f"{link['relation']} {'→' if link['direction'] == 'out' else '←'} {link['id'][:8]}",
+                link["id"],
+            )
+            for link in rec.get("links", [])
+            if link["id"] != rec["supersedes"]
+        ],
+    ]
+    anchors = " · ".join(
+        f"<a href='{LINK_SCHEME}:{i}'>{html.escape(text)}</a>" for text, i in filter(None, links)
+    )
+    if anchors:
+        cells += (
+            f"<tr><td style='{LABEL_CELL}'>Links</td><td style='{VALUE_CELL}'>{anchors}</td></tr>"
+        )
+    return f"<hr><table style='font-size: small'>{cells}</table>"

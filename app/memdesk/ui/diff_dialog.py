@@ -1,0 +1,49 @@
+"""Readable word-level diffs (used by History and by conflicts), and a dialog that shows one."""
+
+from __future__ import annotations
+
+import difflib
+import html
+import re
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+ADDED_STYLE = "background-color: rgba(46, 160, 67, 80)"
+REMOVED_STYLE = "background-color: rgba(248, 81, 73, 80); text-decoration: line-through"
+_WORDS = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+def diff_html(old: str, new: str) -> str:
+    """`new` as HTML with words added since `old` tinted green and removed ones struck red."""
+    a, b = _WORDS.findall(old or ""), _WORDS.findall(new or "")
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            out.append(f'<span style="{REMOVED_STYLE}">{_text(a[i1:i2])}</span>')
+        if op in ("insert", "replace"):
+            out.append(f'<span style="{ADDED_STYLE}">{_text(b[j1:j2])}</span>')
+        if op == "equal":
+            out.append(_text(a[i1:i2]))
+    return "<div style='white-space: pre-wrap'>" + "".join(out) + "</div>"
+
+
+def _text(tokens: list[str]) -> str:
+    return html.escape("".join(tokens)).replace("\n", "<br>")
+
+
+class DiffDialog(QDialog):
+    """Shows how `new` differs from `old` (e.g. the agent's version against the person's)."""
+
+    def __init__(
+        self, title: str, old: str, new: str, legend: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.resize(640, 420)
+        browser = QTextBrowser(self)
+        browser.setHtml(f"<p><i>{html.escape(legend)}</i></p>" + diff_html(old, new))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(browser)
+        layout.addWidget(buttons)

@@ -1,0 +1,146 @@
+"""The identity (L0) editor: the whole profile as Markdown, a live size counter, a preview.
+
+Identity is what every agent reads first, so it has a hard size limit. The counter turns amber
+near the limit and red over it; Save is disabled over it, with a message saying how much to cut.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemdeskError, MemoryService, VersionConflict
+from memdesk.ui.diff_dialog import DiffDialog
+from memdesk.ui.markdown_view import render_markdown
+
+NEAR_LIMIT = 0.9
+AMBER, RED = "#d48806", "#d4380d"
+
+
+class IdentityEditor(QDialog):
+    """Edits and saves the profile. After `accept()`, `before`, `after` and `ids` describe
+    the save (for the window's undo stack)."""
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Identity (L0)")
+        self.resize(900, 560)
+        self._service = service
+        profile = service.identity()
+        self._limit = int(profile["limit"])
+        self.before = profile["text"]
+        self.after = profile["text"]
+        self.ids: list[str] = list(profile["ids"])
+        intro = QLabel(
+            "Who you are and how you like to work: every agent reads this first. "
+            "Markdown; keep it short.",
+            self,
+        )
+        intro.setWordWrap(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setPlainText(profile["text"])
+        self.preview = QTextBrowser(self)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.text)
+        splitter.addWidget(self.preview)
+        self.counter = QLabel(self)
+        self.message = QLabel(self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.buttons.accepted.connect(self._on_save)
+        self.buttons.rejected.connect(self.reject)
+        footer = QHBoxLayout()
+        footer.addWidget(self.counter)
+        footer.addWidget(self.message, 1)
+        footer.addWidget(self.buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(footer)
+        self.text.textChanged.connect(self._on_text_changed)
+        self._on_text_changed()
+
+    def size_used(self) -> int:
+        return len(self.text.toPlainText().strip())
+
+    @Slot()
+    def _on_text_changed(self) -> None:
+        size = self.size_used()
+        color = RED if size > self._limit else AMBER if size >= NEAR_LIMIT * self._limit else ""
+        style = f"color: {color}; font-weight: 600" if color else ""
+        self.counter.setText(f"<span style='{style}'>{size:,} / {self._limit:,}</span>")
+        over = size - self._limit
+        self.save_button.setEnabled(over <= 0)
+        self.message.setText(
+            f"<span style='color: {RED}'>Over the limit: cut {over:,} "
+            f"character{'s' if over != 1 else ''} to save.</span>"
+            if over > 0
+            else ""
+        )
+        self.preview.setHtml(render_markdown(self.text.toPlainText()))
+
+    @Slot()
+    def _on_save(self) -> None:
+        mine = self.text.toPlainText()
+        current = self._service.identity()
+        if current["text"] != self.before or current["ids"] != self.ids:
+            if not self._resolve_conflict(mine, current["text"]):
+                return
+            self.before, self.ids = current["text"], list(current["ids"])
+        try:
+            saved = self._service.set_identity(mine, expected=self.ids)
+        except VersionConflict:
+            self._on_save()  # changed again between our check and the write: ask again
+            return
+        except MemdeskError as exc:
+            QMessageBox.warning(self, "Identity not saved", exc.message)
+            return
+        self.after, self.ids = saved["text"], list(saved["ids"])
+        self.accept()
+
+    def _resolve_conflict(self, mine: str, theirs: str) -> bool:
+        """An agent changed the profile while it was open. True means save mine anyway."""
+        while (choice := self.ask_conflict()) == "diff":
+            DiffDialog(
+                "Their profile against yours",
+                mine,
+                theirs,
+                "Green: in their version only. Struck red: in yours only.",
+                self,
+            ).exec()
+        if choice == "take":
+            self._take(theirs)
+        return choice == "keep"
+
+    def ask_conflict(self) -> str:
+        """Ask keep mine / take theirs / view diff: "keep", "take", "diff" or "cancel"."""
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Identity changed meanwhile")
+        box.setText("An agent changed your identity profile while you were editing it.")
+        box.setInformativeText("Keep your text, take theirs, or look at the difference.")
+        keep = box.addButton("Keep mine", QMessageBox.ButtonRole.AcceptRole)
+        take = box.addButton("Take theirs", QMessageBox.ButtonRole.DestructiveRole)
+        diff = box.addButton("View diff", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        choices = {id(keep): "keep", id(take): "take", id(diff): "diff"}
+        return choices.get(id(box.clickedButton()), "cancel")
+
+    def _take(self, theirs: str) -> None:
+        current = self._service.identity()
+        self.before, self.ids = current["text"], list(current["ids"])
+        self.text.setPlainText(theirs)

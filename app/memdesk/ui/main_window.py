@@ -1,0 +1,363 @@
+"""The main window: sidebar, memory list, detail panel; menus, undo, live refresh, settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtGui import QCloseEvent, QUndoStack
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QTabBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
+from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui.change_hub import ChangeHub
+from memdesk.ui.detail_panel import DetailPanel
+from memdesk.ui.export_dialog import ExportDialog
+from memdesk.ui.identity_editor import IdentityEditor
+from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.memory_browser import MemoryBrowser
+from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
+from memdesk.ui.sidebar import Sidebar
+from memdesk.ui.status_bar import StatusBar
+from memdesk.ui.undo_commands import (
+    AddCommand,
+    EditCommand,
+    IdentityCommand,
+    ImportCommand,
+    MemoryCommand,
+    RevertCommand,
+    StatusCommand,
+    edit_of,
+    noun,
+    perform,
+)
+from memdesk.ui.window_menus import WindowMenus
+
+VIEWS = ("List", "Timeline", "Graph")
+
+
+class MainWindow(QMainWindow):
+    """Browse, search, correct and remove what agents remember; refreshed live as they write."""
+
+    def __init__(
+        self,
+        service: MemoryService,
+        *,
+        settings: QSettings | None = None,
+        socket_path: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.settings = settings or QSettings()
+        self.setWindowTitle("memdesk")
+        self.undo_stack = QUndoStack(self)
+        self.hub = ChangeHub(service, self)
+        self.hub.memories_changed.connect(self._on_memories_changed)
+        self.sidebar = Sidebar(service, self)
+        self.browser = MemoryBrowser(service, self)
+        self.detail = DetailPanel(service, self)
+        self.status = StatusBar(service.path, self)
+        self.setStatusBar(self.status)
+        self.status.set_socket(socket_path)
+        self._build_central()
+        self._build_log_dock()
+        self.menus = WindowMenus(self)
+        self._connect()
+        self._restore_settings()
+        self._on_selection_changed()
+
+    # -- building ----------------------------------------------------------------------------
+
+    def _build_central(self) -> None:
+        self.view_tabs = QTabBar(self)
+        for name in VIEWS:
+            self.view_tabs.addTab(name)
+        self.view_tabs.setDrawBase(False)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.browser)
+        for name in VIEWS[1:]:
+            self.pages.addWidget(_placeholder(name))
+        center = QWidget(self)
+        column = QVBoxLayout(center)
+        column.setContentsMargins(6, 6, 6, 0)
+        column.addWidget(self.view_tabs, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.pages, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(center)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([200, 820, 380])
+        self.setCentralWidget(self.splitter)
+
+    def _build_log_dock(self) -> None:
+        self.retrieval_log = RetrievalLogPanel(self.service, self)
+        self.retrieval_log.memory_activated.connect(self.open_memory)
+        self.log_dock = QDockWidget("Retrieval log", self)
+        self.log_dock.setObjectName("retrieval_log_dock")
+        self.log_dock.setWidget(self.retrieval_log)
+        self.log_dock.visibilityChanged.connect(self._on_log_dock_visibility_changed)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
+        self.log_dock.hide()
+
+    def _connect(self) -> None:
+        self.view_tabs.currentChanged.connect(self.pages.setCurrentIndex)
+        self.sidebar.view_selected.connect(self._on_view_selected)
+        self.browser.current_changed.connect(self._on_current_changed)
+        self.browser.error_raised.connect(self.show_error)
+        self.browser.shown_changed.connect(self._update_counts)
+        self.browser.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.browser.table.doubleClicked.connect(self.detail.start_editing)
+        self.detail.edit_requested.connect(self._on_edit_requested)
+        self.detail.revert_requested.connect(self._on_revert_requested)
+        self.detail.memory_link_activated.connect(self.open_memory)
+        self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
+
+    # -- state -------------------------------------------------------------------------------
+
+    def selected_ids(self) -> list[str]:
+        return self.browser.table.selected_ids()
+
+    @property
+    def in_trash(self) -> bool:
+        return self.sidebar.current_key == "trash"
+
+    def set_agent_count(self, count: int) -> None:
+        self.status.set_agents(count)
+
+    def show_error(self, error: MemdeskError) -> None:
+        QMessageBox.warning(self, "memdesk", error.message)
+
+    def open_memory(self, memory_id: str) -> None:
+        """Show a memory (e.g. a link target), in the list if it is there, always in detail."""
+        if not self.browser.table.select_id(memory_id):
+            self.detail.show_memory(memory_id)
+
+    # -- actions (menus and shortcuts call these) --------------------------------------------
+
+    def run(self, command: MemoryCommand) -> bool:
+        """Perform an undoable action; a refusal is shown as a message. True on success."""
+        try:
+            perform(self.undo_stack, command)
+        except MemdeskError as exc:
+            self.show_error(exc)
+            return False
+        self.hub.flush()
+        return True
+
+    @Slot()
+    def new_memory(self) -> None:
+        text, ok = QInputDialog.getMultiLineText(self, "New memory", "What should be remembered?")
+        if not ok or not text.strip():
+            return
+        key = self.sidebar.current_key
+        fields: dict[str, Any] = {"content": text, "layer": key if key in LAYER_NAMES else "L1"}
+        fields.update({k: v for k, v in self.browser.filters().items() if k == "project"})
+        command = AddCommand(self.service, fields, self.show_error)
+        if self.run(command) and command.id:
+            self.open_memory(command.id)
+
+    @Slot()
+    def delete_selected(self) -> None:
+        ids = self.selected_ids()
+        if ids and not self.in_trash:
+            self.run(StatusCommand(self.service, f"Delete {noun(len(ids))}", ids, self.show_error))
+
+    @Slot()
+    def restore_selected(self) -> None:
+        ids = self.selected_ids()
+        if ids:
+            text = f"Restore {noun(len(ids))}"
+            self.run(StatusCommand(self.service, text, ids, self.show_error, forward="restore"))
+
+    @Slot()
+    def empty_trash(self) -> None:
+        count = self.sidebar.count_of("trash")
+        answer = QMessageBox.question(
+            self,
+            "Empty Trash",
+            f"Delete {noun(count)} in the Trash permanently? This cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            try:
+                self.service.empty_trash()
+            except MemdeskError as exc:
+                self.show_error(exc)
+            self.hub.flush()
+
+    def bulk_edit(self, text: str, changes: dict[str, Any]) -> None:
+        """Apply the same field changes to every selected memory, as one undo step."""
+        records = [self.service.get(i) for i in self.selected_ids()]
+        edits = [edit_of(r, changes) for r in records]
+        if any(e.after for e in edits):
+            self.run(
+                EditCommand(self.service, f"{text} ({noun(len(records))})", edits, self.show_error)
+            )
+
+    @Slot()
+    def retag_selected(self) -> None:
+        ids = self.selected_ids()
+        if not ids:
+            return
+        current = ", ".join(self.service.get(ids[0])["tags"])
+        text, ok = QInputDialog.getText(
+            self, "Retag", f"Tags for {noun(len(ids))} (comma-separated):", text=current
+        )
+        if ok:
+            self.bulk_edit("Retag", {"tags": [t.strip() for t in text.split(",") if t.strip()]})
+
+    def move_selected(self, layer: str) -> None:
+        self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})
+
+    @Slot()
+    def set_project_of_selected(self) -> None:
+        ids = self.selected_ids()
+        if not ids:
+            return
+        text, ok = QInputDialog.getText(
+            self, "Set project", f"Project for {noun(len(ids))} (empty for none):"
+        )
+        if ok:
+            self.bulk_edit("Set project", {"project": text.strip() or None})
+
+    @Slot()
+    def edit_identity(self) -> None:
+        editor = IdentityEditor(self.service, self)
+        if editor.exec() and editor.before != editor.after:
+            command = IdentityCommand(
+                self.service, editor.before, editor.after, editor.ids, self.show_error
+            )
+            self.run(command)
+
+    @Slot()
+    def export(self) -> None:
+        ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self).exec()
+
+    @Slot()
+    def import_memories(self) -> None:
+        dialog = ImportDialog(self.service, self)
+        if dialog.exec() and dialog.applied and dialog.applied.get("ids"):
+            self.run(ImportCommand(self.service, list(dialog.applied["ids"]), self.show_error))
+
+    @Slot()
+    def bring_to_front(self) -> None:
+        """Another `memdesk` was started on this database: show this window instead."""
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_view_selected(self, key: str) -> None:
+        self.browser.set_view_key(key)
+        self.view_tabs.setCurrentIndex(0)
+        self._on_selection_changed()
+
+    @Slot(str)
+    def _on_current_changed(self, memory_id: str) -> None:
+        if memory_id != self.detail.memory_id or not self.detail.editing:
+            self.detail.show_memory(memory_id)
+
+    @Slot()
+    def _on_selection_changed(self) -> None:
+        restorable = self.sidebar.current_key in ("trash", "inactive")
+        self.menus.update_enabled(bool(self.selected_ids()), self.in_trash, restorable)
+
+    @Slot(dict, dict)
+    def _on_edit_requested(self, record: dict[str, Any], changes: dict[str, Any]) -> None:
+        edit = edit_of(record, changes)
+        command = EditCommand(self.service, "Edit memory", [edit], self.show_error)
+        try:
+            perform(self.undo_stack, command)
+        except VersionConflict:
+            self.detail.conflict()
+            return
+        except MemdeskError as exc:
+            self.show_error(exc)
+            return
+        self.hub.flush()
+        self.detail.show_memory(record["id"])
+
+    @Slot(dict, int)
+    def _on_revert_requested(self, record: dict[str, Any], version: int) -> None:
+        if self.run(RevertCommand(self.service, record, version, self.show_error)):
+            self.detail.show_memory(record["id"])
+
+    @Slot(bool)
+    def _on_log_dock_visibility_changed(self, visible: bool) -> None:
+        if visible:
+            self.retrieval_log.refresh()
+
+    @Slot(int)
+    def _on_undo_index_changed(self, _index: int) -> None:
+        # Undo and redo write through the service; show the result now, not after the delay.
+        self.hub.flush()
+
+    @Slot(list)
+    def _on_memories_changed(self, changes: list[Change]) -> None:
+        self.browser.refresh()
+        self.sidebar.refresh()
+        self.detail.on_changes(changes)
+        self._on_selection_changed()
+
+    @Slot()
+    def _update_counts(self) -> None:
+        self.status.set_counts(self.browser.model.rowCount(), self.sidebar.count_of("all"))
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        if isinstance(geometry := s.value("window/geometry"), QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 860)
+        if isinstance(state := s.value("window/state"), QByteArray):
+            self.restoreState(state)
+        if isinstance(state := s.value("window/splitter"), QByteArray):
+            self.splitter.restoreState(state)
+        if isinstance(header := s.value("list/header"), QByteArray):
+            self.browser.table.horizontalHeader().restoreState(header)
+        self.sidebar.select_key(str(s.value("view/key", "all")))
+        self.browser.set_view_key(self.sidebar.current_key)
+        self.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/splitter", self.splitter.saveState())
+        s.setValue("list/header", self.browser.table.horizontalHeader().saveState())
+        s.setValue("view/key", self.sidebar.current_key)
+        s.setValue("view/page", self.view_tabs.currentIndex())
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_settings()
+        self.hub.close()
+        super().closeEvent(event)
+
+
+def _placeholder(name: str) -> QLabel:
+    label = QLabel(
+        f"<h3>{name}</h3><p style='color: gray'>The {name.lower()} view arrives in the next "
+        "release.<br>Use <b>List</b> for now.</p>"
+    )
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    return label

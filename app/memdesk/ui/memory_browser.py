@@ -1,0 +1,111 @@
+"""The List page: search box, filter chips and the memory table, for one sidebar view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.filter_bar import FilterBar
+from memdesk.ui.memory_table_model import SEARCH_K, MemoryTableModel
+from memdesk.ui.memory_table_view import MemoryTableView
+from memdesk.ui.search_box import SearchBox
+from memdesk.ui.sidebar import filters_for
+
+
+class MemoryBrowser(QWidget):
+    """Shows the memories of a sidebar view, narrowed by chips or by a search.
+
+    `current_changed(id)` follows the current row; `error_raised(error)` reports a refused
+    filter or query so the window can show it.
+    """
+
+    current_changed = Signal(str)
+    error_raised = Signal(object)
+    shown_changed = Signal()
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._view_key = "all"
+        self.model = MemoryTableModel(service, self)
+        self.table = MemoryTableView(self.model, self)
+        self.table.current_changed.connect(self.current_changed)
+        self.search = SearchBox(self)
+        self.search.query_changed.connect(self._on_query_changed)
+        self.search.query_settled.connect(self._on_query_settled)
+        self.chips = FilterBar(service, self)
+        self.chips.filters_changed.connect(self._on_filters_changed)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("summary")
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.summary)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.chips)
+        layout.addWidget(self.table, 1)
+
+    @property
+    def view_key(self) -> str:
+        return self._view_key
+
+    def set_view_key(self, key: str) -> None:
+        self._view_key = key
+        self._reload(keep_place=False)
+
+    def filters(self) -> dict[str, Any]:
+        """Sidebar view and chips together; a chip wins over the sidebar for the same field."""
+        combined = filters_for(self._view_key)
+        chips = self.chips.filters()
+        tags = combined.get("tags", []) + chips.pop("tags", [])
+        combined.update(chips)
+        if tags:
+            combined["tags"] = tags
+        if "layer" in chips and self._view_key in ("inactive", "trash"):
+            combined["status"] = filters_for(self._view_key)["status"]
+        return combined
+
+    def refresh(self) -> None:
+        """Someone wrote: reload in place, keeping selection and scroll position."""
+        self._reload(keep_place=True)
+
+    def _reload(self, *, keep_place: bool) -> None:
+        self.model.configure(self.filters(), self.search.text())
+        try:
+            if keep_place:
+                self.table.refresh_keeping_place()
+            else:
+                self.model.refresh()
+        except MemdeskError as exc:
+            self.error_raised.emit(exc)
+        self._update_summary()
+        self.shown_changed.emit()
+
+    def _update_summary(self) -> None:
+        shown = self.model.rowCount()
+        if self.model.query:
+            more = "+" if shown >= SEARCH_K else ""
+            self.summary.setText(f"{shown}{more} matches")
+        else:
+            self.summary.setText(f"{shown:,} memories")
+
+    @Slot(str)
+    def _on_query_changed(self, _query: str) -> None:
+        self._reload(keep_place=False)
+
+    @Slot(str)
+    def _on_query_settled(self, _query: str) -> None:
+        # Logged once per pause, so the retrieval log shows what the person looked for without
+        # every keystroke counting as a recall.
+        try:
+            self.model.record_search()
+        except MemdeskError:
+            return  # the visible search already reported it
+
+    @Slot(dict)
+    def _on_filters_changed(self, _filters: dict) -> None:
+        self._reload(keep_place=False)

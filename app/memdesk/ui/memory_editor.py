@@ -1,0 +1,196 @@
+"""Editing one memory in place: content, tags, kind, layer, project and importance.
+
+The editor remembers the version it was opened on. When someone else (an agent) changes the
+memory meanwhile, a banner says so and offers: keep mine, take theirs, or view the diff.
+Saving never overwrites silently: it passes that version to the service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core.rules import KINDS, LAYER_NAMES
+from memdesk.ui.diff_dialog import DiffDialog
+
+BANNER_STYLE = (
+    "QFrame#conflict { background: rgba(255, 170, 0, 60); border: 1px solid rgba(255,170,0,160);"
+    " border-radius: 4px; }"
+)
+
+
+class MemoryEditor(QWidget):
+    """Form for one memory. `save_requested(changes)` carries only the fields that differ;
+    `base_version` is the version those changes apply to."""
+
+    save_requested = Signal(dict)
+    cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._record: dict[str, Any] = {}
+        self._theirs: dict[str, Any] | None = None
+        self.content = QPlainTextEdit(self)
+        self.tags = QLineEdit(self)
+        self.tags.setPlaceholderText("comma-separated, e.g. python, style")
+        self.kind = QComboBox(self)
+        self.kind.addItems(KINDS)
+        self.layer = QComboBox(self)
+        for key, title in LAYER_NAMES.items():
+            self.layer.addItem(f"{key} {title}", key)
+        self.project = QLineEdit(self)
+        self.importance = QDoubleSpinBox(self)
+        self.importance.setRange(0.0, 1.0)
+        self.importance.setSingleStep(0.1)
+        self.importance.setDecimals(2)
+        self.save_button = QPushButton("Save", self)
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self._on_save)
+        cancel = QPushButton("Cancel", self)
+        cancel.clicked.connect(self.cancelled)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self._on_save)
+        QShortcut(QKeySequence("Ctrl+S"), self, self._on_save)
+        QShortcut(QKeySequence("Escape"), self, self.cancelled.emit)
+
+        form = QFormLayout()
+        form.addRow("Tags", self.tags)
+        row = QHBoxLayout()
+        for label, widget in (("Kind", self.kind), ("Layer", self.layer)):
+            row.addWidget(QLabel(label))
+            row.addWidget(widget, 1)
+        form.addRow(row)
+        form.addRow("Project", self.project)
+        form.addRow("Importance", self.importance)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._build_banner())
+        layout.addWidget(self.content, 1)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+
+    def _build_banner(self) -> QFrame:
+        self.banner = QFrame(self)
+        self.banner.setObjectName("conflict")
+        self.banner.setStyleSheet(BANNER_STYLE)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setWordWrap(True)
+        self.keep_mine = QPushButton("Keep mine", self.banner)
+        self.take_theirs = QPushButton("Take theirs", self.banner)
+        self.view_diff = QPushButton("View diff", self.banner)
+        self.keep_mine.clicked.connect(self._on_keep_mine)
+        self.take_theirs.clicked.connect(self._on_take_theirs)
+        self.view_diff.clicked.connect(self._on_view_diff)
+        layout = QHBoxLayout(self.banner)
+        layout.addWidget(self.banner_label, 1)
+        for button in (self.keep_mine, self.take_theirs, self.view_diff):
+            layout.addWidget(button)
+        self.banner.hide()
+        return self.banner
+
+    @property
+    def base_version(self) -> int:
+        return int(self._record.get("version", 0))
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The memory as it was when editing started (or as theirs, after "keep mine")."""
+        return dict(self._record)
+
+    @property
+    def memory_id(self) -> str:
+        return str(self._record.get("id", ""))
+
+    def load(self, record: dict[str, Any]) -> None:
+        """Fill the form from `record` and forget any conflict."""
+        self._record = record
+        self._theirs = None
+        self.banner.hide()
+        self.save_button.setEnabled(True)
+        self.content.setPlainText(record["content"])
+        self.tags.setText(", ".join(record["tags"]))
+        self.kind.setCurrentText(record["kind"])
+        self.layer.setCurrentIndex(max(0, self.layer.findData(record["layer"])))
+        self.project.setText(record["project"] or "")
+        self.importance.setValue(float(record["importance"] or 0.0))
+        self.content.setFocus()
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "content": self.content.toPlainText(),
+            "tags": [t.strip() for t in self.tags.text().split(",") if t.strip()],
+            "kind": self.kind.currentText(),
+            "layer": self.layer.currentData(),
+            "project": self.project.text().strip() or None,
+            "importance": round(self.importance.value(), 2),
+        }
+
+    def changes(self) -> dict[str, Any]:
+        return {k: v for k, v in self.values().items() if self._record.get(k) != v}
+
+    def show_conflict(self, theirs: dict[str, Any]) -> None:
+        """Someone else saved `theirs` while the person was editing: let them choose."""
+        self._theirs = theirs
+        who = theirs.get("agent") or theirs.get("source") or "someone"
+        self.banner_label.setText(
+            f"<b>{who}</b> changed this memory while you were editing "
+            f"(now version {theirs['version']}, you started from {self.base_version}). "
+            "Saving is paused until you choose."
+        )
+        self.save_button.setEnabled(False)
+        self.banner.show()
+
+    @property
+    def in_conflict(self) -> bool:
+        return self._theirs is not None
+
+    @Slot()
+    def _on_save(self) -> None:
+        if self.save_button.isEnabled():
+            self.save_requested.emit(self.changes())
+
+    @Slot()
+    def _on_keep_mine(self) -> None:
+        # Mine now deliberately applies on top of theirs: compare and version against theirs.
+        assert self._theirs is not None
+        mine = self.values()
+        self._record, self._theirs = self._theirs, None
+        self.banner.hide()
+        self.save_button.setEnabled(True)
+        self._on_save_with(mine)
+
+    def _on_save_with(self, mine: dict[str, Any]) -> None:
+        self.save_requested.emit({k: v for k, v in mine.items() if self._record.get(k) != v})
+
+    @Slot()
+    def _on_take_theirs(self) -> None:
+        assert self._theirs is not None
+        self.load(self._theirs)
+
+    @Slot()
+    def _on_view_diff(self) -> None:
+        assert self._theirs is not None
+        DiffDialog(
+            "Their change against yours",
+            self.content.toPlainText(),
+            self._theirs["content"],
+            "Green: in their version only. Struck red: in yours only.",
+            self,
+        ).exec()

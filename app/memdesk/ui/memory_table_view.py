@@ -1,0 +1,156 @@
+"""The memory list widget: a table over MemoryTableModel that keeps its place on refresh
+and highlights the words of the current search."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
+
+from memdesk.core.retrieval import terms
+from memdesk.ui.memory_table_model import COL_CONTENT, COL_UPDATED, ID_ROLE, MemoryTableModel
+
+HIGHLIGHT_STYLE = "background-color: rgba(255, 196, 0, 110); font-weight: 600"
+
+
+def highlight_html(text: str, query: str) -> str:
+    """`text` as HTML with every whole word of `query` (as search matches them) marked."""
+    words = terms(query)
+    if not words:
+        return html.escape(text)
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out.append(html.escape(text[last : match.start()]))
+        out.append(f'<span style="{HIGHLIGHT_STYLE}">{html.escape(match.group(0))}</span>')
+        last = match.end()
+    out.append(html.escape(text[last:]))
+    return "".join(out)
+
+
+class _HighlightDelegate(QStyledItemDelegate):
+    """Paints the content column as rich text with the search words marked."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        model = index.model()
+        query = getattr(model, "query", "")
+        if index.column() != COL_CONTENT or not query:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        widget = opt.widget
+        style = widget.style() if widget else None
+        if style is None:
+            super().paint(painter, option, index)
+            return
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(opt.font)
+        doc.setHtml(highlight_html(text, query))
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        painter.save()
+        painter.setClipRect(rect)
+        painter.translate(rect.left() + 2, rect.top() + (rect.height() - doc.size().height()) / 2)
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+
+class MemoryTableView(QTableView):
+    """Multi-select list of memories. `current_changed(id)` says which one to show in detail
+    ("" when none)."""
+
+    current_changed = Signal(str)
+
+    def __init__(self, model: MemoryTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self._model = model
+        self.setItemDelegate(_HighlightDelegate(self))
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setAlternatingRowColors(True)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
+        header.setHighlightSections(False)
+        header.setSortIndicator(COL_UPDATED, Qt.SortOrder.DescendingOrder)
+        self.setSortingEnabled(True)
+        for column, width in enumerate((0, 40, 78, 110, 80, 90, 124, 58)):
+            if width:
+                self.setColumnWidth(column, width)
+        self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+
+    def current_id(self) -> str:
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        return self._model.data(index, ID_ROLE) or ""
+
+    def selected_ids(self) -> list[str]:
+        rows = sorted(i.row() for i in self.selectionModel().selectedRows())
+        return [rid for r in rows if (rid := self._model.data(self._model.index(r, 0), ID_ROLE))]
+
+    def select_id(self, memory_id: str) -> bool:
+        """Select the row of `memory_id` if the list shows it; True when found."""
+        row = self._model.row_of(memory_id, self.currentIndex().row())
+        if row < 0:
+            return False
+        self.setCurrentIndex(self._model.index(row, 0))
+        self.scrollTo(self._model.index(row, 0))
+        return True
+
+    def refresh_keeping_place(self) -> None:
+        """Reload the model without losing the selection, the current row or the scroll."""
+        current, current_row = self.current_id(), self.currentIndex().row()
+        selected = self.selected_ids()
+        scroll = self.verticalScrollBar().value()
+        self.blockSignals(True)
+        try:
+            self._model.refresh()
+            self.verticalScrollBar().setValue(scroll)
+            self._reselect(selected, current, current_row)
+        finally:
+            self.blockSignals(False)
+        if self.current_id() != current:
+            self.current_changed.emit(self.current_id())
+
+    def _reselect(self, selected: list[str], current: str, near: int) -> None:
+        selection = QItemSelection()
+        for memory_id in selected:
+            row = self._model.row_of(memory_id, near)
+            if row >= 0:
+                last = self._model.index(row, self._model.columnCount() - 1)
+                selection.select(self._model.index(row, 0), last)
+        flags = QItemSelectionModel.SelectionFlag
+        row = self._model.row_of(current, near) if current else -1
+        if row >= 0:
+            self.selectionModel().setCurrentIndex(self._model.index(row, 0), flags.NoUpdate)
+        self.selectionModel().select(selection, flags.ClearAndSelect)
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not self.signalsBlocked():
+            self.current_changed.emit(self.current_id())

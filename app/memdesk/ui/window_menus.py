@@ -1,0 +1,119 @@
+"""The main window's menus, toolbar and keyboard shortcuts, kept apart from its logic."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QSizePolicy, QToolBar, QWidget
+
+from memdesk.core.rules import LAYER_NAMES
+
+if TYPE_CHECKING:
+    from memdesk.ui.main_window import MainWindow
+
+
+class WindowMenus(QObject):
+    """Builds File / Edit / View / Help and the toolbar; enables actions for the selection."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = w = window
+        stack = w.undo_stack
+        self.undo = stack.createUndoAction(w, "Undo")
+        self.undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo = stack.createRedoAction(w, "Redo")
+        self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.new = self._action("&New Memory…", "Ctrl+N", w.new_memory)
+        self.export = self._action("&Export…", "Ctrl+Shift+E", w.export)
+        self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
+        self.quit = self._action("&Quit", "Ctrl+Q", w.close)
+        self.edit = self._action("&Edit Memory", "Ctrl+E", w.detail.start_editing)
+        self.delete = self._action("&Delete", "Del", w.delete_selected)
+        self.restore = self._action("&Restore", "Ctrl+R", w.restore_selected)
+        self.retag = self._action("Re&tag…", "Ctrl+T", w.retag_selected)
+        self.set_project = self._action("Set &Project…", "Ctrl+Shift+P", w.set_project_of_selected)
+        self.empty_trash = self._action("Empty &Trash…", None, w.empty_trash)
+        self.identity = self._action("Edit &Identity…", "Ctrl+I", w.edit_identity)
+        self.find = self._action("&Find", "Ctrl+F", self._focus_search)
+        self.move = {
+            layer: self._action(
+                f"{layer} {title}", None, lambda _=False, x=layer: w.move_selected(x)
+            )
+            for layer, title in LAYER_NAMES.items()
+        }
+        self._build_menus()
+        self._build_toolbar()
+
+    def _action(self, text: str, shortcut: str | None, slot: object) -> QAction:
+        action = QAction(text, self._window)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self._window.menuBar()
+        file = bar.addMenu("&File")
+        file.addActions([self.new])
+        file.addSeparator()
+        file.addActions([self.export, self.import_])
+        file.addSeparator()
+        file.addAction(self.quit)
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.undo, self.redo])
+        edit.addSeparator()
+        edit.addActions([self.edit, self.delete, self.restore])
+        edit.addSeparator()
+        edit.addAction(self.retag)
+        move = edit.addMenu("&Move to Layer")
+        move.addActions(list(self.move.values()))
+        self.move_menu = move
+        edit.addAction(self.set_project)
+        edit.addSeparator()
+        edit.addActions([self.empty_trash, self.identity])
+        self.view_menu = bar.addMenu("&View")
+        self.view_menu.addAction(self.find)
+        log = self._window.log_dock.toggleViewAction()
+        log.setShortcut(QKeySequence("Ctrl+L"))
+        self.view_menu.addAction(log)
+        self.view_menu.addSeparator()
+        for n, name in enumerate(("List", "Timeline", "Graph")):
+            switch = self._action(
+                name,
+                f"Ctrl+{n + 1}",
+                lambda _=False, i=n: self._window.view_tabs.setCurrentIndex(i),
+            )
+            self.view_menu.addAction(switch)
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar("Main", self._window)
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.addActions([self.new, self.edit, self.delete, self.restore])
+        toolbar.addSeparator()
+        toolbar.addActions([self.undo, self.redo])
+        spacer = QWidget(toolbar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        toolbar.addWidget(spacer)
+        toolbar.addAction(self.identity)
+        self._window.addToolBar(toolbar)
+        self.toolbar = toolbar
+
+    def update_enabled(self, has_selection: bool, in_trash: bool, restorable: bool) -> None:
+        for action in (self.retag, self.set_project, self.move_menu.menuAction()):
+            action.setEnabled(has_selection and not in_trash)
+        self.delete.setEnabled(has_selection and not in_trash)
+        self.restore.setEnabled(has_selection and restorable)
+        self.restore.setVisible(restorable)
+        self.edit.setEnabled(self._window.detail.edit_button.isEnabled())
+        self.empty_trash.setEnabled(in_trash)
+
+    def _focus_search(self) -> None:
+        search = self._window.browser.search
+        self._window.view_tabs.setCurrentIndex(0)
+        search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        search.selectAll()
