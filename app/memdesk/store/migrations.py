@@ -102,6 +102,12 @@ def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION)
             f"{path} was written by a newer memdesk (schema {found}; this version reads up to "
             f"{SCHEMA_VERSION}). Upgrade memdesk to open it."
         )
+    if found == 0 and db.execute_sql("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+        # Schema 0 with tables: another program's database, given by mistake as --db.
+        raise SchemaError(
+            f"{path} is not a memdesk database: it holds tables but no memdesk schema "
+            "version. Choose another file (--db or MEMDESK_DB)."
+        )
     if found >= target:
         return
     if found > 0:
