@@ -1,0 +1,136 @@
+"""Opening the database: pragmas on every connection, and writes that take the lock up front."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from contextlib import closing
+
+import pytest
+
+from memdesk.core import Busy
+from memdesk.store import open_database
+
+
+def _pragmas(database) -> dict[str, object]:
+    names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+    return {n: database.execute_sql(f"PRAGMA {n}").fetchone()[0] for n in names}
+
+
+EXPECTED = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 1}
+
+
+def test_open_creates_the_file_in_wal_mode(db_path):
+    database = open_database(db_path)
+    try:
+        assert db_path.exists()
+        assert _pragmas(database) == EXPECTED
+    finally:
+        database.close()
+    # WAL is a property of the file: a plain connection sees it too.
+    with closing(sqlite3.connect(db_path)) as plain:
+        assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_open_creates_missing_parent_folders(tmp_path):
+    database = open_database(tmp_path / "a" / "b" / "memdesk.db")
+    database.close()
+    assert (tmp_path / "a" / "b" / "memdesk.db").exists()
+
+
+def test_a_second_thread_gets_its_own_connection_with_the_same_pragmas(service):
+    seen: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            seen["connection"] = service.database.connection()
+            seen.update(_pragmas(service.database))
+        finally:
+            service.database.close()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen.pop("connection") is not service.database.connection()
+    assert seen == EXPECTED
+
+
+def _write_statements_outside_immediate(statements: list[str]) -> list[str]:
+    """Data-changing SQL that did not run inside a BEGIN IMMEDIATE transaction.
+
+    A deferred BEGIN is fine for a read snapshot (export), never for a write.
+    """
+    bad, immediate = [], False
+    for sql in statements:
+        if sql.startswith("--") or not sql.strip():
+            continue  # statements run by SQLite itself (FTS triggers)
+        word = sql.split(None, 1)[0].upper()
+        if word == "BEGIN":
+            immediate = sql.upper() == "BEGIN IMMEDIATE"
+        elif word in ("COMMIT", "ROLLBACK", "END"):
+            immediate = False
+        elif word in ("INSERT", "UPDATE", "DELETE", "REPLACE") and not immediate:
+            bad.append(sql)
+    return bad
+
+
+def test_every_write_runs_in_a_begin_immediate_transaction(service):
+    statements: list[str] = []
+    service.database.connection().set_trace_callback(statements.append)
+    a = service.add("The staging server runs Debian")
+    b = service.add("Backups run nightly at two", dedup=False)
+    service.add("The staging server runs Debian")  # reinforced
+    service.add_many([{"content": "first of many"}, {"content": "second of many"}])
+    service.update(a["id"], content="The staging server runs Debian 12")
+    service.search("staging server")
+    service.link(a["id"], b["id"])
+    service.unlink(a["id"], b["id"])
+    service.correct(b["id"], "Backups run nightly at three")
+    service.remove(a["id"])
+    service.restore(a["id"])
+    service.revert(a["id"], 1)
+    service.set_identity("I am the operator")
+    service.archive_session(what="Checked the servers")
+    service.remove(a["id"])
+    service.purge(a["id"])
+    service.import_json(service.export("json"))
+    service.rebuild_index()
+    service.database.connection().set_trace_callback(None)
+
+    assert statements.count("BEGIN IMMEDIATE") >= 17
+    assert _write_statements_outside_immediate(statements) == []
+
+
+def test_a_second_writer_waits_for_the_lock_instead_of_failing(service, db_path):
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    release.start()
+    try:
+        started = time.monotonic()
+        memory = service.add("Written while another process held the lock")
+        waited = time.monotonic() - started
+    finally:
+        release.join()
+        other.close()
+    assert waited >= 0.2
+    assert service.get(memory["id"])["content"] == "Written while another process held the lock"
+
+
+def test_a_writer_that_waits_too_long_gets_a_busy_error_and_changes_nothing(service, db_path):
+    service.database.execute_sql("PRAGMA busy_timeout = 50")
+    events = []
+    service.changes.subscribe(events.append)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(Busy) as caught:
+            service.add("never written")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert caught.value.code == "busy"
+    assert "try again" in caught.value.message
+    assert service.count(status=None) == 0
+    assert events == []

@@ -1,0 +1,150 @@
+"""Schema versions: a new file is migrated to the current schema, a newer one is refused
+untouched, an older one is backed up before it is migrated, a failed step changes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+import peewee
+import pytest
+
+from memdesk.core import MemoryService
+from memdesk.store import SchemaError, migrations, open_database
+
+
+def _rows(path, sql: str) -> list[tuple]:
+    with closing(sqlite3.connect(path)) as plain:
+        return plain.execute(sql).fetchall()
+
+
+def _user_version(path) -> int:
+    return _rows(path, "PRAGMA user_version")[0][0]
+
+
+def _tables(path) -> set[str]:
+    return {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def _columns(path) -> set[str]:
+    return {r[1] for r in _rows(path, "PRAGMA table_info(memory)")}
+
+
+def test_an_empty_file_is_migrated_to_the_current_schema(db_path):
+    db_path.touch()
+    open_database(db_path).close()
+    assert _user_version(db_path) == migrations.SCHEMA_VERSION
+    assert {"memory", "memory_version", "link", "retrieval_log", "memory_fts"} <= _tables(db_path)
+    assert list(db_path.parent.glob("*.bak")) == []
+
+
+def test_reopening_a_current_file_keeps_its_data_and_makes_no_backup(db_path):
+    with_data = MemoryService.open(db_path)
+    memory = with_data.add("Kept across restarts")
+    with_data.close()
+    again = MemoryService.open(db_path)
+    try:
+        assert again.get(memory["id"])["content"] == "Kept across restarts"
+    finally:
+        again.close()
+    assert list(db_path.parent.glob("*.bak")) == []
+
+
+def test_a_file_from_a_newer_memdesk_is_refused_and_left_untouched(db_path):
+    newer = migrations.SCHEMA_VERSION + 1
+    plain = sqlite3.connect(db_path)
+    plain.execute("PRAGMA journal_mode = wal")  # as memdesk itself writes its files
+    plain.execute("CREATE TABLE memory (id INTEGER PRIMARY KEY, future TEXT)")
+    plain.execute("INSERT INTO memory (future) VALUES ('from the future')")
+    plain.execute(f"PRAGMA user_version = {newer}")
+    plain.commit()
+    plain.close()
+    before = db_path.read_bytes()
+
+    with pytest.raises(SchemaError) as caught:
+        open_database(db_path)
+
+    message = str(caught.value)
+    assert f"schema {newer}" in message
+    assert "newer memdesk" in message
+    assert "Upgrade memdesk" in message
+    assert db_path.read_bytes() == before
+    assert list(db_path.parent.glob("*.bak")) == []
+
+
+def test_a_file_that_is_not_sqlite_is_refused_with_a_clear_message(db_path):
+    db_path.write_text("these are my shopping notes\n" * 100)
+    with pytest.raises(SchemaError, match="not a usable memdesk database"):
+        open_database(db_path)
+    assert db_path.read_text().startswith("these are my shopping notes")
+
+
+def test_another_programs_database_is_refused_not_filled_with_memdesk_tables(db_path):
+    with closing(sqlite3.connect(db_path)) as plain:
+        plain.execute("CREATE TABLE places (url TEXT)")
+        plain.execute("INSERT INTO places VALUES ('https://example.org')")
+        plain.commit()
+    with pytest.raises(SchemaError, match="not a memdesk database"):
+        open_database(db_path)
+    assert _tables(db_path) == {"places"}
+    assert _user_version(db_path) == 0
+
+
+@pytest.fixture
+def next_version(monkeypatch):
+    """Pretend the code ships one more schema step: a new column on memory."""
+
+    def add_column(db: peewee.SqliteDatabase) -> None:
+        db.execute_sql("ALTER TABLE memory ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+
+    steps = [*migrations.MIGRATIONS, add_column]
+    monkeypatch.setattr(migrations, "MIGRATIONS", steps)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(steps))
+    return len(steps)
+
+
+def _older_file(db_path) -> str:
+    old = MemoryService.open(db_path)
+    memory = old.add("Written by the older schema")
+    old.close()
+    return memory["id"]
+
+
+def test_an_older_file_is_backed_up_then_migrated(db_path, next_version):
+    memory_id = _older_file(db_path)
+    database = peewee.SqliteDatabase(str(db_path))
+    try:
+        migrations.migrate(database, db_path, target=next_version)
+    finally:
+        database.close()
+
+    backup = db_path.with_name(f"{db_path.name}.v{next_version - 1}.bak")
+    assert backup.exists()
+    assert _user_version(backup) == next_version - 1
+    assert "pinned" not in _columns(backup)
+    assert _rows(backup, "SELECT uuid FROM memory") == [(memory_id,)]
+
+    assert _user_version(db_path) == next_version
+    assert "pinned" in _columns(db_path)
+    assert _rows(db_path, "SELECT uuid, pinned FROM memory") == [(memory_id, 0)]
+
+
+def test_a_failing_step_leaves_the_file_at_its_old_version(db_path, monkeypatch):
+    memory_id = _older_file(db_path)
+
+    def broken(db: peewee.SqliteDatabase) -> None:
+        db.execute_sql("ALTER TABLE memory ADD COLUMN half_done TEXT")
+        raise RuntimeError("step failed halfway")
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, broken])
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(migrations.MIGRATIONS))
+    database = peewee.SqliteDatabase(str(db_path))
+    try:
+        with pytest.raises(RuntimeError, match="halfway"):
+            migrations.migrate(database, db_path, target=migrations.SCHEMA_VERSION)
+    finally:
+        database.close()
+
+    assert _user_version(db_path) == migrations.SCHEMA_VERSION - 1
+    assert "half_done" not in _columns(db_path)
+    assert _rows(db_path, "SELECT uuid FROM memory") == [(memory_id,)]
