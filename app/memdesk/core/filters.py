@@ -75,7 +75,7 @@ class Filters:
             agent=validate.name(agent, "agent"),
             project=validate.name(project, "project"),
             task=validate.name(task, "task"),
-            tags=tuple(validate.tags(list(tags) if tags is not None else None)),
+            tags=tuple(validate.tags(tags)),
             since=parse_time(since, "since") if since is not None else None,
             until=parse_time(until, "until") if until is not None else None,
             ids=_ids(ids),
