@@ -1,0 +1,176 @@
+"""The first-run panel: what memdesk is, how to connect an agent, and a demo to explore."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.ui.icons import app_icon
+
+# Laid out by hand: json.dumps(indent=2) spreads this over eleven lines.
+MCP_SNIPPET = """{
+  "mcpServers": {
+    "memdesk": {"command": "memdesk", "args": ["mcp"]}
+  }
+}"""
+LAYERS = [
+    (
+        "L0 · Identity",
+        "Who you are and how you work, given to every agent (up to 1,000 characters).",
+    ),
+    (
+        "L1 · Knowledge",
+        "Facts, preferences and decisions that agents find by search when relevant.",
+    ),
+    ("L2 · Archive", "Summaries of finished sessions, kept to look back on and never lost."),
+]
+COPIED_FOR_MS = 1500
+
+
+class EmptyStatePanel(QWidget):
+    """Shown instead of the list while the database is empty."""
+
+    demo_requested = Signal()
+
+    def __init__(self, socket_path: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.mcp_snippet = MCP_SNIPPET
+        self.socket_path = socket_path
+
+        column = QVBoxLayout()
+        column.setSpacing(14)
+        column.addLayout(self._title())
+        column.addWidget(_heading("Three layers of memory"))
+        column.addLayout(self._layers())
+        column.addWidget(_heading("Connect an agent"))
+        column.addWidget(
+            _text(
+                "Add this to your agent's MCP configuration (Claude Desktop, Claude Code, "
+                "Cursor, …), then restart the agent:"
+            )
+        )
+        self.copy_mcp_button = self._code_row(column, self.mcp_snippet)
+        column.addWidget(_text("Tools that talk to memdesk directly use its socket:"))
+        self.copy_socket_button = self._code_row(column, socket_path)
+        column.addSpacing(8)
+        column.addLayout(self._demo_row())
+        column.addStretch(1)
+
+        page = QWidget()
+        page.setMaximumWidth(680)
+        page.setLayout(column)
+        centred = QWidget()
+        centring = QHBoxLayout(centred)
+        centring.setContentsMargins(24, 24, 24, 24)
+        centring.addStretch(1)
+        centring.addWidget(page, 100)
+        centring.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(centred)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def _title(self) -> QHBoxLayout:
+        icon = QLabel()
+        icon.setPixmap(app_icon().pixmap(64, 64))
+        title = QLabel("Welcome to memdesk")
+        font = QFont(title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.8)
+        font.setBold(True)
+        title.setFont(font)
+        words = QVBoxLayout()
+        words.addWidget(title)
+        words.addWidget(
+            _text(
+                "A memory for your AI agents that stays on this computer, where you can "
+                "read it, correct it and undo any change."
+            )
+        )
+        row = QHBoxLayout()
+        row.setSpacing(16)
+        row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        row.addLayout(words, 1)
+        return row
+
+    def _layers(self) -> QGridLayout:
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(16)
+        for row, (name, meaning) in enumerate(LAYERS):
+            label = QLabel(f"<b>{name}</b>")
+            grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(_text(meaning), row, 1)
+        grid.setColumnStretch(1, 1)
+        return grid
+
+    def _code_row(self, column: QVBoxLayout, code: str) -> QPushButton:
+        block = QLabel(code)
+        block.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        block.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        block.setFrameShape(QFrame.Shape.StyledPanel)
+        block.setBackgroundRole(QPalette.ColorRole.Base)
+        block.setAutoFillBackground(True)
+        block.setMargin(8)
+        block.setWordWrap(True)
+        copy = QPushButton("Copy")
+        copy.setToolTip("Copy to the clipboard")
+        copy.clicked.connect(lambda: self._copy(copy, code))
+        row = QHBoxLayout()
+        row.addWidget(block, 1)
+        row.addWidget(copy, 0, Qt.AlignmentFlag.AlignTop)
+        column.addLayout(row)
+        return copy
+
+    def _demo_row(self) -> QHBoxLayout:
+        self.demo_button = QPushButton("Load demo data")
+        self.demo_button.setDefault(True)
+        self.demo_button.setMinimumHeight(32)
+        self.demo_button.clicked.connect(self._on_demo_clicked)
+        row = QHBoxLayout()
+        row.addWidget(self.demo_button)
+        row.addWidget(
+            _text(
+                "About 40 memories from two projects, to explore before your agents write "
+                "their own. Or press Ctrl+N to add your first memory."
+            ),
+            1,
+        )
+        return row
+
+    def _copy(self, button: QPushButton, text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        button.setText("Copied")
+        QTimer.singleShot(COPIED_FOR_MS, button, lambda: button.setText("Copy"))
+
+    @Slot()
+    def _on_demo_clicked(self) -> None:
+        self.demo_button.setEnabled(False)  # one demo set is enough; the panel goes away next
+        self.demo_requested.emit()
+
+
+def _heading(text: str) -> QLabel:
+    label = QLabel(text)
+    font = QFont(label.font())
+    font.setPointSizeF(font.pointSizeF() * 1.15)
+    font.setBold(True)
+    label.setFont(font)
+    label.setContentsMargins(0, 8, 0, 0)
+    return label
+
+
+def _text(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label

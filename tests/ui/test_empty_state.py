@@ -1,0 +1,52 @@
+"""EmptyStatePanel: first-run help with copyable agent setup and a demo data button."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLabel
+
+from memdesk.ui.empty_state import EmptyStatePanel
+
+SOCKET = "/run/user/1000/memdesk/memdesk-3f9a1c2b.sock"
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = EmptyStatePanel(SOCKET)
+    qtbot.addWidget(widget)
+    return widget
+
+
+def _shown_text(panel):
+    return "\n".join(label.text() for label in panel.findChildren(QLabel))
+
+
+def test_it_explains_the_three_layers_and_shows_how_to_connect(panel):
+    text = _shown_text(panel)
+    for layer in ("L0 · Identity", "L1 · Knowledge", "L2 · Archive"):
+        assert layer in text
+    assert '"command": "memdesk"' in text
+    assert SOCKET in text
+
+
+def test_copy_puts_the_mcp_config_on_the_clipboard(qtbot, panel):
+    qtbot.mouseClick(panel.copy_mcp_button, Qt.MouseButton.LeftButton)
+    copied = json.loads(QGuiApplication.clipboard().text())
+    assert copied == {"mcpServers": {"memdesk": {"command": "memdesk", "args": ["mcp"]}}}
+    assert panel.copy_mcp_button.text() == "Copied"
+    qtbot.waitUntil(lambda: panel.copy_mcp_button.text() == "Copy", timeout=3000)
+
+
+def test_copy_puts_the_socket_path_on_the_clipboard(qtbot, panel):
+    qtbot.mouseClick(panel.copy_socket_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == SOCKET
+
+
+def test_load_demo_data_asks_once(qtbot, panel):
+    with qtbot.waitSignal(panel.demo_requested):
+        qtbot.mouseClick(panel.demo_button, Qt.MouseButton.LeftButton)
+    assert not panel.demo_button.isEnabled()
