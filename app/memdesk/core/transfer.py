@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.errors import MemdeskError, ValidationError
+from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.filters import Filters
 from memdesk.core.records import PUBLIC_FIELDS, snapshot, to_dict
@@ -328,16 +328,20 @@ def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> N
     kept = Memory.select().where(
         (Memory.layer == "L0") & (Memory.status == "active") & Memory.uuid.not_in(list(touched))
     )
-    size = sum(len(r.content) for r in kept) + sum(
+    used = sum(len(r.content) for r in kept)
+    size = used + sum(
         len(r["content"])
         for r in records
         if r["id"] in touched and r["layer"] == "L0" and r["status"] == "active"
     )
     if size > rules.IDENTITY_LIMIT:
-        raise ValidationError(
+        raise IdentityFull(
             f"after this import the identity (L0) would be {size:,} characters; the limit is "
-            f"{rules.IDENTITY_LIMIT:,}. Remove identity entries here or in the file first.",
+            f"{rules.IDENTITY_LIMIT:,} ({used:,} used by entries already here). Remove "
+            "identity entries here or in the file first.",
             field="layer",
+            size=size,
+            limit=rules.IDENTITY_LIMIT,
         )
 
 
