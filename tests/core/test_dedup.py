@@ -1,0 +1,59 @@
+"""Dedup on add: a near-duplicate in the same layer and project is reinforced, not added again."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_a_near_duplicate_is_reinforced_instead_of_added(service):
+    first = service.add("The build uses make and gcc on Linux", project="tools")
+    again = service.add("the build uses gcc and make on linux!", project="tools")
+    assert again["duplicate_of"] == first["id"]
+    assert again["id"] == first["id"]
+    assert again["reinforce_count"] == 1
+    assert again["version"] == 1  # the content did not change
+    assert again["updated_at"] >= first["updated_at"]
+    assert again["content"] == "The build uses make and gcc on Linux"
+    assert service.count() == 1
+    assert service.get(first["id"])["reinforce_count"] == 1
+
+
+def test_the_similarity_threshold_is_jaccard_point_six(service):
+    first = service.add("red green blue cyan magenta")
+    # {red, green, blue} / {red, green, blue, cyan, magenta} = 3/5 = 0.6: reinforced
+    assert service.add("red green blue")["duplicate_of"] == first["id"]
+    # {red, green} / {red, green, blue, cyan, magenta} = 2/5: a new memory
+    separate = service.add("red green")
+    assert "duplicate_of" not in separate
+    assert service.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"project": "alpha"}, {"project": "beta"}),
+        ({"project": "alpha"}, {}),
+        ({"layer": "L0"}, {"layer": "L1"}),
+    ],
+)
+def test_a_twin_in_another_project_or_layer_is_a_new_memory(service, first, second):
+    service.add("Tests run with pytest and hypothesis", **first)
+    added = service.add("Tests run with pytest and hypothesis", **second)
+    assert "duplicate_of" not in added
+    assert service.count() == 2
+
+
+def test_dedup_can_be_turned_off_per_call(service):
+    first = service.add("Coffee before standup")
+    added = service.add("Coffee before standup", dedup=False)
+    assert "duplicate_of" not in added
+    assert added["id"] != first["id"]
+    assert service.count() == 2
+
+
+def test_a_deleted_memory_is_not_reinforced(service):
+    first = service.add("Coffee before standup")
+    service.remove(first["id"])
+    added = service.add("Coffee before standup")
+    assert "duplicate_of" not in added
+    assert service.get(first["id"])["reinforce_count"] == 0

@@ -1,0 +1,160 @@
+"""The L0 identity profile: at most 1,000 characters in total, on every way in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdesk.core import IdentityFull, VersionConflict
+
+LIMIT = 1000
+
+
+def _fill(service, size: int, letter: str = "a") -> dict:
+    return service.add(letter * size, layer="L0", kind="preference", dedup=False)
+
+
+def _assert_refused(caught, *, total: int, used: int) -> None:
+    error = caught.value
+    assert error.code == "l0_full"
+    assert (error.data["size"], error.data["limit"]) == (total, LIMIT)
+    assert f"{total:,} characters" in error.message  # the size it would have
+    assert f"the limit is {LIMIT:,}" in error.message
+    assert f"{used:,} used" in error.message  # the current size
+    assert "Merge or remove" in error.message  # what to do
+
+
+def test_the_profile_is_all_active_l0_entries_together(service):
+    a = service.add("I am Ana.", layer="L0")
+    b = service.add("I prefer short answers.", layer="L0", dedup=False)
+    service.add("Not identity", layer="L1")
+    assert service.identity() == {
+        "text": "I am Ana.\nI prefer short answers.",
+        "size": len("I am Ana.") + len("I prefer short answers."),
+        "limit": LIMIT,
+        "ids": [a["id"], b["id"]],
+    }
+
+
+def test_adding_up_to_the_limit_is_fine(service):
+    _fill(service, 600)
+    _fill(service, 400, "b")
+    assert service.identity()["size"] == LIMIT
+
+
+def test_adding_past_the_limit_fails_and_nothing_is_truncated(service, dump):
+    _fill(service, 600)
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        _fill(service, 401, "b")
+    _assert_refused(caught, total=1001, used=600)
+    assert "shorten this text by 1 characters" in caught.value.message
+    assert dump() == before
+
+
+def test_growing_an_entry_past_the_limit_fails(service, dump):
+    entry = _fill(service, 600)
+    _fill(service, 300, "b")
+    service.update(entry["id"], content="c" * 700)  # 700 + 300 is fine
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.update(entry["id"], content="c" * 701)
+    _assert_refused(caught, total=1001, used=300)
+    assert dump() == before
+
+
+def test_moving_a_memory_into_l0_past_the_limit_fails(service, dump):
+    _fill(service, 600)
+    knowledge = service.add("k" * 500)
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.update(knowledge["id"], layer="L0")
+    _assert_refused(caught, total=1100, used=600)
+    assert dump() == before
+
+
+def test_restoring_into_a_full_profile_fails(service, dump):
+    old = _fill(service, 600)
+    service.remove(old["id"])
+    _fill(service, 500, "b")
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.restore(old["id"])
+    _assert_refused(caught, total=1100, used=500)
+    assert dump() == before
+
+
+def test_correcting_an_entry_counts_the_new_text_not_the_old(service, dump):
+    big = _fill(service, 600)
+    small = _fill(service, 300, "b")
+    service.correct(big["id"], "c" * 650)  # replaces the 600: 300 + 650
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.correct(small["id"], "d" * 400)
+    _assert_refused(caught, total=1050, used=650)
+    assert dump() == before
+
+
+def test_reverting_to_a_longer_version_past_the_limit_fails(service, dump):
+    entry = _fill(service, 700)
+    service.update(entry["id"], content="short")
+    _fill(service, 400, "b")
+    before = dump()
+    with pytest.raises(IdentityFull):
+        service.revert(entry["id"], 1)
+    assert dump() == before
+
+
+def test_set_identity_replaces_the_profile_with_one_entry(service):
+    first = service.add("I am Ana.", layer="L0")
+    second = service.add("I like tea.", layer="L0", dedup=False)
+    profile = service.set_identity("I am Ana. I like coffee.", expected=[first["id"], second["id"]])
+    assert profile["text"] == "I am Ana. I like coffee."
+    assert profile["ids"] == [first["id"]]
+    assert service.get(second["id"])["status"] == "deleted"
+    assert service.history(first["id"])[0]["content"] == "I am Ana."
+
+
+def test_set_identity_with_stale_ids_is_a_conflict(service, dump):
+    first = service.add("I am Ana.", layer="L0")
+    service.add("I like tea.", layer="L0", dedup=False)  # an agent added this meanwhile
+    before = dump()
+    with pytest.raises(VersionConflict):
+        service.set_identity("I am Ana.", expected=[first["id"]])
+    assert dump() == before
+
+
+def test_set_identity_over_the_limit_says_size_limit_and_what_to_cut(service, dump):
+    service.set_identity("I am Ana.")
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.set_identity("x" * 1001)
+    message = caught.value.message
+    assert "1,001 characters" in message
+    assert "the limit is 1,000" in message
+    assert "Cut 1 characters" in message
+    assert dump() == before
+
+
+def test_set_identity_with_empty_text_clears_the_profile(service):
+    service.set_identity("I am Ana.")
+    assert service.set_identity("")["text"] == ""
+    assert service.count(layer="L0") == 0
+
+
+def test_importing_past_the_limit_fails_and_imports_nothing(service, dump):
+    _fill(service, 600)
+    exported = json.loads(service.export("json"))
+    record = dict(exported["memories"][0])
+    record.update(id="3f1c8b9e-2f43-4c55-9a8e-1b2c3d4e5f60", content="z" * 500, versions=[])
+    exported["memories"] = [record]
+    before = dump()
+    with pytest.raises(IdentityFull) as caught:
+        service.import_json(json.dumps(exported))
+    assert caught.value.code == "l0_full"
+    assert "1,100 characters" in caught.value.message
+    assert "the limit is 1,000" in caught.value.message
+    assert "600 used" in caught.value.message
+    assert "Remove identity entries" in caught.value.message
+    assert dump() == before

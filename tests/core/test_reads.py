@@ -1,0 +1,149 @@
+"""Listing and counting memories: every filter, paging and sort order."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import SYSTEM, ValidationError, agent
+
+
+@pytest.fixture
+def memories(service):
+    """Six memories with distinct layers, kinds, sources, projects, tags, dates and states."""
+    m = {
+        "identity": service.add(
+            "I prefer tabs over spaces",
+            layer="L0",
+            kind="preference",
+            tags=["style"],
+            created_at="2023-12-01",
+            importance=0.9,
+        ),
+        "web_fact": service.add(
+            "The web app uses Flask",
+            project="web",
+            task="t1",
+            tags=["python", "web"],
+            created_at="2024-01-10",
+            importance=0.2,
+        ),
+        "web_decision": service.add(
+            "We chose Postgres for the web app",
+            kind="decision",
+            project="web",
+            tags=["python"],
+            created_at="2024-03-01T00:00:00Z",
+            actor=agent("claude"),
+        ),
+        "archive": service.add(
+            "Session summary: migrated the API",
+            layer="L2",
+            kind="summary",
+            project="api",
+            created_at="2024-06-01",
+            actor=SYSTEM,
+        ),
+        "deleted": service.add("An abandoned idea", created_at="2024-02-01"),
+        "old": service.add("The office is in Berlin", created_at="2024-04-01"),
+    }
+    service.remove(m["deleted"]["id"])
+    m["new"] = service.correct(m["old"]["id"], "The office is in Munich", created_at="2024-05-01")
+    return {name: memory["id"] for name, memory in m.items()}
+
+
+def _names(service, memories, **filters) -> set[str]:
+    by_id = {v: k for k, v in memories.items()}
+    found = {by_id[m["id"]] for m in service.list_memories(**filters)}
+    assert service.count(**filters) == len(found)
+    return found
+
+
+ACTIVE = {"identity", "web_fact", "web_decision", "archive", "new"}
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({}, ACTIVE),
+        ({"layer": "L1"}, {"web_fact", "web_decision", "new"}),
+        ({"layers": ["L0", "L2"]}, {"identity", "archive"}),
+        ({"project": "web"}, {"web_fact", "web_decision"}),
+        ({"task": "t1"}, {"web_fact"}),
+        ({"tags": ["python"]}, {"web_fact", "web_decision"}),
+        ({"tags": ["python", "web"]}, {"web_fact"}),
+        ({"tags": ["python", "style"]}, set()),
+        ({"kind": "decision"}, {"web_decision"}),
+        ({"kind": ["preference", "summary"]}, {"identity", "archive"}),
+        ({"source": "agent"}, {"web_decision"}),
+        ({"source": "system"}, {"archive"}),
+        ({"agent": "claude"}, {"web_decision"}),
+        ({"status": "deleted"}, {"deleted"}),
+        ({"status": "inactive"}, {"old"}),
+        ({"status": ["active", "deleted"]}, ACTIVE | {"deleted"}),
+        ({"status": None}, ACTIVE | {"deleted", "old"}),
+        ({"since": "2024-03-01"}, {"web_decision", "archive", "new"}),
+        ({"until": "2024-03-01T00:00:00Z"}, {"identity", "web_fact", "web_decision"}),
+        ({"since": "2024-01-01", "until": "2024-04-30"}, {"web_fact", "web_decision"}),
+        ({"since": "2024-01-01", "until": "2024-04-30", "status": None}, {"web_fact",
+         "web_decision", "deleted", "old"}),
+        ({"layer": "L1", "project": "web", "kind": "fact"}, {"web_fact"}),
+    ],
+)
+def test_filters(service, memories, filters, expected):
+    assert _names(service, memories, **filters) == expected
+
+
+def test_filter_by_ids(service, memories):
+    wanted = [memories["web_fact"], memories["archive"], memories["deleted"]]
+    assert _names(service, memories, ids=wanted) == {"web_fact", "archive"}
+    assert _names(service, memories, ids=wanted, status=None) == {
+        "web_fact",
+        "archive",
+        "deleted",
+    }
+
+
+def test_order_and_paging(service, memories):
+    oldest_first = [m["id"] for m in service.list_memories(order="created_at", status=None)]
+    assert oldest_first[:3] == [memories["identity"], memories["web_fact"], memories["deleted"]]
+    newest_first = [m["id"] for m in service.list_memories(order="-created_at", status=None)]
+    assert newest_first == oldest_first[::-1]
+
+    page = service.list_memories(order="created_at", status=None, offset=2, limit=3)
+    assert [m["id"] for m in page] == oldest_first[2:5]
+    assert service.list_memories(order="created_at", offset=100) == []
+
+
+def test_order_by_importance_descending(service, memories):
+    ranked = [m["id"] for m in service.list_memories(order="-importance")]
+    assert ranked[0] == memories["identity"]
+    assert ranked[-1] == memories["web_fact"]
+
+
+def test_default_order_is_latest_change_first(service, memories):
+    service.update(memories["web_fact"], content="The web app uses Flask 3")
+    assert service.list_memories()[0]["id"] == memories["web_fact"]
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"order": "colour"}, "order"),
+        ({"order": "-id; DROP TABLE memory"}, "order"),
+        ({"limit": 0}, "limit"),
+        ({"offset": -1}, "offset"),
+        ({"layer": "L7"}, "layer"),
+        ({"status": "gone"}, "status"),
+        ({"kind": "opinion"}, "kind"),
+        ({"source": "robot"}, "source"),
+        ({"since": "last week"}, "since"),
+        ({"until": "2024-13-45"}, "until"),
+        ({"tags": "python"}, "tags"),
+        ({"ids": "not-a-list"}, "ids"),
+    ],
+)
+def test_bad_list_options_are_refused_naming_the_field(service, memories, options, field):
+    with pytest.raises(ValidationError) as caught:
+        service.list_memories(**options)
+    assert caught.value.field == field
+    assert field in caught.value.message

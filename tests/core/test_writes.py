@@ -1,0 +1,253 @@
+"""Adding and changing memories: versions, history, corrections, Trash, revert and links."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import NotAllowed, NotFound, ValidationError, VersionConflict, agent
+
+
+def test_add_stores_every_field_and_get_returns_it(service):
+    memory = service.add(
+        "Deploys go out on Thursdays",
+        kind="decision",
+        tags=["ops", "deploy"],
+        project="web",
+        task="release-12",
+        importance=0.8,
+        created_at="2025-03-01T09:30:00Z",
+        actor=agent("claude"),
+    )
+    assert memory["content"] == "Deploys go out on Thursdays"
+    assert (memory["layer"], memory["kind"], memory["status"]) == ("L1", "decision", "active")
+    assert (memory["source"], memory["agent"]) == ("agent", "claude")
+    assert memory["tags"] == ["ops", "deploy"]
+    assert (memory["project"], memory["task"], memory["importance"]) == ("web", "release-12", 0.8)
+    assert memory["created_at"] == "2025-03-01T09:30:00.000Z"
+    assert memory["version"] == 1
+    assert service.get(memory["id"]) == {**memory, "links": []}
+
+
+def test_get_accepts_a_unique_id_prefix(service):
+    memory = service.add("Prefixes are handy")
+    assert service.get(memory["id"][:8])["id"] == memory["id"]
+
+
+def test_get_of_an_unknown_id_names_the_id(service):
+    with pytest.raises(NotFound, match="deadbeef") as caught:
+        service.get("deadbeef")
+    assert caught.value.code == "not_found"
+
+
+def test_update_makes_a_new_version_and_history_keeps_the_old_one(service):
+    memory = service.add("The API listens on port 8080", tags=["api"])
+    changed = service.update(
+        memory["id"],
+        content="The API listens on port 9090",
+        tags=["api", "ports"],
+        reason="config changed",
+        actor=agent("claude"),
+    )
+    assert changed["version"] == 2
+    assert changed["content"] == "The API listens on port 9090"
+    assert changed["tags"] == ["api", "ports"]
+    assert changed["source"] == "user"  # who wrote it first does not change
+
+    history = service.history(memory["id"])
+    assert [(v["version"], v["content"]) for v in history] == [
+        (1, "The API listens on port 8080"),
+        (2, "The API listens on port 9090"),
+    ]
+    assert (history[0]["change"], history[0]["by"], history[0]["reason"]) == ("add", "user", None)
+    assert (history[1]["change"], history[1]["by"]) == ("update", "agent:claude")
+    assert history[1]["reason"] == "config changed"
+    assert history[1]["at"] == changed["updated_at"]
+    assert history[0]["tags"] == ["api"]
+
+
+def test_history_keeps_every_state_oldest_first(service):
+    memory = service.add("draft one")
+    for text in ("draft two", "draft three", "draft four"):
+        service.update(memory["id"], content=text)
+    assert [v["content"] for v in service.history(memory["id"])] == [
+        "draft one",
+        "draft two",
+        "draft three",
+        "draft four",
+    ]
+    assert [v["version"] for v in service.history(memory["id"])] == [1, 2, 3, 4]
+
+
+def test_an_update_that_changes_nothing_makes_no_version(service):
+    memory = service.add("Unchanged", tags=["a"])
+    same = service.update(memory["id"], content="Unchanged", tags=["a"])
+    assert same["version"] == 1
+    assert len(service.history(memory["id"])) == 1
+
+
+def test_a_stale_expected_version_is_a_conflict_and_changes_nothing(service, dump):
+    memory = service.add("Lunch is at noon")
+    service.update(memory["id"], content="Lunch is at one", expected_version=1)
+    before = dump()
+    with pytest.raises(VersionConflict) as caught:
+        service.update(memory["id"], content="Lunch is at two", expected_version=1)
+    assert caught.value.code == "version_conflict"
+    assert caught.value.data["current_version"] == 2
+    assert "version 2" in caught.value.message
+    assert dump() == before
+
+
+def test_correct_replaces_a_wrong_memory_and_keeps_the_old_one_for_the_audit(service):
+    old = service.add("The office is in Berlin", tags=["office"], project="hr")
+    new = service.correct(old["id"], "The office is in Munich", reason="we moved")
+
+    assert new["id"] != old["id"]
+    assert new["supersedes"] == old["id"]
+    assert (new["tags"], new["project"], new["status"]) == (["office"], "hr", "active")
+    assert service.get(old["id"])["status"] == "inactive"
+    assert {"id": old["id"], "relation": "supersedes", "direction": "out"} in service.get(
+        new["id"]
+    )["links"]
+    assert {"id": new["id"], "relation": "supersedes", "direction": "in"} in service.get(
+        old["id"]
+    )["links"]
+
+    found = [h["id"] for h in service.search("office", record=False)["hits"]]
+    assert found == [new["id"]]
+    everything = service.search("office", include_inactive=True, record=False)["hits"]
+    assert {h["id"] for h in everything} == {old["id"], new["id"]}
+
+    last = service.history(old["id"])[-1]
+    assert (last["status"], last["change"], last["reason"]) == ("inactive", "correct", "we moved")
+    assert service.history(old["id"])[0]["content"] == "The office is in Berlin"
+
+
+def test_only_an_active_memory_can_be_corrected(service):
+    memory = service.add("Something wrong")
+    service.remove(memory["id"])
+    with pytest.raises(NotAllowed, match="restore it first"):
+        service.correct(memory["id"], "Something right")
+    assert service.count(status=None) == 1
+
+
+def test_remove_moves_to_the_trash_and_restore_brings_it_back(service):
+    memory = service.add("Temporary thought about caching")
+    removed = service.remove(memory["id"], reason="not needed")
+    assert removed["status"] == "deleted"
+    assert service.count() == 0
+    assert service.count(status="deleted") == 1
+    assert service.search("caching", include_inactive=True, record=False)["hits"] == []
+
+    restored = service.restore(memory["id"])
+    assert restored["status"] == "active"
+    assert [h["id"] for h in service.search("caching", record=False)["hits"]] == [memory["id"]]
+    history = service.history(memory["id"])
+    assert [(v["change"], v["status"]) for v in history] == [
+        ("add", "active"),
+        ("remove", "deleted"),
+        ("restore", "active"),
+    ]
+    assert history[1]["reason"] == "not needed"
+
+
+def test_purge_only_deletes_from_the_trash(service):
+    memory = service.add("Keep me")
+    with pytest.raises(NotAllowed, match="Trash"):
+        service.purge(memory["id"])
+    assert service.get(memory["id"])["status"] == "active"
+
+
+def test_purge_deletes_a_memory_its_history_and_its_links_for_good(service):
+    other = service.add("A neighbour")
+    memory = service.add("Soon gone for good", dedup=False)
+    service.link(other["id"], memory["id"])
+    service.update(memory["id"], content="Soon gone forever")
+    service.remove(memory["id"])
+    service.purge(memory["id"])
+    with pytest.raises(NotFound):
+        service.get(memory["id"])
+    with pytest.raises(NotFound):
+        service.history(memory["id"])
+    assert service.get(other["id"])["links"] == []
+    assert service.stats()["versions"] == 0
+    assert service.search("gone", include_inactive=True, record=False)["hits"] == []
+
+
+def test_empty_trash_purges_only_deleted_memories(service):
+    keep = service.add("Keep this one")
+    for text in ("Trash one", "Trash two about other things"):
+        service.remove(service.add(text, dedup=False)["id"])
+    assert service.empty_trash() == 2
+    assert [m["id"] for m in service.list_memories(status=None)] == [keep["id"]]
+    assert service.empty_trash() == 0
+
+
+def test_revert_brings_back_an_earlier_version_as_a_new_version(service):
+    memory = service.add("Version A", tags=["a"], kind="fact")
+    service.update(memory["id"], content="Version B", tags=["b"])
+    service.update(memory["id"], content="Version C", kind="decision")
+    reverted = service.revert(memory["id"], 1, expected_version=3)
+    assert (reverted["content"], reverted["tags"], reverted["kind"]) == ("Version A", ["a"], "fact")
+    assert reverted["version"] == 4
+    last = service.history(memory["id"])[-1]
+    assert (last["change"], last["reason"]) == ("revert", "reverted to version 1")
+    assert [v["content"] for v in service.history(memory["id"])] == [
+        "Version A",
+        "Version B",
+        "Version C",
+        "Version A",
+    ]
+
+
+def test_revert_to_a_version_that_does_not_exist_is_refused(service):
+    memory = service.add("Only one version")
+    with pytest.raises(NotFound, match="no earlier version 5") as caught:
+        service.revert(memory["id"], 5)
+    assert caught.value.field == "version"
+
+
+def test_revert_with_a_stale_expected_version_is_a_conflict(service):
+    memory = service.add("One")
+    service.update(memory["id"], content="Two")
+    with pytest.raises(VersionConflict):
+        service.revert(memory["id"], 1, expected_version=1)
+    assert service.get(memory["id"])["content"] == "Two"
+
+
+def test_link_and_unlink(service):
+    a = service.add("Postgres is the main database")
+    b = service.add("Backups of the main database run nightly", dedup=False)
+    assert service.link(a["id"], b["id"], "derived_from") == {
+        "from": a["id"],
+        "to": b["id"],
+        "relation": "derived_from",
+    }
+    assert service.get(a["id"])["links"] == [
+        {"id": b["id"], "relation": "derived_from", "direction": "out"}
+    ]
+    assert service.get(b["id"])["links"] == [
+        {"id": a["id"], "relation": "derived_from", "direction": "in"}
+    ]
+    assert service.unlink(a["id"], b["id"]) == 1
+    assert service.get(a["id"])["links"] == []
+    assert service.get(b["id"])["links"] == []
+
+
+def test_a_memory_cannot_be_linked_to_itself(service):
+    a = service.add("Self reference")
+    with pytest.raises(ValidationError, match="itself") as caught:
+        service.link(a["id"], a["id"])
+    assert caught.value.field == "to"
+    assert service.get(a["id"])["links"] == []
+
+
+def test_link_names_the_bad_end_and_the_bad_relation(service):
+    a = service.add("Linked")
+    with pytest.raises(NotFound) as caught:
+        service.link(a["id"], "00000000-0000-0000-0000-000000000000")
+    assert caught.value.field == "to"
+    b = service.add("Also linked but different words", dedup=False)
+    with pytest.raises(ValidationError) as caught:
+        service.link(a["id"], b["id"], "friends_with")
+    assert caught.value.field == "relation"
+    assert service.get(a["id"])["links"] == []
