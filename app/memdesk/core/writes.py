@@ -298,6 +298,7 @@ class Writes:
                     "Trash can be deleted permanently (remove it first)",
                     field="id",
                 )
+            rules.check_may_write(actor, row.layer)
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
