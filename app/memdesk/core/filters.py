@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,7 +105,10 @@ class Filters:
         if self.until:
             expr &= Memory.created_at <= self.until
         if self.ids:
-            expr &= Memory.uuid.in_(self.ids)
+            # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
+            expr &= Memory.uuid.in_(
+                peewee.SQL("SELECT value FROM json_each(?)", (json.dumps(self.ids),))
+            )
         return expr
 
     def to_dict(self) -> dict[str, Any]:
