@@ -107,7 +107,7 @@ class Filters:
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
             expr &= Memory.uuid.in_(
-                peewee.SQL("SELECT value FROM json_each(?)", (json.dumps(self.ids),))
+                peewee.SQL("(SELECT value FROM json_each(?))", (json.dumps(self.ids),))
             )
         return expr
 
