@@ -17,7 +17,7 @@ MAX_CONTENT_BYTES = 64 * 1024
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_NAME_CHARS = 200  # project, task, agent
-MAX_QUERY_CHARS = 4096
+MAX_QUERY_CHARS = 64 * 1024  # any text typed or pasted is a query (10 kB must work)
 MAX_K = 100
 DEDUP_JACCARD = 0.6
 
