@@ -1,0 +1,160 @@
+"""Search: filters, what counts as a recall, and the retrieval log."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import ValidationError, agent
+
+
+@pytest.fixture
+def corpus(service):
+    made = {
+        "flask": service.add(
+            "The web app is built with Flask and served by gunicorn",
+            project="web",
+            task="t1",
+            tags=["python", "backend"],
+            created_at="2024-01-10",
+        ),
+        "react": service.add(
+            "The web frontend is built with React",
+            project="web",
+            tags=["javascript"],
+            created_at="2024-05-10",
+        ),
+        "cli": service.add(
+            "The command line tool is built with argparse",
+            project="tools",
+            tags=["python"],
+            created_at="2024-03-10",
+        ),
+        "summary": service.add(
+            "Session: built the web deploy pipeline",
+            layer="L2",
+            kind="summary",
+            project="web",
+            created_at="2024-06-10",
+        ),
+    }
+    return {name: m["id"] for name, m in made.items()}
+
+
+def _found(service, corpus, query, **options) -> set[str]:
+    by_id = {v: k for k, v in corpus.items()}
+    return {by_id[h["id"]] for h in service.search(query, record=False, **options)["hits"]}
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, {"flask", "react", "cli", "summary"}),
+        ({"layers": ["L1"]}, {"flask", "react", "cli"}),
+        ({"layer": "L2"}, {"summary"}),
+        ({"project": "web"}, {"flask", "react", "summary"}),
+        ({"task": "t1"}, {"flask"}),
+        ({"tags": ["python"]}, {"flask", "cli"}),
+        ({"tags": ["python", "backend"]}, {"flask"}),
+        ({"since": "2024-03-01"}, {"react", "cli", "summary"}),
+        ({"until": "2024-04-01"}, {"flask", "cli"}),
+        ({"k": 1}, None),
+    ],
+)
+def test_search_filters(service, corpus, options, expected):
+    found = _found(service, corpus, "built", **options)
+    if expected is None:
+        assert len(found) == 1
+    else:
+        assert found == expected
+
+
+def test_a_hit_carries_what_an_agent_needs(service, corpus):
+    hit = service.search("gunicorn", record=False)["hits"][0]
+    assert hit["id"] == corpus["flask"]
+    assert hit["content"].startswith("The web app is built with Flask")
+    assert (hit["layer"], hit["kind"], hit["project"], hit["source"]) == (
+        "L1",
+        "fact",
+        "web",
+        "user",
+    )
+    assert hit["tags"] == ["python", "backend"]
+    assert hit["created_at"] == "2024-01-10T00:00:00.000Z"
+    assert isinstance(hit["score"], float)
+
+
+def test_tags_are_searchable(service, corpus):
+    assert _found(service, corpus, "javascript") == {"react"}
+
+
+def test_stemming_finds_other_forms_of_a_word(service, corpus):
+    assert "flask" in _found(service, corpus, "serving")
+
+
+def test_the_best_match_comes_first(service, corpus):
+    hits = service.search("React frontend", record=False)["hits"]
+    assert hits[0]["id"] == corpus["react"]
+    assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+
+
+def test_operators_typed_by_a_user_are_plain_words(service, corpus):
+    assert "flask" in _found(service, corpus, 'NOT "flask" AND -gunicorn* OR (content: ^flask')
+
+
+def test_superseded_memories_only_with_include_inactive(service, corpus):
+    new = service.correct(corpus["react"], "The web frontend is built with Svelte")
+    assert _found(service, {**corpus, "svelte": new["id"]}, "frontend") == {"svelte"}
+    assert _found(
+        service, {**corpus, "svelte": new["id"]}, "frontend", include_inactive=True
+    ) == {"react", "svelte"}
+
+
+def test_deleted_memories_are_never_found(service, corpus):
+    service.remove(corpus["cli"])
+    assert "cli" not in _found(service, corpus, "argparse", include_inactive=True)
+
+
+def test_a_search_counts_as_a_recall_of_what_it_returned(service, corpus):
+    found = service.search("gunicorn")["hits"]
+    assert [h["id"] for h in found] == [corpus["flask"]]
+    flask = service.get(corpus["flask"])
+    assert flask["recall_count"] == 1
+    assert flask["last_recalled_at"] is not None
+    assert service.get(corpus["react"])["recall_count"] == 0
+    service.search("gunicorn flask")
+    assert service.get(corpus["flask"])["recall_count"] == 2
+
+
+def test_each_search_is_logged(service, corpus):
+    result = service.search("python built", project="web", k=5, actor=agent("claude"))
+    log = service.retrieval_log()
+    assert len(log) == 1
+    entry = log[0]
+    assert (entry["client"], entry["query"]) == ("agent:claude", "python built")
+    assert entry["filters"]["project"] == "web"
+    assert entry["filters"]["statuses"] == ["active"]
+    assert entry["results"] == [[h["id"], h["score"]] for h in result["hits"]]
+    assert entry["took_ms"] >= 0
+    assert entry["at"] >= service.get(corpus["flask"])["updated_at"]
+
+
+def test_a_search_that_finds_nothing_is_logged_too(service, corpus):
+    assert service.search("zeppelin")["hits"] == []
+    assert service.retrieval_log()[0]["results"] == []
+
+
+def test_a_search_with_record_false_writes_nothing(service, corpus, dump):
+    before = dump()
+    assert service.search("gunicorn", record=False)["hits"]
+    assert dump() == before
+    assert service.retrieval_log() == []
+
+
+@pytest.mark.parametrize(("options", "field"), [({"k": 0}, "k"), ({"k": 101}, "k"),
+                                                ({"layers": ["L4"]}, "layer"),
+                                                ({"since": "soon"}, "since")])
+def test_bad_search_options_name_the_field(service, corpus, options, field):
+    with pytest.raises(ValidationError) as caught:
+        service.search("built", **options)
+    assert caught.value.field == field
+    assert service.retrieval_log() == []

@@ -1,0 +1,131 @@
+"""Validation: every bad value fails with an error naming its field, and nothing is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import IdentityFull, MemdeskError, TooLarge, ValidationError
+
+
+@pytest.fixture
+def existing(service):
+    return service.add("Already here", tags=["keep"])
+
+
+BAD_ADDS = [
+    ({"content": ""}, "content"),
+    ({"content": "   \n\t "}, "content"),
+    ({"content": 42}, "content"),
+    ({"layer": "L3"}, "layer"),
+    ({"layer": "l1"}, "layer"),
+    ({"kind": "opinion"}, "kind"),
+    ({"tags": "python"}, "tags"),
+    ({"tags": ["ok", 3]}, "tags"),
+    ({"tags": ["ok", "  "]}, "tags"),
+    ({"tags": ["x" * 65]}, "tags"),
+    ({"tags": [f"t{n}" for n in range(33)]}, "tags"),
+    ({"created_at": "yesterday"}, "created_at"),
+    ({"created_at": "2024-02-30"}, "created_at"),
+    ({"importance": 1.5}, "importance"),
+    ({"importance": "high"}, "importance"),
+    ({"importance": float("nan")}, "importance"),
+    ({"project": "p" * 201}, "project"),
+    ({"task": 7}, "task"),
+    ({"colour": "red"}, "colour"),
+]
+
+
+@pytest.mark.parametrize(("fields", "field"), BAD_ADDS)
+def test_a_bad_field_on_add_is_named_and_nothing_is_written(service, existing, dump, fields, field):
+    fields = {"content": "A valid memory", **fields}
+    before = dump()
+    with pytest.raises(ValidationError) as caught:
+        service.add(fields.pop("content"), **fields)
+    assert caught.value.field == field
+    assert caught.value.code == "invalid"
+    assert field.rstrip("s") in caught.value.message
+    assert dump() == before
+
+
+def test_content_over_64_kib_is_too_large(service, existing, dump):
+    before = dump()
+    with pytest.raises(TooLarge) as caught:
+        service.add("é" * (32 * 1024 + 1))  # 65,538 bytes in UTF-8
+    assert caught.value.code == "too_large"
+    assert caught.value.field == "content"
+    assert "65,538 bytes" in caught.value.message
+    assert "64 KiB" in caught.value.message
+    assert dump() == before
+
+
+def test_content_of_exactly_64_kib_is_accepted(service):
+    memory = service.add("a" * (64 * 1024))
+    assert len(service.get(memory["id"])["content"]) == 64 * 1024
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"content": ""}, "content"),
+        ({"kind": "opinion"}, "kind"),
+        ({"layer": "L9"}, "layer"),
+        ({"tags": [None]}, "tags"),
+        ({"importance": -0.1}, "importance"),
+        ({"content": "x" * (65 * 1024)}, "content"),
+    ],
+)
+def test_a_bad_field_on_update_is_named_and_nothing_changes(service, existing, dump, fields, field):
+    before = dump()
+    with pytest.raises(MemdeskError) as caught:
+        service.update(existing["id"], **fields)
+    assert caught.value.field == field
+    assert dump() == before
+
+
+def test_content_is_stored_trimmed(service):
+    assert service.add("  padded text \n")["content"] == "padded text"
+
+
+def test_add_many_adds_all_in_order(service):
+    added = service.add_many(
+        [{"content": "first", "tags": ["a"]}, {"content": "second", "layer": "L0"}], dedup=False
+    )
+    assert [m["content"] for m in added] == ["first", "second"]
+    assert [m["layer"] for m in added] == ["L1", "L0"]
+    assert service.count() == 2
+
+
+def test_add_many_with_one_bad_item_adds_none_and_names_the_item(service, existing, dump):
+    before = dump()
+    with pytest.raises(ValidationError) as caught:
+        service.add_many([{"content": "fine"}, {"content": "also fine", "layer": "L5"}])
+    assert caught.value.field == "layer"
+    assert caught.value.message.startswith("items[1]: ")
+    assert dump() == before
+
+
+def test_add_many_that_fails_midway_in_the_database_rolls_back(service, existing, dump):
+    before = dump()
+    with pytest.raises(IdentityFull):
+        service.add_many(
+            [
+                {"content": "first half " + "a" * 600, "layer": "L0"},
+                {"content": "second half " + "b" * 600, "layer": "L0"},
+            ]
+        )
+    assert dump() == before
+
+
+def test_add_many_needs_a_list_of_objects(service):
+    with pytest.raises(ValidationError) as caught:
+        service.add_many(["just text"])
+    assert caught.value.field == "items"
+
+
+def test_errors_convert_to_a_dict_for_the_api(service):
+    with pytest.raises(ValidationError) as caught:
+        service.add("x", kind="opinion")
+    out = caught.value.to_dict()
+    assert out["code"] == "invalid"
+    assert out["field"] == "kind"
+    assert "opinion" in out["message"]
