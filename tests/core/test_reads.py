@@ -84,8 +84,10 @@ ACTIVE = {"identity", "web_fact", "web_decision", "archive", "new"}
         ({"since": "2024-03-01"}, {"web_decision", "archive", "new"}),
         ({"until": "2024-03-01T00:00:00Z"}, {"identity", "web_fact", "web_decision"}),
         ({"since": "2024-01-01", "until": "2024-04-30"}, {"web_fact", "web_decision"}),
-        ({"since": "2024-01-01", "until": "2024-04-30", "status": None}, {"web_fact",
-         "web_decision", "deleted", "old"}),
+        (
+            {"since": "2024-01-01", "until": "2024-04-30", "status": None},
+            {"web_fact", "web_decision", "deleted", "old"},
+        ),
         ({"layer": "L1", "project": "web", "kind": "fact"}, {"web_fact"}),
     ],
 )

@@ -104,9 +104,10 @@ def test_operators_typed_by_a_user_are_plain_words(service, corpus):
 def test_superseded_memories_only_with_include_inactive(service, corpus):
     new = service.correct(corpus["react"], "The web frontend is built with Svelte")
     assert _found(service, {**corpus, "svelte": new["id"]}, "frontend") == {"svelte"}
-    assert _found(
-        service, {**corpus, "svelte": new["id"]}, "frontend", include_inactive=True
-    ) == {"react", "svelte"}
+    assert _found(service, {**corpus, "svelte": new["id"]}, "frontend", include_inactive=True) == {
+        "react",
+        "svelte",
+    }
 
 
 def test_deleted_memories_are_never_found(service, corpus):
@@ -150,9 +151,15 @@ def test_a_search_with_record_false_writes_nothing(service, corpus, dump):
     assert service.retrieval_log() == []
 
 
-@pytest.mark.parametrize(("options", "field"), [({"k": 0}, "k"), ({"k": 101}, "k"),
-                                                ({"layers": ["L4"]}, "layer"),
-                                                ({"since": "soon"}, "since")])
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"k": 0}, "k"),
+        ({"k": 101}, "k"),
+        ({"layers": ["L4"]}, "layer"),
+        ({"since": "soon"}, "since"),
+    ],
+)
 def test_bad_search_options_name_the_field(service, corpus, options, field):
     with pytest.raises(ValidationError) as caught:
         service.search("built", **options)

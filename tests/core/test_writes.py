@@ -108,9 +108,9 @@ def test_correct_replaces_a_wrong_memory_and_keeps_the_old_one_for_the_audit(ser
     assert {"id": old["id"], "relation": "supersedes", "direction": "out"} in service.get(
         new["id"]
     )["links"]
-    assert {"id": new["id"], "relation": "supersedes", "direction": "in"} in service.get(
-        old["id"]
-    )["links"]
+    assert {"id": new["id"], "relation": "supersedes", "direction": "in"} in service.get(old["id"])[
+        "links"
+    ]
 
     found = [h["id"] for h in service.search("office", record=False)["hits"]]
     assert found == [new["id"]]

@@ -1,0 +1,323 @@
+"""Export and import: JSON reproduces a database exactly; Markdown is valid and readable;
+a bad file changes nothing and its error names the record and the field."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from markdown_it import MarkdownIt
+
+from memdesk.core import SYSTEM, MemoryService, ValidationError, agent
+from memdesk.core.transfer import Cancelled
+
+
+def _rich(service) -> dict[str, str]:
+    """A database with every kind of state an export must carry."""
+    ids: dict[str, str] = {}
+    ids["identity"] = service.add("I am Ana. Réponds en français 🇫🇷", layer="L0")["id"]
+    ids["edited"] = service.add(
+        "Café ☕ opens at 8", tags=["café", "日本語"], project="life", task="morning"
+    )["id"]
+    service.update(ids["edited"], content="Café ☕ opens at 9", reason="summer hours")
+    service.update(ids["edited"], importance=0.9, actor=agent("claude"))
+    ids["wrong"] = service.add("The API runs on port 80", kind="fact", project="api")["id"]
+    ids["right"] = service.correct(ids["wrong"], "The API runs on port 8080", reason="typo")["id"]
+    ids["deleted"] = service.add("An idea we dropped", kind="observation")["id"]
+    service.remove(ids["deleted"], reason="dropped")
+    ids["archive"] = service.archive_session(
+        what="Moved the API", decisions=["port 8080"], actor=agent("claude")
+    )["id"]
+    ids["agent"] = service.add(
+        "Tests run with pytest -q",
+        kind="learning",
+        created_at="2024-01-02T03:04:05.678Z",
+        actor=agent("codex"),
+    )["id"]
+    service.add("Tests run with pytest -q")  # reinforces the agent's memory
+    service.link(ids["agent"], ids["edited"], "related")
+    service.link(ids["archive"], ids["right"], "derived_from")
+    service.search("API port")  # recall counters
+    return ids
+
+
+def _export(service, fmt: str = "json") -> dict:
+    data = json.loads(service.export(fmt))
+    del data["exported_at"]
+    return data
+
+
+def test_importing_a_json_export_into_an_empty_database_reproduces_it(service, tmp_path):
+    _rich(service)
+    original = _export(service)
+    text = service.export("json")
+    service.close()
+
+    copy = MemoryService.open(tmp_path / "copy.db")
+    try:
+        result = copy.import_json(text)
+        assert (result["added"], result["changed"]) == (7, 0)
+        assert _export(copy) == original
+    finally:
+        copy.close()
+
+
+def test_the_json_export_carries_versions_links_and_every_status(service):
+    ids = _rich(service)
+    data = json.loads(service.export("json"))
+    assert data["format"] == "memdesk-export"
+    by_id = {m["id"]: m for m in data["memories"]}
+    assert set(by_id) == set(ids.values())
+    assert [v["state"]["content"] for v in by_id[ids["edited"]]["versions"]] == [
+        "Café ☕ opens at 8",
+        "Café ☕ opens at 9",
+    ]
+    assert by_id[ids["edited"]]["versions"][0]["reason"] == "summer hours"
+    assert {by_id[i]["status"] for i in ids.values()} == {"active", "inactive", "deleted"}
+    assert by_id[ids["agent"]]["reinforce_count"] == 1
+    relations = {(link["from"], link["to"], link["relation"]) for link in data["links"]}
+    assert (ids["right"], ids["wrong"], "supersedes") in relations
+    assert (ids["archive"], ids["right"], "derived_from") in relations
+
+
+def test_export_can_be_limited_by_filters(service):
+    ids = _rich(service)
+    data = json.loads(service.export("json", project="api"))
+    assert {m["id"] for m in data["memories"]} == {ids["wrong"], ids["right"]}
+    assert [link["relation"] for link in data["links"]] == ["supersedes"]
+    chosen = json.loads(service.export("json", ids=[ids["identity"]]))
+    assert [m["id"] for m in chosen["memories"]] == [ids["identity"]]
+
+
+def _heading_texts(tokens, tag: str) -> list[str]:
+    """The text of the document's own headings (not those quoted inside a memory)."""
+    return [
+        "".join(child.content for child in tokens[n + 1].children)
+        for n, token in enumerate(tokens)
+        if token.type == "heading_open" and token.tag == tag and token.level == 0
+    ]
+
+
+def test_the_markdown_export_is_valid_and_shows_each_memory_under_its_layer(service):
+    ids = _rich(service)
+    tricky = service.add("## Not a heading *really* #1\n- a list item\n\n# nor this", layer="L1")
+    text = service.export("markdown")
+    tokens = MarkdownIt().parse(text)
+
+    assert _heading_texts(tokens, "h1") == ["memdesk export"]
+    assert _heading_texts(tokens, "h2") == [
+        "L0 · Identity (1)",
+        "L1 · Knowledge (6)",
+        "L2 · Archive (1)",
+    ]
+    titles = _heading_texts(tokens, "h3")
+    assert len(titles) == 8
+    for memory_id in [*ids.values(), tricky["id"]]:
+        memory = service.get(memory_id)
+        assert memory["content"].splitlines()[0] in titles
+        assert f"`{memory_id}`" in text  # its metadata line
+    assert "## Not a heading *really* #1" in titles
+    assert "status: deleted" in text
+    assert "tags: `café`, `日本語`" in text
+    assert f"supersedes: `{ids['wrong']}`" in text
+    assert text.index("L0 · Identity") < text.index("L1 · Knowledge") < text.index("L2 · Archive")
+
+
+def test_an_unknown_export_format_is_refused(service):
+    with pytest.raises(ValidationError) as caught:
+        service.export("csv")
+    assert caught.value.field == "format"
+
+
+@pytest.fixture
+def exported(service):
+    ids = _rich(service)
+    return ids, json.loads(service.export("json"))
+
+
+def _break(document: dict, how: str) -> str:
+    memories = document["memories"]
+    if how == "bad layer":
+        memories[1]["layer"] = "L9"
+    elif how == "bad date":
+        memories[2]["created_at"] = "the day before yesterday"
+    elif how == "bad tags":
+        memories[3]["tags"] = "one,two"
+    elif how == "duplicate id":
+        memories[4]["id"] = memories[0]["id"]
+    elif how == "bad id":
+        memories[5]["id"] = "not-a-uuid"
+    elif how == "unknown link end":
+        document["links"].append(
+            {"from": memories[0]["id"], "to": str(uuid.uuid4()), "relation": "related"}
+        )
+    elif how == "bad relation":
+        document["links"][0]["relation"] = "likes"
+    elif how == "bad version":
+        memories[1]["versions"] = [{"state": "nope"}]
+    elif how == "wrong format version":
+        document["version"] = 99
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize(
+    ("how", "where", "field"),
+    [
+        ("bad layer", "memories[1]", "layer"),
+        ("bad date", "memories[2]", "created_at"),
+        ("bad tags", "memories[3]", "tags"),
+        ("duplicate id", "memories[4]", "twice"),
+        ("bad id", "memories[5]", "id"),
+        ("unknown link end", None, "links"),
+        ("bad relation", "links[0]", "relation"),
+        ("bad version", "memories[1]", "versions"),
+        ("wrong format version", None, "version"),
+    ],
+)
+def test_a_bad_file_names_record_and_field_and_changes_nothing(
+    service, exported, dump, how, where, field
+):
+    _ids, document = exported
+    text = _break(document, how)
+    before = dump()
+    with pytest.raises(ValidationError) as caught:
+        service.import_json(text)
+    message = caught.value.message
+    if where is not None:
+        assert where in message
+        assert f"field {field}" in message or field in message.split(where, 1)[1]
+        assert caught.value.data["errors"]
+    else:
+        assert caught.value.field == field
+    assert dump() == before
+
+
+def test_a_bad_record_error_includes_its_id(service, exported):
+    _ids, document = exported
+    document["memories"][1]["kind"] = "gossip"
+    with pytest.raises(ValidationError) as caught:
+        service.import_json(json.dumps(document))
+    record_id = document["memories"][1]["id"]
+    assert f"memories[1] (id {record_id}): field kind" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("this is not json", "file"),
+        ("[1, 2, 3]", "format"),
+        ('{"format": "other-tool", "memories": []}', "format"),
+        ('{"format": "memdesk-export", "version": 1, "memories": {}}', "memories"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_refused(service, dump, text, field):
+    service.add("Existing memory")
+    before = dump()
+    with pytest.raises(ValidationError) as caught:
+        service.import_json(text)
+    assert caught.value.field == field
+    assert dump() == before
+
+
+def test_plan_import_says_what_would_change_without_writing(service, exported, dump):
+    ids, document = exported
+    changed = next(m for m in document["memories"] if m["id"] == ids["edited"])
+    changed["content"] = "Café ☕ opens at 10"
+    new = dict(
+        document["memories"][0], id=str(uuid.uuid4()), content="A new one", versions=[], layer="L1"
+    )
+    document["memories"].append(new)
+    before = dump()
+    plan = service.plan_import(json.dumps(document))
+    assert plan == {
+        "added": [new["id"]],
+        "changed": [ids["edited"]],
+        "unchanged": 7 - 1,
+        "errors": [],
+    }
+    assert dump() == before
+
+
+def test_plan_import_lists_the_errors_of_a_bad_file(service, exported):
+    _ids, document = exported
+    document["memories"][0]["layer"] = "L9"
+    plan = service.plan_import(json.dumps(document))
+    assert plan["added"] == plan["changed"] == []
+    assert len(plan["errors"]) == 1
+    assert plan["errors"][0].startswith("memories[0]")
+
+
+def test_reimporting_the_same_export_changes_nothing(service, exported, dump):
+    _ids, document = exported
+    before = dump()
+    result = service.import_json(json.dumps(document))
+    assert (result["added"], result["changed"], result["unchanged"]) == (0, 0, 7)
+    assert dump() == before
+
+
+def test_reimporting_a_changed_export_makes_a_new_version_and_loses_nothing(service, exported):
+    ids, document = exported
+    record = next(m for m in document["memories"] if m["id"] == ids["edited"])
+    record["content"] = "Café ☕ opens at 10"
+    record["tags"] = ["café"]
+    before = service.get(ids["edited"])
+    result = service.import_json(json.dumps(document), actor=agent("sync"))
+    assert (result["added"], result["changed"]) == (0, 1)
+
+    after = service.get(ids["edited"])
+    assert (after["content"], after["tags"]) == ("Café ☕ opens at 10", ["café"])
+    assert after["version"] == before["version"] + 1
+    history = service.history(ids["edited"])
+    assert [v["content"] for v in history] == [
+        "Café ☕ opens at 8",
+        "Café ☕ opens at 9",
+        "Café ☕ opens at 9",
+        "Café ☕ opens at 10",
+    ]
+    assert (history[-1]["change"], history[-1]["by"]) == ("import", "agent:sync")
+    assert history[-2]["tags"] == ["café", "日本語"]
+
+
+def test_import_progress_can_cancel_and_nothing_is_written(service, tmp_path):
+    _rich(service)
+    text = service.export("json")
+    service.close()
+    copy = MemoryService.open(tmp_path / "copy.db")
+    try:
+        calls = []
+
+        def cancel(done: int, total: int) -> bool:
+            calls.append((done, total))
+            return False
+
+        with pytest.raises(Cancelled, match="nothing was written") as caught:
+            copy.import_json(text, progress=cancel)
+        assert caught.value.code == "cancelled"
+        assert calls == [(7, 7)]
+        assert copy.count(status=None) == 0
+    finally:
+        copy.close()
+
+
+def test_export_progress_reports_and_can_cancel(service):
+    service.add_many([{"content": f"memory number {n}"} for n in range(5)], dedup=False)
+    calls = []
+    service.export("json", progress=lambda done, total: calls.append((done, total)) is None)
+    assert calls[0] == (0, 5)
+    assert calls[-1] == (5, 5)
+    with pytest.raises(Cancelled):
+        service.export("markdown", progress=lambda done, total: False)
+
+
+def test_a_system_archive_survives_the_round_trip_as_the_system(service, tmp_path):
+    archive = service.add("Archived by the system", layer="L2", actor=SYSTEM)
+    text = service.export("json")
+    service.close()
+    copy = MemoryService.open(tmp_path / "copy.db")
+    try:
+        copy.import_json(text, actor=agent("restorer"))
+        restored = copy.get(archive["id"])
+        assert (restored["layer"], restored["source"]) == ("L2", "system")
+    finally:
+        copy.close()
