@@ -106,7 +106,7 @@ def _identity(svc: Any, a: argparse.Namespace) -> Any:
     if a.set is not None:
         return svc.set_identity(_read_text(a.set))
     if a.file is not None:
-        return svc.set_identity(Path(a.file).read_text(encoding="utf-8"))
+        return svc.set_identity(_read_file(a.file))
     return svc.identity()
 
 
@@ -119,11 +119,15 @@ def _export(svc: Any, a: argparse.Namespace) -> Any:
     return None
 
 
-def _import(svc: Any, a: argparse.Namespace) -> Any:
+def _read_file(name: str) -> str:
     try:
-        text = Path(a.file).read_text(encoding="utf-8")
+        return Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise MemdeskError(f"cannot read {a.file}: {exc}", field="file") from None
+        raise MemdeskError(f"cannot read {name}: {exc}", field="file") from None
+
+
+def _import(svc: Any, a: argparse.Namespace) -> Any:
+    text = _read_file(a.file)
     if a.dry_run:
         plan = svc.plan_import(text)
         if plan["errors"]:
@@ -317,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MemdeskError, SchemaError) as exc:
         message = getattr(exc, "message", str(exc)).replace("\n", "; ")
         print(f"memdesk: error: {message}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # e.g. export -o into a folder that does not exist
+        print(f"memdesk: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
