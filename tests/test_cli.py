@@ -1,0 +1,260 @@
+"""The `memdesk` command, run in-process through `main(argv)` (and once as a real process)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from memdesk.cli import main
+
+
+@pytest.fixture
+def run(capsys, db_path):
+    """Run `memdesk ARGS --db DB` and return (exit code, stdout, stderr)."""
+
+    def memdesk(*args: str, db: Path | None = db_path) -> tuple[int, str, str]:
+        argv = [*args, "--db", str(db)] if db is not None else list(args)
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse refusing an argument
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return memdesk
+
+
+@pytest.fixture
+def run_json(run):
+    def memdesk(*args: str, **options) -> object:
+        code, out, err = run(*args, "--json", **options)
+        assert (code, err) == (0, "")
+        return json.loads(out)
+
+    return memdesk
+
+
+def _one_line_error(code: int, out: str, err: str) -> str:
+    assert code == 2
+    assert out == ""
+    assert err.startswith("memdesk")
+    assert err.endswith("\n")
+    assert err.count("\n") == 1
+    return err
+
+
+def test_the_round_trip_on_a_fresh_database(run_json, tmp_path):
+    added = run_json("add", "The staging server runs Debian 11", "--tag", "infra", "--kind", "fact")
+    memory_id = added["id"]
+    assert (added["version"], added["tags"]) == (1, ["infra"])
+
+    hits = run_json("search", "staging debian")["hits"]
+    assert [h["id"] for h in hits] == [memory_id]
+
+    edited = run_json(
+        "edit",
+        memory_id[:8],
+        "--content",
+        "The staging server runs Debian 12",
+        "--reason",
+        "upgrade",
+    )
+    assert (edited["content"], edited["version"]) == ("The staging server runs Debian 12", 2)
+
+    history = run_json("history", memory_id)
+    assert [(v["version"], v["change"]) for v in history] == [(1, "add"), (2, "update")]
+    assert history[1]["reason"] == "upgrade"
+
+    assert run_json("rm", memory_id)["status"] == "deleted"
+    assert run_json("list") == []
+    assert [m["id"] for m in run_json("list", "--status", "deleted")] == [memory_id]
+    assert run_json("restore", memory_id)["status"] == "active"
+
+    export = tmp_path / "export.json"
+    assert run_json("export", "-o", str(export))["exported"] == str(export)
+    fresh = tmp_path / "fresh.db"
+    assert run_json("import", str(export), "--dry-run", db=fresh) == {
+        "added": 1,
+        "changed": 0,
+        "unchanged": 0,
+        "dry_run": True,
+    }
+    assert run_json("import", str(export), db=fresh) == {"added": 1, "changed": 0, "unchanged": 0}
+    copy = run_json("show", memory_id, db=fresh)
+    assert (copy["content"], copy["version"], copy["status"]) == (
+        "The staging server runs Debian 12",
+        4,
+        "active",
+    )
+    assert len(run_json("history", memory_id, db=fresh)) == 4
+
+
+def test_human_output_is_readable(run):
+    code, out, _ = run("add", "Standups are at 9:30", "--tag", "team")
+    assert code == 0
+    assert out.startswith("added ")
+    assert "Standups are at 9:30" in out
+    assert "[team]" in out
+    memory_id = out.split()[1]
+
+    _, out, _ = run("search", "standups")
+    assert out.startswith(" 1. ")
+    assert memory_id in out
+
+    _, out, _ = run("show", memory_id)
+    assert "status active" in out
+    assert out.rstrip().endswith("Standups are at 9:30")
+
+    _, out, _ = run("search", "zeppelin")
+    assert out == "no memories match\n"
+
+
+def test_add_reports_a_near_duplicate(run):
+    run("add", "Lunch is at noon on Fridays")
+    code, out, _ = run("add", "lunch is at noon on fridays")
+    assert code == 0
+    assert out.startswith("already known; reinforced")
+
+
+def test_content_can_come_from_standard_input(run, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("Piped in from a file\n"))
+    code, out, _ = run("add", "-")
+    assert code == 0
+    assert "Piped in from a file" in out
+
+
+def test_identity_show_and_set(run_json):
+    assert run_json("identity")["text"] == ""
+    profile = run_json("identity", "--set", "I am Ana. Short answers please.")
+    assert profile["text"] == "I am Ana. Short answers please."
+    assert profile["size"] == len("I am Ana. Short answers please.")
+
+
+def test_stats_and_check(run_json):
+    run_json("add", "Counted memory", "--project", "p1", "--tag", "x")
+    stats = run_json("stats")
+    assert (stats["total"], stats["projects"], stats["tags"]) == (1, {"p1": 1}, {"x": 1})
+    assert run_json("check") == {"ok": True, "problems": []}
+    assert run_json("check", "--rebuild") == {"ok": True, "problems": []}
+
+
+def test_markdown_export_to_standard_output(run):
+    run("add", "Exported as markdown", "--layer", "L0")
+    code, out, _ = run("export", "--format", "markdown")
+    assert code == 0
+    assert "## L0 · Identity (1)" in out
+    assert "### Exported as markdown" in out
+
+
+def test_an_unknown_id_is_a_one_line_error(run):
+    err = _one_line_error(*run("show", "deadbeef"))
+    assert err == "memdesk: error: no memory with id 'deadbeef'\n"
+
+
+def test_a_bad_layer_is_a_one_line_error(run):
+    err = _one_line_error(*run("add", "text", "--layer", "L9"))
+    assert "invalid choice: 'L9'" in err
+
+
+def test_an_unknown_command_is_a_one_line_error(run):
+    _one_line_error(*run("frobnicate"))
+
+
+def test_an_identity_over_the_limit_is_a_one_line_error_and_saves_nothing(run, run_json):
+    run("identity", "--set", "a" * 600)
+    err = _one_line_error(*run("add", "b" * 401, "--layer", "L0"))
+    assert "1,001 characters" in err
+    assert "the limit is 1,000" in err
+    assert "Merge or remove" in err
+    err = _one_line_error(*run("identity", "--set", "c" * 1001))
+    assert "the limit is 1,000" in err
+    assert run_json("identity")["size"] == 600
+
+
+def test_a_multi_line_error_is_printed_on_one_line(run, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "memdesk-export",
+                "version": 1,
+                "memories": [
+                    {"id": "x", "content": "", "layer": "L1", "kind": "fact"},
+                    {"content": "y", "layer": "L8", "kind": "fact"},
+                ],
+            }
+        )
+    )
+    err = _one_line_error(*run("import", str(bad)))
+    assert "memories[0]" in err
+    assert "memories[1]" in err
+
+
+def test_a_stale_expected_version_is_a_one_line_error(run_json, run):
+    memory_id = run_json("add", "Versioned")["id"]
+    run_json("edit", memory_id, "--content", "Versioned twice")
+    err = _one_line_error(*run("edit", memory_id, "--content", "x", "--expected-version", "1"))
+    assert "version 2" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("identity", "--file", "/nonexistent/identity.txt"),
+        ("export", "-o", "/nonexistent/dir/export.json"),
+        ("import", "/nonexistent/export.json"),
+    ],
+)
+def test_a_file_that_cannot_be_read_or_written_is_a_one_line_error(run, args):
+    err = _one_line_error(*run(*args))
+    assert "/nonexistent/" in err
+
+
+def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
+    with closing(sqlite3.connect(db_path)) as plain:
+        plain.execute("PRAGMA user_version = 999")
+    err = _one_line_error(*run("list"))
+    assert "newer memdesk" in err
+
+
+def test_memdesk_db_environment_variable_is_used(run_json, tmp_path, monkeypatch):
+    from_env = tmp_path / "from-env.db"
+    monkeypatch.setenv("MEMDESK_DB", str(from_env))
+    run_json("add", "Stored where the environment says", db=None)
+    assert from_env.exists()
+    assert run_json("stats", db=None)["path"] == str(from_env)
+    assert run_json("list", db=tmp_path / "other.db") == []  # --db wins over MEMDESK_DB
+
+
+def test_db_works_before_and_after_the_subcommand(capsys, tmp_path):
+    db = tmp_path / "placed.db"
+    assert main(["--db", str(db), "add", "Option before the command"]) == 0
+    assert main(["list", "--json", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["--json", "--db", str(db), "list"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [m["content"] for m in listed] == ["Option before the command"]
+
+
+def test_python_dash_m_memdesk_runs_the_command(tmp_path):
+    db = tmp_path / "process.db"
+    env = {**os.environ, "MEMDESK_DB": str(db)}
+    added = subprocess.run(
+        [sys.executable, "-m", "memdesk", "add", "From a real process", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["content"] == "From a real process"
+    assert db.exists()
