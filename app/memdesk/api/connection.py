@@ -10,10 +10,11 @@ read its replies stops being read until it catches up.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtNetwork import QLocalSocket
 
 from memdesk.api import errors, protocol
@@ -34,14 +35,19 @@ class Limits:
 
 
 class Connection(QObject):
-    """Owns one QLocalSocket; emits `closed` once, when the socket is gone."""
-
-    closed = Signal(QObject)
+    """Owns one QLocalSocket; calls `on_closed(self)` once, when the socket is gone."""
 
     def __init__(
-        self, sock: QLocalSocket, dispatcher: Dispatcher, limits: Limits, parent: QObject
+        self,
+        sock: QLocalSocket,
+        dispatcher: Dispatcher,
+        limits: Limits,
+        parent: QObject,
+        *,
+        on_closed: Callable[[Connection], None],
     ) -> None:
         super().__init__(parent)
+        self._on_closed = on_closed
         self.session = Session()
         self._sock = sock
         self._dispatcher = dispatcher
@@ -69,13 +75,18 @@ class Connection(QObject):
         self.close()
 
     def close(self) -> None:
-        if self._closing:
+        if self._closing or self._sock is None:
             return
         self._closing = True
         self._idle.stop()
-        # Queued bytes (the last answer) are flushed before the socket really closes.
-        self._sock.disconnectFromServer()
-        if self._sock.state() == QLocalSocket.LocalSocketState.UnconnectedState:
+        sock = self._sock
+        # Queued bytes (the last answer) are flushed before the socket really closes; when
+        # nothing is queued, Qt emits disconnected (and we clean up) right here.
+        sock.disconnectFromServer()
+        if (
+            self._sock is not None
+            and sock.state() == QLocalSocket.LocalSocketState.UnconnectedState
+        ):
             self._on_disconnected()
 
     def flush(self, timeout_ms: int = 200) -> None:
@@ -197,5 +208,5 @@ class Connection(QObject):
         self._closing = True
         self._idle.stop()
         self._sock = None  # type: ignore[assignment]
-        self.closed.emit(self)
+        self._on_closed(self)
         self.deleteLater()

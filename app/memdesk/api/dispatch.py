@@ -20,6 +20,9 @@ from memdesk.core import Actor, MemdeskError, MemoryService, agent
 logger = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
+# A transport limit of the socket (issue 4), tighter than what the service accepts from the
+# window's search box: an agent's query is a short need, not a pasted document.
+MAX_QUERY_BYTES = 4096
 UNNAMED_AGENT = "unknown"
 Params = dict[str, Any]
 
@@ -68,7 +71,7 @@ class Dispatcher:
             "identity.get": lambda p, s: svc.identity(),
             "identity.set": lambda p, s: svc.set_identity(p.pop("text"), actor=s.actor, **p),
             "archive.add": lambda p, s: svc.archive_session(actor=s.actor, **p),
-            "context.build": lambda p, s: svc.build_context(p.pop("query"), actor=s.actor, **p),
+            "context.build": lambda p, s: svc.build_context(_query(p), actor=s.actor, **p),
             "events.subscribe": lambda p, s: _subscribe(s, True),
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
             "stats": lambda p, s: svc.stats(),
@@ -152,7 +155,7 @@ class Dispatcher:
 
     def _search(self, params: Params, session: Session) -> dict[str, Any]:
         include = _flag(params, "include_inactive")
-        query = params.pop("query")
+        query = _query(params)
         return self.service.search(query, actor=session.actor, **include, **_lists(params))
 
     def _show(self, params: Params, session: Session) -> dict[str, bool]:
@@ -173,6 +176,21 @@ def _flag(params: Params, name: str) -> Params:
     if not isinstance(value, bool):
         raise RpcError(errors.INVALID_PARAMS, f"{name} must be true or false", field=name)
     return {name: value}
+
+
+def _query(params: Params) -> Any:
+    query = params.pop("query")
+    if isinstance(query, str) and len(query) * 4 > MAX_QUERY_BYTES:  # cheap pre-check
+        size = len(query.encode("utf-8", "surrogatepass"))
+        if size > MAX_QUERY_BYTES:
+            raise RpcError(
+                errors.TOO_LARGE,
+                f"query is {size:,} bytes; the socket API accepts at most "
+                f"{MAX_QUERY_BYTES:,} bytes (4 KiB). Search with the key words only.",
+                field="query",
+                limit=MAX_QUERY_BYTES,
+            )
+    return query
 
 
 def _lists(params: Params) -> Params:

@@ -7,20 +7,23 @@ it emits signals.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import socket
 import struct
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QMetaObject, QObject, Qt, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from memdesk.api import errors, naming, protocol
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
 from memdesk.api.errors import RpcError
+from memdesk.api.signals import emit
 from memdesk.core import Change, MemoryService
 
 logger = logging.getLogger(__name__)
@@ -37,9 +40,6 @@ class AlreadyRunning(ServerError):
 class SocketServer(QObject):
     clients_changed = Signal(int)
     show_requested = Signal()
-    # Service listeners run on whichever thread wrote; this signal carries the changes to
-    # the server's own thread (queued) before any socket is touched.
-    _changes_published = Signal(object)
 
     def __init__(
         self,
@@ -53,11 +53,11 @@ class SocketServer(QObject):
         self._service = service
         self._path = str(socket_path or naming.socket_path(service.path))
         self._limits = limits or Limits()
-        self._dispatcher = Dispatcher(service, on_show=self.show_requested.emit)
+        self._dispatcher = Dispatcher(service, on_show=lambda: emit(self.show_requested))
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
-        self._unsubscribe = None
-        self._changes_published.connect(self._on_changes, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe: Callable[[], None] | None = None
+        self._pending_changes: collections.deque[Change] = collections.deque()
 
     @property
     def socket_path(self) -> str:
@@ -92,7 +92,7 @@ class SocketServer(QObject):
             raise ServerError(f"cannot listen on {self._path}: {message}")
         server.newConnection.connect(self._on_new_connection)
         self._server = server
-        self._unsubscribe = self._service.changes.subscribe(self._changes_published.emit)
+        self._unsubscribe = self._service.changes.subscribe(self._on_changes_any_thread)
         logger.info("listening on %s", self._path)
 
     def close(self) -> None:
@@ -118,30 +118,34 @@ class SocketServer(QObject):
                 sock.abort()
                 sock.deleteLater()
                 continue
-            connection = Connection(sock, self._dispatcher, self._limits, self)
             if len(self._connections) >= self._limits.max_connections:
-                connection.reject(
-                    RpcError(
-                        errors.BUSY,
-                        f"too many connections: memdesk serves at most "
-                        f"{self._limits.max_connections} at once; close one and retry",
-                    )
-                )
+                _refuse(sock, self._limits.max_connections)
                 continue
-            connection.closed.connect(self._on_connection_closed)
+            connection = Connection(
+                sock, self._dispatcher, self._limits, self, on_closed=self._on_connection_closed
+            )
             self._connections.append(connection)
-            self.clients_changed.emit(len(self._connections))
+            emit(self.clients_changed, len(self._connections))
 
-    @Slot(QObject)
-    def _on_connection_closed(self, connection: QObject) -> None:
+    def _on_connection_closed(self, connection: Connection) -> None:
         if connection in self._connections:
-            self._connections.remove(connection)  # type: ignore[arg-type]
-            self.clients_changed.emit(len(self._connections))
+            self._connections.remove(connection)
+            emit(self.clients_changed, len(self._connections))
 
-    @Slot(object)
-    def _on_changes(self, changes: list[Change]) -> None:
+    def _on_changes_any_thread(self, changes: list[Change]) -> None:
+        # Service listeners run on whichever thread wrote: queue the changes and let the
+        # server's own thread write them to the sockets (a queued call crosses threads).
+        self._pending_changes.extend(changes)
+        QMetaObject.invokeMethod(self, "_flush_changes", Qt.ConnectionType.QueuedConnection)
+
+    @Slot()
+    def _flush_changes(self) -> None:
+        """Push queued changes to subscribed connections, from the server's thread."""
+        changes = []
+        while self._pending_changes:
+            changes.append(self._pending_changes.popleft())
         listeners = [c for c in self._connections if c.session.subscribed]
-        if not listeners:
+        if not listeners or not changes:
             return
         lines = b"".join(
             protocol.encode(protocol.notification("memory.changed", change.to_dict()))
@@ -149,6 +153,16 @@ class SocketServer(QObject):
         )
         for connection in listeners:
             connection.send(lines)
+
+
+def _refuse(sock: QLocalSocket, limit: int) -> None:
+    exc = RpcError(
+        errors.BUSY,
+        f"too many connections: memdesk serves at most {limit} at once; close one and retry",
+    )
+    sock.write(protocol.encode(protocol.error(None, exc)))
+    sock.disconnected.connect(sock.deleteLater)
+    sock.disconnectFromServer()  # after the error is written
 
 
 def is_live(path: str, timeout_s: float = 1.0) -> bool:

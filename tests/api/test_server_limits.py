@@ -1,0 +1,196 @@
+"""Bad input and abusive clients, sent as raw bytes: each gets a clear error, none stalls others."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from memdesk.api import server as server_module
+from memdesk.api.client import Client, MemdeskError
+
+
+def _rpc(method, params=None, ident=1):
+    message = {"jsonrpc": "2.0", "method": method, "id": ident}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message).encode() + b"\n"
+
+
+def _error(line: bytes) -> dict:
+    reply = json.loads(line)
+    assert "result" not in reply, reply
+    return reply["error"]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "words"),
+    [
+        (b"{not json\n", -32700, "invalid JSON"),
+        (b'{"jsonrpc":"2.0","method":"system.ping","id":1,"id":2}\n', -32700, "duplicate key"),
+        (
+            b'{"jsonrpc":"2.0","method":"memory.search","params":{"query":"a","k":NaN},"id":1}\n',
+            -32700,
+            "NaN",
+        ),
+        (b'{"jsonrpc":"2.0","method":"x","params":{"k":Infinity},"id":1}\n', -32700, "Infinity"),
+        (b'{"jsonrpc":"2.0","method":"x","params":{"k":1e999},"id":1}\n', -32700, "finite"),
+        (b'{"jsonrpc":"2.0","method":"\xff\xfe","id":1}\n', -32700, "UTF-8"),
+        (b'{"a":' * 40 + b"1" + b"}" * 40 + b"\n", -32600, "nested deeper than 32"),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", -32600, "nested deeper than 32"),
+        (b'"just a string"\n', -32600, "JSON object"),
+        (b'{"method":"system.ping","id":1}\n', -32600, '"jsonrpc": "2.0"'),
+        (b'{"jsonrpc":"2.0","method":"system.ping","id":1,"x":1}\n', -32600, "unknown member"),
+        (b'{"jsonrpc":"2.0","method":"system.ping","id":[1]}\n', -32600, '"id"'),
+        (b'{"jsonrpc":"2.0","method":"system.ping","params":7,"id":1}\n', -32600, "params"),
+        (b'{"jsonrpc":"2.0","method":"memory.get","params":["x"],"id":1}\n', -32602, "named"),
+        (b"[]\n", -32600, "at least one"),
+        (_rpc("memory.nothing"), -32601, "system.describe"),
+        (_rpc("memory.get", {}), -32602, "'id' is required"),
+        (_rpc("memory.get", {"id": "x", "extra": 1}), -32602, "unknown parameter 'extra'"),
+        (_rpc("memory.get", {"id": "does-not-exist"}), -32001, "no memory"),
+        (_rpc("memory.add", {"content": "x" * 70_000}), -32004, "64 KiB"),
+        (_rpc("memory.search", {"query": "q" * 5000}), -32004, "4,096"),
+        (_rpc("context.build", {"query": "é" * 2049}), -32004, "4 KiB"),
+        (_rpc("memory.search", {"query": "q", "k": 0}), -32602, "1..100"),
+        (_rpc("memory.search", {"query": "q", "k": 101}), -32602, "1..100"),
+        (_rpc("memory.add", {"content": "x", "dedup": "yes"}), -32602, "true or false"),
+        (_rpc("memory.add", {"content": "lone \ud800 surrogate"}), -32602, "surrogate"),
+    ],
+)
+def test_bad_messages_get_clear_errors(raw, line, code, words):
+    peer = raw()
+    peer.send(line)
+    error = _error(peer.line())
+    assert error["code"] == code
+    assert words in error["message"]
+    peer.send(_rpc("system.ping", ident=2))
+    assert json.loads(peer.line()) == {"jsonrpc": "2.0", "id": 2, "result": "pong"}
+
+
+def test_invalid_params_name_the_field(raw):
+    peer = raw()
+    peer.send(_rpc("memory.add", {"content": "x", "importance": 5}))
+    error = _error(peer.line())
+    assert (error["code"], error["data"]) == (-32602, {"type": "invalid", "field": "importance"})
+
+
+def test_notifications_get_no_reply_and_batches_do(raw, service):
+    peer = raw()
+    peer.send(b'{"jsonrpc":"2.0","method":"memory.add","params":{"content":"quiet write"}}\n')
+    peer.send(b'{"jsonrpc":"2.0","method":"no.such.method"}\n')  # a notification: no error
+    batch = [
+        {"jsonrpc": "2.0", "method": "system.ping", "id": "a"},
+        {"jsonrpc": "2.0", "method": "memory.count"},
+        {"jsonrpc": "2.0", "method": "memory.count", "id": "b"},
+        {"bad": True},
+    ]
+    peer.send(json.dumps(batch).encode() + b"\n")
+    replies = json.loads(peer.line())
+    assert [r.get("result") for r in replies[:2]] == ["pong", 1]
+    assert replies[2]["error"]["code"] == -32600
+    assert service.count() == 1
+
+
+def test_line_over_one_mebibyte_is_answered_then_closed(raw):
+    peer = raw()
+    big = _rpc("memory.add", {"content": "x" * (1024 * 1024)})
+    peer.send(big)
+    error = _error(peer.line())
+    assert error["code"] == -32004
+    assert "1,048,576" in error["message"]
+    assert peer.line() == b""  # closed
+
+
+def test_half_line_times_out_without_stalling_others(raw, pump):
+    silent = raw()
+    silent.send(b'{"jsonrpc":"2.0","method":"system.pi')
+    other = raw()
+    other.send(_rpc("system.ping"))
+    assert json.loads(other.line())["result"] == "pong"
+    error = _error(silent.line())
+    assert error["code"] == -32600
+    assert "no end of line" in error["message"]
+    assert silent.line() == b""
+
+
+def test_more_than_32_connections_are_refused(raw, server, qtbot):
+    peers = [raw() for _ in range(32)]
+    for peer in peers:  # each is served
+        peer.send(_rpc("system.ping"))
+        assert json.loads(peer.line())["result"] == "pong"
+    assert server.client_count == 32
+    extra = raw()
+    error = _error(extra.line())
+    assert error["code"] == -32006
+    assert "at most 32" in error["message"]
+    assert extra.line() == b""
+    peers[0].close()
+    qtbot.waitUntil(lambda: server.client_count == 31)
+    again = raw()
+    again.send(_rpc("system.ping"))
+    assert json.loads(again.line())["result"] == "pong"
+
+
+def test_client_disconnecting_mid_request_does_not_hurt(raw, service, qtbot):
+    gone = raw()
+    gone.send(_rpc("memory.add_many", {"items": [{"content": f"item {i}"} for i in range(300)]}))
+    gone.close()
+    qtbot.waitUntil(lambda: service.count() == 300)  # the write it sent still completes
+    half = raw()
+    half.send(b'{"jsonrpc":"2.0","method":"memory.add","params":{"content":"ha')
+    half.close()
+    peer = raw()
+    peer.send(_rpc("memory.count"))
+    assert json.loads(peer.line())["result"] == 300
+
+
+def test_busy_database_maps_to_busy_code(client, pump, service, monkeypatch):
+    from memdesk.core import Busy
+
+    def locked(*args, **kwargs):
+        raise Busy("the database is busy with another writer; try again in a moment")
+
+    monkeypatch.setattr(service, "add", locked)
+    with pytest.raises(MemdeskError) as err:
+        pump.run(client.add, "anything")
+    assert (err.value.code, err.value.type) == (-32006, "busy")
+
+
+def test_internal_errors_are_reported_not_fatal(client, pump, service, monkeypatch):
+    monkeypatch.setattr(service, "stats", lambda: 1 / 0)
+    with pytest.raises(MemdeskError) as err:
+        pump.run(client.stats)
+    assert err.value.code == -32603
+    assert "log" in err.value.message
+    assert pump.run(client.ping) == "pong"
+
+
+def test_other_users_are_refused(server, monkeypatch, pump):
+    monkeypatch.setattr(server_module.os, "getuid", lambda: 12345)
+    with pytest.raises(MemdeskError):
+        pump.run(lambda: Client(socket_path=server.socket_path, agent="intruder", timeout=5))
+
+
+def test_socket_is_user_only(server):
+    import os
+    import stat
+
+    assert stat.S_IMODE(os.stat(server.socket_path).st_mode) & 0o077 == 0
+
+
+def test_stale_socket_is_replaced_and_live_one_refused(service, sock_path, qtbot):
+    from memdesk.api.server import AlreadyRunning, SocketServer
+
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(sock_path)  # a socket file with nobody listening, as a killed process leaves
+    stale.close()
+    first = SocketServer(service, sock_path)
+    first.listen()
+    try:
+        second = SocketServer(service, sock_path)
+        with pytest.raises(AlreadyRunning):
+            second.listen()
+    finally:
+        first.close()

@@ -1,0 +1,149 @@
+"""Every method of the contract, through the client, against an in-process server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdesk.api.client import MemdeskError
+from memdesk.api.methods import BY_NAME
+
+
+def test_ping_describe_hello(client, pump):
+    assert pump.run(client.ping) == "pong"
+    described = pump.run(client.describe)
+    assert set(described["methods"]) == set(BY_NAME)
+    assert described["methods"]["memory.search"]["required"] == ["query"]
+    assert pump.run(client.hello, "other-agent")["agent"] == "other-agent"
+
+
+def test_writes_are_attributed_to_the_agent(client, pump, service):
+    memory = pump.run(client.add, "The user prefers tabs over spaces", kind="preference")
+    assert (memory["source"], memory["agent"]) == ("agent", "tester")
+    pump.run(client.search, "tabs")
+    assert service.retrieval_log(limit=1)[0]["client"] == "agent:tester"
+
+
+def test_add_dedup_and_add_many(client, pump, service):
+    first = pump.run(client.add, "Deploys go through the staging cluster first")
+    again = pump.run(client.add, "Deploys go through the staging cluster first!")
+    assert again["duplicate_of"] == first["id"]
+    ids = pump.run(client.add_many, [{"content": "alpha one"}, {"content": "beta two"}])
+    assert [service.get(i)["content"] for i in ids] == ["alpha one", "beta two"]
+    with pytest.raises(MemdeskError) as err:
+        pump.run(client.add_many, [{"content": "gamma"}, {"content": ""}])
+    assert err.value.code == -32602
+    assert "items[1]" in err.value.message
+    assert service.count() == 3  # all or nothing
+
+
+def test_update_correct_remove_restore_history(client, pump):
+    memory = pump.run(client.add, "The build uses make")
+    updated = pump.run(
+        lambda: client.update(memory["id"], content="The build uses ninja", expected_version=1)
+    )
+    assert updated["version"] == 2
+    with pytest.raises(MemdeskError) as err:
+        pump.run(lambda: client.update(memory["id"], tags=["x"], expected_version=1))
+    assert (err.value.code, err.value.type) == (-32003, "version_conflict")
+    fixed = pump.run(client.correct, memory["id"], "The build uses meson")
+    assert fixed["supersedes"] == memory["id"]
+    assert pump.run(client.get, memory["id"])["status"] == "inactive"
+    assert pump.run(client.remove, fixed["id"])["status"] == "deleted"
+    assert pump.run(client.restore, fixed["id"])["status"] == "active"
+    changes = [v["change"] for v in pump.run(client.history, memory["id"])]
+    assert changes == ["add", "update", "correct"]
+
+
+def test_list_count_search(client, pump):
+    pump.run(lambda: client.add("Python 3.11 is the minimum", project="memdesk", tags=["py"]))
+    pump.run(lambda: client.add("Rust is used for the parser", project="other"))
+    listed = pump.run(lambda: client.list(project="memdesk"))
+    assert [m["content"] for m in listed] == ["Python 3.11 is the minimum"]
+    assert pump.run(lambda: client.count(tags=["py"])) == 1
+    found = pump.run(lambda: client.search("python minimum", k=5, layers="L1"))
+    assert found["hits"][0]["content"] == "Python 3.11 is the minimum"
+    assert set(found["hits"][0]) >= {"id", "layer", "kind", "tags", "source", "score"}
+    assert found["took_ms"] >= 0
+
+
+def test_link_unlink(client, pump):
+    a = pump.run(client.add, "first memory about caching")
+    b = pump.run(client.add, "second memory about eviction")
+    assert pump.run(client.link, a["id"], b["id"])["relation"] == "related"
+    assert pump.run(client.get, a["id"])["links"] == [
+        {"id": b["id"], "relation": "related", "direction": "out"}
+    ]
+    assert pump.run(client.unlink, a["id"], b["id"]) == 1
+
+
+def test_identity_get_set_and_limit(client, pump):
+    assert pump.run(client.set_identity, "Name: Ada. Prefers short answers.")["size"] == 33
+    assert pump.run(client.identity)["text"] == "Name: Ada. Prefers short answers."
+    with pytest.raises(MemdeskError) as err:
+        pump.run(client.set_identity, "x" * 1001)
+    assert (err.value.code, err.value.type) == (-32002, "l0_full")
+    assert "1,000" in err.value.message
+
+
+def test_archive_context_stats_export(client, pump):
+    summary = pump.run(lambda: client.archive("Wrote the socket API", decisions=["JSON-RPC"]))
+    assert (summary["layer"], summary["source"]) == ("L2", "system")
+    pump.run(client.add, "The socket API speaks JSON-RPC 2.0")
+    block = pump.run(lambda: client.context("socket api", budget_chars=1000))
+    assert block["text"].startswith("<memory-context>")
+    assert block["ids"]
+    assert len(block["text"]) <= 1000
+    assert pump.run(client.stats)["by_layer"] == {"L1": 1, "L2": 1}
+    exported = json.loads(pump.run(client.export))
+    assert exported["format"] == "memdesk-export"
+    assert "# memdesk export" in pump.run(lambda: client.export("markdown", layers=["L1"]))
+
+
+def test_agent_may_not_write_the_archive_directly(client, pump):
+    with pytest.raises(MemdeskError) as err:
+        pump.run(lambda: client.add("a summary", layer="L2"))
+    assert (err.value.code, err.value.type) == (-32005, "not_allowed")
+    assert "archive.add" in err.value.message
+
+
+def test_events_are_pushed_to_subscribers(client, pump, server):
+    from memdesk.api.client import Client
+
+    pump.run(client.subscribe)
+    other = pump.run(lambda: Client(socket_path=server.socket_path, agent="writer"))
+    try:
+        memory = pump.run(other.add, "an event worth seeing")
+        event = pump.run(client.next_event, 5)
+        assert event == {"event": "created", "id": memory["id"], "version": 1, "by": "agent:writer"}
+        pump.run(other.remove, memory["id"])
+        assert pump.run(client.next_event, 5)["event"] == "deleted"
+        pump.run(lambda: client.call("events.unsubscribe"))
+        pump.run(other.restore, memory["id"])
+        assert pump.run(client.next_event, 0.3) is None
+    finally:
+        other.close()
+
+
+def test_a_gui_edit_reaches_subscribers(client, pump, service):
+    pump.run(client.subscribe)
+    memory = service.add("typed by the user in the window")
+    assert pump.run(client.next_event, 5)["id"] == memory["id"]
+
+
+def test_show_request_and_hand_over(server, pump, qtbot, service):
+    from memdesk.api import instance
+
+    with qtbot.waitSignal(server.show_requested, timeout=5000):
+        assert pump.run(lambda: _hand_over_via(server.socket_path, instance))
+
+
+def _hand_over_via(path, instance):
+    import os
+
+    os.environ["MEMDESK_SOCKET"] = path
+    try:
+        return instance.hand_over("/nonexistent/any.db", show=True)
+    finally:
+        del os.environ["MEMDESK_SOCKET"]
