@@ -12,7 +12,6 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
 from memdesk.core.records import to_dict
 from memdesk.store import Memory, RetrievalLog
-from memdesk.store.db import write_transaction
 
 
 class Recall:
@@ -50,7 +49,7 @@ class Recall:
         self, query: str, found: Filters, hits: list[dict[str, Any]], took_ms: float, actor: Actor
     ) -> None:
         stamp = clock.now()
-        with write_transaction():
+        with self._write():  # a lock held too long is a Busy error, like any write
             if hits:
                 (
                     Memory.update(recall_count=Memory.recall_count + 1, last_recalled_at=stamp)
