@@ -134,3 +134,17 @@ def test_a_writer_that_waits_too_long_gets_a_busy_error_and_changes_nothing(serv
     assert "try again" in caught.value.message
     assert service.count(status=None) == 0
     assert events == []
+
+
+def test_a_search_that_cannot_log_for_too_long_gets_a_busy_error(service, db_path):
+    service.add("Searchable while locked")
+    service.database.execute_sql("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(Busy):
+            service.search("searchable")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert service.retrieval_log() == []

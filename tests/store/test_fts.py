@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from memdesk.store import fts
+
 
 def _hits(service, query: str) -> list[str]:
     return [h["id"] for h in service.search(query, record=False)["hits"]]
@@ -16,9 +18,10 @@ def test_a_healthy_database_has_no_problems(service):
 
 def _drop_from_index(service, memory_id: str) -> None:
     """The index forgets a memory that is still in the table (as a crash mid-sync could)."""
+    columns = ", ".join(fts.FTS_COLUMNS)
     service.database.execute_sql(
-        "INSERT INTO memory_fts(memory_fts, rowid, content, tags, context) "
-        "SELECT 'delete', id, content, tags, context FROM memory WHERE uuid = ?",
+        f"INSERT INTO memory_fts(memory_fts, rowid, {columns}) "
+        f"SELECT 'delete', id, {columns} FROM memory WHERE uuid = ?",
         (memory_id,),
     )
 
