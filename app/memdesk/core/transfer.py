@@ -237,9 +237,17 @@ def _checked_version(v: object) -> dict[str, Any]:
     for key in ("changed_by", "change"):
         if not isinstance(v.get(key), str):
             raise ValidationError(f"a version lacks {key}", field="versions")
+    try:
+        # history and revert read these states back as memories: check them like one
+        state = _checked_state(v["state"])
+    except MemdeskError as exc:
+        raise ValidationError(
+            f"version {v.get('version')!r} state: {exc.message}",
+            field=f"versions.{exc.field}",
+        ) from None
     return {
         "version": validate.integer(v.get("version"), "versions.version", 1),
-        "state": v["state"],
+        "state": state,
         "changed_by": v["changed_by"],
         "changed_at": clock.parse_time(v.get("changed_at"), "versions.changed_at"),
         "change": v["change"],
