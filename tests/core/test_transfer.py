@@ -156,6 +156,16 @@ def _break(document: dict, how: str) -> str:
         document["links"][0]["relation"] = "likes"
     elif how == "bad version":
         memories[1]["versions"] = [{"state": "nope"}]
+    elif how == "bad version state":
+        memories[2]["versions"] = [
+            {
+                "version": 1,
+                "state": {"note": "not a memory"},
+                "changed_by": "user",
+                "changed_at": "2024-01-01",
+                "change": "update",
+            }
+        ]
     elif how == "wrong format version":
         document["version"] = 99
     return json.dumps(document)
@@ -172,6 +182,7 @@ def _break(document: dict, how: str) -> str:
         ("unknown link end", None, "links"),
         ("bad relation", "links[0]", "relation"),
         ("bad version", "memories[1]", "versions"),
+        ("bad version state", "memories[2]", "versions"),
         ("wrong format version", None, "version"),
     ],
 )
