@@ -10,6 +10,7 @@ read its replies stops being read until it catches up.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -56,10 +57,9 @@ class Connection(QObject):
         self._scanned = 0  # bytes of _buffer already known to hold no newline
         self._closing = False
         self._drain_scheduled = False
-        self._idle = QTimer(self)
-        self._idle.setSingleShot(True)
-        self._idle.setInterval(int(limits.idle_timeout_s * 1000))
-        self._idle.timeout.connect(self._on_idle_timeout)
+        # When the unfinished line last grew; checked by the server's sweep, not a timer per
+        # connection, so that a request costs no timer calls.
+        self._partial_since: float | None = None
         sock.setParent(self)
         sock.readyRead.connect(self._on_ready_read)
         sock.bytesWritten.connect(self._on_bytes_written)
@@ -78,7 +78,6 @@ class Connection(QObject):
         if self._closing or self._sock is None:
             return
         self._closing = True
-        self._idle.stop()
         sock = self._sock
         # Queued bytes (the last answer) are flushed before the socket really closes; when
         # nothing is queued, Qt emits disconnected (and we clean up) right here.
@@ -96,9 +95,8 @@ class Connection(QObject):
     @Slot()
     def _on_ready_read(self) -> None:
         self._buffer += self._sock.readAll().data()
-        if self._buffer:
-            self._idle.start()
         self._drain()
+        self._partial_since = time.monotonic() if self._buffer else None
 
     @Slot()
     def _on_bytes_written(self) -> None:
@@ -127,8 +125,6 @@ class Connection(QObject):
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
             self._too_long(len(self._buffer))
-        elif not self._buffer:
-            self._idle.stop()
         elif handled == self._limits.lines_per_turn and not self._drain_scheduled:
             self._drain_scheduled = True
             QTimer.singleShot(0, self, self._drain)
@@ -187,9 +183,10 @@ class Connection(QObject):
             reply = protocol.result(request.id, value)
         return None if request.is_notification else reply
 
-    @Slot()
-    def _on_idle_timeout(self) -> None:
-        if not self._buffer or self._closing:
+    def check_idle(self, now: float) -> None:
+        """Close the connection if a half-sent line has waited longer than the limit."""
+        since = self._partial_since
+        if since is None or self._closing or now - since < self._limits.idle_timeout_s:
             return
         seconds = self._limits.idle_timeout_s
         self._buffer.clear()
@@ -206,7 +203,6 @@ class Connection(QObject):
         if self._sock is None:
             return
         self._closing = True
-        self._idle.stop()
         self._sock = None  # type: ignore[assignment]
         self._on_closed(self)
         self.deleteLater()

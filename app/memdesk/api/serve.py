@@ -48,12 +48,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"memdesk serve: {exc}", file=sys.stderr)
         return 2
     print(f"listening on {server.socket_path}", flush=True)
-    try:
-        with _quit_on_signals(app):
+    # The handlers stay in place until cleanup is done, so a second signal cannot cut it short.
+    with _quit_on_signals(app):
+        try:
             app.exec()
-    finally:
-        server.close()
-        service.close()
+        finally:
+            server.close()
+            service.close()
     logger.info("stopped")
     return 0
 

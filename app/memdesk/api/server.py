@@ -13,10 +13,11 @@ import os
 import socket
 import struct
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QMetaObject, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QMetaObject, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from memdesk.api import errors, naming, protocol
@@ -58,6 +59,9 @@ class SocketServer(QObject):
         self._connections: list[Connection] = []
         self._unsubscribe: Callable[[], None] | None = None
         self._pending_changes: collections.deque[Change] = collections.deque()
+        self._sweep = QTimer(self)
+        self._sweep.setInterval(max(50, int(self._limits.idle_timeout_s * 1000 / 4)))
+        self._sweep.timeout.connect(self._on_sweep)
 
     @property
     def socket_path(self) -> str:
@@ -92,11 +96,13 @@ class SocketServer(QObject):
             raise ServerError(f"cannot listen on {self._path}: {message}")
         server.newConnection.connect(self._on_new_connection)
         self._server = server
+        self._sweep.start()
         self._unsubscribe = self._service.changes.subscribe(self._on_changes_any_thread)
         logger.info("listening on %s", self._path)
 
     def close(self) -> None:
         """Stop listening and close every connection, after sending what is queued."""
+        self._sweep.stop()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -126,6 +132,12 @@ class SocketServer(QObject):
             )
             self._connections.append(connection)
             emit(self.clients_changed, len(self._connections))
+
+    @Slot()
+    def _on_sweep(self) -> None:
+        now = time.monotonic()
+        for connection in list(self._connections):
+            connection.check_idle(now)
 
     def _on_connection_closed(self, connection: Connection) -> None:
         if connection in self._connections:
