@@ -1,0 +1,93 @@
+"""The MCP bridge driven end-to-end by the official SDK's stdio client."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from memdesk.api.client import Client
+
+
+def _bridge(db_path, sock_path) -> StdioServerParameters:
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path, "MEMDESK_AGENT": "claude-test"}
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "memdesk", "mcp", "--db", str(db_path)], env=env
+    )
+
+
+async def _session_run(params, steps):
+    with open(os.devnull, "w") as quiet:
+        async with (
+            stdio_client(params, errlog=quiet) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await steps(session)
+
+
+def _payload(result) -> object:
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
+
+
+def test_lists_exactly_two_tools_and_writes_then_searches(serve, db_path, sock_path):
+    serve()
+
+    async def steps(session):
+        tools = (await session.list_tools()).tools
+        added = await session.call_tool(
+            "memory_write",
+            {"action": "add", "content": "The user deploys with Ansible", "kind": "fact"},
+        )
+        found = await session.call_tool("memory", {"op": "search", "args": {"query": "deploy"}})
+        missing = await session.call_tool("memory", {"op": "get", "args": {"id": "ffff0000"}})
+        helped = await session.call_tool("memory", {"op": "help"})
+        return tools, added, found, missing, helped
+
+    tools, added, found, missing, helped = anyio.run(
+        _session_run, _bridge(db_path, sock_path), steps
+    )
+    assert sorted(t.name for t in tools) == ["memory", "memory_write"]
+    descriptions = {t.name: t.description for t in tools}
+    assert "What does not" in descriptions["memory_write"]
+    memory = _payload(added)
+    assert (memory["source"], memory["agent"]) == ("agent", "claude-test")
+    assert _payload(found)["hits"][0]["id"] == memory["id"]
+    assert missing.is_error
+    assert "no memory" in missing.content[0].text
+    assert "do_not_store" in _payload(helped)
+
+
+def test_starts_memdesk_serve_when_none_runs(db_path, sock_path):
+    async def steps(session):
+        return await session.call_tool("memory", {"op": "identity"})
+
+    result = anyio.run(_session_run, _bridge(db_path, sock_path), steps)
+    try:
+        assert _payload(result)["limit"] == 1000
+        with Client(socket_path=sock_path) as client:
+            assert client.ping() == "pong"  # still running after the bridge exited
+    finally:
+        _stop_server_on(sock_path)
+
+
+def _stop_server_on(sock_path: str) -> None:
+    """Stop the background server the bridge started: its pid from the socket's peer creds."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as peer:
+        peer.connect(sock_path)
+        creds = peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid = struct.unpack("3i", creds)[0]
+    os.kill(pid, signal.SIGTERM)
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        anyio.run(anyio.sleep, 0.05)
