@@ -135,7 +135,8 @@ class DetailPanel(QWidget):
         except MemdeskError:
             theirs = None
         if theirs is not None and theirs["version"] != self.editor.base_version:
-            self.editor.show_conflict(theirs)
+            who = self._service.history(self.memory_id)[-1]["by"]
+            self.editor.show_conflict(theirs, html.escape(who))
 
     def conflict(self) -> None:
         """A save was refused because the memory changed: show the choice in the editor."""

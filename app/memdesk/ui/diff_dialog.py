@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 ADDED_STYLE = "background-color: rgba(46, 160, 67, 80)"
 REMOVED_STYLE = "background-color: rgba(248, 81, 73, 80); text-decoration: line-through"
-_WORDS = re.compile(r"\s+|\w+|[^\w\s]")
+# Words keep their trailing space, so a rewritten sentence reads as old-then-new, not interleaved.
+_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 def diff_html(old: str, new: str) -> str:

@@ -238,10 +238,7 @@ class MainWindow(QMainWindow):
     def edit_identity(self) -> None:
         editor = IdentityEditor(self.service, self)
         if editor.exec() and editor.before != editor.after:
-            command = IdentityCommand(
-                self.service, editor.before, editor.after, editor.ids, self.show_error
-            )
-            self.run(command)
+            self.run(IdentityCommand(self.service, editor.before, editor.after, self.show_error))
 
     @Slot()
     def export(self) -> None:

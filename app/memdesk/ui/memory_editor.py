@@ -145,10 +145,9 @@ class MemoryEditor(QWidget):
     def changes(self) -> dict[str, Any]:
         return {k: v for k, v in self.values().items() if self._record.get(k) != v}
 
-    def show_conflict(self, theirs: dict[str, Any]) -> None:
-        """Someone else saved `theirs` while the person was editing: let them choose."""
+    def show_conflict(self, theirs: dict[str, Any], who: str) -> None:
+        """`who` saved `theirs` while the person was editing: let them choose."""
         self._theirs = theirs
-        who = theirs.get("agent") or theirs.get("source") or "someone"
         self.banner_label.setText(
             f"<b>{who}</b> changed this memory while you were editing "
             f"(now version {theirs['version']}, you started from {self.base_version}). "

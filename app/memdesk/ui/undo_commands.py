@@ -14,10 +14,11 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from memdesk.core import MemdeskError, MemoryService
+from memdesk.core import MemdeskError, MemoryService, VersionConflict
 from memdesk.ui.memory_table_model import first_line
 
 Reporter = Callable[[MemdeskError], None]
+EDITABLE = ("content", "tags", "kind", "layer", "project", "task", "importance")
 
 
 def perform(stack: QUndoStack, command: MemoryCommand) -> None:
@@ -69,7 +70,7 @@ class MemoryCommand(QUndoCommand):
 
 @dataclass
 class Edit:
-    """One memory's fields before and after, and the version the next step expects."""
+    """One memory's fields before and after, and the version the change was made against."""
 
     id: str
     before: dict[str, Any]
@@ -92,11 +93,24 @@ class EditCommand(MemoryCommand):
         super().__init__(service, text, report)
         self.edits = [e for e in edits if e.after]
 
-    def _apply(self, forward: bool) -> None:
+    def execute(self) -> None:
         for edit in self.edits:
-            fields = edit.after if forward else edit.before
-            rec = self.service.update(edit.id, expected_version=edit.version, **fields)
-            edit.version = rec["version"]
+            self.service.update(edit.id, expected_version=edit.version, **edit.after)
+
+    def _apply(self, forward: bool) -> None:
+        # Other steps on the stack bump versions too, so what must hold is the fields: only if
+        # each memory still has the values this step left, put the other side back.
+        steps = [(e, e.after, e.before) if forward else (e, e.before, e.after) for e in self.edits]
+        current = {e.id: self.service.get(e.id) for e in self.edits}
+        for edit, _put, expect in steps:
+            now = current[edit.id]
+            if any(now.get(k) != v for k, v in expect.items()):
+                raise VersionConflict(
+                    f"“{first_line(now['content'])[:60]}” was changed since (now version "
+                    f"{now['version']}), so this step was not undone or redone over that change."
+                )
+        for edit, put, _expect in steps:
+            self.service.update(edit.id, expected_version=current[edit.id]["version"], **put)
 
     def _redo(self) -> None:
         self._apply(forward=True)
@@ -111,19 +125,15 @@ class RevertCommand(EditCommand):
     def __init__(
         self, service: MemoryService, record: dict[str, Any], version: int, report: Reporter
     ) -> None:
-        edit = Edit(record["id"], {}, {}, record["version"])
-        super().__init__(service, f"Restore version {version}", [edit], report)
+        super().__init__(service, f"Restore version {version}", [], report)
         self._record = record
         self._target = version
 
     def execute(self) -> None:
-        edit = self.edits[0]
-        rec = self.service.revert(edit.id, self._target, expected_version=edit.version)
-        changed = edit_of(self._record, {k: rec[k] for k in EDITABLE})
-        edit.before, edit.after, edit.version = changed.before, changed.after, rec["version"]
-
-
-EDITABLE = ("content", "tags", "kind", "layer", "project", "task", "importance")
+        rec = self.service.revert(
+            self._record["id"], self._target, expected_version=self._record["version"]
+        )
+        self.edits = [edit_of(self._record, {k: rec[k] for k in EDITABLE})]
 
 
 class StatusCommand(MemoryCommand):
@@ -158,8 +168,7 @@ class ImportCommand(StatusCommand):
     """An import that already happened: undo moves the added memories to the Trash."""
 
     def __init__(self, service: MemoryService, ids: list[str], report: Reporter) -> None:
-        text = f"Import {len(ids):,} memor{'y' if len(ids) == 1 else 'ies'}"
-        super().__init__(service, text, ids, report, forward="restore")
+        super().__init__(service, f"Import {noun(len(ids))}", ids, report, forward="restore")
 
     def execute(self) -> None:
         """The import dialog already wrote them."""
@@ -188,29 +197,27 @@ class AddCommand(MemoryCommand):
 class IdentityCommand(MemoryCommand):
     """A saved identity profile; undo puts the previous text back (unless an agent changed it)."""
 
-    def __init__(
-        self,
-        service: MemoryService,
-        before: str,
-        after: str,
-        ids: list[str],
-        report: Reporter,
-    ) -> None:
+    def __init__(self, service: MemoryService, before: str, after: str, report: Reporter) -> None:
         super().__init__(service, "Edit identity", report)
         self.before, self.after = before, after
-        self.ids = ids  # the profile's entries as they are after the last step
 
     def execute(self) -> None:
         """The identity editor saved it (it handles conflicts itself)."""
 
-    def _set(self, text: str) -> None:
-        self.ids = self.service.set_identity(text, expected=self.ids)["ids"]
+    def _set(self, expect: str, put: str) -> None:
+        current = self.service.identity()
+        if current["text"] != expect.strip():
+            raise VersionConflict(
+                "the identity profile was changed since, so this step was not undone or redone "
+                "over that change"
+            )
+        self.service.set_identity(put, expected=current["ids"])
 
     def _redo(self) -> None:
-        self._set(self.after)
+        self._set(self.before, self.after)
 
     def _undo(self) -> None:
-        self._set(self.before)
+        self._set(self.after, self.before)
 
 
 def noun(count: int) -> str:

@@ -1,0 +1,309 @@
+"""The main window as a person uses it: browse, search, filter, edit, undo, delete, trash."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+from memdesk.core import agent
+from memdesk.ui.memory_table_model import PAGE_SIZE
+from memdesk.ui.memory_table_view import highlight_html
+from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_messages(monkeypatch):
+    """A message box here would block the test: make an unexpected one fail it instead."""
+
+    def fail(_parent, _title, text, *args):
+        raise AssertionError(f"unexpected message: {text}")
+
+    monkeypatch.setattr(QMessageBox, "warning", fail)
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    service.add("Prefers pytest over unittest", kind="preference", tags=["python"], project="app")
+    service.add("Deploys go through blue/green", tags=["deploy"], project="web")
+    service.add("The staging database is Postgres 16", tags=["deploy", "db"], project="web")
+    return open_window(qtbot, service, tmp_path / "settings.ini")
+
+
+def test_opens_with_memories_sidebar_counts_and_status(window):
+    assert window.browser.model.rowCount() == 3
+    assert window.sidebar.count_of("L1") == 3
+    assert window.sidebar.count_of("project:web") == 2
+    assert window.sidebar.count_of("tag:deploy") == 2
+    assert "3 active" in window.status.counts.text()
+    assert "memdesk-test.sock" in window.status.socket.text()
+
+
+def test_large_database_loads_only_the_pages_in_view(qtbot, service, tmp_path):
+    items = [{"content": f"note {n} on topic {n % 13}"} for n in range(1000)]
+    service.add_many(items, dedup=False)
+    window = open_window(qtbot, service, tmp_path / "s.ini")
+    model = window.browser.model
+    assert model.rowCount() == 1000
+    assert len(model._pages) <= 2  # only what the view painted
+    window.browser.table.scrollToBottom()
+    qtbot.wait(10)
+    assert model.data(model.index(999, 0)).startswith("note 0 ")
+    assert len(model._pages) <= 1000 // PAGE_SIZE
+
+
+def test_typing_in_search_box_shows_matches_with_terms_highlighted(qtbot, window):
+    qtbot.keyClicks(window.browser.search, "postgres")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    assert shown_texts(window) == ["The staging database is Postgres 16"]
+    assert "1 matches" in window.browser.summary.text()
+    marked = highlight_html("The staging database is Postgres 16", "postgres")
+    assert ">Postgres</span>" in marked
+    window.browser.search.clear()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 3, timeout=2000)
+
+
+def test_search_while_typing_does_not_count_recalls(qtbot, service, window):
+    qtbot.keyClicks(window.browser.search, "postgres")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    assert service.retrieval_log(limit=10) == []
+    qtbot.waitUntil(lambda: len(service.retrieval_log(limit=10)) == 1, timeout=3000)
+
+
+def test_clicking_a_row_shows_it_in_the_detail_panel(qtbot, window):
+    click_row(qtbot, window, 1)
+    text = window.detail.browser.toPlainText()
+    assert shown_texts(window)[1] in text
+    assert "Written by" in text
+
+
+def test_sidebar_and_chips_narrow_the_list(qtbot, window):
+    window.sidebar.select_key("project:web")
+    assert len(shown_ids(window)) == 2
+    window.browser.chips.set_value("tag", "db")
+    assert shown_texts(window) == ["The staging database is Postgres 16"]
+    assert window.browser.chips._chips["tag"].text().startswith("Tag: db")
+    window.browser.chips.clear()
+    window.sidebar.select_key("all")
+    window.browser.chips.set_value("kind", "preference")
+    assert shown_texts(window) == ["Prefers pytest over unittest"]
+
+
+def test_sorting_by_a_column_happens_in_sql(qtbot, window):
+    header = window.browser.table.horizontalHeader()
+    qtbot.mouseClick(
+        header.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=_center(header, 0),
+    )
+    texts = shown_texts(window)
+    assert texts in (sorted(texts), sorted(texts, reverse=True))
+    assert window.browser.model._order.lstrip("-") == "content"
+
+
+def _center(header, section):
+    from PySide6.QtCore import QPoint
+
+    x = header.sectionViewportPosition(section) + header.sectionSize(section) // 2
+    return QPoint(x, header.height() // 2)
+
+
+def test_edit_in_place_then_undo_and_redo(qtbot, service, window):
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    before = service.get(memory_id)["content"]
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert window.detail.editing
+    editor = window.detail.editor
+    editor.content.selectAll()
+    qtbot.keyClicks(editor.content, "Corrected text")
+    editor.tags.setText("fixed, python")
+    qtbot.keyClick(editor.content, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    saved = service.get(memory_id)
+    assert saved["content"] == "Corrected text"
+    assert saved["tags"] == ["fixed", "python"]
+    assert saved["version"] == 2
+    assert not window.detail.editing
+    assert "Corrected text" in window.detail.browser.toPlainText()
+    assert window.menus.undo.text() == "Undo Edit memory"
+
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert service.get(memory_id)["content"] == before
+    redo = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_Z, redo)
+    assert service.get(memory_id)["content"] == "Corrected text"
+
+
+def test_history_shows_versions_with_diff_and_restores(qtbot, service, window):
+    memory_id = shown_ids(window)[0]
+    service.update(memory_id, content="Prefers pytest, always with -x")
+    window.open_memory(memory_id)
+    history = window.detail.history
+    assert history.versions.count() == 2
+    history.versions.setCurrentRow(0)
+    assert "always with -x" in history.diff.toPlainText()
+    history.versions.setCurrentRow(1)
+    qtbot.mouseClick(history.restore_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    original = service.get(memory_id)
+    assert original["version"] == 3
+    assert original["content"] == service.history(memory_id)[0]["content"]
+    window.undo_stack.undo()
+    assert service.get(memory_id)["content"] == "Prefers pytest, always with -x"
+
+
+def test_superseded_link_opens_the_old_memory(qtbot, service, window):
+    old_id = shown_ids(window)[0]
+    new = service.correct(old_id, "Prefers pytest with -x over unittest")
+    settle(window)
+    window.open_memory(new["id"])
+    assert "supersedes" in window.detail.browser.toPlainText()
+    window.detail._on_anchor_clicked(_url(f"memory:{old_id}"))
+    assert window.detail.memory_id == old_id
+    assert "inactive" in window.detail.title.text()
+
+
+def _url(text):
+    from PySide6.QtCore import QUrl
+
+    return QUrl(text)
+
+
+def test_delete_key_moves_to_trash_and_undo_brings_it_back(qtbot, service, window):
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    assert service.get(memory_id)["status"] == "deleted"
+    assert memory_id not in shown_ids(window)
+    assert window.sidebar.count_of("trash") == 1
+    assert window.menus.undo.text() == "Undo Delete 1 memory"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert service.get(memory_id)["status"] == "active"
+    assert memory_id in shown_ids(window)
+
+
+def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypatch):
+    window.browser.table.selectAll()
+    ids = window.selected_ids()
+    assert len(ids) == 3
+    original_tags = {i: service.get(i)["tags"] for i in ids}
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("reviewed, keep", True))
+    window.menus.retag.trigger()
+    assert all(service.get(i)["tags"] == ["reviewed", "keep"] for i in ids)
+    window.menus.move["L2"].trigger()
+    assert all(service.get(i)["layer"] == "L2" for i in ids)
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert {i: service.get(i)["tags"] for i in ids} == original_tags
+    assert all(service.get(i)["layer"] == "L1" for i in ids)
+    settle(window)
+    window.browser.table.selectAll()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("atlas", True))
+    window.menus.set_project.trigger()
+    assert {service.get(i)["project"] for i in ids} == {"atlas"}
+    settle(window)
+    window.browser.table.selectAll()
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    assert window.browser.model.rowCount() == 0
+    window.undo_stack.undo()
+    settle(window)
+    assert window.browser.model.rowCount() == 3
+
+
+def test_trash_restore_and_empty_with_confirmation(qtbot, service, window, monkeypatch):
+    first, second = shown_ids(window)[:2]
+    service.remove(first)
+    service.remove(second)
+    window.sidebar.select_key("trash")
+    settle(window)
+    assert set(shown_ids(window)) == {first, second}
+    assert window.menus.restore.isVisible() or window.menus.restore.isEnabled() is False
+    click_row(qtbot, window, 0)
+    window.menus.restore.trigger()
+    settle(window)
+    assert len(shown_ids(window)) == 1
+    asked = []
+
+    def answer(*args, **kwargs):
+        asked.append(args[2])
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    window.menus.empty_trash.trigger()
+    settle(window)
+    assert "permanently" in asked[0]
+    assert service.count(status="deleted") == 0
+    assert window.browser.model.rowCount() == 0
+
+
+def test_new_memory_with_ctrl_n(qtbot, service, window, monkeypatch):
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *a, **k: ("Uses uv for environments", True)
+    )
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert service.count() == 4
+    assert window.detail.browser.toPlainText().startswith("Uses uv for environments")
+    window.undo_stack.undo()
+    assert service.count() == 3
+
+
+def test_refused_edit_is_shown_as_a_readable_message(qtbot, window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: shown.append(text))
+    click_row(qtbot, window, 0)
+    window.detail.start_editing()
+    window.detail.editor.content.setPlainText("   ")
+    window.detail.editor.save_button.click()
+    assert shown
+    assert "content" in shown[0]
+    assert window.undo_stack.count() == 0
+
+
+def test_agent_edit_while_editing_offers_keep_mine(qtbot, service, window):
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    window.detail.start_editing()
+    editor = window.detail.editor
+    editor.content.setPlainText("My wording")
+    service.update(memory_id, content="Agent wording", actor=agent("claude"))
+    settle(window)
+    assert editor.banner.isVisible()
+    assert "claude" in editor.banner_label.text()
+    assert not editor.save_button.isEnabled()
+    assert editor.content.toPlainText() == "My wording"  # never silently replaced
+    qtbot.mouseClick(editor.keep_mine, Qt.MouseButton.LeftButton)
+    settle(window)
+    current = service.get(memory_id)
+    assert current["content"] == "My wording"
+    assert current["version"] == 3
+
+
+def test_agent_edit_while_editing_offers_take_theirs(qtbot, service, window):
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    window.detail.start_editing()
+    window.detail.editor.content.setPlainText("My wording")
+    service.update(memory_id, content="Agent wording", actor=agent("claude"))
+    settle(window)
+    qtbot.mouseClick(window.detail.editor.take_theirs, Qt.MouseButton.LeftButton)
+    assert window.detail.editor.content.toPlainText() == "Agent wording"
+    assert service.get(memory_id)["content"] == "Agent wording"
+
+
+def test_view_switcher_has_timeline_and_graph_placeholders(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert window.pages.currentIndex() == 1
+    assert "Timeline" in window.pages.currentWidget().text()
+    window.view_tabs.setCurrentIndex(0)
+    assert window.pages.currentWidget() is window.browser
+
+
+def test_ctrl_f_focuses_search(qtbot, window):
+    window.browser.table.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.browser.search.hasFocus()

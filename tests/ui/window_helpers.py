@@ -1,0 +1,50 @@
+"""Helpers for the main-window tests: a window on a temporary database and settings file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from memdesk.core import MemoryService
+from memdesk.ui.main_window import MainWindow
+from memdesk.ui.memory_table_model import ID_ROLE
+
+
+def open_window(qtbot, service: MemoryService, settings_file: Path) -> MainWindow:
+    settings = QSettings(str(settings_file), QSettings.Format.IniFormat)
+    window = MainWindow(service, settings=settings, socket_path="/tmp/memdesk-test.sock")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def shown_ids(window: MainWindow) -> list[str]:
+    model = window.browser.model
+    return [model.data(model.index(r, 0), ID_ROLE) for r in range(model.rowCount())]
+
+
+def shown_texts(window: MainWindow) -> list[str]:
+    model = window.browser.model
+    return [model.data(model.index(r, 0)) for r in range(model.rowCount())]
+
+
+def click_row(qtbot, window: MainWindow, row: int, modifier=None) -> None:
+    from PySide6.QtCore import Qt
+
+    table = window.browser.table
+    rect = table.visualRect(window.browser.model.index(row, 0))
+    qtbot.mouseClick(
+        table.viewport(),
+        Qt.MouseButton.LeftButton,
+        modifier or Qt.KeyboardModifier.NoModifier,
+        rect.center(),
+    )
+
+
+def settle(window: MainWindow) -> None:
+    """Deliver pending change events now instead of after the coalescing delay."""
+    QApplication.processEvents()
+    window.hub.flush()
