@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui.change_hub import ChangeHub
+from memdesk.ui.demo_data import load_demo
 from memdesk.ui.detail_panel import DetailPanel
+from memdesk.ui.empty_state import EmptyStatePanel
 from memdesk.ui.export_dialog import ExportDialog
 from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
@@ -71,7 +73,7 @@ class MainWindow(QMainWindow):
         self.status = StatusBar(service.path, self)
         self.setStatusBar(self.status)
         self.status.set_socket(socket_path)
-        self._build_central()
+        self._build_central(socket_path or "")
         self._build_log_dock()
         self.menus = WindowMenus(self)
         self._connect()
@@ -80,7 +82,7 @@ class MainWindow(QMainWindow):
 
     # -- building ----------------------------------------------------------------------------
 
-    def _build_central(self) -> None:
+    def _build_central(self, socket_path: str) -> None:
         self.view_tabs = QTabBar(self)
         for name in VIEWS:
             self.view_tabs.addTab(name)
@@ -89,6 +91,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.browser)
         for name in VIEWS[1:]:
             self.pages.addWidget(_placeholder(name))
+        self.empty_state = EmptyStatePanel(socket_path, self)
+        self.pages.addWidget(self.empty_state)
         center = QWidget(self)
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
@@ -113,7 +117,8 @@ class MainWindow(QMainWindow):
         self.log_dock.hide()
 
     def _connect(self) -> None:
-        self.view_tabs.currentChanged.connect(self.pages.setCurrentIndex)
+        self.view_tabs.currentChanged.connect(self._show_page)
+        self.empty_state.demo_requested.connect(self._on_demo_requested)
         self.sidebar.view_selected.connect(self._on_view_selected)
         self.browser.current_changed.connect(self._on_current_changed)
         self.browser.error_raised.connect(self.show_error)
@@ -260,6 +265,20 @@ class MainWindow(QMainWindow):
 
     # -- slots -------------------------------------------------------------------------------
 
+    @Slot(int)
+    def _show_page(self, index: int) -> None:
+        """The chosen view; on a database without any memory, the welcome page instead."""
+        empty = index == 0 and self.service.count(status=None) == 0
+        self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
+
+    @Slot()
+    def _on_demo_requested(self) -> None:
+        try:
+            load_demo(self.service)
+        except MemdeskError as exc:
+            self.show_error(exc)
+        self.hub.flush()
+
     @Slot(str)
     def _on_view_selected(self, key: str) -> None:
         self.browser.set_view_key(key)
@@ -310,6 +329,7 @@ class MainWindow(QMainWindow):
     def _on_memories_changed(self, changes: list[Change]) -> None:
         self.browser.refresh()
         self.sidebar.refresh()
+        self._show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)
         self._on_selection_changed()
 
@@ -324,7 +344,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry := s.value("window/geometry"), QByteArray):
             self.restoreGeometry(geometry)
         else:
-            self.resize(1400, 860)
+            room = self.screen().availableGeometry()
+            self.resize(min(1400, int(room.width() * 0.9)), min(860, int(room.height() * 0.9)))
         if isinstance(state := s.value("window/state"), QByteArray):
             self.restoreState(state)
         if isinstance(state := s.value("window/splitter"), QByteArray):
@@ -334,6 +355,7 @@ class MainWindow(QMainWindow):
         self.sidebar.select_key(str(s.value("view/key", "all")))
         self.browser.set_view_key(self.sidebar.current_key)
         self.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
+        self._show_page(self.view_tabs.currentIndex())
 
     def save_settings(self) -> None:
         s = self.settings

@@ -1,0 +1,88 @@
+"""The identity (L0) editor: live counter, the limit, preview, conflicts, undo from the window."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog
+
+from memdesk.core import agent
+from memdesk.ui.identity_editor import AMBER, RED, IdentityEditor
+from tests.ui.window_helpers import open_window, settle
+
+
+def test_counter_turns_amber_near_and_red_over_the_limit(qtbot, service):
+    service.set_identity("I am Ana.")
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    assert "9 / 1,000" in editor.counter.text()
+    assert AMBER not in editor.counter.text()
+    editor.text.setPlainText("x" * 950)
+    assert "950 / 1,000" in editor.counter.text()
+    assert AMBER in editor.counter.text()
+    assert editor.save_button.isEnabled()
+    editor.text.setPlainText("x" * 1034)
+    assert RED in editor.counter.text()
+    assert not editor.save_button.isEnabled()
+    assert "cut 34 characters" in editor.message.text()
+
+
+def test_typing_updates_counter_and_markdown_preview(qtbot, service):
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    qtbot.keyClicks(editor.text, "I am Ana")
+    assert "8 / 1,000" in editor.counter.text()
+    editor.text.setPlainText("# Ana\n- **short** answers")
+    assert "25 / 1,000" in editor.counter.text()
+    assert "short answers" in editor.preview.toPlainText()
+    assert "**" not in editor.preview.toPlainText()
+
+
+def test_save_writes_the_profile(qtbot, service):
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.text.setPlainText("I am Ana. Python, short answers.")
+    editor.save_button.click()
+    assert editor.result() == QDialog.DialogCode.Accepted
+    assert service.identity()["text"] == "I am Ana. Python, short answers."
+
+
+def test_agent_change_while_open_asks_and_can_take_theirs(qtbot, service, monkeypatch):
+    service.set_identity("I am Ana.")
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.text.setPlainText("I am Ana, mine.")
+    entry = service.identity()["ids"][0]
+    service.update(entry, content="I am Ana, theirs.", actor=agent("claude"))
+    monkeypatch.setattr(editor, "ask_conflict", lambda: "take")
+    editor.save_button.click()
+    assert editor.result() != QDialog.DialogCode.Accepted
+    assert editor.text.toPlainText() == "I am Ana, theirs."
+    assert service.identity()["text"] == "I am Ana, theirs."
+
+
+def test_agent_change_while_open_keep_mine_saves_mine(qtbot, service, monkeypatch):
+    service.set_identity("I am Ana.")
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.text.setPlainText("I am Ana, mine.")
+    service.update(service.identity()["ids"][0], content="Theirs.", actor=agent("claude"))
+    monkeypatch.setattr(editor, "ask_conflict", lambda: "keep")
+    editor.save_button.click()
+    assert service.identity()["text"] == "I am Ana, mine."
+
+
+def test_identity_save_from_window_is_undoable(qtbot, service, tmp_path, monkeypatch):
+    service.set_identity("Before.")
+    window = open_window(qtbot, service, tmp_path / "s.ini")
+
+    def fake_exec(editor):
+        editor.text.setPlainText("After.")
+        editor.save_button.click()
+        return editor.result()
+
+    monkeypatch.setattr(IdentityEditor, "exec", fake_exec)
+    window.menus.identity.trigger()
+    assert service.identity()["text"] == "After."
+    assert window.menus.undo.text() == "Undo Edit identity"
+    window.undo_stack.undo()
+    settle(window)
+    assert service.identity()["text"] == "Before."

@@ -1,0 +1,116 @@
+"""Live: writes by agents (a worker thread, a socket client) show up without losing place."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from memdesk.api.client import Client
+from memdesk.api.server import SocketServer
+from memdesk.core import agent
+from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.main_window import MainWindow
+from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    service.add_many([{"content": f"note {n}"} for n in range(30)], dedup=False)
+    return open_window(qtbot, service, tmp_path / "s.ini")
+
+
+def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, service, window):
+    table = window.browser.table
+    table.resize(table.width(), 200)
+    click_row(qtbot, window, 2)
+    selected = window.detail.memory_id
+    table.verticalScrollBar().setValue(3)
+    scroll = table.verticalScrollBar().value()
+
+    def agent_writes():
+        service.add("written by an agent", actor=agent("claude"), dedup=False)
+        service.database.close()  # peewee: one connection per thread
+
+    worker = threading.Thread(target=agent_writes)
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 31, timeout=1000)
+    assert "written by an agent" in shown_texts(window)
+    assert table.selected_ids() == [selected]
+    assert table.verticalScrollBar().value() == scroll
+    assert window.detail.memory_id == selected
+
+
+def test_write_over_the_socket_appears_within_a_second(qtbot, service, tmp_path, window):
+    server = SocketServer(service, socket_path=str(tmp_path / "s.sock"))
+    server.listen()
+    server.clients_changed.connect(window.set_agent_count)
+    result: dict = {}
+
+    def client_writes():
+        with Client(socket_path=server.socket_path, agent="claude") as client:
+            result["memory"] = client.add("Socket-written memory")
+
+    worker = threading.Thread(target=client_writes)
+    worker.start()
+    qtbot.waitUntil(lambda: not worker.is_alive(), timeout=5000)
+    qtbot.waitUntil(lambda: "Socket-written memory" in shown_texts(window), timeout=1000)
+    assert window.sidebar.count_of("all") == 31
+    server.close()
+
+
+def test_settings_restore_view_columns_and_splitter(qtbot, service, tmp_path, window):
+    window.sidebar.select_key("trash")
+    window.browser.table.setColumnWidth(3, 222)
+    window.splitter.setSizes([150, 700, 300])
+    sizes = window.splitter.sizes()
+    window.close()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    again = MainWindow(service, settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.sidebar.current_key == "trash"
+    assert again.browser.table.columnWidth(3) == 222
+    # Offscreen, Qt fits the restored geometry to its virtual screen, so compare loosely.
+    assert abs(again.splitter.sizes()[0] - sizes[0]) <= abs(again.width() - window.width())
+
+
+def test_import_is_undoable(qtbot, service, tmp_path, window, monkeypatch):
+    exported = service.export("json", ids=shown_ids(window)[:2], status=None)
+    for memory_id in shown_ids(window)[:2]:
+        service.remove(memory_id)
+        service.purge(memory_id)
+    settle(window)
+
+    def fake_exec(dialog):
+        dialog.applied = service.import_json(exported)
+        return 1
+
+    monkeypatch.setattr(ImportDialog, "exec", fake_exec)
+    window.menus.import_.trigger()
+    settle(window)
+    assert window.browser.model.rowCount() == 30
+    assert window.menus.undo.text() == "Undo Import 2 memories"
+    window.undo_stack.undo()
+    settle(window)
+    assert window.browser.model.rowCount() == 28
+    assert window.sidebar.count_of("trash") == 2
+
+
+def test_empty_database_shows_welcome_and_loads_demo(qtbot, tmp_path):
+    from memdesk.core import MemoryService
+
+    empty = MemoryService.open(tmp_path / "empty.db")
+    try:
+        window = open_window(qtbot, empty, tmp_path / "e.ini")
+        assert window.pages.currentWidget() is window.empty_state
+        window.empty_state.demo_requested.emit()
+        settle(window)
+        assert window.pages.currentWidget() is window.browser
+        assert window.browser.model.rowCount() > 0
+        window.close()
+    finally:
+        empty.close()
