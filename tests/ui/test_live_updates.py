@@ -57,7 +57,8 @@ def test_write_over_the_socket_appears_within_a_second(qtbot, service, tmp_path,
     worker.start()
     qtbot.waitUntil(lambda: not worker.is_alive(), timeout=5000)
     qtbot.waitUntil(lambda: "Socket-written memory" in shown_texts(window), timeout=1000)
-    assert window.sidebar.count_of("all") == 31
+    qtbot.waitUntil(lambda: window.sidebar.count_of("all") == 31, timeout=1000)
+    assert "31 active" in window.status.counts.text()
     server.close()
 
 

@@ -45,6 +45,9 @@ def click_row(qtbot, window: MainWindow, row: int, modifier=None) -> None:
 
 
 def settle(window: MainWindow) -> None:
-    """Deliver pending change events now instead of after the coalescing delay."""
+    """Deliver pending change events now instead of after the coalescing delay, and wait for
+    the sidebar counts computed in the background."""
     QApplication.processEvents()
     window.hub.flush()
+    window.stats.wait()
+    QApplication.processEvents()

@@ -12,9 +12,9 @@ from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget
 
-from memdesk.core import MemoryService
 from memdesk.core.clock import format_time
 from memdesk.core.rules import KINDS, LAYER_NAMES, SOURCES
+from memdesk.ui.stats_loader import StatsLoader
 
 CHIPS = ("layer", "kind", "source", "agent", "project", "tag", "since")
 TITLES = {
@@ -42,9 +42,9 @@ class FilterBar(QWidget):
 
     filters_changed = Signal(dict)
 
-    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+    def __init__(self, stats: StatsLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._service = service
+        self._stats = stats
         self._values: dict[str, tuple[Any, str]] = {}  # chip -> (filter value, label)
         self._chips: dict[str, QToolButton] = {}
         layout = QHBoxLayout(self)
@@ -126,7 +126,7 @@ class FilterBar(QWidget):
             now = datetime.now(UTC)
             return [(format_time(now - timedelta(days=d)), label) for label, d in PERIODS]
         if name in ("project", "tag"):
-            counts = self._service.stats()["projects" if name == "project" else "tags"]
+            counts = self._stats.latest["projects" if name == "project" else "tags"]
             ranked = sorted(counts, key=lambda k: -counts[k])[:CHOICES_SHOWN]
             return [(k, k) for k in ranked]
         return []

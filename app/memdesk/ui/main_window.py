@@ -31,6 +31,7 @@ from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.memory_browser import MemoryBrowser
 from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.sidebar import Sidebar
+from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
 from memdesk.ui.undo_commands import (
     AddCommand,
@@ -67,8 +68,9 @@ class MainWindow(QMainWindow):
         self.undo_stack = QUndoStack(self)
         self.hub = ChangeHub(service, self)
         self.hub.memories_changed.connect(self._on_memories_changed)
-        self.sidebar = Sidebar(service, self)
-        self.browser = MemoryBrowser(service, self)
+        self.stats = StatsLoader(service, self)
+        self.sidebar = Sidebar(self.stats, self)
+        self.browser = MemoryBrowser(service, self.stats, self)
         self.detail = DetailPanel(service, self)
         self.status = StatusBar(service.path, self)
         self.setStatusBar(self.status)
@@ -123,6 +125,7 @@ class MainWindow(QMainWindow):
         self.browser.current_changed.connect(self._on_current_changed)
         self.browser.error_raised.connect(self.show_error)
         self.browser.shown_changed.connect(self._update_counts)
+        self.stats.loaded.connect(self._update_counts)
         self.browser.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.browser.table.doubleClicked.connect(self.detail.start_editing)
         self.detail.edit_requested.connect(self._on_edit_requested)
@@ -328,7 +331,7 @@ class MainWindow(QMainWindow):
     @Slot(list)
     def _on_memories_changed(self, changes: list[Change]) -> None:
         self.browser.refresh()
-        self.sidebar.refresh()
+        self.stats.request()
         self._show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)
         self._on_selection_changed()
@@ -370,6 +373,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()
         self.hub.close()
+        self.stats.wait()
         super().closeEvent(event)
 
 

@@ -13,6 +13,7 @@ from memdesk.ui.memory_table_model import SEARCH_K, MemoryTableModel
 from memdesk.ui.memory_table_view import MemoryTableView
 from memdesk.ui.search_box import SearchBox
 from memdesk.ui.sidebar import filters_for
+from memdesk.ui.stats_loader import StatsLoader
 
 
 class MemoryBrowser(QWidget):
@@ -26,7 +27,9 @@ class MemoryBrowser(QWidget):
     error_raised = Signal(object)
     shown_changed = Signal()
 
-    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, service: MemoryService, stats: StatsLoader, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._service = service
         self._view_key = "all"
@@ -36,7 +39,7 @@ class MemoryBrowser(QWidget):
         self.search = SearchBox(self)
         self.search.query_changed.connect(self._on_query_changed)
         self.search.query_settled.connect(self._on_query_settled)
-        self.chips = FilterBar(service, self)
+        self.chips = FilterBar(stats, self)
         self.chips.filters_changed.connect(self._on_filters_changed)
         self.summary = QLabel(self)
         self.summary.setObjectName("summary")

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from memdesk.core import MemoryService
+from memdesk.ui.stats_loader import StatsLoader
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 FIXED_VIEWS = (
@@ -45,9 +45,9 @@ class Sidebar(QTreeWidget):
 
     view_selected = Signal(str)
 
-    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+    def __init__(self, stats: StatsLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._service = service
+        self._stats = stats
         self._key = "all"
         self.setHeaderHidden(True)
         self.setColumnCount(2)
@@ -55,7 +55,11 @@ class Sidebar(QTreeWidget):
         self.setIndentation(12)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setUniformRowHeights(True)
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.currentItemChanged.connect(self._on_current_item_changed)
+        stats.loaded.connect(self.refresh)
         self.refresh()
 
     @property
@@ -67,9 +71,10 @@ class Sidebar(QTreeWidget):
         item = self._find(key) or self._find("all")
         self.setCurrentItem(item)
 
+    @Slot()
     def refresh(self) -> None:
-        """Rebuild the entries and counts from the service, keeping the current entry."""
-        stats = self._service.stats()
+        """Rebuild the entries and counts from the latest stats, keeping the current entry."""
+        stats = self._stats.latest
         counts = {
             "all": sum(stats["by_layer"].values()),
             **stats["by_layer"],
@@ -84,7 +89,6 @@ class Sidebar(QTreeWidget):
             self._add_group("Projects", "project", stats["projects"])
             self._add_group("Tags", "tag", stats["tags"])
             self.expandAll()
-            self.resizeColumnToContents(1)
             self.setCurrentItem(self._find(self._key) or self._find("all"))
         finally:
             self.blockSignals(False)

@@ -1,0 +1,62 @@
+"""Counts for the sidebar and the filter chips, computed off the GUI thread.
+
+`service.stats()` groups every memory by layer, status, project and tag: about half a second
+on 100,000 memories, too long to freeze the window for after each agent write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from memdesk.core import MemoryService
+
+
+class _Job(QRunnable):
+    def __init__(self, loader: StatsLoader) -> None:
+        super().__init__()
+        self._loader = loader
+
+    def run(self) -> None:
+        service = self._loader.service
+        try:
+            self._loader.loaded.emit(service.stats())
+        finally:
+            service.database.close()  # peewee keeps one connection per thread
+
+
+class StatsLoader(QObject):
+    """`request()` as often as you like: at most one computation runs, and one more follows
+    if anything was requested meanwhile. `loaded(stats)` arrives on the GUI thread."""
+
+    loaded = Signal(dict)
+
+    def __init__(self, service: MemoryService, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.latest: dict[str, Any] = service.stats()  # the first counts are needed at once
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._running = False
+        self._again = False
+        self.loaded.connect(self._on_loaded)
+
+    def request(self) -> None:
+        if self._running:
+            self._again = True
+            return
+        self._running = True
+        self._pool.start(_Job(self))
+
+    def wait(self) -> None:
+        """Block until no computation is running (closing the window, tests)."""
+        self._pool.waitForDone()
+
+    @Slot(dict)
+    def _on_loaded(self, stats: dict[str, Any]) -> None:
+        self.latest = stats
+        self._running = False
+        if self._again:
+            self._again = False
+            self.request()
