@@ -1,0 +1,132 @@
+"""Window speed with 100,000 memories: time to an interactive window, keystroke to filtered
+list, sorting, jumping to the end, and memory use.
+
+    python bench/gui.py [--count 100000]    (runs offscreen unless a display is set)
+
+Targets (issue 5): interactive <= 1.5 s, keystroke -> filtered list <= 50 ms, RSS <= 300 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# bench/ holds socket.py, which would shadow the standard library's socket for this script.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from memdesk.core import MemoryService  # noqa: E402
+from memdesk.ui.main_window import MainWindow  # noqa: E402
+from memdesk.ui.search_box import TYPING_PAUSE_MS  # noqa: E402
+
+WORDS = (
+    "python rust deploy database schema migration pytest fixture docker kubernetes cache "
+    "latency index query search vector memory agent tool prompt context budget retry timeout "
+    "socket server client window layout sidebar theme palette font release version branch "
+    "review commit merge rebase lint format type check coverage benchmark profile trace log"
+).split()
+BATCH = 5000
+
+
+def fill(service: MemoryService, count: int) -> float:
+    rng = random.Random(5)
+    started = time.perf_counter()
+    for first in range(0, count, BATCH):
+        items = [
+            {
+                "content": " ".join(rng.choices(WORDS, k=rng.randint(6, 24))) + f" (note {n})",
+                "tags": rng.sample(WORDS[:12], 2),
+                "project": rng.choice(["web", "api", "infra", "docs", None]),
+                "kind": rng.choice(["fact", "decision", "learning", "observation"]),
+            }
+            for n in range(first, min(first + BATCH, count))
+        ]
+        service.add_many(items, dedup=False)
+    return time.perf_counter() - started
+
+
+def rss_mb() -> tuple[float, float]:
+    """Current and peak resident memory (Linux /proc)."""
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return tuple(int(fields[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))  # type: ignore[return-value]
+
+
+def wait_painted(app: QApplication, window: MainWindow) -> None:
+    window.browser.table.viewport().repaint()
+    app.processEvents()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--count", type=int, default=100_000)
+    args = parser.parse_args()
+    app = QApplication(sys.argv)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.db"
+        service = MemoryService.open(db)
+        filled = fill(service, args.count)
+        service.close()
+        print(f"filled {args.count:,} memories in {filled:.1f} s (add_many, batches of {BATCH})")
+
+        started = time.perf_counter()
+        service = MemoryService.open(db)
+        settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(service, settings=settings)
+        window.show()
+        wait_painted(app, window)
+        interactive = time.perf_counter() - started
+
+        browser = window.browser
+        typing = []
+        for word in ("deploy", "pytest cache", "socket timeout", "rebase", "vector index"):
+            browser.search.setText(word)
+            started = time.perf_counter()
+            browser._on_query_changed(word)  # what the typing pause triggers
+            wait_painted(app, window)
+            typing.append((time.perf_counter() - started) * 1000)
+        browser.search.setText("")
+        browser._on_query_changed("")
+
+        started = time.perf_counter()
+        browser.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        wait_painted(app, window)
+        sort_ms = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        browser.table.scrollToBottom()
+        wait_painted(app, window)
+        bottom_ms = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        window.hub.memories_changed.emit([])  # a live refresh, as after an agent's write
+        wait_painted(app, window)
+        refresh_ms = (time.perf_counter() - started) * 1000
+        window.stats.wait()  # the sidebar counts, computed on a worker thread
+
+        rss, peak = rss_mb()
+        print(f"time to interactive window: {interactive:.2f} s  (target <= 1.5 s)")
+        print(
+            f"keystroke -> filtered list: median {statistics.median(typing):.1f} ms, "
+            f"max {max(typing):.1f} ms after the {TYPING_PAUSE_MS} ms typing pause "
+            "(target <= 50 ms)"
+        )
+        print(f"sort 100k by content: {sort_ms:.0f} ms; jump to the last row: {bottom_ms:.0f} ms")
+        print(f"live refresh on the GUI thread (count + visible page): {refresh_ms:.0f} ms")
+        print(f"RSS: {rss:.0f} MB now, {peak:.0f} MB peak  (target <= 300 MB)")
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+        service.close()
+    del window
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
