@@ -10,16 +10,20 @@ loaded. Every question with evidence is asked through `search` with only the pro
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# bench/socket.py would shadow the standard library's socket module for scripts run from here.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from memdesk.core import MemoryService
 

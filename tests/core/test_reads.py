@@ -149,3 +149,10 @@ def test_bad_list_options_are_refused_naming_the_field(service, memories, option
         service.list_memories(**options)
     assert caught.value.field == field
     assert field in caught.value.message
+
+
+def test_until_a_bare_date_includes_that_whole_day(service):
+    service.add("written on the first of March", created_at="2024-03-01T18:30:00Z")
+    service.add("written the day after", created_at="2024-03-02T08:00:00Z")
+    listed = service.list_memories(until="2024-03-01")
+    assert [m["content"] for m in listed] == ["written on the first of March"]

@@ -332,3 +332,13 @@ def test_a_system_archive_survives_the_round_trip_as_the_system(service, tmp_pat
         assert (restored["layer"], restored["source"]) == ("L2", "system")
     finally:
         copy.close()
+
+
+def test_the_plan_reports_what_the_import_would_refuse(service):
+    text = json.loads(service.export("json"))
+    text["links"] = [{"from": str(uuid.uuid4()), "to": str(uuid.uuid4()), "relation": "related"}]
+    plan = service.plan_import(json.dumps(text))
+    assert len(plan["errors"]) == 1
+    assert "neither in the file nor in this database" in plan["errors"][0]
+    with pytest.raises(ValidationError):
+        service.import_json(json.dumps(text))

@@ -251,3 +251,14 @@ def test_link_names_the_bad_end_and_the_bad_relation(service):
         service.link(a["id"], b["id"], "friends_with")
     assert caught.value.field == "relation"
     assert service.get(a["id"])["links"] == []
+
+
+def test_an_agent_emptying_the_trash_leaves_archived_memories_in_it(service):
+    from memdesk.core import agent
+
+    note = service.add("an agent's note", actor=agent("bot"))
+    summary = service.archive_session(what="a finished session")
+    service.remove(note["id"])
+    service.remove(summary["id"])
+    assert service.empty_trash(actor=agent("bot")) == 1
+    assert [m["id"] for m in service.list_memories(status="deleted")] == [summary["id"]]

@@ -136,15 +136,25 @@ def test_a_writer_that_waits_too_long_gets_a_busy_error_and_changes_nothing(serv
     assert events == []
 
 
-def test_a_search_that_cannot_log_for_too_long_gets_a_busy_error(service, db_path):
-    service.add("Searchable while locked")
+def test_search_answers_while_another_writer_holds_the_lock(service, db_path):
+    memory = service.add("Searchable while locked")
     service.database.execute_sql("PRAGMA busy_timeout = 50")
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        with pytest.raises(Busy):
-            service.search("searchable")
+        hits = service.search("searchable")["hits"]
     finally:
         other.execute("ROLLBACK")
         other.close()
-    assert service.retrieval_log() == []
+    assert [h["id"] for h in hits] == [memory["id"]]
+    # The recall is recorded once the lock is free, before anyone can read it.
+    assert service.get(memory["id"])["recall_count"] == 1
+    assert [entry["query"] for entry in service.retrieval_log()] == ["searchable"]
+
+
+def test_a_second_database_cannot_be_opened_while_one_is_open(service, tmp_path):
+    # Models are bound process-wide: a second file would silently take over the first's queries.
+    with pytest.raises(RuntimeError, match="still open"):
+        open_database(tmp_path / "other.db")
+    service.add("still written to the first file")
+    assert service.count() == 1

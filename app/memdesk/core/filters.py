@@ -78,7 +78,7 @@ class Filters:
             task=validate.name(task, "task"),
             tags=tuple(validate.tags(tags)),
             since=parse_time(since, "since") if since is not None else None,
-            until=parse_time(until, "until") if until is not None else None,
+            until=_until(until),
             ids=_ids(ids),
         )
 
@@ -114,6 +114,16 @@ class Filters:
     def to_dict(self) -> dict[str, Any]:
         """The filters that are set, for the retrieval log."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items() if v}
+
+
+def _until(value: Any) -> str | None:
+    """A bare date means the end of that day: "until 2024-03-01" includes March 1."""
+    if value is None:
+        return None
+    moment = parse_time(value, "until")
+    if isinstance(value, str) and len(value.strip()) == 10:
+        moment = moment[:10] + "T23:59:59.999Z"
+    return moment
 
 
 def _has_tag(tag: str) -> peewee.Node:

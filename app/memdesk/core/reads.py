@@ -42,6 +42,7 @@ class Reads:
         return row
 
     def get(self, memory_id: str) -> dict[str, Any]:
+        self.flush_recalls()  # recall counts shown must include queued searches
         row = self._row(memory_id)
         out = to_dict(row)
         out["links"] = self._links_of(row)
@@ -59,6 +60,7 @@ class Reads:
         self, *, offset: int = 0, limit: int = 50, order: str = "-updated_at", **filters: Any
     ) -> list[dict[str, Any]]:
         """A page of memories matching `filters` (see `Filters.build`), sorted in SQL."""
+        self.flush_recalls()  # recall counts shown must include queued searches
         offset = validate.integer(offset, "offset", 0)
         limit = validate.integer(limit, "limit", 1, 10_000)
         query = (
@@ -75,6 +77,7 @@ class Reads:
 
     def history(self, memory_id: str) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
+        self.flush_recalls()  # recall counts shown must include queued searches
         row = self._row(memory_id)
         past = list(row.versions.order_by(MemoryVersion.version))
         states = [json.loads(v.state) for v in past] + [to_dict(row)]

@@ -10,8 +10,9 @@ from typing import Any
 from memdesk.core import clock, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
-from memdesk.core.records import to_dict
 from memdesk.store import Memory, RetrievalLog
+
+RECALL_BATCH = 256
 
 
 class Recall:
@@ -40,7 +41,7 @@ class Recall:
         found = Filters.build(layers=layers, status=statuses, **filters)
         hits = retrieval.search(query, found, k)
         took_ms = (time.perf_counter() - started) * 1000
-        out = [{**_hit_fields(h.row), "score": round(h.score, 4)} for h in hits]
+        out = [_public(hit) for hit in hits]
         if record:
             self._record_search(query, found, out, took_ms, actor)
         return {"hits": out, "took_ms": round(took_ms, 3)}
@@ -48,24 +49,42 @@ class Recall:
     def _record_search(
         self, query: str, found: Filters, hits: list[dict[str, Any]], took_ms: float, actor: Actor
     ) -> None:
-        stamp = clock.now()
-        with self._write():  # a lock held too long is a Busy error, like any write
-            if hits:
-                (
-                    Memory.update(recall_count=Memory.recall_count + 1, last_recalled_at=stamp)
-                    .where(Memory.uuid.in_([h["id"] for h in hits]))
-                    .execute()
-                )
-            RetrievalLog.create(
-                at=stamp,
-                client=actor.label,
-                query=query,
-                filters=json.dumps(found.to_dict(), ensure_ascii=False),
-                results=json.dumps([[h["id"], h["score"]] for h in hits]),
-                took_ms=took_ms,
-            )
+        # Queued, not written: the answer goes out first and the bookkeeping follows in
+        # batches. Every read that shows recall counts or the log flushes the queue first.
+        entry = {
+            "at": clock.now(),
+            "client": actor.label,
+            "query": query,
+            "filters": json.dumps(found.to_dict(), ensure_ascii=False),
+            "results": json.dumps([[h["id"], h["score"]] for h in hits]),
+            "took_ms": took_ms,
+        }
+        with self._recalls_lock:
+            self._recalls.append(entry)
+            full = len(self._recalls) >= RECALL_BATCH
+        if full:
+            self.flush_recalls()
+
+    def flush_recalls(self) -> None:
+        """Write the queued searches: recall counters and retrieval-log rows, one transaction."""
+        with self._recalls_lock:
+            batch, self._recalls = self._recalls, []
+        if not batch:
+            return
+        recalled: dict[str, tuple[int, str]] = {}
+        for entry in batch:
+            for memory_id, _score in json.loads(entry["results"]):
+                count, _last = recalled.get(memory_id, (0, ""))
+                recalled[memory_id] = (count + 1, entry["at"])
+        with self._transaction():
+            for memory_id, (count, last) in recalled.items():
+                Memory.update(
+                    recall_count=Memory.recall_count + count, last_recalled_at=last
+                ).where(Memory.uuid == memory_id).execute()
+            RetrievalLog.insert_many(batch).execute()
 
     def retrieval_log(self, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        self.flush_recalls()
         rows = (
             RetrievalLog.select()
             .order_by(RetrievalLog.id.desc())
@@ -85,19 +104,8 @@ class Recall:
         ]
 
 
-def _hit_fields(row: Memory) -> dict[str, Any]:
-    record = to_dict(row)
-    keys = (
-        "id",
-        "content",
-        "layer",
-        "kind",
-        "tags",
-        "project",
-        "task",
-        "created_at",
-        "source",
-        "agent",
-        "importance",
-    )
-    return {k: record[k] for k in keys}
+def _public(hit: dict[str, Any]) -> dict[str, Any]:
+    out = {"id": hit.pop("uuid"), **hit}
+    out["tags"] = json.loads(out["tags"])
+    out["score"] = round(out["score"], 4)
+    return out

@@ -1,6 +1,9 @@
-"""Retrieval: turning any typed text into a safe FTS5 query, and ranking the hits.
+"""Retrieval: any typed text becomes a safe FTS5 query; hits are ranked by BM25 and a nudge.
 
-Ranking fuses BM25 with mild recency and source trust. All weights live in `WEIGHTS`.
+The recipe was chosen on LoCoMo with bench/retrieval.py (figures in docs/benchmarks.md):
+stopword-free OR of the query's words; a memory is indexed with its neighbours' text at a
+lower weight; memories written on a date the query names get a bonus; then mild recency and
+source trust. All weights live in `WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -12,202 +15,128 @@ from datetime import UTC, datetime
 
 import peewee
 
+from memdesk.core import dates
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
+from memdesk.store.fts import scope_token
 
-_TOKEN = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")
+# A general English list (NLTK's, plus modal and function words it lacks). A larger list
+# (Glasgow) removed useful words and cost 0.015 recall@10.
 STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-    ]
+    """
+    i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
+    yourselves he him his himself she she's her hers herself it it's its itself they them their
+    theirs themselves what which who whom this that that'll these those am is are was were be
+    been being have has had having do does did doing a an the and but if or because as until
+    while of at by for with about against between into through during before after above below
+    to from up down in out on off over under again further then once here there when where why
+    how all any both each few more most other some such no nor not only own same so than too
+    very s t can will just don don't should should've now d ll m o re ve y ain aren aren't
+    couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't
+    ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't
+    weren weren't won won't wouldn wouldn't would could might must shall may also yet us ever
+    every whose whether within without upon onto among toward towards across although though
+    however
+    """.split()
 )
-MAX_TERMS = 64
-_FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
+MAX_TERMS = 32
 
 
 @dataclass(frozen=True)
 class Weights:
-    """How the final score is made: relevance first, then a gentle nudge.
+    """How a hit's score is made.
 
-    score = relevance * (1 + recency * 0.5 ** (age_days / half_life_days) + trust[source])
-    where relevance is -bm25 (FTS5 returns lower-is-better) with per-column weights.
+    relevance = -(bm25 over the columns below) + date_bonus if the memory was written on a
+    date the query names; score = relevance * (1 + recency_bonus + trust[source]), where
+    recency_bonus = recency * 0.5 ** (age_days / half_life_days). Recency and trust only
+    reorder near-ties: a strong recency term lowered recall in the bench.
     """
 
-    columns: tuple[float, float, float] = (1.0, 0.5, 0.3)  # content, tags, context
-    recency: float = 0.1
+    # content, tags, context, scope (scope only filters)
+    columns: tuple[float, float, float, float] = (1.0, 0.5, 0.3, 0.0)
+    date_bonus: float = 5.0
+    recency: float = 0.05
     half_life_days: float = 90.0
     trust: dict[str, float] = field(
-        default_factory=lambda: {"user": 0.1, "agent": 0.05, "system": 0.0}
+        default_factory=lambda: {"user": 0.06, "agent": 0.03, "system": 0.0}
     )
-    pool: int = 50  # BM25 candidates re-ranked per search
+    # BM25 candidates re-scored per search (at least 2k): the nudge only reorders near-ties.
+    pool: int = 20
 
 
 WEIGHTS = Weights()
 
 
 def terms(text: str) -> list[str]:
-    """Distinct lowercase words of `text`, stopwords dropped (all kept if nothing else is left)."""
-    words = list(dict.fromkeys(_TOKEN.findall(text.casefold())))
+    """Distinct lowercase words, stopwords dropped (kept when nothing else is left)."""
+    words = list(dict.fromkeys(_WORD.findall(text.casefold())))
     kept = [w for w in words if w not in STOPWORDS] or words
     return kept[:MAX_TERMS]
 
 
-def match_expression(words: list[str]) -> str:
-    # Every term quoted: FTS5 operators and punctuation typed by a user are plain text here.
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+def match_expression(words: list[str], filters: Filters) -> str:
+    # Every term is an FTS5 string, so operators and punctuation a user types are plain text.
+    expression = " OR ".join(f'"{w}"' for w in words)
+    scopes = [scope_token("p", filters.project)] if filters.project else []
+    if filters.task:
+        scopes.append(scope_token("t", filters.task))
+    for token in scopes:
+        expression = f'{{scope}} : "{token}" AND ({expression})'
+    return expression
 
 
-@dataclass(frozen=True)
-class Hit:
-    row: Memory
-    score: float
+# What a hit carries: enough to show and rank it, no more (a search must stay ~1 ms).
+HIT_COLUMNS = (
+    "uuid",
+    "content",
+    "layer",
+    "kind",
+    "tags",
+    "project",
+    "task",
+    "created_at",
+    "source",
+    "agent",
+    "importance",
+)
 
 
-def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> list[Hit]:
+def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> list[dict]:
+    """The top `k` hits as dicts of HIT_COLUMNS plus `score`, best first."""
     words = terms(text)
     if not words:
         return []
-    rank = peewee.SQL("bm25(fts.memory_fts, ?, ?, ?)", weights.columns)
+    rank: peewee.Node = peewee.SQL("bm25(fts.memory_fts, ?, ?, ?, ?)", weights.columns)
+    named = dates.mentioned(text)
+    if named is not None:
+        rank = rank - named * weights.date_bonus
+    columns = [getattr(Memory, name) for name in HIT_COLUMNS]
     rows = (
-        Memory.select(Memory, rank.alias("bm25"))
+        Memory.select(*columns, rank.alias("bm25"))
         .join(_FTS, on=(_FTS.rowid == Memory.id))
-        .where(peewee.SQL("fts.memory_fts MATCH ?", (match_expression(words),)) & filters.where())
+        .where(
+            peewee.SQL("fts.memory_fts MATCH ?", (match_expression(words, filters),))
+            & filters.where()
+        )
         .order_by(rank)
-        .limit(max(weights.pool, k))
+        .limit(max(weights.pool, 2 * k))
+        .tuples()
     )
     now = datetime.now(UTC)
-    hits = [Hit(row, _fuse(row, now, weights)) for row in rows]
-    hits.sort(key=lambda h: h.score, reverse=True)
+    hits = []
+    for values in rows:
+        hit = dict(zip(HIT_COLUMNS, values, strict=False))
+        hit["score"] = _fuse(-values[-1], hit["created_at"], hit["source"], now, weights)
+        hits.append(hit)
+    hits.sort(key=lambda h: h["score"], reverse=True)
     return hits[:k]
 
 
-def _fuse(row: Memory, now: datetime, weights: Weights) -> float:
-    relevance = -row.bm25
-    age_days = max(0.0, (now - datetime.fromisoformat(row.created_at)).total_seconds() / 86400)
+_FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
+
+
+def _fuse(relevance: float, created_at: str, source: str, now: datetime, weights: Weights) -> float:
+    age_days = max(0.0, (now - datetime.fromisoformat(created_at)).total_seconds() / 86400)
     recency = weights.recency * math.pow(0.5, age_days / weights.half_life_days)
-    return relevance * (1 + recency + weights.trust.get(row.source, 0.0))
+    return relevance * (1 + recency + weights.trust.get(source, 0.0))

@@ -29,6 +29,10 @@ _WRITABLE = {
 }
 
 
+def writable_layers(actor: Actor) -> list[str]:
+    return sorted(_WRITABLE[actor.source])
+
+
 def check_may_write(actor: Actor, layer: str) -> None:
     if layer not in _WRITABLE[actor.source]:
         allowed = ", ".join(sorted(_WRITABLE[actor.source]))

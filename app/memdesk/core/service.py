@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,14 @@ from memdesk.core.identity import Identity
 from memdesk.core.reads import Reads
 from memdesk.core.recall import Recall
 from memdesk.core.writes import Writes
-from memdesk.store import Link, Memory, MemoryVersion, RetrievalLog, open_database
+from memdesk.store import (
+    Link,
+    Memory,
+    MemoryVersion,
+    RetrievalLog,
+    close_database,
+    open_database,
+)
 from memdesk.store import fts as store_fts
 from memdesk.store.db import write_transaction
 
@@ -34,6 +42,8 @@ class MemoryService(Reads, Writes, Identity, Recall):
     def __init__(self, database: peewee.SqliteDatabase) -> None:
         self.database = database
         self.changes = ChangeFeed()
+        self._recalls: list[dict[str, Any]] = []
+        self._recalls_lock = threading.Lock()
 
     @classmethod
     def open(cls, path: str | Path) -> MemoryService:
@@ -44,20 +54,28 @@ class MemoryService(Reads, Writes, Identity, Recall):
         return Path(self.database.database)
 
     def close(self) -> None:
-        self.database.close()
+        self.flush_recalls()
+        close_database(self.database)
 
     @contextmanager
-    def _write(self) -> Iterator[list[Change]]:
-        pending: list[Change] = []
+    def _transaction(self) -> Iterator[None]:
         try:
             with write_transaction():
-                yield pending
+                yield
         except peewee.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise Busy(
                     "the database is busy with another writer; try again in a moment"
                 ) from exc
             raise
+
+    @contextmanager
+    def _write(self) -> Iterator[list[Change]]:
+        """A write transaction whose changes are announced once it has committed."""
+        self.flush_recalls()
+        pending: list[Change] = []
+        with self._transaction():
+            yield pending
         self.changes.publish(pending)
 
     def archive_session(
@@ -95,6 +113,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
 
         `progress(done, total)` is called page by page; returning False cancels.
         """
+        self.flush_recalls()  # recall counts shown must include queued searches
         filters.setdefault("status", None)
         chosen = Filters.build(**filters)
         writer = {"json": transfer.export_json, "markdown": transfer.export_markdown}
@@ -105,7 +124,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
     def plan_import(self, text: str) -> dict[str, Any]:
         """What `import_json(text)` would do, without writing: added, changed, errors."""
         try:
-            records, _links = transfer.parse(text)
+            records, links = transfer.parse(text)
         except ValidationError as exc:
             return {
                 "added": [],
@@ -113,7 +132,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
                 "unchanged": 0,
                 "errors": exc.data.get("errors", [exc.message]),
             }
-        return {**transfer.plan(records), "errors": []}
+        return {**transfer.plan(records), "errors": transfer.refusals(records, links)}
 
     def import_json(
         self, text: str, *, progress: transfer.Progress | None = None, actor: Actor = USER
@@ -122,6 +141,8 @@ class MemoryService(Reads, Writes, Identity, Recall):
         return transfer.apply(self, text, progress, actor)
 
     def stats(self) -> dict[str, Any]:
+        self.flush_recalls()  # recall counts shown must include queued searches
+
         def grouped(column: peewee.Field, where: peewee.Expression) -> dict[str, int]:
             query = (
                 Memory.select(column, peewee.fn.COUNT(Memory.id).alias("n"))

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import clock, rules, validate
+from memdesk.core import clock, neighbours, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
@@ -323,6 +323,8 @@ def apply(
             if done % PAGE == 0:
                 _report(progress, done, total)
         _insert_links(links)
+        for task in {r["task"] for r in records if r["task"] and r["id"] in added | changed}:
+            neighbours.refresh_task(task)
         _report(progress, total, total)
     return {
         "added": len(added),
@@ -330,6 +332,22 @@ def apply(
         "unchanged": todo["unchanged"],
         "ids": todo["added"],
     }
+
+
+def refusals(records: list[dict[str, Any]], links: list[dict[str, Any]]) -> list[str]:
+    """What `apply` would refuse beyond the file's own checks, found without writing."""
+    found = []
+    todo = plan(records)
+    touched = set(todo["added"]) | set(todo["changed"])
+    for check in (
+        lambda: _check_identity_after(records, touched),
+        lambda: _link_ids(links, {r["id"] for r in records}),
+    ):
+        try:
+            check()
+        except MemdeskError as exc:
+            found.append(exc.message)
+    return found
 
 
 def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> None:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, retrieval, rules, validate
+from memdesk.core import clock, neighbours, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.dedup import jaccard, word_set
 from memdesk.core.draft import Draft
@@ -45,7 +45,10 @@ class Writes:
             raise ValidationError("items must be a list of memory objects", field="items")
         drafts = [Draft.parse(item, where=f"items[{n}]") for n, item in enumerate(items)]
         with self._write() as pending:
-            return [self._add(d, actor, pending, dedup=dedup) for d in drafts]
+            added = [self._add(d, actor, pending, dedup=dedup, refresh=False) for d in drafts]
+            for task in {d.task for d in drafts if d.task is not None}:
+                neighbours.refresh_task(task)
+            return added
 
     def _add(
         self,
@@ -55,6 +58,7 @@ class Writes:
         *,
         dedup: bool,
         supersedes: str | None = None,
+        refresh: bool = True,
     ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
         if dedup:
@@ -79,17 +83,19 @@ class Writes:
             importance=draft.importance,
             supersedes=supersedes,
         )
+        if refresh and row.task is not None:
+            neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
         return to_dict(row)
 
     def _near_duplicate(self, draft: Draft) -> Memory | None:
         words = word_set(draft.content)
-        filters = Filters(layers=(draft.layer,), statuses=("active",))
+        filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
         candidates = retrieval.search(draft.content, filters, k=20)
         for hit in candidates:
-            same_project = hit.row.project == draft.project
-            if same_project and jaccard(words, word_set(hit.row.content)) >= rules.DEDUP_JACCARD:
-                return hit.row
+            same_project = hit["project"] == draft.project
+            if same_project and jaccard(words, word_set(hit["content"])) >= rules.DEDUP_JACCARD:
+                return Memory.get(Memory.uuid == hit["uuid"])
         return None
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
@@ -154,9 +160,14 @@ class Writes:
         if new_layer == "L0" and row.status == "active":
             self._check_identity_room(len(changes.get("content", row.content)), exclude=row)
         self._record(row, actor, change, reason)
+        old_task = row.task
         for key, value in changes.items():
             setattr(row, key, value)
         row.save()
+        if "content" in changes or "task" in changes:
+            neighbours.refresh_around(row)
+            if old_task is not None and old_task != row.task:
+                neighbours.refresh_task(old_task)
         pending.append(Change("updated", row.uuid, row.version, actor.label))
         return to_dict(row)
 
@@ -303,9 +314,11 @@ class Writes:
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
     def empty_trash(self, *, actor: Actor = USER) -> int:
+        """Delete for good every memory in the Trash that `actor` may write."""
+        trash = (Memory.status == "deleted") & Memory.layer.in_(rules.writable_layers(actor))
         with self._write() as pending:
-            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(Memory.status == "deleted")]
-            Memory.delete().where(Memory.status == "deleted").execute()
+            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(trash)]
+            Memory.delete().where(trash).execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
             return len(uuids)
 

@@ -27,10 +27,21 @@ class SchemaError(Exception):
 
 
 def open_database(path: str | Path) -> peewee.SqliteDatabase:
-    """Open (creating if needed) the database at `path`, migrate it, and bind the models."""
+    """Open (creating if needed) the database at `path`, migrate it, and bind the models.
+
+    The models are bound process-wide, so a process works on one database at a time: opening
+    a second file while another is open would silently redirect the first one's queries.
+    """
     from memdesk.store.migrations import migrate
 
     path = Path(path)
+    current = DB.obj
+    in_use = current is not None and not current.is_closed()
+    if in_use and Path(current.database).resolve() != path.resolve():
+        raise RuntimeError(
+            f"{current.database} is still open in this process; close it before opening "
+            f"{path} (memdesk works on one database per process)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
     DB.initialize(database)
@@ -46,9 +57,9 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     return database
 
 
-def close_database() -> None:
-    if DB.obj is not None and not DB.is_closed():
-        DB.close()
+def close_database(database: peewee.SqliteDatabase) -> None:
+    """Close this thread's connection and let the process open another database."""
+    database.close()
 
 
 def write_transaction() -> peewee._atomic:

@@ -5,32 +5,40 @@ from __future__ import annotations
 import peewee
 
 # Porter stemming over unicode61 with diacritics folded: "running" finds "run", "café" finds
-# "cafe". Chosen by bench/retrieval.py (see docs/benchmarks.md).
+# "cafe". Porter added 0.02-0.05 recall@10 in bench/retrieval.py (see docs/benchmarks.md).
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-FTS_COLUMNS = ("content", "tags", "context")
+# content: the memory; tags; context: derived text of its neighbours in the same task;
+# scope: one token per project and task (memory.scope, a generated column), so a project
+# filter narrows the match inside FTS5 instead of after it has ranked every project's hits.
+FTS_COLUMNS = ("content", "tags", "context", "scope")
+_COLS = ", ".join(FTS_COLUMNS)
+_NEW = ", ".join(f"new.{c}" for c in FTS_COLUMNS)
+_OLD = ", ".join(f"old.{c}" for c in FTS_COLUMNS)
+
+
+def scope_token(prefix: str, name: str) -> str:
+    """The token memory.scope holds for a project ("p") or task ("t"): hex of its UTF-8."""
+    return prefix + name.encode("utf-8").hex()
+
 
 CREATE_FTS = f"""
 CREATE VIRTUAL TABLE memory_fts USING fts5(
-    {", ".join(FTS_COLUMNS)},
-    content='memory', content_rowid='id', tokenize='{TOKENIZER}'
+    {_COLS}, content='memory', content_rowid='id', tokenize='{TOKENIZER}'
 )"""
 
 # External-content FTS must be told the old values to delete them. The update trigger fires
 # only for indexed columns so recall counters do not re-index rows on every search.
 CREATE_TRIGGERS = (
-    """CREATE TRIGGER memory_fts_ai AFTER INSERT ON memory BEGIN
-        INSERT INTO memory_fts(rowid, content, tags, context)
-        VALUES (new.id, new.content, new.tags, new.context);
+    f"""CREATE TRIGGER memory_fts_ai AFTER INSERT ON memory BEGIN
+        INSERT INTO memory_fts(rowid, {_COLS}) VALUES (new.id, {_NEW});
     END""",
-    """CREATE TRIGGER memory_fts_ad AFTER DELETE ON memory BEGIN
-        INSERT INTO memory_fts(memory_fts, rowid, content, tags, context)
-        VALUES ('delete', old.id, old.content, old.tags, old.context);
+    f"""CREATE TRIGGER memory_fts_ad AFTER DELETE ON memory BEGIN
+        INSERT INTO memory_fts(memory_fts, rowid, {_COLS}) VALUES ('delete', old.id, {_OLD});
     END""",
-    """CREATE TRIGGER memory_fts_au AFTER UPDATE OF content, tags, context ON memory BEGIN
-        INSERT INTO memory_fts(memory_fts, rowid, content, tags, context)
-        VALUES ('delete', old.id, old.content, old.tags, old.context);
-        INSERT INTO memory_fts(rowid, content, tags, context)
-        VALUES (new.id, new.content, new.tags, new.context);
+    f"""CREATE TRIGGER memory_fts_au AFTER UPDATE OF content, tags, context, project, task
+    ON memory BEGIN
+        INSERT INTO memory_fts(memory_fts, rowid, {_COLS}) VALUES ('delete', old.id, {_OLD});
+        INSERT INTO memory_fts(rowid, {_COLS}) VALUES (new.id, {_NEW});
     END""",
 )
 

@@ -42,13 +42,19 @@ def _v1_initial(db: peewee.SqliteDatabase) -> None:
             reinforce_count INTEGER NOT NULL DEFAULT 0,
             version INTEGER NOT NULL DEFAULT 1,
             supersedes TEXT,
-            context TEXT NOT NULL DEFAULT ''
+            context TEXT NOT NULL DEFAULT '',
+            scope TEXT GENERATED ALWAYS AS (
+                CASE WHEN project IS NULL THEN '' ELSE 'p' || hex(project) END || ' ' ||
+                CASE WHEN task IS NULL THEN '' ELSE 't' || hex(task) END
+            ) VIRTUAL
         )""",
         "CREATE INDEX memory_status_layer ON memory (status, layer, updated_at)",
         "CREATE INDEX memory_project ON memory (project, status)",
         "CREATE INDEX memory_task ON memory (task, created_at)",
         "CREATE INDEX memory_created ON memory (created_at)",
         "CREATE INDEX memory_updated ON memory (updated_at)",
+        # The window lists one status at a time, newest change first, a page at a time.
+        "CREATE INDEX memory_status_updated ON memory (status, updated_at, id)",
         """CREATE TABLE memory_version (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             memory_id INTEGER NOT NULL REFERENCES memory (id) ON DELETE CASCADE,

@@ -15,6 +15,9 @@ class BaseModel(peewee.Model):
     class Meta:
         database = DB
         legacy_table_names = False
+        # Saving only changed fields keeps the FTS update trigger from re-indexing a row
+        # whose text did not change (a status flip, a counter).
+        only_save_dirty = True
 
 
 class Memory(BaseModel):
