@@ -94,8 +94,16 @@ def add_many_rate(sock: str, batches: int = 5, size: int = 2000) -> float:
     with Client(socket_path=sock, agent="bench-many", timeout=600) as client:
         started = time.perf_counter()
         for _ in range(batches):
-            client.add_many([{"content": sentence(rng)} for _ in range(size)])
+            client.add_many([{"content": sentence(rng)} for _ in range(size)], dedup=False)
         return batches * size / (time.perf_counter() - started)
+
+
+def report(name: str, times: list[float]) -> None:
+    print(
+        f"{name:32} p50 {statistics.median(times):6.2f} ms   "
+        f"p99 {percentile(times, 0.99):6.2f} ms   n={len(times)}",
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -112,30 +120,21 @@ def main() -> int:
             text=True,
         )
         try:
-            print(server.stdout.readline().strip())
+            print(server.stdout.readline().strip(), flush=True)
             started = time.perf_counter()
             fill(sock, opts.memories)
-            print(f"filled {opts.memories:,} memories in {time.perf_counter() - started:.1f} s")
+            print(
+                f"filled {opts.memories:,} memories in {time.perf_counter() - started:.1f} s",
+                flush=True,
+            )
+            n = opts.searches
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(8) as pool:
-                one = pool.map(search_worker, [(sock, opts.searches, 1)])[0]
-                eight = sum(
-                    pool.map(search_worker, [(sock, opts.searches // 8 * 2, s) for s in range(8)]),
-                    [],
-                )
-                adds = pool.map(add_worker, [(sock, opts.adds)])[0]
-            rate = add_many_rate(sock)
-            rows = [
-                ("memory.search k=10, 1 client", one),
-                ("memory.search k=10, 8 clients", eight),
-                ("memory.add (dedup on)", adds),
-            ]
-            for name, times in rows:
-                print(
-                    f"{name:32} p50 {statistics.median(times):6.2f} ms   "
-                    f"p99 {percentile(times, 0.99):6.2f} ms   n={len(times)}"
-                )
-            print(f"{'memory.add_many (2,000/batch)':32} {rate:,.0f} memories/s")
+                report("memory.search k=10, 1 client", pool.map(search_worker, [(sock, n, 1)])[0])
+                jobs = [(sock, max(1, n // 4), seed) for seed in range(8)]
+                report("memory.search k=10, 8 clients", sum(pool.map(search_worker, jobs), []))
+                report("memory.add (dedup on)", pool.map(add_worker, [(sock, opts.adds)])[0])
+            print(f"{'memory.add_many (dedup off)':32} {add_many_rate(sock):,.0f} memories/s")
         finally:
             server.terminate()
             server.wait(timeout=30)
