@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 
 import peewee
 
-from memdesk.core import dates
+from memdesk.core import dates, rules
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
-from memdesk.store.fts import scope_token
+from memdesk.store.fts import scope_token, status_token
 
 _WORD = re.compile(r"[^\W_]+")
 # A general English list (NLTK's, plus modal and function words it lacks). A larger list
@@ -75,15 +75,30 @@ def terms(text: str) -> list[str]:
     return kept[:MAX_TERMS]
 
 
-def match_expression(words: list[str], filters: Filters) -> str:
+def _quoted(words: list[str]) -> str:
     # Every term is an FTS5 string, so operators and punctuation a user types are plain text.
-    expression = " OR ".join(f'"{w}"' for w in words)
-    scopes = [scope_token("p", filters.project)] if filters.project else []
-    if filters.task:
-        scopes.append(scope_token("t", filters.task))
-    for token in scopes:
-        expression = f'{{scope}} : "{token}" AND ({expression})'
-    return expression
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+def _excluded_statuses(filters: Filters) -> str:
+    """Statuses to drop inside FTS5. Excluding is cheap (few memories are inactive or deleted);
+    requiring "active" would walk a token present in nearly every row."""
+    unwanted = [s for s in rules.STATUSES if filters.statuses and s not in filters.statuses]
+    if not unwanted:
+        return ""
+    return " NOT {scope} : (" + " OR ".join(f'"{status_token(s)}"' for s in unwanted) + ")"
+
+
+def match_expression(wanted: str, filters: Filters, *, scoped: bool) -> str:
+    """The MATCH text for the `wanted` terms; `scoped` also requires the project and task
+    tokens (cheap when that project or task is a small part of the whole, which is when the
+    fast path falls short)."""
+    expression = f"({wanted})"
+    if scoped:
+        for prefix, name in (("p", filters.project), ("t", filters.task)):
+            if name:
+                expression = f'{{scope}} : "{scope_token(prefix, name)}" AND {expression}'
+    return expression + _excluded_statuses(filters)
 
 
 # What a hit carries: enough to show and rank it, no more (a search must stay ~1 ms).
@@ -100,6 +115,8 @@ HIT_COLUMNS = (
     "agent",
     "importance",
 )
+# The fast path ranks this many times the candidates it needs inside FTS5 alone, then joins.
+OVERFETCH = 3
 
 
 def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> list[dict]:
@@ -107,22 +124,23 @@ def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> l
     words = terms(text)
     if not words:
         return []
-    rank: peewee.Node = peewee.SQL("bm25(fts.memory_fts, ?, ?, ?, ?)", weights.columns)
-    named = dates.mentioned(text)
-    if named is not None:
-        rank = rank - named * weights.date_bonus
-    columns = [getattr(Memory, name) for name in HIT_COLUMNS]
-    rows = (
-        Memory.select(*columns, rank.alias("bm25"))
-        .join(_FTS, on=(_FTS.rowid == Memory.id))
-        .where(
-            peewee.SQL("fts.memory_fts MATCH ?", (match_expression(words, filters),))
-            & filters.where()
-        )
-        .order_by(rank)
-        .limit(max(weights.pool, 2 * k))
-        .tuples()
-    )
+    return _ranked(_quoted(words), filters, k, weights, dates.mentioned(text))
+
+
+def containing_any(words: list[str], filters: Filters, k: int) -> list[dict]:
+    """The best memories holding any of `words` (plain BM25, no date bonus)."""
+    return _ranked(_quoted(words), filters, k, WEIGHTS, None) if words else []
+
+
+def _ranked(
+    wanted: str, filters: Filters, k: int, weights: Weights, named: peewee.Expression | None
+) -> list[dict]:
+    limit = max(weights.pool, 2 * k)
+    rows = None
+    if named is None:  # the date bonus needs created_at, which only the exact path has
+        rows = _prefetched(wanted, filters, weights, limit)
+    if rows is None:
+        rows = _exact(wanted, filters, weights, limit, named)
     now = datetime.now(UTC)
     hits = []
     for values in rows:
@@ -134,6 +152,92 @@ def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> l
 
 
 _FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
+_COLUMNS = [getattr(Memory, name) for name in HIT_COLUMNS]
+
+
+DF_CAP = 256  # words in more memories than this are all "common" alike
+
+
+def rarest(words: list[str], count: int) -> list[str]:
+    """The `count` words of `words` found in the fewest memories (counts capped, so a common
+    word costs no more than DF_CAP postings to look at)."""
+    database = Memory._meta.database
+
+    def frequency(word: str) -> int:
+        return database.execute_sql(
+            "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
+            (f'"{word}"', DF_CAP),
+        ).fetchone()[0]
+
+    return sorted(words, key=frequency)[:count]
+
+
+def _bm25(weights: Weights) -> peewee.SQL:
+    return peewee.SQL("bm25(fts.memory_fts, ?, ?, ?, ?)", weights.columns)
+
+
+# Raw SQL: this is the hot path of every search, and building it with the query builder cost
+# more than running it. Filters still come from Filters.where(), compiled against alias t1.
+_PREFETCH = """
+SELECT {columns}, best.r, best.fetched
+FROM (
+    SELECT rid, r, COUNT(*) OVER () AS fetched FROM (
+        SELECT rowid AS rid, bm25(memory_fts, ?, ?, ?, ?) AS r
+        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY r LIMIT ?
+    )
+) AS best
+JOIN memory AS t1 ON t1.id = best.rid
+WHERE {where}
+ORDER BY best.r
+LIMIT ?
+""".format(columns=", ".join(f"t1.{name}" for name in HIT_COLUMNS), where="{where}")
+
+
+def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list | None:
+    """Rank inside FTS5 alone, then join and filter the best few. None when the filters left
+    too few of a full prefetch: the exact path must decide."""
+    limit = OVERFETCH * wanted
+    where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
+    rows = Memory._meta.database.execute_sql(
+        _PREFETCH.format(where=where),
+        (
+            *weights.columns,
+            match_expression(wanted_terms, filters, scoped=False),
+            limit,
+            *params,
+            wanted,
+        ),
+    ).fetchall()
+    if not rows:
+        return None  # nothing matched, or the filters removed every prefetched hit
+    if len(rows) < wanted and rows[0][-1] >= limit:
+        return None
+    return [row[:-1] for row in rows]
+
+
+def _exact(
+    wanted_terms: str,
+    filters: Filters,
+    weights: Weights,
+    wanted: int,
+    named: peewee.Expression | None,
+) -> list:
+    rank: peewee.Node = _bm25(weights)
+    if named is not None:
+        rank = rank - named * weights.date_bonus
+    return list(
+        Memory.select(*_COLUMNS, rank.alias("bm25"))
+        .join(_FTS, on=(_FTS.rowid == Memory.id))
+        .where(
+            peewee.SQL(
+                "fts.memory_fts MATCH ?", (match_expression(wanted_terms, filters, scoped=True),)
+            )
+            & filters.where()
+        )
+        .order_by(rank)
+        .limit(wanted)
+        .tuples()
+    )
 
 
 def _fuse(relevance: float, created_at: str, source: str, now: datetime, weights: Weights) -> float:

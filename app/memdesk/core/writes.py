@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -45,7 +46,10 @@ class Writes:
             raise ValidationError("items must be a list of memory objects", field="items")
         drafts = [Draft.parse(item, where=f"items[{n}]") for n, item in enumerate(items)]
         with self._write() as pending:
-            added = [self._add(d, actor, pending, dedup=dedup, refresh=False) for d in drafts]
+            if dedup:
+                added = [self._add(d, actor, pending, dedup=True, refresh=False) for d in drafts]
+            else:
+                added = self._insert_all(drafts, actor, pending)
             for task in {d.task for d in drafts if d.task is not None}:
                 neighbours.refresh_task(task)
             return added
@@ -67,32 +71,37 @@ class Writes:
                 return self._reinforce(twin, actor, pending)
         if draft.layer == "L0":
             self._check_identity_room(len(draft.content))
-        stamp = clock.now()
-        row = Memory.create(
-            uuid=_new_uuid(),
-            layer=draft.layer,
-            kind=draft.kind,
-            content=draft.content,
-            source=actor.source,
-            agent=actor.agent,
-            created_at=draft.created_at or stamp,
-            updated_at=stamp,
-            project=draft.project,
-            task=draft.task,
-            tags=validate.dump_tags(draft.tags),
-            importance=draft.importance,
-            supersedes=supersedes,
-        )
+        row = Memory.create(**_new_row(draft, actor, clock.now(), supersedes))
         if refresh and row.task is not None:
             neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
         return to_dict(row)
 
+    def _insert_all(
+        self, drafts: list[Draft], actor: Actor, pending: list[Change]
+    ) -> list[dict[str, Any]]:
+        """Many new memories in bulk: one statement per chunk instead of one per memory."""
+        for layer in {d.layer for d in drafts}:
+            rules.check_may_write(actor, layer)
+        identity = sum(len(d.content) for d in drafts if d.layer == "L0")
+        if identity:
+            self._check_identity_room(identity)
+        stamp = clock.now()
+        rows = [_new_row(d, actor, stamp) for d in drafts]
+        for start in range(0, len(rows), 1000):  # under SQLite's cap on bound variables
+            Memory.insert_many(rows[start : start + 1000]).execute()
+        pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
+        return [to_dict(Memory(**row)) for row in rows]
+
     def _near_duplicate(self, draft: Draft) -> Memory | None:
         words = word_set(draft.content)
+        # Jaccard >= t means sharing at least ceil(t * n) of our n words, so a near duplicate
+        # holds one of any n - ceil(t * n) + 1 of them: probing only the rarest few finds every
+        # one without ranking everything the common words match.
+        spare = len(words) - math.ceil(rules.DEDUP_JACCARD * len(words))
+        probe = retrieval.rarest(sorted(words), spare + 1)
         filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
-        candidates = retrieval.search(draft.content, filters, k=20)
-        for hit in candidates:
+        for hit in retrieval.containing_any(probe, filters, k=20):
             same_project = hit["project"] == draft.project
             if same_project and jaccard(words, word_set(hit["content"])) >= rules.DEDUP_JACCARD:
                 return Memory.get(Memory.uuid == hit["uuid"])
@@ -352,8 +361,24 @@ class Writes:
             return removed
 
 
-def _new_uuid() -> str:
-    return str(uuid.uuid4())
+def _new_row(
+    draft: Draft, actor: Actor, stamp: str, supersedes: str | None = None
+) -> dict[str, Any]:
+    return {
+        "uuid": str(uuid.uuid4()),
+        "layer": draft.layer,
+        "kind": draft.kind,
+        "content": draft.content,
+        "source": actor.source,
+        "agent": actor.agent,
+        "created_at": draft.created_at or stamp,
+        "updated_at": stamp,
+        "project": draft.project,
+        "task": draft.task,
+        "tags": validate.dump_tags(draft.tags),
+        "importance": draft.importance,
+        "supersedes": supersedes,
+    }
 
 
 def _check_version(row: Memory, expected: int | None) -> None:

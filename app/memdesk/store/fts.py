@@ -8,8 +8,8 @@ import peewee
 # "cafe". Porter added 0.02-0.05 recall@10 in bench/retrieval.py (see docs/benchmarks.md).
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 # content: the memory; tags; context: derived text of its neighbours in the same task;
-# scope: one token per project and task (memory.scope, a generated column), so a project
-# filter narrows the match inside FTS5 instead of after it has ranked every project's hits.
+# scope: tokens for status, layer, project and task (memory.scope, a generated column), so
+# filters can act inside FTS5 before it ranks, instead of after it has ranked every match.
 FTS_COLUMNS = ("content", "tags", "context", "scope")
 _COLS = ", ".join(FTS_COLUMNS)
 _NEW = ", ".join(f"new.{c}" for c in FTS_COLUMNS)
@@ -19,6 +19,10 @@ _OLD = ", ".join(f"old.{c}" for c in FTS_COLUMNS)
 def scope_token(prefix: str, name: str) -> str:
     """The token memory.scope holds for a project ("p") or task ("t"): hex of its UTF-8."""
     return prefix + name.encode("utf-8").hex()
+
+
+def status_token(status: str) -> str:
+    return "s" + status
 
 
 CREATE_FTS = f"""
@@ -35,8 +39,8 @@ CREATE_TRIGGERS = (
     f"""CREATE TRIGGER memory_fts_ad AFTER DELETE ON memory BEGIN
         INSERT INTO memory_fts(memory_fts, rowid, {_COLS}) VALUES ('delete', old.id, {_OLD});
     END""",
-    f"""CREATE TRIGGER memory_fts_au AFTER UPDATE OF content, tags, context, project, task
-    ON memory BEGIN
+    f"""CREATE TRIGGER memory_fts_au
+    AFTER UPDATE OF content, tags, context, project, task, status, layer ON memory BEGIN
         INSERT INTO memory_fts(memory_fts, rowid, {_COLS}) VALUES ('delete', old.id, {_OLD});
         INSERT INTO memory_fts(rowid, {_COLS}) VALUES (new.id, {_NEW});
     END""",

@@ -44,8 +44,9 @@ def _v1_initial(db: peewee.SqliteDatabase) -> None:
             supersedes TEXT,
             context TEXT NOT NULL DEFAULT '',
             scope TEXT GENERATED ALWAYS AS (
-                CASE WHEN project IS NULL THEN '' ELSE 'p' || hex(project) END || ' ' ||
-                CASE WHEN task IS NULL THEN '' ELSE 't' || hex(task) END
+                's' || status || ' l' || layer ||
+                CASE WHEN project IS NULL THEN '' ELSE ' p' || hex(project) END ||
+                CASE WHEN task IS NULL THEN '' ELSE ' t' || hex(task) END
             ) VIRTUAL
         )""",
         "CREATE INDEX memory_status_layer ON memory (status, layer, updated_at)",
