@@ -24,7 +24,6 @@ from memdesk.api import errors, naming, protocol
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
 from memdesk.api.errors import RpcError
-from memdesk.api.signals import emit
 from memdesk.core import Change, MemoryService
 
 logger = logging.getLogger(__name__)
@@ -54,7 +53,7 @@ class SocketServer(QObject):
         self._service = service
         self._path = str(socket_path or naming.socket_path(service.path))
         self._limits = limits or Limits()
-        self._dispatcher = Dispatcher(service, on_show=lambda: emit(self.show_requested))
+        self._dispatcher = Dispatcher(service, on_show=lambda: self.show_requested.emit())
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -131,7 +130,7 @@ class SocketServer(QObject):
                 sock, self._dispatcher, self._limits, self, on_closed=self._on_connection_closed
             )
             self._connections.append(connection)
-            emit(self.clients_changed, len(self._connections))
+            self.clients_changed.emit(len(self._connections))
 
     @Slot()
     def _on_sweep(self) -> None:
@@ -142,7 +141,7 @@ class SocketServer(QObject):
     def _on_connection_closed(self, connection: Connection) -> None:
         if connection in self._connections:
             self._connections.remove(connection)
-            emit(self.clients_changed, len(self._connections))
+            self.clients_changed.emit(len(self._connections))
 
     def _on_changes_any_thread(self, changes: list[Change]) -> None:
         # Service listeners run on whichever thread wrote: queue the changes and let the
