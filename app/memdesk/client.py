@@ -1,0 +1,5 @@
+"""The agent client under the name issue 4 gives it: `from memdesk.client import Client`."""
+
+from memdesk.api.client import Client, MemdeskError, ServerUnavailable, connect_if_running
+
+__all__ = ["Client", "MemdeskError", "ServerUnavailable", "connect_if_running"]
