@@ -88,8 +88,15 @@ class Writes:
             self._check_identity_room(identity)
         stamp = clock.now()
         rows = [_new_row(d, actor, stamp) for d in drafts]
-        for start in range(0, len(rows), 1000):  # under SQLite's cap on bound variables
-            Memory.insert_many(rows[start : start + 1000]).execute()
+        if not rows:
+            return []
+        # One prepared statement run per row: building a multi-row INSERT in the query
+        # builder cost more than SQLite took to store the rows.
+        columns = list(rows[0])
+        self.database.cursor().executemany(
+            f"INSERT INTO memory ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [tuple(row.values()) for row in rows],
+        )
         pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
         return [to_dict(Memory(**row)) for row in rows]
 
