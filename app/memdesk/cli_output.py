@@ -13,7 +13,12 @@ from memdesk.core import MemoryService
 
 @contextmanager
 def backend(db_path: Path) -> Iterator[Any]:
-    """The running memdesk that owns `db_path`, through its socket; else the file itself."""
+    """The running memdesk that owns `db_path`, through its socket; else the file itself.
+
+    Both have the same method names (`memdesk.api.remote.RemoteService` mirrors the service),
+    so each command has one code path. Over the socket the CLI greets as the user's own tool
+    (role "user"), so the user's rules apply as when it opens the file.
+    """
     remote = _running(db_path)
     if remote is not None:
         with remote:
@@ -28,10 +33,10 @@ def backend(db_path: Path) -> Iterator[Any]:
 
 def _running(db_path: Path) -> Any:
     try:
-        from memdesk.api.client import connect_if_running
+        from memdesk.api import remote
     except ImportError:
         return None
-    return connect_if_running(db_path)
+    return remote.connect(db_path, agent="cli")
 
 
 def _width() -> int:

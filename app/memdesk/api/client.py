@@ -64,11 +64,14 @@ class Client:
         socket_path: str | os.PathLike[str] | None = None,
         agent: str | None = None,
         timeout: float = 30.0,
+        role: str | None = None,
     ) -> None:
+        """`role="user"` is for the person's own memdesk tools only (the CLI), never agents."""
         if socket_path is None:
             socket_path = naming.socket_path(paths.resolve_db_path(db_path))
         self.socket_path = str(socket_path)
         self.agent = agent
+        self.role = role
         self.timeout = timeout
         self._sock: socket.socket | None = None
         self._buffer = bytearray()
@@ -94,13 +97,19 @@ class Client:
         self._sock = sock
         self._buffer.clear()
         try:
-            if self.agent:
-                self._roundtrip("system.hello", {"agent": self.agent})
+            if self.agent or self.role:
+                hello = {"agent": self.agent or "unknown"}
+                if self.role:
+                    hello["role"] = self.role
+                self._roundtrip("system.hello", hello)
             if self._subscribed:
                 self._roundtrip("events.subscribe", {})
         except (TimeoutError, _Disconnected):
             self.close()
             raise ServerUnavailable(f"memdesk on {self.socket_path} did not answer") from None
+        except MemdeskError:  # e.g. the greeting was refused
+            self.close()
+            raise
 
     def close(self) -> None:
         with self._lock:
@@ -241,6 +250,18 @@ class Client:
     def restore(self, memory_id: str, *, reason: str | None = None) -> dict[str, Any]:
         return self.call("memory.restore", id=memory_id, **_given({"reason": reason}))
 
+    def revert(
+        self, memory_id: str, version: int, *, expected_version: int | None = None
+    ) -> dict[str, Any]:
+        params = _given({"expected_version": expected_version})
+        return self.call("memory.revert", id=memory_id, version=version, **params)
+
+    def purge(self, memory_id: str) -> None:
+        self.call("memory.purge", id=memory_id)
+
+    def empty_trash(self) -> int:
+        return self.call("memory.empty_trash")["purged"]
+
     def get(self, memory_id: str) -> dict[str, Any]:
         return self.call("memory.get", id=memory_id)
 
@@ -292,7 +313,9 @@ def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]
 
 
 def connect_if_running(
-    db_path: str | os.PathLike[str] | None = None, agent: str | None = None
+    db_path: str | os.PathLike[str] | None = None,
+    agent: str | None = None,
+    role: str | None = None,
 ) -> Client | None:
     """A client of the memdesk that owns `db_path`, or None if none is running.
 
@@ -302,6 +325,6 @@ def connect_if_running(
     if not Path(path).exists():
         return None
     try:
-        return Client(socket_path=path, agent=agent, timeout=30.0)
+        return Client(socket_path=path, agent=agent, timeout=30.0, role=role)
     except ServerUnavailable:
         return None

@@ -15,7 +15,7 @@ from memdesk import __version__
 from memdesk.api import errors
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
-from memdesk.core import Actor, MemdeskError, MemoryService, agent
+from memdesk.core import USER, Actor, MemdeskError, MemoryService, NotAllowed, agent
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +24,10 @@ PROTOCOL_VERSION = 1
 # window's search box: an agent's query is a short need, not a pasted document.
 MAX_QUERY_BYTES = 4096
 UNNAMED_AGENT = "unknown"
+# Who a connection says it is (system.hello role). "user" is the person's own tool (the
+# memdesk CLI): its writes follow the user's rules. The socket only admits this user's own
+# processes, so this is a guardrail for well-behaved agents, not a security boundary.
+ROLES = ("agent", "user")
 Params = dict[str, Any]
 
 
@@ -32,6 +36,7 @@ class Session:
     """What the server knows about one connection: who it is and what it asked for."""
 
     agent: str = UNNAMED_AGENT
+    role: str = "agent"
     actor: Actor = field(default_factory=lambda: agent(UNNAMED_AGENT))
     subscribed: bool = False
 
@@ -59,6 +64,11 @@ class Dispatcher:
             ),
             "memory.remove": lambda p, s: svc.remove(p.pop("id"), actor=s.actor, **p),
             "memory.restore": lambda p, s: svc.restore(p.pop("id"), actor=s.actor, **p),
+            "memory.revert": lambda p, s: svc.revert(
+                p.pop("id"), p.pop("version"), actor=s.actor, **p
+            ),
+            "memory.purge": lambda p, s: _purged(svc.purge(p["id"], actor=s.actor)),
+            "memory.empty_trash": lambda p, s: {"purged": svc.empty_trash(actor=s.actor)},
             "memory.get": lambda p, s: svc.get(p["id"]),
             "memory.history": lambda p, s: svc.history(p["id"]),
             "memory.list": lambda p, s: svc.list_memories(**_lists(p)),
@@ -76,6 +86,8 @@ class Dispatcher:
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
             "stats": lambda p, s: svc.stats(),
             "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p)),
+            "import": self._import,
+            "system.check": self._check,
         }
         missing = set(BY_NAME) ^ set(handlers)
         assert not missing, f"methods and handlers differ: {missing}"
@@ -134,11 +146,21 @@ class Dispatcher:
                 "system.hello: agent must be a non-empty name of at most 200 characters",
                 field="agent",
             )
+        role = params.get("role", "agent")
+        if role not in ROLES:
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                'system.hello: role must be "agent" (the default) or "user" (only the '
+                "person's own memdesk tools; agents must not claim it)",
+                field="role",
+            )
         session.agent = name.strip()
-        session.actor = agent(session.agent)
-        logger.info("agent %r connected", session.agent)
+        session.role = role
+        session.actor = USER if role == "user" else agent(session.agent)
+        logger.info("%s %r connected", role, session.agent)
         return {
             "agent": session.agent,
+            "role": session.role,
             "server": "memdesk",
             "version": __version__,
             "protocol": PROTOCOL_VERSION,
@@ -158,9 +180,34 @@ class Dispatcher:
         query = _query(params)
         return self.service.search(query, actor=session.actor, **include, **_lists(params))
 
+    def _import(self, params: Params, session: Session) -> dict[str, Any]:
+        if _flag(params, "dry_run").get("dry_run"):
+            return self.service.plan_import(params["text"])
+        if session.role != "user":
+            # An export holds every layer and every writer's memories; restoring one is the
+            # person's decision, not an agent's.
+            raise RpcError.from_service(
+                NotAllowed(
+                    "import writes a whole export (any layer, any writer); only the user may "
+                    "import. Agents may check a file with dry_run=true.",
+                    field="text",
+                )
+            )
+        return self.service.import_json(params["text"], actor=session.actor)
+
+    def _check(self, params: Params, session: Session) -> dict[str, Any]:
+        if _flag(params, "rebuild").get("rebuild"):
+            self.service.rebuild_index()
+        problems = self.service.check()
+        return {"ok": not problems, "problems": problems}
+
     def _show(self, params: Params, session: Session) -> dict[str, bool]:
         self._on_show()
         return {"shown": True}
+
+
+def _purged(_: None) -> dict[str, bool]:
+    return {"purged": True}
 
 
 def _subscribe(session: Session, on: bool) -> dict[str, bool]:

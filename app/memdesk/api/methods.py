@@ -13,7 +13,7 @@ _KINDS = "fact | preference | decision | learning | observation | context | summ
 _FILTERS = {
     "layer": "L0 | L1 | L2",
     "layers": "list of layers",
-    "kind": _KINDS,
+    "kind": _KINDS + ", or a list of them",
     "project": "project name",
     "task": "task name",
     "tags": "list of tags; all must match",
@@ -51,7 +51,11 @@ METHODS = [
     Method(
         "system.hello",
         "Name this connection's agent; its writes and searches are attributed to it.",
-        {"agent": "agent name, e.g. claude-code (at most 200 characters)"},
+        {
+            "agent": "agent name, e.g. claude-code (at most 200 characters)",
+            "role": 'agent (default) | user: "user" is only for the person\'s own memdesk '
+            "tools (the CLI); its writes follow the user's rules. Agents must not claim it.",
+        },
         ("agent",),
     ),
     Method("system.show", "Ask the memdesk window to come to the front (no-op headless).", {}),
@@ -101,6 +105,27 @@ METHODS = [
         "Make a removed or superseded memory active again.",
         {"id": _ID, "reason": "why"},
         ("id",),
+    ),
+    Method(
+        "memory.revert",
+        "Make an earlier version's content current again, as a new version.",
+        {
+            "id": _ID,
+            "version": "the earlier version number (see memory.history)",
+            "expected_version": "the version you read; a stale one fails with version conflict",
+        },
+        ("id", "version"),
+    ),
+    Method(
+        "memory.purge",
+        "Delete a memory that is in the Trash permanently, with its history; {purged: true}.",
+        {"id": _ID},
+        ("id",),
+    ),
+    Method(
+        "memory.empty_trash",
+        "Delete every memory in the Trash (that this writer may write) permanently; {purged: n}.",
+        {},
     ),
     Method("memory.get", "One memory with its links.", {"id": _ID}, ("id",)),
     Method(
@@ -205,6 +230,21 @@ METHODS = [
             **_FILTERS,
             "status": "as memory.list (default any)",
         },
+    ),
+    Method(
+        "import",
+        "Import a JSON export, all or nothing (user role only); dry_run only plans it.",
+        {
+            "text": "the JSON export's text (the whole request line is at most 1 MiB)",
+            "dry_run": "boolean (default false): return {added, changed, unchanged, errors} "
+            "lists without writing",
+        },
+        ("text",),
+    ),
+    Method(
+        "system.check",
+        "Check the database file and the search index; returns {ok, problems}.",
+        {"rebuild": "boolean (default false): rebuild the search index first"},
     ),
 ]
 BY_NAME = {m.name: m for m in METHODS}

@@ -1,0 +1,158 @@
+"""The running memdesk, seen through its socket with the service's method names.
+
+The CLI works on a backend: the MemoryService when it owns the database file, else this
+adapter around a `Client` of the memdesk (window or `memdesk serve`) that owns it. Each method
+here is one JSON-RPC call; errors come back as `memdesk.core` errors with the server's
+message, so the CLI prints them the same way whichever backend it has. No Qt.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memdesk.api import client as rpc
+from memdesk.api.protocol import MAX_LINE_BYTES
+from memdesk.core import errors as core
+
+# data.type from the server -> the service error it came from (so `.code` survives the trip).
+_ERRORS: dict[str, type[core.MemdeskError]] = {
+    "invalid": core.ValidationError,
+    "not_found": core.NotFound,
+    "l0_full": core.IdentityFull,
+    "version_conflict": core.VersionConflict,
+    "too_large": core.TooLarge,
+    "not_allowed": core.NotAllowed,
+    "busy": core.Busy,
+}
+# Room for the request envelope around an imported file's text on one line.
+_ENVELOPE_BYTES = 256
+
+
+def as_service_error(exc: rpc.MemdeskError) -> core.MemdeskError:
+    """The service error matching an error answer (or an unreachable server)."""
+    data = dict(exc.data)
+    kind = _ERRORS.get(str(data.pop("type", "")), core.MemdeskError)
+    field = data.pop("field", None)
+    return kind(exc.message, field=field if isinstance(field, str) else None, **data)
+
+
+class RemoteService:
+    """The MemoryService methods the CLI uses, each forwarded to the running memdesk."""
+
+    def __init__(self, client: rpc.Client) -> None:
+        self.client = client
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self) -> RemoteService:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _call(self, method: str, **params: Any) -> Any:
+        try:
+            return self.client.call(method, **params)
+        except rpc.MemdeskError as exc:
+            raise as_service_error(exc) from None
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def add(self, content: str, **fields: Any) -> dict[str, Any]:
+        return self._call("memory.add", content=content, **_given(fields))
+
+    def update(self, memory_id: str, **fields: Any) -> dict[str, Any]:
+        return self._call("memory.update", id=memory_id, **_given(fields))
+
+    def correct(self, memory_id: str, content: str, **fields: Any) -> dict[str, Any]:
+        return self._call("memory.correct", id=memory_id, content=content, **_given(fields))
+
+    def remove(self, memory_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        return self._call("memory.remove", id=memory_id, **_given({"reason": reason}))
+
+    def restore(self, memory_id: str, *, reason: str | None = None) -> dict[str, Any]:
+        return self._call("memory.restore", id=memory_id, **_given({"reason": reason}))
+
+    def revert(
+        self, memory_id: str, version: int, *, expected_version: int | None = None
+    ) -> dict[str, Any]:
+        params = _given({"expected_version": expected_version})
+        return self._call("memory.revert", id=memory_id, version=version, **params)
+
+    def purge(self, memory_id: str) -> None:
+        self._call("memory.purge", id=memory_id)
+
+    def empty_trash(self) -> int:
+        return self._call("memory.empty_trash")["purged"]
+
+    def set_identity(self, text: str, *, expected: list[str] | None = None) -> dict[str, Any]:
+        return self._call("identity.set", text=text, **_given({"expected": expected}))
+
+    def plan_import(self, text: str) -> dict[str, Any]:
+        return self._call("import", text=_importable(text), dry_run=True)
+
+    def import_json(self, text: str) -> dict[str, Any]:
+        return self._call("import", text=_importable(text))
+
+    def rebuild_index(self) -> None:
+        self._call("system.check", rebuild=True)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> dict[str, Any]:
+        return self._call("memory.get", id=memory_id)
+
+    def history(self, memory_id: str) -> list[dict[str, Any]]:
+        return self._call("memory.history", id=memory_id)
+
+    def list_memories(self, **filters: Any) -> list[dict[str, Any]]:
+        # status=None means "any status" here, as in the service: send it as null.
+        return self._call("memory.list", **_given(filters, keep=("status",)))
+
+    def count(self, **filters: Any) -> int:
+        return self._call("memory.count", **_given(filters, keep=("status",)))
+
+    def search(self, query: str, **options: Any) -> dict[str, Any]:
+        return self._call("memory.search", query=query, **_given(options))
+
+    def identity(self) -> dict[str, Any]:
+        return self._call("identity.get")
+
+    def export(self, format: str = "json", **filters: Any) -> str:
+        return self._call("export", format=format, **_given(filters, keep=("status",)))
+
+    def stats(self) -> dict[str, Any]:
+        return self._call("stats")
+
+    def check(self) -> list[str]:
+        return self._call("system.check")["problems"]
+
+
+def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Leave out options left at None (the server's defaults apply), except those in keep."""
+    return {k: v for k, v in params.items() if v is not None or k in keep}
+
+
+def _importable(text: str) -> str:
+    size = len(json.dumps(text, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    if size + _ENVELOPE_BYTES > MAX_LINE_BYTES:
+        raise core.TooLarge(
+            f"the file is {size / 2**20:.1f} MiB as a request; the running memdesk accepts at "
+            f"most {MAX_LINE_BYTES / 2**20:g} MiB per request. Quit the memdesk window or "
+            "`memdesk serve` that owns this database and import again (the CLI then opens "
+            "the file directly)",
+            field="file",
+            limit=MAX_LINE_BYTES,
+        )
+    return text
+
+
+def connect(db_path: Any, agent: str = "cli") -> RemoteService | None:
+    """The memdesk that owns `db_path`, as the user's own tool; None if none is running."""
+    try:
+        found = rpc.connect_if_running(db_path, agent=agent, role="user")
+    except rpc.MemdeskError as exc:  # it answered, but refused the greeting
+        raise as_service_error(exc) from None
+    return RemoteService(found) if found is not None else None

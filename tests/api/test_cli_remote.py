@@ -1,0 +1,182 @@
+"""The `memdesk` CLI while `memdesk serve` owns the database: every command goes through the
+socket as the user's own tool, and errors stay one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memdesk import cli_output
+from memdesk.api.client import Client, MemdeskError
+from memdesk.api.remote import RemoteService
+from memdesk.cli import main
+
+
+@pytest.fixture
+def running(serve, sock_path, monkeypatch):
+    """`memdesk serve` on the test database; the CLI finds it through MEMDESK_SOCKET."""
+    monkeypatch.setenv("MEMDESK_SOCKET", sock_path)
+    server = serve()
+    assert server.first_line == f"listening on {sock_path}"
+    return server
+
+
+@pytest.fixture
+def watcher(running, sock_path):
+    """A client subscribed to the server's change events: proof the server made the write."""
+    with Client(socket_path=sock_path, agent="watcher", timeout=10) as client:
+        client.subscribe()
+        yield client
+
+
+@pytest.fixture
+def run(capsys, db_path):
+    def memdesk(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main([*args, "--db", str(db_path)])
+        except SystemExit as exc:
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return memdesk
+
+
+@pytest.fixture
+def run_json(run):
+    def memdesk(*args: str) -> object:
+        code, out, err = run(*args, "--json")
+        assert (code, err) == (0, ""), err
+        return json.loads(out)
+
+    return memdesk
+
+
+def _one_line_error(code: int, out: str, err: str) -> str:
+    assert (code, out) == (2, "")
+    assert err.startswith("memdesk: error: ")
+    assert err.count("\n") == 1
+    assert err.endswith("\n")
+    assert "Traceback" not in err
+    return err
+
+
+def test_the_cli_uses_the_server_that_owns_the_database(running, db_path):
+    with cli_output.backend(db_path) as backend:
+        assert isinstance(backend, RemoteService)
+        assert backend.client.role == "user"
+
+
+def test_every_command_works_through_the_running_server(run, run_json, watcher, tmp_path):
+    added = run_json("add", "The staging server runs Debian 11", "--tag", "infra")
+    event = watcher.next_event(timeout=5)
+    assert (event["event"], event["id"], event["by"]) == ("created", added["id"], "user")
+    assert (added["source"], added["layer"]) == ("user", "L1")
+
+    archived = run_json("add", "Session: moved CI to the new runners", "--layer", "L2")
+    assert (archived["layer"], archived["source"]) == ("L2", "user")
+
+    hits = run_json("search", "staging debian")["hits"]
+    assert [h["id"] for h in hits] == [added["id"]]
+    assert run_json("show", added["id"][:8])["content"] == "The staging server runs Debian 11"
+
+    edited = run_json("edit", added["id"], "--content", "The staging server runs Debian 12")
+    assert edited["version"] == 2
+    code, _out, err = run("edit", added["id"], "--content", "x", "--expected-version", "1")
+    assert "version" in _one_line_error(code, _out, err)
+
+    corrected = run_json(
+        "edit", added["id"], "--correct", "--content", "Staging runs Debian 13", "--reason", "moved"
+    )
+    assert corrected["supersedes"] == added["id"]
+    listed = run_json("list", "--status", "all", "--kind", "fact", "--layer", "L1")
+    assert {m["id"]: m["status"] for m in listed} == {
+        added["id"]: "inactive",
+        corrected["id"]: "active",
+    }
+    found = run_json("search", "staging", "--all")["hits"]
+    assert {h["id"] for h in found} == {corrected["id"], added["id"]}
+    assert [v["version"] for v in run_json("history", added["id"])] == [1, 2, 3]
+
+    export = tmp_path / "all.json"
+    assert run_json("export", "-o", str(export))["exported"] == str(export)
+    assert added["id"] in export.read_text()
+
+    assert run_json("rm", archived["id"])["status"] == "deleted"
+    assert run_json("rm", archived["id"], "--purge") == {"purged": archived["id"]}
+    with pytest.raises(MemdeskError) as gone:
+        watcher.get(archived["id"])
+    assert gone.value.type == "not_found"
+
+    assert run_json("import", str(export), "--dry-run") == {
+        "added": 1,
+        "changed": 0,
+        "unchanged": 2,
+        "dry_run": True,
+    }
+    assert run_json("import", str(export)) == {"added": 1, "changed": 0, "unchanged": 2}
+    assert watcher.get(archived["id"])["layer"] == "L2"  # back, as the server sees it
+
+    assert run_json("rm", corrected["id"])["status"] == "deleted"
+    assert run_json("restore", corrected["id"])["status"] == "active"
+
+    profile = run_json("identity", "--set", "I am Ana. Short answers please.")
+    assert profile["size"] == len("I am Ana. Short answers please.")
+    assert watcher.identity()["text"] == "I am Ana. Short answers please."
+    assert run_json("identity")["text"] == profile["text"]
+
+    stats = run_json("stats")
+    assert stats["by_layer"] == {"L0": 1, "L1": 1, "L2": 1}  # active ones
+    assert stats["by_status"] == {"active": 3, "inactive": 1}
+    assert run_json("check", "--rebuild") == {"ok": True, "problems": []}
+
+    code, out, err = run("stats")  # human output through the same path
+    assert (code, err) == (0, "")
+    assert "memories" in out
+
+
+def test_an_unknown_id_is_a_one_line_error_with_the_servers_message(run, running):
+    err = _one_line_error(*run("show", "deadbeef"))
+    assert "deadbeef" in err
+    _one_line_error(*run("rm", "deadbeef", "--purge"))
+
+
+def test_purging_a_memory_not_in_the_trash_is_refused(run, run_json, running):
+    memory = run_json("add", "kept")
+    err = _one_line_error(*run("rm", memory["id"], "--purge"))
+    assert "Trash" in err
+    assert run_json("show", memory["id"])["status"] == "active"
+
+
+def test_an_agent_connection_still_may_not_write_l2_or_import(running, sock_path):
+    with Client(socket_path=sock_path, agent="bot", timeout=10) as bot:
+        with pytest.raises(MemdeskError) as refused:
+            bot.add("an agent's archive entry", layer="L2")
+        assert refused.value.type == "not_allowed"
+        export = bot.export()
+        assert bot.call("import", text=export, dry_run=True)["errors"] == []
+        with pytest.raises(MemdeskError) as refused:
+            bot.call("import", text=export)
+        assert refused.value.type == "not_allowed"
+        memory = bot.add("an agent's note")
+        assert (memory["source"], memory["agent"]) == ("agent", "bot")
+    with Client(socket_path=sock_path, agent="cli", role="user", timeout=10) as user:
+        assert user.add("the user's archive entry", layer="L2")["source"] == "user"
+
+
+def test_hello_refuses_an_unknown_role_and_describe_lists_the_new_methods(running, sock_path):
+    with pytest.raises(MemdeskError) as refused:
+        Client(socket_path=sock_path, agent="bot", role="admin", timeout=10)
+    assert refused.value.data["field"] == "role"
+    with Client(socket_path=sock_path, timeout=10) as client:
+        methods = client.describe()["methods"]
+        assert "role" in methods["system.hello"]["params"]
+        for name in ("memory.purge", "memory.revert", "memory.empty_trash", "import"):
+            assert name in methods
+        assert client.call("system.check") == {"ok": True, "problems": []}
+        memory = client.add("first wording")
+        client.update(memory["id"], content="second wording")
+        assert client.revert(memory["id"], 1)["content"] == "first wording"
+        client.remove(memory["id"])
+        assert client.empty_trash() == 1
