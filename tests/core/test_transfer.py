@@ -9,7 +9,7 @@ import uuid
 import pytest
 from markdown_it import MarkdownIt
 
-from memdesk.core import SYSTEM, MemoryService, ValidationError, agent
+from memdesk.core import SYSTEM, MemoryService, NotAllowed, ValidationError, agent
 from memdesk.core.transfer import Cancelled
 
 
@@ -273,7 +273,7 @@ def test_reimporting_a_changed_export_makes_a_new_version_and_loses_nothing(serv
     record["content"] = "Café ☕ opens at 10"
     record["tags"] = ["café"]
     before = service.get(ids["edited"])
-    result = service.import_json(json.dumps(document), actor=agent("sync"))
+    result = service.import_json(json.dumps(document))
     assert (result["added"], result["changed"]) == (0, 1)
 
     after = service.get(ids["edited"])
@@ -286,7 +286,7 @@ def test_reimporting_a_changed_export_makes_a_new_version_and_loses_nothing(serv
         "Café ☕ opens at 9",
         "Café ☕ opens at 10",
     ]
-    assert (history[-1]["change"], history[-1]["by"]) == ("import", "agent:sync")
+    assert (history[-1]["change"], history[-1]["by"]) == ("import", "user")
     assert history[-2]["tags"] == ["café", "日本語"]
 
 
@@ -327,7 +327,7 @@ def test_a_system_archive_survives_the_round_trip_as_the_system(service, tmp_pat
     service.close()
     copy = MemoryService.open(tmp_path / "copy.db")
     try:
-        copy.import_json(text, actor=agent("restorer"))
+        copy.import_json(text)
         restored = copy.get(archive["id"])
         assert (restored["layer"], restored["source"]) == ("L2", "system")
     finally:
@@ -342,3 +342,9 @@ def test_the_plan_reports_what_the_import_would_refuse(service):
     assert "neither in the file nor in this database" in plan["errors"][0]
     with pytest.raises(ValidationError):
         service.import_json(json.dumps(text))
+
+
+def test_only_the_user_may_import(service):
+    text = service.export("json")
+    with pytest.raises(NotAllowed, match="only the user may import"):
+        service.import_json(text, actor=agent("bot"))

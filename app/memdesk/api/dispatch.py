@@ -15,7 +15,7 @@ from memdesk import __version__
 from memdesk.api import errors
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
-from memdesk.core import USER, Actor, MemdeskError, MemoryService, NotAllowed, agent
+from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent
 
 logger = logging.getLogger(__name__)
 
@@ -183,16 +183,6 @@ class Dispatcher:
     def _import(self, params: Params, session: Session) -> dict[str, Any]:
         if _flag(params, "dry_run").get("dry_run"):
             return self.service.plan_import(params["text"])
-        if session.role != "user":
-            # An export holds every layer and every writer's memories; restoring one is the
-            # person's decision, not an agent's.
-            raise RpcError.from_service(
-                NotAllowed(
-                    "import writes a whole export (any layer, any writer); only the user may "
-                    "import. Agents may check a file with dry_run=true.",
-                    field="text",
-                )
-            )
         return self.service.import_json(params["text"], actor=session.actor)
 
     def _check(self, params: Params, session: Session) -> dict[str, Any]:

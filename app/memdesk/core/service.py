@@ -13,7 +13,7 @@ import peewee
 from memdesk.core import archive, context, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.draft import Draft
-from memdesk.core.errors import Busy, ValidationError
+from memdesk.core.errors import Busy, NotAllowed, ValidationError
 from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.filters import Filters
 from memdesk.core.identity import Identity
@@ -137,7 +137,17 @@ class MemoryService(Reads, Writes, Identity, Recall):
     def import_json(
         self, text: str, *, progress: transfer.Progress | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
-        """Import an export all-or-nothing; differing memories become new versions."""
+        """Import an export all-or-nothing; differing memories become new versions.
+
+        Only the user (or memdesk itself) may import: an export holds every layer and names
+        its own writers.
+        """
+        if actor.source == "agent":
+            raise NotAllowed(
+                "import writes a whole export (any layer, any writer); only the user may "
+                "import. Agents may check a file with plan_import (dry_run).",
+                field="text",
+            )
         return transfer.apply(self, text, progress, actor)
 
     def stats(self) -> dict[str, Any]:
