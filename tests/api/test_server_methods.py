@@ -147,3 +147,23 @@ def _hand_over_via(path, instance):
         return instance.hand_over("/nonexistent/any.db", show=True)
     finally:
         del os.environ["MEMDESK_SOCKET"]
+
+
+def test_an_agents_search_reaches_the_database_file_between_requests(
+    client, pump, service, db_path, qtbot
+):
+    import sqlite3
+
+    memory = pump.run(client.add, "The deploy script lives in tools/deploy.sh")
+    pump.run(client.search, "deploy script")
+
+    def on_disk() -> tuple[int, int]:
+        with sqlite3.connect(db_path) as db:
+            logged = db.execute("SELECT count(*) FROM retrieval_log").fetchone()[0]
+            recalls = db.execute(
+                "SELECT recall_count FROM memory WHERE uuid = ?", (memory["id"],)
+            ).fetchone()[0]
+        return logged, recalls
+
+    # Nothing reads through the service here: the server writes the bookkeeping by itself.
+    qtbot.waitUntil(lambda: on_disk() == (1, 1), timeout=2000)

@@ -24,9 +24,12 @@ from memdesk.api import errors, naming, protocol
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
 from memdesk.api.errors import RpcError
-from memdesk.core import Change, MemoryService
+from memdesk.core import Change, MemdeskError, MemoryService
 
 logger = logging.getLogger(__name__)
+
+
+BOOKKEEPING_MS = 200
 
 
 class ServerError(Exception):
@@ -61,6 +64,11 @@ class SocketServer(QObject):
         self._sweep = QTimer(self)
         self._sweep.setInterval(max(50, int(self._limits.idle_timeout_s * 1000 / 4)))
         self._sweep.timeout.connect(self._on_sweep)
+        # Searches queue their recall counts and log rows; writing them between requests keeps
+        # that write off every search's reply.
+        self._bookkeeping = QTimer(self)
+        self._bookkeeping.setInterval(BOOKKEEPING_MS)
+        self._bookkeeping.timeout.connect(self._on_bookkeeping)
 
     @property
     def socket_path(self) -> str:
@@ -96,12 +104,14 @@ class SocketServer(QObject):
         server.newConnection.connect(self._on_new_connection)
         self._server = server
         self._sweep.start()
+        self._bookkeeping.start()
         self._unsubscribe = self._service.changes.subscribe(self._on_changes_any_thread)
         logger.info("listening on %s", self._path)
 
     def close(self) -> None:
         """Stop listening and close every connection, after sending what is queued."""
         self._sweep.stop()
+        self._bookkeeping.stop()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -133,6 +143,13 @@ class SocketServer(QObject):
             self.clients_changed.emit(len(self._connections))
 
     @Slot()
+    @Slot()
+    def _on_bookkeeping(self) -> None:
+        try:
+            self._service.flush_recalls()
+        except MemdeskError as exc:  # busy: another writer holds the lock; try next tick
+            logger.info("retrieval log not written yet: %s", exc.message)
+
     def _on_sweep(self) -> None:
         now = time.monotonic()
         for connection in list(self._connections):

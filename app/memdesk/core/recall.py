@@ -12,7 +12,8 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
 from memdesk.store import Memory, RetrievalLog
 
-RECALL_BATCH = 256
+# A bound on memory, not a schedule: the socket server flushes between requests.
+RECALL_BATCH = 4096
 
 
 class Recall:
