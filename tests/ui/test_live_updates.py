@@ -43,6 +43,16 @@ def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, s
     assert window.detail.memory_id == selected
 
 
+def test_live_refresh_loads_off_the_gui_thread_and_keeps_rows_until_then(qtbot, service, window):
+    before = shown_texts(window)
+    service.add("written meanwhile", dedup=False)
+    window.hub.flush()  # the refresh starts; its queries run on a worker thread
+    assert shown_texts(window) == before  # nothing blanked or blocked while they run
+    qtbot.waitUntil(lambda: "written meanwhile" in shown_texts(window), timeout=1000)
+    assert window.browser.model.rowCount() == 31
+    assert "31 memories" in window.browser.summary.text()
+
+
 def test_write_over_the_socket_appears_within_a_second(qtbot, service, tmp_path, window):
     server = SocketServer(service, socket_path=str(tmp_path / "s.sock"))
     server.listen()

@@ -47,7 +47,8 @@ def test_large_database_loads_only_the_pages_in_view(qtbot, service, tmp_path):
     assert model.rowCount() == 1000
     assert len(model._pages) <= 2  # only what the view painted
     window.browser.table.scrollToBottom()
-    qtbot.wait(10)
+    assert model.data(model.index(999, 0)) is None  # asked of the worker: the window never waits
+    qtbot.waitUntil(lambda: model.data(model.index(999, 0)) is not None, timeout=2000)
     assert model.data(model.index(999, 0)).startswith("note 0 ")
     assert len(model._pages) <= 1000 // PAGE_SIZE
 

@@ -46,8 +46,10 @@ def click_row(qtbot, window: MainWindow, row: int, modifier=None) -> None:
 
 def settle(window: MainWindow) -> None:
     """Deliver pending change events now instead of after the coalescing delay, and wait for
-    the sidebar counts computed in the background."""
+    what the window loads in the background (the list's rows, the sidebar counts)."""
     QApplication.processEvents()
     window.hub.flush()
-    window.stats.wait()
-    QApplication.processEvents()
+    for _ in range(2):  # a refresh asked for while another ran follows it
+        window.browser.model.wait()
+        window.stats.wait()
+        QApplication.processEvents()

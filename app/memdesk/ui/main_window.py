@@ -374,6 +374,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.hub.close()
         self.stats.wait()
+        self.browser.model.wait()
         super().closeEvent(event)
 
 

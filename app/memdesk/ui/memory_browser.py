@@ -36,6 +36,7 @@ class MemoryBrowser(QWidget):
         self.model = MemoryTableModel(service, self)
         self.table = MemoryTableView(self.model, self)
         self.table.current_changed.connect(self.current_changed)
+        self.model.modelReset.connect(self._on_model_reset)
         self.search = SearchBox(self)
         self.search.query_changed.connect(self._on_query_changed)
         self.search.query_settled.connect(self._on_query_settled)
@@ -58,7 +59,7 @@ class MemoryBrowser(QWidget):
 
     def set_view_key(self, key: str) -> None:
         self._view_key = key
-        self._reload(keep_place=False)
+        self._reload()
 
     def filters(self) -> dict[str, Any]:
         """Sidebar view and chips together; a chip wins over the sidebar for the same field."""
@@ -73,18 +74,19 @@ class MemoryBrowser(QWidget):
         return combined
 
     def refresh(self) -> None:
-        """Someone wrote: reload in place, keeping selection and scroll position."""
-        self._reload(keep_place=True)
+        """Someone wrote: reload in the background, keeping selection and scroll position."""
+        self.model.configure(self.filters(), self.search.text())
+        self.table.refresh_keeping_place()
 
-    def _reload(self, *, keep_place: bool) -> None:
+    def _reload(self) -> None:
         self.model.configure(self.filters(), self.search.text())
         try:
-            if keep_place:
-                self.table.refresh_keeping_place()
-            else:
-                self.model.refresh()
+            self.model.refresh()
         except MemdeskError as exc:
             self.error_raised.emit(exc)
+
+    @Slot()
+    def _on_model_reset(self) -> None:
         self._update_summary()
         self.shown_changed.emit()
 
@@ -98,7 +100,7 @@ class MemoryBrowser(QWidget):
 
     @Slot(str)
     def _on_query_changed(self, _query: str) -> None:
-        self._reload(keep_place=False)
+        self._reload()
 
     @Slot(str)
     def _on_query_settled(self, _query: str) -> None:
@@ -111,4 +113,4 @@ class MemoryBrowser(QWidget):
 
     @Slot(dict)
     def _on_filters_changed(self, _filters: dict) -> None:
-        self._reload(keep_place=False)
+        self._reload()

@@ -2,17 +2,25 @@
 
 Only the row count and the pages a person actually scrolls to are loaded, so 100,000
 memories open as fast as ten. In search mode the rows are the (at most k) search hits.
+
+A change of view, filter, query or sort loads the count and the first page at once (the
+person is waiting for exactly that). Everything else runs on a worker thread: a page scrolled
+to shows blank rows until it arrives, and a live refresh keeps showing the current rows until
+the fresh ones are ready, then swaps them in (`reload_ready`, see `apply_reload`).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
 from memdesk.core import MemoryService
+from memdesk.ui.page_loader import PageLoader
 
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (
     range(8)
@@ -34,22 +42,97 @@ SEARCH_K = 100  # search shows the best hits, not everything that matches a word
 MAX_CACHED_PAGES = 50  # ~10,000 rows: enough for smooth scrolling, bounded memory
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 RECORD_ROLE = Qt.ItemDataRole.UserRole + 2
+# Roles asked for by code that needs the answer now (selection, actions), not by painting.
+_NEEDED_NOW = (ID_ROLE, RECORD_ROLE)
+_ANSWERED = frozenset(
+    (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        *_NEEDED_NOW,
+    )
+)
 
 Index = QModelIndex | QPersistentModelIndex
 
 
+@dataclass(frozen=True)
+class _Query:
+    """What to show, captured so a worker thread can run it while the model moves on."""
+
+    service: MemoryService
+    filters: dict[str, Any]
+    order: str
+    text: str
+
+    def page(self, page: int) -> list[dict[str, Any]]:
+        return self.service.list_memories(
+            offset=page * PAGE_SIZE, limit=PAGE_SIZE, order=self.order, **self.filters
+        )
+
+    def hits(self, *, record: bool = False) -> list[dict[str, Any]]:
+        filters = dict(self.filters)
+        status = filters.pop("status", "active")
+        if status == "deleted":
+            return []  # the Trash is not searchable: retrieval never returns deleted memories
+        found = self.service.search(
+            self.text, k=SEARCH_K, record=record, include_inactive=status != "active", **filters
+        )
+        return found["hits"]
+
+    def hit_rows(self) -> list[dict[str, Any]]:
+        ids = [h["id"] for h in self.hits()]
+        if not ids:
+            return []
+        # Hits carry only the searchable fields; fetch whole rows (and sort them in SQL if asked).
+        rows = self.service.list_memories(ids=ids, status=None, limit=len(ids), order=self.order)
+        if self.order == "-updated_at":  # the default order: keep the ranking instead
+            by_id = {r["id"]: r for r in rows}
+            rows = [by_id[i] for i in ids if i in by_id]
+        if self.filters.get("status", "active") == "inactive":
+            rows = [r for r in rows if r["status"] == "inactive"]
+        return rows
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """Everything one refresh shows: the row count and the pages (or the search hits)."""
+
+    count: int
+    pages: dict[int, list[dict[str, Any]]]
+    hits: list[dict[str, Any]] | None
+
+    @classmethod
+    def load(cls, query: _Query, pages: Iterable[int] = (0,)) -> _Snapshot:
+        if query.text:
+            hits = query.hit_rows()
+            return cls(len(hits), {}, hits)
+        count = query.service.count(**query.filters)
+        return cls(count, {p: query.page(p) for p in pages if p * PAGE_SIZE < count}, None)
+
+
 class MemoryTableModel(QAbstractTableModel):
     """Rows of memories matching the current filters, or the hits of the current search."""
+
+    reload_ready = Signal()  # a background refresh is ready: call apply_reload()
 
     def __init__(self, service: MemoryService, parent: Any = None) -> None:
         super().__init__(parent)
         self._service = service
         self._filters: dict[str, Any] = {}
         self._order = "-updated_at"
+        self._query = ""
         self._count = 0
         self._pages: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
         self._hits: list[dict[str, Any]] | None = None  # search mode when not None
-        self._query = ""
+        # Bumped whenever the shown rows are replaced: answers for an older one are dropped.
+        self._generation = 0
+        self._requested: set[int] = set()  # pages asked of the worker, not yet arrived
+        self._reloading = False
+        self._reload_rows: set[int] | None = None  # a refresh asked for while one runs
+        self._ready: _Snapshot | None = None
+        self._loader = PageLoader(service, self)
+        self._loader.finished.connect(self._on_loaded)
 
     # -- what to show ------------------------------------------------------------------------
 
@@ -62,86 +145,112 @@ class MemoryTableModel(QAbstractTableModel):
         return self._query
 
     def configure(self, filters: dict[str, Any], query: str) -> None:
-        """Set what to show; takes effect on the next `refresh()`."""
+        """Set what to show; takes effect on the next `refresh()` or `reload_in_background()`."""
         self._filters = dict(filters)
         self._query = query.strip()
 
+    def _current_query(self) -> _Query:
+        return _Query(self._service, dict(self._filters), self._order, self._query)
+
     def refresh(self) -> None:
-        """Reload from the service (after a change, a new filter or a new query)."""
+        """Reload now from the service (a new filter, query or sort), back at the top."""
+        snapshot = _Snapshot.load(self._current_query())  # may raise: then nothing changes
+        self._show(snapshot)
+
+    def reload_in_background(self, rows: Iterable[int]) -> None:
+        """Reload on the worker thread (someone wrote), including the pages holding `rows`;
+        `reload_ready` follows. Current rows stay shown meanwhile."""
+        rows = set(rows)
+        if self._reloading:
+            self._reload_rows = rows  # one more after the running one, with the latest rows
+            return
+        self._reloading = True
+        query, pages = self._current_query(), {r // PAGE_SIZE for r in rows if r >= 0}
+        self._loader.run(("reload", self._generation), lambda: _Snapshot.load(query, pages))
+
+    def apply_reload(self) -> None:
+        """Show the refresh announced by `reload_ready` (the view keeps its place around it)."""
+        if self._ready is not None:
+            snapshot, self._ready = self._ready, None
+            self._show(snapshot)
+
+    def _show(self, snapshot: _Snapshot) -> None:
         self.beginResetModel()
-        self._pages.clear()
-        if self._query:
-            self._hits = self._search()
-            self._count = len(self._hits)
-        else:
-            self._hits = None
-            self._count = self._service.count(**self._filters)
+        self._generation += 1
+        self._requested.clear()
+        self._count, self._hits = snapshot.count, snapshot.hits
+        self._pages = OrderedDict(snapshot.pages)
         self.endResetModel()
+
+    def wait(self) -> None:
+        """Block until the worker is idle; its answers arrive with the next events (tests)."""
+        self._loader.wait()
 
     def record_search(self) -> None:
         """Run the current search once more, this time written to the retrieval log."""
         if self._query:
-            self._search_hits(record=True)
-
-    def _search_hits(self, *, record: bool) -> list[dict[str, Any]]:
-        filters = dict(self._filters)
-        status = filters.pop("status", "active")
-        if status == "deleted":
-            return []  # the Trash is not searchable: retrieval never returns deleted memories
-        found = self._service.search(
-            self._query, k=SEARCH_K, record=record, include_inactive=status != "active", **filters
-        )
-        return found["hits"]
-
-    def _search(self) -> list[dict[str, Any]]:
-        status = self._filters.get("status", "active")
-        ids = [h["id"] for h in self._search_hits(record=False)]
-        if not ids:
-            return []
-        # Hits carry only the searchable fields; fetch whole rows (and sort them in SQL if asked).
-        rows = self._service.list_memories(ids=ids, status=None, limit=len(ids), order=self._order)
-        if self._order_is_default():
-            by_id = {r["id"]: r for r in rows}
-            rows = [by_id[i] for i in ids if i in by_id]
-        if status == "inactive":
-            rows = [r for r in rows if r["status"] == "inactive"]
-        return rows
-
-    def _order_is_default(self) -> bool:
-        return self._order == "-updated_at"
+            self._current_query().hits(record=True)
 
     # -- reading rows ------------------------------------------------------------------------
 
-    def record(self, row: int) -> dict[str, Any] | None:
+    def record(self, row: int, *, wait: bool = True) -> dict[str, Any] | None:
+        """The memory on `row`. A page not loaded yet is fetched now, or with `wait=False`
+        asked of the worker (None until it arrives)."""
         if not 0 <= row < self._count:
             return None
         if self._hits is not None:
             return self._hits[row]
         page, within = divmod(row, PAGE_SIZE)
-        rows = self._page(page)
-        return rows[within] if within < len(rows) else None
-
-    def _page(self, page: int) -> list[dict[str, Any]]:
         if page in self._pages:
             self._pages.move_to_end(page)
-            return self._pages[page]
-        rows = self._service.list_memories(
-            offset=page * PAGE_SIZE, limit=PAGE_SIZE, order=self._order, **self._filters
-        )
+            rows = self._pages[page]
+        elif wait:
+            rows = self._current_query().page(page)
+            self._keep(page, rows)
+        else:
+            self._request(page)
+            return None
+        return rows[within] if within < len(rows) else None
+
+    def _keep(self, page: int, rows: list[dict[str, Any]]) -> None:
         self._pages[page] = rows
         while len(self._pages) > MAX_CACHED_PAGES:
             self._pages.popitem(last=False)
-        return rows
 
-    def row_of(self, memory_id: str, near: int = 0) -> int:
-        """The row showing `memory_id`, looked for around row `near` first; -1 if not shown."""
+    def _request(self, page: int) -> None:
+        if page in self._requested:
+            return
+        self._requested.add(page)
+        query = self._current_query()
+        self._loader.run(("page", self._generation, page), lambda: query.page(page))
+
+    @Slot(object, object)
+    def _on_loaded(self, ticket: tuple, result: Any) -> None:
+        kind, generation, *rest = ticket
+        if kind == "reload":
+            self._reloading = False
+            if generation == self._generation and result is not None:
+                self._ready = result
+                self.reload_ready.emit()
+            if self._reload_rows is not None:
+                rows, self._reload_rows = self._reload_rows, None
+                self.reload_in_background(rows)
+            return
+        if generation != self._generation:
+            return  # rows for a list no longer shown
+        (page,) = rest
+        self._requested.discard(page)
+        if result is not None:
+            self._keep(page, result)
+            first, last = page * PAGE_SIZE, min(self._count, (page + 1) * PAGE_SIZE) - 1
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(HEADERS) - 1))
+
+    def row_of(self, memory_id: str) -> int:
+        """The row showing `memory_id` among the rows loaded (those in view are); -1 if none."""
         if self._hits is not None:
             return next((n for n, r in enumerate(self._hits) if r["id"] == memory_id), -1)
-        first = max(0, near // PAGE_SIZE - 1)
-        for page in (*range(first, first + 3), *list(self._pages)):
-            if page * PAGE_SIZE >= self._count:
-                continue
-            for n, rec in enumerate(self._page(page)):
+        for page, rows in self._pages.items():
+            for n, rec in enumerate(rows):
                 if rec["id"] == memory_id:
                     return page * PAGE_SIZE + n
         return -1
@@ -160,7 +269,10 @@ class MemoryTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        rec = self.record(index.row()) if index.isValid() else None
+        # Painting asks about a dozen roles per cell; answer the ones we never set first.
+        if role not in _ANSWERED or not index.isValid():
+            return None
+        rec = self.record(index.row(), wait=role in _NEEDED_NOW)
         if rec is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:

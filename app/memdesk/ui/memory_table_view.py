@@ -83,7 +83,9 @@ class MemoryTableView(QTableView):
         super().__init__(parent)
         self.setModel(model)
         self._model = model
-        self.setItemDelegate(_HighlightDelegate(self))
+        # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
+        # which paints them without a call into Python per cell.
+        self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setAlternatingRowColors(True)
@@ -102,6 +104,7 @@ class MemoryTableView(QTableView):
             if width:
                 self.setColumnWidth(column, width)
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        model.reload_ready.connect(self._on_reload_ready)
 
     def current_id(self) -> str:
         index = self.currentIndex()
@@ -115,7 +118,7 @@ class MemoryTableView(QTableView):
 
     def select_id(self, memory_id: str) -> bool:
         """Select the row of `memory_id` if the list shows it; True when found."""
-        row = self._model.row_of(memory_id, self.currentIndex().row())
+        row = self._model.row_of(memory_id)
         if row < 0:
             return False
         self.setCurrentIndex(self._model.index(row, 0))
@@ -123,29 +126,38 @@ class MemoryTableView(QTableView):
         return True
 
     def refresh_keeping_place(self) -> None:
-        """Reload the model without losing the selection, the current row or the scroll."""
-        current, current_row = self.current_id(), self.currentIndex().row()
+        """Reload the model in the background; the fresh rows replace the shown ones without
+        losing the selection, the current row or the scroll (`_on_reload_ready`)."""
+        top = max(0, self.rowAt(0))
+        bottom = self.rowAt(self.viewport().height() - 1)
+        bottom = self._model.rowCount() - 1 if bottom < 0 else bottom
+        # The current row's page too, so the current memory is found again off screen.
+        self._model.reload_in_background((top, bottom, self.currentIndex().row()))
+
+    @Slot()
+    def _on_reload_ready(self) -> None:
+        current = self.current_id()
         selected = self.selected_ids()
         scroll = self.verticalScrollBar().value()
         self.blockSignals(True)
         try:
-            self._model.refresh()
+            self._model.apply_reload()
             self.verticalScrollBar().setValue(scroll)
-            self._reselect(selected, current, current_row)
+            self._reselect(selected, current)
         finally:
             self.blockSignals(False)
         if self.current_id() != current:
             self.current_changed.emit(self.current_id())
 
-    def _reselect(self, selected: list[str], current: str, near: int) -> None:
+    def _reselect(self, selected: list[str], current: str) -> None:
         selection = QItemSelection()
         for memory_id in selected:
-            row = self._model.row_of(memory_id, near)
+            row = self._model.row_of(memory_id)
             if row >= 0:
                 last = self._model.index(row, self._model.columnCount() - 1)
                 selection.select(self._model.index(row, 0), last)
         flags = QItemSelectionModel.SelectionFlag
-        row = self._model.row_of(current, near) if current else -1
+        row = self._model.row_of(current) if current else -1
         if row >= 0:
             self.selectionModel().setCurrentIndex(self._model.index(row, 0), flags.NoUpdate)
         self.selectionModel().select(selection, flags.ClearAndSelect)
