@@ -21,10 +21,11 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 from memdesk.api import errors, naming, protocol
+from memdesk.api.bookkeeper import Bookkeeper
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
 from memdesk.api.errors import RpcError
-from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core import Change, MemoryService
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +65,11 @@ class SocketServer(QObject):
         self._sweep = QTimer(self)
         self._sweep.setInterval(max(50, int(self._limits.idle_timeout_s * 1000 / 4)))
         self._sweep.timeout.connect(self._on_sweep)
-        # Searches queue their recall counts and log rows; writing them between requests keeps
-        # that write off every search's reply.
+        # Searches queue their recall counts and log rows; a thread of its own writes them.
+        self._bookkeeper = Bookkeeper(service)
         self._bookkeeping = QTimer(self)
         self._bookkeeping.setInterval(BOOKKEEPING_MS)
-        self._bookkeeping.timeout.connect(self._on_bookkeeping)
+        self._bookkeeping.timeout.connect(self._bookkeeper.tick)
 
     @property
     def socket_path(self) -> str:
@@ -112,6 +113,7 @@ class SocketServer(QObject):
         """Stop listening and close every connection, after sending what is queued."""
         self._sweep.stop()
         self._bookkeeping.stop()
+        self._bookkeeper.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -143,13 +145,6 @@ class SocketServer(QObject):
             self.clients_changed.emit(len(self._connections))
 
     @Slot()
-    @Slot()
-    def _on_bookkeeping(self) -> None:
-        try:
-            self._service.flush_recalls()
-        except MemdeskError as exc:  # busy: another writer holds the lock; try next tick
-            logger.info("retrieval log not written yet: %s", exc.message)
-
     def _on_sweep(self) -> None:
         now = time.monotonic()
         for connection in list(self._connections):

@@ -10,7 +10,7 @@ from typing import Any
 from memdesk.core import clock, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
-from memdesk.store import Memory, RetrievalLog
+from memdesk.store import RetrievalLog
 
 # A bound on memory, not a schedule: the socket server flushes between requests.
 RECALL_BATCH = 4096
@@ -59,6 +59,7 @@ class Recall:
             "filters": json.dumps(found.to_dict(), ensure_ascii=False),
             "results": json.dumps([[h["id"], h["score"]] for h in hits]),
             "took_ms": took_ms,
+            "ids": [h["id"] for h in hits],
         }
         with self._recalls_lock:
             self._recalls.append(entry)
@@ -74,15 +75,23 @@ class Recall:
             return
         recalled: dict[str, tuple[int, str]] = {}
         for entry in batch:
-            for memory_id, _score in json.loads(entry["results"]):
+            for memory_id in entry["ids"]:
                 count, _last = recalled.get(memory_id, (0, ""))
                 recalled[memory_id] = (count + 1, entry["at"])
+        # Two statements run in C: a flush on a bookkeeping thread must hold the GIL as
+        # briefly as it can, or the thread answering searches waits for it.
         with self._transaction():
-            for memory_id, (count, last) in recalled.items():
-                Memory.update(
-                    recall_count=Memory.recall_count + count, last_recalled_at=last
-                ).where(Memory.uuid == memory_id).execute()
-            RetrievalLog.insert_many(batch).execute()
+            cursor = self.database.cursor()
+            cursor.executemany(
+                "UPDATE memory SET recall_count = recall_count + ?, last_recalled_at = ? "
+                "WHERE uuid = ?",
+                [(count, last, memory_id) for memory_id, (count, last) in recalled.items()],
+            )
+            cursor.executemany(
+                "INSERT INTO retrieval_log (at, client, query, filters, results, took_ms) "
+                "VALUES (:at, :client, :query, :filters, :results, :took_ms)",
+                batch,
+            )
 
     def retrieval_log(self, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         self.flush_recalls()
