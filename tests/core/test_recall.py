@@ -165,3 +165,37 @@ def test_bad_search_options_name_the_field(service, corpus, options, field):
         service.search("built", **options)
     assert caught.value.field == field
     assert service.retrieval_log() == []
+
+
+@pytest.fixture
+def python_notes(service):
+    """100 memories that all say "python": the 10 oldest say it most."""
+    strong = [{"content": "python " * 10 + f"guide {n}"} for n in range(10)]
+    weak = [{"content": f"python tip {n}"} for n in range(90)]
+    added = service.add_many(strong + weak, dedup=False)
+    return [m["id"] for m in added[:10]], [m["id"] for m in added[-61:]]
+
+
+def test_a_query_matching_thousands_ranks_only_the_newest_matches(
+    service, python_notes, monkeypatch
+):
+    from memdesk.core import retrieval
+
+    # "Thousands", scaled down: the window is then the 60 newest matches (3 x the 20
+    # candidates a k=10 search re-scores).
+    monkeypatch.setattr(retrieval, "BROAD", 50)
+    monkeypatch.setattr(retrieval, "BROAD_WINDOW", 10)
+    strongest, newest = python_notes
+    service.remove(newest[-1])
+    hits = [h["id"] for h in service.search("python", k=10)["hits"]]
+    # BM25 over every match would pick the oldest, strongest notes; a query this broad
+    # ranks only the newest window of matches, and the Trash stays out.
+    assert len(hits) == 10
+    assert set(hits) <= set(newest) - {newest[-1]}
+    assert not set(hits) & set(strongest)
+
+
+def test_a_selective_query_ranks_every_match(service, python_notes):
+    strongest, _newest = python_notes
+    hits = [h["id"] for h in service.search("python", k=10)["hits"]]
+    assert set(hits) == set(strongest)

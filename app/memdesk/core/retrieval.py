@@ -183,30 +183,44 @@ SELECT {columns}, best.r, best.fetched
 FROM (
     SELECT rid, r, COUNT(*) OVER () AS fetched FROM (
         SELECT rowid AS rid, bm25(memory_fts, ?, ?, ?, ?) AS r
-        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY r LIMIT ?
+        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY {inner_order} LIMIT ?
     )
 ) AS best
 JOIN memory AS t1 ON t1.id = best.rid
 WHERE {where}
 ORDER BY best.r
 LIMIT ?
-""".format(columns=", ".join(f"t1.{name}" for name in HIT_COLUMNS), where="{where}")
+""".format(
+    columns=", ".join(f"t1.{name}" for name in HIT_COLUMNS),
+    where="{where}",
+    inner_order="{inner_order}",
+)
+# A query matching at least BROAD memories (every word common) is ranked among its newest
+# BROAD_WINDOW matches only: BM25 over tens of thousands of rows costs tens of milliseconds and
+# says little when no word is selective. FTS5 computes bm25() only for the rows it returns, so
+# walking newest-first stops early.
+BROAD = 5000
+BROAD_WINDOW = 500
+
+
+def _broad(match: str) -> bool:
+    found = Memory._meta.database.execute_sql(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
+        (match, BROAD),
+    ).fetchone()[0]
+    return found >= BROAD
 
 
 def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list | None:
     """Rank inside FTS5 alone, then join and filter the best few. None when the filters left
     too few of a full prefetch: the exact path must decide."""
-    limit = OVERFETCH * wanted
+    match = match_expression(wanted_terms, filters, scoped=False)
+    broad = _broad(match)
+    limit = max(BROAD_WINDOW, OVERFETCH * wanted) if broad else OVERFETCH * wanted
     where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
+    sql = _PREFETCH.format(where=where, inner_order="rowid DESC" if broad else "r")
     rows = Memory._meta.database.execute_sql(
-        _PREFETCH.format(where=where),
-        (
-            *weights.columns,
-            match_expression(wanted_terms, filters, scoped=False),
-            limit,
-            *params,
-            wanted,
-        ),
+        sql, (*weights.columns, match, limit, *params, wanted)
     ).fetchall()
     if not rows:
         return None  # nothing matched, or the filters removed every prefetched hit
