@@ -112,3 +112,12 @@ def test_a_broken_listener_does_not_undo_the_write_or_silence_others(service, ev
     assert service.get(memory["id"])["content"] == "Still saved"
     assert [c.id for c in after] == [memory["id"]]
     assert "change listener failed" in caplog.text
+
+
+def test_linking_twice_announces_one_change(service):
+    a, b = service.add("first fact"), service.add("second fact")
+    seen = []
+    service.changes.subscribe(seen.extend)
+    service.link(a["id"], b["id"])
+    service.link(a["id"], b["id"])
+    assert len(seen) == 1

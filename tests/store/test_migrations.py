@@ -50,10 +50,11 @@ def test_reopening_a_current_file_keeps_its_data_and_makes_no_backup(db_path):
     assert list(db_path.parent.glob("*.bak")) == []
 
 
-def test_a_file_from_a_newer_memdesk_is_refused_and_left_untouched(db_path):
+@pytest.mark.parametrize("journal", ["wal", "delete"])
+def test_a_file_from_a_newer_memdesk_is_refused_and_left_untouched(db_path, journal):
     newer = migrations.SCHEMA_VERSION + 1
     plain = sqlite3.connect(db_path)
-    plain.execute("PRAGMA journal_mode = wal")  # as memdesk itself writes its files
+    plain.execute(f"PRAGMA journal_mode = {journal}")
     plain.execute("CREATE TABLE memory (id INTEGER PRIMARY KEY, future TEXT)")
     plain.execute("INSERT INTO memory (future) VALUES ('from the future')")
     plain.execute(f"PRAGMA user_version = {newer}")

@@ -346,10 +346,10 @@ class Writes:
             a, b = self._row(src, "from"), self._row(dst, "to")
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
-            Link.insert(
-                src=a, dst=b, relation=relation, created_at=clock.now()
-            ).on_conflict_ignore().execute()
-            pending.append(Change("updated", a.uuid, a.version, actor.label))
+            same = (Link.src == a) & (Link.dst == b) & (Link.relation == relation)
+            if not Link.select().where(same).exists():  # an existing link changes nothing
+                Link.create(src=a, dst=b, relation=relation, created_at=clock.now())
+                pending.append(Change("updated", a.uuid, a.version, actor.label))
             return {"from": a.uuid, "to": b.uuid, "relation": relation}
 
     def unlink(

@@ -32,7 +32,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     The models are bound process-wide, so a process works on one database at a time: opening
     a second file while another is open would silently redirect the first one's queries.
     """
-    from memdesk.store.migrations import migrate
+    from memdesk.store.migrations import migrate, refuse_newer
 
     path = Path(path)
     current = DB.obj
@@ -43,6 +43,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{path} (memdesk works on one database per process)"
         )
     path.parent.mkdir(parents=True, exist_ok=True)
+    refuse_newer(path)
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
     DB.initialize(database)
     try:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import shutil
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import peewee
@@ -98,6 +100,27 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1_initial]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def refuse_newer(path: Path) -> None:
+    """Look at an existing file read-only first: opening it for real switches it to WAL,
+    and a file from a newer memdesk must be left exactly as it was."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
+            found = peek.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
+    if found > SCHEMA_VERSION:
+        raise SchemaError(_newer_message(path, found))
+
+
+def _newer_message(path: Path, found: int) -> str:
+    return (
+        f"{path} was written by a newer memdesk (schema {found}; this version reads up to "
+        f"{SCHEMA_VERSION}). Upgrade memdesk to open it."
+    )
+
+
 def current_version(db: peewee.SqliteDatabase) -> int:
     return db.execute_sql("PRAGMA user_version").fetchone()[0]
 
@@ -105,10 +128,7 @@ def current_version(db: peewee.SqliteDatabase) -> int:
 def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION) -> None:
     found = current_version(db)
     if found > SCHEMA_VERSION:
-        raise SchemaError(
-            f"{path} was written by a newer memdesk (schema {found}; this version reads up to "
-            f"{SCHEMA_VERSION}). Upgrade memdesk to open it."
-        )
+        raise SchemaError(_newer_message(path, found))
     if found == 0 and db.execute_sql("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
         # Schema 0 with tables: another program's database, given by mistake as --db.
         raise SchemaError(
