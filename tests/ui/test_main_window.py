@@ -57,7 +57,7 @@ def test_typing_in_search_box_shows_matches_with_terms_highlighted(qtbot, window
     qtbot.keyClicks(window.browser.search, "postgres")
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
     assert shown_texts(window) == ["The staging database is Postgres 16"]
-    assert "1 matches" in window.browser.summary.text()
+    assert "1 match" in window.browser.summary.text()
     marked = highlight_html("The staging database is Postgres 16", "postgres")
     assert ">Postgres</span>" in marked
     window.browser.search.clear()

@@ -353,6 +353,9 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         if isinstance(state := s.value("window/splitter"), QByteArray):
             self.splitter.restoreState(state)
+        else:  # first run: the list is what a person reads, so it gets the room
+            side, detail = 170, 320
+            self.splitter.setSizes([side, max(400, self.width() - side - detail), detail])
         if isinstance(header := s.value("list/header"), QByteArray):
             self.browser.table.horizontalHeader().restoreState(header)
         self.sidebar.select_key(str(s.value("view/key", "all")))

@@ -94,9 +94,9 @@ class MemoryBrowser(QWidget):
         shown = self.model.rowCount()
         if self.model.query:
             more = "+" if shown >= SEARCH_K else ""
-            self.summary.setText(f"{shown}{more} matches")
+            self.summary.setText(f"{shown}{more} {'match' if shown == 1 else 'matches'}")
         else:
-            self.summary.setText(f"{shown:,} memories")
+            self.summary.setText(f"{shown:,} {'memory' if shown == 1 else 'memories'}")
 
     @Slot(str)
     def _on_query_changed(self, _query: str) -> None:
