@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memdesk.store import Memory
+from memdesk.core import clock
+from memdesk.core.actor import Actor
+from memdesk.store import Memory, MemoryVersion
 
 PUBLIC_FIELDS = (
     "layer",
@@ -42,3 +44,18 @@ def snapshot(row: Memory) -> str:
     state = to_dict(row)
     del state["id"]
     return json.dumps(state, ensure_ascii=False, sort_keys=True)
+
+
+def keep_version(row: Memory, actor: Actor, change: str, reason: str | None) -> str:
+    """Store the state `row` has now as a past version, before `change`; returns its time."""
+    stamp = clock.now()
+    MemoryVersion.create(
+        memory=row,
+        version=row.version,
+        state=snapshot(row),
+        changed_by=actor.label,
+        changed_at=stamp,
+        change=change,
+        reason=reason,
+    )
+    return stamp

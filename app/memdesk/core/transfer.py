@@ -16,7 +16,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.filters import Filters
-from memdesk.core.records import PUBLIC_FIELDS, snapshot, to_dict
+from memdesk.core.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.store import Link, Memory, MemoryVersion
 
 if TYPE_CHECKING:
@@ -395,16 +395,7 @@ def _insert(record: dict[str, Any]) -> None:
 def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> None:
     """An import that differs from what is here becomes a new version: nothing is lost."""
     row = Memory.get(Memory.uuid == record["id"])
-    stamp = clock.now()
-    MemoryVersion.create(
-        memory=row,
-        version=row.version,
-        state=snapshot(row),
-        changed_by=actor.label,
-        changed_at=stamp,
-        change="import",
-        reason=None,
-    )
+    stamp = keep_version(row, actor, "import", None)
     values = _columns(record)
     values["version"] = row.version + 1
     values["updated_at"] = stamp

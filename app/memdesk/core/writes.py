@@ -20,7 +20,7 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change
 from memdesk.core.filters import Filters
-from memdesk.core.records import EDITABLE_FIELDS, snapshot, to_dict
+from memdesk.core.records import EDITABLE_FIELDS, keep_version, to_dict
 from memdesk.store import Link, Memory, MemoryVersion
 
 UNSET: Any = object()  # "not given", as opposed to None ("clear it")
@@ -189,16 +189,7 @@ class Writes:
 
     def _record(self, row: Memory, actor: Actor, change: str, reason: str | None) -> None:
         """Keep the state before a change, then bump the version and the change time."""
-        stamp = clock.now()
-        MemoryVersion.create(
-            memory=row,
-            version=row.version,
-            state=snapshot(row),
-            changed_by=actor.label,
-            changed_at=stamp,
-            change=change,
-            reason=reason,
-        )
+        stamp = keep_version(row, actor, change, reason)
         row.version += 1
         row.updated_at = stamp
 
