@@ -30,7 +30,7 @@ class Bookkeeper:
     def close(self) -> None:
         """Write what is queued, then end the thread and its connection."""
         self._pool.submit(self._flush)
-        self._pool.submit(self._service.database.close)
+        self._pool.submit(self._service.release_thread)
         self._pool.shutdown(wait=True)
 
     def _flush(self) -> None:

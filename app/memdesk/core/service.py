@@ -53,6 +53,10 @@ class MemoryService(Reads, Writes, Identity, Recall):
     def path(self) -> Path:
         return Path(self.database.database)
 
+    def release_thread(self) -> None:
+        """Close the calling thread's own connection: a worker thread calls this when done."""
+        self.database.close()
+
     def close(self) -> None:
         self.flush_recalls()
         close_database(self.database)

@@ -33,7 +33,7 @@ class _Job(QRunnable):
             # The list keeps what it shows; the next refresh or scroll asks again.
             log.warning("loading the memory list failed: %s", exc.message)
         finally:
-            self._loader.service.database.close()  # peewee keeps one connection per thread
+            self._loader.service.release_thread()  # each thread has its own connection
         self._loader.finished.emit(self._ticket, result)
 
 

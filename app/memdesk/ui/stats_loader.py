@@ -23,7 +23,7 @@ class _Job(QRunnable):
         try:
             self._loader.loaded.emit(service.stats())
         finally:
-            service.database.close()  # peewee keeps one connection per thread
+            service.release_thread()  # each thread has its own connection
 
 
 class StatsLoader(QObject):

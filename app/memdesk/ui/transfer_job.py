@@ -1,7 +1,7 @@
 """Long export/import work on a worker thread, and the dialog frame that shows its progress.
 
-The service is plain Python and safe to call from any thread; peewee keeps one connection
-per thread, so the worker closes its own connection when it ends.
+The service is plain Python and safe to call from any thread; each thread has its own
+connection, so the worker releases it when it ends.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class TransferJob(QThread):
         else:
             self.succeeded.emit(result)
         finally:
-            self._service.database.close()
+            self._service.release_thread()
 
 
 class TransferDialog(QDialog):
