@@ -199,3 +199,22 @@ def test_a_selective_query_ranks_every_match(service, python_notes):
     strongest, _newest = python_notes
     hits = [h["id"] for h in service.search("python", k=10)["hits"]]
     assert set(hits) == set(strongest)
+
+
+def test_a_script_that_never_closes_the_service_still_records_its_searches(tmp_path):
+    import sqlite3
+    import subprocess
+    import sys
+
+    db = tmp_path / "script.db"
+    script = (
+        "from memdesk.core import MemoryService\n"
+        f"service = MemoryService.open({str(db)!r})\n"
+        "service.add('the release checklist lives in docs/release.md')\n"
+        "service.search('release checklist')\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    with sqlite3.connect(db) as con:
+        logged = con.execute("SELECT count(*) FROM retrieval_log").fetchone()[0]
+        recalled = con.execute("SELECT recall_count FROM memory").fetchone()[0]
+    assert (logged, recalled) == (1, 1)

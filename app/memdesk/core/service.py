@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import logging
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +34,20 @@ from memdesk.store import (
 from memdesk.store import fts as store_fts
 from memdesk.store.db import write_transaction
 
+logger = logging.getLogger(__name__)
+
+# Searches queue their bookkeeping; a script that ends without close() must not lose it.
+_open_services: weakref.WeakSet[MemoryService] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    for service in list(_open_services):
+        try:
+            service.flush_recalls()
+        except Exception:  # exiting anyway: say so, do not hide the original exit
+            logger.exception("could not write queued search bookkeeping at exit")
+
 
 class MemoryService(Reads, Writes, Identity, Recall):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
@@ -44,6 +61,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
         self.changes = ChangeFeed()
         self._recalls: list[dict[str, Any]] = []
         self._recalls_lock = threading.Lock()
+        _open_services.add(self)
 
     @classmethod
     def open(cls, path: str | Path) -> MemoryService:
@@ -58,6 +76,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
         self.database.close()
 
     def close(self) -> None:
+        _open_services.discard(self)
         self.flush_recalls()
         close_database(self.database)
 
