@@ -12,8 +12,6 @@ from dataclasses import asdict, dataclass
 
 logger = logging.getLogger(__name__)
 
-EVENTS = ("created", "updated", "deleted", "restored")
-
 
 @dataclass(frozen=True)
 class Change:

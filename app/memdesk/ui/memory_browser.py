@@ -53,10 +53,6 @@ class MemoryBrowser(QWidget):
         layout.addWidget(self.chips)
         layout.addWidget(self.table, 1)
 
-    @property
-    def view_key(self) -> str:
-        return self._view_key
-
     def set_view_key(self, key: str) -> None:
         self._view_key = key
         self._reload()

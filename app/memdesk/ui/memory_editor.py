@@ -156,10 +156,6 @@ class MemoryEditor(QWidget):
         self.save_button.setEnabled(False)
         self.banner.show()
 
-    @property
-    def in_conflict(self) -> bool:
-        return self._theirs is not None
-
     @Slot()
     def _on_save(self) -> None:
         if self.save_button.isEnabled():
