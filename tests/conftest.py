@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+from memdesk.cli import main  # noqa: E402
 from memdesk.core import MemoryService  # noqa: E402
 
 
@@ -21,3 +24,31 @@ def service(db_path):
     svc = MemoryService.open(db_path)
     yield svc
     svc.close()
+
+
+@pytest.fixture
+def run(capsys, db_path):
+    """Run `memdesk ARGS --db DB` in-process and return (exit code, stdout, stderr)."""
+
+    def memdesk(*args: str, db: Path | None = db_path) -> tuple[int, str, str]:
+        argv = [*args, "--db", str(db)] if db is not None else list(args)
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse refusing an argument
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return memdesk
+
+
+@pytest.fixture
+def run_json(run):
+    """Run `memdesk ARGS --json`, require success, and return the parsed output."""
+
+    def memdesk(*args: str, **options) -> object:
+        code, out, err = run(*args, "--json", **options)
+        assert (code, err) == (0, ""), err
+        return json.loads(out)
+
+    return memdesk

@@ -9,37 +9,10 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 
 from memdesk.cli import main
-
-
-@pytest.fixture
-def run(capsys, db_path):
-    """Run `memdesk ARGS --db DB` and return (exit code, stdout, stderr)."""
-
-    def memdesk(*args: str, db: Path | None = db_path) -> tuple[int, str, str]:
-        argv = [*args, "--db", str(db)] if db is not None else list(args)
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse refusing an argument
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return memdesk
-
-
-@pytest.fixture
-def run_json(run):
-    def memdesk(*args: str, **options) -> object:
-        code, out, err = run(*args, "--json", **options)
-        assert (code, err) == (0, "")
-        return json.loads(out)
-
-    return memdesk
 
 
 def _one_line_error(code: int, out: str, err: str) -> str:

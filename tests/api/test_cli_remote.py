@@ -3,14 +3,11 @@ socket as the user's own tool, and errors stay one line."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from memdesk import cli_output
 from memdesk.api.client import Client, MemdeskError
 from memdesk.api.remote import RemoteService
-from memdesk.cli import main
 
 
 @pytest.fixture
@@ -28,29 +25,6 @@ def watcher(running, sock_path):
     with Client(socket_path=sock_path, agent="watcher", timeout=10) as client:
         client.subscribe()
         yield client
-
-
-@pytest.fixture
-def run(capsys, db_path):
-    def memdesk(*args: str) -> tuple[int, str, str]:
-        try:
-            code = main([*args, "--db", str(db_path)])
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return memdesk
-
-
-@pytest.fixture
-def run_json(run):
-    def memdesk(*args: str) -> object:
-        code, out, err = run(*args, "--json")
-        assert (code, err) == (0, ""), err
-        return json.loads(out)
-
-    return memdesk
 
 
 def _one_line_error(code: int, out: str, err: str) -> str:
