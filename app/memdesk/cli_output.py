@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService
 
 
@@ -19,7 +20,7 @@ def backend(db_path: Path) -> Iterator[Any]:
     so each command has one code path. Over the socket the CLI greets as the user's own tool
     (role "user"), so the user's rules apply as when it opens the file.
     """
-    remote = _running(db_path)
+    remote = api_remote.connect(db_path, agent="cli")
     if remote is not None:
         with remote:
             yield remote
@@ -29,14 +30,6 @@ def backend(db_path: Path) -> Iterator[Any]:
         yield service
     finally:
         service.close()
-
-
-def _running(db_path: Path) -> Any:
-    try:
-        from memdesk.api import remote
-    except ImportError:
-        return None
-    return remote.connect(db_path, agent="cli")
 
 
 def _width() -> int:
