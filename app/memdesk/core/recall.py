@@ -52,14 +52,14 @@ class Recall:
     ) -> None:
         # Queued, not written: the answer goes out first and the bookkeeping follows in
         # batches. Every read that shows recall counts or the log flushes the queue first.
+        # Plain values: turning them into JSON text is the flush's work, off the answer's path.
         entry = {
             "at": clock.now(),
             "client": actor.label,
             "query": query,
-            "filters": json.dumps(found.to_dict(), ensure_ascii=False),
-            "results": json.dumps([[h["id"], h["score"]] for h in hits]),
+            "filters": found.to_dict(),
+            "results": [[h["id"], h["score"]] for h in hits],
             "took_ms": took_ms,
-            "ids": [h["id"] for h in hits],
         }
         with self._recalls_lock:
             self._recalls.append(entry)
@@ -75,9 +75,17 @@ class Recall:
             return
         recalled: dict[str, tuple[int, str]] = {}
         for entry in batch:
-            for memory_id in entry["ids"]:
+            for memory_id, _score in entry["results"]:
                 count, _last = recalled.get(memory_id, (0, ""))
                 recalled[memory_id] = (count + 1, entry["at"])
+        rows = [
+            {
+                **entry,
+                "filters": json.dumps(entry["filters"], ensure_ascii=False),
+                "results": json.dumps(entry["results"]),
+            }
+            for entry in batch
+        ]
         # Two statements run in C: a flush on a bookkeeping thread must hold the GIL as
         # briefly as it can, or the thread answering searches waits for it.
         with self._transaction():
@@ -90,7 +98,7 @@ class Recall:
             cursor.executemany(
                 "INSERT INTO retrieval_log (at, client, query, filters, results, took_ms) "
                 "VALUES (:at, :client, :query, :filters, :results, :took_ms)",
-                batch,
+                rows,
             )
 
     def retrieval_log(self, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
