@@ -308,3 +308,14 @@ def test_ctrl_f_focuses_search(qtbot, window):
     window.browser.table.setFocus()
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert window.browser.search.hasFocus()
+
+
+def test_a_closed_window_starts_no_more_background_work(window, qtbot):
+    window.stats.request()
+    window.stats.request()  # asked again while the first runs: one more would follow
+    window.close()
+    started = []
+    window.stats._pool.start = lambda job, *a: started.append(job)
+    qtbot.wait(50)  # deliver the first result, which would start the follow-up
+    window.stats.request()
+    assert started == []

@@ -376,7 +376,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()
         self.hub.close()
-        self.stats.wait()
+        self.stats.close()
         self.browser.model.wait()
         super().closeEvent(event)
 

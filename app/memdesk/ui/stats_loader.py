@@ -40,9 +40,12 @@ class StatsLoader(QObject):
         self._pool.setMaxThreadCount(1)
         self._running = False
         self._again = False
+        self._closed = False
         self.loaded.connect(self._on_loaded)
 
     def request(self) -> None:
+        if self._closed:
+            return
         if self._running:
             self._again = True
             return
@@ -50,7 +53,13 @@ class StatsLoader(QObject):
         self._pool.start(_Job(self))
 
     def wait(self) -> None:
-        """Block until no computation is running (closing the window, tests)."""
+        """Block until no computation is running (tests)."""
+        self._pool.waitForDone()
+
+    def close(self) -> None:
+        """Start nothing more and wait for what runs. A result still queued for the GUI thread
+        must not start another computation on a service that is being closed."""
+        self._closed = True
         self._pool.waitForDone()
 
     @Slot(dict)
