@@ -318,4 +318,6 @@ def test_a_closed_window_starts_no_more_background_work(window, qtbot):
     window.stats._pool.start = lambda job, *a: started.append(job)
     qtbot.wait(50)  # deliver the first result, which would start the follow-up
     window.stats.request()
+    window.browser.model._loader._pool.start = lambda job, *a: started.append(job)
+    window.browser.model._loader.run("late", lambda: None)
     assert started == []

@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.hub.close()
         self.stats.close()
-        self.browser.model.wait()
+        self.browser.model.close()
         super().closeEvent(event)
 
 

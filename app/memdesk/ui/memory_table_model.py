@@ -186,6 +186,10 @@ class MemoryTableModel(QAbstractTableModel):
         """Block until the worker is idle; its answers arrive with the next events (tests)."""
         self._loader.wait()
 
+    def close(self) -> None:
+        """Stop loading for good (the window is closing)."""
+        self._loader.close()
+
     def record_search(self) -> None:
         """Run the current search once more, this time written to the retrieval log."""
         if self._query:

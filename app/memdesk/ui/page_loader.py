@@ -50,9 +50,17 @@ class PageLoader(QObject):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._order = itertools.count()
+        self._closed = False
 
     def run(self, ticket: object, work: Callable[[], Any]) -> None:
-        self._pool.start(_Job(self, ticket, work), next(self._order))
+        if not self._closed:
+            self._pool.start(_Job(self, ticket, work), next(self._order))
+
+    def close(self) -> None:
+        """Start nothing more and wait for what runs: a late page request (a queued result, a
+        last paint) must not query a service that is being closed."""
+        self._closed = True
+        self._pool.waitForDone()
 
     def wait(self) -> None:
         """Block until no query is running (closing the window, tests)."""
