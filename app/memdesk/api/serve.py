@@ -47,10 +47,11 @@ def run(args: argparse.Namespace) -> int:
         service.close()
         print(f"memdesk serve: {exc}", file=sys.stderr)
         return 2
-    print(f"listening on {server.socket_path}", flush=True)
-    # The handlers stay in place until cleanup is done, so a second signal cannot cut it short.
+    # The handlers are in place before the line is printed (a parent may signal as soon as it
+    # reads it) and stay until cleanup is done, so a second signal cannot cut it short.
     with _quit_on_signals(app):
         try:
+            print(f"listening on {server.socket_path}", flush=True)
             app.exec()
         finally:
             server.close()
