@@ -181,15 +181,13 @@ def test_a_query_matching_thousands_ranks_only_the_newest_matches(
 ):
     from memdesk.core import retrieval
 
-    # "Thousands", scaled down: the window is then the 60 newest matches (3 x the 20
-    # candidates a k=10 search re-scores).
-    monkeypatch.setattr(retrieval, "BROAD", 50)
-    monkeypatch.setattr(retrieval, "BROAD_WINDOW", 10)
+    # "Thousands", scaled down to the 60 newest matches.
+    monkeypatch.setattr(retrieval, "RANKED_MATCHES", 60)
     strongest, newest = python_notes
     service.remove(newest[-1])
     hits = [h["id"] for h in service.search("python", k=10)["hits"]]
     # BM25 over every match would pick the oldest, strongest notes; a query this broad
-    # ranks only the newest window of matches, and the Trash stays out.
+    # ranks only its newest matches, and the Trash stays out of them.
     assert len(hits) == 10
     assert set(hits) <= set(newest) - {newest[-1]}
     assert not set(hits) & set(strongest)
@@ -218,3 +216,14 @@ def test_a_script_that_never_closes_the_service_still_records_its_searches(tmp_p
         logged = con.execute("SELECT count(*) FROM retrieval_log").fetchone()[0]
         recalled = con.execute("SELECT recall_count FROM memory").fetchone()[0]
     assert (logged, recalled) == (1, 1)
+
+
+def test_a_filter_few_matches_pass_still_finds_every_one(service, python_notes):
+    # Only the first of these ranks among the best "python" notes overall; a project filter
+    # must not lose the other two behind the candidates ranked first.
+    texts = ["python python python python python python python python python python side"] + [
+        f"python is also what the side project's build scripts use, note {n}" for n in range(2)
+    ]
+    rare = service.add_many([{"content": t, "project": "side"} for t in texts], dedup=False)
+    hits = service.search("python", k=10, project="side")["hits"]
+    assert {h["id"] for h in hits} == {m["id"] for m in rare}

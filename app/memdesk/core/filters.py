@@ -111,6 +111,10 @@ class Filters:
             )
         return expr
 
+    def narrows_rows(self) -> bool:
+        """Whether anything but the status filter is set (search applies status in FTS5)."""
+        return any(v for k, v in self.__dict__.items() if k != "statuses")
+
     def to_dict(self) -> dict[str, Any]:
         """The filters that are set, for the retrieval log."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items() if v}

@@ -8,6 +8,7 @@ source trust. All weights live in `WEIGHTS`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -115,7 +116,8 @@ HIT_COLUMNS = (
     "agent",
     "importance",
 )
-# The fast path ranks this many times the candidates it needs inside FTS5 alone, then joins.
+# With filters FTS5 cannot apply, the fast path ranks this many times the candidates it
+# needs inside FTS5 alone, then joins and filters.
 OVERFETCH = 3
 
 
@@ -178,53 +180,51 @@ def _bm25(weights: Weights) -> peewee.SQL:
 
 # Raw SQL: this is the hot path of every search, and building it with the query builder cost
 # more than running it. Filters still come from Filters.where(), compiled against alias t1.
+# The innermost query scores only a query's newest RANKED_MATCHES matches: BM25 over tens of
+# thousands of rows of common words costs tens of milliseconds and says little, and FTS5
+# computes bm25() only for the rows it returns, so walking newest-first stops early. The
+# middle one keeps the best few, so that only those are joined.
 _PREFETCH = """
 SELECT {columns}, best.r, best.fetched
 FROM (
-    SELECT rid, r, COUNT(*) OVER () AS fetched FROM (
+    SELECT rid, r, {fetched} AS fetched FROM (
         SELECT rowid AS rid, bm25(memory_fts, ?, ?, ?, ?) AS r
-        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY {inner_order} LIMIT ?
-    )
+        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?
+    ) ORDER BY r LIMIT ?
 ) AS best
 JOIN memory AS t1 ON t1.id = best.rid
 WHERE {where}
 ORDER BY best.r
 LIMIT ?
-""".format(
-    columns=", ".join(f"t1.{name}" for name in HIT_COLUMNS),
-    where="{where}",
-    inner_order="{inner_order}",
-)
-# A query matching at least BROAD memories (every word common) is ranked among its newest
-# BROAD_WINDOW matches only: BM25 over tens of thousands of rows costs tens of milliseconds and
-# says little when no word is selective. FTS5 computes bm25() only for the rows it returns, so
-# walking newest-first stops early.
-BROAD = 5000
-BROAD_WINDOW = 500
+""".replace("{columns}", ", ".join(f"t1.{name}" for name in HIT_COLUMNS))
+RANKED_MATCHES = 5000
 
 
-def _broad(match: str) -> bool:
-    found = Memory._meta.database.execute_sql(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
-        (match, BROAD),
-    ).fetchone()[0]
-    return found >= BROAD
+@functools.lru_cache(maxsize=256)
+def _prefetch_sql(filters: Filters) -> tuple[str, tuple, int]:
+    """The prefetch statement for `filters`, its filter parameters, and how many candidates
+    to fetch per hit wanted. Filters that FTS5 already applied (status) need no join-side
+    check and no spare candidates."""
+    if not filters.narrows_rows():
+        sql = _PREFETCH.format(where="1", fetched="0")
+        return sql, (), 1
+    where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
+    sql = _PREFETCH.format(where=where, fetched="COUNT(*) OVER ()")
+    return sql, tuple(params), OVERFETCH
 
 
 def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list | None:
     """Rank inside FTS5 alone, then join and filter the best few. None when the filters left
     too few of a full prefetch: the exact path must decide."""
     match = match_expression(wanted_terms, filters, scoped=False)
-    broad = _broad(match)
-    limit = max(BROAD_WINDOW, OVERFETCH * wanted) if broad else OVERFETCH * wanted
-    where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
-    sql = _PREFETCH.format(where=where, inner_order="rowid DESC" if broad else "r")
+    sql, params, overfetch = _prefetch_sql(filters)
+    limit = overfetch * wanted
     rows = Memory._meta.database.execute_sql(
-        sql, (*weights.columns, match, limit, *params, wanted)
+        sql, (*weights.columns, match, RANKED_MATCHES, limit, *params, wanted)
     ).fetchall()
     if not rows:
         return None  # nothing matched, or the filters removed every prefetched hit
-    if len(rows) < wanted and rows[0][-1] >= limit:
+    if len(rows) < wanted and rows[0][-1] > limit:
         return None
     return [row[:-1] for row in rows]
 
