@@ -57,3 +57,41 @@ def test_a_deleted_memory_is_not_reinforced(service):
     added = service.add("Coffee before standup")
     assert "duplicate_of" not in added
     assert service.get(first["id"])["reinforce_count"] == 0
+
+
+def test_the_most_similar_memory_is_the_one_reinforced(service):
+    loose = service.add("deploy the app with docker compose on the staging host")
+    close = service.add("deploy the app with docker compose on the staging host today", dedup=False)
+    again = service.add("deploy the app with docker compose on the staging host now")
+    # Jaccard 9/10 with `loose`, 9/11 with the newer `close`: `loose` is the nearer one.
+    assert again["duplicate_of"] == loose["id"] != close["id"]
+
+
+@pytest.fixture
+def release_notes(service):
+    """Ten memories sharing six words with the twin below, then the twin itself."""
+    service.add_many(
+        [{"content": f"release notes for version {n} of the mobile app"} for n in range(10)],
+        dedup=False,
+    )
+    return service.add("release notes for the mobile app live in docs/releases")
+
+
+def test_of_more_candidates_than_compared_the_closest_are_compared(
+    service, release_notes, monkeypatch
+):
+    from memdesk.core import dedup
+
+    monkeypatch.setattr(dedup, "MAX_CANDIDATES", 2)
+    again = service.add("release notes for the mobile app live in docs/releases!")
+    assert again["duplicate_of"] == release_notes["id"]
+
+
+def test_a_twin_in_words_too_common_to_read_is_found_by_ranking(
+    service, release_notes, monkeypatch
+):
+    from memdesk.core import dedup
+
+    monkeypatch.setattr(dedup, "POSTINGS_BUDGET", 5)
+    again = service.add("release notes for the mobile app live in docs/releases!")
+    assert again["duplicate_of"] == release_notes["id"]

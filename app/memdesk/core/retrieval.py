@@ -9,6 +9,7 @@ source trust. All weights live in `WEIGHTS`.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -157,21 +158,41 @@ _FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
 _COLUMNS = [getattr(Memory, name) for name in HIT_COLUMNS]
 
 
-DF_CAP = 256  # words in more memories than this are all "common" alike
+def frequency(word: str, cap: int) -> int:
+    """How many memories hold `word`, counting no further than `cap`."""
+    return Memory._meta.database.execute_sql(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
+        (f'"{word}"', cap),
+    ).fetchone()[0]
 
 
-def rarest(words: list[str], count: int) -> list[str]:
-    """The `count` words of `words` found in the fewest memories (counts capped, so a common
-    word costs no more than DF_CAP postings to look at)."""
-    database = Memory._meta.database
+def postings(word: str, limit: int) -> list[int]:
+    """Row ids of (at most `limit`) memories that hold `word`. Any column counts: limiting
+    the match to content costs several times more than comparing a few extra candidates."""
+    found = Memory._meta.database.execute_sql(
+        "SELECT json_group_array(rid) FROM "
+        "(SELECT rowid AS rid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
+        (f'"{word}"', limit),
+    ).fetchone()[0]
+    return json.loads(found)  # one text value: far cheaper than a Python row per memory
 
-    def frequency(word: str) -> int:
-        return database.execute_sql(
-            "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
-            (f'"{word}"', DF_CAP),
-        ).fetchone()[0]
 
-    return sorted(words, key=frequency)[:count]
+def rows_passing(ids: list[int], filters: Filters) -> list[tuple[str, str, str | None]]:
+    """(uuid, content, project) of the memories among `ids` that pass `filters`, newest first."""
+    where, params = _where_sql(filters)
+    # CROSS JOIN keeps the id list outermost: otherwise SQLite may walk a whole status index.
+    return Memory._meta.database.execute_sql(
+        "SELECT t1.uuid, t1.content, t1.project FROM json_each(?) AS chosen "
+        f"CROSS JOIN memory AS t1 ON t1.id = chosen.value WHERE {where} ORDER BY t1.id DESC",
+        (json.dumps(ids), *params),
+    ).fetchall()
+
+
+@functools.lru_cache(maxsize=256)
+def _where_sql(filters: Filters) -> tuple[str, tuple]:
+    """`filters` as SQL over the memory table aliased t1, with its parameters."""
+    where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
+    return where, tuple(params)
 
 
 def _bm25(weights: Weights) -> peewee.SQL:
@@ -208,9 +229,9 @@ def _prefetch_sql(filters: Filters) -> tuple[str, tuple, int]:
     if not filters.narrows_rows():
         sql = _PREFETCH.format(where="1", fetched="0")
         return sql, (), 1
-    where, params = Memory._meta.database.get_sql_context().sql(filters.where()).query()
+    where, params = _where_sql(filters)
     sql = _PREFETCH.format(where=where, fetched="COUNT(*) OVER ()")
-    return sql, tuple(params), OVERFETCH
+    return sql, params, OVERFETCH
 
 
 def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list | None:

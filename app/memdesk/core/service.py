@@ -13,7 +13,7 @@ from typing import Any
 
 import peewee
 
-from memdesk.core import archive, context, transfer, validate
+from memdesk.core import archive, context, dedup, retrieval, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.draft import Draft
 from memdesk.core.errors import Busy, NotAllowed, ValidationError
@@ -61,6 +61,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
         self.changes = ChangeFeed()
         self._recalls: list[dict[str, Any]] = []
         self._recalls_lock = threading.Lock()
+        self._word_counts = dedup.WordCounts(retrieval.frequency)
         _open_services.add(self)
 
     @classmethod

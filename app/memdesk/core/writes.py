@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import math
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, neighbours, retrieval, rules, validate
+from memdesk.core import clock, dedup, neighbours, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.dedup import jaccard, word_set
 from memdesk.core.draft import Draft
 from memdesk.core.errors import (
     NotAllowed,
@@ -71,7 +70,10 @@ class Writes:
                 return self._reinforce(twin, actor, pending)
         if draft.layer == "L0":
             self._check_identity_room(len(draft.content))
-        row = Memory.create(**_new_row(draft, actor, clock.now(), supersedes))
+        values = _new_row(draft, actor, clock.now(), supersedes)
+        cursor = self.database.cursor()
+        cursor.execute(_insert_sql(tuple(values)), tuple(values.values()))
+        row = Memory(id=cursor.lastrowid, **values)
         if refresh and row.task is not None:
             neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
@@ -90,29 +92,33 @@ class Writes:
         rows = [_new_row(d, actor, stamp) for d in drafts]
         if not rows:
             return []
-        # One prepared statement run per row: building a multi-row INSERT in the query
-        # builder cost more than SQLite took to store the rows.
-        columns = list(rows[0])
         self.database.cursor().executemany(
-            f"INSERT INTO memory ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-            [tuple(row.values()) for row in rows],
+            _insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows]
         )
         pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
         return [to_dict(Memory(**row)) for row in rows]
 
     def _near_duplicate(self, draft: Draft) -> Memory | None:
-        words = word_set(draft.content)
-        # Jaccard >= t means sharing at least ceil(t * n) of our n words, so a near duplicate
-        # holds one of any n - ceil(t * n) + 1 of them: probing only the rarest few finds every
-        # one without ranking everything the common words match.
-        spare = len(words) - math.ceil(rules.DEDUP_JACCARD * len(words))
-        probe = retrieval.rarest(sorted(words), spare + 1)
+        """The most similar active memory in the draft's layer and project, if at least
+        DEDUP_JACCARD alike (the newest of equals)."""
+        words = dedup.word_set(draft.content)
         filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
-        for hit in retrieval.containing_any(probe, filters, k=20):
-            same_project = hit["project"] == draft.project
-            if same_project and jaccard(words, word_set(hit["content"])) >= rules.DEDUP_JACCARD:
-                return Memory.get(Memory.uuid == hit["uuid"])
-        return None
+        ids = dedup.candidates(words, rules.DEDUP_JACCARD, self._word_counts, retrieval.postings)
+        if ids is not None:
+            rows = retrieval.rows_passing(ids, filters)
+        else:  # words too common to read every memory holding them: the best-ranked ones
+            spare = dedup.spare(words, rules.DEDUP_JACCARD)
+            probe = sorted(words, key=lambda w: self._word_counts[w])[: spare + 1]
+            hits = retrieval.containing_any(probe, filters, k=20)
+            rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
+        best, best_similarity = None, 0.0
+        for memory_id, content, project in rows:
+            if project != draft.project:  # no project is a project of its own here
+                continue
+            similarity = dedup.jaccard(words, dedup.word_set(content))
+            if similarity >= rules.DEDUP_JACCARD and similarity > best_similarity:
+                best, best_similarity = memory_id, similarity
+        return None if best is None else Memory.get(Memory.uuid == best)
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
         # Not a new version: the content is unchanged, only the evidence for it grew.
@@ -357,6 +363,13 @@ class Writes:
             if removed:
                 pending.append(Change("updated", a.uuid, a.version, actor.label))
             return removed
+
+
+@functools.cache
+def _insert_sql(columns: tuple[str, ...]) -> str:
+    # A prepared statement: building the INSERT in the query builder cost more than SQLite
+    # took to store the row.
+    return f"INSERT INTO memory ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 def _new_row(
