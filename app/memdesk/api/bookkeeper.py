@@ -1,15 +1,17 @@
-"""Writing searches' bookkeeping (recall counts, retrieval log) beside the server, not in it.
+"""Writing searches' bookkeeping (recall counts, retrieval log) once searches pause.
 
-A search only queues its record; committing those records can take SQLite's automatic WAL
-checkpoint, tens of milliseconds that would stall every request behind it. On a thread of its
-own, with its own connection, that work never delays a search: WAL readers do not wait for
-a writer.
+A search only queues its record. Writing the records costs a page write per memory recalled,
+and now and then a WAL checkpoint. Written while requests keep coming, that stalls them; written
+from a second thread, it slows every query running beside it (SQLite work on two threads of
+one process contends) and empties the server connection's page cache. So the records are
+written on the server's own thread once a tick passes with no new search; besides, the service
+writes them before anything reads recall counts, before every write, and at the latest every
+RECALL_BATCH searches.
 """
 
 from __future__ import annotations
 
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
 
 from memdesk.core import MemdeskError, MemoryService
 
@@ -19,21 +21,17 @@ logger = logging.getLogger(__name__)
 class Bookkeeper:
     def __init__(self, service: MemoryService) -> None:
         self._service = service
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memdesk-bookkeeping")
-        self._running: Future[None] | None = None
+        self._queued_at_last_tick = 0
 
     def tick(self) -> None:
-        """Start a flush unless one is still running (the next tick catches up)."""
-        if self._running is None or self._running.done():
-            self._running = self._pool.submit(self._flush)
+        """Write the queued records if no search came since the last tick."""
+        queued = self._service.queued_recalls()
+        if queued and queued == self._queued_at_last_tick:
+            self.flush()
+            queued = self._service.queued_recalls()
+        self._queued_at_last_tick = queued
 
-    def close(self) -> None:
-        """Write what is queued, then end the thread and its connection."""
-        self._pool.submit(self._flush)
-        self._pool.submit(self._service.release_thread)
-        self._pool.shutdown(wait=True)
-
-    def _flush(self) -> None:
+    def flush(self) -> None:
         try:
             self._service.flush_recalls()
         except MemdeskError as exc:  # busy: another writer held the lock too long

@@ -65,7 +65,7 @@ class SocketServer(QObject):
         self._sweep = QTimer(self)
         self._sweep.setInterval(max(50, int(self._limits.idle_timeout_s * 1000 / 4)))
         self._sweep.timeout.connect(self._on_sweep)
-        # Searches queue their recall counts and log rows; a thread of its own writes them.
+        # Searches queue their recall counts and log rows, written when searches pause.
         self._bookkeeper = Bookkeeper(service)
         self._bookkeeping = QTimer(self)
         self._bookkeeping.setInterval(BOOKKEEPING_MS)
@@ -113,7 +113,7 @@ class SocketServer(QObject):
         """Stop listening and close every connection, after sending what is queued."""
         self._sweep.stop()
         self._bookkeeping.stop()
-        self._bookkeeper.close()
+        self._bookkeeper.flush()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

@@ -12,7 +12,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
 from memdesk.store import RetrievalLog
 
-# A bound on memory, not a schedule: the socket server flushes between requests.
+# A bound on memory and on what a crash can lose: the socket server writes when searches pause.
 RECALL_BATCH = 4096
 
 
@@ -67,6 +67,11 @@ class Recall:
         if full:
             self.flush_recalls()
 
+    def queued_recalls(self) -> int:
+        """Searches whose bookkeeping is not written yet."""
+        with self._recalls_lock:
+            return len(self._recalls)
+
     def flush_recalls(self) -> None:
         """Write the queued searches: recall counters and retrieval-log rows, one transaction."""
         with self._recalls_lock:
@@ -86,8 +91,7 @@ class Recall:
             }
             for entry in batch
         ]
-        # Two statements run in C: a flush on a bookkeeping thread must hold the GIL as
-        # briefly as it can, or the thread answering searches waits for it.
+        # Two statements run in C: thousands of rows cost milliseconds, not tens of them.
         with self._transaction():
             cursor = self.database.cursor()
             cursor.executemany(
