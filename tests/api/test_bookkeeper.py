@@ -22,3 +22,24 @@ def test_bookkeeping_is_written_once_a_tick_passes_without_a_search(service, db_
     keeper.tick()  # no search since the last tick
     assert _logged(db_path) == 3
     assert service.queued_recalls() == 0
+
+
+def test_idle_ticks_merge_the_search_index_and_searches_still_find_everything(service):
+    for n in range(40):  # one transaction each: the index is left as many b-trees
+        service.add(f"merge note number {n}", dedup=False)
+    keeper = Bookkeeper(service)
+    for _ in range(50):
+        keeper.tick()
+    assert service.tidy_index() is False  # nothing left to merge
+    assert len(service.search("merge note", k=100)["hits"]) == 40
+    assert service.check() == []
+
+
+def test_no_merging_while_changes_keep_coming(service):
+    for n in range(40):
+        service.add(f"merge note number {n}", dedup=False)
+    keeper = Bookkeeper(service)
+    for _ in range(50):
+        keeper.note_changes(1)  # an agent writing in every tick
+        keeper.tick()
+    assert service.tidy_index() is True

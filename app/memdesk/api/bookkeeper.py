@@ -1,40 +1,69 @@
-"""Writing searches' bookkeeping (recall counts, retrieval log) once searches pause.
+"""Work the server does when nobody is waiting: writing searches' bookkeeping (recall counts,
+retrieval log) and merging the search index.
 
 A search only queues its record. Writing the records costs a page write per memory recalled,
 and now and then a WAL checkpoint. Written while requests keep coming, that stalls them; written
 from a second thread, it slows every query running beside it (SQLite work on two threads of
 one process contends) and empties the server connection's page cache. So the records are
-written on the server's own thread once a tick passes with no new search; besides, the service
-writes them before anything reads recall counts, before every write, and at the latest every
-RECALL_BATCH searches.
+written on the server's own thread once a tick passes with no new search or change; besides,
+the service writes them before anything reads recall counts, before every write, and at the
+latest every RECALL_BATCH searches.
+
+Writes leave the FTS5 index as many b-trees; merged into one, a search on 100k memories takes
+~20% less. Once after start and after every TIDY_AFTER_CHANGES changes, idle ticks merge it a
+short step at a time.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from memdesk.core import MemdeskError, MemoryService
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+TIDY_AFTER_CHANGES = 1000
+MERGE_PAGES = 100  # ~10 ms of work per idle tick
 
 
 class Bookkeeper:
     def __init__(self, service: MemoryService) -> None:
         self._service = service
         self._queued_at_last_tick = 0
+        self._changes = 0  # memory changes since the index was last merged whole
+        self._changes_at_last_tick = 0
+        self._untidy = True  # the file may come from anywhere: merge once after start
+
+    def note_changes(self, count: int) -> None:
+        self._changes += count
 
     def tick(self) -> None:
-        """Write the queued records if no search came since the last tick."""
-        queued = self._service.queued_recalls()
-        if queued and queued == self._queued_at_last_tick:
+        """Do one piece of idle work if no search or change came since the last tick."""
+        queued, changes = self._service.queued_recalls(), self._changes
+        idle = queued == self._queued_at_last_tick and changes == self._changes_at_last_tick
+        if idle and queued:
             self.flush()
-            queued = self._service.queued_recalls()
-        self._queued_at_last_tick = queued
+        elif idle and (self._untidy or changes >= TIDY_AFTER_CHANGES):
+            self._tidy()
+        self._queued_at_last_tick = self._service.queued_recalls()
+        self._changes_at_last_tick = self._changes
 
     def flush(self) -> None:
+        self._guarded(self._service.flush_recalls)
+
+    def _tidy(self) -> None:
+        if self._guarded(self._service.tidy_index, MERGE_PAGES) is False:
+            self._untidy = False
+            self._changes = 0
+
+    def _guarded(self, work: Callable[..., T], *args: Any) -> T | None:
         try:
-            self._service.flush_recalls()
+            return work(*args)
         except MemdeskError as exc:  # busy: another writer held the lock too long
-            logger.info("search bookkeeping not written yet: %s", exc.message)
+            logger.info("idle work not done yet: %s", exc.message)
         except Exception:
-            logger.exception("search bookkeeping failed")
+            logger.exception("idle work failed")
+        return None

@@ -65,7 +65,7 @@ class SocketServer(QObject):
         self._sweep = QTimer(self)
         self._sweep.setInterval(max(50, int(self._limits.idle_timeout_s * 1000 / 4)))
         self._sweep.timeout.connect(self._on_sweep)
-        # Searches queue their recall counts and log rows, written when searches pause.
+        # Searches queue their recall counts and log rows, written when requests pause.
         self._bookkeeper = Bookkeeper(service)
         self._bookkeeping = QTimer(self)
         self._bookkeeping.setInterval(BOOKKEEPING_MS)
@@ -159,6 +159,7 @@ class SocketServer(QObject):
         # Service listeners run on whichever thread wrote: queue the changes and let the
         # server's own thread write them to the sockets (a queued call crosses threads).
         self._pending_changes.extend(changes)
+        self._bookkeeper.note_changes(len(changes))
         QMetaObject.invokeMethod(self, "_flush_changes", Qt.ConnectionType.QueuedConnection)
 
     @Slot()

@@ -214,3 +214,9 @@ class MemoryService(Reads, Writes, Identity, Recall):
     def rebuild_index(self) -> None:
         with write_transaction():
             store_fts.rebuild(self.database)
+
+    def tidy_index(self, pages: int = 100) -> bool:
+        """One short step of merging the search index; True while there is more to merge.
+        For idle moments: each step is a write transaction of ~10 ms per 100 pages."""
+        with self._transaction():
+            return store_fts.merge_step(self.database, pages)
