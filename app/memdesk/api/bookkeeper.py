@@ -10,8 +10,8 @@ the service writes them before anything reads recall counts, before every write,
 latest every RECALL_BATCH searches.
 
 Writes leave the FTS5 index as many b-trees; merged into one, a search on 100k memories takes
-~20% less. Once after start and after every TIDY_AFTER_CHANGES changes, idle ticks merge it a
-short step at a time.
+~20% less. Once after start and after every TIDY_AFTER_CHANGES changes, idle time merges it in
+short steps, with requests let in between them.
 """
 
 from __future__ import annotations
@@ -40,24 +40,29 @@ class Bookkeeper:
     def note_changes(self, count: int) -> None:
         self._changes += count
 
-    def tick(self) -> None:
-        """Do one piece of idle work if no search or change came since the last tick."""
+    def tick(self) -> bool:
+        """Do one piece of idle work if no search or change came since the last tick; whether
+        more is waiting (the caller may tick again at once, letting requests in between)."""
         queued, changes = self._service.queued_recalls(), self._changes
         idle = queued == self._queued_at_last_tick and changes == self._changes_at_last_tick
+        more = False
         if idle and queued:
             self.flush()
         elif idle and (self._untidy or changes >= TIDY_AFTER_CHANGES):
-            self._tidy()
+            more = self._tidy()
         self._queued_at_last_tick = self._service.queued_recalls()
         self._changes_at_last_tick = self._changes
+        return more
 
     def flush(self) -> None:
         self._guarded(self._service.flush_recalls)
 
-    def _tidy(self) -> None:
-        if self._guarded(self._service.tidy_index, MERGE_PAGES) is False:
+    def _tidy(self) -> bool:
+        more = self._guarded(self._service.tidy_index, MERGE_PAGES)
+        if more is False:
             self._untidy = False
             self._changes = 0
+        return bool(more)
 
     def _guarded(self, work: Callable[..., T], *args: Any) -> T | None:
         try:

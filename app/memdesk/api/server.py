@@ -69,7 +69,7 @@ class SocketServer(QObject):
         self._bookkeeper = Bookkeeper(service)
         self._bookkeeping = QTimer(self)
         self._bookkeeping.setInterval(BOOKKEEPING_MS)
-        self._bookkeeping.timeout.connect(self._bookkeeper.tick)
+        self._bookkeeping.timeout.connect(self._on_bookkeeping)
 
     @property
     def socket_path(self) -> str:
@@ -149,6 +149,12 @@ class SocketServer(QObject):
         now = time.monotonic()
         for connection in list(self._connections):
             connection.check_idle(now)
+
+    def _on_bookkeeping(self) -> None:
+        if self._server is None:  # closed while a step was queued
+            return
+        if self._bookkeeper.tick():  # more idle work: next step once waiting events are handled
+            QTimer.singleShot(0, self, self._on_bookkeeping)
 
     def _on_connection_closed(self, connection: Connection) -> None:
         if connection in self._connections:

@@ -128,6 +128,6 @@ class Recall:
 
 def _public(hit: dict[str, Any]) -> dict[str, Any]:
     out = {"id": hit.pop("uuid"), **hit}
-    out["tags"] = json.loads(out["tags"])
+    out["tags"] = [] if out["tags"] == "[]" else json.loads(out["tags"])
     out["score"] = round(out["score"], 4)
     return out

@@ -145,13 +145,13 @@ def _ranked(
     if rows is None:
         rows = _exact(wanted, filters, weights, limit, named)
     now = datetime.now(UTC)
-    hits = []
-    for values in rows:
-        hit = dict(zip(HIT_COLUMNS, values, strict=False))
-        hit["score"] = _fuse(-values[-1], hit["created_at"], hit["source"], now, weights)
-        hits.append(hit)
-    hits.sort(key=lambda h: h["score"], reverse=True)
-    return hits[:k]
+    created, source = HIT_COLUMNS.index("created_at"), HIT_COLUMNS.index("source")
+    scored = sorted(
+        ((_fuse(-row[-1], row[created], row[source], now, weights), row) for row in rows),
+        key=lambda pair: pair[0],
+        reverse=True,
+    )
+    return [{**dict(zip(HIT_COLUMNS, row, strict=False)), "score": s} for s, row in scored[:k]]
 
 
 _FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
