@@ -63,6 +63,11 @@ class WordCounts:
         self._known[word] = count
 
 
+def rarest(words: frozenset[str], counts: WordCounts) -> list[str]:
+    """`words`, those held by the fewest memories first."""
+    return sorted(words, key=lambda w: (counts[w], w))
+
+
 def candidates(
     words: frozenset[str],
     threshold: float,
@@ -72,9 +77,8 @@ def candidates(
     """Row ids of the memories that may be `threshold` alike to `words`: every one, or when
     more qualify, the MAX_CANDIDATES holding most of the rarest words. None when the words are
     too common to read within the budget."""
-    rarest = sorted(words, key=lambda w: (counts[w], w))
     chosen, total = [], 0
-    for word in rarest:
+    for word in rarest(words, counts):
         if total + counts[word] > POSTINGS_BUDGET:
             break
         chosen.append(word)

@@ -108,7 +108,7 @@ class Writes:
             rows = retrieval.rows_passing(ids, filters)
         else:  # words too common to read every memory holding them: the best-ranked ones
             spare = dedup.spare(words, rules.DEDUP_JACCARD)
-            probe = sorted(words, key=lambda w: self._word_counts[w])[: spare + 1]
+            probe = dedup.rarest(words, self._word_counts)[: spare + 1]
             hits = retrieval.containing_any(probe, filters, k=20)
             rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
         best, best_similarity = None, 0.0
