@@ -115,15 +115,22 @@ def test_deleted_memories_are_never_found(service, corpus):
     assert "cli" not in _found(service, corpus, "argparse", include_inactive=True)
 
 
-def test_a_search_counts_as_a_recall_of_what_it_returned(service, corpus):
-    found = service.search("gunicorn")["hits"]
+def test_an_agents_search_counts_as_a_recall_of_what_it_returned(service, corpus):
+    found = service.search("gunicorn", actor=agent("claude"))["hits"]
     assert [h["id"] for h in found] == [corpus["flask"]]
     flask = service.get(corpus["flask"])
     assert flask["recall_count"] == 1
     assert flask["last_recalled_at"] is not None
     assert service.get(corpus["react"])["recall_count"] == 0
-    service.search("gunicorn flask")
+    service.search("gunicorn flask", actor=agent("cursor"))
     assert service.get(corpus["flask"])["recall_count"] == 2
+
+
+def test_the_persons_own_search_is_logged_but_is_no_recall(service, corpus):
+    service.search("gunicorn")
+    assert service.get(corpus["flask"])["recall_count"] == 0
+    assert service.get(corpus["flask"])["last_recalled_at"] is None
+    assert [entry["query"] for entry in service.retrieval_log()] == ["gunicorn"]
 
 
 def test_each_search_is_logged(service, corpus):
@@ -206,10 +213,10 @@ def test_a_script_that_never_closes_the_service_still_records_its_searches(tmp_p
 
     db = tmp_path / "script.db"
     script = (
-        "from memdesk.core import MemoryService\n"
+        "from memdesk.core import MemoryService, agent\n"
         f"service = MemoryService.open({str(db)!r})\n"
         "service.add('the release checklist lives in docs/release.md')\n"
-        "service.search('release checklist')\n"
+        "service.search('release checklist', actor=agent('a'))\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
     with sqlite3.connect(db) as con:

@@ -9,7 +9,7 @@ from contextlib import closing
 
 import pytest
 
-from memdesk.core import Busy
+from memdesk.core import Busy, agent
 from memdesk.store import open_database
 
 
@@ -142,7 +142,7 @@ def test_search_answers_while_another_writer_holds_the_lock(service, db_path):
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        hits = service.search("searchable")["hits"]
+        hits = service.search("searchable", actor=agent("a"))["hits"]
     finally:
         other.execute("ROLLBACK")
         other.close()

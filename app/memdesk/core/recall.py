@@ -32,8 +32,9 @@ class Recall:
     ) -> dict[str, Any]:
         """The top `k` memories for `query`. Any text is a valid query.
 
-        Each search counts as a recall of the memories it returns and is written to the
-        retrieval log (unless `record` is False, e.g. for a person typing in the search box).
+        Each search is written to the retrieval log (unless `record` is False); an agent's
+        (or the system's, building an agent's context) also counts as a recall of the memories
+        it returns. The person's own searches never count: recall_count means agent recalls.
         """
         started = time.perf_counter()
         query = validate.query(query)
@@ -60,6 +61,7 @@ class Recall:
             "filters": found.to_dict(),
             "results": [[h["id"], h["score"]] for h in hits],
             "took_ms": took_ms,
+            "recalls": actor.source != "user",
         }
         with self._recalls_lock:
             self._recalls.append(entry)
@@ -79,7 +81,7 @@ class Recall:
         if not batch:
             return
         recalled: dict[str, tuple[int, str]] = {}
-        for entry in batch:
+        for entry in (e for e in batch if e["recalls"]):
             for memory_id, _score in entry["results"]:
                 count, _last = recalled.get(memory_id, (0, ""))
                 recalled[memory_id] = (count + 1, entry["at"])
