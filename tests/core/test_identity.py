@@ -49,7 +49,7 @@ def test_adding_past_the_limit_fails_and_nothing_is_truncated(service, dump):
     with pytest.raises(IdentityFull) as caught:
         _fill(service, 401, "b")
     _assert_refused(caught, total=1001, used=600)
-    assert "shorten this text by 1 characters" in caught.value.message
+    assert "shorten this text by 1 character." in caught.value.message
     assert dump() == before
 
 

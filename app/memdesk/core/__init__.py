@@ -13,6 +13,7 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change
 from memdesk.core.service import MemoryService
+from memdesk.core.steps import Step
 
 __all__ = [
     "SYSTEM",
@@ -25,6 +26,7 @@ __all__ = [
     "MemoryService",
     "NotAllowed",
     "NotFound",
+    "Step",
     "TooLarge",
     "ValidationError",
     "VersionConflict",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +27,12 @@ class Identity:
             .order_by(Memory.created_at, Memory.id)
         )
 
-    def _check_identity_room(self, adding: int, exclude: Memory | None = None) -> None:
+    def _check_identity_room(
+        self,
+        adding: int,
+        exclude: Memory | None = None,
+        advice: str = "or shorten this text by {over}",
+    ) -> None:
         used = sum(
             len(r.content) for r in self._identity_rows() if exclude is None or r.id != exclude.id
         )
@@ -36,8 +42,8 @@ class Identity:
                 f"Identity (L0) would be {total:,} characters; the limit is "
                 f"{rules.IDENTITY_LIMIT:,} ({used:,} used by other entries, "
                 f"{max(0, rules.IDENTITY_LIMIT - used):,} free). Merge or remove identity "
-                f"entries first, or shorten this text by {total - rules.IDENTITY_LIMIT:,} "
-                "characters.",
+                f"entries first, {advice.format(over=_chars(total - rules.IDENTITY_LIMIT))}. "
+                "Nothing was changed.",
                 field="content",
                 size=total,
                 limit=rules.IDENTITY_LIMIT,
@@ -56,13 +62,22 @@ class Identity:
     def set_identity(
         self, text: str, *, expected: Sequence[str] | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
-        """Replace the profile with `text` as one entry; former entries go to history/Trash.
+        """Make the profile read `text`, mapped back onto its entries line by line: an entry
+        whose lines changed gets a new version, one whose lines are all gone goes to the
+        Trash, lines added before any entry become a new one. Entries keep their author and
+        history; an unchanged entry is not touched.
 
         `expected` (the ids from `identity()`) makes it fail if an agent changed the
         profile since it was read, rather than overwrite that change.
         """
         if not isinstance(text, str):
             raise ValidationError("text must be text", field="text")
+        if expected is not None and (
+            not isinstance(expected, list | tuple) or not all(isinstance(i, str) for i in expected)
+        ):
+            raise ValidationError(
+                "expected must be the list of ids identity() gave", field="expected"
+            )
         text = text.strip()
         if len(text) > rules.IDENTITY_LIMIT:
             raise IdentityFull(
@@ -81,36 +96,61 @@ class Identity:
                     "reload it and apply your edit again",
                     field="text",
                 )
-            keep, *others = rows or [None]
-            for row in others:
-                self._set_status(
-                    row,
-                    "deleted",
-                    actor,
-                    pending,
-                    change="remove",
-                    reason="merged into the identity profile",
-                )
-            if keep is None and text:
-                self._add(
-                    Draft(content=text, layer="L0", kind="preference"), actor, pending, dedup=False
-                )
-            elif keep is not None and not text:
-                self._set_status(
-                    keep,
-                    "deleted",
-                    actor,
-                    pending,
-                    change="remove",
-                    reason="identity profile cleared",
-                )
-            elif keep is not None:
-                self._apply(
-                    keep,
-                    {"content": text},
-                    actor,
-                    pending,
-                    change="update",
-                    reason="identity profile edited",
-                )
+            contents, added = map_onto([r.content for r in rows], text)
+            for row, content in zip(rows, contents, strict=True):
+                if content is None:
+                    self._set_status(
+                        row,
+                        "deleted",
+                        actor,
+                        pending,
+                        change="remove",
+                        reason="removed from the identity profile",
+                    )
+                elif content != row.content:
+                    self._apply(
+                        row,
+                        {"content": content},
+                        actor,
+                        pending,
+                        change="update",
+                        reason="identity profile edited",
+                    )
+            if added:
+                draft = Draft(content=added, layer="L0", kind="preference")
+                self._add(draft, actor, pending, dedup=False)
         return self.identity()
+
+
+def map_onto(entries: list[str], text: str) -> tuple[list[str | None], str]:
+    """Map an edited profile `text` back onto the `entries` it was joined from (by newlines).
+
+    Returns each entry's new content (None when all its lines were deleted) and the text of
+    lines that belong to no entry (written where there was none), "" when there are none.
+    Lines are matched with difflib: a kept or replaced line stays with its entry, an inserted
+    line joins the entry above it (or below, at the very top).
+    """
+    old = [(n, line) for n, entry in enumerate(entries) for line in entry.split("\n")]
+    new = text.split("\n") if text else []
+    owner_of_new: list[int | None] = [None] * len(new)
+    matcher = difflib.SequenceMatcher(None, [line for _n, line in old], new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("equal", "replace"):
+            for j in range(j1, j2):
+                # spread the new lines of a replaced block over the old block's owners, in order
+                i = i1 + (j - j1) * (i2 - i1) // (j2 - j1)
+                owner_of_new[j] = old[i][0]
+        elif tag == "insert":
+            near = old[i1 - 1][0] if i1 > 0 else old[i1][0] if i1 < len(old) else None
+            for j in range(j1, j2):
+                owner_of_new[j] = near
+    lines: list[list[str]] = [[] for _ in entries]
+    orphans: list[str] = []
+    for owner, line in zip(owner_of_new, new, strict=True):
+        (orphans if owner is None else lines[owner]).append(line)
+    contents = ["\n".join(ls).strip() or None for ls in lines]
+    return contents, "\n".join(orphans).strip()
+
+
+def _chars(count: int) -> str:
+    return f"{count:,} character{'' if count == 1 else 's'}"

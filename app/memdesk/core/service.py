@@ -6,17 +6,17 @@ import atexit
 import logging
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import peewee
 
-from memdesk.core import archive, context, dedup, retrieval, transfer, validate
+from memdesk.core import archive, context, dedup, retrieval, steps, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.draft import Draft
-from memdesk.core.errors import Busy, NotAllowed, ValidationError
+from memdesk.core.errors import Busy, NotAllowed, ValidationError, VersionConflict
 from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.filters import Filters
 from memdesk.core.identity import Identity
@@ -35,6 +35,7 @@ from memdesk.store import fts as store_fts
 from memdesk.store.db import write_transaction
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Searches queue their bookkeeping; a script that ends without close() must not lose it.
 _open_services: weakref.WeakSet[MemoryService] = weakref.WeakSet()
@@ -62,6 +63,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
         self._recalls: list[dict[str, Any]] = []
         self._recalls_lock = threading.Lock()
         self._word_counts = dedup.WordCounts(retrieval.frequency)
+        self._local = threading.local()  # this thread's Recorder while `record` runs
         _open_services.add(self)
 
     @classmethod
@@ -98,9 +100,45 @@ class MemoryService(Reads, Writes, Identity, Recall):
         """A write transaction whose changes are announced once it has committed."""
         self.flush_recalls()
         pending: list[Change] = []
+        recorder = getattr(self._local, "recorder", None)
         with self._transaction():
             yield pending
+            if recorder is not None:
+                self._local.recorder = None  # one action, one transaction
+                for change in pending:
+                    if change.event == "created":
+                        recorder.created(change.id)
+                unrecorded = {c.id for c in pending} - recorder.step.before.keys()
+                if unrecorded:
+                    raise RuntimeError(f"changed without being recorded: {sorted(unrecorded)}")
+                recorder.finish()
         self.changes.publish(pending)
+
+    def _touch(self, uuids: Iterable[str]) -> None:
+        """About to change these memories: while recording, keep their state from before."""
+        recorder = getattr(self._local, "recorder", None)
+        if recorder is not None:
+            recorder.touch(uuids)
+
+    def record(self, action: Callable[[], T]) -> tuple[T, steps.Step]:
+        """Run one writing call and return its result with the Step that undoes it exactly."""
+        recorder = steps.Recorder()
+        self._local.recorder = recorder
+        try:
+            result = action()
+        finally:
+            self._local.recorder = None
+        return result, recorder.step
+
+    def apply_step(self, step: steps.Step, *, undo: bool, actor: Actor = USER) -> None:
+        """Undo (or redo) a recorded step in one transaction. Refused as a whole, with the
+        reason, when a memory it touched no longer holds what the step left there."""
+        expect, target = (step.after, step.before) if undo else (step.before, step.after)
+        with self._write() as pending:
+            why = steps.conflicts(step, expect, steps.capture(step.ids))
+            if why:
+                raise VersionConflict(why)
+            steps.write(self, step, target, actor, pending, "undo" if undo else "redo")
 
     def archive_session(
         self,

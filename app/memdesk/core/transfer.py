@@ -313,6 +313,8 @@ def apply(
         added, changed = set(todo["added"]), set(todo["changed"])
         _check_identity_after(records, added | changed)
         _link_ids(links, {r["id"] for r in records})
+        ends = {link["from"] for link in links} | {link["to"] for link in links}
+        service._touch(sorted(changed | (ends - added)))
         total = len(records)
         for done, record in enumerate(records, 1):
             if record["id"] in added:

@@ -122,6 +122,7 @@ class Writes:
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
         # Not a new version: the content is unchanged, only the evidence for it grew.
+        self._touch([row.uuid])
         row.reinforce_count += 1
         row.updated_at = clock.now()
         row.save(only=[Memory.reinforce_count, Memory.updated_at])
@@ -163,6 +164,38 @@ class Writes:
             _check_version(row, expected_version)
             return self._apply(row, changes, actor, pending, change="update", reason=reason)
 
+    def update_many(
+        self,
+        ids: Sequence[str],
+        changes: dict[str, Any],
+        *,
+        reason: str | None = None,
+        actor: Actor = USER,
+    ) -> list[dict[str, Any]]:
+        """The same field changes on several memories: all of them, or (on any refusal) none."""
+        unknown = sorted(set(changes) - set(EDITABLE_FIELDS)) if isinstance(changes, dict) else 0
+        if not isinstance(changes, dict) or unknown:
+            raise ValidationError(
+                f"changes must be an object of {', '.join(EDITABLE_FIELDS)}"
+                + (f"; not {', '.join(unknown)}" if unknown else ""),
+                field="changes",
+            )
+        changes = _validate_edit(changes)
+        with self._write() as pending:
+            rows = self._rows(ids)
+            if changes.get("layer") == "L0":
+                moving = [r for r in rows if r.status == "active" and r.layer != "L0"]
+                size = sum(len(changes.get("content", r.content)) for r in moving)
+                self._check_identity_room(
+                    size,
+                    advice=f"or move fewer memories (these {len(moving):,} hold {size:,} "
+                    "characters; {over} too many)",
+                )
+            return [
+                self._apply(row, changes, actor, pending, change="update", reason=reason)
+                for row in rows
+            ]
+
     def _apply(
         self,
         row: Memory,
@@ -195,6 +228,7 @@ class Writes:
 
     def _record(self, row: Memory, actor: Actor, change: str, reason: str | None) -> None:
         """Keep the state before a change, then bump the version and the change time."""
+        self._touch([row.uuid])
         stamp = keep_version(row, actor, change, reason)
         row.version += 1
         row.updated_at = stamp
@@ -244,23 +278,57 @@ class Writes:
         self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
         """Move a memory to the Trash (restorable)."""
+        return self._remove([memory_id], "id", reason, actor)[0]
+
+    def remove_many(
+        self, ids: Sequence[str], *, reason: str | None = None, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
+        """Move memories to the Trash: all of them, or (on any refusal) none."""
+        return self._remove(ids, "ids", reason, actor)
+
+    def _remove(
+        self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
+    ) -> list[dict[str, Any]]:
         with self._write() as pending:
-            row = self._row(memory_id)
-            rules.check_may_write(actor, row.layer)
-            self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
-            return to_dict(row)
+            rows = self._rows(ids, field)
+            for row in rows:
+                rules.check_may_write(actor, row.layer)
+                self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
+            return [to_dict(row) for row in rows]
 
     def restore(
         self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
-        """Bring a deleted or superseded memory back to active."""
+        """Take a memory out of the Trash to the status it had before (a corrected memory
+        stays retired), or bring a retired memory back to active."""
+        return self._restore([memory_id], "id", reason, actor)[0]
+
+    def restore_many(
+        self, ids: Sequence[str], *, reason: str | None = None, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
+        """`restore` for several memories: all of them, or (on any refusal) none."""
+        return self._restore(ids, "ids", reason, actor)
+
+    def _restore(
+        self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
+    ) -> list[dict[str, Any]]:
         with self._write() as pending:
-            row = self._row(memory_id)
-            rules.check_may_write(actor, row.layer)
-            if row.layer == "L0" and row.status != "active":
-                self._check_identity_room(len(row.content))
-            self._set_status(row, "active", actor, pending, change="restore", reason=reason)
-            return to_dict(row)
+            rows = self._rows(ids, field)
+            for row in rows:
+                rules.check_may_write(actor, row.layer)
+                status = _status_before_trash(row) if row.status == "deleted" else "active"
+                if row.layer == "L0" and status == "active" and row.status != "active":
+                    self._check_identity_room(len(row.content))
+                self._set_status(row, status, actor, pending, change="restore", reason=reason)
+            return [to_dict(row) for row in rows]
+
+    def _rows(self, ids: Sequence[str], field: str = "ids") -> list[Memory]:
+        """The memories named by `ids` (each once, in order); their states kept if recording."""
+        if not isinstance(ids, list | tuple) or not ids:
+            raise ValidationError(f"{field} must be a non-empty list of memory ids", field=field)
+        rows = list({row.id: row for row in (self._row(i, field) for i in ids)}.values())
+        self._touch([row.uuid for row in rows])
+        return rows
 
     def _set_status(
         self,
@@ -323,6 +391,7 @@ class Writes:
                     field="id",
                 )
             rules.check_may_write(actor, row.layer)
+            self._touch([row.uuid])
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
@@ -331,6 +400,7 @@ class Writes:
         trash = (Memory.status == "deleted") & Memory.layer.in_(rules.writable_layers(actor))
         with self._write() as pending:
             uuids = [r.uuid for r in Memory.select(Memory.uuid).where(trash)]
+            self._touch(uuids)
             Memory.delete().where(trash).execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
             return len(uuids)
@@ -343,6 +413,7 @@ class Writes:
             a, b = self._row(src, "from"), self._row(dst, "to")
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
+            self._touch([a.uuid, b.uuid])
             same = (Link.src == a) & (Link.dst == b) & (Link.relation == relation)
             if not Link.select().where(same).exists():  # an existing link changes nothing
                 Link.create(src=a, dst=b, relation=relation, created_at=clock.now())
@@ -356,6 +427,7 @@ class Writes:
             validate.one_of(relation, rules.RELATIONS, "relation")
         with self._write() as pending:
             a, b = self._row(src, "from"), self._row(dst, "to")
+            self._touch([a.uuid, b.uuid])
             query = Link.delete().where((Link.src == a) & (Link.dst == b))
             if relation is not None:
                 query = query.where(Link.relation == relation)
@@ -390,6 +462,16 @@ def _new_row(
         "importance": draft.importance,
         "supersedes": supersedes,
     }
+
+
+def _status_before_trash(row: Memory) -> str:
+    """The status a memory in the Trash had before it was removed (its newest earlier state
+    that was not deleted)."""
+    for past in row.versions.order_by(MemoryVersion.version.desc()):
+        status = json.loads(past.state).get("status", "active")
+        if status != "deleted":
+            return status
+    return "active"
 
 
 def _check_version(row: Memory, expected: int | None) -> None:

@@ -1,0 +1,240 @@
+"""Undoable steps: the exact state of every memory one action touched, before and after.
+
+A window action is one service call in one transaction. While it runs under `Recorder`, the
+first touch of each memory captures its state before the change; created memories start from
+None (absent). Undo writes the before-states back, redo the after-states, again in one
+transaction, and only where the memory still holds what the step left: a memory an agent
+changed (or Empty Trash purged) since makes the step refuse as a whole, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from memdesk.core import clock, neighbours
+from memdesk.core.actor import Actor
+from memdesk.core.events import Change
+from memdesk.store import Link, Memory
+
+if TYPE_CHECKING:
+    from memdesk.core.service import MemoryService
+
+# What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
+STATE_FIELDS = (
+    "content",
+    "layer",
+    "kind",
+    "tags",
+    "project",
+    "task",
+    "importance",
+    "status",
+    "supersedes",
+)
+# Set once at creation; needed to bring an undone addition back exactly on redo.
+BIRTH_FIELDS = ("source", "agent", "created_at")
+CHUNK = 500  # SQLite caps bound variables per statement
+
+State = dict[str, Any]
+
+
+@dataclass
+class Step:
+    """What one action did: memory id -> state before and after (None: did not exist)."""
+
+    before: dict[str, State | None] = field(default_factory=dict)
+    after: dict[str, State | None] = field(default_factory=dict)
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self.before)
+
+    def changed_fields(self, memory_id: str) -> tuple[str, ...]:
+        """The fields this step changed on one memory (all of them for a creation or purge)."""
+        before, after = self.before[memory_id], self.after[memory_id]
+        if before is None or after is None:
+            return (*STATE_FIELDS, "links")
+        return tuple(k for k in (*STATE_FIELDS, "links") if before[k] != after[k])
+
+    @property
+    def empty(self) -> bool:
+        return all(not self.changed_fields(i) for i in self.before)
+
+
+class Recorder:
+    """Collects the before-states of one transaction's memories, at their first touch."""
+
+    def __init__(self) -> None:
+        self.step = Step()
+
+    def touch(self, uuids: Iterable[str]) -> None:
+        new = [u for u in uuids if u not in self.step.before]
+        if new:
+            self.step.before.update(capture(new))
+
+    def created(self, uuid: str) -> None:
+        self.step.before.setdefault(uuid, None)
+
+    def finish(self) -> Step:
+        self.step.after = capture(self.step.ids)
+        return self.step
+
+
+def capture(uuids: Iterable[str]) -> dict[str, State | None]:
+    """The state of each memory now, links included; None for one that does not exist."""
+    uuids = list(dict.fromkeys(uuids))
+    states: dict[str, State | None] = dict.fromkeys(uuids)
+    by_row: dict[int, str] = {}
+    for start in range(0, len(uuids), CHUNK):
+        chunk = uuids[start : start + CHUNK]
+        for row in Memory.select().where(Memory.uuid.in_(chunk)):
+            state = {f: getattr(row, f) for f in (*STATE_FIELDS, *BIRTH_FIELDS)}
+            state["links"] = []
+            states[row.uuid] = state
+            by_row[row.id] = row.uuid
+    for link in links_touching(by_row):
+        for end in (link[0], link[2]):
+            if end in states and states[end] is not None:
+                states[end]["links"].append(link)  # type: ignore[index]
+    for state in states.values():
+        if state is not None:
+            state["links"] = sorted(set(state["links"]))
+    return states
+
+
+def links_touching(by_row: dict[int, str]) -> list[tuple[str, str, str]]:
+    """(from uuid, relation, to uuid) of every link with an end among `by_row`'s rows."""
+    ids = list(by_row)
+    found: set[tuple[str, str, str]] = set()
+    Src, Dst = Memory.alias(), Memory.alias()  # noqa: N806 (peewee aliases read as tables)
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        query = (
+            Link.select(Src.uuid, Link.relation, Dst.uuid)
+            .join(Src, on=(Link.src == Src.id))
+            .switch(Link)
+            .join(Dst, on=(Link.dst == Dst.id))
+            .where(Link.src.in_(chunk) | Link.dst.in_(chunk))
+            .tuples()
+        )
+        found.update(query)
+    return list(found)
+
+
+def conflicts(step: Step, expect: dict[str, State | None], now: dict[str, State | None]) -> str:
+    """Why the memories no longer hold `expect` (the fields the step changed); "" if they do."""
+    stale = []
+    for memory_id in step.ids:
+        fields = step.changed_fields(memory_id)
+        want, got = expect[memory_id], now[memory_id]
+        if not fields or (want is None and got is None):
+            continue
+        if want is None or got is None or any(got[f] != want[f] for f in fields):
+            stale.append((memory_id, want, got))
+    if not stale:
+        return ""
+    memory_id, want, got = stale[0]
+    title = _title((got or want or {}).get("content", memory_id))
+    if got is None:
+        what = f"“{title}” was deleted permanently since (Empty Trash)"
+    elif want is None:
+        what = f"“{title}” exists again"
+    else:
+        what = f"“{title}” was changed since"
+    more = f" (and {len(stale) - 1} more)" if len(stale) > 1 else ""
+    return f"{what}{more}, so this step cannot be applied over that change; nothing was changed."
+
+
+def _title(content: str) -> str:
+    line = next((s.strip() for s in content.splitlines() if s.strip()), "")
+    return line if len(line) <= 60 else line[:59] + "…"
+
+
+def write(
+    service: MemoryService,
+    step: Step,
+    target: dict[str, State | None],
+    actor: Actor,
+    pending: list[Change],
+    change: str,
+) -> None:
+    """Put every memory of `step` into its `target` state (the caller checked conflicts)."""
+    now = capture(step.ids)
+    for memory_id, state in target.items():
+        if state is not None and now[memory_id] is None:
+            _recreate(memory_id, state)
+            pending.append(Change("created", memory_id, 1, actor.label))
+    for memory_id, state in target.items():
+        got = now[memory_id]
+        if state is None or got is None:
+            continue
+        fields = {f: state[f] for f in STATE_FIELDS if f in step.changed_fields(memory_id)}
+        fields = {f: v for f, v in fields.items() if got[f] != v}
+        if fields:
+            _put(service, memory_id, fields, actor, pending, change)
+    rows = {
+        r.uuid: r.id
+        for r in Memory.select(Memory.uuid, Memory.id).where(
+            Memory.uuid.in_([i for i, s in target.items() if s is not None])
+        )
+    }
+    for memory_id, state in target.items():
+        got = now[memory_id] or {"links": []}
+        if state is not None and "links" in step.changed_fields(memory_id):
+            _set_links(set(got["links"]), set(state["links"]), rows)
+    for memory_id, state in target.items():
+        if state is None and now[memory_id] is not None:
+            Memory.delete().where(Memory.uuid == memory_id).execute()
+            pending.append(Change("deleted", memory_id, None, actor.label, purged=True))
+    service._check_identity_room(0)
+
+
+def _recreate(memory_id: str, state: State) -> None:
+    values = {f: state[f] for f in (*STATE_FIELDS, *BIRTH_FIELDS)}
+    row = Memory.create(uuid=memory_id, updated_at=clock.now(), version=1, **values)
+    if row.task is not None:
+        neighbours.refresh_around(row)
+
+
+def _put(
+    service: MemoryService,
+    memory_id: str,
+    fields: State,
+    actor: Actor,
+    pending: list[Change],
+    change: str,
+) -> None:
+    row = Memory.get(Memory.uuid == memory_id)
+    old_task = row.task
+    service._record(row, actor, change, None)
+    for key, value in fields.items():
+        setattr(row, key, value)
+    row.save()
+    if "content" in fields or "task" in fields:
+        neighbours.refresh_around(row)
+        if old_task is not None and old_task != row.task:
+            neighbours.refresh_task(old_task)
+    event = {"deleted": "deleted", "active": "restored"}.get(fields.get("status", ""), "updated")
+    pending.append(Change(event, memory_id, row.version, actor.label))
+
+
+def _set_links(
+    now: set[tuple[str, str, str]], want: set[tuple[str, str, str]], rows: dict[str, int]
+) -> None:
+    ids = dict(rows)
+    missing = {end for src, _r, dst in now ^ want for end in (src, dst)} - ids.keys()
+    ids.update(
+        (r.uuid, r.id)
+        for r in Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(list(missing)))
+    )
+    for src, relation, dst in now - want:
+        Link.delete().where(
+            (Link.src == ids[src]) & (Link.dst == ids[dst]) & (Link.relation == relation)
+        ).execute()
+    for src, relation, dst in want - now:
+        if src in ids and dst in ids:  # an end purged meanwhile takes its links with it
+            Link.insert(
+                src=ids[src], dst=ids[dst], relation=relation, created_at=clock.now()
+            ).on_conflict_ignore().execute()
