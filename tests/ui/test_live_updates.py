@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -89,26 +90,36 @@ def test_settings_restore_view_columns_and_splitter(qtbot, service, tmp_path, wi
     assert abs(again.splitter.sizes()[0] - sizes[0]) <= abs(again.width() - window.width())
 
 
-def test_import_is_undoable(qtbot, service, tmp_path, window, monkeypatch):
-    exported = service.export("json", ids=shown_ids(window)[:2], status=None)
-    for memory_id in shown_ids(window)[:2]:
+def test_import_is_undoable_additions_and_changes_alike(qtbot, service, window, monkeypatch):
+    exported = json.loads(service.export("json", ids=shown_ids(window)[:3], status=None))
+    purged = shown_ids(window)[:2]
+    for memory_id in purged:
         service.remove(memory_id)
         service.purge(memory_id)
+    changed = next(m for m in exported["memories"] if m["id"] not in purged)
+    original = changed["content"]
+    changed["content"] = "Changed by the imported file"
     settle(window)
 
     def fake_exec(dialog):
-        dialog.applied = service.import_json(exported)
+        dialog.applied, dialog.step = service.record(
+            lambda: service.import_json(json.dumps(exported))
+        )
         return 1
 
     monkeypatch.setattr(ImportDialog, "exec", fake_exec)
     window.menus.import_.trigger()
     settle(window)
     assert window.browser.model.rowCount() == 30
-    assert window.menus.undo.text() == "Undo Import 2 memories"
+    assert window.menus.undo.text() == "Undo Import (2 added, 1 changed)"
     window.undo_stack.undo()
     settle(window)
     assert window.browser.model.rowCount() == 28
-    assert window.sidebar.count_of("trash") == 2
+    assert service.get(changed["id"])["content"] == original
+    window.undo_stack.redo()
+    settle(window)
+    assert window.browser.model.rowCount() == 30
+    assert service.get(changed["id"])["content"] == "Changed by the imported file"
 
 
 def test_empty_database_shows_welcome_and_loads_demo(qtbot, tmp_path):

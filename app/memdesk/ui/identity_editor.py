@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import MemdeskError, MemoryService, VersionConflict
+from memdesk.core import MemdeskError, MemoryService, Step, VersionConflict
 from memdesk.ui.diff_dialog import DiffDialog
 from memdesk.ui.markdown_view import render_markdown
 
@@ -29,8 +29,8 @@ AMBER, RED = "#d48806", "#d4380d"
 
 
 class IdentityEditor(QDialog):
-    """Edits and saves the profile. After `accept()`, `before`, `after` and `ids` describe
-    the save (for the window's undo stack)."""
+    """Edits and saves the profile. After `accept()`, `step` is what the save changed (for
+    the window's undo stack; None if nothing) and `after` the profile as saved."""
 
     def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +42,7 @@ class IdentityEditor(QDialog):
         self.before = profile["text"]
         self.after = profile["text"]
         self.ids: list[str] = list(profile["ids"])
+        self.step: Step | None = None  # what the save did, for the window's undo
         intro = QLabel(
             "Who you are and how you like to work: every agent reads this first. "
             "Markdown; keep it short.",
@@ -101,7 +102,9 @@ class IdentityEditor(QDialog):
                 return
             self.before, self.ids = current["text"], list(current["ids"])
         try:
-            saved = self._service.set_identity(mine, expected=self.ids)
+            saved, step = self._service.record(
+                lambda: self._service.set_identity(mine, expected=self.ids)
+            )
         except VersionConflict:
             self._on_save()  # changed again between our check and the write: ask again
             return
@@ -109,6 +112,7 @@ class IdentityEditor(QDialog):
             QMessageBox.warning(self, "Identity not saved", exc.message)
             return
         self.after, self.ids = saved["text"], list(saved["ids"])
+        self.step = None if step.empty else step
         self.accept()
 
     def _resolve_conflict(self, mine: str, theirs: str) -> bool:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import USER, MemoryService
+from memdesk.core import USER, MemoryService, Step
 from memdesk.ui.transfer_job import Progress, TransferDialog
 
 SHOWN_PER_GROUP = 200  # a plan of 100k rows is summarised, not listed in full
@@ -51,6 +51,7 @@ class ImportDialog(TransferDialog):
         self.setWindowTitle("Import memories")
         self.resize(640, 460)
         self.applied: dict[str, Any] | None = None
+        self.step: Step | None = None  # what the import did, for the window's undo
         self.plan: dict[str, Any] | None = None
         self._text = ""
         self.action_button.setEnabled(False)
@@ -164,15 +165,16 @@ class ImportDialog(TransferDialog):
     def _on_action_clicked(self) -> None:
         text, service = self._text, self.service
 
-        def work(progress: Progress) -> dict[str, Any]:
-            return service.import_json(text, progress=progress, actor=USER)
+        def work(progress: Progress) -> tuple[dict[str, Any], Step]:
+            # recorded on the worker thread that runs it, so the window can undo it exactly
+            return service.record(lambda: service.import_json(text, progress=progress, actor=USER))
 
         self.start_job(work, self._on_import_succeeded, "Importing…")
 
     @Slot(object)
-    def _on_import_succeeded(self, result: dict[str, Any]) -> None:
-        self.applied = result
-        self.imported.emit(result)
+    def _on_import_succeeded(self, result: tuple[dict[str, Any], Step]) -> None:
+        self.applied, self.step = result
+        self.imported.emit(self.applied)
         self.accept()
 
     def job_ended(self) -> None:

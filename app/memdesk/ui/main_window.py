@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QUndoStack
@@ -29,25 +30,16 @@ from memdesk.ui.export_dialog import ExportDialog
 from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.memory_browser import MemoryBrowser
+from memdesk.ui.memory_table_model import first_line
 from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
-from memdesk.ui.undo_commands import (
-    AddCommand,
-    EditCommand,
-    IdentityCommand,
-    ImportCommand,
-    MemoryCommand,
-    RevertCommand,
-    StatusCommand,
-    edit_of,
-    noun,
-    perform,
-)
+from memdesk.ui.undo_commands import noun, perform, push
 from memdesk.ui.window_menus import WindowMenus
 
 VIEWS = ("List", "Timeline", "Graph")
+T = TypeVar("T")
 
 
 class MainWindow(QMainWindow):
@@ -155,15 +147,16 @@ class MainWindow(QMainWindow):
 
     # -- actions (menus and shortcuts call these) --------------------------------------------
 
-    def run(self, command: MemoryCommand) -> bool:
-        """Perform an undoable action; a refusal is shown as a message. True on success."""
+    def run(self, text: str, action: Callable[[], T]) -> T | None:
+        """Perform one undoable action (a single service call); a refusal is shown as a
+        message and returns None."""
         try:
-            perform(self.undo_stack, command)
+            result = perform(self.undo_stack, self.service, text, action, self.show_error)
         except MemdeskError as exc:
             self.show_error(exc)
-            return False
+            return None
         self.hub.flush()
-        return True
+        return result
 
     @Slot()
     def new_memory(self) -> None:
@@ -173,22 +166,42 @@ class MainWindow(QMainWindow):
         key = self.sidebar.current_key
         fields: dict[str, Any] = {"content": text, "layer": key if key in LAYER_NAMES else "L1"}
         fields.update({k: v for k, v in self.browser.filters().items() if k == "project"})
-        command = AddCommand(self.service, fields, self.show_error)
-        if self.run(command) and command.id:
-            self.open_memory(command.id)
+        title = f"New memory “{first_line(text)[:40]}”"
+        added = self.run(title, lambda: self.service.add(dedup=False, **fields))
+        if added:
+            self.open_memory(added["id"])
+
+    @Slot()
+    def correct_current(self) -> None:
+        """Replace the current memory with a corrected one; the old one is retired, linked."""
+        memory_id = self.detail.memory_id
+        if not memory_id:
+            return
+        old = self.service.get(memory_id)
+        text, ok = QInputDialog.getMultiLineText(
+            self,
+            "Correct memory",
+            "The corrected text (the old one is kept, retired):",
+            old["content"],
+        )
+        if not ok or not text.strip() or text.strip() == old["content"]:
+            return
+        title = f"Correct “{first_line(old['content'])[:40]}”"
+        new = self.run(title, lambda: self.service.correct(memory_id, text))
+        if new:
+            self.open_memory(new["id"])
 
     @Slot()
     def delete_selected(self) -> None:
         ids = self.selected_ids()
         if ids and not self.in_trash:
-            self.run(StatusCommand(self.service, f"Delete {noun(len(ids))}", ids, self.show_error))
+            self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids))
 
     @Slot()
     def restore_selected(self) -> None:
         ids = self.selected_ids()
         if ids:
-            text = f"Restore {noun(len(ids))}"
-            self.run(StatusCommand(self.service, text, ids, self.show_error, forward="restore"))
+            self.run(f"Restore {noun(len(ids))}", lambda: self.service.restore_many(ids))
 
     @Slot()
     def empty_trash(self) -> None:
@@ -208,13 +221,11 @@ class MainWindow(QMainWindow):
             self.hub.flush()
 
     def bulk_edit(self, text: str, changes: dict[str, Any]) -> None:
-        """Apply the same field changes to every selected memory, as one undo step."""
-        records = [self.service.get(i) for i in self.selected_ids()]
-        edits = [edit_of(r, changes) for r in records]
-        if any(e.after for e in edits):
-            self.run(
-                EditCommand(self.service, f"{text} ({noun(len(records))})", edits, self.show_error)
-            )
+        """Apply the same field changes to every selected memory: one transaction, one undo
+        step; refused as a whole (e.g. a move that would overfill the identity)."""
+        ids = self.selected_ids()
+        if ids:
+            self.run(f"{text} ({noun(len(ids))})", lambda: self.service.update_many(ids, changes))
 
     @Slot()
     def retag_selected(self) -> None:
@@ -245,8 +256,9 @@ class MainWindow(QMainWindow):
     @Slot()
     def edit_identity(self) -> None:
         editor = IdentityEditor(self.service, self)
-        if editor.exec() and editor.before != editor.after:
-            self.run(IdentityCommand(self.service, editor.before, editor.after, self.show_error))
+        if editor.exec() and editor.step is not None:
+            push(self.undo_stack, self.service, "Edit identity", editor.step, self.show_error)
+            self.hub.flush()
 
     @Slot()
     def export(self) -> None:
@@ -255,8 +267,11 @@ class MainWindow(QMainWindow):
     @Slot()
     def import_memories(self) -> None:
         dialog = ImportDialog(self.service, self)
-        if dialog.exec() and dialog.applied and dialog.applied.get("ids"):
-            self.run(ImportCommand(self.service, list(dialog.applied["ids"]), self.show_error))
+        if dialog.exec() and dialog.applied is not None and dialog.step is not None:
+            done = dialog.applied
+            text = f"Import ({done['added']:,} added, {done['changed']:,} changed)"
+            push(self.undo_stack, self.service, text, dialog.step, self.show_error)
+            self.hub.flush()
 
     @Slot()
     def bring_to_front(self) -> None:
@@ -300,10 +315,11 @@ class MainWindow(QMainWindow):
 
     @Slot(dict, dict)
     def _on_edit_requested(self, record: dict[str, Any], changes: dict[str, Any]) -> None:
-        edit = edit_of(record, changes)
-        command = EditCommand(self.service, "Edit memory", [edit], self.show_error)
+        def save() -> dict[str, Any]:
+            return self.service.update(record["id"], expected_version=record["version"], **changes)
+
         try:
-            perform(self.undo_stack, command)
+            perform(self.undo_stack, self.service, "Edit memory", save, self.show_error)
         except VersionConflict:
             self.detail.conflict()
             return
@@ -315,7 +331,10 @@ class MainWindow(QMainWindow):
 
     @Slot(dict, int)
     def _on_revert_requested(self, record: dict[str, Any], version: int) -> None:
-        if self.run(RevertCommand(self.service, record, version, self.show_error)):
+        def revert() -> dict[str, Any]:
+            return self.service.revert(record["id"], version, expected_version=record["version"])
+
+        if self.run(f"Restore version {version}", revert):
             self.detail.show_memory(record["id"])
 
     @Slot(bool)

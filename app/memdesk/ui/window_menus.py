@@ -30,6 +30,7 @@ class WindowMenus(QObject):
         self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
         self.quit = self._action("&Quit", "Ctrl+Q", w.close)
         self.edit = self._action("&Edit Memory", "Ctrl+E", w.detail.start_editing)
+        self.correct = self._action("&Correct Memory…", "Ctrl+Shift+C", w.correct_current)
         self.delete = self._action("&Delete", "Del", w.delete_selected)
         self.restore = self._action("&Restore", "Ctrl+R", w.restore_selected)
         self.retag = self._action("Re&tag…", "Ctrl+T", w.retag_selected)
@@ -65,7 +66,7 @@ class WindowMenus(QObject):
         edit = bar.addMenu("&Edit")
         edit.addActions([self.undo, self.redo])
         edit.addSeparator()
-        edit.addActions([self.edit, self.delete, self.restore])
+        edit.addActions([self.edit, self.correct, self.delete, self.restore])
         edit.addSeparator()
         edit.addAction(self.retag)
         move = edit.addMenu("&Move to Layer")
@@ -110,7 +111,8 @@ class WindowMenus(QObject):
         self.restore.setEnabled(has_selection and restorable)
         self.restore.setVisible(restorable)
         self.edit.setEnabled(self._window.detail.edit_button.isEnabled())
-        self.empty_trash.setEnabled(in_trash)
+        self.correct.setEnabled(self._window.detail.edit_button.isEnabled())
+        self.empty_trash.setEnabled(in_trash and self._window.sidebar.count_of("trash") > 0)
 
     def _focus_search(self) -> None:
         search = self._window.browser.search
