@@ -97,22 +97,17 @@ class MemoryService(Reads, Writes, Identity, Recall):
 
     @contextmanager
     def _write(self) -> Iterator[list[Change]]:
-        """A write transaction whose changes are announced once it has committed."""
+        """A write transaction whose changes are announced once it has committed (inside
+        `record`, a savepoint of the recording's transaction, announced when that commits)."""
         self.flush_recalls()
         pending: list[Change] = []
         recorder = getattr(self._local, "recorder", None)
         with self._transaction():
             yield pending
             if recorder is not None:
-                self._local.recorder = None  # one action, one transaction
-                for change in pending:
-                    if change.event == "created":
-                        recorder.created(change.id)
-                unrecorded = {c.id for c in pending} - recorder.step.before.keys()
-                if unrecorded:
-                    raise RuntimeError(f"changed without being recorded: {sorted(unrecorded)}")
-                recorder.finish()
-        self.changes.publish(pending)
+                recorder.note(pending)
+        if recorder is None:
+            self.changes.publish(pending)
 
     def _touch(self, uuids: Iterable[str]) -> None:
         """About to change these memories: while recording, keep their state from before."""
@@ -121,13 +116,17 @@ class MemoryService(Reads, Writes, Identity, Recall):
             recorder.touch(uuids)
 
     def record(self, action: Callable[[], T]) -> tuple[T, steps.Step]:
-        """Run one writing call and return its result with the Step that undoes it exactly."""
+        """Run `action` (one or more writing calls) as one transaction, all or nothing, and
+        return its result with the Step that undoes it exactly."""
         recorder = steps.Recorder()
         self._local.recorder = recorder
         try:
-            result = action()
+            with self._transaction():
+                result = action()
+                recorder.finish()
         finally:
             self._local.recorder = None
+        self.changes.publish(recorder.pending)
         return result, recorder.step
 
     def apply_step(self, step: steps.Step, *, undo: bool, actor: Actor = USER) -> None:

@@ -68,14 +68,22 @@ class Recorder:
 
     def __init__(self) -> None:
         self.step = Step()
+        self.pending: list[Change] = []  # announced once the recording commits
 
     def touch(self, uuids: Iterable[str]) -> None:
         new = [u for u in uuids if u not in self.step.before]
         if new:
             self.step.before.update(capture(new))
 
-    def created(self, uuid: str) -> None:
-        self.step.before.setdefault(uuid, None)
+    def note(self, pending: list[Change]) -> None:
+        """One write of the recording is done: new memories start from None."""
+        for change in pending:
+            if change.event == "created":
+                self.step.before.setdefault(change.id, None)
+        unrecorded = {c.id for c in pending} - self.step.before.keys()
+        if unrecorded:  # a write path that forgot to touch: undo would miss it
+            raise RuntimeError(f"changed without being recorded: {sorted(unrecorded)}")
+        self.pending.extend(pending)
 
     def finish(self) -> Step:
         self.step.after = capture(self.step.ids)

@@ -37,6 +37,8 @@ class DetailPanel(QWidget):
     so the window can run them through its undo stack."""
 
     edit_requested = Signal(dict, dict)  # record as it was loaded, changed fields
+    restore_and_save_requested = Signal(dict, dict)  # record as it is now, changed fields
+    save_as_new_requested = Signal(dict)  # the fields of a new memory
     revert_requested = Signal(dict, int)  # record, version to restore
     memory_link_activated = Signal(str)
 
@@ -55,6 +57,8 @@ class DetailPanel(QWidget):
         self.editor = MemoryEditor(self)
         self.editor.save_requested.connect(self._on_save_requested)
         self.editor.cancelled.connect(self.stop_editing)
+        self.editor.restore_and_save_requested.connect(self._on_restore_and_save_requested)
+        self.editor.save_as_new_requested.connect(self.save_as_new_requested)
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.browser)
         self.pages.addWidget(self.editor)
@@ -134,9 +138,20 @@ class DetailPanel(QWidget):
             theirs = self._service.get(self.memory_id)
         except MemdeskError:
             theirs = None
-        if theirs is not None and theirs["version"] != self.editor.base_version:
-            who = self._service.history(self.memory_id)[-1]["by"]
-            self.editor.show_conflict(theirs, html.escape(who))
+        purged = next((c for c in changes if c.id == self.memory_id and c.purged), None)
+        if theirs is None:
+            self.editor.show_gone(None, html.escape(purged.by if purged else "someone"))
+            return
+        if theirs["version"] == self.editor.base_version:
+            return
+        who = html.escape(self._service.history(self.memory_id)[-1]["by"])
+        if theirs["status"] != "active":
+            self.editor.show_gone(theirs, who)
+        else:
+            self.editor.show_conflict(theirs, who)
+
+    def has_unsaved_edit(self) -> bool:
+        return self.editing and self.editor.has_unsaved_changes()
 
     def conflict(self) -> None:
         """A save was refused because the memory changed: show the choice in the editor."""
@@ -148,6 +163,10 @@ class DetailPanel(QWidget):
             self.edit_requested.emit(self.editor.record, changes)
         else:
             self.stop_editing()
+
+    @Slot(dict)
+    def _on_restore_and_save_requested(self, changes: dict[str, Any]) -> None:
+        self.restore_and_save_requested.emit(self.editor.record, changes)
 
     @Slot(int)
     def _on_restore_requested(self, version: int) -> None:

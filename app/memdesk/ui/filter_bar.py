@@ -89,9 +89,13 @@ class FilterBar(QWidget):
     @Slot()
     def clear(self) -> None:
         if self._values:
-            self._values.clear()
-            self._update_chips()
+            self.reset()
             self.filters_changed.emit(self.filters())
+
+    def reset(self) -> None:
+        """Clear every chip without announcing it (the caller reloads once)."""
+        self._values.clear()
+        self._update_chips()
 
     def _update_chips(self) -> None:
         for name, chip in self._chips.items():

@@ -39,6 +39,7 @@ from memdesk.ui.undo_commands import noun, perform, push
 from memdesk.ui.window_menus import WindowMenus
 
 VIEWS = ("List", "Timeline", "Graph")
+STATUS_VIEWS = {"active": "all", "inactive": "inactive", "deleted": "trash"}
 T = TypeVar("T")
 
 
@@ -122,6 +123,8 @@ class MainWindow(QMainWindow):
         self.browser.table.doubleClicked.connect(self.detail.start_editing)
         self.detail.edit_requested.connect(self._on_edit_requested)
         self.detail.revert_requested.connect(self._on_revert_requested)
+        self.detail.restore_and_save_requested.connect(self._on_restore_and_save_requested)
+        self.detail.save_as_new_requested.connect(self._on_save_as_new_requested)
         self.detail.memory_link_activated.connect(self.open_memory)
         self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
 
@@ -141,9 +144,25 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, "memdesk", error.message)
 
     def open_memory(self, memory_id: str) -> None:
-        """Show a memory (e.g. a link target), in the list if it is there, always in detail."""
-        if not self.browser.table.select_id(memory_id):
-            self.detail.show_memory(memory_id)
+        """Make a memory (e.g. a link target) the current one: selected in the list, switching
+        to the view that holds it (its status's, search and chips cleared) when needed."""
+        if self.browser.table.select_id(memory_id):
+            return
+        try:
+            status = self.service.get(memory_id)["status"]
+        except MemdeskError as exc:
+            self.show_error(exc)
+            return
+        key = STATUS_VIEWS[status]
+        self.browser.reset_narrowing()
+        if self.sidebar.current_key == key:
+            self.browser.set_view_key(key)
+        else:
+            self.sidebar.select_key(key)  # its view_selected reloads the list
+        if not self.browser.table.find_and_select(memory_id):
+            self.show_error(
+                MemdeskError(f"memory {memory_id[:8]} is too far down the list to select here")
+            )
 
     # -- actions (menus and shortcuts call these) --------------------------------------------
 
@@ -305,8 +324,26 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_current_changed(self, memory_id: str) -> None:
-        if memory_id != self.detail.memory_id or not self.detail.editing:
-            self.detail.show_memory(memory_id)
+        detail = self.detail
+        if detail.editing and memory_id == detail.memory_id:
+            return
+        if detail.has_unsaved_edit():
+            if self.browser.model.row_of(detail.memory_id) < 0:
+                return  # its row left the list (an agent removed it): the banner says so
+            if not self._confirm_discard():
+                self.browser.table.select_id(detail.memory_id)
+                return
+        detail.show_memory(memory_id)
+
+    def _confirm_discard(self) -> bool:
+        answer = QMessageBox.question(
+            self,
+            "Unsaved edit",
+            "Discard your unsaved changes to this memory?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Discard
 
     @Slot()
     def _on_selection_changed(self) -> None:
@@ -328,6 +365,27 @@ class MainWindow(QMainWindow):
             return
         self.hub.flush()
         self.detail.show_memory(record["id"])
+
+    @Slot(dict, dict)
+    def _on_restore_and_save_requested(
+        self, record: dict[str, Any], changes: dict[str, Any]
+    ) -> None:
+        def restore_and_save() -> dict[str, Any]:
+            self.service.restore(record["id"])
+            return self.service.update(record["id"], **changes)
+
+        title = f"Restore and edit “{first_line(record['content'])[:40]}”"
+        if self.run(title, restore_and_save):
+            self.detail.stop_editing()
+            self.open_memory(record["id"])
+
+    @Slot(dict)
+    def _on_save_as_new_requested(self, fields: dict[str, Any]) -> None:
+        title = f"New memory “{first_line(fields['content'])[:40]}”"
+        added = self.run(title, lambda: self.service.add(dedup=False, **fields))
+        if added:
+            self.detail.stop_editing()
+            self.open_memory(added["id"])
 
     @Slot(dict, int)
     def _on_revert_requested(self, record: dict[str, Any], version: int) -> None:

@@ -74,12 +74,20 @@ class MemoryBrowser(QWidget):
         self.model.configure(self.filters(), self.search.text())
         self.table.refresh_keeping_place()
 
+    def reset_narrowing(self) -> None:
+        """Clear the search and the chips without reloading (the caller reloads once)."""
+        self.search.reset()
+        self.chips.reset()
+
     def _reload(self) -> None:
         self.model.configure(self.filters(), self.search.text())
         try:
             self.model.refresh()
         except MemdeskError as exc:
             self.error_raised.emit(exc)
+        # A new list starts with no current row: the detail panel must not keep showing a
+        # memory this view does not hold.
+        self.current_changed.emit(self.table.current_id())
 
     @Slot()
     def _on_model_reset(self) -> None:

@@ -1,8 +1,10 @@
 """Editing one memory in place: content, tags, kind, layer, project and importance.
 
 The editor remembers the version it was opened on. When someone else (an agent) changes the
-memory meanwhile, a banner says so and offers: keep mine, take theirs, or view the diff.
-Saving never overwrites silently: it passes that version to the service.
+memory meanwhile, a banner says so and offers: keep mine, take theirs, or view the diff. When
+they remove, retire or purge it, the typed text stays and the banner offers: restore and save,
+save as a new memory, or discard. Saving never overwrites silently: it passes that version to
+the service.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class MemoryEditor(QWidget):
     `base_version` is the version those changes apply to."""
 
     save_requested = Signal(dict)
+    restore_and_save_requested = Signal(dict)  # changes, to apply after restoring it
+    save_as_new_requested = Signal(dict)  # every field of the form
     cancelled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -95,15 +99,38 @@ class MemoryEditor(QWidget):
         self.keep_mine = QPushButton("Keep mine", self.banner)
         self.take_theirs = QPushButton("Take theirs", self.banner)
         self.view_diff = QPushButton("View diff", self.banner)
+        self.restore_save = QPushButton("Restore and save", self.banner)
+        self.save_new = QPushButton("Save as new memory", self.banner)
+        self.discard = QPushButton("Discard", self.banner)
         self.keep_mine.clicked.connect(self._on_keep_mine)
         self.take_theirs.clicked.connect(self._on_take_theirs)
         self.view_diff.clicked.connect(self._on_view_diff)
+        self.restore_save.clicked.connect(self._on_restore_and_save)
+        self.save_new.clicked.connect(self._on_save_as_new)
+        self.discard.clicked.connect(self.cancelled)
         layout = QHBoxLayout(self.banner)
         layout.addWidget(self.banner_label, 1)
-        for button in (self.keep_mine, self.take_theirs, self.view_diff):
+        for button in self._banner_buttons():
             layout.addWidget(button)
         self.banner.hide()
         return self.banner
+
+    def _banner_buttons(self) -> tuple[QPushButton, ...]:
+        return (
+            self.keep_mine,
+            self.take_theirs,
+            self.view_diff,
+            self.restore_save,
+            self.save_new,
+            self.discard,
+        )
+
+    def _show_banner(self, text: str, *buttons: QPushButton) -> None:
+        self.banner_label.setText(text)
+        for button in self._banner_buttons():
+            button.setVisible(button in buttons)
+        self.save_button.setEnabled(False)
+        self.banner.show()
 
     @property
     def base_version(self) -> int:
@@ -148,13 +175,32 @@ class MemoryEditor(QWidget):
     def show_conflict(self, theirs: dict[str, Any], who: str) -> None:
         """`who` saved `theirs` while the person was editing: let them choose."""
         self._theirs = theirs
-        self.banner_label.setText(
+        self._show_banner(
             f"<b>{who}</b> changed this memory while you were editing "
             f"(now version {theirs['version']}, you started from {self.base_version}). "
-            "Saving is paused until you choose."
+            "Saving is paused until you choose.",
+            self.keep_mine,
+            self.take_theirs,
+            self.view_diff,
         )
-        self.save_button.setEnabled(False)
-        self.banner.show()
+
+    def show_gone(self, theirs: dict[str, Any] | None, who: str) -> None:
+        """`who` removed or retired the memory (`theirs` None: purged) mid-edit. The typed
+        text stays; the person chooses what becomes of it."""
+        self._theirs = theirs
+        if theirs is None:
+            what, can_restore = "This memory was deleted permanently", False
+        elif theirs["status"] == "deleted":
+            what, can_restore = f"<b>{who}</b> moved this memory to the Trash", True
+        else:
+            what, can_restore = f"<b>{who}</b> retired this memory (corrected or replaced)", True
+        buttons = (self.restore_save,) if can_restore else ()
+        self._show_banner(
+            f"{what} while you were editing. Your text is kept here until you choose.",
+            *buttons,
+            self.save_new,
+            self.discard,
+        )
 
     @Slot()
     def _on_save(self) -> None:
@@ -173,6 +219,22 @@ class MemoryEditor(QWidget):
 
     def _on_save_with(self, mine: dict[str, Any]) -> None:
         self.save_requested.emit({k: v for k, v in mine.items() if self._record.get(k) != v})
+
+    @Slot()
+    def _on_restore_and_save(self) -> None:
+        assert self._theirs is not None
+        mine = self.values()
+        self._record, self._theirs = self._theirs, None
+        self.restore_and_save_requested.emit(
+            {k: v for k, v in mine.items() if self._record.get(k) != v}
+        )
+
+    @Slot()
+    def _on_save_as_new(self) -> None:
+        self.save_as_new_requested.emit(self.values())
+
+    def has_unsaved_changes(self) -> bool:
+        return bool(self._record) and bool(self.changes())
 
     @Slot()
     def _on_take_theirs(self) -> None:

@@ -19,7 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.retrieval import terms
-from memdesk.ui.memory_table_model import COL_CONTENT, COL_UPDATED, ID_ROLE, MemoryTableModel
+from memdesk.ui.memory_table_model import (
+    COL_CONTENT,
+    COL_UPDATED,
+    ID_ROLE,
+    PAGE_SIZE,
+    MemoryTableModel,
+)
 
 HIGHLIGHT_STYLE = "background-color: rgba(255, 196, 0, 110); font-weight: 600"
 
@@ -124,6 +130,15 @@ class MemoryTableView(QTableView):
         self.setCurrentIndex(self._model.index(row, 0))
         self.scrollTo(self._model.index(row, 0))
         return True
+
+    def find_and_select(self, memory_id: str, max_rows: int = 20_000) -> bool:
+        """`select_id`, loading further pages of the list until it is found (up to
+        `max_rows`); True when found."""
+        for row in range(0, min(self._model.rowCount(), max_rows), PAGE_SIZE):
+            self._model.record(row)
+            if self.select_id(memory_id):
+                return True
+        return False
 
     def refresh_keeping_place(self) -> None:
         """Reload the model in the background; the fresh rows replace the shown ones without

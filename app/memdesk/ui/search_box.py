@@ -32,6 +32,14 @@ class SearchBox(QLineEdit):
             return
         super().keyPressEvent(event)
 
+    def reset(self) -> None:
+        """Empty the box without announcing it (the caller reloads once)."""
+        self.blockSignals(True)
+        self.clear()
+        self.blockSignals(False)
+        self._typing.stop()
+        self._settling.stop()
+
     @Slot(str)
     def _on_text_changed(self, _text: str) -> None:
         self._typing.start()
