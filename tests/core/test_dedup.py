@@ -95,3 +95,42 @@ def test_a_twin_in_words_too_common_to_read_is_found_by_ranking(
     monkeypatch.setattr(dedup, "POSTINGS_BUDGET", 5)
     again = service.add("release notes for the mobile app live in docs/releases!")
     assert again["duplicate_of"] == release_notes["id"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The build uses make and gcc on Linux", "the build uses gcc and make on linux!"),
+        ("Prefers pytest over unittest for tests", "prefers pytest over unittest for tests."),
+        ("red green blue cyan magenta", "red green blue"),
+        ("Deploys go through blue green switching", "deploys go through blue green switching"),
+    ],
+)
+def test_a_true_restatement_reinforces(service, old, new):
+    first = service.add(old)
+    assert service.add(new).get("duplicate_of") == first["id"]
+    assert service.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The API server listens on port 8080", "The API server listens on port 9090"),
+        ("Always deploy on Fridays", "Never deploy on Fridays"),
+        ("Use tabs for indentation in Go files", "Don't use tabs for indentation in Go files"),
+        ("Alice owns the billing service code", "Bob owns the billing service code"),
+        ("The cache is enabled in staging builds", "The cache is disabled in staging builds"),
+        ("Python 3.11 is the minimum version", "Python 3.12 is the minimum version"),
+        ("The release is due 2026-03-01 for web", "The release is due 2026-04-01 for web"),
+    ],
+)
+def test_a_changed_fact_is_stored_and_linked_as_a_possible_update(service, old, new):
+    first = service.add(old)
+    added = service.add(new)
+    assert "duplicate_of" not in added
+    assert added["possible_update_of"] == first["id"]
+    assert service.get(added["id"])["content"] == new
+    assert {(link["relation"], link["id"]) for link in service.get(added["id"])["links"]} == {
+        ("possible_update", first["id"])
+    }
+    assert service.count() == 2

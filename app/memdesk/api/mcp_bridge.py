@@ -47,7 +47,7 @@ preferences, decisions, environment), L2 archive (session summaries, written by 
 
 WRITE_DESCRIPTION = """Change the user's long-term memory.
 action:
-- add {content, kind?, layer?=L1, tags?, project?, task?, importance?}
+- add {content, kind?, layer?=L1, tags?, project?, task?, importance?, dedup?=true}
 - update {id, content?, kind?, tags?, project?, task?, importance?, expected_version?, reason?}
 - correct {id, content, reason?}: replaces a wrong memory; the old one stays in history
 - remove {id, reason?}: to the Trash (the user can restore it)
@@ -57,7 +57,9 @@ decisions and their reasons. One fact per memory, in plain words, true without t
 conversation around it.
 What does not: progress of the current task, transient state, plans for the next few
 minutes, secrets (passwords, tokens, keys), anything the user asked not to keep.
-Near-duplicates are merged automatically. Identity (L0) holds at most 1,000 characters."""
+A restatement of a memory reinforces it instead (dedup=false always adds); a similar text
+with another number, negation or name is added and linked to the old one as possible_update.
+Identity (L0) holds at most 1,000 characters."""
 
 HELP = {
     "store": "corrections, preferences, stable facts, environment, decisions with reasons",
@@ -171,8 +173,12 @@ def build_server(backend: Backend) -> MCPServer:
         importance: float | None = None,
         expected_version: int | None = None,
         reason: str | None = None,
+        dedup: bool | None = None,
     ) -> str:
+        if dedup is not None and action != "add":
+            raise ToolError("dedup applies to action add only")
         given = {
+            "dedup": dedup,
             "content": content,
             "id": id,
             "kind": kind,

@@ -61,12 +61,14 @@ METHODS = [
     Method("system.show", "Ask the memdesk window to come to the front (no-op headless).", {}),
     Method(
         "memory.add",
-        "Add a memory. A near-duplicate is reinforced instead and returned with duplicate_of.",
+        "Add a memory. A restatement of an existing memory reinforces it instead (returned "
+        "with duplicate_of); a similar text that differs in a number, negation or name is "
+        "added and linked to the older one (returned with possible_update_of).",
         {
             "content": "text, at most 64 KiB",
             **_NEW_FIELDS,
             "created_at": "ISO 8601 time (default now)",
-            "dedup": "boolean (default true): reinforce a near-duplicate instead of adding",
+            "dedup": "boolean (default true): reinforce a restatement instead of adding",
         },
         ("content",),
     ),

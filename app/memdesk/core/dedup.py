@@ -29,6 +29,37 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.casefold()))
 
 
+# Words that flip or qualify a statement: two texts differing in one of them say different
+# things however alike they look ("Always deploy on Fridays" / "Never deploy on Fridays").
+# "t" is what \w+ leaves of n't (don't -> don, t).
+POLARITY = frozenset(
+    """not no never nor none nothing neither without t don doesn didn isn aren wasn weren
+    won can cannot shouldn mustn couldn wouldn always sometimes rarely often usually only
+    enable enabled enables disable disabled disables true false allow allowed allows deny
+    denied denies on off yes include included exclude excluded before after above below
+    increase decrease more less min max minimum maximum first last old new public private
+    required optional must should may""".split()
+)
+_NAME = re.compile(r"\b[A-Z]\w*")
+# Capitalised only because they open a sentence; any other capitalised word may be a name.
+_OPENERS = frozenset(
+    "the a an this that these those it its we i you our my your they he she".split()
+)
+
+
+def restates(a: str, b: str) -> bool:
+    """Whether `b` says what `a` says, given that their word sets are alike: no word that
+    only one of them holds is a number, a date or version (any digit), a negation or
+    opposite (POLARITY), or a name (capitalised: at a sentence's start too, since a name can
+    open one; a few plain openers excepted)."""
+    words_a, words_b = word_set(a), word_set(b)
+    differing = words_a ^ words_b
+    if any(any(c.isdigit() for c in w) or w in POLARITY for w in differing):
+        return False
+    names = {m.casefold() for m in _NAME.findall(a) + _NAME.findall(b)} - _OPENERS
+    return not (names & differing)
+
+
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import clock, dedup, neighbours, retrieval, rules, validate
+from memdesk.core import dedup as dedup_rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
 from memdesk.core.errors import (
@@ -31,8 +32,10 @@ class Writes:
     def add(
         self, content: str, *, dedup: bool = True, actor: Actor = USER, **fields: Any
     ) -> dict[str, Any]:
-        """Add one memory. A near-duplicate in the same layer and project is reinforced instead,
-        and returned with `duplicate_of` set."""
+        """Add one memory. A restatement of an active memory in the same layer and project
+        reinforces it instead, returned with `duplicate_of` set; a text alike but differing in
+        a number, a negation or a name is added, linked to the older one as
+        `possible_update`, and returned with `possible_update_of` set."""
         draft = Draft.parse({"content": content, **fields})
         with self._write() as pending:
             return self._add(draft, actor, pending, dedup=dedup)
@@ -64,10 +67,11 @@ class Writes:
         refresh: bool = True,
     ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
+        alike: Memory | None = None
         if dedup:
-            twin = self._near_duplicate(draft)
-            if twin is not None:
-                return self._reinforce(twin, actor, pending)
+            alike = self._near_duplicate(draft)
+            if alike is not None and dedup_rules.restates(alike.content, draft.content):
+                return self._reinforce(alike, actor, pending)
         if draft.layer == "L0":
             self._check_identity_room(len(draft.content))
         values = _new_row(draft, actor, clock.now(), supersedes)
@@ -77,7 +81,14 @@ class Writes:
         if refresh and row.task is not None:
             neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
-        return to_dict(row)
+        out = to_dict(row)
+        if alike is not None:
+            # Alike but saying something else (another number, a negation, a name): stored,
+            # and linked so the person can retire the stale one.
+            self._touch([alike.uuid])
+            Link.create(src=row, dst=alike, relation="possible_update", created_at=clock.now())
+            out["possible_update_of"] = alike.uuid
+        return out
 
     def _insert_all(
         self, drafts: list[Draft], actor: Actor, pending: list[Change]
@@ -100,7 +111,7 @@ class Writes:
 
     def _near_duplicate(self, draft: Draft) -> Memory | None:
         """The most similar active memory in the draft's layer and project, if at least
-        DEDUP_JACCARD alike (the newest of equals)."""
+        DEDUP_JACCARD alike (a restatement first, then the newest of equals)."""
         words = dedup.word_set(draft.content)
         filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
         ids = dedup.candidates(words, rules.DEDUP_JACCARD, self._word_counts, retrieval.postings)
@@ -111,13 +122,14 @@ class Writes:
             probe = dedup.rarest(words, self._word_counts)[: spare + 1]
             hits = retrieval.containing_any(probe, filters, k=20)
             rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
-        best, best_similarity = None, 0.0
+        best, best_rank = None, (False, 0.0)
         for memory_id, content, project in rows:
             if project != draft.project:  # no project is a project of its own here
                 continue
             similarity = dedup.jaccard(words, dedup.word_set(content))
-            if similarity >= rules.DEDUP_JACCARD and similarity > best_similarity:
-                best, best_similarity = memory_id, similarity
+            rank = (dedup.restates(content, draft.content), similarity)
+            if similarity >= rules.DEDUP_JACCARD and rank > best_rank:
+                best, best_rank = memory_id, rank
         return None if best is None else Memory.get(Memory.uuid == best)
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
