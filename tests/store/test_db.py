@@ -158,3 +158,25 @@ def test_a_second_database_cannot_be_opened_while_one_is_open(service, tmp_path)
         open_database(tmp_path / "other.db")
     service.add("still written to the first file")
     assert service.count() == 1
+
+
+def test_a_new_database_and_its_folder_are_private(tmp_path):
+    folder = tmp_path / "data" / "memdesk"
+    database = open_database(folder / "memdesk.db")
+    try:
+        database.execute_sql("CREATE TABLE IF NOT EXISTS probe (x)")
+        files = [folder / "memdesk.db", folder / "memdesk.db-wal", folder / "memdesk.db-shm"]
+        assert {f.name: oct(f.stat().st_mode & 0o777) for f in files} == {
+            f.name: "0o600" for f in files
+        }
+        assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    finally:
+        database.close()
+
+
+def test_an_existing_world_readable_database_is_narrowed_to_its_owner(tmp_path):
+    path = tmp_path / "old.db"
+    open_database(path).close()
+    path.chmod(0o644)
+    open_database(path).close()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import peewee
@@ -42,7 +43,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{current.database} is still open in this process; close it before opening "
             f"{path} (memdesk works on one database per process)"
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private_file(path)
     refuse_newer(path)
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
     DB.initialize(database)
@@ -56,6 +57,18 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
         database.close()
         raise
     return database
+
+
+def _private_file(path: Path) -> None:
+    """Memories hold preferences and sometimes secrets: a folder memdesk creates is 0700 and
+    the database 0600 (SQLite gives its -wal and -shm files the database's mode). An existing
+    database readable by others is narrowed to its owner."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    status = path.stat()
+    if status.st_mode & 0o077 and status.st_uid == os.getuid():
+        path.chmod(status.st_mode & 0o700)
 
 
 def close_database(database: peewee.SqliteDatabase) -> None:
