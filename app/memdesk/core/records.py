@@ -49,13 +49,9 @@ def snapshot(row: Memory) -> str:
 def keep_version(row: Memory, actor: Actor, change: str, reason: str | None) -> str:
     """Store the state `row` has now as a past version, before `change`; returns its time."""
     stamp = clock.now()
-    MemoryVersion.create(
-        memory=row,
-        version=row.version,
-        state=snapshot(row),
-        changed_by=actor.label,
-        changed_at=stamp,
-        change=change,
-        reason=reason,
+    MemoryVersion._meta.database.execute_sql(
+        "INSERT INTO memory_version (memory_id, version, state, changed_by, changed_at, change,"
+        " reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (row.id, row.version, snapshot(row), actor.label, stamp, change, reason),
     )
     return stamp

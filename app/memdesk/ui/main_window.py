@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QInputDialog,
     QLabel,
@@ -169,11 +170,17 @@ class MainWindow(QMainWindow):
     def run(self, text: str, action: Callable[[], T]) -> T | None:
         """Perform one undoable action (a single service call); a refusal is shown as a
         message and returns None."""
+        self.status.showMessage(f"{text}…")
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # thousands take ~0.5 s
         try:
             result = perform(self.undo_stack, self.service, text, action, self.show_error)
         except MemdeskError as exc:
+            QApplication.restoreOverrideCursor()
+            self.status.clearMessage()
             self.show_error(exc)
             return None
+        QApplication.restoreOverrideCursor()
+        self.status.showMessage(f"{text}: done", 3000)
         self.hub.flush()
         return result
 
