@@ -183,21 +183,31 @@ def python_notes(service):
     return [m["id"] for m in added[:10]], [m["id"] for m in added[-61:]]
 
 
-def test_a_query_matching_thousands_ranks_only_the_newest_matches(
-    service, python_notes, monkeypatch
-):
-    from memdesk.core import retrieval
-
-    # "Thousands", scaled down to the 60 newest matches.
-    monkeypatch.setattr(retrieval, "RANKED_MATCHES", 60)
-    strongest, newest = python_notes
-    service.remove(newest[-1])
+def test_a_relevant_old_memory_beats_thousands_of_newer_weak_matches(service):
+    old = service.add_many(
+        [{"content": "python " * 8 + f"packaging guide {n}"} for n in range(3)], dedup=False
+    )
+    service.add_many(
+        [{"content": f"a tip {n} that mentions python once"} for n in range(6000)], dedup=False
+    )
     hits = [h["id"] for h in service.search("python", k=10)["hits"]]
-    # BM25 over every match would pick the oldest, strongest notes; a query this broad
-    # ranks only its newest matches, and the Trash stays out of them.
-    assert len(hits) == 10
-    assert set(hits) <= set(newest) - {newest[-1]}
-    assert not set(hits) & set(strongest)
+    assert set(hits[:3]) == {m["id"] for m in old}
+
+
+def test_a_project_search_returns_the_projects_best_when_others_match_better(service):
+    service.add_many(
+        [{"content": "deploy " * 5 + f"runbook {n}", "project": "big"} for n in range(300)],
+        dedup=False,
+    )
+    side = service.add_many(
+        [{"content": "deploy " * 8 + f"side runbook {n}", "project": "side"} for n in range(2)]
+        + [{"content": f"side note {n}: deploy on tuesdays", "project": "side"} for n in range(5)],
+        dedup=False,
+    )
+    hits = service.search("deploy", k=10, project="side")["hits"]
+    assert {h["id"] for h in hits} == {m["id"] for m in side}
+    layered = service.search("deploy", k=10, layers=["L1"], project="side")["hits"]
+    assert {h["id"] for h in layered} == {m["id"] for m in side}
 
 
 def test_a_selective_query_ranks_every_match(service, python_notes):

@@ -91,16 +91,22 @@ def _excluded_statuses(filters: Filters) -> str:
     return " NOT {scope} : (" + " OR ".join(f'"{status_token(s)}"' for s in unwanted) + ")"
 
 
-def match_expression(wanted: str, filters: Filters, *, scoped: bool) -> str:
-    """The MATCH text for the `wanted` terms; `scoped` also requires the project and task
-    tokens (cheap when that project or task is a small part of the whole, which is when the
-    fast path falls short)."""
+def match_expression(wanted: str, filters: Filters) -> str:
+    """The MATCH text for the `wanted` terms, narrowed inside FTS5 to the filters' project,
+    task, layers and statuses (scope tokens): FTS5 then ranks only the memories that pass,
+    never a global pool filtered afterwards."""
     expression = f"({wanted})"
-    if scoped:
-        for prefix, name in (("p", filters.project), ("t", filters.task)):
-            if name:
-                expression = f'{{scope}} : "{scope_token(prefix, name)}" AND {expression}'
+    for prefix, name in (("p", filters.project), ("t", filters.task)):
+        if name:
+            expression = f'{{scope}} : "{scope_token(prefix, name)}" AND {expression}'
+    if filters.layers and set(filters.layers) != set(rules.LAYERS):
+        layers = " OR ".join(f'"l{layer}"' for layer in filters.layers)
+        expression = f"{{scope}} : ({layers}) AND {expression}"
     return expression + _excluded_statuses(filters)
+
+
+# Filters FTS5 applies itself (scope tokens); any other one needs the joined, exact path.
+IN_INDEX = frozenset({"layers", "statuses", "project", "task"})
 
 
 # What a hit carries: enough to show and rank it, no more (a search must stay ~1 ms).
@@ -117,9 +123,6 @@ HIT_COLUMNS = (
     "agent",
     "importance",
 )
-# With filters FTS5 cannot apply, the fast path ranks this many times the candidates it
-# needs inside FTS5 alone, then joins and filters.
-OVERFETCH = 3
 
 
 def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> list[dict]:
@@ -139,10 +142,11 @@ def _ranked(
     wanted: str, filters: Filters, k: int, weights: Weights, named: peewee.Expression | None
 ) -> list[dict]:
     limit = max(weights.pool, 2 * k)
-    rows = None
-    if named is None:  # the date bonus needs created_at, which only the exact path has
+    in_index = all(k in IN_INDEX for k, v in filters.__dict__.items() if v)
+    # The date bonus needs created_at, which only the joined path has.
+    if in_index and named is None:
         rows = _prefetched(wanted, filters, weights, limit)
-    if rows is None:
+    else:
         rows = _exact(wanted, filters, weights, limit, named)
     now = datetime.now(UTC)
     created, source = HIT_COLUMNS.index("created_at"), HIT_COLUMNS.index("source")
@@ -200,54 +204,25 @@ def _bm25(weights: Weights) -> peewee.SQL:
 
 
 # Raw SQL: this is the hot path of every search, and building it with the query builder cost
-# more than running it. Filters still come from Filters.where(), compiled against alias t1.
-# The innermost query scores only a query's newest RANKED_MATCHES matches: BM25 over tens of
-# thousands of rows of common words costs tens of milliseconds and says little, and FTS5
-# computes bm25() only for the rows it returns, so walking newest-first stops early. The
-# middle one keeps the best few, so that only those are joined.
+# more than running it. FTS5 ranks every memory that matches and passes the filters (they are
+# inside the MATCH), keeps the best few, and only those are joined for their columns.
 _PREFETCH = """
-SELECT {columns}, best.r, best.fetched
+SELECT {columns}, best.r
 FROM (
-    SELECT rid, r, {fetched} AS fetched FROM (
-        SELECT rowid AS rid, bm25(memory_fts, ?, ?, ?, ?) AS r
-        FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?
-    ) ORDER BY r LIMIT ?
+    SELECT rowid AS rid, bm25(memory_fts, ?, ?, ?, ?) AS r
+    FROM memory_fts WHERE memory_fts MATCH ? ORDER BY r LIMIT ?
 ) AS best
 JOIN memory AS t1 ON t1.id = best.rid
-WHERE {where}
 ORDER BY best.r
-LIMIT ?
 """.replace("{columns}", ", ".join(f"t1.{name}" for name in HIT_COLUMNS))
-RANKED_MATCHES = 5000
 
 
-@functools.lru_cache(maxsize=256)
-def _prefetch_sql(filters: Filters) -> tuple[str, tuple, int]:
-    """The prefetch statement for `filters`, its filter parameters, and how many candidates
-    to fetch per hit wanted. Filters that FTS5 already applied (status) need no join-side
-    check and no spare candidates."""
-    if not filters.narrows_rows():
-        sql = _PREFETCH.format(where="1", fetched="0")
-        return sql, (), 1
-    where, params = _where_sql(filters)
-    sql = _PREFETCH.format(where=where, fetched="COUNT(*) OVER ()")
-    return sql, params, OVERFETCH
-
-
-def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list | None:
-    """Rank inside FTS5 alone, then join and filter the best few. None when the filters left
-    too few of a full prefetch: the exact path must decide."""
-    match = match_expression(wanted_terms, filters, scoped=False)
-    sql, params, overfetch = _prefetch_sql(filters)
-    limit = overfetch * wanted
-    rows = Memory._meta.database.execute_sql(
-        sql, (*weights.columns, match, RANKED_MATCHES, limit, *params, wanted)
+def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list:
+    """The best `wanted` matches when every filter is inside the MATCH."""
+    match = match_expression(wanted_terms, filters)
+    return Memory._meta.database.execute_sql(
+        _PREFETCH, (*weights.columns, match, wanted)
     ).fetchall()
-    if not rows:
-        return None  # nothing matched, or the filters removed every prefetched hit
-    if len(rows) < wanted and rows[0][-1] > limit:
-        return None
-    return [row[:-1] for row in rows]
 
 
 def _exact(
@@ -264,9 +239,7 @@ def _exact(
         Memory.select(*_COLUMNS, rank.alias("bm25"))
         .join(_FTS, on=(_FTS.rowid == Memory.id))
         .where(
-            peewee.SQL(
-                "fts.memory_fts MATCH ?", (match_expression(wanted_terms, filters, scoped=True),)
-            )
+            peewee.SQL("fts.memory_fts MATCH ?", (match_expression(wanted_terms, filters),))
             & filters.where()
         )
         .order_by(rank)
