@@ -231,3 +231,36 @@ def test_python_dash_m_memdesk_runs_the_command(tmp_path):
     assert added.returncode == 0, added.stderr
     assert json.loads(added.stdout)["content"] == "From a real process"
     assert db.exists()
+
+
+def test_control_characters_from_agents_are_shown_not_obeyed(run, service):
+    service.add("evil\u202etxt.exe and a bell \x07 and \x1b[31mred")
+    service.close()
+    _code, out, _err = run("list")
+    for hidden in ("\u202e", "\x07", "\x1b"):
+        assert hidden not in out
+    assert "evil⟨U+202E⟩txt.exe" in out
+    assert "⟨U+0007⟩" in out
+
+
+def test_a_closed_pipe_ends_the_listing_quietly(service, db_path):
+    import subprocess
+    import sys
+
+    service.add_many([{"content": f"note {n}"} for n in range(3000)], dedup=False)
+    service.close()
+    shell = f"{sys.executable} -m memdesk list --limit 3000 --db {db_path} | head -1"
+    done = subprocess.run(shell, shell=True, capture_output=True, text=True, timeout=60)
+    assert done.stdout.count("\n") == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_importing_a_markdown_export_says_to_use_json(run, service, tmp_path):
+    service.add("something")
+    markdown = tmp_path / "m.md"
+    markdown.write_text(service.export("markdown"))
+    service.close()
+    code, _out, err = run("import", str(markdown))
+    assert code == 2
+    assert "Markdown export" in err
+    assert "JSON" in err

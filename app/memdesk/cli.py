@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 from memdesk import __version__, cli_output
 from memdesk.core import MemdeskError, rules
+from memdesk.core.display import visible
 from memdesk.paths import resolve_db_path
 from memdesk.store import SchemaError
 
@@ -328,8 +330,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     if result is not None:
-        if getattr(args, "json", False):
-            print(json.dumps(result, indent=2, ensure_ascii=False))
-        else:
-            print(cli_output.human(args.command, result))
+        try:
+            if getattr(args, "json", False):
+                print(json.dumps(result, indent=2, ensure_ascii=False))
+            else:
+                print(visible(cli_output.human(args.command, result)))
+            sys.stdout.flush()
+        except BrokenPipeError:  # `memdesk list | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

@@ -143,6 +143,12 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     try:
         document = json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
+        if isinstance(text, str) and text.lstrip().startswith("# memdesk export"):
+            raise ValidationError(
+                "this is a Markdown export, which is for reading; import the JSON export "
+                "(Export → JSON) instead: it is the complete, re-importable format",
+                field="file",
+            ) from None
         raise ValidationError(f"the file is not valid JSON: {exc}", field="file") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValidationError(

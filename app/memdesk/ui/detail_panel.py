@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core.display import visible
 from memdesk.ui.history_view import HistoryView
 from memdesk.ui.markdown_view import render_markdown
 from memdesk.ui.memory_editor import MemoryEditor
@@ -112,7 +113,9 @@ class DetailPanel(QWidget):
             f"<b>{rec['layer']} · {rec['kind']}</b>{status} · v{rec['version']}"
             f" · <span style='color: gray'>{rec['id'][:8]}</span>"
         )
-        body = render_markdown(rec["content"]).replace("</body>", _metadata_html(rec) + "</body>")
+        body = render_markdown(visible(rec["content"])).replace(
+            "</body>", _metadata_html(rec) + "</body>"
+        )
         self.browser.setHtml(body)
         self.history.load(self._service.history(rec["id"]))
 

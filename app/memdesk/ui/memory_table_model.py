@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
 from memdesk.core import MemoryService
+from memdesk.core.display import visible
 from memdesk.ui.page_loader import PageLoader
 
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (
@@ -318,7 +319,7 @@ def _display(rec: dict[str, Any], column: int) -> str:
 
 
 def first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:300]
+    return visible(text.strip().split("\n", 1)[0][:300])
 
 
 def short_time(stamp: str | None) -> str:
