@@ -142,3 +142,18 @@ def test_identity_save_keeps_each_entry_its_author_and_history(service):
     assert service.get(shell["id"])["status"] == "deleted"  # the person removed its line
     service.apply_step(step, undo=True)
     assert service.identity()["ids"] == [name["id"], rule["id"], shell["id"]]
+
+
+def test_a_purged_neighbour_does_not_block_undo_of_an_unrelated_link_change(service):
+    # Found by the window's state machine: A was purged (its link to B went with it), and
+    # undoing B's correction must only care about the link that correction added.
+    a = service.add("The port is 8080")
+    b = service.correct(a["id"], "The port is 9090")
+    c, step = service.record(lambda: service.correct(b["id"], "The port is 9191"))
+    service.remove(a["id"])
+    service.empty_trash()
+    service.apply_step(step, undo=True)
+    assert service.get(b["id"])["status"] == "active"
+    assert service.count(status=None) == 1
+    service.apply_step(step, undo=False)
+    assert [link["id"] for link in service.get(c["id"])["links"]] == [b["id"]]

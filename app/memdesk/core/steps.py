@@ -131,15 +131,21 @@ def links_touching(by_row: dict[int, str]) -> list[tuple[str, str, str]]:
     return list(found)
 
 
-def conflicts(step: Step, expect: dict[str, State | None], now: dict[str, State | None]) -> str:
-    """Why the memories no longer hold `expect` (the fields the step changed); "" if they do."""
+def conflicts(
+    step: Step,
+    expect: dict[str, State | None],
+    target: dict[str, State | None],
+    now: dict[str, State | None],
+) -> str:
+    """Why the memories no longer hold `expect` in what the step changed (fields, and of the
+    links only those it added or removed); "" if they do."""
     stale = []
     for memory_id in step.ids:
         fields = step.changed_fields(memory_id)
-        want, got = expect[memory_id], now[memory_id]
+        want, got, put = expect[memory_id], now[memory_id], target[memory_id]
         if not fields or (want is None and got is None):
             continue
-        if want is None or got is None or any(got[f] != want[f] for f in fields):
+        if want is None or got is None or not _holds(fields, want, got, put):
             stale.append((memory_id, want, got))
     if not stale:
         return ""
@@ -155,6 +161,22 @@ def conflicts(step: Step, expect: dict[str, State | None], now: dict[str, State 
     return f"{what}{more}, so this step cannot be applied over that change; nothing was changed."
 
 
+def _holds(fields: tuple[str, ...], want: State, got: State, put: State | None) -> bool:
+    if put is None:  # about to be purged: it must be exactly as the step left it
+        return all(got[f] == want[f] for f in fields)
+    if any(got[f] != want[f] for f in fields if f != "links"):
+        return False
+    drop, add = link_delta(want, put)
+    links = set(got["links"])
+    return drop <= links and not add & links
+
+
+def link_delta(start: State | None, end: State) -> tuple[set, set]:
+    """The links going from `start` to `end` removes, and those it adds."""
+    before = set(start["links"]) if start is not None else set()
+    return before - set(end["links"]), set(end["links"]) - before
+
+
 def _title(content: str) -> str:
     line = next((s.strip() for s in content.splitlines() if s.strip()), "")
     return line if len(line) <= 60 else line[:59] + "…"
@@ -163,6 +185,7 @@ def _title(content: str) -> str:
 def write(
     service: MemoryService,
     step: Step,
+    expect: dict[str, State | None],
     target: dict[str, State | None],
     actor: Actor,
     pending: list[Change],
@@ -191,9 +214,8 @@ def write(
         )
     }
     for memory_id, state in target.items():
-        got = now[memory_id] or {"links": []}
         if state is not None and "links" in step.changed_fields(memory_id):
-            _set_links(set(got["links"]), set(state["links"]), rows)
+            _set_links(*link_delta(expect[memory_id], state), rows)
     for memory_id, state in target.items():
         if state is None and now[memory_id] is not None:
             Memory.delete().where(Memory.uuid == memory_id).execute()
@@ -241,19 +263,19 @@ def _put(
 
 
 def _set_links(
-    now: set[tuple[str, str, str]], want: set[tuple[str, str, str]], rows: dict[str, int]
+    drop: set[tuple[str, str, str]], add: set[tuple[str, str, str]], rows: dict[str, int]
 ) -> None:
     ids = dict(rows)
-    missing = {end for src, _r, dst in now ^ want for end in (src, dst)} - ids.keys()
+    missing = {end for src, _r, dst in drop | add for end in (src, dst)} - ids.keys()
     ids.update(
         (r.uuid, r.id)
         for r in Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(list(missing)))
     )
-    for src, relation, dst in now - want:
+    for src, relation, dst in drop:
         Link.delete().where(
             (Link.src == ids[src]) & (Link.dst == ids[dst]) & (Link.relation == relation)
         ).execute()
-    for src, relation, dst in want - now:
+    for src, relation, dst in add:
         if src in ids and dst in ids:  # an end purged meanwhile takes its links with it
             Link.insert(
                 src=ids[src], dst=ids[dst], relation=relation, created_at=clock.now()
