@@ -241,14 +241,29 @@ def test_trash_restore_and_empty_with_confirmation(qtbot, service, window, monke
     assert window.browser.model.rowCount() == 0
 
 
-def test_new_memory_with_ctrl_n(qtbot, service, window, monkeypatch):
-    monkeypatch.setattr(
-        QInputDialog, "getMultiLineText", lambda *a, **k: ("Uses uv for environments", True)
-    )
+def test_new_memory_with_ctrl_n_typed_and_submitted_from_the_keyboard(
+    qtbot, service, window, monkeypatch
+):
+    from memdesk.ui.new_memory_dialog import NewMemoryDialog
+
+    def type_and_submit(dialog):
+        dialog.show()
+        dialog.activateWindow()
+        qtbot.waitActive(dialog)
+        editor = dialog.editor
+        qtbot.keyClicks(editor.content, "Uses uv for environments")
+        qtbot.keyClick(editor.content, Qt.Key.Key_Tab)  # moves on: no tab in the text
+        assert "\t" not in editor.content.toPlainText()
+        qtbot.keyClicks(editor.tags, "python, tooling")
+        qtbot.keyClick(editor.tags, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        return dialog.result()
+
+    monkeypatch.setattr(NewMemoryDialog, "exec", type_and_submit)
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     settle(window)
     assert service.count() == 4
-    assert window.detail.browser.toPlainText().startswith("Uses uv for environments")
+    added = service.get(window.detail.memory_id)
+    assert (added["content"], added["tags"]) == ("Uses uv for environments", ["python", "tooling"])
     window.undo_stack.undo()
     assert service.count() == 3
 

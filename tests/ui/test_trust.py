@@ -6,11 +6,12 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from memdesk.core import agent
 from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.new_memory_dialog import NewMemoryDialog
 from tests.ui.window_helpers import click_row, open_window, settle, shown_ids
 
 
@@ -29,7 +30,9 @@ def window(qtbot, service, tmp_path):
 
 
 def _new_memory(qtbot, window, monkeypatch, text):
-    monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a, **k: (text, True))
+    monkeypatch.setattr(
+        NewMemoryDialog, "ask", lambda _parent, layer, project: {"content": text, "layer": layer}
+    )
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     settle(window)
 

@@ -30,6 +30,7 @@ from memdesk.core.steps import capture
 from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.main_window import MainWindow
+from memdesk.ui.new_memory_dialog import NewMemoryDialog
 from tests.ui.window_helpers import settle
 
 FIELDS = ("content", "layer", "tags", "project", "status")
@@ -145,8 +146,12 @@ class WindowMachine(RuleBasedStateMachine):
     def add(self, text: str) -> None:
         text = self._text(text)
         self.window.sidebar.select_key("all")
-        QInputDialog.getMultiLineText = lambda *a, **k: (text, True)  # type: ignore
-        self.window.new_memory()
+        original = NewMemoryDialog.ask
+        NewMemoryDialog.ask = lambda _parent, layer, _project: {"content": text, "layer": layer}
+        try:
+            self.window.new_memory()
+        finally:
+            NewMemoryDialog.ask = original  # type: ignore
         new_id = self.window.detail.memory_id
         fields = {"content": text, "layer": "L1", "tags": [], "project": None, "status": "active"}
         self._apply({new_id: fields})

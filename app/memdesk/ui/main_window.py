@@ -32,6 +32,7 @@ from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.memory_browser import MemoryBrowser
 from memdesk.ui.memory_table_model import first_line
+from memdesk.ui.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats_loader import StatsLoader
@@ -186,13 +187,12 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def new_memory(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(self, "New memory", "What should be remembered?")
-        if not ok or not text.strip():
-            return
         key = self.sidebar.current_key
-        fields: dict[str, Any] = {"content": text, "layer": key if key in LAYER_NAMES else "L1"}
-        fields.update({k: v for k, v in self.browser.filters().items() if k == "project"})
-        title = f"New memory “{first_line(text)[:40]}”"
+        layer = key if key in LAYER_NAMES else "L1"
+        fields = NewMemoryDialog.ask(self, layer, self.browser.filters().get("project"))
+        if not fields:
+            return
+        title = f"New memory “{first_line(fields['content'])[:40]}”"
         added = self.run(title, lambda: self.service.add(dedup=False, **fields))
         if added:
             self.open_memory(added["id"])

@@ -50,6 +50,7 @@ class MemoryEditor(QWidget):
         self._record: dict[str, Any] = {}
         self._theirs: dict[str, Any] | None = None
         self.content = QPlainTextEdit(self)
+        self.content.setTabChangesFocus(True)  # keyboard-only use: Tab moves to the next field
         self.tags = QLineEdit(self)
         self.tags.setPlaceholderText("comma-separated, e.g. python, style")
         self.kind = QComboBox(self)
@@ -68,6 +69,9 @@ class MemoryEditor(QWidget):
         cancel = QPushButton("Cancel", self)
         cancel.clicked.connect(self.cancelled)
         QShortcut(QKeySequence("Ctrl+Return"), self, self._on_save)
+        # A line edit takes Return (Ctrl+Return too) for itself: there it saves the form.
+        self.tags.returnPressed.connect(self._on_save)
+        self.project.returnPressed.connect(self._on_save)
         QShortcut(QKeySequence("Ctrl+S"), self, self._on_save)
         QShortcut(QKeySequence("Escape"), self, self.cancelled.emit)
 
