@@ -202,3 +202,11 @@ def test_the_persons_search_is_no_agent_recall(qtbot, service, window):
     qtbot.keyClicks(window.browser.search, "build")
     qtbot.waitUntil(lambda: len(service.retrieval_log(limit=5)) == 1, timeout=3000)
     assert all(m["recall_count"] == 0 for m in service.list_memories(limit=100))
+
+
+def test_the_agent_chip_offers_the_agents_that_wrote(qtbot, service, window):
+    service.add("from an agent", actor=agent("claude-code"))
+    settle(window)
+    window.stats.request()
+    settle(window)
+    assert ("claude-code", "claude-code") in window.browser.chips._choices("agent")

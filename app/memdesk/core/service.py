@@ -236,6 +236,7 @@ class MemoryService(Reads, Writes, Identity, Recall):
             "by_kind": grouped(Memory.kind, active),
             "by_source": grouped(Memory.source, active),
             "projects": grouped(Memory.project, active & Memory.project.is_null(False)),
+            "agents": grouped(Memory.agent, active & Memory.agent.is_null(False)),
             "tags": dict(tag_counts),
             "identity": {"size": identity["size"], "limit": identity["limit"]},
             "versions": MemoryVersion.select().count(),

@@ -129,8 +129,8 @@ class FilterBar(QWidget):
         if name == "since":
             now = datetime.now(UTC)
             return [(format_time(now - timedelta(days=d)), label) for label, d in PERIODS]
-        if name in ("project", "tag"):
-            counts = self._stats.latest["projects" if name == "project" else "tags"]
+        if name in ("project", "tag", "agent"):
+            counts = self._stats.latest.get(name + "s", {})
             ranked = sorted(counts, key=lambda k: -counts[k])[:CHOICES_SHOWN]
             return [(k, k) for k in ranked]
         return []
