@@ -38,7 +38,7 @@ def test_all_memories_go_to_a_json_file_including_the_trash(qtbot, service, memo
     target = tmp_path / "out.json"
     dialog = _dialog(qtbot, service, target)
     assert dialog.scope_buttons["all"].isChecked()
-    assert dialog.scope_buttons["all"].text() == "All memories (7)"
+    assert dialog.scope_buttons["all"].text() == "All memories, retired and Trash included (7)"
 
     path, count = _export(qtbot, dialog)
 
@@ -117,3 +117,24 @@ def test_cancel_during_export_writes_no_file_and_keeps_the_dialog(
     assert not target.exists()
     assert dialog.isVisible()
     assert dialog.action_button.isEnabled()
+
+
+def test_one_selected_row_does_not_make_the_selection_the_default(qtbot, service, memories):
+    one = ExportDialog(service, ids=[service.list_memories()[0]["id"]], filters={})
+    qtbot.addWidget(one)
+    assert one.scope_buttons["filter"].isChecked()
+    two = ExportDialog(service, ids=[m["id"] for m in service.list_memories()[:2]], filters={})
+    qtbot.addWidget(two)
+    assert two.scope_buttons["selection"].isChecked()
+
+
+def test_an_existing_file_is_replaced_only_when_the_person_says_so(
+    qtbot, service, memories, tmp_path, monkeypatch
+):
+    target = tmp_path / "out.json"
+    target.write_text("keep me")
+    dialog = _dialog(qtbot, service, target)
+    monkeypatch.setattr(dialog, "confirm_overwrite", lambda _path: False)
+    dialog.action_button.click()
+    assert target.read_text() == "keep me"
+    assert not dialog.is_busy()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QRadioButton,
     QVBoxLayout,
@@ -61,14 +62,20 @@ class ExportDialog(TransferDialog):
         )
         self.scope_buttons = self._radio_group(
             {
-                "all": f"All memories ({self._count('all')})",
+                "all": f"All memories, retired and Trash included ({self._count('all')})",
                 "selection": f"The selection ({len(ids or ())})",
                 "filter": f"The current filter ({self._count('filter')})",
             }
         )
         for key, button in self.scope_buttons.items():
             button.setEnabled(key in self._scopes)
-        preferred = next(s for s in ("selection", "filter", "all") if s in self._scopes)
+        # One selected row is just where the cursor is, not a choice of what to export.
+        several = len(ids or ()) > 1
+        preferred = next(
+            s
+            for s in ("selection", "filter", "all")
+            if s in self._scopes and (several or s != "selection")
+        )
         self.scope_buttons[preferred].setChecked(True)
         self.format_buttons["json"].setChecked(True)
 
@@ -87,6 +94,16 @@ class ExportDialog(TransferDialog):
         form.addRow("Save to:", path_row)
         for button in self.format_buttons.values():
             button.toggled.connect(self._on_format_toggled)
+
+    def confirm_overwrite(self, path: Path) -> bool:
+        answer = QMessageBox.question(
+            self,
+            "Replace file?",
+            f"{path.name} already exists in {path.parent}. Replace it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _radio_group(self, labels: dict[str, str]) -> dict[str, QRadioButton]:
         group = QButtonGroup(self)
@@ -134,6 +151,8 @@ class ExportDialog(TransferDialog):
         path = Path(self.path_edit.text().strip()).expanduser()
         if not path.parent.is_dir():
             self.show_status(f"The folder {path.parent} does not exist.", error=True)
+            return
+        if path.exists() and not self.confirm_overwrite(path):
             return
         fmt = self.chosen(self.format_buttons)
         filters = self._scopes[self.chosen(self.scope_buttons)]

@@ -288,7 +288,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def export(self) -> None:
-        ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self).exec()
+        dialog = ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self)
+        dialog.exported.connect(
+            lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
+        )
+        dialog.exec()
 
     @Slot()
     def import_memories(self) -> None:
