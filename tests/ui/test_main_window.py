@@ -336,3 +336,12 @@ def test_a_closed_window_starts_no_more_background_work(window, qtbot):
     window.browser.model._loader._pool.start = lambda job, *a: started.append(job)
     window.browser.model._loader.run("late", lambda: None)
     assert started == []
+
+
+def test_down_in_the_search_box_moves_to_the_results(qtbot, window):
+    qtbot.keyClicks(window.browser.search, "deploy")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 2, timeout=2000)
+    window.activateWindow()
+    qtbot.keyClick(window.browser.search, Qt.Key.Key_Down)
+    assert window.browser.table.currentIndex().row() == 0
+    assert window.detail.memory_id == shown_ids(window)[0]

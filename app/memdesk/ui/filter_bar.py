@@ -31,6 +31,7 @@ CHOICES_SHOWN = 25
 CHIP_STYLE = """
 QToolButton { border: 1px solid palette(mid); border-radius: 11px; padding: 2px 10px; }
 QToolButton:hover { border-color: palette(highlight); }
+QToolButton:focus { border: 2px solid palette(highlight); }
 QToolButton[active="true"] { background: palette(highlight); color: palette(highlighted-text);
                              border-color: palette(highlight); }
 QToolButton::menu-indicator { image: none; width: 0px; }

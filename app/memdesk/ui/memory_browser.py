@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memdesk.core import MemdeskError, MemoryService
@@ -52,6 +52,10 @@ class MemoryBrowser(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.chips)
         layout.addWidget(self.table, 1)
+        # From the search box, Tab (or Down) goes to the results; the chips come after them.
+        QWidget.setTabOrder(self.search, self.table)
+        QWidget.setTabOrder(self.table, self.chips)
+        self.search.down_pressed.connect(self._on_search_down)
 
     def set_view_key(self, key: str) -> None:
         self._view_key = key
@@ -114,6 +118,12 @@ class MemoryBrowser(QWidget):
             self.model.record_search()
         except MemdeskError:
             return  # the visible search already reported it
+
+    @Slot()
+    def _on_search_down(self) -> None:
+        self.table.setFocus(Qt.FocusReason.TabFocusReason)
+        if not self.table.currentIndex().isValid() and self.model.rowCount():
+            self.table.setCurrentIndex(self.model.index(0, 0))
 
     @Slot(dict)
     def _on_filters_changed(self, _filters: dict) -> None:

@@ -16,6 +16,7 @@ class SearchBox(QLineEdit):
 
     query_changed = Signal(str)
     query_settled = Signal(str)
+    down_pressed = Signal()  # the person wants the results: the list takes the keyboard
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -29,6 +30,9 @@ class SearchBox(QLineEdit):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and self.text():
             self.clear()
+            return
+        if event.key() == Qt.Key.Key_Down:
+            self.down_pressed.emit()
             return
         super().keyPressEvent(event)
 
