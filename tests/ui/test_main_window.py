@@ -345,3 +345,20 @@ def test_down_in_the_search_box_moves_to_the_results(qtbot, window):
     qtbot.keyClick(window.browser.search, Qt.Key.Key_Down)
     assert window.browser.table.currentIndex().row() == 0
     assert window.detail.memory_id == shown_ids(window)[0]
+
+
+def test_narrowing_the_list_keeps_room_for_the_content(qtbot, service, window):
+    from memdesk.ui.memory_table_view import MemoryTableView
+
+    table = MemoryTableView(window.browser.model)
+    qtbot.addWidget(table)
+    table.resize(1000, 400)
+    table.show()
+    qtbot.waitExposed(table)
+    table.resize(600, 400)
+    qtbot.waitUntil(lambda: table.viewport().width() < 610, timeout=1000)
+    widths = [table.columnWidth(c) for c in range(8)]
+    assert table.columnWidth(0) >= 0.4 * table.viewport().width(), (
+        widths,
+        table.viewport().width(),
+    )

@@ -184,6 +184,10 @@ class DetailPanel(QWidget):
             QDesktopServices.openUrl(url)
 
 
+def _times(count: int) -> str:
+    return f"{count} time{'' if count == 1 else 's'}"
+
+
 def _metadata_html(rec: dict[str, Any]) -> str:
     writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
     rows = [
@@ -195,9 +199,9 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Created", short_time(rec["created_at"])),
         ("Updated", short_time(rec["updated_at"])),
         ("Version", str(rec["version"])),
-        ("Recalled", f"{rec['recall_count']} times"),
+        ("Recalled by agents", _times(rec["recall_count"])),
         ("Last recalled", short_time(rec["last_recalled_at"]) or "never"),
-        ("Reinforced", f"{rec['reinforce_count']} times"),
+        ("Reinforced", _times(rec["reinforce_count"])),
     ]
     cells = "".join(
         f"<tr><td style='{LABEL_CELL}'>{k}</td><td style='{VALUE_CELL}'>{html.escape(v)}</td></tr>"

@@ -345,6 +345,7 @@ class MainWindow(QMainWindow):
                 self.browser.table.select_id(detail.memory_id)
                 return
         detail.show_memory(memory_id)
+        self._on_selection_changed()  # Edit and Correct follow the panel's memory
 
     def _confirm_discard(self) -> bool:
         answer = QMessageBox.question(
@@ -446,6 +447,7 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes([side, max(400, self.width() - side - detail), detail])
         if isinstance(header := s.value("list/header"), QByteArray):
             self.browser.table.horizontalHeader().restoreState(header)
+            self.browser.table.widths_restored = True
         self.sidebar.select_key(str(s.value("view/key", "all")))
         self.browser.set_view_key(self.sidebar.current_key)
         self.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))

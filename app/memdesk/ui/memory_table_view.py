@@ -7,7 +7,13 @@ import html
 import re
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -79,6 +85,10 @@ class _HighlightDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+CONTENT_SHARE = 0.45  # of the list's width, kept for the content column
+MIN_COLUMN = 36
+
+
 class MemoryTableView(QTableView):
     """Multi-select list of memories. `current_changed(id)` says which one to show in detail
     ("" when none)."""
@@ -89,6 +99,7 @@ class MemoryTableView(QTableView):
         super().__init__(parent)
         self.setModel(model)
         self._model = model
+        self.widths_restored = False  # the person's saved widths are kept on first show
         # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
         # which paints them without a call into Python per cell.
         self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
@@ -111,6 +122,23 @@ class MemoryTableView(QTableView):
                 self.setColumnWidth(column, width)
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         model.reload_ready.connect(self._on_reload_ready)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        """Content is what a person reads: when the list gets narrow, the other columns
+        give up room (down to a minimum) before the content column does."""
+        super().resizeEvent(event)
+        narrower = 0 < event.size().width() < event.oldSize().width()
+        if narrower or (event.oldSize().width() < 0 and not self.widths_restored):
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        room = self.viewport().width()
+        others = [c for c in range(self._model.columnCount()) if c != COL_CONTENT]
+        taken = sum(self.columnWidth(c) for c in others)
+        if taken and room - taken < CONTENT_SHARE * room:
+            scale = (1 - CONTENT_SHARE) * room / taken
+            for column in others:
+                self.setColumnWidth(column, max(MIN_COLUMN, int(self.columnWidth(column) * scale)))
 
     def current_id(self) -> str:
         index = self.currentIndex()
