@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -12,11 +13,12 @@ from PySide6.QtWidgets import QLabel
 from memdesk.ui.empty_state import EmptyStatePanel
 
 SOCKET = "/run/user/1000/memdesk/memdesk-3f9a1c2b.sock"
+DB = "/home/ada/work/memdesk.db"
 
 
 @pytest.fixture
 def panel(qtbot):
-    widget = EmptyStatePanel(SOCKET)
+    widget = EmptyStatePanel(SOCKET, DB)
     qtbot.addWidget(widget)
     return widget
 
@@ -29,14 +31,18 @@ def test_it_explains_the_three_layers_and_shows_how_to_connect(panel):
     text = _shown_text(panel)
     for layer in ("L0 · Identity", "L1 · Knowledge", "L2 · Archive"):
         assert layer in text
-    assert '"command": "memdesk"' in text
+    assert '"mcp"' in text
     assert SOCKET in text
 
 
 def test_copy_puts_the_mcp_config_on_the_clipboard(qtbot, panel):
     qtbot.mouseClick(panel.copy_mcp_button, Qt.MouseButton.LeftButton)
-    copied = json.loads(QGuiApplication.clipboard().text())
-    assert copied == {"mcpServers": {"memdesk": {"command": "memdesk", "args": ["mcp"]}}}
+    server = json.loads(QGuiApplication.clipboard().text())["mcpServers"]["memdesk"]
+    # An absolute command (a venv's memdesk is not on the agent host's PATH) that runs
+    # memdesk's MCP bridge, on the database this window has open.
+    assert Path(server["command"]).is_absolute()
+    assert server["args"][-1] == "mcp"
+    assert server["env"] == {"MEMDESK_DB": DB}
     assert panel.copy_mcp_button.text() == "Copied"
     qtbot.waitUntil(lambda: panel.copy_mcp_button.text() == "Copy", timeout=3000)
 

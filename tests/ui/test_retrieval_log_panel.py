@@ -128,3 +128,15 @@ def test_refresh_shows_new_searches_and_keeps_the_selection(panel, service, memo
     assert panel.searches.topLevelItemCount() == 2
     assert panel.searches.currentItem().text(2) == "docker"
     assert _rows(panel.hits)[0][1] == "Deploys with docker compose on the NAS"
+
+
+def test_the_open_log_shows_new_searches_by_itself(qtbot, service):
+    from memdesk.core import agent
+    from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
+
+    panel = RetrievalLogPanel(service)
+    qtbot.addWidget(panel)
+    panel.show()
+    service.add("The cache lives in Redis")
+    service.search("cache", actor=agent("claude"))
+    qtbot.waitUntil(lambda: panel.searches.topLevelItemCount() == 1, timeout=4000)

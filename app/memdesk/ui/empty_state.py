@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import sys
+from pathlib import Path
+
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
@@ -17,12 +22,21 @@ from PySide6.QtWidgets import (
 
 from memdesk.ui.icons import app_icon
 
-# Laid out by hand: json.dumps(indent=2) spreads this over eleven lines.
-MCP_SNIPPET = """{
-  "mcpServers": {
-    "memdesk": {"command": "memdesk", "args": ["mcp"]}
-  }
-}"""
+
+def mcp_snippet(db_path: str | Path) -> str:
+    """The MCP configuration for this memdesk: its absolute command (a venv's `memdesk` is
+    not on an agent host's PATH) and the database this window has open."""
+    me = Path(sys.argv[0])
+    if me.name == "memdesk" and me.is_file():
+        command, args = str(me.resolve()), ["mcp"]
+    elif found := shutil.which("memdesk"):
+        command, args = found, ["mcp"]
+    else:
+        command, args = sys.executable, ["-m", "memdesk", "mcp"]
+    server = {"command": command, "args": args, "env": {"MEMDESK_DB": str(db_path)}}
+    return json.dumps({"mcpServers": {"memdesk": server}}, indent=2)
+
+
 LAYERS = [
     (
         "L0 · Identity",
@@ -42,9 +56,11 @@ class EmptyStatePanel(QWidget):
 
     demo_requested = Signal()
 
-    def __init__(self, socket_path: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, socket_path: str, db_path: str | Path, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        self.mcp_snippet = MCP_SNIPPET
+        self.mcp_snippet = mcp_snippet(db_path)
         self.socket_path = socket_path
 
         column = QVBoxLayout()

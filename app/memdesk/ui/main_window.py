@@ -88,7 +88,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.browser)
         for name in VIEWS[1:]:
             self.pages.addWidget(_placeholder(name))
-        self.empty_state = EmptyStatePanel(socket_path, self)
+        self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)
         center = QWidget(self)
         column = QVBoxLayout(center)

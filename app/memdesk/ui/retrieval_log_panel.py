@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QHideEvent, QKeySequence, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemoryService, NotFound
 
 SHOWN_SEARCHES = 500  # the newest; older entries stay in the database
+LIVE_MS = 1500
 # (header, width); the column of width 0 stretches.
 SEARCH_COLUMNS = [
     ("When", 130),
@@ -94,7 +95,25 @@ class RetrievalLogPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(toolbar)
         layout.addWidget(self.stack, 1)
+        # Searches leave no change event: while shown, the log looks for new ones itself.
+        self._live = QTimer(self)
+        self._live.setInterval(LIVE_MS)
+        self._live.timeout.connect(self._on_live_tick)
         self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        self._live.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
+        super().hideEvent(event)
+        self._live.stop()
+
+    @Slot()
+    def _on_live_tick(self) -> None:
+        newest = self.service.retrieval_log(limit=1)
+        if newest and (not self._entries or _key(newest[0]) != _key(self._entries[0])):
+            self.refresh()
 
     @Slot()
     def refresh(self) -> None:
