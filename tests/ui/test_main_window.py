@@ -362,3 +362,20 @@ def test_narrowing_the_list_keeps_room_for_the_content(qtbot, service, window):
         widths,
         table.viewport().width(),
     )
+
+
+def test_right_click_offers_the_actions_for_the_selection(qtbot, window):
+    click_row(qtbot, window, 0)
+    table = window.browser.table
+    table.customContextMenuRequested.emit(table.visualRect(table.model().index(0, 0)).center())
+    texts = [a.text() for a in window.menus.context_menu.actions() if a.text()]
+    assert "&Delete" in texts
+    assert "&Correct Memory…" in texts
+    window.menus.context_menu.close()
+
+
+def test_help_lists_keyboard_shortcuts(qtbot, window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text: shown.append(text))
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    assert "Ctrl+N" in shown[0]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox, QSizePolicy, QToolBar, QWidget
 
+from memdesk import __version__
 from memdesk.core.rules import LAYER_NAMES
 
 if TYPE_CHECKING:
@@ -44,8 +46,13 @@ class WindowMenus(QObject):
             )
             for layer, title in LAYER_NAMES.items()
         }
+        self.about = self._action("&About memdesk", None, self._show_about)
+        self.shortcuts = self._action("&Keyboard Shortcuts", "F1", self._show_shortcuts)
         self._build_menus()
         self._build_toolbar()
+        table = w.browser.table
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        table.customContextMenuRequested.connect(self._show_context_menu)
 
     def _action(self, text: str, shortcut: str | None, slot: object) -> QAction:
         action = QAction(text, self._window)
@@ -88,6 +95,59 @@ class WindowMenus(QObject):
                 lambda _=False, i=n: self._window.view_tabs.setCurrentIndex(i),
             )
             self.view_menu.addAction(switch)
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addActions([self.shortcuts, self.about])
+
+    def _show_context_menu(self, position: QPoint) -> None:
+        """Right-click on the list: the actions for the selected memories."""
+        menu = QMenu(self._window)
+        menu.addActions([self.edit, self.correct, self.delete, self.restore])
+        menu.addSeparator()
+        menu.addAction(self.retag)
+        menu.addMenu(self.move_menu)
+        menu.addAction(self.set_project)
+        table = self._window.browser.table
+        menu.popup(table.viewport().mapToGlobal(position))
+        self.context_menu = menu
+
+    def _show_about(self) -> None:
+        QMessageBox.about(
+            self._window,
+            "About memdesk",
+            f"<b>memdesk {__version__}</b><p>Long-term memory for AI agents that you can see "
+            "and correct. Local only: one SQLite database, agents connect over a local "
+            f"socket.</p><p>Database: {html.escape(str(self._window.service.path))}</p>",
+        )
+
+    def _show_shortcuts(self) -> None:
+        actions = [
+            self.new,
+            self.edit,
+            self.correct,
+            self.delete,
+            self.restore,
+            self.retag,
+            self.set_project,
+            self.identity,
+            self.find,
+            self.undo,
+            self.redo,
+            self.export,
+            self.import_,
+        ]
+        rows = "".join(
+            f"<tr><td>{name}</td><td><b>{keys}</b></td></tr>"
+            for a in actions
+            if (keys := a.shortcut().toString()) and (name := a.text().replace("&", ""))
+        )
+        extra = (
+            "<tr><td>From the search box to the results</td><td><b>Down</b></td></tr>"
+            "<tr><td>Save an edit or a new memory</td><td><b>Ctrl+Enter</b></td></tr>"
+        )
+        QMessageBox.information(
+            self._window, "Keyboard shortcuts", f"<table cellpadding=3>{rows}{extra}</table>"
+        )
 
     def _build_toolbar(self) -> None:
         toolbar = QToolBar("Main", self._window)
