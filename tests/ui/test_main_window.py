@@ -379,3 +379,18 @@ def test_help_lists_keyboard_shortcuts(qtbot, window, monkeypatch):
     monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text: shown.append(text))
     qtbot.keyClick(window, Qt.Key.Key_F1)
     assert "Ctrl+N" in shown[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "marked"),
+    [
+        ("Tests run with pytest", "test", ["Tests"]),
+        ("The test suite is testing deploys", "tests", ["test", "testing"]),
+        ("deployed on Fridays", "deploy", ["deployed"]),
+    ],
+)
+def test_highlight_marks_the_forms_search_matched(text, query, marked):
+    import re
+
+    found = re.findall(r">([^<]+)</span>", highlight_html(text, query))
+    assert found == marked

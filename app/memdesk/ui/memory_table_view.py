@@ -33,15 +33,28 @@ from memdesk.ui.memory_table_model import (
     MemoryTableModel,
 )
 
+SUFFIXES = ("ing", "ies", "ed", "es", "ly", "s")
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to mark the forms the search's Porter stemmer also matched."""
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
 HIGHLIGHT_STYLE = "background-color: rgba(255, 196, 0, 110); font-weight: 600"
 
 
 def highlight_html(text: str, query: str) -> str:
-    """`text` as HTML with every whole word of `query` (as search matches them) marked."""
+    """`text` as HTML with the words that match `query` (as search matches them) marked."""
     words = terms(query)
     if not words:
         return html.escape(text)
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    # Search stems words (Porter): "test" finds "Tests" and "testing", so mark those too.
+    stems = sorted({_stem(w) for w in words}, key=len, reverse=True)
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, stems)) + r")\w*", re.IGNORECASE)
     out, last = [], 0
     for match in pattern.finditer(text):
         out.append(html.escape(text[last : match.start()]))
