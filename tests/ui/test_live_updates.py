@@ -58,6 +58,7 @@ def test_write_over_the_socket_appears_within_a_second(qtbot, service, tmp_path,
     server = SocketServer(service, socket_path=str(tmp_path / "s.sock"))
     server.listen()
     server.clients_changed.connect(window.set_agent_count)
+    server.agents_changed.connect(window.status.set_agent_names)
     result: dict = {}
 
     def client_writes():
@@ -70,6 +71,30 @@ def test_write_over_the_socket_appears_within_a_second(qtbot, service, tmp_path,
     qtbot.waitUntil(lambda: "Socket-written memory" in shown_texts(window), timeout=1000)
     qtbot.waitUntil(lambda: window.sidebar.count_of("all") == 31, timeout=1000)
     assert "31 active" in window.status.counts.text()
+    qtbot.waitUntil(lambda: "0 agents" in window.status.agents.text(), timeout=2000)
+    server.close()
+
+
+def test_the_status_bar_names_the_connected_agents(qtbot, service, window, tmp_path):
+    server = SocketServer(service, socket_path=str(tmp_path / "n.sock"))
+    server.listen()
+    server.agents_changed.connect(window.status.set_agent_names)
+    done = threading.Event()
+    connected = threading.Event()
+
+    def stay_connected():
+        with Client(socket_path=server.socket_path, agent="claude-code") as client:
+            client.search("anything")
+            connected.set()
+            done.wait(5)
+
+    worker = threading.Thread(target=stay_connected)
+    worker.start()
+    qtbot.waitUntil(lambda: "claude-code" in window.status.agents.text(), timeout=3000)
+    assert window.status.agents.text().startswith("1 connected")
+    qtbot.waitUntil(connected.is_set, timeout=3000)  # its search answered: the loop ran
+    done.set()
+    worker.join(5)
     server.close()
 
 

@@ -47,9 +47,15 @@ Handler = Callable[[Params, Session], Any]
 class Dispatcher:
     """Calls the service for each method; `call` raises RpcError for anything it cannot do."""
 
-    def __init__(self, service: MemoryService, on_show: Callable[[], None] = lambda: None):
+    def __init__(
+        self,
+        service: MemoryService,
+        on_show: Callable[[], None] = lambda: None,
+        on_hello: Callable[[], None] = lambda: None,
+    ):
         self.service = service
         self._on_show = on_show
+        self._on_hello = on_hello
         svc = service
         handlers: dict[str, Handler] = {
             "system.ping": lambda p, s: "pong",
@@ -158,6 +164,7 @@ class Dispatcher:
         session.role = role
         session.actor = USER if role == "user" else agent(session.agent)
         logger.info("%s %r connected", role, session.agent)
+        self._on_hello()
         return {
             "agent": session.agent,
             "role": session.role,

@@ -43,6 +43,7 @@ class AlreadyRunning(ServerError):
 
 class SocketServer(QObject):
     clients_changed = Signal(int)
+    agents_changed = Signal(list)  # the names of the connected agents, as they said hello
     show_requested = Signal()
 
     def __init__(
@@ -57,7 +58,11 @@ class SocketServer(QObject):
         self._service = service
         self._path = str(socket_path or naming.socket_path(service.path))
         self._limits = limits or Limits()
-        self._dispatcher = Dispatcher(service, on_show=lambda: self.show_requested.emit())
+        self._dispatcher = Dispatcher(
+            service,
+            on_show=lambda: self.show_requested.emit(),
+            on_hello=self._announce_agents,
+        )
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -78,6 +83,14 @@ class SocketServer(QObject):
     @property
     def client_count(self) -> int:
         return len(self._connections)
+
+    def agent_names(self) -> list[str]:
+        """Who is connected (by the name each gave in system.hello), one entry each."""
+        return [c.session.agent for c in self._connections]
+
+    def _announce_agents(self) -> None:
+        self.clients_changed.emit(len(self._connections))
+        self.agents_changed.emit(self.agent_names())
 
     def listen(self) -> None:
         """Start accepting connections; replaces a stale socket, refuses a live one."""
@@ -142,7 +155,7 @@ class SocketServer(QObject):
                 sock, self._dispatcher, self._limits, self, on_closed=self._on_connection_closed
             )
             self._connections.append(connection)
-            self.clients_changed.emit(len(self._connections))
+            self._announce_agents()
 
     @Slot()
     def _on_sweep(self) -> None:
@@ -159,7 +172,7 @@ class SocketServer(QObject):
     def _on_connection_closed(self, connection: Connection) -> None:
         if connection in self._connections:
             self._connections.remove(connection)
-            self.clients_changed.emit(len(self._connections))
+            self._announce_agents()
 
     def _on_changes_any_thread(self, changes: list[Change]) -> None:
         # Service listeners run on whichever thread wrote: queue the changes and let the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
@@ -32,6 +33,14 @@ class StatusBar(QStatusBar):
 
     def set_agents(self, count: int) -> None:
         self.agents.setText(f"{count} agent{'s' if count != 1 else ''} connected")
+
+    def set_agent_names(self, names: list[str]) -> None:
+        """Which agents are connected: the first few by name, every one in the tooltip."""
+        count = Counter(names)
+        listed = [f"{name} ×{n}" if n > 1 else name for name, n in sorted(count.items())]
+        shown = ", ".join(listed[:3]) + (f" +{len(listed) - 3}" if len(listed) > 3 else "")
+        self.agents.setText(f"{len(names)} connected: {shown}" if names else "0 agents connected")
+        self.agents.setToolTip("\n".join(listed) or "No agent is connected")
 
     def set_counts(self, shown: int, active: int) -> None:
         self.counts.setText(f"{shown:,} shown · {active:,} active")
