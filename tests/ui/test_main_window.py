@@ -394,3 +394,23 @@ def test_highlight_marks_the_forms_search_matched(text, query, marked):
 
     found = re.findall(r">([^<]+)</span>", highlight_html(text, query))
     assert found == marked
+
+
+def test_a_search_lists_its_hits_best_first_whatever_column_was_sorted(qtbot, service, window):
+    service.add("deploy deploy deploy: the deploy runbook", project="web")
+    # enough other memories for BM25 to tell a strong match from a weak one
+    service.add_many([{"content": f"unrelated note {n}"} for n in range(20)], dedup=False)
+    window.browser.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # by content
+    settle(window)
+    header = window.browser.table.horizontalHeader()
+    qtbot.keyClicks(window.browser.search, "deploy")
+    qtbot.waitUntil(lambda: "match" in window.browser.summary.text(), timeout=2000)
+    ranked = [h["content"] for h in service.search("deploy", k=5)["hits"]]
+    assert len(ranked) >= 2
+    assert shown_texts(window) == ranked
+    assert not header.isSortIndicatorShown()
+    window.browser.search.clear()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 24, timeout=2000)
+    assert header.isSortIndicatorShown()
+    assert header.sortIndicatorSection() == 0
+    assert shown_texts(window) == sorted(shown_texts(window))  # SQLite BINARY order

@@ -85,6 +85,7 @@ class MemoryBrowser(QWidget):
 
     def _reload(self) -> None:
         self.model.configure(self.filters(), self.search.text())
+        self.table.show_order(self.model.order)
         try:
             self.model.refresh()
         except MemdeskError as exc:

@@ -39,6 +39,7 @@ SORT_KEYS = (
     "recall_count",
 )
 PAGE_SIZE = 200
+RELEVANCE = "relevance"  # a search's own order, best first: the default while one is active
 SEARCH_K = 100  # search shows the best hits, not everything that matches a word
 MAX_CACHED_PAGES = 50  # ~10,000 rows: enough for smooth scrolling, bounded memory
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -86,8 +87,9 @@ class _Query:
         if not ids:
             return []
         # Hits carry only the searchable fields; fetch whole rows (and sort them in SQL if asked).
-        rows = self.service.list_memories(ids=ids, status=None, limit=len(ids), order=self.order)
-        if self.order == "-updated_at":  # the default order: keep the ranking instead
+        order = "-updated_at" if self.order == RELEVANCE else self.order
+        rows = self.service.list_memories(ids=ids, status=None, limit=len(ids), order=order)
+        if self.order == RELEVANCE:
             by_id = {r["id"]: r for r in rows}
             rows = [by_id[i] for i in ids if i in by_id]
         if self.filters.get("status", "active") == "inactive":
@@ -122,6 +124,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._service = service
         self._filters: dict[str, Any] = {}
         self._order = "-updated_at"
+        self._order_before = self._order
         self._query = ""
         self._count = 0
         self._pages: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
@@ -145,10 +148,20 @@ class MemoryTableModel(QAbstractTableModel):
     def query(self) -> str:
         return self._query
 
+    @property
+    def order(self) -> str:
+        return self._order
+
     def configure(self, filters: dict[str, Any], query: str) -> None:
-        """Set what to show; takes effect on the next `refresh()` or `reload_in_background()`."""
+        """Set what to show; takes effect on the next `refresh()` or `reload_in_background()`.
+        A search starts in relevance order; clearing it returns to the column order before."""
+        query = query.strip()
+        if query and not self._query:
+            self._order_before, self._order = self._order, RELEVANCE
+        elif not query and self._order == RELEVANCE:
+            self._order = self._order_before
         self._filters = dict(filters)
-        self._query = query.strip()
+        self._query = query
 
     def _current_query(self) -> _Query:
         return _Query(self._service, dict(self._filters), self._order, self._query)

@@ -30,6 +30,8 @@ from memdesk.ui.memory_table_model import (
     COL_UPDATED,
     ID_ROLE,
     PAGE_SIZE,
+    RELEVANCE,
+    SORT_KEYS,
     MemoryTableModel,
 )
 
@@ -129,6 +131,8 @@ class MemoryTableView(QTableView):
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
         header.setHighlightSections(False)
         header.setSortIndicator(COL_UPDATED, Qt.SortOrder.DescendingOrder)
+        # A click on a column during a search sorts the hits by it: show the arrow again.
+        header.sortIndicatorChanged.connect(lambda *_: header.setSortIndicatorShown(True))
         self.setSortingEnabled(True)
         for column, width in enumerate((0, 40, 78, 110, 80, 90, 124, 58)):
             if width:
@@ -152,6 +156,17 @@ class MemoryTableView(QTableView):
             scale = (1 - CONTENT_SHARE) * room / taken
             for column in others:
                 self.setColumnWidth(column, max(MIN_COLUMN, int(self.columnWidth(column) * scale)))
+
+    def show_order(self, order: str) -> None:
+        """The header's sort arrow for `order`; none for a search's relevance order."""
+        header = self.horizontalHeader()
+        header.setSortIndicatorShown(order != RELEVANCE)
+        if order != RELEVANCE:
+            column = SORT_KEYS.index(order.lstrip("-"))
+            descending = Qt.SortOrder.DescendingOrder if order.startswith("-") else None
+            header.blockSignals(True)
+            header.setSortIndicator(column, descending or Qt.SortOrder.AscendingOrder)
+            header.blockSignals(False)
 
     def current_id(self) -> str:
         index = self.currentIndex()
