@@ -194,3 +194,31 @@ def test_stale_socket_is_replaced_and_live_one_refused(service, sock_path, qtbot
             second.listen()
     finally:
         first.close()
+
+
+def test_a_lone_surrogate_is_refused_at_the_door_and_costs_no_one_else(raw, service):
+    # '"alpha \\ud800"' is valid JSON; it used to poison the queued search bookkeeping, so the
+    # next write from any other connection failed.
+    hostile, other = raw(), raw()
+    hostile.send(
+        b'{"jsonrpc":"2.0","method":"memory.search","params":{"query":"alpha \\ud800"},"id":1}\n'
+    )
+    refused = _error(hostile.line())
+    assert refused["code"] == -32602
+    assert "surrogate" in refused["message"]
+    hostile.send(
+        b'{"jsonrpc":"2.0","method":"system.hello","params":{"agent":"x\\udfff"},"id":2}\n'
+    )
+    assert "surrogate" in _error(hostile.line())["message"]
+    other.send(_rpc("memory.add", {"content": "written by a well-behaved agent"}))
+    assert json.loads(other.line())["result"]["content"] == "written by a well-behaved agent"
+
+
+@pytest.mark.parametrize("tag", ["with\u0000nul", "two\nlines"])
+def test_control_characters_in_tags_are_refused_with_the_reason(raw, service, tag):
+    peer = raw()
+    peer.send(_rpc("memory.add", {"content": "tagged", "tags": [tag]}))
+    error = _error(peer.line())
+    assert error["code"] == -32602
+    assert "control character" in error["message"]
+    assert service.count() == 0

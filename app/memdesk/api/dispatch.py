@@ -15,7 +15,7 @@ from memdesk import __version__
 from memdesk.api import errors
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
-from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent
+from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent, validate
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +152,7 @@ class Dispatcher:
                 "system.hello: agent must be a non-empty name of at most 200 characters",
                 field="agent",
             )
+        validate.name(name, "agent")  # valid Unicode, no control characters
         role = params.get("role", "agent")
         if role not in ROLES:
             raise RpcError(

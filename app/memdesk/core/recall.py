@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +13,8 @@ from memdesk.core import clock, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
 from memdesk.store import RetrievalLog
+
+logger = logging.getLogger(__name__)
 
 # A bound on memory and on what a crash can lose: the socket server writes when searches pause.
 RECALL_BATCH = 4096
@@ -93,13 +97,26 @@ class Recall:
             }
             for entry in batch
         ]
+        counts = [(count, last, memory_id) for memory_id, (count, last) in recalled.items()]
+        try:
+            self._write_bookkeeping(counts, rows)
+        except (UnicodeError, ValueError, sqlite3.Error):
+            # One bad row must cost only itself, never the batch or another client's write.
+            logger.exception("search bookkeeping batch refused; writing its rows one by one")
+            for one in [([c], []) for c in counts] + [([], [r]) for r in rows]:
+                try:
+                    self._write_bookkeeping(*one)
+                except (UnicodeError, ValueError, sqlite3.Error):
+                    logger.warning("dropped one search bookkeeping row: %r", one)
+
+    def _write_bookkeeping(self, counts: list[tuple], rows: list[dict[str, Any]]) -> None:
         # Two statements run in C: thousands of rows cost milliseconds, not tens of them.
         with self._transaction():
             cursor = self.database.cursor()
             cursor.executemany(
                 "UPDATE memory SET recall_count = recall_count + ?, last_recalled_at = ? "
                 "WHERE uuid = ?",
-                [(count, last, memory_id) for memory_id, (count, last) in recalled.items()],
+                counts,
             )
             cursor.executemany(
                 "INSERT INTO retrieval_log (at, client, query, filters, results, took_ms) "

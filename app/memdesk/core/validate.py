@@ -4,10 +4,41 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 
 from memdesk.core import rules
 from memdesk.core.errors import TooLarge, ValidationError
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def _unicode(value: str, field: str) -> str:
+    """Text must be valid Unicode: a lone surrogate ("\\ud800" is valid JSON) cannot be
+    stored or logged, and would fail a later write that carries it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start]
+        raise ValidationError(
+            f"{field} contains an unpaired surrogate (U+{ord(bad):04X} at character "
+            f"{exc.start}); text must be valid Unicode",
+            field=field,
+        ) from None
+    return value
+
+
+def _label(value: str, field: str) -> str:
+    """Tags and names are labels: no control characters (a NUL or newline in a tag could
+    never be typed into a filter)."""
+    _unicode(value, field)
+    if found := _CONTROL.search(value):
+        raise ValidationError(
+            f"{field} contains a control character (U+{ord(found.group()):04X}); "
+            "tags and names are plain text",
+            field=field,
+        )
+    return value
 
 
 def one_of(value: object, allowed: Iterable[str], field: str) -> str:
@@ -24,7 +55,8 @@ def content(value: object, field: str = "content") -> str:
         raise ValidationError(f"{field} must be text", field=field)
     if not value.strip():
         raise ValidationError(f"{field} is empty; a memory needs some text", field=field)
-    size = len(value.encode("utf-8", "surrogatepass"))
+    _unicode(value, field)
+    size = len(value.encode("utf-8"))
     if size > rules.MAX_CONTENT_BYTES:
         raise TooLarge(
             f"{field} is {size:,} bytes; the limit is {rules.MAX_CONTENT_BYTES:,} bytes "
@@ -45,7 +77,7 @@ def tags(value: object, field: str = "tags") -> list[str]:
         )
     out: list[str] = []
     for tag in value:
-        tag = tag.strip()
+        tag = _label(tag, field).strip()
         if not tag:
             raise ValidationError(f"{field} contains an empty tag", field=field)
         if len(tag) > rules.MAX_TAG_CHARS:
@@ -64,7 +96,7 @@ def name(value: object, field: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise ValidationError(f"{field} must be text", field=field)
-    value = value.strip()
+    value = _label(value, field).strip()
     if len(value) > rules.MAX_NAME_CHARS:
         raise ValidationError(
             f"{field} is {len(value)} characters; at most {rules.MAX_NAME_CHARS}", field=field
@@ -92,6 +124,7 @@ def integer(value: object, field: str, low: int, high: int | None = None) -> int
 def query(value: object, field: str = "query") -> str:
     if not isinstance(value, str):
         raise ValidationError(f"{field} must be text", field=field)
+    _unicode(value, field)
     if len(value) > rules.MAX_QUERY_CHARS:
         raise TooLarge(
             f"{field} is {len(value):,} characters; the limit is {rules.MAX_QUERY_CHARS:,}",
