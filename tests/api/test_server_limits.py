@@ -222,3 +222,27 @@ def test_control_characters_in_tags_are_refused_with_the_reason(raw, service, ta
     assert error["code"] == -32602
     assert "control character" in error["message"]
     assert service.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "field"),
+    [
+        ("memory.list", {"kind": 5}, "kind"),
+        ("memory.list", {"kind": {}}, "kind"),
+        ("memory.list", {"source": True}, "source"),
+        ("memory.list", {"status": 1}, "status"),
+        ("memory.count", {"layers": 3}, "layer"),
+        ("memory.search", {"query": "a", "kind": 7}, "kind"),
+        ("memory.search", {"query": "a", "layers": {"L1": 1}}, "layer"),
+        ("memory.list", {"offset": 2**70}, "offset"),
+        ("memory.list", {"ids": "not-a-list"}, "ids"),
+        ("identity.set", {"text": "x", "expected": 5}, "expected"),
+        ("memory.add", {"content": "x", "importance": 10**400}, "importance"),
+    ],
+)
+def test_a_wrong_type_is_invalid_params_naming_the_field(raw, service, method, params, field):
+    peer = raw()
+    peer.send(_rpc(method, params))
+    error = _error(peer.line())
+    assert error["code"] == -32602, error
+    assert error["data"]["field"] == field

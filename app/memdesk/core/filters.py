@@ -65,7 +65,7 @@ class Filters:
         ids: Sequence[str] | None = None,
     ) -> Filters:
         """Validate loose keyword filters; any bad value raises a ValidationError."""
-        all_layers = list(layers or ())
+        all_layers = list(_many(layers, rules.LAYERS, "layer"))
         if layer is not None:
             all_layers.append(layer)
         return cls(
@@ -143,6 +143,10 @@ def _has_tag(tag: str) -> peewee.Node:
 def _many(value: str | Sequence[str] | None, allowed: Sequence[str], field: str) -> tuple:
     if value is None:
         return ()
+    if not isinstance(value, str | list | tuple):
+        raise ValidationError(
+            f"{field} must be one of {', '.join(allowed)}, or a list of them", field=field
+        )
     values = [value] if isinstance(value, str) else list(value)
     return tuple(validate.one_of(v, allowed, field) for v in values)
 
@@ -150,7 +154,7 @@ def _many(value: str | Sequence[str] | None, allowed: Sequence[str], field: str)
 def _ids(value: Sequence[str] | None) -> tuple[str, ...]:
     if value is None:
         return ()
-    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise ValidationError("ids must be a list of memory ids", field="ids")
     return tuple(value)
 

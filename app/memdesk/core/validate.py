@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable
 
@@ -105,20 +104,29 @@ def name(value: object, field: str) -> str | None:
 
 
 def importance(value: object, field: str = "importance") -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(f"{field} must be a number from 0 to 1", field=field)
-    if not 0 <= value <= 1:
-        raise ValidationError(f"{field} {value} is outside 0..1", field=field)
+    if not 0 <= value <= 1:  # before isfinite: a 400-digit integer cannot become a float
+        raise ValidationError(f"{field} {_short(value)} is outside 0..1", field=field)
     return float(value)
+
+
+MAX_INTEGER = 2**63 - 1  # SQLite's largest integer
 
 
 def integer(value: object, field: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError(f"{field} must be a whole number", field=field)
-    if value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise ValidationError(f"{field} {value} is outside {span}", field=field)
+    high = MAX_INTEGER if high is None else high
+    if not low <= value <= high:
+        span = f"{low:,}..{high:,}"
+        raise ValidationError(f"{field} {_short(value)} is outside {span}", field=field)
     return value
+
+
+def _short(number: float) -> str:
+    text = str(number)
+    return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"
 
 
 def query(value: object, field: str = "query") -> str:
