@@ -13,7 +13,14 @@ from memdesk.api.server import SocketServer
 from memdesk.core import agent
 from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.main_window import MainWindow
-from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
+from tests.ui.window_helpers import (
+    click_row,
+    open_window,
+    recorded_import,
+    settle,
+    shown_ids,
+    shown_texts,
+)
 
 
 @pytest.fixture
@@ -126,13 +133,7 @@ def test_import_is_undoable_additions_and_changes_alike(qtbot, service, window, 
     changed["content"] = "Changed by the imported file"
     settle(window)
 
-    def fake_exec(dialog):
-        dialog.applied, dialog.step = service.record(
-            lambda: service.import_json(json.dumps(exported))
-        )
-        return 1
-
-    monkeypatch.setattr(ImportDialog, "exec", fake_exec)
+    monkeypatch.setattr(ImportDialog, "exec", recorded_import(service, exported))
     window.menus.import_.trigger()
     settle(window)
     assert window.browser.model.rowCount() == 30

@@ -12,7 +12,7 @@ from memdesk.core import agent
 from memdesk.ui.identity_editor import IdentityEditor
 from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.new_memory_dialog import NewMemoryDialog
-from tests.ui.window_helpers import click_row, open_window, settle, shown_ids
+from tests.ui.window_helpers import click_row, open_window, recorded_import, settle, shown_ids
 
 
 @pytest.fixture
@@ -106,13 +106,7 @@ def test_undo_import_reverts_what_it_changed(qtbot, service, window, monkeypatch
     target = exported["memories"][0]["id"]
     before = service.get(target)["content"]
 
-    def fake_exec(dialog):
-        dialog.applied, dialog.step = service.record(
-            lambda: service.import_json(json.dumps(exported))
-        )
-        return 1
-
-    monkeypatch.setattr(ImportDialog, "exec", fake_exec)
+    monkeypatch.setattr(ImportDialog, "exec", recorded_import(service, exported))
     window.menus.import_.trigger()
     assert service.get(target)["content"] == "Changed by the file"
     window.undo_stack.undo()

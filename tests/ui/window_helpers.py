@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -19,6 +20,19 @@ def open_window(qtbot, service: MemoryService, settings_file: Path) -> MainWindo
     window.show()
     qtbot.waitExposed(window)
     return window
+
+
+def recorded_import(service: MemoryService, document: dict):
+    """An ImportDialog.exec stand-in that imports `document` as the dialog does (recorded, for
+    the window's undo) and accepts."""
+
+    def fake_exec(dialog) -> int:
+        dialog.applied, dialog.step = service.record(
+            lambda: service.import_json(json.dumps(document))
+        )
+        return 1
+
+    return fake_exec
 
 
 def shown_ids(window: MainWindow) -> list[str]:

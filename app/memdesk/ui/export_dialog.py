@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QRadioButton,
     QVBoxLayout,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.ask import confirm
 from memdesk.ui.transfer_job import JobCancelled, Progress, TransferDialog
 
 FORMATS = {  # format -> (label, file suffix, file dialog filter)
@@ -96,14 +96,9 @@ class ExportDialog(TransferDialog):
             button.toggled.connect(self._on_format_toggled)
 
     def confirm_overwrite(self, path: Path) -> bool:
-        answer = QMessageBox.question(
-            self,
-            "Replace file?",
-            f"{path.name} already exists in {path.parent}. Replace it?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
+        return confirm(
+            self, "Replace file?", f"{path.name} already exists in {path.parent}. Replace it?"
         )
-        return answer == QMessageBox.StandardButton.Yes
 
     def _radio_group(self, labels: dict[str, str]) -> dict[str, QRadioButton]:
         group = QButtonGroup(self)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui.ask import confirm
 from memdesk.ui.change_hub import ChangeHub
 from memdesk.ui.demo_data import load_demo
 from memdesk.ui.detail_panel import DetailPanel
@@ -232,14 +233,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def empty_trash(self) -> None:
         count = self.sidebar.count_of("trash")
-        answer = QMessageBox.question(
-            self,
-            "Empty Trash",
-            f"Delete {noun(count)} in the Trash permanently? This cannot be undone.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Yes:
+        question = f"Delete {noun(count)} in the Trash permanently? This cannot be undone."
+        if confirm(self, "Empty Trash", question):
             try:
                 self.service.empty_trash()
             except MemdeskError as exc:
@@ -348,14 +343,8 @@ class MainWindow(QMainWindow):
         self._on_selection_changed()  # Edit and Correct follow the panel's memory
 
     def _confirm_discard(self) -> bool:
-        answer = QMessageBox.question(
-            self,
-            "Unsaved edit",
-            "Discard your unsaved changes to this memory?",
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QMessageBox.StandardButton.Discard
+        question = "Discard your unsaved changes to this memory?"
+        return confirm(self, "Unsaved edit", question, QMessageBox.StandardButton.Discard)
 
     @Slot()
     def _on_selection_changed(self) -> None:
