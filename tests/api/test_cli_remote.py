@@ -3,6 +3,8 @@ socket as the user's own tool, and errors stay one line."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from memdesk import cli_output
@@ -154,3 +156,33 @@ def test_hello_refuses_an_unknown_role_and_describe_lists_the_new_methods(runnin
         assert client.revert(memory["id"], 1)["content"] == "first wording"
         client.remove(memory["id"])
         assert client.empty_trash() == 1
+
+
+def test_a_busy_owner_is_waited_for_then_reported_never_bypassed(
+    qtbot, service, tmp_path, monkeypatch
+):
+    from memdesk.api import client as client_module
+    from memdesk.api import naming
+    from memdesk.api.connection import Limits
+    from memdesk.api.server import SocketServer
+
+    path = naming.socket_path(service.path)
+    server = SocketServer(service, path, limits=Limits(max_connections=1))
+    server.listen()
+    monkeypatch.setattr(client_module, "BUSY_RETRIES", 3)
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
+        holder = pool.submit(lambda: client_module.Client(socket_path=path, agent="holder"))
+        qtbot.waitUntil(holder.done, timeout=5000)
+        attempt = pool.submit(client_module.connect_if_running, service.path, "cli", "user")
+        qtbot.waitUntil(attempt.done, timeout=10_000)
+        with pytest.raises(client_module.ServerUnavailable, match="busy"):
+            attempt.result()
+        holder.result().close()
+        again = pool.submit(client_module.connect_if_running, service.path, "cli", "user")
+        qtbot.waitUntil(again.done, timeout=10_000)
+        assert again.result() is not None  # once a connection is free, the CLI gets in
+        again.result().close()
+    finally:
+        pool.shutdown(wait=False)
+        server.close()

@@ -20,6 +20,7 @@ import json
 import os
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -322,9 +323,40 @@ def connect_if_running(
     For the CLI: use the returned client when it is not None, else open the file directly.
     """
     path = naming.socket_path(paths.resolve_db_path(db_path))
-    if not Path(path).exists():
-        return None
+    if not Path(path).exists() or not _listening(path):
+        return None  # no owner (a stale socket file): the caller may open the file
+    # An owner is running: busy is not absent. Opening the file under it would write behind
+    # its back (its window and subscribers would never hear), so retry, then fail clearly.
+    delay = 0.05
+    for attempt in range(BUSY_RETRIES):
+        try:
+            return Client(socket_path=path, agent=agent, timeout=30.0, role=role)
+        except ServerUnavailable:
+            if not _listening(path):
+                return None  # it has just exited
+        except MemdeskError as exc:
+            if exc.code != BUSY:
+                raise
+        if attempt < BUSY_RETRIES - 1:
+            time.sleep(delay)
+            delay = min(1.0, delay * 2)
+    raise ServerUnavailable(
+        f"memdesk on {path} is running but busy (every connection in use) and did not let "
+        "this command in after several tries; close an agent or try again in a moment"
+    )
+
+
+BUSY = -32006  # the server's "too many connections" (api/errors.py; no Qt import here)
+BUSY_RETRIES = 8  # ~3 s of backoff
+
+
+def _listening(path: str) -> bool:
+    """Whether a server accepts connections on `path` (not just a file left behind)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        return Client(socket_path=path, agent=agent, timeout=30.0, role=role)
-    except ServerUnavailable:
-        return None
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
