@@ -198,3 +198,40 @@ def test_errors_carry_code_message_and_type(serve, sock_path):
         client.get("0000")
     assert (err.value.code, err.value.type) == (-32001, "not_found")
     assert "0000" in err.value.message
+
+
+def test_one_database_has_one_owner_whatever_the_sockets(serve, db_path, sock_dir):
+    first = serve(sock=str(sock_dir / "a.sock"))
+    second = serve(sock=str(sock_dir / "b.sock"))
+    code, _out, err = second.stop()
+    assert code == 0
+    assert "already running" in err
+    assert first.proc.poll() is None
+
+
+def test_simultaneous_first_opens_of_a_new_database_all_succeed(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    # Each process waits for the same instant, then opens the same new file.
+    script = (
+        "import sys, time; from memdesk.core import MemoryService\n"
+        "while time.time() < float(sys.argv[3]): pass\n"
+        "s = MemoryService.open(sys.argv[1]); s.add('hello ' + sys.argv[2], dedup=False)\n"
+        "s.close()"
+    )
+    for round_ in range(3):
+        db = tmp_path / f"new{round_}.db"
+        start = time.time() + 1.5
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", script, str(db), str(n), str(start)],
+                stderr=subprocess.PIPE,
+            )
+            for n in range(4)
+        ]
+        results = [(p.wait(timeout=60), p.stderr.read().decode()) for p in procs]
+        for p in procs:
+            p.stderr.close()
+        assert results == [(0, "")] * 4

@@ -8,6 +8,7 @@ it emits signals.
 from __future__ import annotations
 
 import collections
+import fcntl
 import logging
 import os
 import socket
@@ -75,6 +76,7 @@ class SocketServer(QObject):
         self._bookkeeping = QTimer(self)
         self._bookkeeping.setInterval(BOOKKEEPING_MS)
         self._bookkeeping.timeout.connect(self._on_bookkeeping)
+        self._lock_fd: int | None = None  # held while this server owns the database
 
     @property
     def socket_path(self) -> str:
@@ -103,6 +105,7 @@ class SocketServer(QObject):
             naming.prepare_dir(self._path)
         except OSError as exc:
             raise ServerError(f"cannot prepare the socket directory: {exc}") from exc
+        self._own_database()
         if Path(self._path).exists():
             if is_live(self._path):
                 raise AlreadyRunning(f"memdesk is already running on socket {self._path}")
@@ -114,6 +117,7 @@ class SocketServer(QObject):
         if not server.listen(self._path):
             message = server.errorString()
             server.deleteLater()
+            self._release_database()
             raise ServerError(f"cannot listen on {self._path}: {message}")
         server.newConnection.connect(self._on_new_connection)
         self._server = server
@@ -121,6 +125,28 @@ class SocketServer(QObject):
         self._bookkeeping.start()
         self._unsubscribe = self._service.changes.subscribe(self._on_changes_any_thread)
         logger.info("listening on %s", self._path)
+
+    def _own_database(self) -> None:
+        """Become the one owner of the database, or raise AlreadyRunning. The decision is one
+        atomic step, an exclusive lock on `<database>.lock` held while this server runs (the
+        kernel drops it if the process dies), so two servers started at the same moment
+        cannot both win, whatever sockets they were given."""
+        lock_path = self._service.path.with_name(self._service.path.name + ".lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise AlreadyRunning(
+                f"memdesk is already running on {self._service.path} (a window or `memdesk "
+                "serve` owns it)"
+            ) from None
+        self._lock_fd = fd
+
+    def _release_database(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the file releases the lock
+            self._lock_fd = None
 
     def close(self) -> None:
         """Stop listening and close every connection, after sending what is queued."""
@@ -137,6 +163,7 @@ class SocketServer(QObject):
             self._server.close()  # also removes the socket file
             self._server.deleteLater()
             self._server = None
+        self._release_database()
 
     @Slot()
     def _on_new_connection(self) -> None:

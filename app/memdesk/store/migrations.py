@@ -140,8 +140,12 @@ def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION)
     if found > 0:
         _backup(db, path, found)
     for number in range(found + 1, target + 1):
-        logger.info("migrating %s to schema %d", path, number)
         with db.atomic(lock_type="IMMEDIATE"):
+            # Read again under the write lock: another process opening the same new file at
+            # the same moment may have applied this step while this one waited for the lock.
+            if current_version(db) >= number:
+                continue
+            logger.info("migrating %s to schema %d", path, number)
             MIGRATIONS[number - 1](db)
             db.execute_sql(f"PRAGMA user_version = {number}")
 
