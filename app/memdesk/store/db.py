@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import random
+import time
 from pathlib import Path
 
 import peewee
@@ -33,7 +35,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     The models are bound process-wide, so a process works on one database at a time: opening
     a second file while another is open would silently redirect the first one's queries.
     """
-    from memdesk.store.migrations import migrate, refuse_newer
+    from memdesk.store.migrations import refuse_newer
 
     path = Path(path)
     current = DB.obj
@@ -48,8 +50,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
     DB.initialize(database)
     try:
-        database.connect(reuse_if_open=True)
-        migrate(database, path)
+        _connect_and_migrate(database, path)
     except peewee.DatabaseError as exc:
         database.close()
         raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
@@ -57,6 +58,25 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
         database.close()
         raise
     return database
+
+
+def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
+    """Connect and bring the schema up to date. Switching a new file to WAL takes a lock
+    SQLite does not wait for: when several processes open the same new file at once, the
+    losers get "locked" at once, so they wait a moment and try again (up to the busy timeout)."""
+    from memdesk.store.migrations import migrate
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            database.connect(reuse_if_open=True)
+            migrate(database, path)
+            return
+        except peewee.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            database.close()
+            time.sleep(0.02 + random.random() * 0.05)
 
 
 def _private_file(path: Path) -> None:

@@ -126,10 +126,15 @@ def current_version(db: peewee.SqliteDatabase) -> int:
 
 
 def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION) -> None:
-    found = current_version(db)
+    # One statement, one snapshot: read apart, another process's first migration could
+    # commit in between (tables seen, version not).
+    found, tables = db.execute_sql(
+        "SELECT (SELECT user_version FROM pragma_user_version), "
+        "(SELECT COUNT(*) FROM sqlite_master)"
+    ).fetchone()
     if found > SCHEMA_VERSION:
         raise SchemaError(_newer_message(path, found))
-    if found == 0 and db.execute_sql("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+    if found == 0 and tables:
         # Schema 0 with tables: another program's database, given by mistake as --db.
         raise SchemaError(
             f"{path} is not a memdesk database: it holds tables but no memdesk schema "
