@@ -18,7 +18,8 @@ def _pragmas(database) -> dict[str, object]:
     return {n: database.execute_sql(f"PRAGMA {n}").fetchone()[0] for n in names}
 
 
-EXPECTED = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 1}
+# synchronous 2 = FULL: an acknowledged write survives power loss, not only a crash
+EXPECTED = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 2}
 
 
 def test_open_creates_the_file_in_wal_mode(db_path):
