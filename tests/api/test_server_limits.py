@@ -246,3 +246,21 @@ def test_a_wrong_type_is_invalid_params_naming_the_field(raw, service, method, p
     error = _error(peer.line())
     assert error["code"] == -32602, error
     assert error["data"]["field"] == field
+
+
+def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service):
+    peer = raw()
+    peer.send(_rpc("memory.add", {"content": "before"}))
+    assert "result" in json.loads(peer.line())
+    pages = service.database.execute_sql("PRAGMA page_count").fetchone()[0]
+    service.database.execute_sql(f"PRAGMA max_page_count = {pages}")
+    try:
+        items = [{"content": "x" * 3000 + str(n)} for n in range(50)]
+        peer.send(_rpc("memory.add_many", {"items": items, "dedup": False}))
+        error = _error(peer.line())
+        assert error["code"] == -32007
+        assert "disk full" in error["message"]
+        peer.send(_rpc("memory.count", {}))
+        assert json.loads(peer.line())["result"] == 1
+    finally:
+        service.database.execute_sql("PRAGMA max_page_count = 1073741823")

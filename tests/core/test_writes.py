@@ -262,3 +262,28 @@ def test_an_agent_emptying_the_trash_leaves_archived_memories_in_it(service):
     service.remove(summary["id"])
     assert service.empty_trash(actor=agent("bot")) == 1
     assert [m["id"] for m in service.list_memories(status="deleted")] == [summary["id"]]
+
+
+def test_a_full_disk_is_said_plainly_reads_go_on_and_writes_resume(service):
+    from memdesk.core import DiskFull
+
+    kept = service.add("written before the disk filled up")
+    pages = service.database.execute_sql("PRAGMA page_count").fetchone()[0]
+    service.database.execute_sql(f"PRAGMA max_page_count = {pages}")  # as if the disk were full
+    with pytest.raises(DiskFull, match="disk full"):
+        service.add_many([{"content": "x" * 3000 + str(n)} for n in range(50)], dedup=False)
+    assert service.get(kept["id"])["content"] == "written before the disk filled up"
+    assert service.count() == 1
+    service.database.execute_sql("PRAGMA max_page_count = 1073741823")  # space is back
+    assert service.add("written after")["content"] == "written after"
+
+
+def test_a_read_only_database_refuses_writes_with_the_reason(service):
+    from memdesk.core import ReadOnly
+
+    kept = service.add("readable")
+    service.database.execute_sql("PRAGMA query_only = 1")
+    with pytest.raises(ReadOnly, match="read-only"):
+        service.add("refused")
+    assert service.get(kept["id"])["content"] == "readable"
+    service.database.execute_sql("PRAGMA query_only = 0")

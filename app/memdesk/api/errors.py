@@ -21,6 +21,7 @@ VERSION_CONFLICT = -32003
 TOO_LARGE = -32004
 NOT_ALLOWED = -32005
 BUSY = -32006
+STORAGE = -32007  # the disk is full or the database is read-only: nothing was written
 
 # Service error code -> JSON-RPC error code. "invalid" is bad params: the caller's fault.
 SERVICE_CODES = {
@@ -31,6 +32,8 @@ SERVICE_CODES = {
     "too_large": TOO_LARGE,
     "not_allowed": NOT_ALLOWED,
     "busy": BUSY,
+    "disk_full": STORAGE,
+    "read_only": STORAGE,
 }
 NAMES = {
     PARSE_ERROR: "parse_error",
@@ -39,6 +42,7 @@ NAMES = {
     INVALID_PARAMS: "invalid",
     INTERNAL_ERROR: "internal",
     **{number: name for name, number in SERVICE_CODES.items() if name != "invalid"},
+    STORAGE: "storage",
 }
 
 

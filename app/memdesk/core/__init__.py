@@ -3,10 +3,12 @@
 from memdesk.core.actor import SYSTEM, USER, Actor, agent
 from memdesk.core.errors import (
     Busy,
+    DiskFull,
     IdentityFull,
     MemdeskError,
     NotAllowed,
     NotFound,
+    ReadOnly,
     TooLarge,
     ValidationError,
     VersionConflict,
@@ -20,6 +22,8 @@ __all__ = [
     "USER",
     "Actor",
     "Busy",
+    "DiskFull",
+    "ReadOnly",
     "Change",
     "IdentityFull",
     "MemdeskError",

@@ -48,3 +48,15 @@ class NotAllowed(MemdeskError):
 
 class Busy(MemdeskError):
     code = "busy"
+
+
+class DiskFull(MemdeskError):
+    """The disk holding the database is full: the write was not made; reads still work."""
+
+    code = "disk_full"
+
+
+class ReadOnly(MemdeskError):
+    """The database file (or its folder) cannot be written: reads work, writes are refused."""
+
+    code = "read_only"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -16,7 +17,14 @@ import peewee
 from memdesk.core import archive, context, dedup, retrieval, steps, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.draft import Draft
-from memdesk.core.errors import Busy, NotAllowed, ValidationError, VersionConflict
+from memdesk.core.errors import (
+    Busy,
+    DiskFull,
+    NotAllowed,
+    ReadOnly,
+    ValidationError,
+    VersionConflict,
+)
 from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.filters import Filters
 from memdesk.core.identity import Identity
@@ -88,10 +96,24 @@ class MemoryService(Reads, Writes, Identity, Recall):
         try:
             with write_transaction():
                 yield
-        except peewee.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+        except (peewee.OperationalError, sqlite3.OperationalError) as exc:
+            # Raw statements raise sqlite3's error, the query builder peewee's: both count.
+            # SQLite rolls back by itself on a full disk; peewee's own rollback then fails
+            # with "no transaction is active", hiding the cause: look at both.
+            why = f"{exc} {exc.__context__ or ''}"
+            if "locked" in why or "busy" in why:
                 raise Busy(
                     "the database is busy with another writer; try again in a moment"
+                ) from exc
+            if "full" in why:
+                raise DiskFull(
+                    f"disk full: the disk holding {self.path} has no room, so nothing was "
+                    "written; reading still works. Free some space and try again."
+                ) from exc
+            if "readonly" in why:
+                raise ReadOnly(
+                    f"{self.path} is read-only (file or folder permissions, or a read-only "
+                    "disk), so nothing was written; reading still works"
                 ) from exc
             raise
 
