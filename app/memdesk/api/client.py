@@ -323,7 +323,7 @@ def connect_if_running(
     For the CLI: use the returned client when it is not None, else open the file directly.
     """
     path = naming.socket_path(paths.resolve_db_path(db_path))
-    if not Path(path).exists() or not _listening(path):
+    if not Path(path).exists() or not naming.is_live(path):
         return None  # no owner (a stale socket file): the caller may open the file
     # An owner is running: busy is not absent. Opening the file under it would write behind
     # its back (its window and subscribers would never hear), so retry, then fail clearly.
@@ -332,7 +332,7 @@ def connect_if_running(
         try:
             return Client(socket_path=path, agent=agent, timeout=30.0, role=role)
         except ServerUnavailable:
-            if not _listening(path):
+            if not naming.is_live(path):
                 return None  # it has just exited
         except MemdeskError as exc:
             if exc.code != BUSY:
@@ -348,15 +348,3 @@ def connect_if_running(
 
 BUSY = -32006  # the server's "too many connections" (api/errors.py; no Qt import here)
 BUSY_RETRIES = 8  # ~3 s of backoff
-
-
-def _listening(path: str) -> bool:
-    """Whether a server accepts connections on `path` (not just a file left behind)."""
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        probe.connect(path)
-    except OSError:
-        return False
-    finally:
-        probe.close()
-    return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import stat
 from pathlib import Path
 
@@ -69,3 +70,17 @@ def ensure_private_dir(directory: Path) -> Path:
     if stat.S_IMODE(info.st_mode) & 0o077:
         directory.chmod(0o700)
     return directory
+
+
+def is_live(path: str, timeout_s: float = 1.0) -> bool:
+    """Whether something accepts connections on the Unix socket at `path` (not just a file
+    left behind by a process that died)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(timeout_s)
+    try:
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True

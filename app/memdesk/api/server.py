@@ -107,7 +107,7 @@ class SocketServer(QObject):
             raise ServerError(f"cannot prepare the socket directory: {exc}") from exc
         self._own_database()
         if Path(self._path).exists():
-            if is_live(self._path):
+            if naming.is_live(self._path):
                 raise AlreadyRunning(f"memdesk is already running on socket {self._path}")
             logger.info("removing stale socket %s", self._path)
             QLocalServer.removeServer(self._path)
@@ -233,19 +233,6 @@ def _refuse(sock: QLocalSocket, limit: int) -> None:
     sock.write(protocol.encode(protocol.error(None, exc)))
     sock.disconnected.connect(sock.deleteLater)
     sock.disconnectFromServer()  # after the error is written
-
-
-def is_live(path: str, timeout_s: float = 1.0) -> bool:
-    """Whether something accepts connections on the Unix socket at `path`."""
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    probe.settimeout(timeout_s)
-    try:
-        probe.connect(path)
-    except OSError:
-        return False
-    finally:
-        probe.close()
-    return True
 
 
 def _same_user(sock: QLocalSocket) -> bool:

@@ -286,95 +286,6 @@ class Writes:
             )
             return new
 
-    def remove(
-        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
-    ) -> dict[str, Any]:
-        """Move a memory to the Trash (restorable)."""
-        return self._remove([memory_id], "id", reason, actor)[0]
-
-    def remove_many(
-        self, ids: Sequence[str], *, reason: str | None = None, actor: Actor = USER
-    ) -> list[dict[str, Any]]:
-        """Move memories to the Trash: all of them, or (on any refusal) none."""
-        return self._remove(ids, "ids", reason, actor)
-
-    def _remove(
-        self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
-    ) -> list[dict[str, Any]]:
-        with self._write() as pending:
-            rows = self._rows(ids, field)
-            for row in rows:
-                rules.check_may_write(actor, row.layer)
-                self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
-            return [to_dict(row) for row in rows]
-
-    def restore(
-        self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
-    ) -> dict[str, Any]:
-        """Take a memory out of the Trash to the status it had before (a corrected memory
-        stays retired), or bring a retired memory back to active."""
-        return self._restore([memory_id], "id", reason, actor)[0]
-
-    def restore_many(
-        self, ids: Sequence[str], *, reason: str | None = None, actor: Actor = USER
-    ) -> list[dict[str, Any]]:
-        """`restore` for several memories: all of them, or (on any refusal) none."""
-        return self._restore(ids, "ids", reason, actor)
-
-    def _restore(
-        self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
-    ) -> list[dict[str, Any]]:
-        with self._write() as pending:
-            rows = self._rows(ids, field)
-            earlier = _statuses_before_trash([r for r in rows if r.status == "deleted"])
-            for row in rows:
-                rules.check_may_write(actor, row.layer)
-                status = earlier.get(row.id, "active")
-                if row.layer == "L0" and status == "active" and row.status != "active":
-                    self._check_identity_room(len(row.content))
-                self._set_status(row, status, actor, pending, change="restore", reason=reason)
-            return [to_dict(row) for row in rows]
-
-    def _rows(self, ids: Sequence[str], field: str = "ids") -> list[Memory]:
-        """The memories named by `ids` (each once, in order); their states kept if recording."""
-        if not isinstance(ids, list | tuple) or not ids:
-            raise ValidationError(f"{field} must be a non-empty list of memory ids", field=field)
-        exact: dict[str, Memory] = {}
-        for start in range(0, len(ids), 500):  # one query per chunk: bulk actions of thousands
-            chunk = [i for i in ids[start : start + 500] if isinstance(i, str)]
-            exact.update((r.uuid, r) for r in Memory.select().where(Memory.uuid.in_(chunk)))
-        unique: dict[int, Memory] = {}
-        for memory_id in ids:  # prefixes and unknown ids: found, or refused, one by one
-            row = (exact.get(memory_id) if isinstance(memory_id, str) else None) or self._row(
-                memory_id, field
-            )
-            unique.setdefault(row.id, row)
-        rows = list(unique.values())
-        self._touch([row.uuid for row in rows])
-        return rows
-
-    def _set_status(
-        self,
-        row: Memory,
-        status: str,
-        actor: Actor,
-        pending: list[Change],
-        *,
-        change: str,
-        reason: str | None,
-    ) -> None:
-        if row.status == status:
-            return
-        self._record(row, actor, change, reason)
-        row.status = status
-        # A prepared statement: peewee's save() cost more to build than SQLite took to run it.
-        self.database.execute_sql(
-            "UPDATE memory SET status = ?, version = ?, updated_at = ? WHERE id = ?",
-            (status, row.version, row.updated_at, row.id),
-        )
-        event = {"deleted": "deleted", "active": "restored"}.get(status, "updated")
-        pending.append(Change(event, row.uuid, row.version, actor.label))
-
     def revert(
         self,
         memory_id: str,
@@ -406,31 +317,6 @@ class Writes:
                 change="revert",
                 reason=f"reverted to version {version}",
             )
-
-    def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
-        """Delete a memory from the Trash for good, with its history and links."""
-        with self._write() as pending:
-            row = self._row(memory_id)
-            if row.status != "deleted":
-                raise NotAllowed(
-                    f"memory {row.uuid} is {row.status}; only memories in the "
-                    "Trash can be deleted permanently (remove it first)",
-                    field="id",
-                )
-            rules.check_may_write(actor, row.layer)
-            self._touch([row.uuid])
-            row.delete_instance()
-            pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
-
-    def empty_trash(self, *, actor: Actor = USER) -> int:
-        """Delete for good every memory in the Trash that `actor` may write."""
-        trash = (Memory.status == "deleted") & Memory.layer.in_(rules.writable_layers(actor))
-        with self._write() as pending:
-            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(trash)]
-            self._touch(uuids)
-            Memory.delete().where(trash).execute()
-            pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
-            return len(uuids)
 
     def link(
         self, src: str, dst: str, relation: str = "related", *, actor: Actor = USER
@@ -489,25 +375,6 @@ def _new_row(
         "importance": draft.importance,
         "supersedes": supersedes,
     }
-
-
-def _statuses_before_trash(rows: list[Memory]) -> dict[int, str]:
-    """The status each memory in the Trash had before it was removed: its newest earlier
-    state that was not deleted (active when none is)."""
-    found: dict[int, str] = {}
-    ids = [r.id for r in rows]
-    for start in range(0, len(ids), 500):
-        query = (
-            MemoryVersion.select(MemoryVersion.memory, MemoryVersion.state)
-            .where(MemoryVersion.memory.in_(ids[start : start + 500]))
-            .order_by(MemoryVersion.memory, MemoryVersion.version.desc())
-            .tuples()
-        )
-        for memory_id, state in query:
-            status = json.loads(state).get("status", "active")
-            if memory_id not in found and status != "deleted":
-                found[memory_id] = status
-    return found
 
 
 def _check_version(row: Memory, expected: int | None) -> None:

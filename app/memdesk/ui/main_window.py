@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui import window_settings
 from memdesk.ui.ask import confirm
 from memdesk.ui.change_hub import ChangeHub
 from memdesk.ui.demo_data import load_demo
@@ -75,7 +76,7 @@ class MainWindow(QMainWindow):
         self._build_log_dock()
         self.menus = WindowMenus(self)
         self._connect()
-        self._restore_settings()
+        window_settings.restore_settings(self)
         self._on_selection_changed()
 
     # -- building ----------------------------------------------------------------------------
@@ -115,7 +116,7 @@ class MainWindow(QMainWindow):
         self.log_dock.hide()
 
     def _connect(self) -> None:
-        self.view_tabs.currentChanged.connect(self._show_page)
+        self.view_tabs.currentChanged.connect(self.show_page)
         self.empty_state.demo_requested.connect(self._on_demo_requested)
         self.sidebar.view_selected.connect(self._on_view_selected)
         self.browser.current_changed.connect(self._on_current_changed)
@@ -309,7 +310,7 @@ class MainWindow(QMainWindow):
     # -- slots -------------------------------------------------------------------------------
 
     @Slot(int)
-    def _show_page(self, index: int) -> None:
+    def show_page(self, index: int) -> None:
         """The chosen view; on a database without any memory, the welcome page instead."""
         empty = index == 0 and self.service.count(status=None) == 0
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
@@ -410,7 +411,7 @@ class MainWindow(QMainWindow):
     def _on_memories_changed(self, changes: list[Change]) -> None:
         self.browser.refresh()
         self.stats.request()
-        self._show_page(self.view_tabs.currentIndex())
+        self.show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)
         self._on_selection_changed()
 
@@ -418,39 +419,8 @@ class MainWindow(QMainWindow):
     def _update_counts(self) -> None:
         self.status.set_counts(self.browser.model.rowCount(), self.sidebar.count_of("all"))
 
-    # -- settings ----------------------------------------------------------------------------
-
-    def _restore_settings(self) -> None:
-        s = self.settings
-        if isinstance(geometry := s.value("window/geometry"), QByteArray):
-            self.restoreGeometry(geometry)
-        else:
-            room = self.screen().availableGeometry()
-            self.resize(min(1400, int(room.width() * 0.9)), min(860, int(room.height() * 0.9)))
-        if isinstance(state := s.value("window/state"), QByteArray):
-            self.restoreState(state)
-        if isinstance(state := s.value("window/splitter"), QByteArray):
-            self.splitter.restoreState(state)
-        else:  # first run: the list is what a person reads, so it gets the room
-            side, detail = 170, 320
-            self.splitter.setSizes([side, max(400, self.width() - side - detail), detail])
-        if isinstance(header := s.value("list/header"), QByteArray):
-            self.browser.table.horizontalHeader().restoreState(header)
-            self.browser.table.widths_restored = True
-        self.sidebar.select_key(str(s.value("view/key", "all")))
-        self.browser.set_view_key(self.sidebar.current_key)
-        self.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
-        self._show_page(self.view_tabs.currentIndex())
-
     def save_settings(self) -> None:
-        s = self.settings
-        s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
-        s.setValue("window/splitter", self.splitter.saveState())
-        s.setValue("list/header", self.browser.table.horizontalHeader().saveState())
-        s.setValue("view/key", self.sidebar.current_key)
-        s.setValue("view/page", self.view_tabs.currentIndex())
-        s.sync()
+        window_settings.save_settings(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()

@@ -1,0 +1,45 @@
+"""What the main window remembers between runs: geometry, docks, splitter, list columns,
+the sidebar view and the view tab (QSettings)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray
+
+if TYPE_CHECKING:
+    from memdesk.ui.main_window import MainWindow
+
+
+def restore_settings(window: MainWindow) -> None:
+    s = window.settings
+    if isinstance(geometry := s.value("window/geometry"), QByteArray):
+        window.restoreGeometry(geometry)
+    else:
+        room = window.screen().availableGeometry()
+        window.resize(min(1400, int(room.width() * 0.9)), min(860, int(room.height() * 0.9)))
+    if isinstance(state := s.value("window/state"), QByteArray):
+        window.restoreState(state)
+    if isinstance(state := s.value("window/splitter"), QByteArray):
+        window.splitter.restoreState(state)
+    else:  # first run: the list is what a person reads, so it gets the room
+        side, detail = 170, 320
+        window.splitter.setSizes([side, max(400, window.width() - side - detail), detail])
+    if isinstance(header := s.value("list/header"), QByteArray):
+        window.browser.table.horizontalHeader().restoreState(header)
+        window.browser.table.widths_restored = True
+    window.sidebar.select_key(str(s.value("view/key", "all")))
+    window.browser.set_view_key(window.sidebar.current_key)
+    window.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
+    window.show_page(window.view_tabs.currentIndex())
+
+
+def save_settings(window: MainWindow) -> None:
+    s = window.settings
+    s.setValue("window/geometry", window.saveGeometry())
+    s.setValue("window/state", window.saveState())
+    s.setValue("window/splitter", window.splitter.saveState())
+    s.setValue("list/header", window.browser.table.horizontalHeader().saveState())
+    s.setValue("view/key", window.sidebar.current_key)
+    s.setValue("view/page", window.view_tabs.currentIndex())
+    s.sync()
