@@ -181,3 +181,17 @@ def test_an_existing_world_readable_database_is_narrowed_to_its_owner(tmp_path):
     path.chmod(0o644)
     open_database(path).close()
     assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_read_only_database_is_refused_at_the_start_with_the_reason(tmp_path, monkeypatch):
+    import os
+
+    from memdesk.store import SchemaError
+
+    path = tmp_path / "ro.db"
+    open_database(path).close()
+    # Root may write anything, so the test tells memdesk the file is read-only.
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if p == path else real_access(p, mode))
+    with pytest.raises(SchemaError, match="read-only for this user"):
+        open_database(path)

@@ -47,6 +47,8 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{current.database} is still open in this process; close it before opening "
             f"{path} (memdesk works on one database per process)"
         )
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _refuse_read_only(path)
     _private_file(path)
     refuse_newer(path)
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -81,11 +83,23 @@ def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
             time.sleep(0.02 + random.random() * 0.05)
 
 
+def _refuse_read_only(path: Path) -> None:
+    """memdesk writes on every change and keeps -wal/-shm files beside the database, so a
+    file or folder it cannot write is refused at the start, with the reason, instead of
+    failing on the first write (or reporting a false "index out of sync")."""
+    for place, what in ((path, "the database file"), (path.parent, "its folder")):
+        if place.exists() and not os.access(place, os.W_OK):
+            raise SchemaError(
+                f"{path} cannot be opened: {what} ({place}) is read-only for this user. "
+                "memdesk needs to write there; fix the permissions, or copy the database to "
+                "a writable folder and open that (--db or MEMDESK_DB)."
+            )
+
+
 def _private_file(path: Path) -> None:
     """Memories hold preferences and sometimes secrets: a folder memdesk creates is 0700 and
     the database 0600 (SQLite gives its -wal and -shm files the database's mode). An existing
     database readable by others is narrowed to its owner."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
     status = path.stat()
