@@ -20,6 +20,7 @@ import argparse  # noqa: E402
 import itertools  # noqa: E402
 import multiprocessing  # noqa: E402
 import random  # noqa: E402
+import sqlite3  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -80,6 +81,25 @@ def search_worker(args: tuple[str, int, int]) -> list[float]:
             started = time.perf_counter()
             client.search(query, k=10)
             times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def plain_floor(db: Path, n: int, seed: int) -> list[float]:
+    """The same queries as plain FTS5 bm25 on the same file, in-process (no socket, no join,
+    no fusion): the floor the engine is compared with."""
+    rng = random.Random(seed)
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    times = []
+    for _ in range(n):
+        query = " OR ".join(f'"{w}"' for w in query_words(rng, 3))
+        started = time.perf_counter()
+        connection.execute(
+            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? "
+            "ORDER BY bm25(memory_fts) LIMIT 10",
+            (query,),
+        ).fetchall()
+        times.append((time.perf_counter() - started) * 1000)
+    connection.close()
     return times
 
 
@@ -146,7 +166,15 @@ def main() -> int:
                 # Every worker started and connected once before timing: eight interpreters
                 # starting up would otherwise share the CPU with the first measured searches.
                 pool.map(ping_worker, [sock] * 8, chunksize=1)
-                report("memory.search k=10, 1 client", pool.map(search_worker, [(sock, n, 1)])[0])
+                engine = pool.map(search_worker, [(sock, n, 1)])[0]
+                report("memory.search k=10, 1 client", engine)
+                floor = plain_floor(db, n, 1)
+                report("plain FTS5 bm25, same queries", floor)
+                print(
+                    f"{'ratio engine / plain (p50)':32} "
+                    f"{statistics.median(engine) / statistics.median(floor):.2f}x",
+                    flush=True,
+                )
                 jobs = [(sock, max(1, n // 4), seed) for seed in range(8)]
                 report("memory.search k=10, 8 clients", sum(pool.map(search_worker, jobs), []))
                 report("memory.add (dedup on)", pool.map(add_worker, [(sock, opts.adds)])[0])
