@@ -157,10 +157,11 @@ class MemoryService(Reads, Writes, StatusChanges, Identity, Recall):
         reason, when a memory it touched no longer holds what the step left there."""
         expect, target = (step.after, step.before) if undo else (step.before, step.after)
         with self._write() as pending:
-            why = steps.conflicts(step, expect, target, steps.capture(step.ids))
+            now = steps.capture(step.ids)
+            why = steps.conflicts(step, expect, target, now)
             if why:
                 raise VersionConflict(why)
-            steps.write(self, step, expect, target, actor, pending, "undo" if undo else "redo")
+            steps.write(self, step, expect, target, now, actor, pending, "undo" if undo else "redo")
 
     def archive_session(
         self,

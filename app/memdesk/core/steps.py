@@ -187,12 +187,13 @@ def write(
     step: Step,
     expect: dict[str, State | None],
     target: dict[str, State | None],
+    now: dict[str, State | None],
     actor: Actor,
     pending: list[Change],
     change: str,
 ) -> None:
-    """Put every memory of `step` into its `target` state (the caller checked conflicts)."""
-    now = capture(step.ids)
+    """Put every memory of `step` from its state `now` into its `target` state (the caller
+    checked the conflicts against `expect`)."""
     for memory_id, state in target.items():
         if state is not None and now[memory_id] is None:
             _recreate(memory_id, state)
@@ -207,12 +208,7 @@ def write(
             edits[memory_id] = fields
     for row in _rows_of(list(edits)):
         _put(service, row, edits[row.uuid], actor, pending, change)
-    rows = {
-        r.uuid: r.id
-        for r in Memory.select(Memory.uuid, Memory.id).where(
-            Memory.uuid.in_([i for i, s in target.items() if s is not None])
-        )
-    }
+    rows = _ids_of([i for i, s in target.items() if s is not None])
     for memory_id, state in target.items():
         if state is not None and "links" in step.changed_fields(memory_id):
             _set_links(*link_delta(expect[memory_id], state), rows)
@@ -228,6 +224,15 @@ def _recreate(memory_id: str, state: State) -> None:
     row = Memory.create(uuid=memory_id, updated_at=clock.now(), version=1, **values)
     if row.task is not None:
         neighbours.refresh_around(row)
+
+
+def _ids_of(uuids: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for start in range(0, len(uuids), CHUNK):
+        chunk = uuids[start : start + CHUNK]
+        query = Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(chunk)).tuples()
+        found.update(query)
+    return found
 
 
 def _rows_of(uuids: list[str]) -> list[Memory]:
@@ -266,11 +271,7 @@ def _set_links(
     drop: set[tuple[str, str, str]], add: set[tuple[str, str, str]], rows: dict[str, int]
 ) -> None:
     ids = dict(rows)
-    missing = {end for src, _r, dst in drop | add for end in (src, dst)} - ids.keys()
-    ids.update(
-        (r.uuid, r.id)
-        for r in Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(list(missing)))
-    )
+    ids.update(_ids_of(list({end for s, _r, d in drop | add for end in (s, d)} - ids.keys())))
     for src, relation, dst in drop:
         Link.delete().where(
             (Link.src == ids[src]) & (Link.dst == ids[dst]) & (Link.relation == relation)
