@@ -94,17 +94,8 @@ class StatusChanges:
         change: str,
         reason: str | None,
     ) -> None:
-        if row.status == status:
-            return
-        self._record(row, actor, change, reason)
-        row.status = status
-        # A prepared statement: peewee's save() cost more to build than SQLite took to run it.
-        self.database.execute_sql(
-            "UPDATE memory SET status = ?, version = ?, updated_at = ? WHERE id = ?",
-            (status, row.version, row.updated_at, row.id),
-        )
-        event = {"deleted": "deleted", "active": "restored"}.get(status, "updated")
-        pending.append(Change(event, row.uuid, row.version, actor.label))
+        if row.status != status:
+            self._save(row, {"status": status}, actor, pending, change=change, reason=reason)
 
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links."""

@@ -207,7 +207,7 @@ def write(
         if fields := {f: v for f, v in fields.items() if got[f] != v}:
             edits[memory_id] = fields
     for row in _rows_of(list(edits)):
-        _put(service, row, edits[row.uuid], actor, pending, change)
+        service._save(row, edits[row.uuid], actor, pending, change=change, reason=None)
     rows = _ids_of([i for i, s in target.items() if s is not None])
     for memory_id, state in target.items():
         if state is not None and "links" in step.changed_fields(memory_id):
@@ -240,31 +240,6 @@ def _rows_of(uuids: list[str]) -> list[Memory]:
     for start in range(0, len(uuids), CHUNK):
         rows.extend(Memory.select().where(Memory.uuid.in_(uuids[start : start + CHUNK])))
     return rows
-
-
-def _put(
-    service: MemoryService,
-    row: Memory,
-    fields: State,
-    actor: Actor,
-    pending: list[Change],
-    change: str,
-) -> None:
-    old_task = row.task
-    service._record(row, actor, change, None)
-    for key, value in fields.items():
-        setattr(row, key, value)
-    columns = [*fields, "version", "updated_at"]
-    service.database.execute_sql(  # prepared: peewee's save() cost more to build than to run
-        f"UPDATE memory SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
-        (*(getattr(row, c) for c in columns), row.id),
-    )
-    if "content" in fields or "task" in fields:
-        neighbours.refresh_around(row)
-        if old_task is not None and old_task != row.task:
-            neighbours.refresh_task(old_task)
-    event = {"deleted": "deleted", "active": "restored"}.get(fields.get("status", ""), "updated")
-    pending.append(Change(event, row.uuid, row.version, actor.label))
 
 
 def _set_links(
