@@ -30,6 +30,7 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from memdesk.core import MemoryService
@@ -160,18 +161,29 @@ def main() -> int:
     return 0
 
 
-def alone(samples: list[dict], data: Path) -> int:
-    scores: dict = defaultdict(lambda: defaultdict(list))
-    timings: list[float] = []
-    load_seconds = 0.0
+def stores(samples: list[dict], size: int) -> Iterator[tuple[dict, MemoryService, float]]:
+    """Each conversation in a fresh temporary store with `size` haystack memories: yields
+    (conversation, service, seconds to build); the store is closed and removed after."""
     for sample in samples:
         with tempfile.TemporaryDirectory() as folder:
             service = MemoryService.open(Path(folder) / "bench.db")
             started = time.perf_counter()
             load(service, sample)
-            load_seconds += time.perf_counter() - started
-            evaluate(service, sample, scores, timings)
+            if size:
+                haystack(service, samples, sample, size)
+                while service.tidy_index(1000):  # as a running server does while idle
+                    pass
+            yield sample, service, time.perf_counter() - started
             service.close()
+
+
+def alone(samples: list[dict], data: Path) -> int:
+    scores: dict = defaultdict(lambda: defaultdict(list))
+    timings: list[float] = []
+    load_seconds = 0.0
+    for sample, service, seconds in stores(samples, 0):
+        load_seconds += seconds
+        evaluate(service, sample, scores, timings)
     print(f"{len(samples)} conversations, {len(timings)} questions, data {data}")
     print(f"{'category':<16}{'n':>6}" + "".join(f"{'R@' + str(k):>8}" for k in KS))
     order = sorted((c for c in scores if c != "all"), key=int) + ["all"]
@@ -196,18 +208,10 @@ def in_haystack(samples: list[dict], size: int) -> None:
     scores = {m: defaultdict(lambda: defaultdict(list)) for m in MODES}
     timings: dict[str, list[float]] = {m: [] for m in MODES}
     build = 0.0
-    for sample in samples:
-        with tempfile.TemporaryDirectory() as folder:
-            service = MemoryService.open(Path(folder) / "bench.db")
-            started = time.perf_counter()
-            load(service, sample)
-            haystack(service, samples, sample, size)
-            while service.tidy_index(1000):  # as a running server does while idle
-                pass
-            build += time.perf_counter() - started
-            for mode in MODES:
-                evaluate(service, sample, scores[mode], timings[mode], mode)
-            service.close()
+    for sample, service, seconds in stores(samples, size):
+        build += seconds
+        for mode in MODES:
+            evaluate(service, sample, scores[mode], timings[mode], mode)
     print(f"\nhaystack {size:,} other memories per store ({build:.0f} s to build 5 stores)")
     print(f"{'search':<22}" + "".join(f"{'R@' + str(k):>8}" for k in KS) + "     p50     p99")
     for mode, title in MODES.items():
