@@ -264,3 +264,32 @@ def test_importing_a_markdown_export_says_to_use_json(run, service, tmp_path):
     assert code == 2
     assert "Markdown export" in err
     assert "JSON" in err
+
+
+def test_backup_list_and_restore_from_the_command_line(run, run_json, tmp_path, monkeypatch):
+    kept = run_json("add", "The release branch is cut on Thursdays")
+    code, out, err = run("backup")
+    assert code == 0, err
+    assert out.startswith("backed up to ")
+    assert "1 memories" in out
+    run_json("rm", kept["id"])
+
+    listed = run_json("backup", "--list")
+    assert [b["kind"] for b in listed] == ["manual"]
+    code, out, _ = run("restore-backup", listed[0]["name"])
+    assert code == 0
+    assert "restored" in out
+    assert "the state before is kept as" in out
+    assert run_json("show", kept["id"])["status"] == "active"
+
+    # A relative path names a file from where the command runs.
+    monkeypatch.chdir(tmp_path / "backups")
+    code, out, err = run("restore-backup", f"./{listed[0]['name']}")
+    assert code == 0, err
+
+
+def test_restoring_an_unknown_backup_is_a_one_line_error(run):
+    code, out, err = run("restore-backup", "nope.sqlite3")
+    assert (code, out) == (2, "")
+    assert err.startswith("memdesk: error: no backup named 'nope.sqlite3'")
+    assert "memdesk backup --list" in err

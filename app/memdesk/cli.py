@@ -155,6 +155,17 @@ def _check(svc: Any, a: argparse.Namespace) -> Any:
     return {"ok": not problems, "problems": problems}
 
 
+def _backup(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.backups() if a.list else svc.backup()
+
+
+def _restore_backup(svc: Any, a: argparse.Namespace) -> Any:
+    # A path (anything with a slash) is the caller's: over the socket the owner's working
+    # folder is not ours. A bare name is looked up among the backups.
+    is_path = "/" in a.name or a.name.startswith("~")
+    return svc.restore_backup(str(Path(a.name).expanduser().resolve()) if is_path else a.name)
+
+
 def _fields(a: argparse.Namespace) -> dict[str, Any]:
     names = ("layer", "kind", "project", "task", "importance")
     fields = {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
@@ -285,6 +296,19 @@ def _parser() -> argparse.ArgumentParser:
     command("stats", _stats, "counts by layer, kind, source, project and tag")
     p = command("check", _check, "check the database file and the search index")
     p.add_argument("--rebuild", action="store_true", help="rebuild the search index first")
+
+    p = command(
+        "backup",
+        _backup,
+        "back up the database now (daily backups are automatic; the newest 7 are kept)",
+    )
+    p.add_argument("--list", action="store_true", help="list the backups instead, newest first")
+    p = command(
+        "restore-backup",
+        _restore_backup,
+        "replace every memory with a backup's; the current state is backed up first",
+    )
+    p.add_argument("name", help="a backup's name (memdesk backup --list) or a backup file")
 
     p = command("serve", _serve, "serve agents over the local socket, without a window")
     p.add_argument("--socket", help="socket path (default: derived from the database)")

@@ -10,6 +10,7 @@ from typing import Any
 
 from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService
+from memdesk.core.backups import KINDS as BACKUP_KINDS
 
 
 @contextmanager
@@ -127,4 +128,20 @@ def human(command: str, result: Any) -> str:
             if result["ok"]
             else "problems:\n" + "\n".join(f"  {p}" for p in result["problems"])
         )
+    if command == "backup":
+        if isinstance(result, list):
+            return "\n".join(_backup(b) for b in result) if result else "no backups yet"
+        return f"backed up to {result['path']}\n{_backup(result)}"
+    if command == "restore-backup":
+        return (
+            f"restored {result['restored']} ({result['memories']:,} memories); the state "
+            f"before is kept as {result['before']['name']}"
+        )
     return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+def _backup(b: dict[str, Any]) -> str:
+    when = b["taken_at"].replace("T", " ").replace("+00:00", " UTC")
+    count = "?" if b["memories"] is None else f"{b['memories']:,}"
+    kind = BACKUP_KINDS[b["kind"]]
+    return f"{b['name']}  {when}  {count} memories  {b['bytes'] / 1e6:.1f} MB  ({kind})"

@@ -186,3 +186,28 @@ def test_a_busy_owner_is_waited_for_then_reported_never_bypassed(
     finally:
         pool.shutdown(wait=False)
         server.close()
+
+
+def test_backup_and_restore_go_through_the_running_owner(run, run_json, watcher, sock_path):
+    kept = run_json("add", "Staging runs Debian 12")
+    watcher.next_event(timeout=5)
+    taken = run_json("backup")
+    run_json("rm", kept["id"])
+    watcher.next_event(timeout=5)
+
+    restored = run_json("restore-backup", taken["name"])
+
+    assert restored["memories"] == 1
+    event = watcher.next_event(timeout=5)
+    assert (event["event"], event["by"]) == ("reset", "user")
+    assert run_json("show", kept["id"])["status"] == "active"
+    # Agents may read the list, never take or restore one.
+    with Client(socket_path=sock_path, agent="claude-code", timeout=10) as agent_client:
+        listed = agent_client.call("system.backups")
+        # The server's own daily backup was taken at its start, before the person's.
+        assert sorted(b["kind"] for b in listed) == ["auto", "before-restore", "manual"]
+        for method, params in (("system.backup", {}), ("system.restore_backup", taken)):
+            params = {"name": params["name"]} if params else {}
+            with pytest.raises(MemdeskError) as refused:
+                agent_client.call(method, **params)
+            assert refused.value.code == -32005

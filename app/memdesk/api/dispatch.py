@@ -94,6 +94,9 @@ class Dispatcher:
             "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p)),
             "import": self._import,
             "system.check": self._check,
+            "system.backup": lambda p, s: svc.backup(actor=s.actor),
+            "system.backups": lambda p, s: svc.backups(),
+            "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }
         missing = set(BY_NAME) ^ set(handlers)
         assert not missing, f"methods and handlers differ: {missing}"

@@ -34,6 +34,7 @@ SERVICE_CODES = {
     "busy": BUSY,
     "disk_full": STORAGE,
     "read_only": STORAGE,
+    "storage_failed": STORAGE,
 }
 NAMES = {
     PARSE_ERROR: "parse_error",

@@ -244,6 +244,20 @@ METHODS = [
         ("text",),
     ),
     Method(
+        "system.backup",
+        "Back up the database now (user role only); returns the backup's name, path, "
+        "taken_at, kind, bytes and memories.",
+        {},
+    ),
+    Method("system.backups", "The database's backups, newest first (as system.backup).", {}),
+    Method(
+        "system.restore_backup",
+        "Replace every memory with a backup's (user role only). The current state is backed "
+        'up first (returned as "before"); subscribers get one memory.changed event "reset".',
+        {"name": "a name from system.backups, or an absolute path to a backup file"},
+        ("name",),
+    ),
+    Method(
         "system.check",
         "Check the database file and the search index; returns {ok, problems}.",
         {"rebuild": "boolean (default false): rebuild the search index first"},

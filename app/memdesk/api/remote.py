@@ -129,6 +129,15 @@ class RemoteService:
     def check(self) -> list[str]:
         return self._call("system.check")["problems"]
 
+    def backup(self) -> dict[str, Any]:
+        return self._call("system.backup")
+
+    def backups(self) -> list[dict[str, Any]]:
+        return self._call("system.backups")
+
+    def restore_backup(self, name: str) -> dict[str, Any]:
+        return self._call("system.restore_backup", name=name)
+
 
 def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
     """Leave out options left at None (the server's defaults apply), except those in keep."""

@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication, QSocketNotifier, QTimer
 from memdesk.api.connection import Limits
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemoryService
+from memdesk.core.backups import BackupSchedule
 from memdesk.store import SchemaError
 
 logger = logging.getLogger(__name__)
@@ -49,11 +50,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # The handlers are in place before the line is printed (a parent may signal as soon as it
     # reads it) and stay until cleanup is done, so a second signal cannot cut it short.
+    schedule = BackupSchedule(service)
     with _quit_on_signals(app):
         try:
             print(f"listening on {server.socket_path}", flush=True)
+            schedule.start()
             app.exec()
         finally:
+            schedule.stop()
             server.close()
             service.close()
     logger.info("stopped")

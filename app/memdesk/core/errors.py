@@ -60,3 +60,9 @@ class ReadOnly(MemdeskError):
     """The database file (or its folder) cannot be written: reads work, writes are refused."""
 
     code = "read_only"
+
+
+class StorageFailed(MemdeskError):
+    """A file memdesk writes beside the database (a backup) could not be written."""
+
+    code = "storage_failed"

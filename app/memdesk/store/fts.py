@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import peewee
 
 # Porter stemming over unicode61 with diacritics folded: "running" finds "run", "café" finds
@@ -48,21 +50,22 @@ CREATE_TRIGGERS = (
 
 
 def check(database: peewee.SqliteDatabase) -> list[str]:
-    """Return the problems found (empty when healthy).
+    """Return the problems found (empty when healthy)."""
+    return check_connection(database.connection())
+
+
+def check_connection(connection: sqlite3.Connection) -> list[str]:
+    """`check` on a plain sqlite3 connection (a backup being made, for one).
 
     Only the rank-1 form of FTS5 'integrity-check' compares the index with the content
     table; the bare form checks the index's own structure and misses a stale index.
     """
     problems = [
-        row[0]
-        for row in database.execute_sql("PRAGMA integrity_check").fetchall()
-        if row[0] != "ok"
+        row[0] for row in connection.execute("PRAGMA integrity_check").fetchall() if row[0] != "ok"
     ]
     try:
-        database.execute_sql(
-            "INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)"
-        )
-    except peewee.DatabaseError as exc:
+        connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
+    except sqlite3.DatabaseError as exc:
         problems.append(f"search index out of sync with memories ({exc}); run rebuild")
     return problems
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from memdesk.api.instance import hand_over
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.core.backups import BackupSchedule
 from memdesk.store import SchemaError
 from memdesk.ui.crash import install_excepthook, setup_logging
 from memdesk.ui.icons import app_icon
@@ -54,8 +55,11 @@ def run(db_path: Path) -> int:
     server.agents_changed.connect(window.status.set_agent_names)
     server.show_requested.connect(window.bring_to_front)
     window.show()
+    schedule = BackupSchedule(service)
+    schedule.start()
     try:
         return app.exec()
     finally:
+        schedule.stop()
         server.close()
         service.close()

@@ -132,7 +132,9 @@ class DetailPanel(QWidget):
 
     def on_changes(self, changes: list[Change]) -> None:
         """Someone wrote: re-render, or, mid-edit, tell the person their memory moved on."""
-        if not self._record or self._record["id"] not in {c.id for c in changes}:
+        touched = {c.id for c in changes}
+        reset = any(c.event == "reset" for c in changes)  # a restored backup: any may differ
+        if not self._record or not (reset or self._record["id"] in touched):
             return
         if not self.editing:
             self.show_memory(self.memory_id)

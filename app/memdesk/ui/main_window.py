@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QInputDialog,
     QLabel,
@@ -25,6 +24,8 @@ from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui import window_settings
 from memdesk.ui.ask import confirm
+from memdesk.ui.backups_dialog import BackupsDialog
+from memdesk.ui.busy import wait_cursor
 from memdesk.ui.change_hub import ChangeHub
 from memdesk.ui.demo_data import load_demo
 from memdesk.ui.detail_panel import DetailPanel
@@ -174,15 +175,13 @@ class MainWindow(QMainWindow):
         """Perform one undoable action (a single service call); a refusal is shown as a
         message and returns None."""
         self.status.showMessage(f"{text}…")
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # thousands take ~0.5 s
         try:
-            result = perform(self.undo_stack, self.service, text, action, self.show_error)
+            with wait_cursor():  # thousands take ~0.5 s
+                result = perform(self.undo_stack, self.service, text, action, self.show_error)
         except MemdeskError as exc:
-            QApplication.restoreOverrideCursor()
             self.status.clearMessage()
             self.show_error(exc)
             return None
-        QApplication.restoreOverrideCursor()
         self.status.showMessage(f"{text}: done", 3000)
         self.hub.flush()
         return result
@@ -289,6 +288,14 @@ class MainWindow(QMainWindow):
             lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
         )
         dialog.exec()
+
+    @Slot()
+    def show_backups(self) -> None:
+        dialog = BackupsDialog(self.service, self.show_error, self)
+        if dialog.exec() and dialog.restored is not None:
+            self.hub.flush()
+            before = dialog.restored["before"]["name"]
+            self.status.showMessage(f"Restored; the state before is kept as {before}", 10000)
 
     @Slot()
     def import_memories(self) -> None:
@@ -409,6 +416,9 @@ class MainWindow(QMainWindow):
 
     @Slot(list)
     def _on_memories_changed(self, changes: list[Change]) -> None:
+        if any(c.event == "reset" for c in changes):
+            # A backup was restored: no recorded step describes the memories any more.
+            self.undo_stack.clear()
         self.browser.refresh()
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())

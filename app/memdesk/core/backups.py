@@ -1,0 +1,191 @@
+"""Backups of the whole database: taken daily and on demand, listed, restored.
+
+They live in a `backups` folder beside the database. Automatic ones rotate (the newest
+`KEEP` stay); the ones the person asked for, and the copy taken just before a restore, stay
+until the person deletes them, so an agent or a week of restarts can never rotate away the
+state someone chose to keep.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import dedup, retrieval
+from memdesk.core.actor import USER, Actor
+from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
+from memdesk.core.events import Change
+from memdesk.store import backup as store_backup
+from memdesk.store.migrations import SCHEMA_VERSION, migrate
+
+logger = logging.getLogger(__name__)
+
+KEEP = 7
+EVERY = timedelta(days=1)
+FOLDER = "backups"
+_STAMP = "%Y-%m-%dT%H-%M-%SZ"
+# <database stem>-<UTC time>[-<n>]-<kind>.sqlite3
+KINDS = {"auto": "daily", "manual": "taken by you", "before-restore": "before a restore"}
+_NAME = re.compile(
+    r"^(?P<stem>.+)-(?P<at>\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)(-\d+)?"
+    rf"-(?P<kind>{'|'.join(KINDS)})\.sqlite3$"
+)
+
+
+class Backups:
+    """The service's backup methods (mixed into MemoryService)."""
+
+    path: Path
+
+    def backup_folder(self) -> Path:
+        return self.path.parent / FOLDER
+
+    def backup(self, *, automatic: bool = False, actor: Actor = USER) -> dict[str, Any]:
+        """Copy the database now into the backup folder; returns the backup's description.
+
+        Only the person (or memdesk's own schedule) may: automatic backups rotate, and an
+        agent must not be able to push the person's backups out.
+        """
+        _refuse_agents(actor, "take backups")
+        if not automatic:
+            self.flush_recalls()  # type: ignore[attr-defined]
+        return self._snapshot("auto" if automatic else "manual")
+
+    def backups(self) -> list[dict[str, Any]]:
+        """Every backup of this database, newest first."""
+        folder = self.backup_folder()
+        paths = folder.glob(f"{_glob_safe(self.path.stem)}-*.sqlite3") if folder.is_dir() else ()
+        found = [d for d in (_describe(p, self.path.stem) for p in paths) if d is not None]
+        # mtime orders two taken within one second (a backup, then the one before a restore)
+        found.sort(key=lambda d: (d[1]["taken_at"], d[0]), reverse=True)
+        return [described for _, described in found]
+
+    def backup_due(self, now: datetime | None = None) -> bool:
+        """True when no backup is younger than a day (the daily schedule asks this)."""
+        now = now or datetime.now(UTC)
+        newest = max((b["taken_at"] for b in self.backups()), default=None)
+        return newest is None or now - datetime.fromisoformat(newest) >= EVERY
+
+    def restore_backup(self, name: str, *, actor: Actor = USER) -> dict[str, Any]:
+        """Replace every memory with a backup's (by name from `backups()`, or a file path).
+
+        The current state is backed up first and named in the result, so a restore can
+        itself be taken back. Listeners get one "reset" change: everything may differ.
+        """
+        _refuse_agents(actor, "restore backups")
+        source = self._find_backup(name)
+        try:
+            facts = store_backup.verify(source, SCHEMA_VERSION)
+        except store_backup.BackupError as exc:
+            raise ValidationError(str(exc), field="name") from None
+        self.flush_recalls()  # type: ignore[attr-defined]
+        before = self._snapshot("before-restore")
+        database = self.database  # type: ignore[attr-defined]
+        try:
+            store_backup.restore_into(database.connection(), source)
+        except store_backup.BackupError as exc:
+            raise ValidationError(f"{exc}; nothing was changed", field="name") from None
+        migrate(database, self.path)  # a backup from an older memdesk
+        self._word_counts = dedup.WordCounts(retrieval.frequency)
+        self.changes.publish([Change("reset", "", None, actor.label)])  # type: ignore[attr-defined]
+        logger.info("restored %s (current state kept as %s)", source, before["name"])
+        return {"restored": source.name, "memories": facts["memories"], "before": before}
+
+    def _snapshot(self, kind: str) -> dict[str, Any]:
+        folder = self.backup_folder()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        at = datetime.now(UTC).strftime(_STAMP)
+        dest, n = folder / f"{self.path.stem}-{at}-{kind}.sqlite3", 1
+        while dest.exists():  # two in one second
+            n += 1
+            dest = folder / f"{self.path.stem}-{at}-{n}-{kind}.sqlite3"
+        try:
+            store_backup.snapshot(self.path, dest)
+        except (store_backup.BackupError, OSError) as exc:
+            raise StorageFailed(f"could not back up {self.path}: {exc}") from exc
+        if kind == "auto":
+            for old in [b for b in self.backups() if b["kind"] == "auto"][KEEP:]:
+                Path(old["path"]).unlink(missing_ok=True)
+        described = _describe(dest, self.path.stem)
+        assert described is not None
+        return described[1]
+
+    def _find_backup(self, name: str) -> Path:
+        if not isinstance(name, str) or not name.strip():
+            raise ValidationError(
+                "name: give a backup's name (memdesk backup --list) or a file path", field="name"
+            )
+        if "/" in name or name.startswith("~"):
+            return Path(name).expanduser()
+        for backup in self.backups():
+            if backup["name"] == name:
+                return Path(backup["path"])
+        raise NotFound(
+            f"no backup named {name!r} in {self.backup_folder()}; `memdesk backup --list` "
+            "lists them",
+            field="name",
+        )
+
+
+def _refuse_agents(actor: Actor, what: str) -> None:
+    if actor.source == "agent":
+        raise NotAllowed(f"only the person may {what} (the window or the memdesk command)")
+
+
+def _describe(path: Path, stem: str) -> tuple[int, dict[str, Any]] | None:
+    match = _NAME.match(path.name)
+    if match is None or match["stem"] != stem or match["kind"] not in KINDS:
+        return None
+    at = datetime.strptime(match["at"], _STAMP).replace(tzinfo=UTC)
+    try:
+        facts = store_backup.inspect(path)
+        stat = path.stat()
+        size, order = stat.st_size, stat.st_mtime_ns
+    except (store_backup.BackupError, OSError):
+        facts, size, order = {"memories": None}, 0, 0
+    return order, {
+        "name": path.name,
+        "path": str(path),
+        "taken_at": at.isoformat(),
+        "kind": match["kind"],
+        "bytes": size,
+        "memories": facts["memories"],
+    }
+
+
+def _glob_safe(text: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+class BackupSchedule:
+    """Takes an automatic backup on start when the last is older than a day, and daily while
+    running. A thread of its own: a copy of a large database takes seconds, and it reads its
+    own snapshot, so the owner's requests go on meanwhile."""
+
+    def __init__(self, service: Backups, check_every_s: float = 3600.0) -> None:
+        self._service = service
+        self._every = check_every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="memdesk-backups", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self._service.backup_due():
+                    taken = self._service.backup(automatic=True)
+                    logger.info("daily backup %s", taken["name"])
+            except Exception:  # a failed backup must not stop the app; it is retried
+                logger.exception("automatic backup failed")
+            self._stop.wait(self._every)
