@@ -107,7 +107,10 @@ def _check_running(sock: str, ledger: Ledger, rng: random.Random, outcome: Outco
             tokens = {i: ledger.tokens[i] for i in sample}
         for memory_id, token in tokens.items():
             hits = raw.call("memory.search", query=token, k=5)["hits"]
-            if memory_id not in [h["id"] for h in hits]:
+            if memory_id in [h["id"] for h in hits]:
+                continue
+            # An update in flight at the kill may have landed, replacing the token.
+            if raw.call("memory.get", id=memory_id)["content"] != ledger.in_flight.get(memory_id):
                 outcome.unsearchable.append(memory_id)
     finally:
         raw.close()

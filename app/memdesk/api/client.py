@@ -8,8 +8,12 @@ No Qt, only the standard library, so any agent process can import it cheaply:
         hits = memory.search("indentation")["hits"]
 
 Errors from the server raise `MemdeskError` with the JSON-RPC `code`, the `message` and
-`data` (`data["type"]` is a stable name such as "not_found"). If the server restarted, the
-client reconnects once and repeats the request.
+`data` (`data["type"]` is a stable name such as "not_found").
+
+When the connection is lost the client reconnects and repeats the request if that cannot
+do anything twice: the request was never sent, it only reads, or the server said goodbye
+first (`system.closing`: whatever it did not answer, it did not do). A write whose server
+died without a goodbye raises `OutcomeUnknown` instead of being repeated blindly.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from typing import Any
 
 from memdesk import paths
 from memdesk.api import naming
+from memdesk.api.methods import SAFE_TO_REPEAT
 
 UNAVAILABLE = -32000  # client-side only: memdesk could not be reached
+HANDOVER_WAIT_S = 10.0  # how long the next owner may take to listen after a handover
 
 
 class MemdeskError(Exception):
@@ -51,8 +57,22 @@ class ServerUnavailable(MemdeskError, ConnectionError):
         super().__init__(UNAVAILABLE, message, {"type": "unavailable"})
 
 
+class OutcomeUnknown(MemdeskError):
+    """memdesk stopped while a write was in flight, without saying whether it was done."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(
+            UNAVAILABLE,
+            f"memdesk stopped while {method} was in flight; it may or may not have been "
+            "saved. Look for it (memory.search or memory.list) before sending it again.",
+            {"type": "outcome_unknown"},
+        )
+
+
 class _Disconnected(Exception):
-    pass
+    def __init__(self, sent: bool) -> None:
+        super().__init__()
+        self.sent = sent  # the request reached the socket, so the server may have acted
 
 
 class Client:
@@ -80,6 +100,7 @@ class Client:
         self._lock = threading.RLock()
         self._events: collections.deque[dict[str, Any]] = collections.deque()
         self._subscribed = False
+        self._goodbye: str | None = None  # the server's system.closing reason, if it sent one
         self._connect()
 
     # -- connection ------------------------------------------------------------------------
@@ -97,6 +118,7 @@ class Client:
             ) from None
         self._sock = sock
         self._buffer.clear()
+        self._goodbye = None
         try:
             if self.agent or self.role:
                 hello = {"agent": self.agent or "unknown"}
@@ -138,10 +160,12 @@ class Client:
                 raise ServerUnavailable(
                     f"memdesk did not answer {method} within {self.timeout:g} s"
                 ) from None
-            except _Disconnected:
-                # The server restarted (or went away): reconnect once and repeat.
+            except _Disconnected as lost:
+                goodbye = self._goodbye or self._unread_goodbye()
                 self.close()
-                self._connect()
+                if lost.sent and goodbye is None and method not in SAFE_TO_REPEAT:
+                    raise OutcomeUnknown(method) from None
+                self._reconnect(wait_s=HANDOVER_WAIT_S if goodbye == "handover" else 0.0)
                 try:
                     return self._roundtrip(method, params)
                 except _Disconnected:
@@ -149,6 +173,37 @@ class Client:
                     raise ServerUnavailable(
                         f"memdesk closed the connection on {self.socket_path}"
                     ) from None
+
+    def _unread_goodbye(self) -> str | None:
+        """The server's goodbye, if it is still unread in the socket (a send can fail on
+        the closed connection before the client read what the server said last)."""
+        if self._sock is None:
+            return None
+        try:
+            self._sock.setblocking(False)
+            while chunk := self._sock.recv(1 << 16):
+                self._buffer += chunk
+        except OSError:
+            pass
+        for line in bytes(self._buffer).split(b"\n"):
+            if b'"system.closing"' in line:
+                try:
+                    return json.loads(line)["params"].get("reason", "stopping")
+                except (ValueError, KeyError, AttributeError):
+                    return "stopping"
+        return None
+
+    def _reconnect(self, wait_s: float) -> None:
+        """Connect again; after a handover, wait (up to `wait_s`) for the next owner."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self._connect()
+                return
+            except ServerUnavailable:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
 
     def notify(self, method: str, **params: Any) -> None:
         """Send a notification: the server acts on it but never answers."""
@@ -162,6 +217,9 @@ class Client:
         self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
         while True:
             message = self._read_message()
+            if message.get("method") == "system.closing":
+                self._goodbye = message.get("params", {}).get("reason", "stopping")
+                continue
             if "id" not in message:
                 self._events.append(message)
                 continue
@@ -178,7 +236,7 @@ class Client:
         try:
             self._sock.sendall(line)
         except (BrokenPipeError, ConnectionResetError):
-            raise _Disconnected from None
+            raise _Disconnected(sent=False) from None
 
     def _read_message(self) -> dict[str, Any]:
         assert self._sock is not None
@@ -191,9 +249,9 @@ class Client:
             try:
                 chunk = self._sock.recv(1 << 16)
             except ConnectionResetError:
-                raise _Disconnected from None
+                raise _Disconnected(sent=True) from None
             if not chunk:
-                raise _Disconnected
+                raise _Disconnected(sent=True)
             self._buffer += chunk
 
     # -- events ----------------------------------------------------------------------------
@@ -204,21 +262,33 @@ class Client:
         self._subscribed = True
 
     def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
-        """The next `memory.changed` params, waiting up to `timeout` s; None if none came."""
+        """The next `memory.changed` params, waiting up to `timeout` s; None if none came.
+        After a handover it follows (and subscribes again) to the next owner."""
         with self._lock:
-            if not self._events and self._sock is not None:
-                self._sock.settimeout(timeout)
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while not self._events and self._sock is not None:
+                if deadline is not None:
+                    self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+                else:
+                    self._sock.settimeout(None)
                 try:
                     message = self._read_message()
                 except TimeoutError:
-                    return None
+                    break
                 except _Disconnected:
+                    goodbye = self._goodbye
                     self.close()
-                    raise ServerUnavailable("memdesk closed the connection") from None
+                    if goodbye != "handover":
+                        raise ServerUnavailable("memdesk closed the connection") from None
+                    self._reconnect(wait_s=HANDOVER_WAIT_S)
+                    continue
                 finally:
                     if self._sock is not None:
                         self._sock.settimeout(self.timeout)
-                self._events.append(message)
+                if message.get("method") == "system.closing":
+                    self._goodbye = message.get("params", {}).get("reason", "stopping")
+                else:
+                    self._events.append(message)
             return self._events.popleft().get("params") if self._events else None
 
     # -- methods (names follow MemoryService where the CLI uses either) --------------------

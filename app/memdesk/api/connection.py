@@ -56,6 +56,7 @@ class Connection(QObject):
         self._buffer = bytearray()
         self._scanned = 0  # bytes of _buffer already known to hold no newline
         self._closing = False
+        self._last_said = False  # the goodbye is sent: read nothing more
         self._drain_scheduled = False
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
@@ -88,6 +89,14 @@ class Connection(QObject):
         ):
             self._on_disconnected()
 
+    def say_goodbye(self, payload: bytes) -> None:
+        """Send a last message and close; no request after it is read, even one that has
+        already arrived (the message promises the client that)."""
+        self._last_said = True
+        self.send(payload)
+        self.flush()
+        self.close()
+
     def flush(self, timeout_ms: int = 200) -> None:
         if self._sock is not None and self._sock.bytesToWrite():
             self._sock.waitForBytesWritten(timeout_ms)
@@ -106,7 +115,7 @@ class Connection(QObject):
     def _drain(self) -> None:
         self._drain_scheduled = False
         handled = 0
-        while not self._closing and handled < self._limits.lines_per_turn:
+        while not (self._closing or self._last_said) and handled < self._limits.lines_per_turn:
             if self._sock.bytesToWrite() >= self._limits.max_pending_output:
                 return  # resumed by bytesWritten once the client reads its answers
             end = self._buffer.find(b"\n", self._scanned)
@@ -121,7 +130,7 @@ class Connection(QObject):
                 self._too_long(len(line))
                 return
             self._handle_line(line)
-        if self._closing:
+        if self._closing or self._last_said:
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
             self._too_long(len(self._buffer))

@@ -52,16 +52,20 @@ class Dispatcher:
         service: MemoryService,
         on_show: Callable[[], None] = lambda: None,
         on_hello: Callable[[], None] = lambda: None,
+        on_handover: Callable[[], None] | None = None,
     ):
+        """`on_handover` is given by a headless server only: a window never hands over."""
         self.service = service
         self._on_show = on_show
         self._on_hello = on_hello
+        self._on_handover = on_handover
         svc = service
         handlers: dict[str, Handler] = {
             "system.ping": lambda p, s: "pong",
             "system.describe": lambda p, s: self._describe(),
             "system.hello": self._hello,
             "system.show": self._show,
+            "system.handover": self._handover,
             "memory.add": self._add,
             "memory.add_many": self._add_many,
             "memory.update": lambda p, s: svc.update(p.pop("id"), actor=s.actor, **p),
@@ -201,6 +205,20 @@ class Dispatcher:
             self.service.rebuild_index()
         problems = self.service.check()
         return {"ok": not problems, "problems": problems}
+
+    def _handover(self, params: Params, session: Session) -> dict[str, bool]:
+        if session.role != "user":
+            raise RpcError(
+                errors.NOT_ALLOWED, "system.handover: only the memdesk window may ask for it"
+            )
+        if self._on_handover is None:
+            raise RpcError(
+                errors.NOT_ALLOWED,
+                "a memdesk window owns this database and does not hand it over; "
+                "use system.show to bring it forward",
+            )
+        self._on_handover()
+        return {"handing_over": True}
 
     def _show(self, params: Params, session: Session) -> dict[str, bool]:
         self._on_show()

@@ -60,6 +60,13 @@ METHODS = [
     ),
     Method("system.show", "Ask the memdesk window to come to the front (no-op headless).", {}),
     Method(
+        "system.handover",
+        "Ask a headless `memdesk serve` to hand the database over (user role only: the window "
+        "starting). It answers, sends every connection a system.closing notification and "
+        "exits; a window refuses (-32005).",
+        {},
+    ),
+    Method(
         "memory.add",
         "Add a memory. A restatement of an existing memory reinforces it instead (returned "
         "with duplicate_of); a similar text that differs in a number, negation or name is "
@@ -264,3 +271,26 @@ METHODS = [
     ),
 ]
 BY_NAME = {m.name: m for m in METHODS}
+
+# Repeating one of these after a lost connection cannot store anything twice (a search only
+# bumps recall counters), so a client may resend it to the next server without asking.
+SAFE_TO_REPEAT = frozenset(
+    {
+        "system.ping",
+        "system.describe",
+        "system.hello",
+        "system.show",
+        "system.backups",
+        "memory.get",
+        "memory.history",
+        "memory.list",
+        "memory.count",
+        "memory.search",
+        "identity.get",
+        "context.build",
+        "events.subscribe",
+        "events.unsubscribe",
+        "stats",
+        "export",
+    }
+)

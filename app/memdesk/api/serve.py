@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     except (SchemaError, OSError) as exc:
         print(f"memdesk serve: {exc}", file=sys.stderr)
         return 2
-    server = SocketServer(service, getattr(args, "socket", None), limits=_limits())
+    server = SocketServer(service, getattr(args, "socket", None), limits=_limits(), headless=True)
     try:
         server.listen()
     except AlreadyRunning as exc:
@@ -51,6 +51,14 @@ def run(args: argparse.Namespace) -> int:
     # The handlers are in place before the line is printed (a parent may signal as soon as it
     # reads it) and stay until cleanup is done, so a second signal cannot cut it short.
     schedule = BackupSchedule(service)
+    reason = ["stopping"]
+
+    def hand_over() -> None:
+        # Queued: the answer to system.handover is written before the loop stops.
+        reason[0] = "handover"
+        QTimer.singleShot(0, app.quit)
+
+    server.handover_requested.connect(hand_over)
     with _quit_on_signals(app):
         try:
             print(f"listening on {server.socket_path}", flush=True)
@@ -58,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
             app.exec()
         finally:
             schedule.stop()
-            server.close()
+            server.close(reason[0])
             service.close()
-    logger.info("stopped")
+    logger.info("stopped (%s)", reason[0])
     return 0
 
 

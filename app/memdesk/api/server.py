@@ -46,6 +46,7 @@ class SocketServer(QObject):
     clients_changed = Signal(int)
     agents_changed = Signal(list)  # the names of the connected agents, as they said hello
     show_requested = Signal()
+    handover_requested = Signal()  # headless only: the window starting wants the database
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class SocketServer(QObject):
         parent: QObject | None = None,
         *,
         limits: Limits | None = None,
+        headless: bool = False,
     ) -> None:
         super().__init__(parent)
         self._service = service
@@ -63,6 +65,7 @@ class SocketServer(QObject):
             service,
             on_show=lambda: self.show_requested.emit(),
             on_hello=self._announce_agents,
+            on_handover=self.handover_requested.emit if headless else None,
         )
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
@@ -148,17 +151,22 @@ class SocketServer(QObject):
             os.close(self._lock_fd)  # closing the file releases the lock
             self._lock_fd = None
 
-    def close(self) -> None:
-        """Stop listening and close every connection, after sending what is queued."""
+    def close(self, reason: str = "stopping") -> None:
+        """Stop listening and close every connection, after sending what is queued.
+
+        Each connection gets a `system.closing` notification first. Every request this server
+        read has been answered by then and it reads no more, so a client may send anything
+        still unanswered to the next owner without risk of doing it twice.
+        """
         self._sweep.stop()
         self._bookkeeping.stop()
         self._bookkeeper.flush()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        closing = protocol.encode(protocol.notification("system.closing", {"reason": reason}))
         for connection in list(self._connections):
-            connection.flush()
-            connection.close()
+            connection.say_goodbye(closing)
         if self._server is not None:
             self._server.close()  # also removes the socket file
             self._server.deleteLater()

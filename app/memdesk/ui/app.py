@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from memdesk.api.instance import hand_over
+from memdesk.api.instance import hand_over, listen_as_owner
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.backups import BackupSchedule
@@ -41,7 +41,7 @@ def run(db_path: Path) -> int:
     server = SocketServer(service)
     socket_path: str | None = server.socket_path
     try:
-        server.listen()
+        listen_as_owner(server)
     except AlreadyRunning:
         service.close()
         return 0 if hand_over(db_path, show=True) else 1
