@@ -91,3 +91,37 @@ def _stop_server_on(sock_path: str) -> None:
         except ProcessLookupError:
             return
         anyio.run(anyio.sleep, 0.05)
+
+
+def test_the_bridge_survives_serve_being_killed_between_two_calls(serve, db_path, sock_path):
+    first = serve()
+
+    async def steps(session):
+        added = await session.call_tool("memory_write", {"action": "add", "content": "Kept"})
+        first.proc.kill()
+        first.proc.wait()
+        found = await session.call_tool("memory", {"op": "search", "args": {"query": "kept"}})
+        again = await session.call_tool("memory_write", {"action": "add", "content": "Later"})
+        return added, found, again
+
+    added, found, again = anyio.run(_session_run, _bridge(db_path, sock_path), steps)
+    try:
+        assert _payload(found)["hits"][0]["id"] == _payload(added)["id"]
+        assert _payload(again)["content"] == "Later"
+    finally:
+        _stop_server_on(sock_path)  # the one the bridge started in place of the killed one
+
+
+def test_a_serve_that_cannot_start_fails_fast_with_its_reason(tmp_path, sock_path):
+    unusable = tmp_path / "not-a-db.sqlite3"
+    unusable.write_bytes(b"this is not a database" * 200)
+
+    async def steps(session):
+        started = anyio.current_time()
+        result = await session.call_tool("memory", {"op": "identity"})
+        return result, anyio.current_time() - started
+
+    result, took = anyio.run(_session_run, _bridge(unusable, sock_path), steps)
+    assert result.is_error
+    assert "not a usable memdesk database" in result.content[0].text
+    assert took < 1.5

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -85,52 +86,76 @@ _WRITES = {
 
 
 class Backend:
-    """The connection to memdesk, made on first use (starting `memdesk serve` if needed)."""
+    """The connection to memdesk, made on first use and made again when memdesk went away
+    (starting `memdesk serve` when nothing owns the database)."""
 
     def __init__(self, db: os.PathLike[str] | str, socket_path: str | None = None) -> None:
         self.db = db
         self.socket_path = socket_path or naming.socket_path(db)
         self.agent = os.environ.get(AGENT_ENV) or "mcp"
+        self.log = Path(self.socket_path + ".log")  # serve's stderr, when the bridge starts it
         self._client: Client | None = None
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
-        if self._client is None:
-            self._client = self._connect()
         try:
-            return self._client.call(method, **params)
+            try:
+                return self._connected().call(method, **params)
+            except ServerUnavailable:
+                # Gone and not back (killed, or closed with its window): nothing was done
+                # (the client repeats only what cannot be done twice), so start it and retry.
+                self.close()
+                return self._connected().call(method, **params)
         except MemdeskError as exc:
             raise ToolError(f"{exc.message} [{exc.type}, {exc.code}]") from None
+
+    def _connected(self) -> Client:
+        if self._client is None:
+            self._client = self._connect()
+        return self._client
 
     def _connect(self) -> Client:
         try:
             return Client(socket_path=self.socket_path, agent=self.agent)
         except ServerUnavailable:
-            self._start_server()
+            server = self._start_server()
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             try:
                 return Client(socket_path=self.socket_path, agent=self.agent)
             except ServerUnavailable as exc:
+                code = server.poll()
+                if code not in (None, 0):  # 0: another one won the race and serves
+                    why = _last_line(self.log) or f"exit code {code}"
+                    raise ToolError(f"memdesk serve could not start: {why}") from None
                 if time.monotonic() > deadline:
                     raise ToolError(f"memdesk could not be started: {exc.message}") from None
-                time.sleep(0.1)
+                time.sleep(0.05)
 
-    def _start_server(self) -> None:
+    def _start_server(self) -> subprocess.Popen[bytes]:
         logger.info("starting memdesk serve for %s", self.db)
         command = [sys.executable, "-m", "memdesk", "serve", "--db", str(self.db)]
         command += ["--socket", self.socket_path]
-        # Its own session, no pipes to us: it outlives the bridge and never blocks on stdout.
-        subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        # Its own session, no pipes to us: it outlives the bridge and never blocks on a pipe.
+        # Its log goes to a file beside the socket, where a failed start leaves its reason.
+        naming.prepare_dir(self.socket_path)
+        with self.log.open("wb") as sink:
+            return subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=sink,
+                start_new_session=True,
+            )
 
     def close(self) -> None:
         if self._client is not None:
             self._client.close()
+            self._client = None
+
+
+def _last_line(log: Path) -> str:
+    lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+    return lines[-1].removeprefix("memdesk serve: ") if lines else ""
 
 
 def build_server(backend: Backend) -> MCPServer:
