@@ -156,3 +156,36 @@ def test_until_a_bare_date_includes_that_whole_day(service):
     service.add("written the day after", created_at="2024-03-02T08:00:00Z")
     listed = service.list_memories(until="2024-03-01")
     assert [m["content"] for m in listed] == ["written on the first of March"]
+
+
+def test_times_ago_and_changes_since(service):
+    from datetime import UTC, datetime, timedelta
+
+    old = service.add("written ten days ago", created_at=datetime.now(UTC) - timedelta(days=10))
+    fresh = service.add("written just now")
+    edited = service.add("old but edited today", created_at=datetime.now(UTC) - timedelta(days=9))
+    service.update(edited["id"], content="old but edited today, really")
+
+    def ids(**filters):
+        return {m["id"] for m in service.list_memories(**filters)}
+
+    assert ids(since="7d") == {fresh["id"]}
+    assert ids(since="2w") == {old["id"], fresh["id"], edited["id"]}
+    assert ids(until="168h") == {old["id"], edited["id"]}
+    # An edit is a change; so is a backdated memory entering memdesk now.
+    assert edited["id"] not in ids(since="1h")
+    assert ids(changed_since="1h") == {old["id"], fresh["id"], edited["id"]}
+    assert service.count(changed_since="30m", since="1h") == 1
+
+
+def test_status_all_means_any_status(service):
+    kept = service.add("kept")
+    gone = service.add("gone")
+    service.remove(gone["id"])
+    assert {m["id"] for m in service.list_memories(status="all")} == {kept["id"], gone["id"]}
+
+
+@pytest.mark.parametrize("value", ["7x", "d7", "-3d", "seven days"])
+def test_a_bad_time_ago_says_what_is_allowed(service, value):
+    with pytest.raises(ValidationError, match="30m, 24h, 7d or 2w"):
+        service.list_memories(since=value)

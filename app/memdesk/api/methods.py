@@ -17,8 +17,8 @@ _FILTERS = {
     "project": "project name",
     "task": "task name",
     "tags": "list of tags; all must match",
-    "since": "ISO 8601 time; created at or after",
-    "until": "ISO 8601 time; created at or before",
+    "since": "created at or after: ISO 8601 time, or a time ago (30m, 24h, 7d, 2w)",
+    "until": "created at or before: ISO 8601 time, or a time ago",
 }
 _NEW_FIELDS = {
     "layer": 'L0 | L1 (default "L1"); agents may not write L2, use archive.add',
@@ -150,7 +150,8 @@ METHODS = [
             **_FILTERS,
             "source": "user | agent | system",
             "agent": "agent name",
-            "status": "active (default) | inactive | deleted, a list of them, or null for any",
+            "changed_since": "changed (created or edited) at or after: as since",
+            "status": "active (default) | inactive | deleted | all, or a list of them",
             "offset": "integer >= 0 (default 0)",
             "limit": "integer 1..10000 (default 50)",
             "order": 'field to sort by, prefix - for descending (default "-updated_at")',
@@ -163,6 +164,7 @@ METHODS = [
             **_FILTERS,
             "source": "user | agent | system",
             "agent": "agent name",
+            "changed_since": "as memory.list",
             "status": "as memory.list",
         },
     ),

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 
 from memdesk.core.errors import ValidationError
 
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%f"
-HINT = "an ISO 8601 date or time such as 2026-05-01 or 2026-05-01T14:30:00Z"
+HINT = (
+    "an ISO 8601 date or time such as 2026-05-01 or 2026-05-01T14:30:00Z, or a time ago "
+    "such as 30m, 24h, 7d or 2w"
+)
+_AGO = re.compile(r"(\d{1,6})\s*([mhdw])")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
 def format_time(moment: datetime) -> str:
@@ -27,6 +33,9 @@ def parse_time(value: object, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValidationError(f"{field} must be {HINT}", field=field)
     text = value.strip()
+    ago = _AGO.fullmatch(text.lower())
+    if ago:
+        return format_time(datetime.now(UTC) - timedelta(**{_UNITS[ago[2]]: int(ago[1])}))
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
     try:

@@ -45,6 +45,7 @@ class Filters:
     tags: tuple[str, ...] = ()
     since: str | None = None
     until: str | None = None
+    changed_since: str | None = None
     ids: tuple[str, ...] = field(default=())
 
     @classmethod
@@ -62,9 +63,12 @@ class Filters:
         tags: Sequence[str] | None = None,
         since: Any = None,
         until: Any = None,
+        changed_since: Any = None,
         ids: Sequence[str] | None = None,
     ) -> Filters:
         """Validate loose keyword filters; any bad value raises a ValidationError."""
+        if status == "all":  # the word people use (the CLI has always taken it)
+            status = None
         all_layers = list(_many(layers, rules.LAYERS, "layer"))
         if layer is not None:
             all_layers.append(layer)
@@ -79,6 +83,9 @@ class Filters:
             tags=tuple(validate.tags(tags)),
             since=parse_time(since, "since") if since is not None else None,
             until=_until(until),
+            changed_since=(
+                parse_time(changed_since, "changed_since") if changed_since is not None else None
+            ),
             ids=_ids(ids),
         )
 
@@ -104,6 +111,8 @@ class Filters:
             expr &= Memory.created_at >= self.since
         if self.until:
             expr &= Memory.created_at <= self.until
+        if self.changed_since:
+            expr &= Memory.updated_at >= self.changed_since
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
             expr &= Memory.uuid.in_(
@@ -125,7 +134,7 @@ def _until(value: Any) -> str | None:
     if value is None:
         return None
     moment = parse_time(value, "until")
-    if isinstance(value, str) and len(value.strip()) == 10:
+    if isinstance(value, str) and len(value.strip()) == 10 and "-" in value:
         moment = moment[:10] + "T23:59:59.999Z"
     return moment
 
