@@ -15,8 +15,8 @@ import pytest
 from memdesk.cli import main
 
 
-def _one_line_error(code: int, out: str, err: str) -> str:
-    assert code == 2
+def _one_line_error(code: int, out: str, err: str, exit_code: int = 2) -> str:
+    assert code == exit_code
     assert out == ""
     assert err.startswith("memdesk")
     assert err.endswith("\n")
@@ -128,7 +128,7 @@ def test_markdown_export_to_standard_output(run):
 
 
 def test_an_unknown_id_is_a_one_line_error(run):
-    err = _one_line_error(*run("show", "deadbeef"))
+    err = _one_line_error(*run("show", "deadbeef"), exit_code=3)
     assert err == "memdesk: error: no memory with id 'deadbeef'\n"
 
 
@@ -143,11 +143,11 @@ def test_an_unknown_command_is_a_one_line_error(run):
 
 def test_an_identity_over_the_limit_is_a_one_line_error_and_saves_nothing(run, run_json):
     run("identity", "--set", "a" * 600)
-    err = _one_line_error(*run("add", "b" * 401, "--layer", "L0"))
+    err = _one_line_error(*run("add", "b" * 401, "--layer", "L0"), exit_code=4)
     assert "1,001 characters" in err
     assert "the limit is 1,000" in err
     assert "Merge or remove" in err
-    err = _one_line_error(*run("identity", "--set", "c" * 1001))
+    err = _one_line_error(*run("identity", "--set", "c" * 1001), exit_code=4)
     assert "the limit is 1,000" in err
     assert run_json("identity")["size"] == 600
 
@@ -174,7 +174,9 @@ def test_a_multi_line_error_is_printed_on_one_line(run, tmp_path):
 def test_a_stale_expected_version_is_a_one_line_error(run_json, run):
     memory_id = run_json("add", "Versioned")["id"]
     run_json("edit", memory_id, "--content", "Versioned twice")
-    err = _one_line_error(*run("edit", memory_id, "--content", "x", "--expected-version", "1"))
+    err = _one_line_error(
+        *run("edit", memory_id, "--content", "x", "--expected-version", "1"), exit_code=4
+    )
     assert "version 2" in err
 
 
@@ -194,7 +196,7 @@ def test_a_file_that_cannot_be_read_or_written_is_a_one_line_error(run, args):
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
     with closing(sqlite3.connect(db_path)) as plain:
         plain.execute("PRAGMA user_version = 999")
-    err = _one_line_error(*run("list"))
+    err = _one_line_error(*run("list"), exit_code=5)
     assert "newer memdesk" in err
 
 
@@ -290,6 +292,65 @@ def test_backup_list_and_restore_from_the_command_line(run, run_json, tmp_path, 
 
 def test_restoring_an_unknown_backup_is_a_one_line_error(run):
     code, out, err = run("restore-backup", "nope.sqlite3")
-    assert (code, out) == (2, "")
+    assert (code, out) == (3, "")
     assert err.startswith("memdesk: error: no backup named 'nope.sqlite3'")
     assert "memdesk backup --list" in err
+
+
+def test_json_errors_are_json_on_standard_error(run):
+    code, out, err = run("show", "deadbeef", "--json")
+    assert (code, out) == (3, "")
+    error = json.loads(err)["error"]
+    assert (error["type"], error["exit_code"], error["field"]) == ("not_found", 3, "id")
+    assert "deadbeef" in error["message"]
+
+
+def test_check_exits_1_on_problems_and_names_the_flag(run, service, db_path):
+    service.add("a memory the index will forget")
+    service.database.execute_sql("DELETE FROM memory_fts")  # the index loses its rows
+    service.close()
+    code, out, _ = run("check")
+    assert code == 1
+    assert "memdesk check --rebuild" in out
+    assert run("check", "--rebuild")[0] == 0
+
+
+def test_a_short_id_prefix_says_how_long_it_must_be(run_json, run):
+    run_json("add", "something")
+    code, _, err = run("show", "abc")
+    assert code == 2
+    assert "at least its first 4 characters" in err
+
+
+def test_serve_and_mcp_help_list_only_what_they_take(run):
+    for command in ("serve", "mcp"):
+        code, out, _ = run(command, "--help", db=None)
+        assert code == 0
+        assert "--json" not in out
+        assert "--socket" in out
+    assert "MEMDESK_AGENT" in run("mcp", "--help", db=None)[1]
+    assert "exit codes" in run("--help", db=None)[1]
+
+
+def test_shell_completion_is_printed(run):
+    code, out, _ = run("--print-completion", "bash", db=None)
+    assert code == 0
+    assert "restore-backup" in out
+
+
+def test_wide_characters_keep_rows_inside_the_terminal(run_json, run, monkeypatch):
+    from memdesk.cli_output import columns
+
+    monkeypatch.setenv("COLUMNS", "80")
+    run_json("add", "東京のサーバーは毎晩三時に再起動される。" * 4)
+    code, out, _ = run("list")
+    assert code == 0
+    assert max(columns(line) for line in out.splitlines()) <= 80
+
+
+def test_without_a_display_the_window_suggests_serve(run, monkeypatch):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    code, _, err = run()
+    assert code == 5
+    assert "memdesk serve" in err

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import shtab
+
 from memdesk import __version__, cli_output
 from memdesk.core import MemdeskError, rules
 from memdesk.core.display import visible
@@ -148,11 +150,20 @@ def _stats(svc: Any, a: argparse.Namespace) -> Any:
     return svc.stats()
 
 
+class _ProblemsFound(Exception):
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__()
+        self.result = result
+
+
 def _check(svc: Any, a: argparse.Namespace) -> Any:
     if a.rebuild:
         svc.rebuild_index()
     problems = svc.check()
-    return {"ok": not problems, "problems": problems}
+    result = {"ok": not problems, "problems": problems}
+    if problems:
+        raise _ProblemsFound(result)  # printed as usual, then exit code 1
+    return result
 
 
 def _backup(svc: Any, a: argparse.Namespace) -> Any:
@@ -179,28 +190,60 @@ def _fields(a: argparse.Namespace) -> dict[str, Any]:
 # -- the parser --------------------------------------------------------------------------------
 
 
+EXIT_CODES = """exit codes:
+  0  done
+  1  memdesk check found problems
+  2  usage: a bad argument or value (the message says what is allowed)
+  3  not found: no such memory or backup
+  4  refused: not allowed, changed since you read it, identity full, too large
+  5  unavailable: memdesk busy, the disk full or read-only, the database unusable"""
+
+# Service error code -> exit code (anything else that is the caller's: 2).
+_EXIT = {
+    "not_found": 3,
+    "not_allowed": 4,
+    "version_conflict": 4,
+    "l0_full": 4,
+    "too_large": 4,
+    "busy": 5,
+    "disk_full": 5,
+    "read_only": 5,
+    "storage_failed": 5,
+    "unavailable": 5,
+    "outcome_unknown": 5,
+}
+
+
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument(
         "--db",
         default=argparse.SUPPRESS,
         help="database file (default: $MEMDESK_DB or the user data folder)",
     )
+    common = argparse.ArgumentParser(add_help=False, parents=[database])
     common.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="print machine-readable JSON"
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print machine-readable JSON (errors too, on standard error)",
     )
     parser = _Parser(
         prog="memdesk",
         description="Long-term memory for AI agents that you can "
         "see and correct. Without a command, opens the window.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"memdesk {__version__}")
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def command(name: str, handler: Handler, help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_, description=help_)
+    def command(
+        name: str, handler: Handler, help_: str, parent: argparse.ArgumentParser = common, **kw: Any
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[parent], help=help_, description=help_, **kw)
         p.set_defaults(handler=handler)
         return p
 
@@ -310,9 +353,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", help="a backup's name (memdesk backup --list) or a backup file")
 
-    p = command("serve", _serve, "serve agents over the local socket, without a window")
-    p.add_argument("--socket", help="socket path (default: derived from the database)")
-    command("mcp", _mcp, "run the MCP bridge on stdio (for agent hosts)")
+    socket_help = "socket path (default: $MEMDESK_SOCKET, else derived from the database)"
+    p = command("serve", _serve, "serve agents over the local socket, without a window", database)
+    p.add_argument("--socket", help=socket_help)
+    p = command(
+        "mcp",
+        _mcp,
+        "run the MCP bridge on stdio (for agent hosts); starts `memdesk serve` if none runs",
+        database,
+        epilog="environment: MEMDESK_AGENT names the agent its writes are attributed to "
+        "(default mcp); MEMDESK_DB and MEMDESK_SOCKET as --db and --socket",
+    )
+    p.add_argument("--socket", help=socket_help)
+    shtab.add_argument_to(parser, ["--print-completion"], help="print a shell completion script")
     return parser
 
 
@@ -335,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     args.db = resolve_db_path(getattr(args, "db", None))
     handler = getattr(args, "handler", None)
+    as_json = getattr(args, "json", False)
+    code = 0
     try:
         if handler is None:
             from memdesk.ui import app
@@ -344,22 +399,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             return handler(None, args)
         with cli_output.backend(args.db) as svc:
             result = handler(svc, args)
-    except (MemdeskError, SchemaError) as exc:
-        message = getattr(exc, "message", str(exc)).replace("\n", "; ")
-        print(f"memdesk: error: {message}", file=sys.stderr)
-        return 2
+    except _ProblemsFound as found:
+        result, code = found.result, 1
+    except MemdeskError as exc:
+        return _fail(exc.message, exc.code, _EXIT.get(exc.code, 2), as_json, exc.field)
+    except SchemaError as exc:
+        return _fail(str(exc), "unusable_database", 5, as_json)
     except OSError as exc:  # e.g. export -o into a folder that does not exist
-        print(f"memdesk: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), "os_error", 2, as_json)
     except KeyboardInterrupt:
         return 130
     if result is not None:
         try:
-            if getattr(args, "json", False):
+            if as_json:
                 print(json.dumps(result, indent=2, ensure_ascii=False))
             else:
                 print(visible(cli_output.human(args.command, result)))
             sys.stdout.flush()
         except BrokenPipeError:  # `memdesk list | head`: the reader has all it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+    return code
+
+
+def _fail(message: str, kind: str, code: int, as_json: bool, field: str | None = None) -> int:
+    if as_json:
+        error: dict[str, Any] = {"type": kind, "message": message, "exit_code": code}
+        if field:
+            error["field"] = field
+        print(json.dumps({"error": error}, ensure_ascii=False), file=sys.stderr)
+    else:
+        print(f"memdesk: error: {message.replace(chr(10), '; ')}", file=sys.stderr)
+    return code

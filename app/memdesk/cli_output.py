@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,15 +38,32 @@ def _width() -> int:
     return max(60, shutil.get_terminal_size((100, 24)).columns)
 
 
+def columns(text: str) -> int:
+    """Terminal columns `text` takes: East Asian wide and fullwidth characters take two,
+    combining marks none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
 def _line(text: str, room: int) -> str:
     first = " ".join(text.split())
-    return first if len(first) <= room else first[: room - 1] + "…"
+    if columns(first) <= room:
+        return first
+    used, kept = 1, []  # 1: the ellipsis
+    for char in first:
+        used += columns(char)
+        if used > room:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
 
 
 def _row(m: dict[str, Any], lead: str = "") -> str:
     head = f"{lead}{m['id'][:8]}  {m['layer']} {m['kind']:<11}"
     tags = f"  [{', '.join(m['tags'])}]" if m.get("tags") else ""
-    return head + _line(m["content"], _width() - len(head) - len(tags)) + tags
+    return head + _line(m["content"], _width() - columns(head) - columns(tags)) + tags
 
 
 def _memory(m: dict[str, Any]) -> str:

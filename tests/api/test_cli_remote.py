@@ -29,8 +29,8 @@ def watcher(running, sock_path):
         yield client
 
 
-def _one_line_error(code: int, out: str, err: str) -> str:
-    assert (code, out) == (2, "")
+def _one_line_error(code: int, out: str, err: str, exit_code: int) -> str:
+    assert (code, out) == (exit_code, "")
     assert err.startswith("memdesk: error: ")
     assert err.count("\n") == 1
     assert err.endswith("\n")
@@ -60,7 +60,7 @@ def test_every_command_works_through_the_running_server(run, run_json, watcher, 
     edited = run_json("edit", added["id"], "--content", "The staging server runs Debian 12")
     assert edited["version"] == 2
     code, _out, err = run("edit", added["id"], "--content", "x", "--expected-version", "1")
-    assert "version" in _one_line_error(code, _out, err)
+    assert "version" in _one_line_error(code, _out, err, exit_code=4)
 
     corrected = run_json(
         "edit", added["id"], "--correct", "--content", "Staging runs Debian 13", "--reason", "moved"
@@ -113,14 +113,14 @@ def test_every_command_works_through_the_running_server(run, run_json, watcher, 
 
 
 def test_an_unknown_id_is_a_one_line_error_with_the_servers_message(run, running):
-    err = _one_line_error(*run("show", "deadbeef"))
+    err = _one_line_error(*run("show", "deadbeef"), exit_code=3)
     assert "deadbeef" in err
-    _one_line_error(*run("rm", "deadbeef", "--purge"))
+    _one_line_error(*run("rm", "deadbeef", "--purge"), exit_code=3)
 
 
 def test_purging_a_memory_not_in_the_trash_is_refused(run, run_json, running):
     memory = run_json("add", "kept")
-    err = _one_line_error(*run("rm", memory["id"], "--purge"))
+    err = _one_line_error(*run("rm", memory["id"], "--purge"), exit_code=4)
     assert "Trash" in err
     assert run_json("show", memory["id"])["status"] == "active"
 

@@ -119,3 +119,34 @@ def _try(call, *args):
         return call(*args)
     except Exception as exc:
         return exc
+
+
+def test_a_closing_window_can_leave_serve_behind_for_attached_agents(
+    server, pump, service, db_path, sock_path
+):
+    # What ui.app does on close when "Keep Serving Agents After Closing" is on.
+    from memdesk.api.headless import start_serve
+
+    agent = pump.run(lambda: Client(socket_path=sock_path, agent="claude-code", timeout=10))
+    pump.run(agent.add, "written while the window was open")
+    server.close("handover")
+    service.close()
+    started = start_serve(db_path, sock_path)
+    try:
+        after = agent.add("written after the window closed")  # waits for serve, then sends
+        assert agent.search("window closed")["hits"][0]["id"] == after["id"]
+        assert agent.count() == 2
+    finally:
+        agent.close()
+        started.terminate()
+        assert started.wait(timeout=20) == 0
+
+
+def test_the_keep_serving_choice_is_a_remembered_menu_toggle(qtbot, service, tmp_path):
+    from tests.ui.window_helpers import open_window
+
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    assert window.keep_serving is False  # off unless the person turns it on
+    window.menus.keep_serving.trigger()
+    assert window.keep_serving is True
+    assert window.settings.value(window.KEEP_SERVING, type=bool) is True

@@ -46,8 +46,8 @@ def test_lists_exactly_two_tools_and_writes_then_searches(serve, db_path, sock_p
             "memory_write",
             {"action": "add", "content": "The user deploys with Ansible", "kind": "fact"},
         )
-        found = await session.call_tool("memory", {"op": "search", "args": {"query": "deploy"}})
-        missing = await session.call_tool("memory", {"op": "get", "args": {"id": "ffff0000"}})
+        found = await session.call_tool("memory", {"op": "search", "query": "deploy"})
+        missing = await session.call_tool("memory", {"op": "get", "id": "ffff0000"})
         helped = await session.call_tool("memory", {"op": "help"})
         return tools, added, found, missing, helped
 
@@ -56,7 +56,7 @@ def test_lists_exactly_two_tools_and_writes_then_searches(serve, db_path, sock_p
     )
     assert sorted(t.name for t in tools) == ["memory", "memory_write"]
     descriptions = {t.name: t.description for t in tools}
-    assert "What does not" in descriptions["memory_write"]
+    assert "Never task progress" in descriptions["memory_write"]
     memory = _payload(added)
     assert (memory["source"], memory["agent"]) == ("agent", "claude-test")
     assert _payload(found)["hits"][0]["id"] == memory["id"]
@@ -100,7 +100,7 @@ def test_the_bridge_survives_serve_being_killed_between_two_calls(serve, db_path
         added = await session.call_tool("memory_write", {"action": "add", "content": "Kept"})
         first.proc.kill()
         first.proc.wait()
-        found = await session.call_tool("memory", {"op": "search", "args": {"query": "kept"}})
+        found = await session.call_tool("memory", {"op": "search", "query": "kept"})
         again = await session.call_tool("memory_write", {"action": "add", "content": "Later"})
         return added, found, again
 
@@ -125,3 +125,83 @@ def test_a_serve_that_cannot_start_fails_fast_with_its_reason(tmp_path, sock_pat
     assert result.is_error
     assert "not a usable memdesk database" in result.content[0].text
     assert took < 1.5
+
+
+def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, sock_path):
+    serve()
+
+    async def steps(session):
+        async def call(tool, **arguments):
+            return await session.call_tool(tool, arguments)
+
+        out = {"tools": (await session.list_tools()).tools}
+        out["added"] = await call("memory_write", action="add", content="Uses pnpm, not npm")
+        first = _payload(out["added"])["id"]
+        out["again"] = await call(
+            "memory_write", action="add", content="Uses pnpm, not npm", dedup=False
+        )
+        out["edited"] = await call("memory_write", action="update", id=first, content="Uses pnpm 9")
+        out["reverted"] = await call("memory_write", action="revert", id=first, version=1)
+        out["removed"] = await call("memory_write", action="remove", id=first)
+        out["restored"] = await call("memory_write", action="restore", id=first)
+        out["archived"] = await call(
+            "memory_write", action="archive", what="Moved CI to pnpm", unfinished=["docs"]
+        )
+        out["identity"] = await call("memory_write", action="set_identity", text="Name: Ada")
+        out["recent"] = await call("memory", op="recent", changed_since="1h")
+        out["stats"] = await call("memory", op="stats")
+        out["long"] = await call("memory_write", action="add", content="x" * 2000, dedup=False)
+        out["listed"] = await call("memory", op="list")
+        out["typo"] = await call("memory", op="search", query="pnpm", tag=["x"])
+        out["wrong_op_arg"] = await call("memory", op="get", id=first, query="pnpm")
+        out["missing"] = await call("memory", op="search")
+        out["bad_kind"] = await call("memory_write", action="add", content="y", kind="fakt")
+        out["bad_op"] = await call("memory", op="delete")
+        out["bad_type"] = await call("memory", op="search", query="pnpm", k="ten")
+        return out
+
+    out = anyio.run(_session_run, _bridge(db_path, sock_path), steps)
+
+    for tool in out["tools"]:
+        schema = tool.input_schema
+        assert schema["additionalProperties"] is False
+        assert all(
+            p.get("description")
+            for n, p in schema["properties"].items()
+            if n not in ("op", "action")
+        )
+    assert out["tools"][0].annotations.read_only_hint is True
+    # The whole definition an agent pays for, in characters (~4 per token).
+    wire = sum(
+        len(json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True)))
+        for t in out["tools"]
+    )
+    assert wire < 5_600
+    # One copy of each result, compact.
+    assert out["added"].structured_content is None
+    assert len(out["added"].content) == 1
+    assert ", " not in out["added"].content[0].text.split('"content"')[0]
+    assert _payload(out["again"])["id"] != _payload(out["added"])["id"]
+    assert _payload(out["reverted"])["content"] == "Uses pnpm, not npm"
+    assert _payload(out["restored"])["status"] == "active"
+    assert _payload(out["archived"])["layer"] == "L2"
+    assert _payload(out["identity"])["text"] == "Name: Ada"
+    assert len(_payload(out["recent"])) >= 3
+    assert _payload(out["stats"])["by_layer"]["L2"] == 1
+    listed = _payload(out["listed"])
+    assert len(listed) <= 20
+    assert any(m["content"].endswith("op=get for the full text]") for m in listed)
+    refusals = {
+        k: out[k] for k in ("typo", "wrong_op_arg", "missing", "bad_kind", "bad_op", "bad_type")
+    }
+    for name, result in refusals.items():
+        assert result.is_error, name
+        text = result.content[0].text
+        assert "pydantic" not in text
+        assert "http" not in text
+    assert "unknown argument 'tag'" in out["typo"].content[0].text
+    assert "op get does not take 'query'" in out["wrong_op_arg"].content[0].text
+    assert "op search needs 'query'" in out["missing"].content[0].text
+    assert "'fakt' is not allowed; use one of: fact, preference" in out["bad_kind"].content[0].text
+    assert "use one of: search, context" in out["bad_op"].content[0].text
+    assert "k must be an integer" in out["bad_type"].content[0].text

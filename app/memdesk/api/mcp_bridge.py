@@ -1,8 +1,9 @@
 """`memdesk mcp`: a stdio MCP server that forwards to the running memdesk over its socket.
 
-Two tools only, so an agent's context is not filled with schemas: `memory` (read-only
-router) and `memory_write`. If no memdesk runs for the database, `memdesk serve` is started
-in the background on first use and keeps running after the bridge exits.
+Two tools only, so an agent's context is not filled with schemas: `memory` (reads) and
+`memory_write`; their schemas come from the method table (`api/mcp_tools.py`). If no memdesk
+runs for the database, `memdesk serve` is started in the background on first use (and again
+if it goes away) and keeps running after the bridge exits.
 """
 
 from __future__ import annotations
@@ -11,18 +12,24 @@ import argparse
 import json
 import logging
 import os
-import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+import anyio
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
 
 from memdesk import __version__
-from memdesk.api import naming
+from memdesk.api import headless, mcp_tools, naming
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 logger = logging.getLogger(__name__)
@@ -34,55 +41,36 @@ INSTRUCTIONS = """memdesk is the user's long-term memory, shared by all their ag
 to them in a desktop app. Read it before work (memory op=context); write to it when you learn
 something that will still be true and useful in a later session."""
 
-MEMORY_DESCRIPTION = """Read the user's long-term memory (never changes anything).
-op and args:
-- search {query, k?=10, layers?, project?, task?, tags?, since?, until?}: ranked hits
-- context {query, project?, k?=10, budget_chars?=4000}: a <memory-context> block to read
-  before a task (identity profile + the most relevant knowledge)
-- get {id}, history {id}: one memory, or every version of it
-- list {layer?, project?, task?, tags?, status?, offset?, limit?=50, order?}
-- identity {}: the user's profile (L0, at most 1,000 characters)
-- help {}: what to store and how
-Layers: L0 identity (who the user is, how they want to work), L1 knowledge (facts,
-preferences, decisions, environment), L2 archive (session summaries, written by memdesk)."""
+MEMORY_DESCRIPTION = """Read the user's long-term memory (searches are counted for the user's
+recall statistics; nothing else changes).
+op: search {query} | context {query}: identity + relevant knowledge, read before a task |
+get, history {id} | list {filters}: 20 a page, long texts cut | recent {changed_since=7d} |
+identity | stats: counts, projects, tags | help: what to store."""
 
 WRITE_DESCRIPTION = """Change the user's long-term memory.
-action:
-- add {content, kind?, layer?=L1, tags?, project?, task?, importance?, dedup?=true}
-- update {id, content?, kind?, tags?, project?, task?, importance?, expected_version?, reason?}
-- correct {id, content, reason?}: replaces a wrong memory; the old one stays in history
-- remove {id, reason?}: to the Trash (the user can restore it)
-What belongs here: corrections the user made, the user's preferences and conventions, stable
-facts about the user, the projects and the environment (paths, versions, commands that work),
-decisions and their reasons. One fact per memory, in plain words, true without the
-conversation around it.
-What does not: progress of the current task, transient state, plans for the next few
-minutes, secrets (passwords, tokens, keys), anything the user asked not to keep.
-A restatement of a memory reinforces it instead (dedup=false always adds); a similar text
-with another number, negation or name is added and linked to the old one as possible_update.
-Identity (L0) holds at most 1,000 characters."""
+action: add {content} | update {id} | correct {id, content}: replace a wrong memory (kept in
+history) | remove {id}: to Trash | restore {id} | revert {id, version} | link {id, to} |
+archive {what}: file this session's summary | set_identity {text}: whole profile, <= 1,000
+chars.
+Store corrections, preferences, conventions, stable facts, environment, decisions with
+reasons: one fact per memory, plain words. Never task progress, transient state or secrets.
+A restatement reinforces the old memory; a near-copy with another number, negation or name
+is linked to it as possible_update."""
 
 HELP = {
     "store": "corrections, preferences, stable facts, environment, decisions with reasons",
     "do_not_store": "task progress, transient state, short-term plans, secrets",
     "read_first": "memory op=context with the task as query, before starting work",
     "correct_not_duplicate": "if a memory is wrong, memory_write action=correct with its id",
+    "end_of_session": "memory_write action=archive with what was done and what is unfinished",
     "layers": {"L0": "identity (<= 1,000 chars)", "L1": "knowledge", "L2": "archive"},
 }
-_READS = {
-    "search": ("memory.search", ("query",)),
-    "context": ("context.build", ("query",)),
-    "get": ("memory.get", ("id",)),
-    "history": ("memory.history", ("id",)),
-    "list": ("memory.list", ()),
-    "identity": ("identity.get", ()),
-}
-_WRITES = {
-    "add": "memory.add",
-    "update": "memory.update",
-    "correct": "memory.correct",
-    "remove": "memory.remove",
-}
+CUT_AT = 300  # characters of content a list shows; op=get gives the whole text
+CUT_MARK = " …[cut: op=get for the full text]"
+
+
+class ToolError(Exception):
+    """A refusal the agent reads: says what was wrong and what is allowed."""
 
 
 class Backend:
@@ -93,7 +81,6 @@ class Backend:
         self.db = db
         self.socket_path = socket_path or naming.socket_path(db)
         self.agent = os.environ.get(AGENT_ENV) or "mcp"
-        self.log = Path(self.socket_path + ".log")  # serve's stderr, when the bridge starts it
         self._client: Client | None = None
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
@@ -117,7 +104,7 @@ class Backend:
         try:
             return Client(socket_path=self.socket_path, agent=self.agent)
         except ServerUnavailable:
-            server = self._start_server()
+            server = headless.start_serve(self.db, self.socket_path)
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             try:
@@ -125,27 +112,11 @@ class Backend:
             except ServerUnavailable as exc:
                 code = server.poll()
                 if code not in (None, 0):  # 0: another one won the race and serves
-                    why = _last_line(self.log) or f"exit code {code}"
+                    why = headless.last_words(self.socket_path) or f"exit code {code}"
                     raise ToolError(f"memdesk serve could not start: {why}") from None
                 if time.monotonic() > deadline:
                     raise ToolError(f"memdesk could not be started: {exc.message}") from None
                 time.sleep(0.05)
-
-    def _start_server(self) -> subprocess.Popen[bytes]:
-        logger.info("starting memdesk serve for %s", self.db)
-        command = [sys.executable, "-m", "memdesk", "serve", "--db", str(self.db)]
-        command += ["--socket", self.socket_path]
-        # Its own session, no pipes to us: it outlives the bridge and never blocks on a pipe.
-        # Its log goes to a file beside the socket, where a failed start leaves its reason.
-        naming.prepare_dir(self.socket_path)
-        with self.log.open("wb") as sink:
-            return subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=sink,
-                start_new_session=True,
-            )
 
     def close(self) -> None:
         if self._client is not None:
@@ -153,84 +124,101 @@ class Backend:
             self._client = None
 
 
-def _last_line(log: Path) -> str:
-    lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
-    return lines[-1].removeprefix("memdesk serve: ") if lines else ""
+class Tools:
+    """The two tools: their definitions, and a call checked, forwarded and answered."""
 
-
-def build_server(backend: Backend) -> MCPServer:
-    server: MCPServer = MCPServer("memdesk", instructions=INSTRUCTIONS, version=__version__)
-
-    @server.tool(
-        name="memory",
-        description=MEMORY_DESCRIPTION,
-        annotations=ToolAnnotations(title="Read memory", readOnlyHint=True),
-    )
-    def memory(
-        op: Literal["search", "get", "list", "history", "identity", "context", "help"],
-        args: dict[str, Any] | None = None,
-    ) -> str:
-        if op == "help":
-            return _text(HELP)
-        method, required = _READS[op]
-        params = dict(args or {})
-        missing = [name for name in required if name not in params]
-        if missing:
-            raise ToolError(f"op {op} needs args.{missing[0]}")
-        return _text(backend.call(method, params))
-
-    @server.tool(
-        name="memory_write",
-        description=WRITE_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Write memory", readOnlyHint=False, destructiveHint=False
-        ),
-    )
-    def memory_write(
-        action: Literal["add", "update", "correct", "remove"],
-        content: str | None = None,
-        id: str | None = None,
-        kind: str | None = None,
-        layer: str | None = None,
-        tags: list[str] | None = None,
-        project: str | None = None,
-        task: str | None = None,
-        importance: float | None = None,
-        expected_version: int | None = None,
-        reason: str | None = None,
-        dedup: bool | None = None,
-    ) -> str:
-        if dedup is not None and action != "add":
-            raise ToolError("dedup applies to action add only")
-        given = {
-            "dedup": dedup,
-            "content": content,
-            "id": id,
-            "kind": kind,
-            "layer": layer,
-            "tags": tags,
-            "project": project,
-            "task": task,
-            "importance": importance,
-            "expected_version": expected_version,
-            "reason": reason,
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self.schemas = {
+            "memory": mcp_tools.input_schema("op", mcp_tools.READS, local=("help",)),
+            "memory_write": mcp_tools.input_schema("action", mcp_tools.WRITES),
         }
-        params = {k: v for k, v in given.items() if v is not None}
-        return _text(backend.call(_WRITES[action], params))
 
-    return server
+    def definitions(self) -> list[Tool]:
+        return [
+            Tool(
+                name="memory",
+                description=MEMORY_DESCRIPTION,
+                input_schema=self.schemas["memory"],
+                annotations=ToolAnnotations(
+                    title="Read memory", read_only_hint=True, idempotent_hint=True
+                ),
+            ),
+            Tool(
+                name="memory_write",
+                description=WRITE_DESCRIPTION,
+                input_schema=self.schemas["memory_write"],
+                annotations=ToolAnnotations(
+                    title="Write memory", read_only_hint=False, destructive_hint=False
+                ),
+            ),
+        ]
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        if name not in self.schemas:
+            raise ToolError(f"no tool {name!r}; the tools are: memory, memory_write")
+        switch, ops = ("op", mcp_tools.READS) if name == "memory" else ("action", mcp_tools.WRITES)
+        refusal = mcp_tools.check(self.schemas[name], arguments, name)
+        if refusal:
+            raise ToolError(refusal)
+        if arguments[switch] == "help":
+            return HELP
+        op = ops[arguments[switch]]
+        refusal = mcp_tools.fit_op(arguments[switch], op, arguments, switch)
+        if refusal:
+            raise ToolError(refusal)
+        result = self._backend.call(op.method, mcp_tools.call_params(op, arguments, switch))
+        return _cut(result) if op.method == "memory.list" else result
+
+
+def _cut(memories: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**m, "content": m["content"][:CUT_AT] + CUT_MARK} if len(m["content"]) > CUT_AT else m
+        for m in memories
+    ]
+
+
+def build_server(backend: Backend) -> Server:
+    tools = Tools(backend)
+
+    async def list_tools(_ctx: Any, _params: Any) -> ListToolsResult:
+        return ListToolsResult(tools=tools.definitions())
+
+    async def call_tool(_ctx: Any, params: CallToolRequestParams) -> CallToolResult:
+        arguments = dict(params.arguments or {})
+        try:
+            # The socket call blocks: off the event loop, so pings are still answered.
+            result = await anyio.to_thread.run_sync(tools.call, params.name, arguments)
+        except ToolError as exc:
+            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+        return CallToolResult(content=[TextContent(type="text", text=_text(result))])
+
+    return Server(
+        "memdesk",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=1)
+    # Compact: a search of 8 hits is ~30% fewer tokens than indented JSON.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def run(args: argparse.Namespace) -> int:
     # stdout is the MCP channel: logging must go to stderr only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     backend = Backend(args.db, getattr(args, "socket", None))
+    server = build_server(backend)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
     try:
-        build_server(backend).run("stdio")
+        anyio.run(serve)
     finally:
         backend.close()
     return 0

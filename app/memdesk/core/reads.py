@@ -37,6 +37,12 @@ class Reads:
                     field=field,
                 )
             row = matches[0] if matches else None
+        if row is None and len(memory_id) < 4:
+            raise ValidationError(
+                f"{field} {memory_id!r} is too short: give the whole id or at least its first "
+                "4 characters",
+                field=field,
+            )
         if row is None:
             raise NotFound(f"no memory with id {memory_id!r}", field=field)
         return row

@@ -66,7 +66,10 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
     except sqlite3.DatabaseError as exc:
-        problems.append(f"search index out of sync with memories ({exc}); run rebuild")
+        problems.append(
+            f"search index out of sync with memories ({exc}); rebuild it with "
+            "`memdesk check --rebuild`"
+        )
     return problems
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from memdesk.api.headless import start_serve
 from memdesk.api.instance import hand_over, listen_as_owner
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemdeskError, MemoryService
@@ -20,9 +22,23 @@ from memdesk.ui.main_window import MainWindow
 log = logging.getLogger(__name__)
 
 
+def _has_display() -> bool:
+    """On Linux without a display Qt aborts with xcb messages that do not say what to do."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def run(db_path: Path) -> int:
     """Open the window on `db_path`, or bring forward the memdesk that already has it open."""
     setup_logging()
+    if not _has_display():
+        print(
+            "memdesk: error: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+            "not set). To serve agents without a window, run `memdesk serve`.",
+            file=sys.stderr,
+        )
+        return 5
     if hand_over(db_path, show=True):
         print(f"memdesk is already open on {db_path}; brought its window to the front.")
         return 0
@@ -61,5 +77,10 @@ def run(db_path: Path) -> int:
         return app.exec()
     finally:
         schedule.stop()
-        server.close()
+        # Agents attached and the person chose so: a headless serve takes over, and the
+        # goodbye tells the agents to wait for it instead of failing.
+        keep = socket_path is not None and window.keep_serving and server.client_count > 0
+        server.close("handover" if keep else "stopping")
         service.close()
+        if keep and socket_path is not None:
+            start_serve(db_path, socket_path)

@@ -289,6 +289,16 @@ class MainWindow(QMainWindow):
         )
         dialog.exec()
 
+    KEEP_SERVING = "agents/keep_serving_after_close"
+
+    @property
+    def keep_serving(self) -> bool:
+        """Whether closing the window with agents attached leaves `memdesk serve` for them."""
+        return self.settings.value(self.KEEP_SERVING, False, type=bool)
+
+    def set_keep_serving(self, on: bool) -> None:
+        self.settings.setValue(self.KEEP_SERVING, on)
+
     @Slot()
     def show_backups(self) -> None:
         dialog = BackupsDialog(self.service, self.show_error, self)

@@ -31,6 +31,15 @@ class WindowMenus(QObject):
         self.export = self._action("&Export…", "Ctrl+Shift+E", w.export)
         self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
         self.backups = self._action("&Backups…", None, w.show_backups)
+        self.keep_serving = self._action(
+            "&Keep Serving Agents After Closing", None, w.set_keep_serving
+        )
+        self.keep_serving.setCheckable(True)
+        self.keep_serving.setChecked(w.keep_serving)
+        self.keep_serving.setToolTip(
+            "When the window closes with agents connected, a background memdesk serve takes "
+            "over so they keep working; the next window takes the database back."
+        )
         self.quit = self._action("&Quit", "Ctrl+Q", w.close)
         self.edit = self._action("&Edit Memory", "Ctrl+E", w.detail.start_editing)
         self.correct = self._action("&Correct Memory…", "Ctrl+Shift+C", w.correct_current)
@@ -71,6 +80,7 @@ class WindowMenus(QObject):
         file.addActions([self.export, self.import_])
         file.addSeparator()
         file.addAction(self.backups)
+        file.addAction(self.keep_serving)
         file.addSeparator()
         file.addAction(self.quit)
         edit = bar.addMenu("&Edit")

@@ -1,0 +1,214 @@
+"""The two MCP tools, generated from the method table (`api/methods.py`).
+
+Each op (read tool) or action (write tool) is one socket method; a tool's parameters are the
+union of its methods' parameters, each described by the method table's own text, typed here,
+and checked twice: by the JSON schema (unknown names, types, enums) and per op (which
+parameters that op takes, which it needs). So the schema an agent reads, the checks it meets
+and the socket API cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from memdesk.api.methods import BY_NAME
+from memdesk.core.rules import KINDS, LAYERS, RELATIONS, STATUSES
+
+_TEXT = {"type": "string"}
+_TEXTS = {"type": "array", "items": _TEXT}
+# JSON types by parameter name (the same name means the same thing in every method).
+TYPES: dict[str, dict[str, Any]] = {
+    "query": _TEXT,
+    "id": _TEXT,
+    "to": _TEXT,
+    "content": _TEXT,
+    "text": _TEXT,
+    "what": _TEXT,
+    "reason": _TEXT,
+    "project": _TEXT,
+    "task": _TEXT,
+    "order": _TEXT,
+    "since": _TEXT,
+    "until": _TEXT,
+    "changed_since": _TEXT,
+    "tags": _TEXTS,
+    "decisions": _TEXTS,
+    "files": _TEXTS,
+    "unfinished": _TEXTS,
+    "commits": _TEXTS,
+    "expected": _TEXTS,
+    "layer": {"enum": list(LAYERS)},
+    "layers": {"type": "array", "items": {"enum": list(LAYERS)}},
+    "kind": {"enum": list(KINDS)},
+    "status": {"enum": [*STATUSES, "all"]},
+    "relation": {"enum": list(RELATIONS)},
+    # Ranges are the service's to check (its refusal names the range): the schema stays short.
+    "k": {"type": "integer"},
+    "limit": {"type": "integer"},
+    "offset": {"type": "integer"},
+    "budget_chars": {"type": "integer"},
+    "version": {"type": "integer"},
+    "expected_version": {"type": "integer"},
+    "importance": {"type": "number"},
+    "dedup": {"type": "boolean"},
+}
+# Where the tool's name differs from the method's (one "id" for the memory acted on).
+RENAMED = {"memory.link": {"id": "from"}}
+# Shorter words for the schema than the method table's, where that one is long.
+SHORT = {
+    "id": "memory id or a 4+ character prefix",
+    "to": "the other memory's id",
+    "since": "created since: ISO time or ago (30m, 24h, 7d)",
+    "until": "created until: as since",
+    "changed_since": "changed since: as since",
+    "content": "the text: one fact, true without this conversation",
+    "tags": "tags; all must match when filtering",
+    "status": "default active",
+    "limit": "default 20",
+    "layer": "L0 identity, L1 knowledge (default), L2 archive",
+    "layers": "layers to search",
+    "kind": "kind of memory (default fact)",
+    "k": "how many (default 10)",
+    "budget_chars": "max characters (default 4000)",
+    "offset": "skip this many",
+    "order": "sort field, - for descending (default -updated_at)",
+    "relation": "default related",
+    "importance": "0..1 (default 0.5)",
+    "query": "what to find (plain words)",
+    "dedup": "false: add even if it restates a memory",
+    "expected_version": "fail if changed since this version",
+    "version": "the earlier version (see history)",
+    "decisions": "decisions, with reasons",
+    "files": "files changed",
+    "unfinished": "what is left to do",
+    "commits": "commit lines",
+    "expected": "ids from identity; fail if changed since",
+    "project": "project name",
+    "task": "task name",
+    "reason": "why (kept in history)",
+}
+
+
+@dataclass(frozen=True)
+class Op:
+    method: str
+    params: tuple[str, ...]  # the tool's names for the method's parameters it exposes
+    required: tuple[str, ...] = ()
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+_LIST = ("layer", "kind", "project", "task", "tags", "status", "since", "until", "changed_since")
+READS = {
+    "search": Op(
+        "memory.search",
+        ("query", "k", "layers", "project", "task", "tags", "since", "until"),
+        ("query",),
+    ),
+    "context": Op("context.build", ("query", "project", "k", "budget_chars"), ("query",)),
+    "get": Op("memory.get", ("id",), ("id",)),
+    "history": Op("memory.history", ("id",), ("id",)),
+    "list": Op("memory.list", (*_LIST, "offset", "limit", "order"), (), {"limit": 20}),
+    "recent": Op(
+        "memory.list",
+        ("changed_since", "layer", "kind", "project", "limit"),
+        (),
+        {"changed_since": "7d", "order": "-updated_at", "limit": 20},
+    ),
+    "identity": Op("identity.get", ()),
+    "stats": Op("stats", ()),
+}
+_FIELDS = ("kind", "tags", "project", "task", "importance")
+WRITES = {
+    "add": Op("memory.add", ("content", "layer", *_FIELDS, "dedup"), ("content",)),
+    "update": Op(
+        "memory.update",
+        ("id", "content", "layer", *_FIELDS, "expected_version", "reason"),
+        ("id",),
+    ),
+    "correct": Op("memory.correct", ("id", "content", "reason"), ("id", "content")),
+    "remove": Op("memory.remove", ("id", "reason"), ("id",)),
+    "restore": Op("memory.restore", ("id", "reason"), ("id",)),
+    "revert": Op("memory.revert", ("id", "version", "expected_version"), ("id", "version")),
+    "link": Op("memory.link", ("id", "to", "relation"), ("id", "to")),
+    "archive": Op(
+        "archive.add",
+        ("what", "decisions", "files", "unfinished", "commits", "project", "task"),
+        ("what",),
+    ),
+    "set_identity": Op("identity.set", ("text", "expected"), ("text",)),
+}
+
+
+def method_param(op: Op, name: str) -> str:
+    return RENAMED.get(op.method, {}).get(name, name)
+
+
+def input_schema(switch: str, ops: dict[str, Op], local: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The tool's JSON schema: `switch` (op or action) picks one of `ops`; every other
+    property belongs to one or more ops (the tool's description says which)."""
+    properties: dict[str, Any] = {switch: {"enum": [*ops, *local]}}
+    for op in ops.values():
+        for param in op.params:
+            if param not in properties:
+                described = SHORT.get(param) or BY_NAME[op.method].params[method_param(op, param)]
+                properties[param] = {**TYPES[param], "description": described}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [switch],
+        "additionalProperties": False,
+    }
+
+
+def check(schema: dict[str, Any], arguments: dict[str, Any], tool: str) -> str | None:
+    """A readable refusal for arguments that do not fit `schema`, or None."""
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(arguments)
+    )
+    if error is None:
+        return None
+    where = ".".join(str(p) for p in error.absolute_path) or tool
+    if error.validator == "additionalProperties":
+        unknown = sorted(set(arguments) - set(schema["properties"]))
+        return (
+            f"{tool}: unknown argument {unknown[0]!r}; the arguments are: "
+            f"{', '.join(schema['properties'])}"
+        )
+    if error.validator == "enum":
+        allowed = ", ".join(str(v) for v in error.validator_value)
+        return f"{where}: {error.instance!r} is not allowed; use one of: {allowed}"
+    if error.validator == "type":
+        return f"{where} must be {_a(error.validator_value)}, not {error.instance!r}"
+    if error.validator == "required":
+        return f"{tool}: {error.message.split(' is ')[0]} is required"
+    return f"{where}: {error.message}"
+
+
+def fit_op(op_name: str, op: Op, arguments: dict[str, Any], switch: str) -> str | None:
+    """A readable refusal when this op is given a parameter it does not take, or lacks one."""
+    given = set(arguments) - {switch}
+    extra = sorted(given - set(op.params))
+    if extra:
+        takes = ", ".join(op.params) or "nothing else"
+        return f"{switch} {op_name} does not take {extra[0]!r}; it takes: {takes}"
+    missing = [p for p in op.required if p not in given]
+    if missing:
+        return f"{switch} {op_name} needs {missing[0]!r}"
+    return None
+
+
+def call_params(op: Op, arguments: dict[str, Any], switch: str) -> dict[str, Any]:
+    params = {**op.defaults}
+    for name, value in arguments.items():
+        if name != switch:
+            params[method_param(op, name)] = value
+    return params
+
+
+def _a(kind: object) -> str:
+    names = {"string": "a string", "integer": "an integer", "number": "a number"}
+    names |= {"boolean": "true or false", "array": "a list", "object": "an object"}
+    return names.get(str(kind), str(kind))
