@@ -10,6 +10,7 @@ import struct
 import sys
 
 import anyio
+import jsonschema
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from memdesk.api.client import Client
@@ -164,6 +165,7 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
 
     for tool in out["tools"]:
         schema = tool.input_schema
+        jsonschema.Draft202012Validator.check_schema(schema)
         assert schema["additionalProperties"] is False
         assert all(
             p.get("description")
