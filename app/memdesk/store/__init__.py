@@ -1,14 +1,25 @@
 """The SQLite store: models, schema migrations and the FTS5 index. Knows nothing of Qt."""
 
 from memdesk.store.db import DB, SchemaError, close_database, open_database, write_transaction
-from memdesk.store.models import Link, Memory, MemoryVersion, RetrievalLog
+from memdesk.store.models import (
+    Link,
+    Memory,
+    MemoryVersion,
+    Observation,
+    Proposal,
+    RetrievalLog,
+    Session,
+)
 
 __all__ = [
     "DB",
     "Link",
     "Memory",
     "MemoryVersion",
+    "Observation",
+    "Proposal",
     "RetrievalLog",
+    "Session",
     "SchemaError",
     "close_database",
     "open_database",

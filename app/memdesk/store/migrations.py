@@ -95,8 +95,54 @@ def _v1_initial(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+def _v2_sessions(db: peewee.SqliteDatabase) -> None:
+    """Agent sessions, the tool calls observed in them, and what session ends proposed."""
+    statements = [
+        """CREATE TABLE session (
+            id TEXT PRIMARY KEY,
+            agent TEXT NOT NULL,
+            project TEXT,
+            task TEXT,
+            cwd TEXT,
+            started_at TEXT NOT NULL,
+            last_seen_at TEXT NOT NULL,
+            ended_at TEXT,
+            summary TEXT
+        )""",
+        "CREATE INDEX session_agent_task ON session (agent, task, started_at)",
+        "CREATE INDEX session_last_seen ON session (last_seen_at)",
+        """CREATE TABLE observation (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES session (id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            tool TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            importance INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            path TEXT,
+            failed INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX observation_session ON observation (session_id, id)",
+        """CREATE TABLE proposal (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created_at TEXT NOT NULL,
+            session_id TEXT,
+            agent TEXT,
+            kind TEXT NOT NULL,
+            content TEXT NOT NULL,
+            why TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'accepted', 'dismissed')),
+            memory TEXT
+        )""",
+        "CREATE INDEX proposal_status ON proposal (status, created_at)",
+    ]
+    for sql in statements:
+        db.execute_sql(sql)
+
+
 # Append new steps; never edit or reorder a step that has shipped.
-MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1_initial]
+MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1_initial, _v2_sessions]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -86,3 +86,54 @@ class RetrievalLog(BaseModel):
 
     class Meta:
         table_name = "retrieval_log"
+
+
+class Session(BaseModel):
+    """One agent session (the host's id): its place, when it was seen, how it ended."""
+
+    id = peewee.TextField(primary_key=True)
+    agent = peewee.TextField()
+    project = peewee.TextField(null=True)
+    task = peewee.TextField(null=True)
+    cwd = peewee.TextField(null=True)
+    started_at = peewee.TextField()
+    last_seen_at = peewee.TextField()
+    ended_at = peewee.TextField(null=True)  # None: still running, or crashed
+    summary = peewee.TextField(null=True)  # uuid of its L2 summary
+
+    class Meta:
+        table_name = "session"
+
+
+class Observation(BaseModel):
+    """What one tool call left behind, as an extractor read it."""
+
+    id = peewee.AutoField()
+    session = peewee.ForeignKeyField(Session, backref="observations", on_delete="CASCADE")
+    at = peewee.TextField()
+    tool = peewee.TextField()
+    kind = peewee.TextField()  # edit | write | read | command | search | todo | delegate | other
+    importance = peewee.IntegerField()
+    text = peewee.TextField()
+    path = peewee.TextField(null=True)
+    failed = peewee.BooleanField(default=False)
+
+    class Meta:
+        table_name = "observation"
+
+
+class Proposal(BaseModel):
+    """A memory a session end found but was not sure enough to store: the person decides."""
+
+    id = peewee.AutoField()
+    created_at = peewee.TextField()
+    session_id = peewee.TextField(null=True)
+    agent = peewee.TextField(null=True)
+    kind = peewee.TextField()
+    content = peewee.TextField()
+    why = peewee.TextField()
+    status = peewee.TextField(default="pending")
+    memory = peewee.TextField(null=True)  # uuid once accepted
+
+    class Meta:
+        table_name = "proposal"
