@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -354,3 +355,71 @@ def test_without_a_display_the_window_suggests_serve(run, monkeypatch):
     code, _, err = run()
     assert code == 5
     assert "memdesk serve" in err
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_ingest_a_claude_code_transcript_then_decide_the_proposals(run_json, run):
+    ended = run_json("ingest", str(DATA / "claude_transcript.jsonl"), "--agent", "claude-code")
+    assert ended["session"] == "7f3c2a10-5b1e-4c9e-9d2a-0c6b1e2f3a4b"
+    assert len(ended["stored"]) == 3
+    assert len(ended["proposed"]) == 2
+    code, out, _ = run("ingest", str(DATA / "claude_transcript.jsonl"), "--agent", "claude-code")
+    assert code == 0
+    assert "stored" not in out.replace("skipped", "")  # the second time: only skips
+    assert "summary   unchanged" in out
+
+    waiting = run_json("proposals")
+    accepted = run_json("proposals", "--accept", str(waiting[0]["id"]))
+    assert run_json("show", accepted["memory"])["content"] == waiting[0]["content"]
+    run_json("proposals", "--dismiss", str(waiting[1]["id"]))
+    assert run_json("proposals") == []
+    code, _, err = run("proposals", "--accept", "999")
+    assert code == 3
+    assert "no proposal 999" in err
+    assert run_json("agents")[0]["agent"] == "claude-code"
+
+
+def test_ingest_a_plain_message_list(run_json):
+    ended = run_json("ingest", str(DATA / "plain_transcript.json"))
+    assert [s["content"] for s in ended["stored"]] == [
+        "The staging database is read-only on Fridays"
+    ]
+
+
+def test_ingest_refuses_what_is_not_a_transcript(run, tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("just some notes\nnot json")
+    code, _, err = run("ingest", str(junk))
+    assert code == 2
+    assert "line 1 is not JSON" in err
+
+
+def test_hook_install_shows_the_diff_and_keeps_other_hooks(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    mine = {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    settings.write_text(json.dumps({"model": "opus", "hooks": {"PostToolUse": [mine]}}))
+    code, out, err = run("hook", "install", db=None)
+    assert code == 2
+    assert "--yes" in err  # not a terminal: nothing written without consent
+    code, out, _ = run("hook", "install", "--yes", db=None)
+    assert code == 0
+    assert '+      "SessionStart"' in out or '"SessionStart"' in out
+    written = json.loads(settings.read_text())
+    assert written["model"] == "opus"
+    assert written["hooks"]["PostToolUse"][0] == mine
+    commands = [h["command"] for g in written["hooks"]["PostToolUse"] for h in g["hooks"]]
+    assert commands == ["audit.sh", "memdesk hook PostToolUse"]
+    assert set(written["hooks"]) >= {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd"}
+    code, out, _ = run("hook", "install", "--yes", db=None)
+    assert "already" in out  # installing twice changes nothing
+
+
+def test_hook_install_for_a_project(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = run("hook", "install", "--project", "--yes", db=None)
+    assert code == 0
+    assert "UserPromptSubmit" in (tmp_path / ".claude" / "settings.json").read_text()

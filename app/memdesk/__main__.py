@@ -1,3 +1,3 @@
-from memdesk.cli import main
+from memdesk.entry import main
 
 raise SystemExit(main())

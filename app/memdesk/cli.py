@@ -13,6 +13,7 @@ from typing import Any
 import shtab
 
 from memdesk import __version__, cli_output
+from memdesk.api.hooks import EVENTS as HOOK_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.display import visible
 from memdesk.paths import resolve_db_path
@@ -175,6 +176,63 @@ def _restore_backup(svc: Any, a: argparse.Namespace) -> Any:
     # folder is not ours. A bare name is looked up among the backups.
     is_path = "/" in a.name or a.name.startswith("~")
     return svc.restore_backup(str(Path(a.name).expanduser().resolve()) if is_path else a.name)
+
+
+def _hook(svc: Any, a: argparse.Namespace) -> int:
+    if a.event != "install":
+        from memdesk.api import hooks
+
+        out, err = hooks.run(a.event, sys.stdin.read(), a.db)
+        sys.stdout.write(out + "\n" if out else "")
+        sys.stderr.write(err)
+        return 0  # fail-open: a hook never blocks the agent
+    from memdesk.api import hook_settings
+
+    path = hook_settings.settings_path(a.project)
+    try:
+        new, diff = hook_settings.plan(path)
+    except ValueError as exc:
+        raise MemdeskError(str(exc), field="settings") from None
+    if not diff:
+        print(f"memdesk's hooks are already in {path}; nothing to change")
+        return 0
+    print(diff, end="")
+    if not a.yes:
+        if not sys.stdin.isatty():
+            raise MemdeskError("not a terminal to confirm on; add --yes to write the file")
+        if input(f"Write these changes to {path}? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("nothing written")
+            return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(new, encoding="utf-8")
+    print(
+        f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
+        "each tool call and at the end"
+    )
+    return 0
+
+
+def _ingest(svc: Any, a: argparse.Namespace) -> Any:
+    from memdesk.api import transcripts
+
+    try:
+        messages, found = transcripts.read(a.file)
+    except transcripts.TranscriptError as exc:
+        raise MemdeskError(str(exc), field="file") from None
+    session = a.session or found or f"ingest-{Path(a.file).stem}"
+    svc.session_start(session, agent=a.agent, project=a.project)
+    return svc.session_end(session, transcript=messages)
+
+
+def _proposals(svc: Any, a: argparse.Namespace) -> Any:
+    if a.accept is not None or a.dismiss is not None:
+        accept = a.accept is not None
+        return svc.decide_proposal(a.accept if accept else a.dismiss, accept)
+    return svc.proposals("all" if a.all else "pending")
+
+
+def _agents(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.agents()
 
 
 def _fields(a: argparse.Namespace) -> dict[str, Any]:
@@ -353,6 +411,38 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("name", help="a backup's name (memdesk backup --list) or a backup file")
 
+    p = command(
+        "hook",
+        _hook,
+        "Claude Code hooks: `hook EVENT` reads the hook's JSON on stdin (SessionStart, "
+        "UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact, SessionEnd); "
+        "`hook install` writes them into Claude Code's settings after showing the diff",
+        database,
+    )
+    p.add_argument("event", choices=(*HOOK_EVENTS, "install"))
+    p.add_argument("--project", action="store_true", help="install: .claude/settings.json here")
+    p.add_argument("--yes", action="store_true", help="install: write without asking")
+
+    p = command(
+        "ingest",
+        _ingest,
+        "read a finished session's transcript (Claude Code JSONL, or JSON/JSONL of "
+        "{role, content}): store what the user stated, propose what is uncertain, archive a "
+        "summary",
+    )
+    p.add_argument("file")
+    p.add_argument("--agent", default="ingest", help="the agent the session belonged to")
+    p.add_argument("--session", help="session id (default: the transcript's, or the file name)")
+    p.add_argument("--project")
+
+    p = command("proposals", _proposals, "what session ends proposed; accept or dismiss one")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--accept", type=int, metavar="N", help="store proposal N as a memory")
+    group.add_argument("--dismiss", type=int, metavar="N", help="dismiss proposal N")
+    group.add_argument("--all", action="store_true", help="also accepted and dismissed ones")
+
+    command("agents", _agents, "the agents that opened sessions, last seen first")
+
     socket_help = "socket path (default: $MEMDESK_SOCKET, else derived from the database)"
     p = command("serve", _serve, "serve agents over the local socket, without a window", database)
     p.add_argument("--socket", help=socket_help)
@@ -381,7 +471,7 @@ def _mcp(_svc: Any, a: argparse.Namespace) -> int:
     return mcp_bridge.run(a)
 
 
-_OWN_PROCESS = {_serve, _mcp}
+_OWN_PROCESS = {_serve, _mcp, _hook}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

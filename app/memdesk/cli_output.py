@@ -146,6 +146,19 @@ def human(command: str, result: Any) -> str:
             if result["ok"]
             else "problems:\n" + "\n".join(f"  {p}" for p in result["problems"])
         )
+    if command == "ingest":
+        return _session_end(result)
+    if command == "proposals":
+        rows = result if isinstance(result, list) else [result]
+        return "\n".join(_proposal(p) for p in rows) if rows else "no proposals waiting"
+    if command == "agents":
+        if not result:
+            return "no agent has opened a session yet"
+        return "\n".join(
+            f"{a['agent']:<20} last seen {a['last_seen'][:16].replace('T', ' ')}  "
+            f"{'(open) ' if a['open'] else ''}{_line(a['last'], 60)}"
+            for a in result
+        )
     if command == "backup":
         if isinstance(result, list):
             return "\n".join(_backup(b) for b in result) if result else "no backups yet"
@@ -156,6 +169,22 @@ def human(command: str, result: Any) -> str:
             f"before is kept as {result['before']['name']}"
         )
     return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+def _session_end(r: dict[str, Any]) -> str:
+    lines = [f"session {r['session']}"]
+    for title, key in (("stored", "stored"), ("proposed", "proposed"), ("skipped", "skipped")):
+        for item in r[key]:
+            why = f"  ({item['why']})" if item.get("why") else ""
+            lines.append(f"  {title:<9} {item['content']}{why}")
+    if r.get("summary"):
+        state = "unchanged" if r["summary"].get("unchanged") else "filed"
+        lines.append(f"  summary   {state} as {r['summary']['id'][:8]}")
+    return "\n".join(lines)
+
+
+def _proposal(p: dict[str, Any]) -> str:
+    return f"{p['id']:>4}  [{p['status']}] {p['content']}  — from {p['agent']}: {p['why']}"
 
 
 def _backup(b: dict[str, Any]) -> str:

@@ -296,6 +296,23 @@ class Client:
     def ping(self) -> str:
         return self.call("system.ping")
 
+    # -- the session lifecycle -----------------------------------------------------------------
+
+    def session_start(self, session: str, **fields: Any) -> dict[str, Any]:
+        return self.call("session.start", session=session, **fields)
+
+    def session_prompt(self, session: str, prompt: str, **options: Any) -> dict[str, Any]:
+        return self.call("session.prompt", session=session, prompt=prompt, **options)
+
+    def observe(self, session: str, tool: str, args: Any = None, result: Any = None) -> dict:
+        return self.call("observe", session=session, tool=tool, args=args, result=result)
+
+    def working_memory(self, session: str, **options: Any) -> dict[str, Any]:
+        return self.call("working_memory", session=session, **options)
+
+    def session_end(self, session: str, **fields: Any) -> dict[str, Any]:
+        return self.call("session.end", session=session, **fields)
+
     def describe(self) -> dict[str, Any]:
         return self.call("system.describe")
 

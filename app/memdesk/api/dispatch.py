@@ -98,6 +98,16 @@ class Dispatcher:
             "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p)),
             "import": self._import,
             "system.check": self._check,
+            "session.start": lambda p, s: svc.session_start(p.pop("session"), actor=s.actor, **p),
+            "session.prompt": lambda p, s: svc.session_prompt(
+                p.pop("session"), p.pop("prompt"), actor=s.actor, **p
+            ),
+            "observe": lambda p, s: svc.observe(p.pop("session"), p.pop("tool"), **p),
+            "working_memory": lambda p, s: svc.working_memory(p.pop("session"), **p),
+            "session.end": lambda p, s: svc.session_end(p.pop("session"), actor=s.actor, **p),
+            "agents.list": lambda p, s: svc.agents(),
+            "proposals.list": lambda p, s: svc.proposals(**p),
+            "proposals.decide": self._decide,
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
             "system.backups": lambda p, s: svc.backups(),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
@@ -205,6 +215,15 @@ class Dispatcher:
             self.service.rebuild_index()
         problems = self.service.check()
         return {"ok": not problems, "problems": problems}
+
+    def _decide(self, params: Params, session: Session) -> dict[str, Any]:
+        if session.role != "user":
+            raise RpcError(
+                errors.NOT_ALLOWED,
+                "proposals.decide: only the person decides what a session end proposed",
+            )
+        accept = _flag(params, "accept")["accept"]
+        return self.service.decide_proposal(params["id"], accept, actor=session.actor)
 
     def _handover(self, params: Params, session: Session) -> dict[str, bool]:
         if session.role != "user":

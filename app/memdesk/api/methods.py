@@ -253,6 +253,78 @@ METHODS = [
         ("text",),
     ),
     Method(
+        "session.start",
+        "Open (or resume) an agent session; returns {text} to inject: the identity, this "
+        "task's working memory, and a recovery block if this agent's previous session on the "
+        "task ended without session.end (that one is then archived as interrupted).",
+        {
+            "session": "the host's session id",
+            "agent": "agent name (default: the name given in system.hello)",
+            "project": "project name",
+            "task": "task name",
+            "cwd": "working folder",
+        },
+        ("session",),
+    ),
+    Method(
+        "session.prompt",
+        "The relevant-knowledge block for one user prompt (as context.build), logged against "
+        "the session.",
+        {
+            "session": "session id",
+            "prompt": "the user's prompt",
+            "k": "integer 1..100 (default 10)",
+            "budget_chars": "integer 200..100000 (default 4000)",
+        },
+        ("session", "prompt"),
+    ),
+    Method(
+        "observe",
+        "Record one tool call; returns the observation {kind, importance, text}.",
+        {
+            "session": "session id",
+            "tool": "tool name (Edit, Write, Read, Bash, Grep, TodoWrite, Task, …)",
+            "args": "the tool's input (object)",
+            "result": "the tool's result (any JSON)",
+        },
+        ("session", "tool"),
+    ),
+    Method(
+        "working_memory",
+        "The working-memory block of a session: current task, plan, modified files, recent "
+        "errors, key decisions; rebuilt from every observation, never over the budget.",
+        {"session": "session id", "budget_chars": "integer 100..100000 (default 2000)"},
+        ("session",),
+    ),
+    Method(
+        "session.end",
+        "Close a session: corrections and preferences in the user's messages are stored "
+        "(high confidence) or proposed (medium), and an L2 summary is filed. Returns "
+        "{stored, proposed, skipped (each with why), summary}; ending again adds nothing new.",
+        {
+            "session": "session id",
+            "transcript": "list of {role: user|assistant, content: text}",
+            "summary": "what the session did, in the agent's words (optional)",
+        },
+        ("session",),
+    ),
+    Method(
+        "agents.list",
+        "Every agent that opened a session: last session, last seen, a one-line summary.",
+        {},
+    ),
+    Method(
+        "proposals.list",
+        "What session ends proposed, newest first.",
+        {"status": "pending (default) | accepted | dismissed | all"},
+    ),
+    Method(
+        "proposals.decide",
+        "Accept (stored as an L1 memory) or dismiss a proposal (user role only).",
+        {"id": "proposal number", "accept": "true to store it, false to dismiss it"},
+        ("id", "accept"),
+    ),
+    Method(
         "system.backup",
         "Back up the database now (user role only); returns the backup's name, path, "
         "taken_at, kind, bytes and memories.",
@@ -294,5 +366,8 @@ SAFE_TO_REPEAT = frozenset(
         "events.unsubscribe",
         "stats",
         "export",
+        "working_memory",
+        "agents.list",
+        "proposals.list",
     }
 )

@@ -129,6 +129,21 @@ class RemoteService:
     def check(self) -> list[str]:
         return self._call("system.check")["problems"]
 
+    def session_start(self, session: str, **fields: Any) -> dict[str, Any]:
+        return self._call("session.start", session=session, **_given(fields))
+
+    def session_end(self, session: str, **fields: Any) -> dict[str, Any]:
+        return self._call("session.end", session=session, **_given(fields))
+
+    def agents(self) -> list[dict[str, Any]]:
+        return self._call("agents.list")
+
+    def proposals(self, status: str = "pending") -> list[dict[str, Any]]:
+        return self._call("proposals.list", status=status)
+
+    def decide_proposal(self, number: int, accept: bool) -> dict[str, Any]:
+        return self._call("proposals.decide", id=number, accept=accept)
+
     def backup(self) -> dict[str, Any]:
         return self._call("system.backup")
 

@@ -216,7 +216,8 @@ _QUESTION = re.compile(
 )
 _HEDGE = re.compile(r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder)\b", re.I)
 _TRAILING_HEDGE = re.compile(r",?\s+(?:i guess|i think|maybe|probably|i suppose)$", re.I)
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+# Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
+_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|,?\s+(?:and|but)\s+(?=(?:i|we|my)\b)", re.I)
 
 
 def sentences(text: str) -> list[str]:

@@ -31,6 +31,7 @@ from memdesk.core.filters import Filters
 from memdesk.core.identity import Identity
 from memdesk.core.reads import Reads
 from memdesk.core.recall import Recall
+from memdesk.core.sessions import Sessions
 from memdesk.core.status import StatusChanges
 from memdesk.core.writes import Writes
 from memdesk.store import (
@@ -60,7 +61,7 @@ def _flush_at_exit() -> None:
             logger.exception("could not write queued search bookkeeping at exit")
 
 
-class MemoryService(Reads, Writes, StatusChanges, Identity, Recall, Backups):
+class MemoryService(Reads, Writes, StatusChanges, Identity, Recall, Backups, Sessions):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 
     Every write runs in one IMMEDIATE transaction and, once committed, is announced on

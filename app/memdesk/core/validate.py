@@ -141,5 +141,15 @@ def query(value: object, field: str = "query") -> str:
     return value
 
 
+def text(value: object, field: str, limit: int = rules.MAX_QUERY_CHARS) -> str:
+    """Any text a caller gives (a prompt, a summary, a folder): valid Unicode, bounded."""
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be text", field=field)
+    _unicode(value, field)
+    if len(value) > limit:
+        raise TooLarge(f"{field} is {len(value):,} characters; at most {limit:,}", field=field)
+    return value
+
+
 def dump_tags(values: list[str]) -> str:
     return json.dumps(values, ensure_ascii=False)

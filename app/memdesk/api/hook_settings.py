@@ -1,0 +1,61 @@
+"""Writing memdesk's hooks into a Claude Code settings file, keeping everything else in it."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from pathlib import Path
+from typing import Any
+
+from memdesk.api.hooks import EVENTS
+
+MARK = "memdesk hook"  # how memdesk recognises its own entries (to update, never duplicate)
+
+
+def settings_path(project: bool, cwd: Path | None = None) -> Path:
+    """The user's settings (~/.claude/settings.json) or the project's (.claude/settings.json)."""
+    base = (cwd or Path.cwd()) if project else Path.home()
+    return base / ".claude" / "settings.json"
+
+
+def with_hooks(settings: dict[str, Any], command: str = "memdesk") -> dict[str, Any]:
+    """`settings` with one memdesk hook per event; other hooks are left as they are."""
+    out = copy.deepcopy(settings)
+    hooks = out.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ValueError('the settings file\'s "hooks" is not an object; fix it by hand first')
+    for event in EVENTS:
+        groups = [
+            group
+            for group in hooks.get(event, [])
+            if not any(MARK in str(h.get("command", "")) for h in group.get("hooks", []))
+        ]
+        entry: dict[str, Any] = {
+            "hooks": [{"type": "command", "command": f"{command} hook {event}", "timeout": 30}]
+        }
+        if event.startswith("PostToolUse"):
+            entry = {"matcher": "*", **entry}
+        hooks[event] = [*groups, entry]
+    return out
+
+
+def plan(path: Path, command: str = "memdesk") -> tuple[str, str]:
+    """(new text, unified diff) for installing the hooks into the file at `path`."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    try:
+        current = json.loads(old) if old.strip() else {}
+    except ValueError as exc:
+        raise ValueError(f"{path} is not valid JSON ({exc}); fix it by hand first") from None
+    if not isinstance(current, dict):
+        raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
+    new = json.dumps(with_hooks(current, command), indent=2, ensure_ascii=False) + "\n"
+    diff = "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=str(path),
+            tofile=str(path),
+        )
+    )
+    return new, diff

@@ -1,0 +1,164 @@
+"""`memdesk hook <event>`: Claude Code's hook protocol (JSON on stdin) onto the session
+methods.
+
+SessionStart and UserPromptSubmit print `hookSpecificOutput.additionalContext` for Claude Code
+to inject; PostToolUse / PostToolUseFailure observe the tool call; PreCompact and SessionEnd
+end the session with the transcript at `transcript_path`. Fail-open: whatever goes wrong
+(memdesk not running, a bad payload, a timeout) the hook prints nothing and exits 0, so the
+agent is never blocked; the reason goes to stderr, which Claude Code shows in its debug log.
+Standard library and the Qt-free client only: it runs on every prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from memdesk import paths
+from memdesk.api import headless, naming, transcripts
+from memdesk.api.client import Client, MemdeskError, ServerUnavailable
+
+AGENT_ENV = "MEMDESK_AGENT"
+PROJECT_ENV = "MEMDESK_PROJECT"
+EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PreCompact",
+    "SessionEnd",
+)
+# Seconds an event may take before the hook gives up (Claude Code waits for it).
+TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
+
+
+def run(event: str, stdin: str, db: str | os.PathLike[str] | None = None) -> tuple[str, str]:
+    """(stdout, stderr) of the hook for `event` given its stdin; never raises."""
+    try:
+        payload = json.loads(stdin or "{}")
+        if not isinstance(payload, dict):
+            raise ValueError("the hook input is not a JSON object")
+        return _handle(event, payload, db), ""
+    except (MemdeskError, OSError, ValueError, transcripts.TranscriptError) as exc:
+        return "", f"memdesk hook {event}: {exc}\n"
+
+
+def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
+    if event not in EVENTS:
+        raise ValueError(f"unknown event {event!r}; memdesk handles: {', '.join(EVENTS)}")
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        raise ValueError("the hook input has no session_id")
+    with _connect(event, db) as memdesk:
+        if event == "SessionStart":
+            return _context("SessionStart", _start(memdesk, payload)["text"])
+        if event == "UserPromptSubmit":
+            prompt = payload.get("prompt") or ""
+            try:
+                found = memdesk.session_prompt(session, prompt)
+            except MemdeskError as exc:
+                if exc.type != "not_found":  # hooks installed mid-session: start it now
+                    raise
+                _start(memdesk, payload)
+                found = memdesk.session_prompt(session, prompt)
+            return _context("UserPromptSubmit", found["text"] if found["ids"] else "")
+        if event in ("PostToolUse", "PostToolUseFailure"):
+            result = payload.get("tool_response")
+            if event == "PostToolUseFailure":
+                result = {"error": payload.get("error") or "failed", "is_error": True}
+            _ensure(
+                memdesk,
+                payload,
+                lambda: memdesk.observe(
+                    session,
+                    str(payload.get("tool_name") or "unknown"),
+                    payload.get("tool_input"),
+                    result,
+                ),
+            )
+            return ""
+        messages: list[dict[str, str]] = []
+        if payload.get("transcript_path"):
+            messages, _ = transcripts.read(payload["transcript_path"])
+        _ensure(memdesk, payload, lambda: memdesk.session_end(session, transcript=messages))
+        return ""
+
+
+def _start(memdesk: Client, payload: dict[str, Any]) -> dict[str, Any]:
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    # No project unless the person names one: a project filter would hide the memories that
+    # belong to no project (the user's own preferences) from every prompt.
+    fields = {"project": os.environ.get(PROJECT_ENV) or None, "cwd": cwd}
+    return memdesk.session_start(
+        payload["session_id"], **{k: v for k, v in fields.items() if v is not None}
+    )
+
+
+def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
+    """Run `call`; if memdesk does not know the session yet (hooks installed mid-session,
+    or a new database), start it and run `call` again."""
+    try:
+        return call()
+    except MemdeskError as exc:
+        if exc.type != "not_found" or "session" not in exc.message:
+            raise
+        _start(memdesk, payload)
+        return call()
+
+
+def _context(event: str, text: str) -> str:
+    if not text:
+        return ""
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json.dumps(output, ensure_ascii=False)
+
+
+class _connect:
+    """A client for the hook's one exchange. SessionStart starts `memdesk serve` when
+    nothing owns the database (the session is long; the start is ~0.5 s); the events on
+    every prompt and tool call never wait for a start."""
+
+    def __init__(self, event: str, db: Any) -> None:
+        self.event = event
+        self.db_path = paths.resolve_db_path(db)
+        self.socket = naming.socket_path(self.db_path)
+        self.timeout = TIMEOUTS.get(event, 2.0)
+        self.agent = os.environ.get(AGENT_ENV) or "claude-code"
+
+    def __enter__(self) -> Client:
+        try:
+            self.client = Client(socket_path=self.socket, agent=self.agent, timeout=self.timeout)
+        except ServerUnavailable:
+            if self.event != "SessionStart":
+                raise
+            headless.start_serve(self.db_path, self.socket)
+            deadline = time.monotonic() + self.timeout
+            while True:
+                try:
+                    self.client = Client(
+                        socket_path=self.socket, agent=self.agent, timeout=self.timeout
+                    )
+                    break
+                except ServerUnavailable:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+
+
+def main(argv: list[str]) -> int:
+    """`memdesk hook EVENT [--db PATH]` without the full CLI: the fast path."""
+    event = argv[0] if argv else ""
+    db = argv[argv.index("--db") + 1] if "--db" in argv[:-1] else None
+    out, err = run(event, sys.stdin.read(), db)
+    if out:
+        sys.stdout.write(out + "\n")
+    if err:
+        sys.stderr.write(err)
+    return 0

@@ -1,0 +1,101 @@
+"""Reading a session transcript into [{role, content}]: Claude Code's JSONL, or a plain JSON
+array / JSONL of {role, content} messages. Standard library only (the hooks import it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+USER_CHARS = 4000  # per message sent to memdesk: the user's words matter most
+ASSISTANT_CHARS = 2000
+TOTAL_CHARS = 600_000  # keeps a session.end request well under the 1 MiB line limit
+
+
+class TranscriptError(ValueError):
+    """The file is not a transcript memdesk can read; the message says what was expected."""
+
+
+def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
+    """The messages of a transcript file and its session id if it names one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TranscriptError(f"cannot read {path}: {exc}") from None
+    return parse(text)
+
+
+def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
+    stripped = text.strip()
+    if not stripped:
+        return [], None
+    if stripped.startswith("["):
+        try:
+            records = json.loads(stripped)
+        except ValueError as exc:
+            raise TranscriptError(f"not a JSON array of messages: {exc}") from None
+    else:
+        records = []
+        for number, line in enumerate(stripped.splitlines(), 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    raise TranscriptError(
+                        f"line {number} is not JSON; expected Claude Code's JSONL or "
+                        "{role, content} messages, one per line"
+                    ) from None
+    messages: list[dict[str, str]] = []
+    session = None
+    for record in records if isinstance(records, list) else []:
+        if not isinstance(record, dict):
+            continue
+        session = session or record.get("sessionId") or record.get("session_id")
+        message = _message(record)
+        if message is not None:
+            messages.append(message)
+    if records and not messages:
+        raise TranscriptError(
+            "no user or assistant messages found; expected Claude Code's JSONL or a list of "
+            "{role, content} messages"
+        )
+    return _bounded(messages), session
+
+
+def _message(record: dict[str, Any]) -> dict[str, str] | None:
+    if record.get("isMeta") or record.get("isCompactSummary"):
+        return None  # Claude Code's own notes (command wrappers, compaction summaries)
+    inner = record.get("message") if isinstance(record.get("message"), dict) else record
+    role = inner.get("role") or record.get("type")
+    if role not in ("user", "assistant"):
+        return None
+    text = _text(inner.get("content"))
+    if not text.strip() or text.lstrip().startswith(("<command-", "<local-command", "Caveat:")):
+        return None
+    limit = USER_CHARS if role == "user" else ASSISTANT_CHARS
+    return {"role": role, "content": text[:limit]}
+
+
+def _text(content: Any) -> str:
+    """The words of a message: its text blocks; tool calls and tool results are left out
+    (a user-role tool result is the tool's output, not the person's words)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            block["text"]
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text" and "text" in block
+        )
+    return ""
+
+
+def _bounded(messages: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The newest messages that fit TOTAL_CHARS, in order."""
+    kept, used = [], 0
+    for message in reversed(messages):
+        used += len(message["content"])
+        if used > TOTAL_CHARS:
+            break
+        kept.append(message)
+    return list(reversed(kept))

@@ -1,0 +1,422 @@
+"""The agent session lifecycle (mixed into MemoryService): inject at start, observe tool
+calls, keep a working-memory block, and at the end fill the gaps and archive a summary.
+
+Sessions and observations live in their own tables; every observe is committed on its own,
+so a crashed agent's work is there for the recovery block of its next start.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import peewee
+
+from memdesk.core import clock, gapfill, session_notes, validate
+from memdesk.core.actor import USER, Actor
+from memdesk.core.draft import Draft
+from memdesk.core.errors import NotFound, ValidationError
+from memdesk.core.observe import observe as extract
+from memdesk.store import Memory, Observation, Proposal, Session
+
+logger = logging.getLogger(__name__)
+
+WORKING_BUDGET = 2000
+MAX_MESSAGES = 5000
+GAPFILL_TAG = "gap-fill"
+
+
+class Sessions:
+    """session_start, session_prompt, observe, working_memory, session_end, agents,
+    proposals."""
+
+    def session_start(
+        self,
+        session: str,
+        *,
+        actor: Actor = USER,
+        agent: str | None = None,
+        project: str | None = None,
+        task: str | None = None,
+        cwd: str | None = None,
+    ) -> dict[str, Any]:
+        """The text to inject: the identity, this task's working memory, and a recovery
+        block when this agent's previous session on the task ended without session.end
+        (that session is then archived as interrupted)."""
+        sid = _session_id(session)
+        name = validate.name(agent, "agent") or actor.agent or "unknown"
+        project, task = validate.name(project, "project"), validate.name(task, "task")
+        cwd = None if cwd is None else validate.text(cwd, "cwd", 4096)
+        now = clock.now()
+        with self._write():  # type: ignore[attr-defined]
+            row = Session.get_or_none(Session.id == sid)
+            if row is None:
+                row = Session.create(
+                    id=sid,
+                    agent=name,
+                    project=project,
+                    task=task,
+                    cwd=cwd,
+                    started_at=now,
+                    last_seen_at=now,
+                )
+            else:
+                row.last_seen_at, row.ended_at = now, None
+                row.save()
+        parts = []
+        identity = self.identity()["text"]  # type: ignore[attr-defined]
+        if identity:
+            parts.append(f"## Identity\n{identity}")
+        crashed = self._crashed_before(row)
+        recovered = None
+        if crashed is not None:
+            notes = session_notes.read(list(crashed.observations), crashed.task)
+            recovery = session_notes.block(
+                f"Recovered: your previous session ({crashed.id[:8]}, last seen "
+                f"{crashed.last_seen_at[:16].replace('T', ' ')} UTC) ended without a close",
+                notes,
+                WORKING_BUDGET,
+            )
+            # Archived (and so closed) first: its work is in the recovery block, not twice.
+            self._archive(crashed, [], None, interrupted=True)
+            recovered = crashed.id
+        working = self._working_block(row, WORKING_BUDGET)
+        if working:
+            parts.append(working)
+        if crashed is not None and recovery:
+            parts.append(recovery)
+        text = "<memory-context>\n" + "\n\n".join(parts) + "\n</memory-context>" if parts else ""
+        return {"session": sid, "text": text, "recovered": recovered}
+
+    def session_prompt(
+        self,
+        session: str,
+        prompt: str,
+        *,
+        actor: Actor = USER,
+        k: int = 10,
+        budget_chars: int = 4000,
+    ) -> dict[str, Any]:
+        """The relevant-knowledge block for one prompt (as context.build), logged against the
+        session so its working memory knows what was asked."""
+        row = self._session(session)
+        query = validate.query(prompt, "prompt")
+        self._note(row, "prompt", "prompt", 5, _first_line(query), None, False)
+        return self.build_context(  # type: ignore[attr-defined]
+            query, project=row.project, k=k, budget_chars=budget_chars, actor=actor
+        )
+
+    def observe(self, session: str, tool: str, args: Any = None, result: Any = None) -> dict:
+        """Read one tool call into an observation and keep it (committed at once)."""
+        row = self._session(session)
+        if not isinstance(tool, str) or not tool.strip() or len(tool) > 200:
+            raise ValidationError("tool must be the tool's name (1..200 characters)", field="tool")
+        validate.text(tool, "tool")
+        seen = extract(tool, args, result)
+        self._note(row, tool.strip(), seen.kind, seen.importance, seen.text, seen.path, seen.failed)
+        return {"kind": seen.kind, "importance": seen.importance, "text": seen.text}
+
+    def working_memory(self, session: str, budget_chars: int = WORKING_BUDGET) -> dict[str, Any]:
+        budget = validate.integer(budget_chars, "budget_chars", 100, 100_000)
+        text = self._working_block(self._session(session), budget)
+        return {"text": text, "size": len(text)}
+
+    def session_end(
+        self,
+        session: str,
+        *,
+        actor: Actor = USER,
+        transcript: Any = None,
+        summary: str | None = None,
+    ) -> dict[str, Any]:
+        """Fill the gaps from the user's messages and file the L2 summary. Says what it
+        stored, proposed and skipped (with why). Ending the same transcript again adds
+        nothing: known memories and earlier proposals are skipped, an unchanged summary too."""
+        row = self._session(session)
+        messages = _messages(transcript)
+        if summary is not None:
+            summary = validate.text(summary, "summary")
+        stored, proposed, skipped = [], [], []
+        user_text = [m["content"] for m in messages if m["role"] == "user"]
+        for finding in gapfill.find(user_text):
+            outcome = self._file_finding(row, finding, actor)
+            {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
+                outcome[1]
+            )
+        archived = self._archive(row, messages, summary, interrupted=False)
+        return {
+            "session": row.id,
+            "stored": stored,
+            "proposed": proposed,
+            "skipped": skipped,
+            "summary": archived,
+        }
+
+    def agents(self) -> list[dict[str, Any]]:
+        """Every agent that opened a session: its last session, last seen, and a one-liner
+        (that session's summary, or its last prompt)."""
+        out = []
+        names = Session.select(Session.agent).distinct().tuples()
+        for (name,) in names:
+            last = (
+                Session.select()
+                .where(Session.agent == name)
+                .order_by(Session.last_seen_at.desc())
+                .first()
+            )
+            out.append(
+                {
+                    "agent": name,
+                    "last_seen": last.last_seen_at,
+                    "session": last.id,
+                    "project": last.project,
+                    "task": last.task,
+                    "open": last.ended_at is None,
+                    "last": self._one_liner(last),
+                }
+            )
+        return sorted(out, key=lambda a: a["last_seen"], reverse=True)
+
+    def proposals(self, status: str = "pending") -> list[dict[str, Any]]:
+        validate.one_of(status, ("pending", "accepted", "dismissed", "all"), "status")
+        query = Proposal.select().order_by(Proposal.id.desc())
+        if status != "all":
+            query = query.where(Proposal.status == status)
+        return [_proposal(p) for p in query]
+
+    def decide_proposal(self, number: int, accept: bool, *, actor: Actor = USER) -> dict[str, Any]:
+        """Accept (store as an L1 memory written by the person) or dismiss a proposal."""
+        number = validate.integer(number, "id", 1)
+
+        def decide() -> Proposal:
+            proposal = Proposal.get_or_none(Proposal.id == number)
+            if proposal is None:
+                raise NotFound(f"no proposal {number}; `memdesk proposals` lists them", field="id")
+            if proposal.status != "pending":
+                raise ValidationError(f"proposal {number} is already {proposal.status}", field="id")
+            if accept:
+                memory = self.add(  # type: ignore[attr-defined]
+                    proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
+                )
+                proposal.memory = memory["id"]
+            proposal.status = "accepted" if accept else "dismissed"
+            proposal.save()
+            return proposal
+
+        # One transaction; listeners hear of the memory only once it is committed.
+        return _proposal(self.record(decide)[0])  # type: ignore[attr-defined]
+
+    # -- inside --------------------------------------------------------------------------------
+
+    def _session(self, session: str) -> Session:
+        row = Session.get_or_none(Session.id == _session_id(session))
+        if row is None:
+            raise NotFound(f"no session {session!r}; call session.start first", field="session")
+        return row
+
+    def _note(
+        self,
+        row: Session,
+        tool: str,
+        kind: str,
+        importance: int,
+        text: str,
+        path: str | None,
+        failed: bool,
+    ) -> None:
+        now = clock.now()
+        with self._write():  # type: ignore[attr-defined]
+            Observation.create(
+                session=row.id,
+                at=now,
+                tool=tool,
+                kind=kind,
+                importance=importance,
+                text=text,
+                path=path,
+                failed=failed,
+            )
+            Session.update(last_seen_at=now).where(Session.id == row.id).execute()
+
+    def _working_block(self, row: Session, budget: int) -> str:
+        """Rebuilt from every observation of the open sessions on this task (this one
+        included), so it survives a compaction or a restart of the agent."""
+        sessions = [row.id]
+        if row.task:
+            sessions += [
+                s.id
+                for s in Session.select(Session.id).where(
+                    (Session.task == row.task) & Session.ended_at.is_null() & (Session.id != row.id)
+                )
+            ]
+        seen = list(
+            Observation.select().where(Observation.session.in_(sessions)).order_by(Observation.id)
+        )
+        if not seen:
+            return ""
+        return session_notes.block("Working memory", session_notes.read(seen, row.task), budget)
+
+    def _crashed_before(self, row: Session) -> Session | None:
+        """This agent's latest earlier session on the same task (or folder) that never ended
+        and left work behind. (Two sessions of one agent on one task at once would read as a
+        crash; the other one's later calls still land, and its own end files its summary.)"""
+        same = (Session.task == row.task) if row.task else (Session.cwd == row.cwd)
+        worked = peewee.fn.EXISTS(Observation.select().where(Observation.session == Session.id))
+        return (
+            Session.select()
+            .where(
+                (Session.agent == row.agent)
+                & same
+                & (Session.id != row.id)
+                & Session.ended_at.is_null()
+                & (Session.started_at <= row.started_at)
+                & worked
+            )
+            .order_by(Session.last_seen_at.desc())
+            .first()
+        )
+
+    def _archive(
+        self,
+        row: Session,
+        messages: Sequence[dict[str, str]],
+        what: str | None,
+        *,
+        interrupted: bool,
+    ) -> dict[str, Any] | None:
+        seen = list(row.observations.order_by(Observation.id))
+        notes = session_notes.read(seen, row.task)
+        if not seen and not messages and what is None:
+            self._close(row, None)
+            return None
+        parts = session_notes.summary_parts(notes, messages, what)
+        if interrupted:
+            parts["what"] = "Interrupted (no session end): " + parts["what"]
+        writer = Actor("system", row.agent)
+        existing = Memory.get_or_none(Memory.uuid == row.summary) if row.summary else None
+        if existing is not None:
+            from memdesk.core import archive
+
+            text = archive.render_summary(**parts)
+            if existing.content == text:
+                self._close(row, existing.uuid)
+                return {"id": existing.uuid, "unchanged": True}
+            memory = self.update(existing.uuid, content=text, actor=writer)  # type: ignore[attr-defined]
+        else:
+            memory = self.archive_session(  # type: ignore[attr-defined]
+                **parts, project=row.project, task=row.task, actor=writer
+            )
+        self._close(row, memory["id"])
+        return {"id": memory["id"], "content": memory["content"]}
+
+    def _close(self, row: Session, summary: str | None) -> None:
+        with self._write():  # type: ignore[attr-defined]
+            row.ended_at = clock.now()
+            row.summary = summary or row.summary
+            row.save()
+
+    def _file_finding(
+        self, row: Session, finding: gapfill.Finding, actor: Actor
+    ) -> tuple[str, dict[str, Any]]:
+        said = {"content": finding.content, "sentence": finding.sentence}
+        why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
+        if finding.confidence == gapfill.LOW:
+            return "skipped", {**said, "why": "too little said to stand on its own"}
+        draft = Draft.parse({"content": finding.content, "kind": finding.kind})
+        known = self._near_duplicate(draft)  # type: ignore[attr-defined]
+        if known is not None:
+            return "skipped", {**said, "why": f"already known as {known.uuid}"}
+        earlier = Proposal.get_or_none(Proposal.content == finding.content)
+        if earlier is not None:
+            return "skipped", {**said, "why": f"already {earlier.status} (proposal {earlier.id})"}
+
+        def file() -> tuple[str | None, Proposal]:
+            memory_id = None
+            if finding.confidence == gapfill.HIGH:
+                memory = self.add(  # type: ignore[attr-defined]
+                    finding.content,
+                    kind=finding.kind,
+                    tags=[GAPFILL_TAG],
+                    dedup=False,
+                    actor=Actor("system", row.agent),
+                )
+                memory_id = memory["id"]
+            # Kept for the stored ones too: the provenance (session and sentence) of each.
+            proposal = Proposal.create(
+                created_at=clock.now(),
+                session_id=row.id,
+                agent=row.agent,
+                kind=finding.kind,
+                content=finding.content,
+                why=why,
+                status="accepted" if memory_id else "pending",
+                memory=memory_id,
+            )
+            return memory_id, proposal
+
+        memory_id, proposal = self.record(file)[0]  # type: ignore[attr-defined]
+        if memory_id:
+            return "stored", {**said, "id": memory_id}
+        return "proposed", {**said, "proposal": proposal.id}
+
+    def _one_liner(self, row: Session) -> str:
+        if row.summary:
+            memory = Memory.get_or_none(Memory.uuid == row.summary)
+            if memory is not None:
+                return _first_line(memory.content)
+        last = (
+            row.observations.where(Observation.kind == "prompt").order_by(Observation.id.desc())
+        ).first()
+        return last.text if last else ""
+
+
+def _session_id(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise ValidationError(
+            "session must be the host's session id (text, 1..200 characters)", field="session"
+        )
+    return validate.text(value.strip(), "session")
+
+
+def _messages(transcript: Any) -> list[dict[str, str]]:
+    """A transcript as [{role, content}] (user, assistant); anything else is refused."""
+    if transcript is None:
+        return []
+    if not isinstance(transcript, list) or len(transcript) > MAX_MESSAGES:
+        raise ValidationError(
+            f"transcript must be a list of at most {MAX_MESSAGES} {{role, content}} messages",
+            field="transcript",
+        )
+    out = []
+    for n, message in enumerate(transcript):
+        if (
+            not isinstance(message, dict)
+            or message.get("role") not in ("user", "assistant", "system", "tool")
+            or not isinstance(message.get("content"), str)
+        ):
+            raise ValidationError(
+                f"transcript[{n}] must be {{role: user|assistant, content: text}}",
+                field="transcript",
+            )
+        out.append({"role": message["role"], "content": message["content"]})
+    return out
+
+
+def _proposal(p: Proposal) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "created_at": p.created_at,
+        "session": p.session_id,
+        "agent": p.agent,
+        "kind": p.kind,
+        "content": p.content,
+        "why": p.why,
+        "status": p.status,
+        "memory": p.memory,
+    }
+
+
+def _first_line(text: str) -> str:
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return line if len(line) <= 160 else line[:159] + "…"

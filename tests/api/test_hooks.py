@@ -1,0 +1,152 @@
+"""`memdesk hook EVENT` as Claude Code runs it: a process per event, JSON on stdin, payloads
+shaped as its hooks reference documents them, against a running `memdesk serve`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memdesk.api.client import Client
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SESSION = "7f3c2a10-5b1e-4c9e-9d2a-0c6b1e2f3a4b"
+
+
+@pytest.fixture
+def hook(serve, db_path, sock_path, tmp_path):
+    serve()
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path, "MEMDESK_AGENT": "claude-code"}
+    transcript = tmp_path / "transcript.jsonl"
+    shutil.copy(DATA / "claude_transcript.jsonl", transcript)
+
+    def run(event: str, session: str = SESSION, **fields) -> dict | None:
+        payload = {
+            "session_id": session,
+            "transcript_path": str(transcript),
+            "cwd": "/home/ada/shop",
+            "hook_event_name": event,
+            "permission_mode": "default",
+            **fields,
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path)],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == "", done.stderr
+        return json.loads(done.stdout) if done.stdout.strip() else None
+
+    return run
+
+
+def _tool(hook, name, tool_input, tool_response, session=SESSION):
+    return hook(
+        "PostToolUse", session, tool_name=name, tool_input=tool_input, tool_response=tool_response
+    )
+
+
+def test_a_whole_session_as_claude_code_runs_it(hook, sock_path):
+    with Client(socket_path=sock_path, agent="setup") as memdesk:
+        memdesk.set_identity("Name: Ada. Backend engineer.")
+        memdesk.add("Checkout totals are computed in pricing/totals.py", tags=["shop"])
+
+    started = hook("SessionStart", source="startup", model="claude-sonnet-4-5")
+    output = started["hookSpecificOutput"]
+    assert output["hookEventName"] == "SessionStart"
+    assert "Name: Ada" in output["additionalContext"]
+
+    prompted = hook("UserPromptSubmit", prompt="where are checkout totals computed?")
+    assert "pricing/totals.py" in prompted["hookSpecificOutput"]["additionalContext"]
+
+    # 20 tool calls, among them edits and a failed command.
+    for n in range(8):
+        _tool(hook, "Read", {"file_path": f"/home/ada/shop/src/mod{n}.py"}, {"type": "text"})
+    for n in range(8):
+        _tool(
+            hook,
+            "Edit",
+            {
+                "file_path": f"/home/ada/shop/src/pricing/part{n}.py",
+                "old_string": "a",
+                "new_string": "b",
+            },
+            {"filePath": f"/home/ada/shop/src/pricing/part{n}.py", "structuredPatch": []},
+        )
+    _tool(
+        hook,
+        "Bash",
+        {"command": "pytest tests/test_checkout.py"},
+        {"stdout": "ok", "stderr": "", "interrupted": False},
+    )
+    hook(
+        "PostToolUseFailure",
+        tool_name="Bash",
+        tool_input={"command": "make deploy"},
+        error="Exit code 2\nmake: *** No rule to make target 'deploy'.",
+    )
+    _tool(hook, "Grep", {"pattern": "round_total"}, {"numFiles": 2, "filenames": ["a", "b"]})
+    _tool(hook, "TodoWrite", {"todos": [{"content": "add discount test", "status": "pending"}]}, {})
+
+    # The agent side is killed here (no SessionEnd). Claude Code starts a new session.
+    again = hook("SessionStart", session="a-new-session", source="startup")
+    recovery = again["hookSpecificOutput"]["additionalContext"]
+    assert "Recovered" in recovery
+    assert "src/pricing/part7.py" in recovery
+    assert "`make deploy` failed (exit 2)" in recovery
+    assert "No rule to make target" in recovery
+
+    assert hook("SessionEnd", session="a-new-session", reason="prompt_input_exit") is None
+    with Client(socket_path=sock_path, agent="check") as memdesk:
+        stored = memdesk.call("memory.list", tags=["gap-fill"])
+        proposals = memdesk.call("proposals.list")
+        summaries = memdesk.call("memory.list", layers=["L2"])
+    assert sorted(m["content"] for m in stored) == [
+        "Never push directly to main",
+        "The team uses Poetry for dependencies",
+        "The user prefers pytest over unittest",
+    ]
+    assert {p["content"] for p in proposals} == {
+        "Correction: The rounding rule lives in pricing/rules.py",
+        "Don't touch the legacy payment adapter",
+    }
+    assert len(summaries) == 2  # the interrupted session's, and this one's
+    ended = next(m for m in summaries if not m["content"].startswith("Interrupted"))
+    assert "3e4f5a6 Round totals with Decimal" in ended["content"]
+
+    # Ending the same transcript again adds nothing.
+    hook("SessionEnd", session="a-new-session", reason="other")
+    with Client(socket_path=sock_path, agent="check") as memdesk:
+        assert len(memdesk.call("memory.list", tags=["gap-fill"])) == 3
+        assert len(memdesk.call("proposals.list")) == 2
+        assert len(memdesk.call("memory.list", layers=["L2"])) == 2
+
+
+def test_hooks_fail_open(db_path, tmp_path):
+    env = {**os.environ, "MEMDESK_SOCKET": str(tmp_path / "nobody.sock")}
+    for event, stdin in (
+        ("UserPromptSubmit", json.dumps({"session_id": "s", "prompt": "hi"})),
+        ("PostToolUse", "not json"),
+        ("Nonsense", "{}"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path)],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (0, "")
+        assert done.stderr.startswith(f"memdesk hook {event}:")

@@ -1,0 +1,113 @@
+"""Tool-call extractors: one observation per call, by rules (core/observe.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memdesk.core.observe import observe
+
+
+def test_an_edit_names_the_file_and_what_changed():
+    seen = observe(
+        "Edit",
+        {
+            "file_path": "/home/ada/shop/src/pricing/rules.py",
+            "old_string": "a",
+            "new_string": "b\nc",
+        },
+        {"success": True},
+    )
+    assert (seen.kind, seen.importance, seen.path) == (
+        "edit",
+        7,
+        "/home/ada/shop/src/pricing/rules.py",
+    )
+    assert seen.text == "edited src/pricing/rules.py (-1 +2 lines): b"
+
+
+def test_a_multi_edit_counts_its_changes():
+    seen = observe("MultiEdit", {"file_path": "a.py", "edits": [{"new_string": "x"}] * 3}, {})
+    assert "3 changes" in seen.text
+
+
+def test_a_new_file_is_a_write():
+    seen = observe("Write", {"file_path": "/x/docs/notes.md", "content": "one\ntwo\n"}, {})
+    assert (seen.kind, seen.importance, seen.text) == (
+        "write",
+        7,
+        "wrote x/docs/notes.md (2 lines)",
+    )
+
+
+def test_a_read_is_of_low_importance():
+    assert observe("Read", {"file_path": "/a/b.py"}, "…").importance == 3
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {
+            "stdout": "",
+            "stderr": "E   ModuleNotFoundError: No module named 'decimal2'",
+            "exit_code": 1,
+        },
+        {"error": "Exit code 2\nerror: could not compile `shop`"},
+        "Traceback (most recent call last):\n  ...\nValueError: bad total\nExit code 1",
+    ],
+)
+def test_a_failed_command_keeps_its_error_line(result):
+    seen = observe("Bash", {"command": "pytest -q\n# second line"}, result)
+    assert (seen.kind, seen.importance, seen.failed) == ("command", 8, True)
+    assert seen.text.startswith("`pytest -q` failed")
+    assert any(
+        word in seen.text for word in ("ModuleNotFoundError", "could not compile", "ValueError")
+    )
+
+
+def test_a_command_that_worked():
+    seen = observe(
+        "Bash", {"command": "ls"}, {"stdout": "a\nb", "stderr": "", "interrupted": False}
+    )
+    assert (seen.importance, seen.failed, seen.text) == (4, False, "ran `ls`")
+
+
+def test_searches_say_what_and_how_many():
+    grep = observe("Grep", {"pattern": "round_total", "path": "/s/src"}, {"numFiles": 3})
+    assert grep.text == "searched 'round_total' in s/src: 3 results"
+    glob = observe("Glob", {"pattern": "**/*.py"}, {"filenames": ["a.py", "b.py"]})
+    assert (glob.kind, glob.text) == ("search", "searched '**/*.py': 2 results")
+
+
+def test_a_plan_change_lists_the_steps():
+    todos = [
+        {"content": "fix rounding", "status": "completed"},
+        {"content": "docs", "status": "pending"},
+    ]
+    seen = observe("TodoWrite", {"todos": todos}, {})
+    assert (seen.kind, seen.importance) == ("todo", 6)
+    assert seen.text == "plan: [completed] fix rounding; [pending] docs"
+
+
+def test_a_delegation_names_the_subagent():
+    seen = observe("Task", {"subagent_type": "code-reviewer", "description": "review the diff"}, {})
+    assert (seen.kind, seen.text) == ("delegate", "delegated to code-reviewer: review the diff")
+
+
+def test_anything_else_is_kept_briefly():
+    assert observe("mcp__github__create_issue", {}, {}).text == "called mcp__github__create_issue"
+    assert observe("Whatever", "not a dict", None).kind == "other"
+
+
+def test_each_extractor_takes_well_under_a_millisecond():
+    calls = [
+        ("Edit", {"file_path": "a.py", "old_string": "x" * 5000, "new_string": "y" * 5000}, {}),
+        ("Bash", {"command": "make"}, {"stderr": "error\n" * 2000, "exit_code": 2}),
+        ("Grep", {"pattern": "p"}, {"filenames": ["f"] * 1000}),
+    ]
+    started = time.perf_counter()
+    for _ in range(100):
+        for call in calls:
+            observe(*call)
+    assert (time.perf_counter() - started) / 300 < 0.001

@@ -1,0 +1,160 @@
+"""The session lifecycle through the service: start, prompt, observe, working memory, end."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import NotFound, ValidationError, agent
+from memdesk.store import Observation
+
+CLAUDE = agent("claude-code")
+TRANSCRIPT = [
+    {"role": "user", "content": "Fix the checkout total. I prefer pytest over unittest."},
+    {"role": "assistant", "content": "I decided to use Decimal because floats lost cents."},
+    {"role": "user", "content": "No, the rounding rule lives in pricing/rules.py. Can you check?"},
+    {"role": "assistant", "content": "[main 3e4f5a6] Round totals with Decimal\nTODO: discounts"},
+]
+
+
+def _work(service, session: str) -> None:
+    service.observe(
+        session,
+        "Edit",
+        {"file_path": "/w/shop/pricing/rules.py", "old_string": "a", "new_string": "b"},
+    )
+    service.observe(
+        session,
+        "Bash",
+        {"command": "pytest -q"},
+        {"stderr": "E  AssertionError: 1099 != 1100", "exit_code": 1},
+    )
+    service.observe(session, "Bash", {"command": "git commit -m 'Round totals'"}, {"stdout": "ok"})
+
+
+def test_start_injects_the_identity(service):
+    service.set_identity("Name: Ada. Never push to main.")
+    started = service.session_start("s1", actor=CLAUDE, task="checkout")
+    assert "Never push to main" in started["text"]
+    assert started["text"].startswith("<memory-context>")
+    assert started["recovered"] is None
+
+
+def test_observations_make_a_working_memory_within_its_budget(service):
+    service.session_start("s1", actor=CLAUDE, task="checkout")
+    service.session_prompt("s1", "fix the checkout rounding", actor=CLAUDE)
+    _work(service, "s1")
+    block = service.working_memory("s1")["text"]
+    for expected in ("### Current task", "pricing/rules.py", "AssertionError: 1099 != 1100"):
+        assert expected in block
+    small = service.working_memory("s1", budget_chars=120)
+    assert 0 < small["size"] <= 120
+    with pytest.raises(ValidationError, match="budget_chars"):
+        service.working_memory("s1", budget_chars=10)
+
+
+def test_a_crashed_session_is_recovered_at_the_next_start_and_archived(service):
+    service.session_start("s1", actor=CLAUDE, task="checkout")
+    _work(service, "s1")
+    # The agent dies here: no session.end. The next session on the task starts.
+    again = service.session_start("s2", actor=CLAUDE, task="checkout")
+    assert again["recovered"] == "s1"
+    assert "Recovered" in again["text"]
+    assert "pricing/rules.py" in again["text"]
+    assert "`pytest -q` failed" in again["text"]
+    archived = service.list_memories(layers=["L2"])
+    assert len(archived) == 1
+    assert archived[0]["content"].startswith("Interrupted")
+    # Recovered once: a third start finds nothing to recover.
+    assert service.session_start("s3", actor=CLAUDE, task="checkout")["recovered"] is None
+
+
+def test_the_end_stores_proposes_and_archives_once(service):
+    service.session_start("s1", actor=CLAUDE, task="checkout")
+    _work(service, "s1")
+    ended = service.session_end("s1", actor=CLAUDE, transcript=TRANSCRIPT)
+    assert [s["content"] for s in ended["stored"]] == ["The user prefers pytest over unittest"]
+    assert [p["content"] for p in ended["proposed"]] == [
+        "Correction: The rounding rule lives in pricing/rules.py"
+    ]
+    stored = service.get(ended["stored"][0]["id"])
+    assert (stored["layer"], stored["source"], stored["agent"]) == ("L1", "system", "claude-code")
+    summary = service.get(ended["summary"]["id"])["content"]
+    for part in (
+        "Fix the checkout total",
+        "Decimal because",
+        "pricing/rules.py",
+        "Round totals",
+        "discounts",
+    ):
+        assert part in summary
+    before = service.count(status="all")
+    again = service.session_end("s1", actor=CLAUDE, transcript=TRANSCRIPT)
+    assert (again["stored"], again["proposed"]) == ([], [])
+    assert {s["why"].split(" ")[0] for s in again["skipped"]} == {"already"}
+    assert again["summary"]["unchanged"] is True
+    assert service.count(status="all") == before
+
+
+def test_a_proposal_is_accepted_or_dismissed_by_the_person(service):
+    service.session_start("s1", actor=CLAUDE)
+    service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "Don't touch the vendored code. I like early returns."}
+        ],
+    )
+    first, second = service.proposals()
+    accepted = service.decide_proposal(first["id"], True)
+    assert service.get(accepted["memory"])["content"] == first["content"]
+    service.decide_proposal(second["id"], False)
+    assert service.proposals() == []
+    assert {p["status"] for p in service.proposals("all")} == {"accepted", "dismissed"}
+    with pytest.raises(ValidationError, match="already accepted"):
+        service.decide_proposal(first["id"], False)
+
+
+def test_the_agents_roster(service):
+    service.session_start("a1", actor=CLAUDE, task="checkout")
+    service.session_prompt("a1", "fix the checkout", actor=CLAUDE)
+    service.session_start("b1", actor=agent("cursor"))
+    roster = {a["agent"]: a for a in service.agents()}
+    assert roster["claude-code"]["last"] == "fix the checkout"
+    assert roster["claude-code"]["open"] is True
+    assert set(roster) == {"claude-code", "cursor"}
+
+
+def test_observations_survive_a_reopen(service, db_path):
+    from memdesk.core import MemoryService
+
+    service.session_start("s1", actor=CLAUDE)
+    service.observe("s1", "Read", {"file_path": "a.py"})
+    service.close()
+    reopened = MemoryService.open(db_path)
+    try:
+        assert Observation.select().count() == 1
+    finally:
+        reopened.close()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda s: s.observe("nope", "Read"), NotFound, "call session.start first"),
+        (lambda s: s.session_start("", actor=CLAUDE), ValidationError, "session id"),
+        (lambda s: s.session_end("s1", actor=CLAUDE, transcript="text"), ValidationError, "list"),
+        (
+            lambda s: s.session_end("s1", actor=CLAUDE, transcript=[{"role": "x"}]),
+            ValidationError,
+            "role",
+        ),
+        (lambda s: s.observe("s1", ""), ValidationError, "tool"),
+        (lambda s: s.proposals("maybe"), ValidationError, "pending"),
+    ],
+)
+def test_bad_input_is_refused_and_changes_nothing(service, dump, call, error, words):
+    service.session_start("s1", actor=CLAUDE)
+    before = (dump(), Observation.select().count())
+    with pytest.raises(error, match=words):
+        call(service)
+    assert (dump(), Observation.select().count()) == before
