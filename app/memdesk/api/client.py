@@ -30,7 +30,7 @@ from typing import Any
 
 from memdesk import paths
 from memdesk.api import naming
-from memdesk.api.methods import SAFE_TO_REPEAT
+from memdesk.api.repeatable import SAFE_TO_REPEAT
 
 UNAVAILABLE = -32000  # client-side only: memdesk could not be reached
 HANDOVER_WAIT_S = 10.0  # how long the next owner may take to listen after a handover

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import headless, naming, transcripts
+from memdesk.api import naming, transcripts
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 AGENT_ENV = "MEMDESK_AGENT"
@@ -134,6 +134,8 @@ class _connect:
         except ServerUnavailable:
             if self.event != "SessionStart":
                 raise
+            from memdesk.api import headless  # subprocess: only this event needs it
+
             headless.start_serve(self.db_path, self.socket)
             deadline = time.monotonic() + self.timeout
             while True:

@@ -345,29 +345,3 @@ METHODS = [
     ),
 ]
 BY_NAME = {m.name: m for m in METHODS}
-
-# Repeating one of these after a lost connection cannot store anything twice (a search only
-# bumps recall counters), so a client may resend it to the next server without asking.
-SAFE_TO_REPEAT = frozenset(
-    {
-        "system.ping",
-        "system.describe",
-        "system.hello",
-        "system.show",
-        "system.backups",
-        "memory.get",
-        "memory.history",
-        "memory.list",
-        "memory.count",
-        "memory.search",
-        "identity.get",
-        "context.build",
-        "events.subscribe",
-        "events.unsubscribe",
-        "stats",
-        "export",
-        "working_memory",
-        "agents.list",
-        "proposals.list",
-    }
-)

@@ -38,6 +38,7 @@ from memdesk.store import (
     Link,
     Memory,
     MemoryVersion,
+    Proposal,
     RetrievalLog,
     close_database,
     open_database,
@@ -268,6 +269,7 @@ class MemoryService(Reads, Writes, StatusChanges, Identity, Recall, Backups, Ses
             "versions": MemoryVersion.select().count(),
             "links": Link.select().count(),
             "searches": RetrievalLog.select().count(),
+            "proposals": Proposal.select().where(Proposal.status == "pending").count(),
             "path": str(self.path),
         }
 

@@ -190,16 +190,20 @@ class Sessions:
         number = validate.integer(number, "id", 1)
 
         def decide() -> Proposal:
-            proposal = Proposal.get_or_none(Proposal.id == number)
-            if proposal is None:
-                raise NotFound(f"no proposal {number}; `memdesk proposals` lists them", field="id")
+            proposal = self._proposal_row(number)
             if proposal.status != "pending":
                 raise ValidationError(f"proposal {number} is already {proposal.status}", field="id")
             if accept:
-                memory = self.add(  # type: ignore[attr-defined]
-                    proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
-                )
-                proposal.memory = memory["id"]
+                earlier = Memory.get_or_none(Memory.uuid == proposal.memory)
+                if earlier is not None and earlier.status == "deleted":
+                    # Accepted, reopened (the memory went to the Trash), accepted again: the
+                    # same memory comes back, so an undo and redo in the window are exact.
+                    self.restore(earlier.uuid, actor=actor)  # type: ignore[attr-defined]
+                else:
+                    memory = self.add(  # type: ignore[attr-defined]
+                        proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
+                    )
+                    proposal.memory = memory["id"]
             proposal.status = "accepted" if accept else "dismissed"
             proposal.save()
             return proposal
@@ -207,7 +211,30 @@ class Sessions:
         # One transaction; listeners hear of the memory only once it is committed.
         return _proposal(self.record(decide)[0])  # type: ignore[attr-defined]
 
+    def reopen_proposal(self, number: int, *, actor: Actor = USER) -> dict[str, Any]:
+        """Undo a decision: the proposal waits again; a memory it created goes to the Trash."""
+        number = validate.integer(number, "id", 1)
+
+        def reopen() -> Proposal:
+            proposal = self._proposal_row(number)
+            if proposal.status == "pending":
+                raise ValidationError(f"proposal {number} is already pending", field="id")
+            memory = Memory.get_or_none(Memory.uuid == proposal.memory)
+            if proposal.status == "accepted" and memory is not None and memory.status != "deleted":
+                self.remove(memory.uuid, actor=actor)  # type: ignore[attr-defined]
+            proposal.status = "pending"
+            proposal.save()
+            return proposal
+
+        return _proposal(self.record(reopen)[0])  # type: ignore[attr-defined]
+
     # -- inside --------------------------------------------------------------------------------
+
+    def _proposal_row(self, number: int) -> Proposal:
+        proposal = Proposal.get_or_none(Proposal.id == number)
+        if proposal is None:
+            raise NotFound(f"no proposal {number}; `memdesk proposals` lists them", field="id")
+        return proposal
 
     def _session(self, session: str) -> Session:
         row = Session.get_or_none(Session.id == _session_id(session))

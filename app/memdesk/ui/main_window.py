@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui import window_settings
+from memdesk.ui.agents_dialog import AgentsDialog
 from memdesk.ui.ask import confirm
 from memdesk.ui.backups_dialog import BackupsDialog
 from memdesk.ui.busy import wait_cursor
@@ -36,6 +37,7 @@ from memdesk.ui.import_dialog import ImportDialog
 from memdesk.ui.memory_browser import MemoryBrowser
 from memdesk.ui.memory_table_model import first_line
 from memdesk.ui.new_memory_dialog import NewMemoryDialog
+from memdesk.ui.proposals_view import ProposalsView
 from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats_loader import StatsLoader
@@ -93,6 +95,8 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(_placeholder(name))
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)
+        self.proposals = ProposalsView(self.service, self.undo_stack, self.show_error, self)
+        self.pages.addWidget(self.proposals)
         center = QWidget(self)
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
@@ -132,6 +136,7 @@ class MainWindow(QMainWindow):
         self.detail.save_as_new_requested.connect(self._on_save_as_new_requested)
         self.detail.memory_link_activated.connect(self.open_memory)
         self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
+        self.proposals.decided.connect(self.hub.flush)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -300,6 +305,10 @@ class MainWindow(QMainWindow):
         self.settings.setValue(self.KEEP_SERVING, on)
 
     @Slot()
+    def show_agents(self) -> None:
+        AgentsDialog(self.service, self).exec()
+
+    @Slot()
     def show_backups(self) -> None:
         dialog = BackupsDialog(self.service, self.show_error, self)
         if dialog.exec() and dialog.restored is not None:
@@ -329,6 +338,9 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def show_page(self, index: int) -> None:
         """The chosen view; on a database without any memory, the welcome page instead."""
+        if index == 0 and self.sidebar.current_key == "proposed":
+            self.pages.setCurrentWidget(self.proposals)
+            return
         empty = index == 0 and self.service.count(status=None) == 0
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
 
@@ -342,8 +354,14 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_view_selected(self, key: str) -> None:
+        if key == "proposed":
+            self.proposals.reload()
+            self.view_tabs.setCurrentIndex(0)
+            self.show_page(0)
+            return
         self.browser.set_view_key(key)
         self.view_tabs.setCurrentIndex(0)
+        self.show_page(0)
         self._on_selection_changed()
 
     @Slot(str)
@@ -421,6 +439,8 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_undo_index_changed(self, _index: int) -> None:
+        if self.pages.currentWidget() is self.proposals:
+            self.proposals.reload()
         # Undo and redo write through the service; show the result now, not after the delay.
         self.hub.flush()
 
@@ -429,6 +449,8 @@ class MainWindow(QMainWindow):
         if any(c.event == "reset" for c in changes):
             # A backup was restored: no recorded step describes the memories any more.
             self.undo_stack.clear()
+        if self.pages.currentWidget() is self.proposals:
+            self.proposals.reload()  # a session end may have proposed more
         self.browser.refresh()
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())

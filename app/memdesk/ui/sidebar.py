@@ -21,6 +21,7 @@ FIXED_VIEWS = (
     ("L2", "Archive (L2)"),
     ("inactive", "Inactive"),
     ("trash", "Trash"),
+    ("proposed", "Proposed"),  # not memories: what session ends propose (its own page)
 )
 MAX_LISTED = 200  # projects or tags beyond this are reachable through the filter chips
 
@@ -80,6 +81,7 @@ class Sidebar(QTreeWidget):
             **stats["by_layer"],
             "inactive": stats["by_status"].get("inactive", 0),
             "trash": stats["by_status"].get("deleted", 0),
+            "proposed": stats.get("proposals", 0),
         }
         self.blockSignals(True)
         try:

@@ -56,6 +56,7 @@ class WindowMenus(QObject):
             )
             for layer, title in LAYER_NAMES.items()
         }
+        self.agents = self._action("&Agents…", None, w.show_agents)
         self.about = self._action("&About memdesk", None, self._show_about)
         self.shortcuts = self._action("&Keyboard Shortcuts", "F1", self._show_shortcuts)
         self._build_menus()
@@ -100,6 +101,7 @@ class WindowMenus(QObject):
         log = self._window.log_dock.toggleViewAction()
         log.setShortcut(QKeySequence("Ctrl+L"))
         self.view_menu.addAction(log)
+        self.view_menu.addAction(self.agents)
         self.view_menu.addSeparator()
         for n, name in enumerate(("List", "Timeline", "Graph")):
             switch = self._action(
