@@ -79,3 +79,14 @@ def test_the_agents_roster(qtbot, service, window):
     assert dialog.table.rowCount() == 1
     assert dialog.table.item(0, 0).text() == "claude-code"
     assert dialog.table.item(0, 3).text() == "checkout"
+
+
+def test_a_private_memory_proposed_for_sharing_reads_as_such(qtbot, service, window):
+    private = service.add("Staging uses port 8443", visibility="private", actor=CLAUDE)
+    service.add("Staging uses port 8443", actor=agent("cursor"))
+    view = _open_proposed(window)
+    texts = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
+    assert "Share with every agent: Staging uses port 8443" in texts
+    window.open_memory(private["id"])
+    settle(window)
+    assert "only claude-code (private)" in window.detail.browser.toPlainText()

@@ -79,10 +79,10 @@ class Dispatcher:
             ),
             "memory.purge": lambda p, s: _purged(svc.purge(p["id"], actor=s.actor)),
             "memory.empty_trash": lambda p, s: {"purged": svc.empty_trash(actor=s.actor)},
-            "memory.get": lambda p, s: svc.get(p["id"]),
-            "memory.history": lambda p, s: svc.history(p["id"]),
-            "memory.list": lambda p, s: svc.list_memories(**_lists(p)),
-            "memory.count": lambda p, s: svc.count(**_lists(p)),
+            "memory.get": lambda p, s: svc.get(p["id"], actor=s.actor),
+            "memory.history": lambda p, s: svc.history(p["id"], actor=s.actor),
+            "memory.list": lambda p, s: svc.list_memories(**_lists(p, s)),
+            "memory.count": lambda p, s: svc.count(**_lists(p, s)),
             "memory.search": self._search,
             "memory.link": lambda p, s: svc.link(p.pop("from"), p.pop("to"), actor=s.actor, **p),
             "memory.unlink": lambda p, s: {
@@ -95,7 +95,7 @@ class Dispatcher:
             "events.subscribe": lambda p, s: _subscribe(s, True),
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
             "stats": lambda p, s: svc.stats(),
-            "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p)),
+            "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p, s)),
             "import": self._import,
             "system.check": self._check,
             "session.start": lambda p, s: svc.session_start(p.pop("session"), actor=s.actor, **p),
@@ -278,8 +278,11 @@ def _query(params: Params) -> Any:
     return query
 
 
-def _lists(params: Params) -> Params:
-    """Filters as the service takes them; a single layer name is accepted for `layers`."""
+def _lists(params: Params, session: Session | None = None) -> Params:
+    """Filters as the service takes them; a single layer name is accepted for `layers`. An
+    agent's lists leave out other agents' private memories."""
     if isinstance(params.get("layers"), str):
         params["layers"] = [params["layers"]]
+    if session is not None and session.role == "agent":
+        params["viewer"] = session.actor.agent
     return params

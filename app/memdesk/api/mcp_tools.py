@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 
 from memdesk.api.methods import BY_NAME
-from memdesk.core.rules import KINDS, LAYERS, RELATIONS, STATUSES
+from memdesk.core.rules import KINDS, LAYERS, RELATIONS, STATUSES, VISIBILITIES
 
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": _TEXT}
@@ -45,6 +45,7 @@ TYPES: dict[str, dict[str, Any]] = {
     "kind": {"enum": list(KINDS)},
     "status": {"enum": [*STATUSES, "all"]},
     "relation": {"enum": list(RELATIONS)},
+    "visibility": {"enum": list(VISIBILITIES)},
     # Ranges are the service's to check (its refusal names the range): the schema stays short.
     "k": {"type": "integer"},
     "limit": {"type": "integer"},
@@ -89,6 +90,7 @@ SHORT = {
     "project": "project name",
     "task": "task name",
     "reason": "why (kept in history)",
+    "visibility": "private: only you (and the user) see it",
 }
 
 
@@ -122,7 +124,7 @@ READS = {
 }
 _FIELDS = ("kind", "tags", "project", "task", "importance")
 WRITES = {
-    "add": Op("memory.add", ("content", "layer", *_FIELDS, "dedup"), ("content",)),
+    "add": Op("memory.add", ("content", "layer", *_FIELDS, "visibility", "dedup"), ("content",)),
     "update": Op(
         "memory.update",
         ("id", "content", "layer", *_FIELDS, "expected_version", "reason"),

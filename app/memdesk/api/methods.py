@@ -27,6 +27,8 @@ _NEW_FIELDS = {
     "project": "project name (optional)",
     "task": "task name (optional)",
     "importance": "number 0..1 (default 0.5)",
+    "visibility": "shared (default: every agent sees it) | private (only the agent that "
+    "wrote it, and the person)",
 }
 
 

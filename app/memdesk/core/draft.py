@@ -9,7 +9,17 @@ from memdesk.core import rules, validate
 from memdesk.core.clock import parse_time
 from memdesk.core.errors import MemdeskError, ValidationError
 
-FIELDS = ("content", "layer", "kind", "tags", "project", "task", "importance", "created_at")
+FIELDS = (
+    "content",
+    "layer",
+    "kind",
+    "tags",
+    "project",
+    "task",
+    "importance",
+    "created_at",
+    "visibility",
+)
 
 
 @dataclass
@@ -22,6 +32,7 @@ class Draft:
     task: str | None = None
     importance: float = 0.5
     created_at: str | None = None
+    visibility: str = "shared"
 
     @classmethod
     def parse(cls, params: dict[str, Any], where: str = "") -> Draft:
@@ -46,6 +57,9 @@ class Draft:
                     parse_time(params["created_at"], "created_at")
                     if params.get("created_at") is not None
                     else None
+                ),
+                visibility=validate.one_of(
+                    params.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
                 ),
             )
         except MemdeskError as exc:

@@ -46,6 +46,7 @@ class Filters:
     since: str | None = None
     until: str | None = None
     changed_since: str | None = None
+    viewer: str | None = None  # an agent: others' private memories are not for it
     ids: tuple[str, ...] = field(default=())
 
     @classmethod
@@ -64,6 +65,7 @@ class Filters:
         since: Any = None,
         until: Any = None,
         changed_since: Any = None,
+        viewer: str | None = None,
         ids: Sequence[str] | None = None,
     ) -> Filters:
         """Validate loose keyword filters; any bad value raises a ValidationError."""
@@ -86,6 +88,7 @@ class Filters:
             changed_since=(
                 parse_time(changed_since, "changed_since") if changed_since is not None else None
             ),
+            viewer=validate.name(viewer, "viewer"),
             ids=_ids(ids),
         )
 
@@ -113,6 +116,8 @@ class Filters:
             expr &= Memory.created_at <= self.until
         if self.changed_since:
             expr &= Memory.updated_at >= self.changed_since
+        if self.viewer:
+            expr &= (Memory.visibility == "shared") | (Memory.agent == self.viewer)
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
             expr &= Memory.uuid.in_(

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from memdesk.core import validate
-from memdesk.core.actor import Actor
+from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import (
     NotFound,
     ValidationError,
@@ -19,8 +19,9 @@ from memdesk.store import Link, Memory, MemoryVersion
 class Reads:
     """Mixin of MemoryService: lookups that never write."""
 
-    def _row(self, memory_id: object, field: str = "id") -> Memory:
-        """Find a memory by its id, or by a unique prefix of at least 4 characters."""
+    def _row(self, memory_id: object, field: str = "id", actor: Actor | None = None) -> Memory:
+        """Find a memory by its id, or by a unique prefix of at least 4 characters. To an
+        agent (`actor`), another agent's private memory does not exist."""
         if not isinstance(memory_id, str) or not memory_id.strip():
             raise ValidationError(f"{field} must be a memory id (text)", field=field)
         memory_id = memory_id.strip().lower()
@@ -43,13 +44,13 @@ class Reads:
                 "4 characters",
                 field=field,
             )
-        if row is None:
+        if row is None or not visible_to(row, actor):
             raise NotFound(f"no memory with id {memory_id!r}", field=field)
         return row
 
-    def get(self, memory_id: str) -> dict[str, Any]:
+    def get(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
         self.flush_recalls()  # recall counts shown must include queued searches
-        row = self._row(memory_id)
+        row = self._row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row)
         return out
@@ -81,10 +82,10 @@ class Reads:
     def count(self, **filters: Any) -> int:
         return Memory.select().where(Filters.build(**filters).where()).count()
 
-    def history(self, memory_id: str) -> list[dict[str, Any]]:
+    def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
         self.flush_recalls()  # recall counts shown must include queued searches
-        row = self._row(memory_id)
+        row = self._row(memory_id, actor=actor)
         past = list(row.versions.order_by(MemoryVersion.version))
         states = [json.loads(v.state) for v in past] + [to_dict(row)]
         made_by = [
@@ -104,3 +105,11 @@ class Reads:
             state.pop("id", None)
             entries.append({**state, **made})
         return entries
+
+
+def visible_to(row: Memory, actor: Actor | None) -> bool:
+    """Whether `actor` may see `row`: everyone sees shared memories; a private one is its
+    agent's (and the person's, who sees everything)."""
+    if row.visibility == "shared" or actor is None or actor.source != "agent":
+        return True
+    return row.agent == actor.agent

@@ -12,7 +12,7 @@ from typing import Any
 from memdesk.core import clock, retrieval, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.filters import Filters
-from memdesk.store import RetrievalLog
+from memdesk.store import Memory, RetrievalLog
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,11 @@ class Recall:
         k = validate.integer(k, "k", 1, rules.MAX_K)
         statuses = ("active", "inactive") if include_inactive else ("active",)
         found = Filters.build(layers=layers, status=statuses, **filters)
-        hits = retrieval.search(query, found, k)
+        hidden = _hidden_from(actor)
+        # Others' private memories are few: rank as usual, then drop them (asking for as many
+        # more), instead of a filter that would take every agent search off the index path.
+        ranked = retrieval.search(query, found, k + len(hidden))
+        hits = [h for h in ranked if h["uuid"] not in hidden][:k]
         took_ms = (time.perf_counter() - started) * 1000
         out = [_public(hit) for hit in hits]
         if record:
@@ -150,3 +154,13 @@ def _public(hit: dict[str, Any]) -> dict[str, Any]:
     out["tags"] = [] if out["tags"] == "[]" else json.loads(out["tags"])
     out["score"] = round(out["score"], 4)
     return out
+
+
+def _hidden_from(actor: Actor) -> frozenset[str]:
+    """The private memories of other agents, for an agent's search (none for the person)."""
+    if actor.source != "agent":
+        return frozenset()
+    rows = Memory.select(Memory.uuid).where(
+        (Memory.visibility == "private") & (Memory.agent.is_null() | (Memory.agent != actor.agent))
+    )
+    return frozenset(uuid for (uuid,) in rows.tuples())

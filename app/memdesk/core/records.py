@@ -27,9 +27,19 @@ PUBLIC_FIELDS = (
     "reinforce_count",
     "version",
     "supersedes",
+    "visibility",
 )
 # What a version snapshot restores; counters and status history are not content.
-EDITABLE_FIELDS = ("content", "layer", "kind", "tags", "project", "task", "importance")
+EDITABLE_FIELDS = (
+    "content",
+    "layer",
+    "kind",
+    "tags",
+    "project",
+    "task",
+    "importance",
+    "visibility",
+)
 
 
 def to_dict(row: Memory) -> dict[str, Any]:

@@ -10,6 +10,7 @@ LAYER_NAMES = {"L0": "Identity", "L1": "Knowledge", "L2": "Archive"}
 KINDS = ("fact", "preference", "decision", "learning", "observation", "context", "summary")
 SOURCES = ("user", "agent", "system")
 STATUSES = ("active", "inactive", "deleted")
+VISIBILITIES = ("shared", "private")  # private: seen only by the agent that wrote it
 RELATIONS = ("related", "supersedes", "duplicate_of", "derived_from", "possible_update")
 
 IDENTITY_LIMIT = 1000  # characters, all active L0 entries together

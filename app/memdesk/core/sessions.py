@@ -23,6 +23,7 @@ from memdesk.store import Memory, Observation, Proposal, Session
 logger = logging.getLogger(__name__)
 
 WORKING_BUDGET = 2000
+PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
 MAX_MESSAGES = 5000
 GAPFILL_TAG = "gap-fill"
 
@@ -193,7 +194,10 @@ class Sessions:
             proposal = self._proposal_row(number)
             if proposal.status != "pending":
                 raise ValidationError(f"proposal {number} is already {proposal.status}", field="id")
-            if accept:
+            if proposal.kind == "promote":
+                if accept:
+                    self.update(proposal.memory, visibility="shared", actor=actor)  # type: ignore[attr-defined]
+            elif accept:
                 earlier = Memory.get_or_none(Memory.uuid == proposal.memory)
                 if earlier is not None and earlier.status == "deleted":
                     # Accepted, reopened (the memory went to the Trash), accepted again: the
@@ -220,7 +224,10 @@ class Sessions:
             if proposal.status == "pending":
                 raise ValidationError(f"proposal {number} is already pending", field="id")
             memory = Memory.get_or_none(Memory.uuid == proposal.memory)
-            if proposal.status == "accepted" and memory is not None and memory.status != "deleted":
+            accepted = proposal.status == "accepted" and memory is not None
+            if accepted and proposal.kind == "promote":
+                self.update(memory.uuid, visibility="private", actor=actor)  # type: ignore[attr-defined]
+            elif accepted and memory.status != "deleted":
                 self.remove(memory.uuid, actor=actor)  # type: ignore[attr-defined]
             proposal.status = "pending"
             proposal.save()
@@ -229,6 +236,28 @@ class Sessions:
         return _proposal(self.record(reopen)[0])  # type: ignore[attr-defined]
 
     # -- inside --------------------------------------------------------------------------------
+
+    def _consider_sharing(self, row: Memory, actor: Actor) -> None:
+        """A private memory that proves itself (restated 3 times, or written on its own by a
+        second agent) is proposed for sharing with every agent; the person decides."""
+        second = actor.source == "agent" and actor.agent != row.agent
+        if not (second or row.reinforce_count >= PROMOTE_AFTER):
+            return
+        if Proposal.get_or_none((Proposal.kind == "promote") & (Proposal.memory == row.uuid)):
+            return  # proposed once: pending, or already decided by the person
+        why = (
+            f"also written by {actor.agent}"
+            if second
+            else f"restated {row.reinforce_count} times by {row.agent}"
+        )
+        Proposal.create(
+            created_at=clock.now(),
+            agent=row.agent,
+            kind="promote",
+            content=row.content,
+            why=f"share with every agent ({why})",
+            memory=row.uuid,
+        )
 
     def _proposal_row(self, number: int) -> Proposal:
         proposal = Proposal.get_or_none(Proposal.id == number)

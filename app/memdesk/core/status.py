@@ -10,6 +10,7 @@ from memdesk.core import rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, ValidationError
 from memdesk.core.events import Change
+from memdesk.core.reads import visible_to
 from memdesk.core.records import to_dict
 from memdesk.store import Memory, MemoryVersion
 
@@ -33,7 +34,7 @@ class StatusChanges:
         self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
     ) -> list[dict[str, Any]]:
         with self._write() as pending:
-            rows = self._rows(ids, field)
+            rows = self._rows(ids, field, actor)
             for row in rows:
                 rules.check_may_write(actor, row.layer)
                 self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
@@ -56,7 +57,7 @@ class StatusChanges:
         self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
     ) -> list[dict[str, Any]]:
         with self._write() as pending:
-            rows = self._rows(ids, field)
+            rows = self._rows(ids, field, actor)
             earlier = _statuses_before_trash([r for r in rows if r.status == "deleted"])
             for row in rows:
                 rules.check_may_write(actor, row.layer)
@@ -66,7 +67,9 @@ class StatusChanges:
                 self._set_status(row, status, actor, pending, change="restore", reason=reason)
             return [to_dict(row) for row in rows]
 
-    def _rows(self, ids: Sequence[str], field: str = "ids") -> list[Memory]:
+    def _rows(
+        self, ids: Sequence[str], field: str = "ids", actor: Actor | None = None
+    ) -> list[Memory]:
         """The memories named by `ids` (each once, in order); their states kept if recording."""
         if not isinstance(ids, list | tuple) or not ids:
             raise ValidationError(f"{field} must be a non-empty list of memory ids", field=field)
@@ -76,9 +79,9 @@ class StatusChanges:
             exact.update((r.uuid, r) for r in Memory.select().where(Memory.uuid.in_(chunk)))
         unique: dict[int, Memory] = {}
         for memory_id in ids:  # prefixes and unknown ids: found, or refused, one by one
-            row = (exact.get(memory_id) if isinstance(memory_id, str) else None) or self._row(
-                memory_id, field
-            )
+            row = exact.get(memory_id) if isinstance(memory_id, str) else None
+            if row is None or not visible_to(row, actor):
+                row = self._row(memory_id, field, actor)
             unique.setdefault(row.id, row)
         rows = list(unique.values())
         self._touch([row.uuid for row in rows])
@@ -100,7 +103,7 @@ class StatusChanges:
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links."""
         with self._write() as pending:
-            row = self._row(memory_id)
+            row = self._row(memory_id, actor=actor)
             if row.status != "deleted":
                 raise NotAllowed(
                     f"memory {row.uuid} is {row.status}; only memories in the "

@@ -32,6 +32,7 @@ STATE_FIELDS = (
     "importance",
     "status",
     "supersedes",
+    "visibility",
 )
 # Set once at creation; needed to bring an undone addition back exactly on redo.
 BIRTH_FIELDS = ("source", "agent", "created_at")

@@ -234,6 +234,9 @@ def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
         "reinforce_count": validate.integer(record.get("reinforce_count", 0), "reinforce_count", 0),
         "version": validate.integer(record.get("version", 1), "version", 1),
         "supersedes": validate.name(record.get("supersedes"), "supersedes"),
+        "visibility": validate.one_of(
+            record.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
+        ),
     }
 
 

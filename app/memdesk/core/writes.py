@@ -138,6 +138,8 @@ class Writes:
         row.reinforce_count += 1
         row.updated_at = clock.now()
         row.save(only=[Memory.reinforce_count, Memory.updated_at])
+        if row.visibility == "private":
+            self._consider_sharing(row, actor)  # type: ignore[attr-defined]
         pending.append(Change("updated", row.uuid, row.version, actor.label))
         return {**to_dict(row), "duplicate_of": row.uuid}
 
@@ -152,6 +154,7 @@ class Writes:
         importance: Any = UNSET,
         project: Any = UNSET,
         task: Any = UNSET,
+        visibility: Any = UNSET,
         expected_version: int | None = None,
         reason: str | None = None,
         actor: Actor = USER,
@@ -169,10 +172,11 @@ class Writes:
             "importance": importance,
             "project": project,
             "task": task,
+            "visibility": visibility,
         }
         changes = _validate_edit({k: v for k, v in given.items() if v is not UNSET})
         with self._write() as pending:
-            row = self._row(memory_id)
+            row = self._row(memory_id, actor=actor)
             _check_version(row, expected_version)
             return self._apply(row, changes, actor, pending, change="update", reason=reason)
 
@@ -276,7 +280,7 @@ class Writes:
         """Replace a wrong memory with a new one. The old one turns inactive (kept for the
         audit trail, no longer retrieved) and is linked as superseded."""
         with self._write() as pending:
-            old = self._row(memory_id)
+            old = self._row(memory_id, actor=actor)
             if old.status != "active":
                 raise NotAllowed(
                     f"memory {old.uuid} is {old.status}; only an active memory "
@@ -316,7 +320,7 @@ class Writes:
         """Make an earlier version's content current again, as a new version."""
         version = validate.integer(version, "version", 1)
         with self._write() as pending:
-            row = self._row(memory_id)
+            row = self._row(memory_id, actor=actor)
             _check_version(row, expected_version)
             past = row.versions.where(MemoryVersion.version == version).first()
             if past is None:
@@ -342,7 +346,7 @@ class Writes:
     ) -> dict[str, str]:
         relation = validate.one_of(relation, rules.RELATIONS, "relation")
         with self._write() as pending:
-            a, b = self._row(src, "from"), self._row(dst, "to")
+            a, b = self._row(src, "from", actor), self._row(dst, "to", actor)
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
             self._touch([a.uuid, b.uuid])
@@ -358,7 +362,7 @@ class Writes:
         if relation is not None:
             validate.one_of(relation, rules.RELATIONS, "relation")
         with self._write() as pending:
-            a, b = self._row(src, "from"), self._row(dst, "to")
+            a, b = self._row(src, "from", actor), self._row(dst, "to", actor)
             self._touch([a.uuid, b.uuid])
             query = Link.delete().where((Link.src == a) & (Link.dst == b))
             if relation is not None:
@@ -393,6 +397,7 @@ def _new_row(
         "tags": validate.dump_tags(draft.tags),
         "importance": draft.importance,
         "supersedes": supersedes,
+        "visibility": draft.visibility,
     }
 
 
@@ -424,4 +429,6 @@ def _validate_edit(given: dict[str, Any]) -> dict[str, Any]:
     for name in ("project", "task"):
         if name in given:
             out[name] = validate.name(given[name], name)
+    if "visibility" in given:
+        out["visibility"] = validate.one_of(given["visibility"], rules.VISIBILITIES, "visibility")
     return out

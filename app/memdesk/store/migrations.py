@@ -141,8 +141,22 @@ def _v2_sessions(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+def _v3_visibility(db: peewee.SqliteDatabase) -> None:
+    """A memory is shared by every agent, or private to the agent that wrote it."""
+    db.execute_sql(
+        "ALTER TABLE memory ADD COLUMN visibility TEXT NOT NULL DEFAULT 'shared' "
+        "CHECK (visibility IN ('shared', 'private'))"
+    )
+    # Few memories are private: a partial index finds them (to hide them) at once.
+    db.execute_sql("CREATE INDEX memory_private ON memory (agent) WHERE visibility = 'private'")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
-MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1_initial, _v2_sessions]
+MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
+    _v1_initial,
+    _v2_sessions,
+    _v3_visibility,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -43,6 +43,7 @@ class Memory(BaseModel):
     supersedes = peewee.TextField(null=True)  # uuid of the memory this one corrected
     # Derived search text (e.g. neighbouring turns of the same task); indexed, never shown.
     context = peewee.TextField(default="")
+    visibility = peewee.TextField(default="shared")  # shared | private (to `agent`)
 
     class Meta:
         table_name = "memory"

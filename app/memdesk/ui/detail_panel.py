@@ -190,6 +190,12 @@ def _times(count: int) -> str:
     return f"{count} time{'' if count == 1 else 's'}"
 
 
+def _seen_by(rec: dict[str, Any]) -> str:
+    if rec.get("visibility", "shared") == "shared":
+        return "every agent"
+    return f"only {rec['agent']} (private)" if rec["agent"] else "no agent (private)"
+
+
 def _metadata_html(rec: dict[str, Any]) -> str:
     writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
     rows = [
@@ -198,6 +204,7 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Task", rec["task"] or "—"),
         ("Importance", f"{rec['importance']:.2f}" if rec["importance"] is not None else "—"),
         ("Written by", writer),
+        ("Seen by", _seen_by(rec)),
         ("Created", short_time(rec["created_at"])),
         ("Updated", short_time(rec["updated_at"])),
         ("Version", str(rec["version"])),

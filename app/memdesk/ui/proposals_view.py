@@ -111,8 +111,11 @@ class ProposalsView(QWidget):
         self._rows = self._service.proposals()
         self.table.setRowCount(len(self._rows))
         for row, proposal in enumerate(self._rows):
-            why = proposal["why"].split(": ", 1)[-1]
-            cells = (proposal["content"], proposal["agent"] or "", why, proposal["created_at"][:16])
+            if proposal["kind"] == "promote":  # a private memory, proposed for every agent
+                content, why = f"Share with every agent: {proposal['content']}", proposal["why"]
+            else:
+                content, why = proposal["content"], proposal["why"].split(": ", 1)[-1]
+            cells = (content, proposal["agent"] or "", why, proposal["created_at"][:16])
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text.replace("T", " ") if column == 3 else text)
                 item.setToolTip(text)

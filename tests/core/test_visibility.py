@@ -1,0 +1,72 @@
+"""Shared and private memories: an agent sees shared ones and its own private ones; a private
+memory that proves itself is proposed for sharing, and the person decides."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import NotFound, agent
+
+CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
+
+
+@pytest.fixture
+def secret(service):
+    for n in range(5):
+        service.add(f"The deploy script number {n} lives in ops", dedup=False)
+    return service.add(
+        "The deploy script deploy deploy trick only claude uses",
+        visibility="private",
+        actor=CLAUDE,
+    )
+
+
+def test_another_agent_never_sees_a_private_memory(service, secret):
+    assert secret["visibility"] == "private"
+    hits = service.search("deploy script", k=3, actor=CURSOR)["hits"]
+    assert secret["id"] not in [h["id"] for h in hits]
+    assert len(hits) == 3  # still k hits: the hidden one is replaced, not just dropped
+    assert secret["id"] in [h["id"] for h in service.search("deploy trick", actor=CLAUDE)["hits"]]
+    assert secret["id"] in [h["id"] for h in service.search("deploy trick")["hits"]]  # the person
+    assert service.count(viewer="cursor") == 5
+    assert service.count(viewer="claude-code") == 6
+    for call in (
+        lambda: service.get(secret["id"], actor=CURSOR),
+        lambda: service.history(secret["id"], actor=CURSOR),
+        lambda: service.update(secret["id"], content="mine now", actor=CURSOR),
+        lambda: service.remove(secret["id"], actor=CURSOR),
+        lambda: service.correct(secret["id"], "mine now", actor=CURSOR),
+    ):
+        with pytest.raises(NotFound):
+            call()
+    assert service.get(secret["id"], actor=CLAUDE)["content"] == secret["content"]
+    context = service.build_context("deploy trick", actor=CURSOR)["text"]
+    assert "only claude uses" not in context
+
+
+def test_written_by_a_second_agent_it_is_proposed_for_sharing(service, secret):
+    again = service.add(secret["content"], actor=CURSOR)  # the same fact, found on its own
+    assert again["duplicate_of"] == secret["id"]
+    (proposal,) = service.proposals()
+    assert (proposal["kind"], proposal["memory"]) == ("promote", secret["id"])
+    assert "also written by cursor" in proposal["why"]
+    service.decide_proposal(proposal["id"], True)
+    assert service.get(secret["id"], actor=CURSOR)["visibility"] == "shared"
+    service.reopen_proposal(proposal["id"])  # the window's undo
+    assert service.get(secret["id"])["visibility"] == "private"
+    with pytest.raises(NotFound):
+        service.get(secret["id"], actor=CURSOR)
+
+
+def test_restated_three_times_it_is_proposed_once(service, secret):
+    for _ in range(5):
+        service.add(secret["content"], actor=CLAUDE)
+    proposals = service.proposals()
+    assert len(proposals) == 1
+    assert "restated 3 times" in proposals[0]["why"]
+
+
+def test_sharing_is_a_versioned_change(service, secret):
+    service.update(secret["id"], visibility="shared", actor=CLAUDE)
+    history = service.history(secret["id"])
+    assert [v["visibility"] for v in history] == ["private", "shared"]
