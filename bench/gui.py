@@ -25,8 +25,8 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from memdesk.core import MemoryService  # noqa: E402
+from memdesk.ui.list.search_box import TYPING_PAUSE_MS  # noqa: E402
 from memdesk.ui.main_window import MainWindow  # noqa: E402
-from memdesk.ui.search_box import TYPING_PAUSE_MS  # noqa: E402
 
 WORDS = (
     "python rust deploy database schema migration pytest fixture docker kubernetes cache "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 
-from memdesk.ui.transfer_job import TransferDialog
+from memdesk.ui.dialogs.transfer_job import TransferDialog
 
 
 def cancel_button(dialog: TransferDialog) -> QPushButton:

@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from memdesk.core import agent
-from memdesk.ui import backups_dialog
-from memdesk.ui.backups_dialog import BackupsDialog
+from memdesk.ui.dialogs import backups_dialog
+from memdesk.ui.dialogs.backups_dialog import BackupsDialog
 from tests.ui.window_helpers import click_row, open_window, settle, shown_texts
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdesk.ui.demo_data import load_demo
+from memdesk.ui.list.demo_data import load_demo
 
 
 def test_the_demo_fills_every_layer_with_history_links_and_searches(service):

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel
 
-from memdesk.ui.empty_state import EmptyStatePanel
+from memdesk.ui.list.empty_state import EmptyStatePanel
 
 SOCKET = "/run/user/1000/memdesk/memdesk-3f9a1c2b.sock"
 DB = "/home/ada/work/memdesk.db"

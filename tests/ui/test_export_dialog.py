@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from memdesk.ui.export_dialog import ExportDialog
+from memdesk.ui.dialogs.export_dialog import ExportDialog
 from tests.ui.helpers import cancel_button
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog
 
 from memdesk.core import agent
-from memdesk.ui.identity_editor import AMBER, RED, IdentityEditor
+from memdesk.ui.dialogs.identity_editor import AMBER, RED, IdentityEditor
 from tests.ui.window_helpers import open_window, settle
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.dialogs.import_dialog import ImportDialog
 from tests.ui.helpers import cancel_button
 
 

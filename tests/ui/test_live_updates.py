@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from memdesk.api.client import Client
 from memdesk.api.server import SocketServer
 from memdesk.core import agent
-from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.main_window import MainWindow
 from tests.ui.window_helpers import (
     click_row,

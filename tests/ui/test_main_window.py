@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from memdesk.core import agent
-from memdesk.ui.memory_table_model import PAGE_SIZE
-from memdesk.ui.memory_table_view import highlight_html
+from memdesk.ui.list.memory_table_model import PAGE_SIZE
+from memdesk.ui.list.memory_table_view import highlight_html
 from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
 
 
@@ -244,7 +244,7 @@ def test_trash_restore_and_empty_with_confirmation(qtbot, service, window, monke
 def test_new_memory_with_ctrl_n_typed_and_submitted_from_the_keyboard(
     qtbot, service, window, monkeypatch
 ):
-    from memdesk.ui.new_memory_dialog import NewMemoryDialog
+    from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 
     def type_and_submit(dialog):
         dialog.show()
@@ -348,7 +348,7 @@ def test_down_in_the_search_box_moves_to_the_results(qtbot, window):
 
 
 def test_narrowing_the_list_keeps_room_for_the_content(qtbot, service, window):
-    from memdesk.ui.memory_table_view import MemoryTableView
+    from memdesk.ui.list.memory_table_view import MemoryTableView
 
     table = MemoryTableView(window.browser.model)
     qtbot.addWidget(table)

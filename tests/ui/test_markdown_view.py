@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTextBrowser
 
-from memdesk.ui.markdown_view import render_markdown
+from memdesk.ui.detail.markdown_view import render_markdown
 
 
 def test_headings_emphasis_lists_and_code_become_html():

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.core import agent
-from memdesk.ui.agents_dialog import AgentsDialog
+from memdesk.ui.agents.agents_dialog import AgentsDialog
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE = agent("claude-code")

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.core import USER, agent
-from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
+from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_refresh_shows_new_searches_and_keeps_the_selection(panel, service, memo
 
 def test_the_open_log_shows_new_searches_by_itself(qtbot, service):
     from memdesk.core import agent
-    from memdesk.ui.retrieval_log_panel import RetrievalLogPanel
+    from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 
     panel = RetrievalLogPanel(service)
     qtbot.addWidget(panel)

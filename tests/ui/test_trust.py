@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QMessageBox
 
 from memdesk.core import agent
-from memdesk.ui.identity_editor import IdentityEditor
-from memdesk.ui.import_dialog import ImportDialog
-from memdesk.ui.new_memory_dialog import NewMemoryDialog
+from memdesk.ui.dialogs.identity_editor import IdentityEditor
+from memdesk.ui.dialogs.import_dialog import ImportDialog
+from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from tests.ui.window_helpers import click_row, open_window, recorded_import, settle, shown_ids
 
 

@@ -27,10 +27,10 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from memdesk.core import IdentityFull, MemoryService, agent
 from memdesk.core.steps import capture
-from memdesk.ui.identity_editor import IdentityEditor
-from memdesk.ui.import_dialog import ImportDialog
+from memdesk.ui.dialogs.identity_editor import IdentityEditor
+from memdesk.ui.dialogs.import_dialog import ImportDialog
+from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.main_window import MainWindow
-from memdesk.ui.new_memory_dialog import NewMemoryDialog
 from tests.ui.window_helpers import settle
 
 FIELDS = ("content", "layer", "tags", "project", "status")

@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from memdesk.core import MemoryService
+from memdesk.ui.list.memory_table_model import ID_ROLE
 from memdesk.ui.main_window import MainWindow
-from memdesk.ui.memory_table_model import ID_ROLE
 
 
 def open_window(qtbot, service: MemoryService, settings_file: Path) -> MainWindow:

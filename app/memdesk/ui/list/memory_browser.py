@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.ui.filter_bar import FilterBar
-from memdesk.ui.memory_table_model import SEARCH_K, MemoryTableModel
-from memdesk.ui.memory_table_view import MemoryTableView
-from memdesk.ui.search_box import SearchBox
+from memdesk.ui.list.filter_bar import FilterBar
+from memdesk.ui.list.memory_table_model import SEARCH_K, MemoryTableModel
+from memdesk.ui.list.memory_table_view import MemoryTableView
+from memdesk.ui.list.search_box import SearchBox
 from memdesk.ui.sidebar import filters_for
 from memdesk.ui.stats_loader import StatsLoader
 

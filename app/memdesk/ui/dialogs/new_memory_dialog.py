@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
 
-from memdesk.ui.memory_editor import MemoryEditor
+from memdesk.ui.detail.memory_editor import MemoryEditor
 
 
 class NewMemoryDialog(QDialog):

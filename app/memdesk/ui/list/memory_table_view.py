@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.retrieval import terms
-from memdesk.ui.memory_table_model import (
+from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
     COL_UPDATED,
     ID_ROLE,

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import Change, MemdeskError, MemoryService
 from memdesk.core.display import visible
-from memdesk.ui.history_view import HistoryView
-from memdesk.ui.markdown_view import render_markdown
-from memdesk.ui.memory_editor import MemoryEditor
-from memdesk.ui.memory_table_model import short_time
+from memdesk.ui.detail.history_view import HistoryView
+from memdesk.ui.detail.markdown_view import render_markdown
+from memdesk.ui.detail.memory_editor import MemoryEditor
+from memdesk.ui.list.memory_table_model import short_time
 
 LINK_SCHEME = "memory"
 PAGE_VIEW, PAGE_EDIT = 0, 1

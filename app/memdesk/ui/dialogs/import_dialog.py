@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import USER, MemoryService, Step
-from memdesk.ui.transfer_job import Progress, TransferDialog
+from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
 
 SHOWN_PER_GROUP = 200  # a plan of 100k rows is summarised, not listed in full
 _ERROR = re.compile(

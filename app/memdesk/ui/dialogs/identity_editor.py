@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService, Step, VersionConflict
-from memdesk.ui.diff_dialog import DiffDialog
-from memdesk.ui.markdown_view import render_markdown
+from memdesk.ui.detail.diff_dialog import DiffDialog
+from memdesk.ui.detail.markdown_view import render_markdown
 
 NEAR_LIMIT = 0.9
 AMBER, RED = "#d48806", "#d4380d"

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.rules import KINDS, LAYER_NAMES
-from memdesk.ui.diff_dialog import DiffDialog
+from memdesk.ui.detail.diff_dialog import DiffDialog
 
 BANNER_STYLE = (
     "QFrame#conflict { background: rgba(255, 170, 0, 60); border: 1px solid rgba(255,170,0,160);"

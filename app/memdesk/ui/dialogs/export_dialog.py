@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.ask import confirm
-from memdesk.ui.transfer_job import JobCancelled, Progress, TransferDialog
+from memdesk.ui.dialogs.transfer_job import JobCancelled, Progress, TransferDialog
 
 FORMATS = {  # format -> (label, file suffix, file dialog filter)
     "json": ("JSON: complete, with history; can be imported again", ".json", "JSON (*.json)"),

@@ -21,7 +21,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from memdesk.core import MemoryService
 from memdesk.core.display import visible
-from memdesk.ui.page_loader import PageLoader
+from memdesk.ui.list.page_loader import PageLoader
 
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (
     range(8)

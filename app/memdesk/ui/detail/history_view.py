@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.ui.diff_dialog import diff_html
-from memdesk.ui.memory_table_model import short_time
+from memdesk.ui.detail.diff_dialog import diff_html
+from memdesk.ui.list.memory_table_model import short_time
 
 FIELDS_SHOWN = ("layer", "kind", "tags", "project", "task", "importance", "status")
 

@@ -1,0 +1,1 @@
+"""The detail panel: a memory rendered, edited, its history and diffs."""

@@ -1,0 +1,1 @@
+"""Dialogs: new memory, identity, export, import, backups."""
