@@ -311,10 +311,11 @@ def test_agent_edit_while_editing_offers_take_theirs(qtbot, service, window):
     assert service.get(memory_id)["content"] == "Agent wording"
 
 
-def test_view_switcher_has_timeline_and_graph_placeholders(qtbot, window):
+def test_view_switcher_has_the_timeline_and_a_graph_placeholder(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    assert window.pages.currentIndex() == 1
-    assert "Timeline" in window.pages.currentWidget().text()
+    assert window.pages.currentWidget() is window.timeline
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert "Graph" in window.pages.currentWidget().text()
     window.view_tabs.setCurrentIndex(0)
     assert window.pages.currentWidget() is window.browser
 

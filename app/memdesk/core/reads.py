@@ -82,6 +82,23 @@ class Reads:
     def count(self, **filters: Any) -> int:
         return Memory.select().where(Filters.build(**filters).where()).count()
 
+    def timeline(self, **filters: Any) -> dict[str, list[Any]]:
+        """Every memory matching `filters` as columns for a timeline, oldest first: id, t
+        (created, seconds since 1970 UTC), layer, kind, source, agent, project, status. One
+        statement, the seconds computed by SQLite, the rows transposed in C (zip)."""
+        where, params = (
+            self.database.get_sql_context().sql(Filters.build(**filters).where()).query()
+        )
+        rows = self.database.execute_sql(
+            "SELECT uuid, ROUND((julianday(created_at) - 2440587.5) * 86400.0, 3), layer, kind,"
+            f" source, agent, project, status FROM memory AS t1 WHERE {where}"
+            " ORDER BY created_at",
+            params,
+        ).fetchall()
+        names = ("id", "t", "layer", "kind", "source", "agent", "project", "status")
+        columns = zip(*rows, strict=True) if rows else ([] for _ in names)
+        return {name: list(column) for name, column in zip(names, columns, strict=True)}
+
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
         self.flush_recalls()  # recall counts shown must include queued searches

@@ -42,6 +42,7 @@ from memdesk.ui.list.memory_table_model import first_line
 from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
+from memdesk.ui.timeline.timeline_view import TimelineView
 from memdesk.ui.undo_commands import noun, perform, push
 from memdesk.ui.window_menus import WindowMenus
 
@@ -91,8 +92,9 @@ class MainWindow(QMainWindow):
         self.view_tabs.setDrawBase(False)
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.browser)
-        for name in VIEWS[1:]:
-            self.pages.addWidget(_placeholder(name))
+        self.timeline = TimelineView(self.service, self)
+        self.pages.addWidget(self.timeline)
+        self.pages.addWidget(_placeholder("Graph"))
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)
         self.proposals = ProposalsView(self.service, self.undo_stack, self.show_error, self)
@@ -137,6 +139,9 @@ class MainWindow(QMainWindow):
         self.detail.memory_link_activated.connect(self.open_memory)
         self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
         self.proposals.decided.connect(self.hub.flush)
+        self.timeline.memory_activated.connect(self._on_timeline_activated)
+        self.timeline.range_selected.connect(self._on_time_range)
+        self.browser.current_changed.connect(self.timeline.set_current)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -343,6 +348,8 @@ class MainWindow(QMainWindow):
             return
         empty = index == 0 and self.service.count(status=None) == 0
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
+        if self.pages.currentWidget() is self.timeline:
+            self.timeline.set_filters(self.browser.filters())
 
     @Slot()
     def _on_demo_requested(self) -> None:
@@ -363,6 +370,19 @@ class MainWindow(QMainWindow):
         self.view_tabs.setCurrentIndex(0)
         self.show_page(0)
         self._on_selection_changed()
+
+    @Slot(str)
+    def _on_timeline_activated(self, memory_id: str) -> None:
+        """A point clicked: the current memory in every view, without leaving the Timeline."""
+        if not self.browser.table.select_id(memory_id):
+            self.detail.show_memory(memory_id)
+        self.timeline.set_current(memory_id)
+
+    @Slot(str, str)
+    def _on_time_range(self, since: str, until: str) -> None:
+        self.browser.set_time_range(since or None, until or None)
+        label = f"{since[:10]} – {until[:10]}" if since else ""
+        self.status.showMessage(f"Showing memories created {label}" if label else "", 5000)
 
     @Slot(str)
     def _on_current_changed(self, memory_id: str) -> None:
@@ -452,6 +472,8 @@ class MainWindow(QMainWindow):
         if self.pages.currentWidget() is self.proposals:
             self.proposals.reload()  # a session end may have proposed more
         self.browser.refresh()
+        if self.pages.currentWidget() is self.timeline:
+            self.timeline.reload()  # keeps zoom, pan and the current memory
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)

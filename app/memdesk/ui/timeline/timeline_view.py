@@ -1,0 +1,328 @@
+"""The Timeline: what agents learned, and when.
+
+A real date axis; one lane per layer (or agent, project, kind); a point per memory, coloured
+by kind and shaped by who wrote it; above, a density strip (memories per day, week or month,
+adapting to the zoom) with a range you drag to narrow every view to those dates. Hover shows a
+memory's first line, a click makes it the current memory everywhere. The points are loaded off
+the GUI thread and drawn as one scatter item per (kind, writer): 100,000 points draw at once.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemdeskError, MemoryService
+from memdesk.core.rules import KINDS, LAYER_NAMES
+
+LANES = {"Layer": "layer", "Agent": "agent", "Project": "project", "Kind": "kind"}
+KIND_COLOURS = dict(
+    zip(
+        KINDS,
+        ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"),
+        strict=True,
+    )
+)
+SYMBOLS = {"user": "o", "agent": "t", "system": "s"}
+DAY = 86_400.0
+
+
+class _Load(QRunnable):
+    def __init__(self, view: TimelineView, filters: dict[str, Any], ticket: int) -> None:
+        super().__init__()
+        self._view, self._filters, self._ticket = view, filters, ticket
+
+    def run(self) -> None:
+        service = self._view.service
+        try:
+            self._view.loader.loaded.emit(self._ticket, service.timeline(**self._filters))
+        except MemdeskError:
+            self._view.loader.loaded.emit(self._ticket, None)
+        finally:
+            service.release_thread()
+
+
+class _Loader(QObject):
+    loaded = Signal(int, object)
+
+
+class TimelineView(QWidget):
+    """`memory_activated(id)` on a click; `range_selected(since, until)` (ISO texts, or two
+    empty strings when cleared) when the person drags or clears the date range."""
+
+    memory_activated = Signal(str)
+    range_selected = Signal(str, str)
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.loader = _Loader(self)
+        self.loader.loaded.connect(self._on_loaded)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._ticket = 0
+        self._filters: dict[str, Any] = {}
+        self._data: dict[str, list[Any]] | None = None
+        self._t = np.zeros(0)
+        self._fitted = False
+        self._current: str | None = None
+        self.lane_names: list[str] = []
+
+        self.lanes = QComboBox(self)
+        self.lanes.addItems(list(LANES))
+        self.lanes.currentTextChanged.connect(lambda _: self._draw())
+        self.clear_range = QPushButton("Clear Range", self)
+        self.clear_range.setEnabled(False)
+        self.clear_range.clicked.connect(self.clear_date_range)
+        self.fit = QPushButton("Fit", self)
+        self.fit.setToolTip("Show every memory (Home)")
+        self.fit.clicked.connect(self.fit_all)
+        self.summary = QLabel(self)
+        legend = "  ".join(f"<span style='color:{c}'>●</span> {k}" for k, c in KIND_COLOURS.items())
+        self.legend = QLabel(legend + "   ● you  ▲ agent  ■ system", self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Lanes:", self))
+        bar.addWidget(self.lanes)
+        bar.addWidget(self.fit)
+        bar.addWidget(self.clear_range)
+        bar.addStretch(1)
+        bar.addWidget(self.summary)
+
+        # The window's own colours, not pyqtgraph's black.
+        background = self.palette().base().color()
+        self.density = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()}, background=background)
+        self.density.setMaximumHeight(90)
+        self.density.setMouseEnabled(y=False)
+        self.density.hideAxis("left")
+        self.bars = pg.BarGraphItem(x=[], height=[], width=1, brush="#9aa9c4")
+        self.density.addItem(self.bars)
+        self.region = pg.LinearRegionItem(brush=(80, 120, 200, 50))
+        self.region.setVisible(False)
+        self.region.sigRegionChangeFinished.connect(self._on_region_changed)
+        self.density.addItem(self.region)
+        self.density.scene().sigMouseClicked.connect(self._on_density_clicked)
+
+        self.plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()}, background=background)
+        self.plot.setMouseEnabled(y=False)
+        self.plot.showGrid(x=True, y=False, alpha=0.2)
+        self.density.setXLink(self.plot)
+        self.plot.getViewBox().sigXRangeChanged.connect(self._schedule_density)
+        self.marker = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#222", width=2), brush=None)
+        self.plot.addItem(self.marker)
+        self._scatters: list[pg.ScatterPlotItem] = []
+        self._density_timer = QTimer(self, singleShot=True, interval=60)
+        self._density_timer.timeout.connect(self._update_density)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.density)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
+
+    # -- data ------------------------------------------------------------------------------------
+
+    def set_filters(self, filters: dict[str, Any]) -> None:
+        """Show the memories these (the list's) filters select; the date range is ours."""
+        self._filters = {k: v for k, v in filters.items() if k not in ("since", "until")}
+        self.reload()
+
+    def reload(self) -> None:
+        """Load again in the background; zoom, pan and the current memory are kept."""
+        self._ticket += 1
+        self._pool.start(_Load(self, dict(self._filters), self._ticket))
+
+    def wait(self) -> None:
+        """Block until loading is done and drawn (tests)."""
+        self._pool.waitForDone()
+        QApplication.processEvents()
+
+    @Slot(int, object)
+    def _on_loaded(self, ticket: int, data: dict[str, list[Any]] | None) -> None:
+        if ticket != self._ticket or data is None:
+            return
+        self._data = data
+        self._t = np.asarray(data["t"], dtype=float)
+        self._draw()
+        if not self._fitted and len(self._t):
+            self.fit_all()
+            self._fitted = True
+
+    def _lane_values(self) -> list[str]:
+        assert self._data is not None
+        field = LANES[self.lanes.currentText()]
+        values = self._data[field]
+        if field == "layer":
+            return [f"{v} {LAYER_NAMES[v]}" for v in values]
+        return [v if v else f"(no {field})" for v in values]
+
+    def _draw(self) -> None:
+        if self._data is None:
+            return
+        for scatter in self._scatters:
+            self.plot.removeItem(scatter)
+        self._scatters.clear()
+        values = self._lane_values()
+        self.lane_names = sorted(set(values))
+        lane_of = {name: n for n, name in enumerate(self.lane_names)}
+        ids = self._data["id"]
+        # A stable spread inside the lane, so points of one day do not sit on one another.
+        y = np.array(
+            [lane_of[v] + _spread(i) for v, i in zip(values, ids, strict=True)], dtype=float
+        )
+        kinds = np.array(self._data["kind"])
+        sources = np.array(self._data["source"])
+        for kind, colour in KIND_COLOURS.items():
+            for source, symbol in SYMBOLS.items():
+                chosen = np.nonzero((kinds == kind) & (sources == source))[0]
+                if not len(chosen):
+                    continue
+                scatter = pg.ScatterPlotItem(
+                    x=self._t[chosen],
+                    y=y[chosen],
+                    data=[ids[i] for i in chosen],
+                    symbol=symbol,
+                    size=8,
+                    pen=None,
+                    brush=pg.mkBrush(colour),
+                    hoverable=True,
+                    tip=self._tip,
+                )
+                scatter.sigClicked.connect(self._on_points_clicked)
+                self.plot.addItem(scatter)
+                self._scatters.append(scatter)
+        axis = self.plot.getAxis("left")
+        axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
+        self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
+        self._y = dict(zip(ids, y, strict=True))
+        self._mark_current()
+        self.summary.setText(f"{len(ids):,} memories")
+        self._update_density()
+
+    # -- density and range ---------------------------------------------------------------------
+
+    def _schedule_density(self) -> None:
+        self._density_timer.start()
+
+    def _update_density(self) -> None:
+        if not len(self._t):
+            self.bars.setOpts(x=[], height=[], width=1)
+            return
+        low, high = self.plot.getViewBox().viewRange()[0]
+        span = max(high - low, DAY)
+        width = DAY if span <= 120 * DAY else 7 * DAY if span <= 3 * 365 * DAY else 30 * DAY
+        start = np.floor(low / width) * width
+        edges = np.arange(start, high + width, width)
+        if len(edges) < 2:
+            edges = np.array([start, start + width])
+        counts, edges = np.histogram(self._t, bins=edges)
+        self.bars.setOpts(x=edges[:-1] + width / 2, height=counts, width=width * 0.9)
+        self.density.setYRange(0, max(1, counts.max()), padding=0.05)
+
+    def _on_density_clicked(self, event: Any) -> None:
+        """A double click on the strip starts a range there (then drag its edges)."""
+        if not event.double():
+            return
+        x = self.density.getViewBox().mapSceneToView(event.scenePos()).x()
+        low, high = self.plot.getViewBox().viewRange()[0]
+        half = (high - low) / 10
+        self.set_date_range(x - half, x + half)
+
+    def set_date_range(self, start: float, end: float) -> None:
+        """Narrow every view to memories created between two times (seconds since 1970)."""
+        self.region.setRegion((start, end))
+        self.region.setVisible(True)
+        self._on_region_changed()
+
+    @Slot()
+    def clear_date_range(self) -> None:
+        self.region.setVisible(False)
+        self.clear_range.setEnabled(False)
+        self.range_selected.emit("", "")
+
+    def _on_region_changed(self) -> None:
+        if not self.region.isVisible():
+            return
+        start, end = self.region.getRegion()
+        self.clear_range.setEnabled(True)
+        self.range_selected.emit(_iso(start), _iso(end))
+
+    # -- selection -------------------------------------------------------------------------------
+
+    def _tip(self, x: float, y: float, data: str) -> str:
+        try:
+            content = self.service.get(data)["content"]
+        except MemdeskError:
+            return ""
+        first = next((ln for ln in content.splitlines() if ln.strip()), "")
+        when = datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%d %H:%M")
+        return f"{first[:120]}\n{when} UTC"
+
+    def _on_points_clicked(self, _item: Any, points: Any, *_: Any) -> None:
+        if len(points):
+            self.memory_activated.emit(points[0].data())
+
+    def set_current(self, memory_id: str | None) -> None:
+        """Ring the current memory (chosen in any view)."""
+        self._current = memory_id
+        self._mark_current()
+
+    def _mark_current(self) -> None:
+        index = getattr(self, "_y", {})
+        if self._current in index and self._data is not None:
+            position = self._data["id"].index(self._current)
+            self.marker.setData(x=[self._t[position]], y=[index[self._current]])
+        else:
+            self.marker.setData(x=[], y=[])
+
+    # -- zoom and pan ----------------------------------------------------------------------------
+
+    @Slot()
+    def fit_all(self) -> None:
+        if len(self._t):
+            low, high = float(self._t.min()), float(self._t.max())
+            pad = max((high - low) * 0.03, DAY / 2)
+            self.plot.setXRange(low - pad, high + pad, padding=0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        box = self.plot.getViewBox()
+        low, high = box.viewRange()[0]
+        step = (high - low) / 5
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            box.scaleBy(x=0.5)
+        elif key == Qt.Key.Key_Minus:
+            box.scaleBy(x=2.0)
+        elif key == Qt.Key.Key_Left:
+            box.setXRange(low - step, high - step, padding=0)
+        elif key == Qt.Key.Key_Right:
+            box.setXRange(low + step, high + step, padding=0)
+        elif key == Qt.Key.Key_Home:
+            self.fit_all()
+        elif key == Qt.Key.Key_Escape:
+            self.clear_date_range()
+        else:
+            super().keyPressEvent(event)
+
+
+def _spread(memory_id: str) -> float:
+    return (zlib.crc32(memory_id.encode()) % 1000) / 1000 * 0.6 - 0.3
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,91 @@
+"""The Timeline as a person uses it: points in lanes, a date range that narrows the list,
+clicks that select everywhere, live agent writes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from PySide6.QtCore import Qt
+
+from memdesk.core import agent
+from tests.ui.window_helpers import open_window, settle, shown_texts
+
+CLAUDE = agent("claude-code")
+
+
+def _seconds(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    for month in (1, 2, 3):
+        for n in range(3):
+            service.add(
+                f"Knowledge from month {month} number {n}",
+                created_at=f"2026-0{month}-1{n}T10:00:00Z",
+                kind="fact" if n else "decision",
+                dedup=False,
+                actor=CLAUDE,
+            )
+    service.add("Who the user is", layer="L0", created_at="2026-02-01T09:00:00Z")
+    win = open_window(qtbot, service, tmp_path / "settings.ini")
+    win.view_tabs.setCurrentIndex(1)  # View ▸ Timeline (Ctrl+2)
+    win.timeline.wait()
+    return win
+
+
+def _points(timeline) -> int:
+    return sum(len(s.data) for s in timeline._scatters)
+
+
+def test_points_sit_in_their_lanes(window):
+    timeline = window.timeline
+    assert timeline.lane_names == ["L0 Identity", "L1 Knowledge"]
+    assert _points(timeline) == 10
+    assert timeline.summary.text() == "10 memories"
+    timeline.lanes.setCurrentText("Kind")
+    assert timeline.lane_names == ["decision", "fact"]
+
+
+def test_a_date_range_narrows_the_list(qtbot, window):
+    window.timeline.set_date_range(
+        _seconds("2026-02-01T00:00:00Z"), _seconds("2026-02-28T00:00:00Z")
+    )
+    settle(window)
+    shown = shown_texts(window)
+    assert sorted(shown) == sorted(
+        ["Who the user is"] + [f"Knowledge from month 2 number {n}" for n in range(3)]
+    )
+    qtbot.mouseClick(window.timeline.clear_range, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert len(shown_texts(window)) == 10
+
+
+def test_a_click_makes_the_memory_current_everywhere(qtbot, service, window):
+    scatter = window.timeline._scatters[0]
+    point = scatter.points()[0]
+    scatter.sigClicked.emit(scatter, [point], None)
+    settle(window)
+    assert window.detail.memory_id == point.data()
+    assert window.pages.currentWidget() is window.timeline  # the person stays where they are
+    assert window.timeline.marker.data["x"][0] == point.pos().x()
+
+
+def test_an_agent_write_appears_keeping_the_zoom(service, window):
+    box = window.timeline.plot.getViewBox()
+    box.setXRange(_seconds("2026-01-01T00:00:00Z"), _seconds("2026-02-01T00:00:00Z"), padding=0)
+    before = box.viewRange()[0]
+    service.add("Learned just now", actor=CLAUDE, created_at="2026-01-20T12:00:00Z")
+    settle(window)
+    window.timeline.wait()
+    assert _points(window.timeline) == 11
+    assert box.viewRange()[0] == pytest.approx(before)
+
+
+def test_the_sidebar_view_applies_to_the_timeline(window):
+    window.sidebar.select_key("L0")
+    window.view_tabs.setCurrentIndex(1)
+    window.timeline.wait()
+    assert _points(window.timeline) == 1
