@@ -130,6 +130,24 @@ def main() -> int:
         refresh_shown, refresh_frozen = until(app, window, lambda: bool(reloaded))
         window.stats.wait()  # the sidebar counts, computed on a worker thread
 
+        timeline = window.timeline
+        drawn: list[int] = []
+        timeline.loader.loaded.connect(lambda *_: drawn.append(1))
+        started = time.perf_counter()
+        window.view_tabs.setCurrentIndex(1)
+        wait_painted(app, window)
+        timeline_shown, timeline_frozen = until(app, window, lambda: bool(drawn))
+        wait_painted(app, window)
+        timeline_ms = (time.perf_counter() - started) * 1000
+        frames = []
+        box = timeline.plot.getViewBox()
+        for factor in (0.5, 0.5, 2.0, 2.0, 0.7, 1.4):
+            started = time.perf_counter()
+            box.scaleBy(x=factor)
+            timeline.plot.repaint()
+            app.processEvents()
+            frames.append((time.perf_counter() - started) * 1000)
+
         rss, peak = rss_mb()
         print(f"time to interactive window: {interactive:.2f} s  (target <= 1.5 s)")
         print(
@@ -145,6 +163,11 @@ def main() -> int:
         print(
             f"live refresh (count + visible page): GUI thread {refresh_ms:.0f} ms, fresh rows "
             f"after {refresh_ms + refresh_shown:.0f} ms (longest freeze {refresh_frozen:.0f} ms)"
+        )
+        print(
+            f"timeline of {args.count:,}: drawn after {timeline_ms:.0f} ms (target <= 1 s; "
+            f"longest freeze meanwhile {timeline_frozen:.0f} ms); zoom frame median "
+            f"{statistics.median(frames):.0f} ms, max {max(frames):.0f} ms (target <= 33 ms)"
         )
         print(f"RSS: {rss:.0f} MB now, {peak:.0f} MB peak  (target <= 300 MB)")
         window.close()
