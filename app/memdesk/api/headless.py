@@ -7,9 +7,11 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from memdesk.api import naming
+from memdesk.api.client import Client, ServerUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -39,3 +41,36 @@ def last_words(socket_path: str) -> str:
     log = log_path(socket_path)
     lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
     return lines[-1].removeprefix("memdesk serve: ") if lines else ""
+
+
+class StartFailed(Exception):
+    """`memdesk serve` could not be started; the message is its own reason."""
+
+
+def connect_starting_serve(
+    db: str | os.PathLike[str],
+    socket_path: str,
+    agent: str,
+    *,
+    timeout: float = 30.0,
+    wait_s: float = 15.0,
+) -> Client:
+    """A client of the memdesk that owns `db`, starting `memdesk serve` when none does. A
+    serve that exits at once (an unusable database) is reported with its reason, not waited
+    for; one that exits 0 lost a race to another starter, which then serves."""
+    try:
+        return Client(socket_path=socket_path, agent=agent, timeout=timeout)
+    except ServerUnavailable:
+        server = start_serve(db, socket_path)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return Client(socket_path=socket_path, agent=agent, timeout=timeout)
+        except ServerUnavailable as exc:
+            code = server.poll()
+            if code not in (None, 0):
+                why = last_words(socket_path) or f"exit code {code}"
+                raise StartFailed(f"memdesk serve could not start: {why}") from None
+            if time.monotonic() > deadline:
+                raise StartFailed(f"memdesk could not be started: {exc.message}") from None
+            time.sleep(0.05)

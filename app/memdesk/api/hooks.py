@@ -14,12 +14,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from typing import Any
 
 from memdesk import paths
 from memdesk.api import naming, transcripts
-from memdesk.api.client import Client, MemdeskError, ServerUnavailable
+from memdesk.api.client import Client, MemdeskError
 
 AGENT_ENV = "MEMDESK_AGENT"
 PROJECT_ENV = "MEMDESK_PROJECT"
@@ -129,25 +128,17 @@ class _connect:
         self.agent = os.environ.get(AGENT_ENV) or "claude-code"
 
     def __enter__(self) -> Client:
-        try:
+        if self.event != "SessionStart":
             self.client = Client(socket_path=self.socket, agent=self.agent, timeout=self.timeout)
-        except ServerUnavailable:
-            if self.event != "SessionStart":
-                raise
-            from memdesk.api import headless  # subprocess: only this event needs it
+            return self.client
+        from memdesk.api import headless  # subprocess: only this event may start serve
 
-            headless.start_serve(self.db_path, self.socket)
-            deadline = time.monotonic() + self.timeout
-            while True:
-                try:
-                    self.client = Client(
-                        socket_path=self.socket, agent=self.agent, timeout=self.timeout
-                    )
-                    break
-                except ServerUnavailable:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.05)
+        try:
+            self.client = headless.connect_starting_serve(
+                self.db_path, self.socket, self.agent, timeout=self.timeout, wait_s=self.timeout
+            )
+        except headless.StartFailed as exc:
+            raise ValueError(str(exc)) from None
         return self.client
 
     def __exit__(self, *exc: object) -> None:

@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import sys
-import time
 from typing import Any
 
 import anyio
@@ -102,21 +101,11 @@ class Backend:
 
     def _connect(self) -> Client:
         try:
-            return Client(socket_path=self.socket_path, agent=self.agent)
-        except ServerUnavailable:
-            server = headless.start_serve(self.db, self.socket_path)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                return Client(socket_path=self.socket_path, agent=self.agent)
-            except ServerUnavailable as exc:
-                code = server.poll()
-                if code not in (None, 0):  # 0: another one won the race and serves
-                    why = headless.last_words(self.socket_path) or f"exit code {code}"
-                    raise ToolError(f"memdesk serve could not start: {why}") from None
-                if time.monotonic() > deadline:
-                    raise ToolError(f"memdesk could not be started: {exc.message}") from None
-                time.sleep(0.05)
+            return headless.connect_starting_serve(
+                self.db, self.socket_path, self.agent, wait_s=START_TIMEOUT_S
+            )
+        except headless.StartFailed as exc:
+            raise ToolError(str(exc)) from None
 
     def close(self) -> None:
         if self._client is not None:
