@@ -189,3 +189,23 @@ def test_status_all_means_any_status(service):
 def test_a_bad_time_ago_says_what_is_allowed(service, value):
     with pytest.raises(ValidationError, match="30m, 24h, 7d or 2w"):
         service.list_memories(since=value)
+
+
+def test_the_dashboards_activity_figures(service):
+    from datetime import UTC, datetime
+
+    service.add("today one")
+    service.add("today two")
+    service.add("long ago", created_at="2020-01-01T00:00:00Z")
+    service.search("today", actor=agent("claude-code"))
+    service.search("today")  # the person's own search is no recall
+    figures = service.dashboard(days=7)
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    assert figures["days"][-1] == today
+    assert len(figures["days"]) == 7
+    assert figures["added"][-1] == 2
+    assert sum(figures["added"]) == 2
+    assert figures["recalled"][-1] == 2
+    assert figures["latency_ms"]["searches"] == 2
+    assert figures["never_recalled"]["count"] == 1
+    assert {m["content"] for m in figures["most_recalled"]} == {"today one", "today two"}

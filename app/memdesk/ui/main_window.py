@@ -40,13 +40,14 @@ from memdesk.ui.list.empty_state import EmptyStatePanel
 from memdesk.ui.list.memory_browser import MemoryBrowser
 from memdesk.ui.list.memory_table_model import first_line
 from memdesk.ui.sidebar import Sidebar
+from memdesk.ui.stats.stats_view import StatsView
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
 from memdesk.ui.timeline.timeline_view import TimelineView
 from memdesk.ui.undo_commands import noun, perform, push
 from memdesk.ui.window_menus import WindowMenus
 
-VIEWS = ("List", "Timeline", "Graph")
+VIEWS = ("List", "Timeline", "Graph", "Stats")
 STATUS_VIEWS = {"active": "all", "inactive": "inactive", "deleted": "trash"}
 T = TypeVar("T")
 
@@ -95,6 +96,8 @@ class MainWindow(QMainWindow):
         self.timeline = TimelineView(self.service, self)
         self.pages.addWidget(self.timeline)
         self.pages.addWidget(_placeholder("Graph"))
+        self.stats_view = StatsView(self.service, self.settings, self)
+        self.pages.addWidget(self.stats_view)
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)
         self.proposals = ProposalsView(self.service, self.undo_stack, self.show_error, self)
@@ -142,6 +145,8 @@ class MainWindow(QMainWindow):
         self.timeline.memory_activated.connect(self._on_timeline_activated)
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
+        self.stats_view.filter_requested.connect(self.show_filtered)
+        self.stats_view.memory_activated.connect(self._open_from_elsewhere)
 
     # -- state -------------------------------------------------------------------------------
 
@@ -350,6 +355,8 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
         if self.pages.currentWidget() is self.timeline:
             self.timeline.set_filters(self.browser.filters())
+        elif self.pages.currentWidget() is self.stats_view:
+            self.stats_view.request()
 
     @Slot()
     def _on_demo_requested(self) -> None:
@@ -374,9 +381,34 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_timeline_activated(self, memory_id: str) -> None:
         """A point clicked: the current memory in every view, without leaving the Timeline."""
+        self._open_from_elsewhere(memory_id)
+        self.timeline.set_current(memory_id)
+
+    @Slot(str)
+    def _open_from_elsewhere(self, memory_id: str) -> None:
+        """The current memory (in the list if it shows it, always in the detail panel),
+        chosen from a view other than the list, which stays in front."""
         if not self.browser.table.select_id(memory_id):
             self.detail.show_memory(memory_id)
-        self.timeline.set_current(memory_id)
+
+    @Slot(str, str)
+    def show_filtered(self, field: str, value: str) -> None:
+        """The List, narrowed to what a Stats count counted (the same filters, so the same
+        number of rows)."""
+        self.browser.reset_narrowing()
+        key = {
+            "layer": value,
+            "status": STATUS_VIEWS.get(value, "all"),
+            "project": f"project:{value}",
+            "tag": f"tag:{value}",
+        }.get(field, "all")
+        if self.sidebar.current_key == key:
+            self.browser.set_view_key(key)
+        else:
+            self.sidebar.select_key(key)
+        if field in ("kind", "source", "agent"):
+            self.browser.chips.set_value(field, value)
+        self.view_tabs.setCurrentIndex(0)
 
     @Slot(str, str)
     def _on_time_range(self, since: str, until: str) -> None:
@@ -474,6 +506,8 @@ class MainWindow(QMainWindow):
         self.browser.refresh()
         if self.pages.currentWidget() is self.timeline:
             self.timeline.reload()  # keeps zoom, pan and the current memory
+        elif self.pages.currentWidget() is self.stats_view:
+            self.stats_view.request()
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)

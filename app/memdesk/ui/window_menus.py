@@ -103,7 +103,7 @@ class WindowMenus(QObject):
         self.view_menu.addAction(log)
         self.view_menu.addAction(self.agents)
         self.view_menu.addSeparator()
-        for n, name in enumerate(("List", "Timeline", "Graph")):
+        for n, name in enumerate(("List", "Timeline", "Graph", "Stats")):
             switch = self._action(
                 name,
                 f"Ctrl+{n + 1}",

@@ -1,0 +1,89 @@
+"""The figures of the Stats dashboard (mixed into MemoryService): activity per day, what
+agents recall and never recall, search latency, and the file's size. Plain SQL aggregates,
+meant to run off the GUI thread."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.records import to_dict
+from memdesk.store import Memory
+
+LATENCY_SEARCHES = 1000  # the newest searches the percentiles are taken over
+TOP = 10
+
+
+class Dashboard:
+    path: Path
+
+    def dashboard(self, days: int = 30) -> dict[str, Any]:
+        days = validate.integer(days, "days", 1, 3660)
+        self.flush_recalls()  # type: ignore[attr-defined]
+        since = (datetime.now(UTC) - timedelta(days=days - 1)).strftime("%Y-%m-%d")
+        sql = self.database.execute_sql  # type: ignore[attr-defined]
+        added = dict(
+            sql(
+                "SELECT substr(created_at, 1, 10) AS day, COUNT(*) FROM memory "
+                "WHERE created_at >= ? GROUP BY day",
+                (since,),
+            ).fetchall()
+        )
+        # A recall is a memory returned to an agent (the person's own searches do not count).
+        recalled = dict(
+            sql(
+                "SELECT substr(at, 1, 10) AS day, SUM(json_array_length(results)) "
+                "FROM retrieval_log WHERE at >= ? AND client NOT LIKE 'user%' GROUP BY day",
+                (since,),
+            ).fetchall()
+        )
+        took = sorted(
+            t
+            for (t,) in sql(
+                "SELECT took_ms FROM retrieval_log ORDER BY id DESC LIMIT ?", (LATENCY_SEARCHES,)
+            ).fetchall()
+        )
+        active = (Memory.status == "active") & (Memory.layer == "L1")
+        most = Memory.select().where(active & (Memory.recall_count > 0))
+        never = Memory.select().where(active & (Memory.recall_count == 0))
+        every_day = _days(since, days)
+        return {
+            "days": every_day,
+            "added": [added.get(day, 0) for day in every_day],
+            "recalled": [recalled.get(day, 0) for day in every_day],
+            "latency_ms": {
+                "searches": len(took),
+                "p50": _percentile(took, 0.50),
+                "p95": _percentile(took, 0.95),
+            },
+            "most_recalled": [
+                to_dict(m) for m in most.order_by(Memory.recall_count.desc()).limit(TOP)
+            ],
+            "never_recalled": {
+                "count": never.count(),
+                "oldest": [to_dict(m) for m in never.order_by(Memory.created_at).limit(TOP)],
+            },
+            "file_bytes": _size(self.path),
+            "wal_bytes": _size(self.path.with_name(self.path.name + "-wal")),
+        }
+
+
+def _days(since: str, days: int) -> list[str]:
+    start = datetime.strptime(since, "%Y-%m-%d")
+    return [(start + timedelta(days=n)).strftime("%Y-%m-%d") for n in range(days)]
+
+
+def _percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    return round(values[min(len(values) - 1, int(len(values) * share))], 2)
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0

@@ -1,0 +1,279 @@
+"""The Stats dashboard: counts (each a link into the filtered list), activity per day, what
+agents recall and never recall, search latency, the file, and its last integrity check.
+
+Everything is computed off the GUI thread (`service.stats()` and `service.dashboard()`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, QSettings, Qt, QThreadPool, Signal, Slot
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemoryService
+from memdesk.core.rules import LAYER_NAMES
+
+PERIODS = {"30 days": 30, "90 days": 90, "365 days": 365}
+SHOWN = 10  # projects, tags and agents listed; the rest are in the sidebar and chips
+
+
+class _Job(QRunnable):
+    def __init__(self, work: Callable[[], Any], done: Signal) -> None:
+        super().__init__()
+        self._work, self._done = work, done
+
+    def run(self) -> None:
+        self._done.emit(self._work())
+
+
+class _Signals(QObject):
+    loaded = Signal(object)
+    checked = Signal(object)
+
+
+class StatsView(QScrollArea):
+    """`filter_requested(field, value)` when a count is clicked (field: layer, kind, source,
+    agent, status, project, tag); `memory_activated(id)` for a listed memory."""
+
+    filter_requested = Signal(str, str)
+    memory_activated = Signal(str)
+
+    def __init__(
+        self, service: MemoryService, settings: QSettings, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.service = service
+        self._settings = settings
+        self._signals = _Signals(self)
+        self._signals.loaded.connect(self._on_loaded)
+        self._signals.checked.connect(self._on_checked)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self.figures: dict[str, Any] = {}
+        self.setWidgetResizable(True)
+        page = QWidget(self)
+        self.setWidget(page)
+        column = QVBoxLayout(page)
+
+        tiles = QGridLayout()
+        self.total = self._tile(tiles, "Memories", 0, 0)
+        self.identity = self._tile(tiles, "Identity (L0)", 0, 1)
+        self.latency = self._tile(tiles, "Search time", 0, 2)
+        self.file = self._tile(tiles, "Database", 1, 0)
+        self.integrity = self._tile(tiles, "Integrity", 1, 1)
+        self.check_button = QPushButton("Check Now", self)
+        self.check_button.clicked.connect(self.check_now)
+        tiles.addWidget(self.check_button, 1, 2)
+        column.addLayout(tiles)
+
+        self.counts = QGroupBox("Counts (click one to list those memories)", self)
+        self._counts_grid = QGridLayout(self.counts)
+        column.addWidget(self.counts)
+
+        activity = QGroupBox("Activity", self)
+        box = QVBoxLayout(activity)
+        self.period = QComboBox(self)
+        self.period.addItems(list(PERIODS))
+        self.period.currentTextChanged.connect(lambda _: self.request())
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel("Last", self))
+        choose.addWidget(self.period)
+        choose.addStretch(1)
+        box.addLayout(choose)
+        background = self.palette().base().color()
+        self.added_plot = pg.PlotWidget(title="Memories added per day", background=background)
+        self.recalled_plot = pg.PlotWidget(
+            title="Memories recalled by agents per day", background=background
+        )
+        for plot in (self.added_plot, self.recalled_plot):
+            plot.setFixedHeight(170)
+            plot.setMouseEnabled(x=False, y=False)
+            box.addWidget(plot)
+        column.addWidget(activity)
+
+        lists = QHBoxLayout()
+        self.most = QLabel(self)
+        self.never = QLabel(self)
+        for label, title in ((self.most, "Most recalled"), (self.never, "Never recalled")):
+            group = QGroupBox(title, self)
+            QVBoxLayout(group).addWidget(label)
+            label.setWordWrap(True)
+            label.linkActivated.connect(self._on_memory_link)
+            lists.addWidget(group)
+        column.addLayout(lists)
+        column.addStretch(1)
+        self._show_last_check()
+
+    def _tile(self, grid: QGridLayout, title: str, row: int, column: int) -> QLabel:
+        group = QGroupBox(title, self)
+        label = QLabel("…", group)
+        label.setWordWrap(True)
+        QVBoxLayout(group).addWidget(label)
+        grid.addWidget(group, row, column)
+        return label
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def request(self) -> None:
+        days = PERIODS[self.period.currentText()]
+        service = self.service
+
+        def work() -> dict[str, Any]:
+            try:
+                return {"stats": service.stats(), "activity": service.dashboard(days)}
+            finally:
+                service.release_thread()
+
+        self._pool.start(_Job(work, self._signals.loaded))
+
+    def wait(self) -> None:
+        """Block until what was requested is shown (tests)."""
+        self._pool.waitForDone()
+        QApplication.processEvents()
+
+    @Slot(object)
+    def _on_loaded(self, figures: dict[str, Any]) -> None:
+        self.figures = figures
+        stats, activity = figures["stats"], figures["activity"]
+        self.total.setText(
+            f"<b>{stats['by_status'].get('active', 0):,}</b> active of {stats['total']:,}"
+        )
+        size, limit = stats["identity"]["size"], stats["identity"]["limit"]
+        self.identity.setText(f"<b>{size * 100 // limit}%</b> — {size:,} / {limit:,}")
+        latency = activity["latency_ms"]
+        self.latency.setText(
+            f"p50 <b>{latency['p50']} ms</b>, p95 {latency['p95']} ms "
+            f"({latency['searches']:,} searches)"
+            if latency["searches"]
+            else "no searches yet"
+        )
+        self.file.setText(
+            f"<b>{_mb(activity['file_bytes'])}</b> + WAL {_mb(activity['wal_bytes'])}"
+        )
+        self._fill_counts(stats)
+        self._plot(self.added_plot, activity["added"])
+        self._plot(self.recalled_plot, activity["recalled"])
+        self.most.setText(_memory_links(activity["most_recalled"], "recall_count") or "none yet")
+        never = activity["never_recalled"]
+        self.never.setText(
+            f"{never['count']:,} active knowledge memories never recalled (prune candidates); "
+            f"oldest:<br>{_memory_links(never['oldest'], None)}"
+            if never["count"]
+            else "every knowledge memory was recalled at least once"
+        )
+
+    def _fill_counts(self, stats: dict[str, Any]) -> None:
+        while self._counts_grid.count():
+            item = self._counts_grid.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        groups = [
+            ("Layer", "layer", stats["by_layer"], lambda v: f"{v} {LAYER_NAMES.get(v, '')}"),
+            ("Kind", "kind", stats["by_kind"], str),
+            ("Written by", "source", stats["by_source"], str),
+            ("Status", "status", stats["by_status"], str),
+            ("Agent", "agent", _top(stats["agents"]), str),
+            ("Project", "project", _top(stats["projects"]), str),
+            ("Tag", "tag", _top(stats["tags"]), str),
+        ]
+        for column, (title, field, counts, name) in enumerate(groups):
+            head = QLabel(f"<b>{title}</b>", self.counts)
+            self._counts_grid.addWidget(head, 0, column)
+            lines = [
+                f"<a href='{field}\x1f{html.escape(value)}'>{html.escape(name(value))}</a> "
+                f"{count:,}"
+                for value, count in counts.items()
+            ]
+            label = QLabel("<br>".join(lines) or "—", self.counts)
+            label.setObjectName(f"counts_{field}")
+            label.linkActivated.connect(self._on_count_link)
+            self._counts_grid.addWidget(label, 1, column, Qt.AlignmentFlag.AlignTop)
+
+    def _plot(self, plot: pg.PlotWidget, values: list[int]) -> None:
+        plot.clear()
+        colour = self.palette().highlight().color()
+        plot.addItem(
+            pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.8, brush=colour)
+        )
+        days = self.figures["activity"]["days"]
+        step = max(1, len(days) // 6)
+        plot.getAxis("bottom").setTicks([[(n, days[n][5:]) for n in range(0, len(days), step)]])
+
+    @Slot(str)
+    def _on_count_link(self, link: str) -> None:
+        field, value = link.split("\x1f", 1)
+        self.filter_requested.emit(field, html.unescape(value))
+
+    @Slot(str)
+    def _on_memory_link(self, link: str) -> None:
+        self.memory_activated.emit(link)
+
+    # -- integrity -----------------------------------------------------------------------------
+
+    @Slot()
+    def check_now(self) -> None:
+        self.check_button.setEnabled(False)
+        self.integrity.setText("checking…")
+        service = self.service
+
+        def work() -> list[str]:
+            try:
+                return service.check()
+            finally:
+                service.release_thread()
+
+        self._pool.start(_Job(work, self._signals.checked))
+
+    @Slot(object)
+    def _on_checked(self, problems: list[str]) -> None:
+        self.check_button.setEnabled(True)
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        self._settings.setValue(self._check_key(), [at, "; ".join(problems)])
+        self._show_last_check()
+
+    def _check_key(self) -> str:
+        return f"checks/{self.service.path}"
+
+    def _show_last_check(self) -> None:
+        last = self._settings.value(self._check_key())
+        if not last:
+            self.integrity.setText("not checked yet")
+            return
+        at, problems = last
+        when = at[:16].replace("T", " ")
+        self.integrity.setText(
+            f"<b>ok</b> ({when} UTC)" if not problems else f"<b>problems</b> ({when}): {problems}"
+        )
+
+
+def _top(counts: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:SHOWN])
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def _memory_links(memories: list[dict[str, Any]], count: str | None) -> str:
+    lines = []
+    for m in memories:
+        first = next((ln for ln in m["content"].splitlines() if ln.strip()), "")[:80]
+        times = f" — {m[count]}×" if count else ""
+        lines.append(f"<a href='{m['id']}'>{html.escape(first)}</a>{times}")
+    return "<br>".join(lines)

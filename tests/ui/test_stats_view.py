@@ -1,0 +1,68 @@
+"""The Stats dashboard: every count is a link whose list holds exactly that many memories."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+
+from memdesk.core import agent
+from tests.ui.window_helpers import open_window, settle
+
+CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    service.set_identity("n" * 734)
+    for n in range(6):
+        service.add(
+            f"Fact {n} about deploys", kind="fact", project="shop", dedup=False, actor=CLAUDE
+        )
+    for n in range(3):
+        service.add(
+            f"Choice {n} about queues", kind="decision", tags=["infra"], dedup=False, actor=CURSOR
+        )
+    service.add("Lunch is at noon")  # no agent ever recalls this one
+    gone = service.add("Old and wrong")
+    service.remove(gone["id"])
+    service.search("deploys", actor=CLAUDE)  # two agent searches: recalls and latency
+    service.search("queues", actor=CURSOR)
+    win = open_window(qtbot, service, tmp_path / "settings.ini")
+    win.view_tabs.setCurrentIndex(3)
+    win.stats_view.wait()
+    return win
+
+
+def _links(window, field):
+    label = window.stats_view.findChild(type(window.stats_view.total), f"counts_{field}")
+    return re.findall(r"<a href='[^\x1f]+\x1f([^']+)'>[^<]+</a> ([\d,]+)", label.text())
+
+
+@pytest.mark.parametrize("field", ["layer", "kind", "source", "agent", "status", "project", "tag"])
+def test_each_count_opens_a_list_of_that_many(window, field):
+    links = _links(window, field)
+    assert links
+    for value, count in links:
+        window.show_filtered(field, value)
+        settle(window)
+        assert window.pages.currentWidget() is window.browser
+        assert window.browser.model.rowCount() == int(count.replace(",", "")), (field, value)
+
+
+def test_the_tiles(window):
+    stats = window.stats_view
+    assert stats.identity.text() == "<b>73%</b> — 734 / 1,000"
+    assert "2 searches" in stats.latency.text()
+    assert "MB" in stats.file.text()
+    assert "Fact" in stats.most.text()  # recalled by claude's search
+    assert "never recalled" in stats.never.text()
+
+
+def test_check_now(qtbot, window):
+    stats = window.stats_view
+    assert stats.integrity.text() == "not checked yet"
+    qtbot.mouseClick(stats.check_button, Qt.MouseButton.LeftButton)
+    stats.wait()
+    assert stats.integrity.text().startswith("<b>ok</b>")
