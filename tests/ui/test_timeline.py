@@ -44,7 +44,7 @@ def test_points_sit_in_their_lanes(window):
     timeline = window.timeline
     assert timeline.lane_names == ["L0 Identity", "L1 Knowledge"]
     assert _points(timeline) == 10
-    assert timeline.summary.text() == "10 memories"
+    assert timeline.summary.text() == "10 on the timeline"
     timeline.lanes.setCurrentText("Kind")
     assert timeline.lane_names == ["decision", "fact"]
 
@@ -89,3 +89,20 @@ def test_the_sidebar_view_applies_to_the_timeline(window):
     window.view_tabs.setCurrentIndex(1)
     window.timeline.wait()
     assert _points(window.timeline) == 1
+
+
+def test_the_search_and_chips_stay_above_every_view_and_narrow_it(qtbot, window):
+    assert window.browser.search.isVisible()  # on the Timeline page too
+    assert window.browser.chips.isVisible()
+    qtbot.keyClicks(window.browser.search, "month 2")
+    qtbot.waitUntil(lambda: window.browser.model.hit_ids() is not None, timeout=5000)
+    window.timeline.wait()
+    found = set(window.browser.model.hit_ids())
+    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    assert shown == found
+    assert any("month 2" in text for text in shown_texts(window))
+    window.browser.chips.set_value("kind", "decision")
+    window.timeline.wait()
+    decisions = window.browser.model.hit_ids()
+    assert 0 < len(decisions) < len(found)
+    assert _points(window.timeline) == len(decisions)

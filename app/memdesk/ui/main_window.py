@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
         column.addWidget(self.view_tabs, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.browser.header)
         column.addWidget(self.pages, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.sidebar)
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
         self.timeline.memory_activated.connect(self._on_timeline_activated)
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
+        self.browser.narrowed.connect(self._on_narrowed)
         self.stats_view.filter_requested.connect(self.show_filtered)
         self.stats_view.memory_activated.connect(self._open_from_elsewhere)
 
@@ -354,7 +356,7 @@ class MainWindow(QMainWindow):
         empty = index == 0 and self.service.count(status=None) == 0
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
         if self.pages.currentWidget() is self.timeline:
-            self.timeline.set_filters(self.browser.filters())
+            self.timeline.set_filters(self._view_filters())
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
 
@@ -377,6 +379,20 @@ class MainWindow(QMainWindow):
         self.view_tabs.setCurrentIndex(0)
         self.show_page(0)
         self._on_selection_changed()
+
+    @Slot()
+    def _on_narrowed(self) -> None:
+        if self.pages.currentWidget() is self.timeline:
+            self.timeline.set_filters(self._view_filters())
+
+    def _view_filters(self) -> dict[str, Any]:
+        """What the List shows, for the other views: its filters, and during a search the
+        memories it found."""
+        filters = self.browser.filters()
+        found = self.browser.model.hit_ids()
+        if found is not None:
+            filters["ids"] = found
+        return filters
 
     @Slot(str)
     def _on_timeline_activated(self, memory_id: str) -> None:

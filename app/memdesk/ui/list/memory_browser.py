@@ -26,6 +26,7 @@ class MemoryBrowser(QWidget):
     current_changed = Signal(str)
     error_raised = Signal(object)
     shown_changed = Signal()
+    narrowed = Signal()  # the filters or the search changed: other views follow
 
     def __init__(
         self, service: MemoryService, stats: StatsLoader, parent: QWidget | None = None
@@ -38,20 +39,25 @@ class MemoryBrowser(QWidget):
         self.table = MemoryTableView(self.model, self)
         self.table.current_changed.connect(self.current_changed)
         self.model.modelReset.connect(self._on_model_reset)
-        self.search = SearchBox(self)
+        self.search = SearchBox()
         self.search.query_changed.connect(self._on_query_changed)
         self.search.query_settled.connect(self._on_query_settled)
-        self.chips = FilterBar(stats, self)
+        self.chips = FilterBar(stats)
         self.chips.filters_changed.connect(self._on_filters_changed)
-        self.summary = QLabel(self)
+        self.summary = QLabel()
         self.summary.setObjectName("summary")
+        # The search and the chips narrow every view (List, Timeline, Graph): the window shows
+        # this header above all of them, not inside the List page.
+        self.header = QWidget(parent)
         top = QHBoxLayout()
         top.addWidget(self.search, 1)
         top.addWidget(self.summary)
+        heading = QVBoxLayout(self.header)
+        heading.setContentsMargins(0, 0, 0, 0)
+        heading.addLayout(top)
+        heading.addWidget(self.chips)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
-        layout.addWidget(self.chips)
         layout.addWidget(self.table, 1)
         # From the search box, Tab (or Down) goes to the results; the chips come after them.
         QWidget.setTabOrder(self.search, self.table)
@@ -101,6 +107,7 @@ class MemoryBrowser(QWidget):
         # A new list starts with no current row: the detail panel must not keep showing a
         # memory this view does not hold.
         self.current_changed.emit(self.table.current_id())
+        self.narrowed.emit()
 
     @Slot()
     def _on_model_reset(self) -> None:

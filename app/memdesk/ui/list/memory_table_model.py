@@ -263,6 +263,10 @@ class MemoryTableModel(QAbstractTableModel):
             first, last = page * PAGE_SIZE, min(self._count, (page + 1) * PAGE_SIZE) - 1
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(HEADERS) - 1))
 
+    def hit_ids(self) -> list[str] | None:
+        """The ids a search found, best first; None when no search is shown."""
+        return None if self._hits is None else [r["id"] for r in self._hits]
+
     def row_of(self, memory_id: str) -> int:
         """The row showing `memory_id` among the rows loaded (those in view are); -1 if none."""
         if self._hits is not None:

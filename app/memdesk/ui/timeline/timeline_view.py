@@ -211,7 +211,7 @@ class TimelineView(QWidget):
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
         self._y = dict(zip(ids, y, strict=True))
         self._mark_current()
-        self.summary.setText(f"{len(ids):,} memories")
+        self.summary.setText(f"{len(ids):,} on the timeline")
         self._update_density()
 
     # -- density and range ---------------------------------------------------------------------
