@@ -106,3 +106,42 @@ def test_the_search_and_chips_stay_above_every_view_and_narrow_it(qtbot, window)
     decisions = window.browser.model.hit_ids()
     assert 0 < len(decisions) < len(found)
     assert _points(window.timeline) == len(decisions)
+
+
+def test_as_of_shows_what_was_known_then(qtbot, service, window):
+    import time as clock_time
+
+    from memdesk.core import clock
+
+    port = service.add("The staging port is 8080", created_at="2026-03-20T10:00:00Z")
+    shell = service.add("The user's shell is bash", created_at="2026-03-20T10:00:00Z")
+    moment = _seconds(clock.now())
+    clock_time.sleep(0.02)
+    service.update(port["id"], content="The staging port is 8443")
+    fixed = service.correct(shell["id"], "The user's shell is fish")
+    settle(window)
+
+    window.timeline.set_moment(moment)
+    window.timeline.wait()
+    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    assert port["id"] in shown
+    assert shell["id"] in shown  # not yet corrected then
+    assert fixed["id"] not in shown
+    assert window.timeline._tip(0, 0, port["id"]).startswith("The staging port is 8080")
+    assert window.timeline.moment_line.isVisible()
+
+    window.timeline.set_moment(None)
+    window.timeline.wait()
+    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    assert shell["id"] not in shown  # retired now
+    assert fixed["id"] in shown
+    assert window.timeline._tip(0, 0, port["id"]).startswith("The staging port is 8443")
+
+
+def test_play_replays_to_now(qtbot, window):
+    timeline = window.timeline
+    qtbot.mouseClick(timeline.play, Qt.MouseButton.LeftButton)
+    assert timeline.as_of_box.isChecked()
+    qtbot.waitUntil(lambda: not timeline.play.isChecked(), timeout=30_000)
+    timeline.wait()
+    assert _points(timeline) == 10  # at the end, everything known now

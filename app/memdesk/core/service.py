@@ -16,6 +16,7 @@ import peewee
 
 from memdesk.core import archive, context, dedup, retrieval, steps, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
+from memdesk.core.as_of import AsOf
 from memdesk.core.backups import Backups
 from memdesk.core.dashboard import Dashboard
 from memdesk.core.draft import Draft
@@ -63,7 +64,9 @@ def _flush_at_exit() -> None:
             logger.exception("could not write queued search bookkeeping at exit")
 
 
-class MemoryService(Reads, Writes, StatusChanges, Identity, Recall, Backups, Sessions, Dashboard):
+class MemoryService(  # each mixin is one room of rules (reads, writes, sessions, …)
+    Reads, Writes, StatusChanges, Identity, Recall, Backups, Sessions, Dashboard, AsOf
+):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 
     Every write runs in one IMMEDIATE transaction and, once committed, is announced on

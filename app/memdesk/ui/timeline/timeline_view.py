@@ -15,11 +15,23 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QDateTime,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    QTimer,
+    QTimeZone,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
+    QDateTimeEdit,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -43,18 +55,36 @@ DAY = 86_400.0
 
 
 class _Load(QRunnable):
-    def __init__(self, view: TimelineView, filters: dict[str, Any], ticket: int) -> None:
+    def __init__(
+        self, view: TimelineView, filters: dict[str, Any], ticket: int, as_of: str | None
+    ) -> None:
         super().__init__()
-        self._view, self._filters, self._ticket = view, filters, ticket
+        self._view, self._filters, self._ticket, self._as_of = view, filters, ticket, as_of
 
     def run(self) -> None:
         service = self._view.service
         try:
-            self._view.loader.loaded.emit(self._ticket, service.timeline(**self._filters))
+            if self._as_of is None:
+                data = service.timeline(**self._filters)
+            else:
+                data = _as_of(service, self._filters, self._as_of)
+            self._view.loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._view.loader.loaded.emit(self._ticket, None)
         finally:
             service.release_thread()
+
+
+def _as_of(service: MemoryService, filters: dict[str, Any], moment: str) -> dict[str, Any]:
+    """The timeline's columns for the memories active at `moment`, with their states then."""
+    states = service.as_of(moment, **filters)
+    every = service.timeline(**{**filters, "status": None})
+    keep = [n for n, i in enumerate(every["id"]) if i in states]
+    data: dict[str, Any] = {name: [column[n] for n in keep] for name, column in every.items()}
+    data["layer"] = [states[i]["layer"] for i in data["id"]]
+    data["kind"] = [states[i]["kind"] for i in data["id"]]
+    data["states"] = states
+    return data
 
 
 class _Loader(QObject):
@@ -89,6 +119,22 @@ class TimelineView(QWidget):
         self.clear_range = QPushButton("Clear Range", self)
         self.clear_range.setEnabled(False)
         self.clear_range.clicked.connect(self.clear_date_range)
+        self.as_of_box = QCheckBox("As of", self)
+        self.as_of_box.setToolTip(
+            "Show exactly the memories that were active at a moment, as they were then "
+            "(drag the red line to move through time)"
+        )
+        self.as_of_box.toggled.connect(self._on_as_of_toggled)
+        self.as_of_edit = QDateTimeEdit(self)
+        self.as_of_edit.setTimeZone(QTimeZone.utc())
+        self.as_of_edit.setDisplayFormat("yyyy-MM-dd HH:mm 'UTC'")
+        self.as_of_edit.setDateTime(QDateTime.currentDateTimeUtc())
+        self.as_of_edit.setEnabled(False)
+        self.as_of_edit.editingFinished.connect(self._on_as_of_edited)
+        self.play = QPushButton("Play", self)
+        self.play.setToolTip("Replay how memory grew, from the first memory to now")
+        self.play.setCheckable(True)
+        self.play.toggled.connect(self._on_play_toggled)
         self.fit = QPushButton("Fit", self)
         self.fit.setToolTip("Show every memory (Home)")
         self.fit.clicked.connect(self.fit_all)
@@ -98,6 +144,9 @@ class TimelineView(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Lanes:", self))
         bar.addWidget(self.lanes)
+        bar.addWidget(self.as_of_box)
+        bar.addWidget(self.as_of_edit)
+        bar.addWidget(self.play)
         bar.addWidget(self.fit)
         bar.addWidget(self.clear_range)
         bar.addStretch(1)
@@ -124,6 +173,13 @@ class TimelineView(QWidget):
         self.plot.getViewBox().sigXRangeChanged.connect(self._schedule_density)
         self.marker = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#222", width=2), brush=None)
         self.plot.addItem(self.marker)
+        self.moment_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
+        self.moment_line.setVisible(False)
+        self.moment_line.sigPositionChangeFinished.connect(self._on_line_moved)
+        self.plot.addItem(self.moment_line)
+        self._moment: str | None = None
+        self._play_timer = QTimer(self, interval=120)
+        self._play_timer.timeout.connect(self._play_step)
         self._scatters: list[pg.ScatterPlotItem] = []
         self._density_timer = QTimer(self, singleShot=True, interval=60)
         self._density_timer.timeout.connect(self._update_density)
@@ -145,7 +201,7 @@ class TimelineView(QWidget):
     def reload(self) -> None:
         """Load again in the background; zoom, pan and the current memory are kept."""
         self._ticket += 1
-        self._pool.start(_Load(self, dict(self._filters), self._ticket))
+        self._pool.start(_Load(self, dict(self._filters), self._ticket, self._moment))
 
     def wait(self) -> None:
         """Block until loading is done and drawn (tests)."""
@@ -265,9 +321,10 @@ class TimelineView(QWidget):
     # -- selection -------------------------------------------------------------------------------
 
     def _tip(self, x: float, y: float, data: str) -> str:
+        states = (self._data or {}).get("states")
         try:
-            content = self.service.get(data)["content"]
-        except MemdeskError:
+            content = states[data]["content"] if states else self.service.get(data)["content"]
+        except (MemdeskError, KeyError):
             return ""
         first = next((ln for ln in content.splitlines() if ln.strip()), "")
         when = datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%d %H:%M")
@@ -289,6 +346,61 @@ class TimelineView(QWidget):
             self.marker.setData(x=[self._t[position]], y=[index[self._current]])
         else:
             self.marker.setData(x=[], y=[])
+
+    # -- as of -----------------------------------------------------------------------------------
+
+    def set_moment(self, seconds: float | None) -> None:
+        """Show the memories active at `seconds` (since 1970, UTC) as they were; None: now."""
+        self.as_of_box.blockSignals(True)
+        self.as_of_box.setChecked(seconds is not None)
+        self.as_of_box.blockSignals(False)
+        self.as_of_edit.setEnabled(seconds is not None)
+        if seconds is None:
+            self._moment = None
+            self.moment_line.setVisible(False)
+        else:
+            self._moment = _iso(seconds)
+            self.moment_line.setValue(seconds)
+            self.moment_line.setVisible(True)
+            self.as_of_edit.blockSignals(True)
+            self.as_of_edit.setDateTime(QDateTime.fromSecsSinceEpoch(int(seconds), QTimeZone.utc()))
+            self.as_of_edit.blockSignals(False)
+        self.reload()
+
+    def _on_as_of_toggled(self, on: bool) -> None:
+        if not on:
+            self.play.setChecked(False)
+        self.set_moment(self.as_of_edit.dateTime().toSecsSinceEpoch() if on else None)
+
+    def _on_as_of_edited(self) -> None:
+        if self.as_of_box.isChecked():
+            self.set_moment(self.as_of_edit.dateTime().toSecsSinceEpoch())
+
+    def _on_line_moved(self) -> None:
+        self.set_moment(self.moment_line.value())
+
+    def _on_play_toggled(self, on: bool) -> None:
+        if on:
+            everything = self.service.timeline(**{**self._filters, "status": None})["t"]
+            if not everything:
+                self.play.setChecked(False)
+                return
+            self._play_end = datetime.now(UTC).timestamp()
+            self._play_step_s = max((self._play_end - min(everything)) / 60, 60.0)
+            self._play_at = min(everything)
+            self.set_moment(self._play_at)
+            self._play_timer.start()
+        else:
+            self._play_timer.stop()
+
+    def _play_step(self) -> None:
+        if self._pool.activeThreadCount():
+            return  # the previous frame is still loading: wait for it
+        self._play_at += self._play_step_s
+        if self._play_at >= self._play_end:
+            self.play.setChecked(False)
+            self._play_at = self._play_end
+        self.set_moment(self._play_at)
 
     # -- zoom and pan ----------------------------------------------------------------------------
 
