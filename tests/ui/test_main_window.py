@@ -311,11 +311,13 @@ def test_agent_edit_while_editing_offers_take_theirs(qtbot, service, window):
     assert service.get(memory_id)["content"] == "Agent wording"
 
 
-def test_view_switcher_has_the_timeline_and_a_graph_placeholder(qtbot, window):
+def test_view_switcher_reaches_every_view(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     assert window.pages.currentWidget() is window.timeline
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
-    assert "Graph" in window.pages.currentWidget().text()
+    assert window.pages.currentWidget() is window.graph
+    qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
+    assert window.pages.currentWidget() is window.stats_view
     window.view_tabs.setCurrentIndex(0)
     assert window.pages.currentWidget() is window.browser
 

@@ -30,6 +30,7 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.filters import Filters
+from memdesk.core.graph import Graph
 from memdesk.core.identity import Identity
 from memdesk.core.reads import Reads
 from memdesk.core.recall import Recall
@@ -65,7 +66,16 @@ def _flush_at_exit() -> None:
 
 
 class MemoryService(  # each mixin is one room of rules (reads, writes, sessions, …)
-    Reads, Writes, StatusChanges, Identity, Recall, Backups, Sessions, Dashboard, AsOf
+    Reads,
+    Writes,
+    StatusChanges,
+    Identity,
+    Recall,
+    Backups,
+    Sessions,
+    Dashboard,
+    AsOf,
+    Graph,
 ):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 

@@ -10,7 +10,6 @@ from PySide6.QtGui import QCloseEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
     QInputDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
-from memdesk.core.rules import LAYER_NAMES
+from memdesk.core.rules import LAYER_NAMES, RELATIONS
 from memdesk.ui import window_settings
 from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.proposals_view import ProposalsView
@@ -35,6 +34,7 @@ from memdesk.ui.dialogs.export_dialog import ExportDialog
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
+from memdesk.ui.graph.graph_view import GraphView
 from memdesk.ui.list.demo_data import load_demo
 from memdesk.ui.list.empty_state import EmptyStatePanel
 from memdesk.ui.list.memory_browser import MemoryBrowser
@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.browser)
         self.timeline = TimelineView(self.service, self)
         self.pages.addWidget(self.timeline)
-        self.pages.addWidget(_placeholder("Graph"))
+        self.graph = GraphView(self.service, self)
+        self.pages.addWidget(self.graph)
         self.stats_view = StatsView(self.service, self.settings, self)
         self.pages.addWidget(self.stats_view)
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
@@ -148,6 +149,10 @@ class MainWindow(QMainWindow):
         self.browser.current_changed.connect(self.timeline.set_current)
         self.browser.narrowed.connect(self._on_narrowed)
         self.stats_view.filter_requested.connect(self.show_filtered)
+        self.graph.memory_activated.connect(self._on_graph_activated)
+        self.graph.link_requested.connect(self.link_memories)
+        self.graph.unlink_requested.connect(self.unlink_memories)
+        self.browser.current_changed.connect(self.graph.set_current)
         self.stats_view.memory_activated.connect(self._open_from_elsewhere)
 
     # -- state -------------------------------------------------------------------------------
@@ -357,6 +362,8 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
         if self.pages.currentWidget() is self.timeline:
             self.timeline.set_filters(self._view_filters())
+        elif self.pages.currentWidget() is self.graph:
+            self.graph.set_filters(self._view_filters())
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
 
@@ -384,6 +391,32 @@ class MainWindow(QMainWindow):
     def _on_narrowed(self) -> None:
         if self.pages.currentWidget() is self.timeline:
             self.timeline.set_filters(self._view_filters())
+        elif self.pages.currentWidget() is self.graph:
+            self.graph.set_filters(self._view_filters())
+
+    @Slot(str)
+    def _on_graph_activated(self, memory_id: str) -> None:
+        self._open_from_elsewhere(memory_id)
+        self.graph.set_current(memory_id)
+
+    @Slot(str, str)
+    def link_memories(self, source: str, target: str) -> None:
+        """Link two memories (the Graph's drag), asking which relation; undoable."""
+        relations = [r for r in RELATIONS if r != "possible_update"]
+        relation, ok = QInputDialog.getItem(
+            self,
+            "Link Memories",
+            "How is the first memory related to the second?",
+            relations,
+            0,
+            False,
+        )
+        if ok:
+            self.run("Link memories", lambda: self.service.link(source, target, relation))
+
+    @Slot(str, str, str)
+    def unlink_memories(self, source: str, target: str, relation: str) -> None:
+        self.run("Remove link", lambda: self.service.unlink(source, target, relation))
 
     def _view_filters(self) -> dict[str, Any]:
         """What the List shows, for the other views: its filters, and during a search the
@@ -522,6 +555,8 @@ class MainWindow(QMainWindow):
         self.browser.refresh()
         if self.pages.currentWidget() is self.timeline:
             self.timeline.reload()  # keeps zoom, pan and the current memory
+        elif self.pages.currentWidget() is self.graph:
+            self.graph.reload()  # new nodes are placed; the settled ones stay
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
         self.stats.request()
@@ -542,12 +577,3 @@ class MainWindow(QMainWindow):
         self.stats.close()
         self.browser.model.close()
         super().closeEvent(event)
-
-
-def _placeholder(name: str) -> QLabel:
-    label = QLabel(
-        f"<h3>{name}</h3><p style='color: gray'>The {name.lower()} view arrives in the next "
-        "release.<br>Use <b>List</b> for now.</p>"
-    )
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    return label

@@ -1,0 +1,82 @@
+"""The memory graph (mixed into MemoryService): memories as nodes, their typed links as edges,
+and hub nodes for projects and tags so memories without links still have a place.
+
+A node budget keeps the picture readable and fast: the most recently changed memories are
+shown, the rest counted in `left_out`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.filters import Filters
+
+BUDGET = 500
+MAX_BUDGET = 5000
+
+
+class Graph:
+    def graph(self, *, budget: int = BUDGET, hubs: bool = True, **filters: Any) -> dict[str, Any]:
+        """{nodes, edges, left_out}: nodes are memories ({id, label, layer, kind, status,
+        recall_count, importance, created_at}) and, with `hubs`, projects and tags ({id:
+        "project:x" / "tag:x", label, hub}); edges are (from, to, relation), relation "hub"
+        for a memory's project or tag."""
+        budget = validate.integer(budget, "budget", 1, MAX_BUDGET)
+        found = Filters.build(**filters)
+        database = self.database  # type: ignore[attr-defined]
+        where, params = database.get_sql_context().sql(found.where()).query()
+        sql = database.execute_sql
+        total = sql(f"SELECT COUNT(*) FROM memory AS t1 WHERE {where}", params).fetchone()[0]
+        rows = sql(
+            "SELECT t1.id, t1.uuid, t1.content, t1.layer, t1.kind, t1.status, t1.recall_count, "
+            "t1.importance, t1.created_at, t1.project, t1.tags FROM memory AS t1 "
+            f"WHERE {where} ORDER BY t1.updated_at DESC, t1.id DESC LIMIT ?",
+            (*params, budget),
+        ).fetchall()
+        nodes, edges, by_row = [], [], {}
+        hub_nodes: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            row_id, uuid, content, layer, kind, status, recalls, importance, created = row[:9]
+            project, tags = row[9:]
+            by_row[row_id] = uuid
+            nodes.append(
+                {
+                    "id": uuid,
+                    "label": _first_line(content),
+                    "layer": layer,
+                    "kind": kind,
+                    "status": status,
+                    "recall_count": recalls,
+                    "importance": importance,
+                    "created_at": created,
+                }
+            )
+            if hubs:
+                for hub in ([f"project:{project}"] if project else []) + [
+                    f"tag:{t}" for t in json.loads(tags)
+                ]:
+                    kind_of_hub, name = hub.split(":", 1)
+                    hub_nodes.setdefault(hub, {"id": hub, "label": name, "hub": kind_of_hub})
+                    edges.append((uuid, hub, "hub"))
+        if by_row:
+            # The chosen ids drive the join (CROSS JOIN keeps them outermost) and the link
+            # table's (src_id, …) index does the rest; the far end is checked here.
+            for src, dst, relation in sql(
+                "SELECT l.src_id, l.dst_id, l.relation FROM json_each(?) AS chosen "
+                "CROSS JOIN link AS l ON l.src_id = chosen.value",
+                (json.dumps(list(by_row)),),
+            ).fetchall():
+                if dst in by_row:
+                    edges.append((by_row[src], by_row[dst], relation))
+        return {
+            "nodes": nodes + list(hub_nodes.values()),
+            "edges": edges,
+            "left_out": total - len(rows),
+        }
+
+
+def _first_line(text: str) -> str:
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return line if len(line) <= 60 else line[:59] + "…"

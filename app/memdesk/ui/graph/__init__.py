@@ -1,0 +1,1 @@
+"""The Graph view: memories, their links, and hubs for projects and tags."""

@@ -1,0 +1,453 @@
+"""The Graph: how memories connect, and a place to connect them.
+
+Nodes are memories (size by how often agents recalled them, colour by layer or kind, a ring
+for the new and a grey one for the retired) and, optionally, hubs for projects and tags so
+unlinked memories still have a place. Edges are the typed links, drawn distinctly, counted in
+the legend. The layout (igraph's Fruchterman-Reingold) runs off the GUI thread; live writes
+only place the new nodes beside their neighbours, so the settled picture never jumps.
+
+Editable: drag from one memory to another to link them (choose the relation); right-click a
+memory to remove one of its links. Both go through the service and Ctrl+Z undoes them.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import igraph
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QCursor, QKeyEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemdeskError, MemoryService, clock
+from memdesk.core.graph import BUDGET
+from memdesk.ui.timeline.timeline_view import KIND_COLOURS
+
+LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
+HUB_COLOUR = "#bab0ac"
+EDGE_STYLES = {  # relation -> (colour, Qt pen style)
+    "related": ("#7f7f7f", Qt.PenStyle.SolidLine),
+    "supersedes": ("#d62728", Qt.PenStyle.SolidLine),
+    "duplicate_of": ("#9467bd", Qt.PenStyle.DashLine),
+    "derived_from": ("#2ca02c", Qt.PenStyle.DashDotLine),
+    "possible_update": ("#ff7f0e", Qt.PenStyle.DotLine),
+    "hub": ("#dddddd", Qt.PenStyle.SolidLine),
+}
+LABELS_BELOW = 60  # node labels are drawn when at most this many nodes are in view
+
+
+class _Layout(QRunnable):
+    """Loads the graph and lays it out, keeping the positions of nodes already placed."""
+
+    def __init__(
+        self, view: GraphView, ticket: int, known: dict[str, tuple[float, float]], full: bool
+    ) -> None:
+        super().__init__()
+        self._view, self._ticket, self._known, self._full = view, ticket, known, full
+
+    def run(self) -> None:
+        service = self._view.service
+        try:
+            data = service.graph(
+                budget=self._view.budget, hubs=self._view.hubs.isChecked(), **self._view.filters
+            )
+        except MemdeskError:
+            self._view.signals.laid_out.emit(self._ticket, None)
+            return
+        finally:
+            service.release_thread()
+        data["positions"] = place(data, {} if self._full else self._known)
+        self._view.signals.laid_out.emit(self._ticket, data)
+
+
+def place(
+    data: dict[str, Any], known: dict[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
+    """Positions for every node. Known nodes keep theirs; when most are known, new ones go
+    beside their placed neighbours (or at the rim); otherwise the whole graph is laid out."""
+    ids = [n["id"] for n in data["nodes"]]
+    index = {i: n for n, i in enumerate(ids)}
+    edges = [(index[a], index[b]) for a, b, _ in data["edges"] if a in index and b in index]
+    placed = sum(i in known for i in ids)
+    if ids and placed >= 0.8 * len(ids):
+        out = {i: known[i] for i in ids if i in known}
+        neighbours: dict[str, list[str]] = {}
+        for a, b in edges:
+            neighbours.setdefault(ids[a], []).append(ids[b])
+            neighbours.setdefault(ids[b], []).append(ids[a])
+        xs = [p[0] for p in out.values()] or [0.0]
+        rim = max(max(xs) - min(xs), 1.0) / 2
+        for i in ids:
+            if i in out:
+                continue
+            near = [out[j] for j in neighbours.get(i, []) if j in out]
+            angle = (zlib.crc32(i.encode()) % 360) * math.pi / 180
+            if near:
+                cx, cy = np.mean(near, axis=0)
+                out[i] = (cx + math.cos(angle), cy + math.sin(angle))
+            else:
+                out[i] = (rim * 1.1 * math.cos(angle), rim * 1.1 * math.sin(angle))
+        return out
+    if not ids:
+        return {}
+    graph = igraph.Graph(n=len(ids), edges=edges)
+    # One run: igraph keeps the GIL meanwhile (~0.45 s at 5,000 nodes, the GUI waits that
+    # long); seeded short rounds to yield it were measured 15x slower.
+    layout = graph.layout_fruchterman_reingold(niter=500, grid=len(ids) > 1000)
+    coords = layout.coords  # a fresh list on every access: read it once
+    return {i: (coords[n][0], coords[n][1]) for n, i in enumerate(ids)}
+
+
+class _Signals(QObject):
+    laid_out = Signal(int, object)
+
+
+class _Nodes(pg.ScatterPlotItem):
+    """The memory nodes; a drag from one node to another asks to link them."""
+
+    def __init__(self, view: GraphView) -> None:
+        super().__init__(pxMode=True, hoverable=True)
+        self._view = view
+        self._from: str | None = None
+
+    def mouseDragEvent(self, ev: Any) -> None:  # noqa: N802 (pyqtgraph's name)
+        if ev.button() != Qt.MouseButton.LeftButton:
+            ev.ignore()
+            return
+        if ev.isStart():
+            found = self.pointsAt(ev.buttonDownPos())
+            memory = next(
+                (p.data() for p in found if not p.data().startswith(("project:", "tag:"))), None
+            )
+            if memory is None:
+                ev.ignore()  # not on a memory: the view pans
+                return
+            self._from = memory
+        if self._from is None:
+            ev.ignore()
+            return
+        ev.accept()
+        start = self._view.positions[self._from]
+        self._view.rubber.setData(x=[start[0], ev.pos().x()], y=[start[1], ev.pos().y()])
+        if ev.isFinish():
+            self._view.rubber.setData(x=[], y=[])
+            found = [p.data() for p in self.pointsAt(ev.pos())]
+            target = next((i for i in found if i != self._from and ":" not in i[:8]), None)
+            if target is not None:
+                self._view.link_requested.emit(self._from, target)
+            self._from = None
+
+
+class GraphView(QWidget):
+    """`memory_activated(id)`; `link_requested(from, to)`; `unlink_requested(from, to,
+    relation)`."""
+
+    memory_activated = Signal(str)
+    link_requested = Signal(str, str)
+    unlink_requested = Signal(str, str, str)
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.signals = _Signals(self)
+        self.signals.laid_out.connect(self._on_laid_out)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._ticket = 0
+        self.filters: dict[str, Any] = {}
+        self.budget = BUDGET
+        self.data: dict[str, Any] = {"nodes": [], "edges": [], "left_out": 0}
+        self.positions: dict[str, tuple[float, float]] = {}
+        self.current: str | None = None
+        self._fitted = False
+
+        self.hubs = QCheckBox("Project and tag hubs", self)
+        self.hubs.setChecked(True)
+        self.hubs.toggled.connect(lambda _: self.reload(full=True))
+        self.colour = QComboBox(self)
+        self.colour.addItems(["Layer", "Kind"])
+        self.colour.currentTextChanged.connect(lambda _: self._draw())
+        self.focus_hops = QSpinBox(self)
+        self.focus_hops.setRange(0, 3)
+        self.focus_hops.setPrefix("Focus: ")
+        self.focus_hops.setSpecialValueText("Focus: off")
+        self.focus_hops.setToolTip("Dim everything further than N links from the current memory")
+        self.focus_hops.valueChanged.connect(lambda _: self._draw())
+        self.more = QPushButton("Show More", self)
+        self.more.clicked.connect(self.show_more)
+        relayout = QPushButton("Re-layout", self)
+        relayout.clicked.connect(lambda: self.reload(full=True))
+        fit = QPushButton("Fit", self)
+        fit.setToolTip("Show the whole graph (Z)")
+        fit.clicked.connect(self.fit)
+        self.left_out = QLabel(self)
+        bar = QHBoxLayout()
+        for widget in (
+            self.hubs,
+            QLabel("Colour:", self),
+            self.colour,
+            self.focus_hops,
+            self.more,
+            relayout,
+            fit,
+        ):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.left_out)
+        self.legend = QLabel(self)
+        self.legend.setWordWrap(True)
+
+        self.plot = pg.PlotWidget(background=self.palette().base().color())
+        self.plot.hideAxis("left")
+        self.plot.hideAxis("bottom")
+        self.plot.setAspectLocked(True)
+        self._edge_items: list[pg.PlotDataItem] = []
+        self.nodes = _Nodes(self)
+        self.nodes.sigClicked.connect(self._on_clicked)
+        self.plot.addItem(self.nodes)
+        self.rubber = pg.PlotDataItem(pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine))
+        self.plot.addItem(self.rubber)
+        self._labels: list[pg.TextItem] = []
+        self.plot.getViewBox().sigRangeChanged.connect(lambda *_: self._update_labels())
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
+
+    # -- data --------------------------------------------------------------------------------------
+
+    def set_filters(self, filters: dict[str, Any]) -> None:
+        changed = filters != self.filters
+        self.filters = dict(filters)
+        self.reload(full=changed)
+
+    def reload(self, full: bool = False) -> None:
+        """Load in the background; unless `full`, nodes already placed keep their place."""
+        self._ticket += 1
+        self._pool.start(_Layout(self, self._ticket, dict(self.positions), full))
+
+    def show_more(self) -> None:
+        self.budget += BUDGET
+        self.reload()
+
+    def wait(self) -> None:
+        self._pool.waitForDone()
+        QApplication.processEvents()
+
+    @Slot(int, object)
+    def _on_laid_out(self, ticket: int, data: dict[str, Any] | None) -> None:
+        if ticket != self._ticket or data is None:
+            return
+        self.data = data
+        self.positions = data["positions"]
+        self._draw()
+        if not self._fitted and self.positions:
+            self.fit()
+            self._fitted = True
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        for item in self._edge_items:
+            self.plot.removeItem(item)
+        self._edge_items.clear()
+        nodes, positions = self.data["nodes"], self.positions
+        near = self._focus_set()
+        counts: dict[str, int] = {}
+        for relation, (colour, style) in EDGE_STYLES.items():
+            pairs = [
+                (a, b)
+                for a, b, r in self.data["edges"]
+                if r == relation and a in positions and b in positions
+            ]
+            if relation != "hub":
+                counts[relation] = len(pairs)
+            if not pairs:
+                continue
+            xs = [positions[p][0] for pair in pairs for p in pair]
+            ys = [positions[p][1] for pair in pairs for p in pair]
+            width = 1 if relation == "hub" else 2
+            item = pg.PlotDataItem(
+                xs, ys, connect="pairs", pen=pg.mkPen(colour, width=width, style=style)
+            )
+            item.setZValue(-1)
+            self.plot.addItem(item)
+            self._edge_items.append(item)
+        by = "layer" if self.colour.currentText() == "Layer" else "kind"
+        palette = LAYER_COLOURS if by == "layer" else KIND_COLOURS
+        new_since = clock.format_time(datetime.now(UTC) - timedelta(hours=24))
+        # One brush and pen per colour, shared: building one per node cost more than drawing.
+        brushes: dict[str, Any] = {}
+        pens = {"retired": pg.mkPen("#9e9e9e", width=2), "new": pg.mkPen("#2ca02c", width=2)}
+        pens["plain"] = pg.mkPen("w", width=0.5)
+        xs, ys, sizes, symbols, fills, rings, ids = [], [], [], [], [], [], []
+        for node in nodes:
+            x, y = positions[node["id"]]
+            if node.get("hub"):
+                colour, size, symbol, ring = HUB_COLOUR, 14, "s", None
+            else:
+                colour = palette.get(node[by], "#888")
+                size = 8 + min(16, 3 * math.log2(1 + node["recall_count"]))
+                symbol = "o"
+                ring = pens[_ring(node, new_since)]
+            if near is not None and node["id"] not in near:
+                colour = "#e6e6e6"
+            if colour not in brushes:
+                brushes[colour] = pg.mkBrush(colour)
+            xs.append(x)
+            ys.append(y)
+            sizes.append(size)
+            symbols.append(symbol)
+            fills.append(brushes[colour])
+            rings.append(ring)
+            ids.append(node["id"])
+        self.nodes.setData(x=xs, y=ys, size=sizes, symbol=symbols, brush=fills, pen=rings, data=ids)
+        self.legend.setText(
+            "Links: "
+            + "  ".join(
+                f"<span style='color:{EDGE_STYLES[r][0]}'>━</span> {r} {n}"
+                for r, n in counts.items()
+            )
+            + "   ·   size: recalls   ring: green new (24 h), grey retired"
+        )
+        shown = sum(1 for n in nodes if not n.get("hub"))
+        left = self.data["left_out"]
+        self.left_out.setText(
+            f"{shown:,} memories shown; {left:,} more not shown (Show More)"
+            if left
+            else f"{shown:,} memories"
+        )
+        self.more.setEnabled(left > 0)
+        self._update_labels()
+
+    def _update_labels(self) -> None:
+        for label in self._labels:
+            self.plot.removeItem(label)
+        self._labels.clear()
+        (x0, x1), (y0, y1) = self.plot.getViewBox().viewRange()
+        inside = [
+            n
+            for n in self.data["nodes"]
+            if n["id"] in self.positions
+            and x0 <= self.positions[n["id"]][0] <= x1
+            and y0 <= self.positions[n["id"]][1] <= y1
+        ]
+        if len(inside) > LABELS_BELOW:  # too many to read: only the hubs are named
+            inside = [n for n in inside if n.get("hub")]
+        for node in inside:
+            label = pg.TextItem(node["label"], color="#333", anchor=(0.5, -0.4))
+            label.setPos(*self.positions[node["id"]])
+            self.plot.addItem(label)
+            self._labels.append(label)
+
+    def _focus_set(self) -> set[str] | None:
+        hops = self.focus_hops.value()
+        if not hops or self.current is None:
+            return None
+        near = {self.current}
+        for _ in range(hops):
+            near |= {b for a, b, _ in self.data["edges"] if a in near} | {
+                a for a, b, _ in self.data["edges"] if b in near
+            }
+        return near
+
+    # -- interaction -------------------------------------------------------------------------------
+
+    def _on_clicked(self, _item: Any, points: Any, event: Any = None) -> None:
+        if not len(points):
+            return
+        node = points[0].data()
+        if event is not None and event.button() == Qt.MouseButton.RightButton:
+            self._link_menu(node)
+            return
+        if not node.startswith(("project:", "tag:")):
+            self.memory_activated.emit(node)
+
+    def _link_menu(self, node: str) -> None:
+        labels = {n["id"]: n["label"] for n in self.data["nodes"]}
+        menu = QMenu(self)
+        for a, b, relation in self.data["edges"]:
+            if relation != "hub" and node in (a, b):
+                other = b if a == node else a
+                action = menu.addAction(
+                    f"Remove link: {relation} “{labels.get(other, other)[:40]}”"
+                )
+                action.triggered.connect(
+                    lambda _=False, x=(a, b, relation): self.unlink_requested.emit(*x)
+                )
+        if menu.isEmpty():
+            menu.addAction("No links (drag to another memory to link them)").setEnabled(False)
+        menu.exec(QCursor.pos())
+
+    def set_current(self, memory_id: str | None) -> None:
+        self.current = memory_id
+        self._draw()
+
+    def neighbour(self, direction: tuple[float, float]) -> str | None:
+        """The linked memory lying most in `direction` from the current one."""
+        if self.current not in self.positions:
+            return None
+        cx, cy = self.positions[self.current]
+        best, best_score = None, 0.0
+        for a, b, _relation in self.data["edges"]:
+            if self.current not in (a, b):
+                continue
+            other = b if a == self.current else a
+            if other.startswith(("project:", "tag:")) or other not in self.positions:
+                continue
+            dx, dy = self.positions[other][0] - cx, self.positions[other][1] - cy
+            length = math.hypot(dx, dy) or 1.0
+            score = (dx * direction[0] + dy * direction[1]) / length
+            if score > best_score:
+                best, best_score = other, score
+        return best
+
+    @Slot()
+    def fit(self) -> None:
+        if self.positions:
+            xs = [p[0] for p in self.positions.values()]
+            ys = [p[1] for p in self.positions.values()]
+            self.plot.setRange(xRange=(min(xs), max(xs)), yRange=(min(ys), max(ys)), padding=0.05)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        directions = {
+            Qt.Key.Key_Left: (-1.0, 0.0),
+            Qt.Key.Key_Right: (1.0, 0.0),
+            Qt.Key.Key_Up: (0.0, 1.0),
+            Qt.Key.Key_Down: (0.0, -1.0),
+        }
+        key = event.key()
+        if key == Qt.Key.Key_Z:
+            self.fit()
+        elif key == Qt.Key.Key_Escape:
+            self.focus_hops.setValue(0)
+        elif key in directions:
+            found = self.neighbour(directions[key])
+            if found:
+                self.memory_activated.emit(found)
+        else:
+            super().keyPressEvent(event)
+
+
+def _ring(node: dict[str, Any], new_since: str) -> str:
+    if node["status"] != "active":
+        return "retired"
+    return "new" if node["created_at"] >= new_since else "plain"

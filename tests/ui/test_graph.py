@@ -1,0 +1,148 @@
+"""The Graph as a person uses it: links drawn and made by dragging, undo, hubs, the node
+budget, live writes placed without moving what was settled."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QInputDialog
+
+from memdesk.core import agent
+from memdesk.ui.graph.graph_view import place
+from tests.ui.window_helpers import open_window, settle
+
+CLAUDE = agent("claude-code")
+
+
+@pytest.fixture
+def memories(service):
+    a = service.add("The deploy uses Ansible", project="ops", tags=["infra"])
+    b = service.add("Ansible inventory lives in ops/hosts", project="ops")
+    c = service.add("The user prefers short answers")
+    service.link(a["id"], b["id"], "related")
+    return a, b, c
+
+
+@pytest.fixture
+def window(qtbot, service, memories, tmp_path):
+    win = open_window(qtbot, service, tmp_path / "settings.ini")
+    win.view_tabs.setCurrentIndex(2)
+    win.graph.wait()
+    return win
+
+
+def _node_ids(graph) -> set[str]:
+    return {p.data() for p in graph.nodes.points()}
+
+
+def test_nodes_hubs_and_the_link_legend(window, memories):
+    a, b, c = memories
+    assert _node_ids(window.graph) == {a["id"], b["id"], c["id"], "project:ops", "tag:infra"}
+    assert "related 1" in window.graph.legend.text()
+    window.graph.hubs.setChecked(False)
+    window.graph.wait()
+    assert _node_ids(window.graph) == {a["id"], b["id"], c["id"]}
+
+
+class _Drag:
+    """What pyqtgraph hands mouseDragEvent: a press on one node, a release on another."""
+
+    def __init__(self, start: QPointF, end: QPointF) -> None:
+        self._start, self._end, self.accepted = start, end, False
+
+    def button(self):
+        return Qt.MouseButton.LeftButton
+
+    def isStart(self):  # noqa: N802 (pyqtgraph's name)
+        return True
+
+    def isFinish(self):  # noqa: N802
+        return True
+
+    def buttonDownPos(self):  # noqa: N802
+        return self._start
+
+    def pos(self):
+        return self._end
+
+    def accept(self):
+        self.accepted = True
+
+    def ignore(self):
+        pass
+
+
+def test_dragging_from_one_memory_to_another_links_them_and_undo_removes_it(
+    qtbot, service, window, memories, monkeypatch
+):
+    a, _, c = memories
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *args, **kw: ("derived_from", True))
+    graph = window.graph
+    start, end = (QPointF(*graph.positions[m["id"]]) for m in (c, a))
+    drag = _Drag(start, end)
+    graph.nodes.mouseDragEvent(drag)
+    settle(window)
+    assert drag.accepted
+    assert {"id": a["id"], "relation": "derived_from", "direction": "out"} in service.get(c["id"])[
+        "links"
+    ]
+    window.open_memory(c["id"])
+    settle(window)
+    assert "derived_from" in window.detail.browser.toPlainText()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert service.get(c["id"])["links"] == []
+
+
+def test_a_link_is_removed_from_the_graph_and_comes_back_with_undo(service, window, memories):
+    a, b, _ = memories
+    window.graph.unlink_requested.emit(a["id"], b["id"], "related")
+    settle(window)
+    assert service.get(a["id"])["links"] == []
+    window.undo_stack.undo()
+    assert service.get(a["id"])["links"] == [
+        {"id": b["id"], "relation": "related", "direction": "out"}
+    ]
+
+
+def test_a_click_makes_the_memory_current_and_arrows_follow_links(window, memories):
+    a, b, _ = memories
+    graph = window.graph
+    graph.memory_activated.emit(a["id"])
+    settle(window)
+    assert window.detail.memory_id == a["id"]
+    assert window.pages.currentWidget() is graph
+    ax, _ = graph.positions[a["id"]]
+    bx, _ = graph.positions[b["id"]]
+    assert graph.neighbour((1.0 if bx > ax else -1.0, 0.0)) == b["id"]
+
+
+def test_the_node_budget_says_what_it_left_out(service, window):
+    for n in range(12):
+        service.add(f"Filler memory {n}", dedup=False)
+    window.graph.budget = 10
+    window.graph.reload(full=True)
+    window.graph.wait()
+    assert "10 memories shown; 5 more not shown" in window.graph.left_out.text()
+    window.graph.show_more()
+    window.graph.wait()
+    assert "15 memories" in window.graph.left_out.text()
+
+
+def test_a_live_write_is_placed_without_moving_the_rest(service, window, memories):
+    before = dict(window.graph.positions)
+    new = service.add("Ansible needs Python 3 on the hosts", project="ops", actor=CLAUDE)
+    settle(window)
+    window.graph.wait()
+    assert new["id"] in window.graph.positions
+    assert all(window.graph.positions[k] == v for k, v in before.items())
+
+
+def test_the_layout_places_every_node():
+    data = {
+        "nodes": [{"id": f"m{n}"} for n in range(50)],
+        "edges": [(f"m{n}", f"m{n + 1}", "related") for n in range(49)],
+    }
+    positions = place(data, {})
+    assert set(positions) == {f"m{n}" for n in range(50)}
+    assert len(set(positions.values())) == 50
