@@ -112,6 +112,7 @@ def test_a_click_makes_the_memory_current_and_arrows_follow_links(window, memori
     settle(window)
     assert window.detail.memory_id == a["id"]
     assert window.pages.currentWidget() is graph
+    assert graph.marker.data["x"][0] == graph.positions[a["id"]][0]  # ringed where it is
     ax, _ = graph.positions[a["id"]]
     bx, _ = graph.positions[b["id"]]
     assert graph.neighbour((1.0 if bx > ax else -1.0, 0.0)) == b["id"]

@@ -221,6 +221,8 @@ class GraphView(QWidget):
         self.nodes = _Nodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
         self.plot.addItem(self.nodes)
+        self.marker = pg.ScatterPlotItem(size=26, pen=pg.mkPen("#222", width=2), brush=None)
+        self.plot.addItem(self.marker)
         self.rubber = pg.PlotDataItem(pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.rubber)
         self._labels: list[pg.TextItem] = []
@@ -320,6 +322,8 @@ class GraphView(QWidget):
             rings.append(ring)
             ids.append(node["id"])
         self.nodes.setData(x=xs, y=ys, size=sizes, symbol=symbols, brush=fills, pen=rings, data=ids)
+        here = positions.get(self.current) if self.current else None
+        self.marker.setData(x=[here[0]] if here else [], y=[here[1]] if here else [])
         self.legend.setText(
             "Links: "
             + "  ".join(
