@@ -107,9 +107,11 @@ def place(
     if not ids:
         return {}
     graph = igraph.Graph(n=len(ids), edges=edges)
-    # One run: igraph keeps the GIL meanwhile (~0.45 s at 5,000 nodes, the GUI waits that
-    # long); seeded short rounds to yield it were measured 15x slower.
-    layout = graph.layout_fruchterman_reingold(niter=500, grid=len(ids) > 1000)
+    # igraph keeps the GIL while it runs, so the GUI thread waits for it: the grid variant
+    # (near-linear; the exact one is quadratic, ~0.3 s at 500 nodes) and fewer rounds for a
+    # large graph keep that wait short.
+    rounds = 500 if len(ids) <= 1000 else 200
+    layout = graph.layout_fruchterman_reingold(niter=rounds, grid=True)
     coords = layout.coords  # a fresh list on every access: read it once
     return {i: (coords[n][0], coords[n][1]) for n, i in enumerate(ids)}
 
