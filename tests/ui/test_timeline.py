@@ -133,8 +133,8 @@ def test_as_of_shows_what_was_known_then(qtbot, service, window):
     window.timeline.set_moment(None)
     window.timeline.wait()
     shown = {i for s in window.timeline._scatters for i in s.data["data"]}
-    assert shell["id"] not in shown  # retired now
     assert fixed["id"] in shown
+    assert shell["id"] in shown  # retired now: drawn as history, a bar up to its successor
     assert window.timeline._tip(0, 0, port["id"]).startswith("The staging port is 8443")
 
 
@@ -145,3 +145,19 @@ def test_play_replays_to_now(qtbot, window):
     qtbot.waitUntil(lambda: not timeline.play.isChecked(), timeout=30_000)
     timeline.wait()
     assert _points(timeline) == 10  # at the end, everything known now
+
+
+def test_history_edits_retirements_and_session_spans(service, window):
+    kept = service.add("Build with make", created_at="2026-03-01T10:00:00Z", task="build")
+    service.update(kept["id"], content="Build with just")
+    old = service.add("Deploy on Fridays", created_at="2026-03-02T10:00:00Z")
+    service.correct(old["id"], "Deploy on Tuesdays")
+    service.add("Session: moved the build to just", layer="L2", task="build")
+    settle(window)
+    window.timeline.wait()
+    history = window.timeline._history
+    ticks = [h for h in history if isinstance(h, type(window.timeline.marker))]
+    assert len(ticks) == 1
+    assert len(ticks[0].data) == 1
+    lines = [h for h in history if not isinstance(h, type(window.timeline.marker))]
+    assert len(lines) == 2  # the retirement bar, the session's span

@@ -84,20 +84,34 @@ class Reads:
 
     def timeline(self, **filters: Any) -> dict[str, list[Any]]:
         """Every memory matching `filters` as columns for a timeline, oldest first: id, t
-        (created, seconds since 1970 UTC), layer, kind, source, agent, project, status. One
-        statement, the seconds computed by SQLite, the rows transposed in C (zip)."""
+        (created, seconds since 1970 UTC), layer, kind, source, agent, project, task, status,
+        supersedes; and `edits`: [id, t] of each later edit (update or revert). One statement
+        each, the seconds computed by SQLite, the rows transposed in C (zip)."""
         where, params = (
             self.database.get_sql_context().sql(Filters.build(**filters).where()).query()
         )
+        seconds = "ROUND((julianday({}) - 2440587.5) * 86400.0, 3)"
         rows = self.database.execute_sql(
-            "SELECT uuid, ROUND((julianday(created_at) - 2440587.5) * 86400.0, 3), layer, kind,"
-            f" source, agent, project, status FROM memory AS t1 WHERE {where}"
-            " ORDER BY created_at",
+            f"SELECT uuid, {seconds.format('created_at')}, layer, kind, source, agent, project,"
+            f" task, status, supersedes FROM memory AS t1 WHERE {where} ORDER BY created_at",
             params,
         ).fetchall()
-        names = ("id", "t", "layer", "kind", "source", "agent", "project", "status")
+        names = ("id", "t", "layer", "kind", "source", "agent", "project", "task", "status")
+        names += ("supersedes",)
         columns = zip(*rows, strict=True) if rows else ([] for _ in names)
-        return {name: list(column) for name, column in zip(names, columns, strict=True)}
+        out: dict[str, list[Any]] = {
+            name: list(column) for name, column in zip(names, columns, strict=True)
+        }
+        out["edits"] = [
+            list(edit)
+            for edit in self.database.execute_sql(
+                f"SELECT t1.uuid, {seconds.format('v.changed_at')} FROM memory_version AS v "
+                "JOIN memory AS t1 ON t1.id = v.memory_id "
+                f"WHERE v.change IN ('update', 'revert') AND {where}",
+                params,
+            ).fetchall()
+        ]
+        return out
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""

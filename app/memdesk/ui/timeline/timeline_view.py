@@ -79,8 +79,11 @@ def _as_of(service: MemoryService, filters: dict[str, Any], moment: str) -> dict
     """The timeline's columns for the memories active at `moment`, with their states then."""
     states = service.as_of(moment, **filters)
     every = service.timeline(**{**filters, "status": None})
+    edits = every.pop("edits")
     keep = [n for n, i in enumerate(every["id"]) if i in states]
     data: dict[str, Any] = {name: [column[n] for n in keep] for name, column in every.items()}
+    moment_s = datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp()
+    data["edits"] = [e for e in edits if e[0] in states and e[1] <= moment_s]
     data["layer"] = [states[i]["layer"] for i in data["id"]]
     data["kind"] = [states[i]["kind"] for i in data["id"]]
     data["states"] = states
@@ -181,6 +184,7 @@ class TimelineView(QWidget):
         self._play_timer = QTimer(self, interval=120)
         self._play_timer.timeout.connect(self._play_step)
         self._scatters: list[pg.ScatterPlotItem] = []
+        self._history: list[Any] = []  # edit ticks, retirement bars, session spans
         self._density_timer = QTimer(self, singleShot=True, interval=60)
         self._density_timer.timeout.connect(self._update_density)
 
@@ -196,6 +200,9 @@ class TimelineView(QWidget):
     def set_filters(self, filters: dict[str, Any]) -> None:
         """Show the memories these (the list's) filters select; the date range is ours."""
         self._filters = {k: v for k, v in filters.items() if k not in ("since", "until")}
+        # The list's default (active only) would hide history: retired memories are drawn
+        # as bars up to their successor.
+        self._filters.setdefault("status", ["active", "inactive"])
         self.reload()
 
     def reload(self) -> None:
@@ -230,9 +237,10 @@ class TimelineView(QWidget):
     def _draw(self) -> None:
         if self._data is None:
             return
-        for scatter in self._scatters:
+        for scatter in self._scatters + self._history:
             self.plot.removeItem(scatter)
         self._scatters.clear()
+        self._history.clear()
         values = self._lane_values()
         self.lane_names = sorted(set(values))
         lane_of = {name: n for n, name in enumerate(self.lane_names)}
@@ -259,6 +267,7 @@ class TimelineView(QWidget):
             scatter.sigClicked.connect(self._on_points_clicked)
             self.plot.addItem(scatter)
             self._scatters.append(scatter)
+        self._draw_history(ids, y)
         axis = self.plot.getAxis("left")
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
@@ -266,6 +275,59 @@ class TimelineView(QWidget):
         self._mark_current()
         self.summary.setText(f"{len(ids):,} on the timeline")
         self._update_density()
+
+    def _draw_history(self, ids: list[str], y: np.ndarray) -> None:
+        """Edits as ticks on their memory's row; a retired memory as a bar from its creation
+        to its successor's, joined to it; an archive summary as a span over its task."""
+        assert self._data is not None
+        where = {i: (float(t), float(v)) for i, t, v in zip(ids, self._t, y, strict=True)}
+        ticks = [(t, where[i][1]) for i, t in self._data["edits"] if i in where]
+        if ticks:
+            marks = pg.ScatterPlotItem(
+                x=[t for t, _ in ticks],
+                y=[v for _, v in ticks],
+                symbol="|",
+                size=14,
+                pen=pg.mkPen("#333", width=2),
+                brush=None,
+            )
+            self._add_history(marks)
+        bars: list[float] = []
+        for i, old in zip(ids, self._data["supersedes"], strict=True):
+            if old in where:
+                (t0, y0), (t1, y1) = where[old], where[i]
+                bars += [t0, y0, t1, y0, t1, y0, t1, y1]
+        if bars:
+            self._add_history(
+                pg.PlotDataItem(
+                    bars[0::2],
+                    bars[1::2],
+                    connect="pairs",
+                    pen=pg.mkPen("#9e9e9e", width=2, style=Qt.PenStyle.DashLine),
+                )
+            )
+        first: dict[str, float] = {}
+        for task, t in zip(self._data["task"], self._t, strict=True):
+            if task is not None:
+                first[task] = min(first.get(task, float(t)), float(t))
+        spans: list[float] = []
+        for i, layer, task in zip(ids, self._data["layer"], self._data["task"], strict=True):
+            if layer == "L2" and task in first and first[task] < where[i][0]:
+                spans += [first[task], where[i][1], where[i][0], where[i][1]]
+        if spans:
+            self._add_history(
+                pg.PlotDataItem(
+                    spans[0::2],
+                    spans[1::2],
+                    connect="pairs",
+                    pen=pg.mkPen((89, 161, 79, 90), width=6),
+                )
+            )
+
+    def _add_history(self, item: Any) -> None:
+        item.setZValue(-1)
+        self.plot.addItem(item)
+        self._history.append(item)
 
     # -- density and range ---------------------------------------------------------------------
 
