@@ -8,18 +8,9 @@ from typing import Any
 from memdesk.core import rules, validate
 from memdesk.core.clock import parse_time
 from memdesk.core.errors import MemdeskError, ValidationError
+from memdesk.core.records import EDITABLE_FIELDS
 
-FIELDS = (
-    "content",
-    "layer",
-    "kind",
-    "tags",
-    "project",
-    "task",
-    "importance",
-    "created_at",
-    "visibility",
-)
+FIELDS = (*EDITABLE_FIELDS, "created_at")  # a new memory's: the editable ones and its date
 
 
 @dataclass

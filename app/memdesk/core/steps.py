@@ -16,24 +16,14 @@ from typing import TYPE_CHECKING, Any
 from memdesk.core import clock, neighbours
 from memdesk.core.actor import Actor
 from memdesk.core.events import Change
+from memdesk.core.records import EDITABLE_FIELDS
 from memdesk.store import Link, Memory
 
 if TYPE_CHECKING:
     from memdesk.core.service import MemoryService
 
 # What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
-STATE_FIELDS = (
-    "content",
-    "layer",
-    "kind",
-    "tags",
-    "project",
-    "task",
-    "importance",
-    "status",
-    "supersedes",
-    "visibility",
-)
+STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes")
 # Set once at creation; needed to bring an undone addition back exactly on redo.
 BIRTH_FIELDS = ("source", "agent", "created_at")
 CHUNK = 500  # SQLite caps bound variables per statement
