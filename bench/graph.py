@@ -58,7 +58,7 @@ def main() -> int:
         view.resize(1200, 800)
         view.show()
         view.budget = args.nodes
-        view.hubs.setChecked(False)
+        view.hubs.setCurrentText("None")
         view.wait()
         gaps, last = [], [time.perf_counter()]
 

@@ -39,7 +39,7 @@ def test_nodes_hubs_and_the_link_legend(window, memories):
     a, b, c = memories
     assert _node_ids(window.graph) == {a["id"], b["id"], c["id"], "project:ops", "tag:infra"}
     assert "related 1" in window.graph.legend.text()
-    window.graph.hubs.setChecked(False)
+    window.graph.hubs.setCurrentText("None")
     window.graph.wait()
     assert _node_ids(window.graph) == {a["id"], b["id"], c["id"]}
 
@@ -147,3 +147,17 @@ def test_the_layout_places_every_node():
     positions = place(data, {})
     assert set(positions) == {f"m{n}" for n in range(50)}
     assert len(set(positions.values())) == 50
+
+
+def test_task_and_agent_hubs_and_the_importance_floor(service, window, memories):
+    a, _, c = memories
+    note = service.add("Hosts run Ubuntu 24.04", task="provision", actor=CLAUDE, importance=0.9)
+    settle(window)
+    window.graph.hubs.setCurrentText("Projects, tags, tasks, agents")
+    window.graph.wait()
+    ids = _node_ids(window.graph)
+    assert {"task:provision", "agent:claude-code"} <= ids
+    window.graph.importance.setValue(0.8)
+    window.graph.wait()
+    memories_left = {i for i in _node_ids(window.graph) if ":" not in i}
+    assert memories_left == {note["id"]}

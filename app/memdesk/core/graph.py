@@ -8,6 +8,7 @@ shown, the rest counted in `left_out`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import validate
@@ -15,15 +16,19 @@ from memdesk.core.filters import Filters
 
 BUDGET = 500
 MAX_BUDGET = 5000
+HUB_KINDS = ("project", "tag", "task", "agent")
 
 
 class Graph:
-    def graph(self, *, budget: int = BUDGET, hubs: bool = True, **filters: Any) -> dict[str, Any]:
+    def graph(
+        self, *, budget: int = BUDGET, hubs: Sequence[str] = ("project", "tag"), **filters: Any
+    ) -> dict[str, Any]:
         """{nodes, edges, left_out}: nodes are memories ({id, label, layer, kind, status,
         recall_count, importance, created_at}) and, with `hubs`, projects and tags ({id:
         "project:x" / "tag:x", label, hub}); edges are (from, to, relation), relation "hub"
-        for a memory's project or tag."""
+        for a memory's project, tag, task or agent (the `hubs` kinds asked for)."""
         budget = validate.integer(budget, "budget", 1, MAX_BUDGET)
+        kinds = {validate.one_of(kind, HUB_KINDS, "hubs") for kind in hubs}
         found = Filters.build(**filters)
         database = self.database  # type: ignore[attr-defined]
         where, params = database.get_sql_context().sql(found.where()).query()
@@ -31,7 +36,7 @@ class Graph:
         total = sql(f"SELECT COUNT(*) FROM memory AS t1 WHERE {where}", params).fetchone()[0]
         rows = sql(
             "SELECT t1.id, t1.uuid, t1.content, t1.layer, t1.kind, t1.status, t1.recall_count, "
-            "t1.importance, t1.created_at, t1.project, t1.tags FROM memory AS t1 "
+            "t1.importance, t1.created_at, t1.project, t1.tags, t1.task, t1.agent FROM memory t1 "
             f"WHERE {where} ORDER BY t1.updated_at DESC, t1.id DESC LIMIT ?",
             (*params, budget),
         ).fetchall()
@@ -39,7 +44,7 @@ class Graph:
         hub_nodes: dict[str, dict[str, Any]] = {}
         for row in rows:
             row_id, uuid, content, layer, kind, status, recalls, importance, created = row[:9]
-            project, tags = row[9:]
+            project, tags, task, agent = row[9:]
             by_row[row_id] = uuid
             nodes.append(
                 {
@@ -53,11 +58,11 @@ class Graph:
                     "created_at": created,
                 }
             )
-            if hubs:
-                for hub in ([f"project:{project}"] if project else []) + [
-                    f"tag:{t}" for t in json.loads(tags)
-                ]:
-                    kind_of_hub, name = hub.split(":", 1)
+            names = {"project": [project], "task": [task], "agent": [agent]}
+            names["tag"] = json.loads(tags) if "tag" in kinds else []
+            for kind_of_hub in kinds:
+                for hub in (f"{kind_of_hub}:{n}" for n in names[kind_of_hub] if n):
+                    name = hub.split(":", 1)[1]
                     hub_nodes.setdefault(hub, {"id": hub, "label": name, "hub": kind_of_hub})
                     edges.append((uuid, hub, "hub"))
         if by_row:

@@ -3,7 +3,7 @@
 Nodes are memories (size by how often agents recalled them, colour by layer or kind, a ring
 for the new and a grey one for the retired) and, optionally, hubs for projects and tags so
 unlinked memories still have a place. Edges are the typed links, drawn distinctly, counted in
-the legend. The layout (igraph's Fruchterman-Reingold) runs off the GUI thread; live writes
+the legend. The layout (igraph's Fruchterman-Reingold) runs in a worker process; live writes
 only place the new nodes beside their neighbours, so the settled picture never jumps.
 
 Editable: drag from one memory to another to link them (choose the relation); right-click a
@@ -17,15 +17,14 @@ import zlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import igraph
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QCursor, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QCheckBox,
     QComboBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -37,10 +36,16 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService, clock
 from memdesk.core.graph import BUDGET
+from memdesk.ui.graph import layout_worker
 from memdesk.ui.timeline.timeline_view import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
 HUB_COLOUR = "#bab0ac"
+HUBS = {
+    "None": (),
+    "Projects and tags": ("project", "tag"),
+    "Projects, tags, tasks, agents": ("project", "tag", "task", "agent"),
+}
 EDGE_STYLES = {  # relation -> (colour, Qt pen style)
     "related": ("#7f7f7f", Qt.PenStyle.SolidLine),
     "supersedes": ("#d62728", Qt.PenStyle.SolidLine),
@@ -65,13 +70,20 @@ class _Layout(QRunnable):
         service = self._view.service
         try:
             data = service.graph(
-                budget=self._view.budget, hubs=self._view.hubs.isChecked(), **self._view.filters
+                budget=self._view.budget,
+                hubs=HUBS[self._view.hubs.currentText()],
+                **self._view.filters,
             )
         except MemdeskError:
             self._view.signals.laid_out.emit(self._ticket, None)
             return
         finally:
             service.release_thread()
+        least = self._view.importance.value()
+        if least > 0:
+            kept = {n["id"] for n in data["nodes"] if n.get("hub") or n["importance"] >= least}
+            data["nodes"] = [n for n in data["nodes"] if n["id"] in kept]
+            data["edges"] = [e for e in data["edges"] if e[0] in kept and e[1] in kept]
         data["positions"] = place(data, {} if self._full else self._known)
         self._view.signals.laid_out.emit(self._ticket, data)
 
@@ -106,13 +118,7 @@ def place(
         return out
     if not ids:
         return {}
-    graph = igraph.Graph(n=len(ids), edges=edges)
-    # igraph keeps the GIL while it runs, so the GUI thread waits for it: the grid variant
-    # (near-linear; the exact one is quadratic, ~0.3 s at 500 nodes) and fewer rounds for a
-    # large graph keep that wait short.
-    rounds = 500 if len(ids) <= 1000 else 200
-    layout = graph.layout_fruchterman_reingold(niter=rounds, grid=True)
-    coords = layout.coords  # a fresh list on every access: read it once
+    coords = layout_worker.layout(len(ids), edges)  # another process: the window stays live
     return {i: (coords[n][0], coords[n][1]) for n, i in enumerate(ids)}
 
 
@@ -134,9 +140,7 @@ class _Nodes(pg.ScatterPlotItem):
             return
         if ev.isStart():
             found = self.pointsAt(ev.buttonDownPos())
-            memory = next(
-                (p.data() for p in found if not p.data().startswith(("project:", "tag:"))), None
-            )
+            memory = next((p.data() for p in found if ":" not in p.data()), None)
             if memory is None:
                 ev.ignore()  # not on a memory: the view pans
                 return
@@ -179,9 +183,16 @@ class GraphView(QWidget):
         self.current: str | None = None
         self._fitted = False
 
-        self.hubs = QCheckBox("Project and tag hubs", self)
-        self.hubs.setChecked(True)
-        self.hubs.toggled.connect(lambda _: self.reload(full=True))
+        self.hubs = QComboBox(self)
+        self.hubs.addItems(list(HUBS))
+        self.hubs.setCurrentText("Projects and tags")
+        self.hubs.setToolTip("Hub nodes give memories without links a place")
+        self.hubs.currentTextChanged.connect(lambda _: self.reload(full=True))
+        self.importance = QDoubleSpinBox(self)
+        self.importance.setRange(0.0, 1.0)
+        self.importance.setSingleStep(0.1)
+        self.importance.setPrefix("Importance ≥ ")
+        self.importance.valueChanged.connect(lambda _: self.reload(full=True))
         self.colour = QComboBox(self)
         self.colour.addItems(["Layer", "Kind"])
         self.colour.currentTextChanged.connect(lambda _: self._draw())
@@ -201,7 +212,9 @@ class GraphView(QWidget):
         self.left_out = QLabel(self)
         bar = QHBoxLayout()
         for widget in (
+            QLabel("Hubs:", self),
             self.hubs,
+            self.importance,
             QLabel("Colour:", self),
             self.colour,
             self.focus_hops,
@@ -384,7 +397,7 @@ class GraphView(QWidget):
         if event is not None and event.button() == Qt.MouseButton.RightButton:
             self._link_menu(node)
             return
-        if not node.startswith(("project:", "tag:")):
+        if ":" not in node:  # hubs are "kind:name"; memories are UUIDs
             self.memory_activated.emit(node)
 
     def _link_menu(self, node: str) -> None:
@@ -417,7 +430,7 @@ class GraphView(QWidget):
             if self.current not in (a, b):
                 continue
             other = b if a == self.current else a
-            if other.startswith(("project:", "tag:")) or other not in self.positions:
+            if ":" in other or other not in self.positions:
                 continue
             dx, dy = self.positions[other][0] - cx, self.positions[other][1] - cy
             length = math.hypot(dx, dy) or 1.0
