@@ -37,7 +37,7 @@ def window(qtbot, service, tmp_path):
 
 
 def _points(timeline) -> int:
-    return sum(len(s.data) for s in timeline._scatters)
+    return len(timeline.points.data)
 
 
 def test_points_sit_in_their_lanes(window):
@@ -64,7 +64,7 @@ def test_a_date_range_narrows_the_list(qtbot, window):
 
 
 def test_a_click_makes_the_memory_current_everywhere(qtbot, service, window):
-    scatter = window.timeline._scatters[0]
+    scatter = window.timeline.points
     point = scatter.points()[0]
     scatter.sigClicked.emit(scatter, [point], None)
     settle(window)
@@ -77,10 +77,11 @@ def test_an_agent_write_appears_keeping_the_zoom(service, window):
     box = window.timeline.plot.getViewBox()
     box.setXRange(_seconds("2026-01-01T00:00:00Z"), _seconds("2026-02-01T00:00:00Z"), padding=0)
     before = box.viewRange()[0]
-    service.add("Learned just now", actor=CLAUDE, created_at="2026-01-20T12:00:00Z")
+    new = service.add("Learned just now", actor=CLAUDE, created_at="2026-01-20T12:00:00Z")
     settle(window)
     window.timeline.wait()
-    assert _points(window.timeline) == 11
+    assert len(window.timeline._t) == 11
+    assert new["id"] in set(window.timeline.points.data["data"])  # in view: January
     assert box.viewRange()[0] == pytest.approx(before)
 
 
@@ -98,7 +99,7 @@ def test_the_search_and_chips_stay_above_every_view_and_narrow_it(qtbot, window)
     qtbot.waitUntil(lambda: window.browser.model.hit_ids() is not None, timeout=5000)
     window.timeline.wait()
     found = set(window.browser.model.hit_ids())
-    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    shown = set(window.timeline.points.data["data"])
     assert shown == found
     assert any("month 2" in text for text in shown_texts(window))
     window.browser.chips.set_value("kind", "decision")
@@ -123,7 +124,7 @@ def test_as_of_shows_what_was_known_then(qtbot, service, window):
 
     window.timeline.set_moment(moment)
     window.timeline.wait()
-    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    shown = set(window.timeline._data["id"])
     assert port["id"] in shown
     assert shell["id"] in shown  # not yet corrected then
     assert fixed["id"] not in shown
@@ -132,7 +133,7 @@ def test_as_of_shows_what_was_known_then(qtbot, service, window):
 
     window.timeline.set_moment(None)
     window.timeline.wait()
-    shown = {i for s in window.timeline._scatters for i in s.data["data"]}
+    shown = set(window.timeline._data["id"])
     assert fixed["id"] in shown
     assert shell["id"] in shown  # retired now: drawn as history, a bar up to its successor
     assert window.timeline._tip(0, 0, port["id"]).startswith("The staging port is 8443")
@@ -161,3 +162,18 @@ def test_history_edits_retirements_and_session_spans(service, window):
     assert len(ticks[0].data) == 1
     lines = [h for h in history if not isinstance(h, type(window.timeline.marker))]
     assert len(lines) == 2  # the retirement bar, the session's span
+
+
+def test_too_many_points_in_view_become_a_heat_map_until_zoomed_in(service, window, monkeypatch):
+    from memdesk.ui.timeline import timeline_view
+
+    monkeypatch.setattr(timeline_view, "POINT_LIMIT", 5)
+    timeline = window.timeline
+    timeline.fit_all()
+    timeline._show_points()
+    assert timeline.heat.isVisible()
+    assert _points(timeline) == 0
+    timeline.plot.setXRange(_seconds("2026-01-09T00:00:00Z"), _seconds("2026-01-13T00:00:00Z"))
+    timeline._show_points()
+    assert not timeline.heat.isVisible()
+    assert 0 < _points(timeline) <= 5

@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.timeline)
         self.graph = GraphView(self.service, self)
         self.pages.addWidget(self.graph)
-        self.stats_view = StatsView(self.service, self.settings, self)
+        self.stats_view = StatsView(self.service, self.settings, self.stats, self)
         self.pages.addWidget(self.stats_view)
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)

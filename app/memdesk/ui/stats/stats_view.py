@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemoryService
 from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui.stats_loader import StatsLoader
 
 PERIODS = {"30 days": 30, "90 days": 90, "365 days": 365}
 SHOWN = 10  # projects, tags and agents listed; the rest are in the sidebar and chips
@@ -55,10 +56,17 @@ class StatsView(QScrollArea):
     memory_activated = Signal(str)
 
     def __init__(
-        self, service: MemoryService, settings: QSettings, parent: QWidget | None = None
+        self,
+        service: MemoryService,
+        settings: QSettings,
+        counts: StatsLoader,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.service = service
+        # The counts the sidebar already keeps fresh (computed once per change, not twice).
+        self._counts = counts
+        counts.loaded.connect(self._on_counts)
         self._settings = settings
         self._signals = _Signals(self)
         self._signals.loaded.connect(self._on_loaded)
@@ -136,19 +144,26 @@ class StatsView(QScrollArea):
 
         def work() -> dict[str, Any]:
             try:
-                return {"stats": service.stats(), "activity": service.dashboard(days)}
+                return {"activity": service.dashboard(days)}
             finally:
                 service.release_thread()
 
         self._pool.start(_Job(work, self._signals.loaded))
 
+    @Slot(dict)
+    def _on_counts(self, _stats: dict[str, Any]) -> None:
+        if self.figures:
+            self._on_loaded({"activity": self.figures["activity"]})
+
     def wait(self) -> None:
         """Block until what was requested is shown (tests)."""
+        self._counts.wait()
         self._pool.waitForDone()
         QApplication.processEvents()
 
     @Slot(object)
     def _on_loaded(self, figures: dict[str, Any]) -> None:
+        figures = {**figures, "stats": self._counts.latest}
         self.figures = figures
         stats, activity = figures["stats"], figures["activity"]
         self.total.setText(

@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import (
     QDateTime,
     QObject,
+    QRectF,
     QRunnable,
     Qt,
     QThreadPool,
@@ -52,6 +53,15 @@ KIND_COLOURS = dict(
 )
 SYMBOLS = {"user": "o", "agent": "t", "system": "s"}
 DAY = 86_400.0
+POINT_LIMIT = 20_000  # points drawn one by one; beyond, a heat map (zoom in to see points)
+HEAT_ROWS, HEAT_COLUMNS = 6, 400
+_HEAT = np.array(  # white to the kind palette's blue
+    [
+        [255 - (255 - 78) * f, 255 - (255 - 121) * f, 255 - (255 - 167) * f]
+        for f in np.linspace(0, 1, 256)
+    ],
+    dtype=np.uint8,
+)
 
 
 class _Load(QRunnable):
@@ -68,6 +78,7 @@ class _Load(QRunnable):
                 data = service.timeline(**self._filters)
             else:
                 data = _as_of(service, self._filters, self._as_of)
+            _prepare(data)
             self._view.loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._view.loader.loaded.emit(self._ticket, None)
@@ -88,6 +99,20 @@ def _as_of(service: MemoryService, filters: dict[str, Any], moment: str) -> dict
     data["kind"] = [states[i]["kind"] for i in data["id"]]
     data["states"] = states
     return data
+
+
+def _prepare(data: dict[str, Any]) -> None:
+    """Per-point arrays built here, on the loading thread, so the GUI thread only indexes
+    them: a stable spread inside the lane (points of one day do not sit on one another),
+    the kind and writer as small integer codes, the ids as an array."""
+    data["spread"] = np.array([_spread(i) for i in data["id"]], dtype=float)
+    data["kind_code"] = np.array([_KIND_CODE.get(k, 0) for k in data["kind"]], dtype=np.int8)
+    data["source_code"] = np.array([_SOURCE_CODE.get(s, 0) for s in data["source"]], dtype=np.int8)
+    data["ids"] = np.array(data["id"], dtype=object)
+
+
+_KIND_CODE = {kind: n for n, kind in enumerate(KIND_COLOURS)}
+_SOURCE_CODE = {source: n for n, source in enumerate(SYMBOLS)}
 
 
 class _Loader(QObject):
@@ -174,6 +199,14 @@ class TimelineView(QWidget):
         self.plot.showGrid(x=True, y=False, alpha=0.2)
         self.density.setXLink(self.plot)
         self.plot.getViewBox().sigXRangeChanged.connect(self._schedule_density)
+        self.points = pg.ScatterPlotItem(size=8, pen=None, hoverable=True, tip=self._tip)
+        self.points.sigClicked.connect(self._on_points_clicked)
+        self.plot.addItem(self.points)
+        self.heat = pg.ImageItem(axisOrder="row-major")
+        self.heat.setLookupTable(_HEAT)
+        self.heat.setZValue(-2)
+        self.plot.addItem(self.heat)
+        self._all: dict[str, Any] = {}
         self.marker = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#222", width=2), brush=None)
         self.plot.addItem(self.marker)
         self.moment_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
@@ -183,10 +216,10 @@ class TimelineView(QWidget):
         self._moment: str | None = None
         self._play_timer = QTimer(self, interval=120)
         self._play_timer.timeout.connect(self._play_step)
-        self._scatters: list[pg.ScatterPlotItem] = []
         self._history: list[Any] = []  # edit ticks, retirement bars, session spans
         self._density_timer = QTimer(self, singleShot=True, interval=60)
         self._density_timer.timeout.connect(self._update_density)
+        self._density_timer.timeout.connect(self._show_points)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -237,51 +270,77 @@ class TimelineView(QWidget):
     def _draw(self) -> None:
         if self._data is None:
             return
-        for scatter in self._scatters + self._history:
-            self.plot.removeItem(scatter)
-        self._scatters.clear()
+        for item in self._history:
+            self.plot.removeItem(item)
         self._history.clear()
         values = self._lane_values()
         self.lane_names = sorted(set(values))
         lane_of = {name: n for n, name in enumerate(self.lane_names)}
         ids = self._data["id"]
-        # A stable spread inside the lane, so points of one day do not sit on one another.
-        y = np.array(
-            [lane_of[v] + _spread(i) for v, i in zip(values, ids, strict=True)], dtype=float
-        )
-        # One scatter item, the brushes and symbols shared by reference: with one item per
-        # (kind, writer) a zoom frame of 100,000 points took ~50 ms, with one ~25 ms.
-        brushes = {kind: pg.mkBrush(colour) for kind, colour in KIND_COLOURS.items()}
-        if ids:
-            scatter = pg.ScatterPlotItem(
-                x=self._t,
-                y=y,
-                data=ids,
-                symbol=[SYMBOLS.get(s, "o") for s in self._data["source"]],
-                size=8,
-                pen=None,
-                brush=[brushes.get(k, brushes["fact"]) for k in self._data["kind"]],
-                hoverable=True,
-                tip=self._tip,
-            )
-            scatter.sigClicked.connect(self._on_points_clicked)
-            self.plot.addItem(scatter)
-            self._scatters.append(scatter)
+        lane = np.fromiter((lane_of[v] for v in values), dtype=float, count=len(values))
+        y = lane + self._data["spread"]
+        # Shared brush objects, picked by code; the points themselves are drawn by
+        # `_show_points` for what is in view (a heat map when that is more than POINT_LIMIT).
+        brushes = np.empty(len(KIND_COLOURS), dtype=object)
+        brushes[:] = [pg.mkBrush(colour) for colour in KIND_COLOURS.values()]
+        symbols = np.array(list(SYMBOLS.values()), dtype=object)
+        self._all = {
+            "y": y,
+            "ids": self._data["ids"],
+            "symbols": symbols[self._data["source_code"]],
+            "brushes": brushes[self._data["kind_code"]],
+        }
+        self._index = dict(zip(ids, range(len(ids)), strict=True))
+        self._show_points()
         self._draw_history(ids, y)
         axis = self.plot.getAxis("left")
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
-        self._y = dict(zip(ids, y, strict=True))
         self._mark_current()
         self.summary.setText(f"{len(ids):,} on the timeline")
         self._update_density()
+
+    def _show_points(self) -> None:
+        """The points in view, one by one when they are few enough to draw fast (hover and
+        click work on them); otherwise a heat map of where they are, until zoomed in."""
+        if not self._all or not len(self._t):
+            self.points.clear()
+            self.heat.hide()
+            return
+        low, high = self.plot.getViewBox().viewRange()[0]
+        chosen = np.nonzero((self._t >= low) & (self._t <= high))[0]
+        if len(chosen) <= POINT_LIMIT:
+            self.heat.hide()
+            self.points.setData(
+                x=self._t[chosen],
+                y=self._all["y"][chosen],
+                data=self._all["ids"][chosen],
+                symbol=list(self._all["symbols"][chosen]),
+                brush=list(self._all["brushes"][chosen]),
+            )
+            return
+        self.points.clear()
+        lanes = max(1, len(self.lane_names))
+        counts, _, _ = np.histogram2d(
+            self._all["y"][chosen],
+            self._t[chosen],
+            bins=(lanes * HEAT_ROWS, HEAT_COLUMNS),
+            range=((-0.5, lanes - 0.5), (low, high)),
+        )
+        self.heat.setImage(np.log1p(counts), autoLevels=True)
+        self.heat.setRect(QRectF(low, -0.5, high - low, lanes))
+        self.heat.show()
 
     def _draw_history(self, ids: list[str], y: np.ndarray) -> None:
         """Edits as ticks on their memory's row; a retired memory as a bar from its creation
         to its successor's, joined to it; an archive summary as a span over its task."""
         assert self._data is not None
-        where = {i: (float(t), float(v)) for i, t, v in zip(ids, self._t, y, strict=True)}
-        ticks = [(t, where[i][1]) for i, t in self._data["edits"] if i in where]
+        index = self._index
+
+        def where(i: str) -> tuple[float, float]:
+            return float(self._t[index[i]]), float(y[index[i]])
+
+        ticks = [(t, where(i)[1]) for i, t in self._data["edits"] if i in index]
         if ticks:
             marks = pg.ScatterPlotItem(
                 x=[t for t, _ in ticks],
@@ -294,8 +353,8 @@ class TimelineView(QWidget):
             self._add_history(marks)
         bars: list[float] = []
         for i, old in zip(ids, self._data["supersedes"], strict=True):
-            if old in where:
-                (t0, y0), (t1, y1) = where[old], where[i]
+            if old is not None and old in index:
+                (t0, y0), (t1, y1) = where(old), where(i)
                 bars += [t0, y0, t1, y0, t1, y0, t1, y1]
         if bars:
             self._add_history(
@@ -312,8 +371,9 @@ class TimelineView(QWidget):
                 first[task] = min(first.get(task, float(t)), float(t))
         spans: list[float] = []
         for i, layer, task in zip(ids, self._data["layer"], self._data["task"], strict=True):
-            if layer == "L2" and task in first and first[task] < where[i][0]:
-                spans += [first[task], where[i][1], where[i][0], where[i][1]]
+            if layer == "L2" and task in first and first[task] < where(i)[0]:
+                (t, y_of), start = where(i), first[task]
+                spans += [start, y_of, t, y_of]
         if spans:
             self._add_history(
                 pg.PlotDataItem(
@@ -399,10 +459,10 @@ class TimelineView(QWidget):
         self._mark_current()
 
     def _mark_current(self) -> None:
-        index = getattr(self, "_y", {})
-        if self._current in index and self._data is not None:
-            position = self._data["id"].index(self._current)
-            self.marker.setData(x=[self._t[position]], y=[index[self._current]])
+        index = getattr(self, "_index", {})
+        if self._current in index and self._all:
+            position = index[self._current]
+            self.marker.setData(x=[self._t[position]], y=[self._all["y"][position]])
         else:
             self.marker.setData(x=[], y=[])
 
@@ -469,6 +529,7 @@ class TimelineView(QWidget):
             low, high = float(self._t.min()), float(self._t.max())
             pad = max((high - low) * 0.03, DAY / 2)
             self.plot.setXRange(low - pad, high + pad, padding=0)
+            self._show_points()  # now, not after the range-change timer
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         box = self.plot.getViewBox()
