@@ -41,6 +41,7 @@ from memdesk.ui.timeline.timeline_view import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
 HUB_COLOUR = "#bab0ac"
+FADED = "#e6e6e6"  # nodes outside the focus
 HUBS = {
     "None": (),
     "Projects and tags": ("project", "tag"),
@@ -85,7 +86,41 @@ class _Layout(QRunnable):
             data["nodes"] = [n for n in data["nodes"] if n["id"] in kept]
             data["edges"] = [e for e in data["edges"] if e[0] in kept and e[1] in kept]
         data["positions"] = place(data, {} if self._full else self._known)
+        data["lines"] = _edge_lines(data)
+        data["points"] = _node_points(data)
         self._view.signals.laid_out.emit(self._ticket, data)
+
+
+def _node_points(data: dict[str, Any]) -> dict[str, Any]:
+    """Per-node arrays for drawing (position, size, symbol, ring), on the loading thread."""
+    nodes, positions = data["nodes"], data["positions"]
+    new_since = clock.format_time(datetime.now(UTC) - timedelta(hours=24))
+    return {
+        "x": np.array([positions[n["id"]][0] for n in nodes]),
+        "y": np.array([positions[n["id"]][1] for n in nodes]),
+        "size": [
+            14 if n.get("hub") else 8 + min(16, 3 * math.log2(1 + n["recall_count"])) for n in nodes
+        ],
+        "symbol": ["s" if n.get("hub") else "o" for n in nodes],
+        "ring": [None if n.get("hub") else _ring(n, new_since) for n in nodes],
+        "ids": [n["id"] for n in nodes],
+    }
+
+
+def _edge_lines(data: dict[str, Any]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each relation, the x and y arrays of its edges as pairs of points: built on the
+    loading thread, so drawing only hands them to pyqtgraph."""
+    positions = data["positions"]
+    by_relation: dict[str, list[tuple[float, float]]] = {}
+    for a, b, relation in data["edges"]:
+        if a in positions and b in positions:
+            points = by_relation.setdefault(relation, [])
+            points.append(positions[a])
+            points.append(positions[b])
+    return {
+        relation: (np.array([p[0] for p in points]), np.array([p[1] for p in points]))
+        for relation, points in by_relation.items()
+    }
 
 
 def place(
@@ -288,19 +323,12 @@ class GraphView(QWidget):
         self._edge_items.clear()
         nodes, positions = self.data["nodes"], self.positions
         near = self._focus_set()
-        counts: dict[str, int] = {}
+        lines = self.data.get("lines", {})
+        counts = {r: len(lines[r][0]) // 2 if r in lines else 0 for r in EDGE_STYLES if r != "hub"}
         for relation, (colour, style) in EDGE_STYLES.items():
-            pairs = [
-                (a, b)
-                for a, b, r in self.data["edges"]
-                if r == relation and a in positions and b in positions
-            ]
-            if relation != "hub":
-                counts[relation] = len(pairs)
-            if not pairs:
+            if relation not in lines:
                 continue
-            xs = [positions[p][0] for pair in pairs for p in pair]
-            ys = [positions[p][1] for pair in pairs for p in pair]
+            xs, ys = lines[relation]
             width = 1 if relation == "hub" else 2
             item = pg.PlotDataItem(
                 xs, ys, connect="pairs", pen=pg.mkPen(colour, width=width, style=style)
@@ -310,33 +338,34 @@ class GraphView(QWidget):
             self._edge_items.append(item)
         by = "layer" if self.colour.currentText() == "Layer" else "kind"
         palette = LAYER_COLOURS if by == "layer" else KIND_COLOURS
-        new_since = clock.format_time(datetime.now(UTC) - timedelta(hours=24))
         # One brush and pen per colour, shared: building one per node cost more than drawing.
-        brushes: dict[str, Any] = {}
+        brushes = {c: pg.mkBrush(c) for c in (*palette.values(), HUB_COLOUR, "#888", FADED)}
         pens = {"retired": pg.mkPen("#9e9e9e", width=2), "new": pg.mkPen("#2ca02c", width=2)}
         pens["plain"] = pg.mkPen("w", width=0.5)
-        xs, ys, sizes, symbols, fills, rings, ids = [], [], [], [], [], [], []
-        for node in nodes:
-            x, y = positions[node["id"]]
-            if node.get("hub"):
-                colour, size, symbol, ring = HUB_COLOUR, 14, "s", None
-            else:
-                colour = palette.get(node[by], "#888")
-                size = 8 + min(16, 3 * math.log2(1 + node["recall_count"]))
-                symbol = "o"
-                ring = pens[_ring(node, new_since)]
-            if near is not None and node["id"] not in near:
-                colour = "#e6e6e6"
-            if colour not in brushes:
-                brushes[colour] = pg.mkBrush(colour)
-            xs.append(x)
-            ys.append(y)
-            sizes.append(size)
-            symbols.append(symbol)
-            fills.append(brushes[colour])
-            rings.append(ring)
-            ids.append(node["id"])
-        self.nodes.setData(x=xs, y=ys, size=sizes, symbol=symbols, brush=fills, pen=rings, data=ids)
+        pens[None] = None
+        fills = [
+            brushes[
+                FADED
+                if near is not None and node["id"] not in near
+                else HUB_COLOUR
+                if node.get("hub")
+                else palette.get(node[by], "#888")
+            ]
+            for node in nodes
+        ]
+        points = self.data.get("points")
+        if points is not None:
+            self.nodes.setData(
+                x=points["x"],
+                y=points["y"],
+                size=points["size"],
+                symbol=points["symbol"],
+                brush=fills,
+                pen=[pens[r] for r in points["ring"]],
+                data=points["ids"],
+            )
+        else:
+            self.nodes.clear()
         here = positions.get(self.current) if self.current else None
         self.marker.setData(x=[here[0]] if here else [], y=[here[1]] if here else [])
         self.legend.setText(
