@@ -47,11 +47,15 @@ def test_nodes_hubs_and_the_link_legend(window, memories):
 class _Drag:
     """What pyqtgraph hands mouseDragEvent: a press on one node, a release on another."""
 
-    def __init__(self, start: QPointF, end: QPointF) -> None:
+    def __init__(self, start: QPointF, end: QPointF, shift: bool = False) -> None:
         self._start, self._end, self.accepted = start, end, False
+        self._shift = shift
 
     def button(self):
         return Qt.MouseButton.LeftButton
+
+    def modifiers(self):
+        return Qt.KeyboardModifier.ShiftModifier if self._shift else Qt.KeyboardModifier.NoModifier
 
     def isStart(self):  # noqa: N802 (pyqtgraph's name)
         return True
@@ -161,3 +165,17 @@ def test_task_and_agent_hubs_and_the_importance_floor(service, window, memories)
     window.graph.wait()
     memories_left = {i for i in _node_ids(window.graph) if ":" not in i}
     assert memories_left == {note["id"]}
+
+
+def test_shift_drag_moves_a_node_and_links_nothing(service, window, memories):
+    a, _, c = memories
+    graph = window.graph
+    start = QPointF(*graph.positions[c["id"]])
+    graph.nodes.mouseDragEvent(_Drag(start, QPointF(123.0, 45.0), shift=True))
+    assert graph.positions[c["id"]] == (123.0, 45.0)
+    assert service.get(c["id"])["links"] == []
+    assert (123.0, 45.0) in {(p.pos().x(), p.pos().y()) for p in graph.nodes.points()}
+    service.add("Something new", actor=CLAUDE)  # a live write keeps the moved node where it is
+    settle(window)
+    graph.wait()
+    assert graph.positions[c["id"]] == (123.0, 45.0)

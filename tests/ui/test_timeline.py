@@ -177,3 +177,15 @@ def test_too_many_points_in_view_become_a_heat_map_until_zoomed_in(service, wind
     timeline._show_points()
     assert not timeline.heat.isVisible()
     assert 0 < _points(timeline) <= 5
+
+
+def test_the_lists_selection_is_ringed_in_the_timeline_and_graph(window):
+    window.view_tabs.setCurrentIndex(0)
+    window.browser.table.selectAll()
+    chosen = set(window.selected_ids())
+    window.view_tabs.setCurrentIndex(1)
+    window.timeline.wait()
+    assert len(window.timeline.selection.data) == len(chosen)
+    window.view_tabs.setCurrentIndex(2)
+    window.graph.wait()
+    assert len(window.graph.selection.data) == len(chosen)

@@ -366,6 +366,7 @@ class MainWindow(QMainWindow):
             self.graph.set_filters(self._view_filters())
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
+        self._share_selection()
 
     @Slot()
     def _on_demo_requested(self) -> None:
@@ -487,6 +488,13 @@ class MainWindow(QMainWindow):
     def _on_selection_changed(self) -> None:
         restorable = self.sidebar.current_key in ("trash", "inactive")
         self.menus.update_enabled(bool(self.selected_ids()), self.in_trash, restorable)
+        self._share_selection()
+
+    def _share_selection(self) -> None:
+        """The List's selection, ringed in the Timeline or Graph when that is in view."""
+        page = self.pages.currentWidget()
+        if page is self.timeline or page is self.graph:
+            page.set_selected(self.selected_ids())
 
     @Slot(dict, dict)
     def _on_edit_requested(self, record: dict[str, Any], changes: dict[str, Any]) -> None:

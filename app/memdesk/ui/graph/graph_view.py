@@ -168,31 +168,37 @@ class _Nodes(pg.ScatterPlotItem):
         super().__init__(pxMode=True, hoverable=True)
         self._view = view
         self._from: str | None = None
+        self._moving = False
 
     def mouseDragEvent(self, ev: Any) -> None:  # noqa: N802 (pyqtgraph's name)
+        """Drag from a memory to another to link them; with Shift held, move a node."""
         if ev.button() != Qt.MouseButton.LeftButton:
             ev.ignore()
             return
         if ev.isStart():
-            found = self.pointsAt(ev.buttonDownPos())
-            memory = next((p.data() for p in found if ":" not in p.data()), None)
-            if memory is None:
-                ev.ignore()  # not on a memory: the view pans
+            found = [p.data() for p in self.pointsAt(ev.buttonDownPos())]
+            self._moving = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self._from = next((i for i in found if self._moving or ":" not in i), None)
+            if self._from is None:
+                ev.ignore()  # not on a node: the view pans
                 return
-            self._from = memory
         if self._from is None:
             ev.ignore()
             return
         ev.accept()
         start = self._view.positions[self._from]
         self._view.rubber.setData(x=[start[0], ev.pos().x()], y=[start[1], ev.pos().y()])
-        if ev.isFinish():
-            self._view.rubber.setData(x=[], y=[])
+        if not ev.isFinish():
+            return
+        self._view.rubber.setData(x=[], y=[])
+        if self._moving:
+            self._view.move_node(self._from, (ev.pos().x(), ev.pos().y()))
+        else:
             found = [p.data() for p in self.pointsAt(ev.pos())]
-            target = next((i for i in found if i != self._from and ":" not in i[:8]), None)
+            target = next((i for i in found if i != self._from and ":" not in i), None)
             if target is not None:
                 self._view.link_requested.emit(self._from, target)
-            self._from = None
+        self._from = None
 
 
 class GraphView(QWidget):
@@ -273,6 +279,9 @@ class GraphView(QWidget):
         self.plot.addItem(self.nodes)
         self.marker = pg.ScatterPlotItem(size=26, pen=pg.mkPen("#222", width=2), brush=None)
         self.plot.addItem(self.marker)
+        self.selection = pg.ScatterPlotItem(size=22, pen=pg.mkPen("#ff7f0e", width=2), brush=None)
+        self.plot.addItem(self.selection)
+        self._selected: list[str] = []
         self.rubber = pg.PlotDataItem(pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.rubber)
         self._labels: list[pg.TextItem] = []
@@ -366,6 +375,8 @@ class GraphView(QWidget):
             )
         else:
             self.nodes.clear()
+        chosen = [positions[i] for i in self._selected if i in positions]
+        self.selection.setData(x=[p[0] for p in chosen], y=[p[1] for p in chosen])
         here = positions.get(self.current) if self.current else None
         self.marker.setData(x=[here[0]] if here else [], y=[here[1]] if here else [])
         self.legend.setText(
@@ -444,6 +455,20 @@ class GraphView(QWidget):
         if menu.isEmpty():
             menu.addAction("No links (drag to another memory to link them)").setEnabled(False)
         menu.exec(QCursor.pos())
+
+    def set_selected(self, memory_ids: list[str]) -> None:
+        """Ring the memories selected in the List (its multi-selection, seen here too)."""
+        self._selected = list(memory_ids)
+        self._draw()
+
+    def move_node(self, node: str, position: tuple[float, float]) -> None:
+        """Put a node where the person dropped it; later layouts of new nodes keep it there
+        (until Re-layout)."""
+        self.positions[node] = position
+        self.data["positions"] = self.positions
+        self.data["lines"] = _edge_lines(self.data)
+        self.data["points"] = _node_points(self.data)
+        self._draw()
 
     def set_current(self, memory_id: str | None) -> None:
         self.current = memory_id

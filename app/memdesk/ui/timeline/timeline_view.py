@@ -209,6 +209,9 @@ class TimelineView(QWidget):
         self._all: dict[str, Any] = {}
         self.marker = pg.ScatterPlotItem(size=18, pen=pg.mkPen("#222", width=2), brush=None)
         self.plot.addItem(self.marker)
+        self.selection = pg.ScatterPlotItem(size=14, pen=pg.mkPen("#ff7f0e", width=2), brush=None)
+        self.plot.addItem(self.selection)
+        self._selected: list[str] = []
         self.moment_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
         self.moment_line.setVisible(False)
         self.moment_line.sigPositionChangeFinished.connect(self._on_line_moved)
@@ -458,8 +461,18 @@ class TimelineView(QWidget):
         self._current = memory_id
         self._mark_current()
 
+    def set_selected(self, memory_ids: list[str]) -> None:
+        """Ring the memories selected in the List (its multi-selection, seen here too)."""
+        self._selected = list(memory_ids)
+        self._mark_current()
+
     def _mark_current(self) -> None:
         index = getattr(self, "_index", {})
+        chosen = [index[i] for i in self._selected if i in index] if self._all else []
+        if chosen:
+            self.selection.setData(x=self._t[chosen], y=self._all["y"][chosen])
+        else:
+            self.selection.setData(x=[], y=[])
         if self._current in index and self._all:
             position = index[self._current]
             self.marker.setData(x=[self._t[position]], y=[self._all["y"][position]])
