@@ -158,3 +158,21 @@ def test_bad_input_is_refused_and_changes_nothing(service, dump, call, error, wo
     with pytest.raises(error, match=words):
         call(service)
     assert (dump(), Observation.select().count()) == before
+
+
+def test_agent_modes_are_kept_and_listed(service, db_path):
+    from memdesk.core import MemoryService, NotAllowed
+
+    service.set_agent_mode("cursor", "paused")
+    with pytest.raises(NotAllowed, match="paused"):
+        service.admit(agent("cursor"), writes=False)
+    service.admit(CLAUDE, writes=True)  # others are untouched
+    with pytest.raises(NotAllowed, match="only the person"):
+        service.set_agent_mode("cursor", "active", actor=CLAUDE)
+    service.close()
+    reopened = MemoryService.open(db_path)
+    try:
+        assert reopened.agent_modes() == {"cursor": "paused"}
+        assert {a["agent"]: a["mode"] for a in reopened.agents()} == {"cursor": "paused"}
+    finally:
+        reopened.close()

@@ -74,11 +74,24 @@ def test_dismiss_several_is_one_step(qtbot, service, window):
 
 
 def test_the_agents_roster(qtbot, service, window):
-    dialog = AgentsDialog(service, window)
+    dialog = AgentsDialog(service, window.undo_stack, pytest.fail, window)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 1
     assert dialog.table.item(0, 0).text() == "claude-code"
-    assert dialog.table.item(0, 3).text() == "checkout"
+    assert dialog.table.item(0, 4).text() == "checkout"
+
+
+def test_pausing_an_agent_from_the_roster_is_undoable_and_shown(qtbot, service, window):
+    dialog = AgentsDialog(service, window.undo_stack, pytest.fail, window)
+    qtbot.addWidget(dialog)
+    dialog.controls["claude-code"].setCurrentText("Paused")
+    assert service.agent_modes() == {"claude-code": "paused"}
+    window.show_agent_names(["claude-code"])
+    assert "claude-code (paused)" in window.status.agents.text()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert service.agent_modes() == {}
+    window.undo_stack.redo()
+    assert service.agent_modes() == {"claude-code": "paused"}
 
 
 def test_a_private_memory_proposed_for_sharing_reads_as_such(qtbot, service, window):

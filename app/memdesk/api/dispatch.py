@@ -15,6 +15,7 @@ from memdesk import __version__
 from memdesk.api import errors
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
+from memdesk.api.repeatable import SAFE_TO_REPEAT
 from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent, validate
 
 logger = logging.getLogger(__name__)
@@ -42,6 +43,10 @@ class Session:
 
 
 Handler = Callable[[Params, Session], Any]
+# What even a paused agent may call: greeting, describing, pinging, closing its subscription.
+UNGATED = frozenset(
+    {"system.ping", "system.describe", "system.hello", "system.show", "events.unsubscribe"}
+)
 
 
 class Dispatcher:
@@ -106,6 +111,7 @@ class Dispatcher:
             "working_memory": lambda p, s: svc.working_memory(p.pop("session"), **p),
             "session.end": lambda p, s: svc.session_end(p.pop("session"), actor=s.actor, **p),
             "agents.list": lambda p, s: svc.agents(),
+            "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
             "proposals.list": lambda p, s: svc.proposals(**p),
             "proposals.decide": self._decide,
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
@@ -143,6 +149,8 @@ class Dispatcher:
                     errors.INVALID_PARAMS, f"{method}: parameter {name!r} is required", field=name
                 )
         try:
+            if method not in UNGATED:  # a paused or read-only agent is refused, with why
+                self.service.admit(session.actor, writes=method not in SAFE_TO_REPEAT)
             return handler(dict(params), session)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None

@@ -316,6 +316,13 @@ METHODS = [
         {},
     ),
     Method(
+        "agents.control",
+        "Pause an agent (it may neither read nor write), make it read-only, or let it act "
+        "again (user role only).",
+        {"agent": "agent name", "mode": "active | paused | read_only"},
+        ("agent", "mode"),
+    ),
+    Method(
         "proposals.list",
         "What session ends proposed, newest first.",
         {"status": "pending (default) | accepted | dismissed | all"},

@@ -91,6 +91,7 @@ class Backups:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         migrate(database, self.path)  # a backup from an older memdesk
         self._word_counts = dedup.WordCounts(retrieval.frequency)
+        self._modes = None  # the agent controls are the backup's now
         self.changes.publish([Change("reset", "", None, actor.label)])  # type: ignore[attr-defined]
         logger.info("restored %s (current state kept as %s)", source, before["name"])
         return {"restored": source.name, "memories": facts["memories"], "before": before}

@@ -16,6 +16,7 @@ import peewee
 
 from memdesk.core import archive, context, dedup, retrieval, steps, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
+from memdesk.core.agent_controls import AgentControls
 from memdesk.core.as_of import AsOf
 from memdesk.core.backups import Backups
 from memdesk.core.dashboard import Dashboard
@@ -76,6 +77,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
     Dashboard,
     AsOf,
     Graph,
+    AgentControls,
 ):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 

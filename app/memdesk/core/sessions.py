@@ -158,8 +158,9 @@ class Sessions:
         """Every agent that opened a session: its last session, last seen, and a one-liner
         (that session's summary, or its last prompt)."""
         out = []
-        names = Session.select(Session.agent).distinct().tuples()
-        for (name,) in names:
+        modes = self.agent_modes()  # type: ignore[attr-defined]
+        names = {name for (name,) in Session.select(Session.agent).distinct().tuples()}
+        for name in names | set(modes):
             last = (
                 Session.select()
                 .where(Session.agent == name)
@@ -169,12 +170,13 @@ class Sessions:
             out.append(
                 {
                     "agent": name,
-                    "last_seen": last.last_seen_at,
-                    "session": last.id,
-                    "project": last.project,
-                    "task": last.task,
-                    "open": last.ended_at is None,
-                    "last": self._one_liner(last),
+                    "mode": modes.get(name, "active"),
+                    "last_seen": last.last_seen_at if last else "",
+                    "session": last.id if last else "",
+                    "project": last.project if last else None,
+                    "task": last.task if last else None,
+                    "open": last is not None and last.ended_at is None,
+                    "last": self._one_liner(last) if last else "",
                 }
             )
         return sorted(out, key=lambda a: a["last_seen"], reverse=True)

@@ -151,11 +151,23 @@ def _v3_visibility(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("CREATE INDEX memory_private ON memory (agent) WHERE visibility = 'private'")
 
 
+def _v4_agent_controls(db: peewee.SqliteDatabase) -> None:
+    """Agents the person paused or made read-only (an agent without a row may do anything)."""
+    db.execute_sql(
+        """CREATE TABLE agent_control (
+            agent TEXT PRIMARY KEY,
+            mode TEXT NOT NULL CHECK (mode IN ('paused', 'read_only')),
+            changed_at TEXT NOT NULL
+        )"""
+    )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
     _v2_sessions,
     _v3_visibility,
+    _v4_agent_controls,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

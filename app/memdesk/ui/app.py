@@ -68,7 +68,7 @@ def run(db_path: Path) -> int:
         socket_path = None
     window = MainWindow(service, socket_path=socket_path)
     server.clients_changed.connect(window.set_agent_count)
-    server.agents_changed.connect(window.status.set_agent_names)
+    server.agents_changed.connect(window.show_agent_names)
     server.show_requested.connect(window.bring_to_front)
     window.show()
     schedule = BackupSchedule(service)

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.setWindowTitle("memdesk")
         self.undo_stack = QUndoStack(self)
+        self._agent_names: list[str] = []
         self.hub = ChangeHub(service, self)
         self.hub.memories_changed.connect(self._on_memories_changed)
         self.stats = StatsLoader(service, self)
@@ -323,7 +324,14 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def show_agents(self) -> None:
-        AgentsDialog(self.service, self).exec()
+        AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
+        self.show_agent_names(self._agent_names)
+
+    @Slot(list)
+    def show_agent_names(self, names: list[str]) -> None:
+        """The connected agents in the status bar, each paused or read-only one marked."""
+        self._agent_names = list(names)
+        self.status.set_agent_names(names, self.service.agent_modes())
 
     @Slot()
     def show_backups(self) -> None:

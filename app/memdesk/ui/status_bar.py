@@ -34,10 +34,16 @@ class StatusBar(QStatusBar):
     def set_agents(self, count: int) -> None:
         self.agents.setText(f"{count} agent{'s' if count != 1 else ''} connected")
 
-    def set_agent_names(self, names: list[str]) -> None:
-        """Which agents are connected: the first few by name, every one in the tooltip."""
+    def set_agent_names(self, names: list[str], modes: dict[str, str] | None = None) -> None:
+        """Which agents are connected: the first few by name, every one in the tooltip; a
+        paused or read-only one says so."""
+        modes = modes or {}
         count = Counter(names)
-        listed = [f"{name} ×{n}" if n > 1 else name for name, n in sorted(count.items())]
+        listed = [
+            (f"{name} ×{n}" if n > 1 else name)
+            + (f" ({modes[name].replace('_', '-')})" if name in modes else "")
+            for name, n in sorted(count.items())
+        ]
         shown = ", ".join(listed[:3]) + (f" +{len(listed) - 3}" if len(listed) > 3 else "")
         self.agents.setText(f"{len(names)} connected: {shown}" if names else "0 agents connected")
         self.agents.setToolTip("\n".join(listed) or "No agent is connected")

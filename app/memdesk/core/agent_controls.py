@@ -1,0 +1,62 @@
+"""Per-agent controls (mixed into MemoryService): the person can pause an agent (it may
+neither read nor write memories) or make it read-only. Kept in the database; looked up from
+memory on every request, so a control costs a request nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memdesk.core import clock, validate
+from memdesk.core.actor import USER, Actor
+from memdesk.core.errors import NotAllowed
+
+MODES = ("active", "paused", "read_only")
+
+
+class AgentControls:
+    _modes: dict[str, str] | None = None
+
+    def agent_modes(self) -> dict[str, str]:
+        """{agent: "paused" | "read_only"} for every agent the person restricted."""
+        if self._modes is None:
+            rows = self.database.execute_sql("SELECT agent, mode FROM agent_control")  # type: ignore[attr-defined]
+            self._modes = dict(rows.fetchall())
+        return dict(self._modes)
+
+    def set_agent_mode(self, agent: str, mode: str, *, actor: Actor = USER) -> dict[str, Any]:
+        """Pause an agent, make it read-only, or let it act again ("active")."""
+        if actor.source != "user":
+            raise NotAllowed("only the person may pause or restrict an agent", field="agent")
+        name = validate.name(agent, "agent")
+        if not name:
+            raise NotAllowed("agent: give the agent's name", field="agent")
+        validate.one_of(mode, MODES, "mode")
+        with self._write():  # type: ignore[attr-defined]
+            sql = self.database.execute_sql  # type: ignore[attr-defined]
+            if mode == "active":
+                sql("DELETE FROM agent_control WHERE agent = ?", (name,))
+            else:
+                sql(
+                    "INSERT INTO agent_control (agent, mode, changed_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (agent) DO UPDATE SET mode = excluded.mode, "
+                    "changed_at = excluded.changed_at",
+                    (name, mode, clock.now()),
+                )
+        self._modes = None
+        return {"agent": name, "mode": mode}
+
+    def admit(self, actor: Actor, *, writes: bool) -> None:
+        """Refuse a paused agent anything, and a read-only one any write, saying why."""
+        if actor.source != "agent" or not actor.agent:
+            return
+        mode = self.agent_modes().get(actor.agent)
+        if mode == "paused":
+            raise NotAllowed(
+                f"agent {actor.agent!r} is paused by the person in memdesk (View ▸ Agents…): "
+                "it may not read or write memories until resumed"
+            )
+        if mode == "read_only" and writes:
+            raise NotAllowed(
+                f"agent {actor.agent!r} is read-only (set by the person in memdesk, View ▸ "
+                "Agents…): it may search and read memories but not change them"
+            )
