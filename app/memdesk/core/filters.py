@@ -118,6 +118,7 @@ class Filters:
             expr &= Memory.updated_at >= self.changed_since
         if self.viewer:
             expr &= (Memory.visibility == "shared") | (Memory.agent == self.viewer)
+            expr &= Memory.flag.is_null()  # withheld by the injection guard
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
             expr &= Memory.uuid.in_(

@@ -139,8 +139,10 @@ class Reads:
 
 
 def visible_to(row: Memory, actor: Actor | None) -> bool:
-    """Whether `actor` may see `row`: everyone sees shared memories; a private one is its
-    agent's (and the person's, who sees everything)."""
-    if row.visibility == "shared" or actor is None or actor.source != "agent":
+    """Whether `actor` may see `row`: the person sees everything; an agent sees shared memories
+    and its own private ones, none that the injection guard withholds."""
+    if actor is None or actor.source != "agent":
         return True
-    return row.agent == actor.agent
+    if row.flag:  # withheld by the injection guard until the person clears it
+        return False
+    return row.visibility == "shared" or row.agent == actor.agent

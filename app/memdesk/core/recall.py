@@ -157,10 +157,12 @@ def _public(hit: dict[str, Any]) -> dict[str, Any]:
 
 
 def _hidden_from(actor: Actor) -> frozenset[str]:
-    """The private memories of other agents, for an agent's search (none for the person)."""
+    """What an agent's search must not return: other agents' private memories and what the
+    injection guard withholds (none of it for the person)."""
     if actor.source != "agent":
         return frozenset()
-    rows = Memory.select(Memory.uuid).where(
-        (Memory.visibility == "private") & (Memory.agent.is_null() | (Memory.agent != actor.agent))
+    others_private = (Memory.visibility == "private") & (
+        Memory.agent.is_null() | (Memory.agent != actor.agent)
     )
+    rows = Memory.select(Memory.uuid).where(others_private | Memory.flag.is_null(False))
     return frozenset(uuid for (uuid,) in rows.tuples())

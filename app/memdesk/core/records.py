@@ -47,12 +47,14 @@ def to_dict(row: Memory) -> dict[str, Any]:
     for field in PUBLIC_FIELDS:
         out[field] = getattr(row, field)
     out["tags"] = json.loads(row.tags)
+    out["flag"] = json.loads(row.flag) if row.flag else []  # why agents do not see it
     return out
 
 
 def snapshot(row: Memory) -> str:
     state = to_dict(row)
     del state["id"]
+    del state["flag"]  # derived from the content: read again, never kept as history
     return json.dumps(state, ensure_ascii=False, sort_keys=True)
 
 

@@ -100,6 +100,18 @@ class StatusChanges:
         if row.status != status:
             self._save(row, {"status": status}, actor, pending, change=change, reason=reason)
 
+    def clear_flag(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
+        """Release a memory the injection guard withheld: agents may see it again. Only the
+        person decides that; the reasons stay in its history."""
+        if actor.source != "user":
+            raise NotAllowed("only the person may release a withheld memory", field="id")
+        with self._write() as pending:
+            row = self._row(memory_id)
+            self._touch([row.uuid])
+            if row.flag:
+                self._save(row, {"flag": None}, actor, pending, change="release", reason=None)
+            return to_dict(row)
+
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links."""
         with self._write() as pending:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from memdesk.core.service import MemoryService
 
 # What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
-STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes")
+STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes", "flag")
 # Set once at creation; needed to bring an undone addition back exactly on redo.
 BIRTH_FIELDS = ("source", "agent", "created_at")
 CHUNK = 500  # SQLite caps bound variables per statement

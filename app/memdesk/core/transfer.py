@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import clock, neighbours, rules, validate
+from memdesk.core import clock, guard, neighbours, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
@@ -385,6 +385,7 @@ def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> N
 def _columns(record: dict[str, Any]) -> dict[str, Any]:
     values = {k: record[k] for k in PUBLIC_FIELDS}
     values["tags"] = validate.dump_tags(record["tags"])
+    values["flag"] = guard.flag_of(record["content"])  # never trusted from the file
     return values
 
 

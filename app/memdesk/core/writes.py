@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, dedup, neighbours, retrieval, rules, validate
+from memdesk.core import clock, dedup, guard, neighbours, retrieval, rules, validate
 from memdesk.core import dedup as dedup_rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
@@ -244,6 +244,8 @@ class Writes:
         reason: str | None,
     ) -> None:
         """Keep the state before, then write `fields` (column values) as the next version."""
+        if "content" in fields and "flag" not in fields:  # new words are read again
+            fields = {**fields, "flag": guard.flag_of(fields["content"])}
         self._record(row, actor, change, reason)
         old_task = row.task
         for key, value in fields.items():
@@ -398,6 +400,7 @@ def _new_row(
         "importance": draft.importance,
         "supersedes": supersedes,
         "visibility": draft.visibility,
+        "flag": guard.flag_of(draft.content),
     }
 
 

@@ -162,12 +162,18 @@ def _v4_agent_controls(db: peewee.SqliteDatabase) -> None:
     )
 
 
+def _v5_guard_flag(db: peewee.SqliteDatabase) -> None:
+    """Why the injection guard withholds a memory from agents (JSON list; NULL: it does not)."""
+    db.execute_sql("ALTER TABLE memory ADD COLUMN flag TEXT")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
     _v2_sessions,
     _v3_visibility,
     _v4_agent_controls,
+    _v5_guard_flag,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -44,6 +44,7 @@ class Memory(BaseModel):
     # Derived search text (e.g. neighbouring turns of the same task); indexed, never shown.
     context = peewee.TextField(default="")
     visibility = peewee.TextField(default="shared")  # shared | private (to `agent`)
+    flag = peewee.TextField(null=True)  # the injection guard's reasons (JSON); NULL: none
 
     class Meta:
         table_name = "memory"

@@ -254,6 +254,16 @@ class MainWindow(QMainWindow):
             self.run(f"Restore {noun(len(ids))}", lambda: self.service.restore_many(ids))
 
     @Slot()
+    def release_selected(self) -> None:
+        """Agents may see the selected memories the injection guard withheld; undoable."""
+        ids = self.selected_ids()
+        if ids:
+            self.run(
+                f"Release {noun(len(ids))} to agents",
+                lambda: [self.service.clear_flag(i) for i in ids],
+            )
+
+    @Slot()
     def empty_trash(self) -> None:
         count = self.sidebar.count_of("trash")
         question = f"Delete {noun(count)} in the Trash permanently? This cannot be undone."

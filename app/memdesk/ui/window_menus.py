@@ -48,6 +48,10 @@ class WindowMenus(QObject):
         self.retag = self._action("Re&tag…", "Ctrl+T", w.retag_selected)
         self.set_project = self._action("Set &Project…", "Ctrl+Shift+P", w.set_project_of_selected)
         self.empty_trash = self._action("Empty &Trash…", None, w.empty_trash)
+        self.release = self._action("Release to &Agents", None, w.release_selected)
+        self.release.setToolTip(
+            "Let agents see a memory the injection guard withheld (you read it and it is fine)"
+        )
         self.identity = self._action("Edit &Identity…", "Ctrl+I", w.edit_identity)
         self.find = self._action("&Find", "Ctrl+F", self._focus_search)
         self.move = {
@@ -95,7 +99,7 @@ class WindowMenus(QObject):
         self.move_menu = move
         edit.addAction(self.set_project)
         edit.addSeparator()
-        edit.addActions([self.empty_trash, self.identity])
+        edit.addActions([self.release, self.empty_trash, self.identity])
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.find)
         log = self._window.log_dock.toggleViewAction()

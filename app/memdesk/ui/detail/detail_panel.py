@@ -191,6 +191,8 @@ def _times(count: int) -> str:
 
 
 def _seen_by(rec: dict[str, Any]) -> str:
+    if rec.get("flag"):
+        return "no agent — withheld: " + "; ".join(rec["flag"]) + " (Edit ▸ Release to Agents)"
     if rec.get("visibility", "shared") == "shared":
         return "every agent"
     return f"only {rec['agent']} (private)" if rec["agent"] else "no agent (private)"
