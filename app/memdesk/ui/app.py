@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memdesk.api.headless import start_serve
@@ -20,6 +22,17 @@ from memdesk.ui.icons import app_icon
 from memdesk.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
+
+
+def _collect_on_the_gui_thread(app: QApplication) -> QTimer:
+    """Python's cycle collector runs on whichever thread allocates when it triggers; run on
+    a worker thread (a loader, the socket's bookkeeping) it may free a Qt object there and
+    deadlock against the GUI thread. Collect here, on the GUI thread, every 2 s instead."""
+    gc.disable()
+    timer = QTimer(app)
+    timer.timeout.connect(gc.collect)
+    timer.start(2000)
+    return timer
 
 
 def _has_display() -> bool:
@@ -71,6 +84,7 @@ def run(db_path: Path) -> int:
     server.agents_changed.connect(window.show_agent_names)
     server.show_requested.connect(window.bring_to_front)
     window.show()
+    _collect_on_the_gui_thread(app)  # the timer is the app's child: it lives as long
     schedule = BackupSchedule(service)
     schedule.start()
     try:
