@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import agent
-from memdesk.ui.graph.graph_view import place
+from memdesk.ui.graph.graph_data import place
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE = agent("claude-code")

@@ -9,7 +9,6 @@ the GUI thread and drawn as one scatter item per (kind, writer): 100,000 points 
 
 from __future__ import annotations
 
-import zlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,17 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.rules import KINDS, LAYER_NAMES
+from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui.timeline.timeline_data import KIND_COLOURS, SYMBOLS, as_of, prepare
 
 LANES = {"Layer": "layer", "Agent": "agent", "Project": "project", "Kind": "kind"}
-KIND_COLOURS = dict(
-    zip(
-        KINDS,
-        ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"),
-        strict=True,
-    )
-)
-SYMBOLS = {"user": "o", "agent": "t", "system": "s"}
 DAY = 86_400.0
 POINT_LIMIT = 20_000  # points drawn one by one; beyond, a heat map (zoom in to see points)
 HEAT_ROWS, HEAT_COLUMNS = 6, 400
@@ -77,42 +69,13 @@ class _Load(QRunnable):
             if self._as_of is None:
                 data = service.timeline(**self._filters)
             else:
-                data = _as_of(service, self._filters, self._as_of)
-            _prepare(data)
+                data = as_of(service, self._filters, self._as_of)
+            prepare(data)
             self._view.loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._view.loader.loaded.emit(self._ticket, None)
         finally:
             service.release_thread()
-
-
-def _as_of(service: MemoryService, filters: dict[str, Any], moment: str) -> dict[str, Any]:
-    """The timeline's columns for the memories active at `moment`, with their states then."""
-    states = service.as_of(moment, **filters)
-    every = service.timeline(**{**filters, "status": None})
-    edits = every.pop("edits")
-    keep = [n for n, i in enumerate(every["id"]) if i in states]
-    data: dict[str, Any] = {name: [column[n] for n in keep] for name, column in every.items()}
-    moment_s = datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp()
-    data["edits"] = [e for e in edits if e[0] in states and e[1] <= moment_s]
-    data["layer"] = [states[i]["layer"] for i in data["id"]]
-    data["kind"] = [states[i]["kind"] for i in data["id"]]
-    data["states"] = states
-    return data
-
-
-def _prepare(data: dict[str, Any]) -> None:
-    """Per-point arrays built here, on the loading thread, so the GUI thread only indexes
-    them: a stable spread inside the lane (points of one day do not sit on one another),
-    the kind and writer as small integer codes, the ids as an array."""
-    data["spread"] = np.array([_spread(i) for i in data["id"]], dtype=float)
-    data["kind_code"] = np.array([_KIND_CODE.get(k, 0) for k in data["kind"]], dtype=np.int8)
-    data["source_code"] = np.array([_SOURCE_CODE.get(s, 0) for s in data["source"]], dtype=np.int8)
-    data["ids"] = np.array(data["id"], dtype=object)
-
-
-_KIND_CODE = {kind: n for n, kind in enumerate(KIND_COLOURS)}
-_SOURCE_CODE = {source: n for n, source in enumerate(SYMBOLS)}
 
 
 class _Loader(QObject):
@@ -563,10 +526,6 @@ class TimelineView(QWidget):
             self.clear_date_range()
         else:
             super().keyPressEvent(event)
-
-
-def _spread(memory_id: str) -> float:
-    return (zlib.crc32(memory_id.encode()) % 1000) / 1000 * 0.6 - 0.3
 
 
 def _iso(seconds: float) -> str:
