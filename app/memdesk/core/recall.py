@@ -164,5 +164,7 @@ def _hidden_from(actor: Actor) -> frozenset[str]:
     others_private = (Memory.visibility == "private") & (
         Memory.agent.is_null() | (Memory.agent != actor.agent)
     )
-    rows = Memory.select(Memory.uuid).where(others_private | Memory.flag.is_null(False))
-    return frozenset(uuid for (uuid,) in rows.tuples())
+    # Two lookups, each on its partial index; one OR of both would read the whole table.
+    private = Memory.select(Memory.uuid).where(others_private)
+    flagged = Memory.select(Memory.uuid).where(Memory.flag.is_null(False))
+    return frozenset(uuid for query in (private, flagged) for (uuid,) in query.tuples())

@@ -167,6 +167,12 @@ def _v5_guard_flag(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("ALTER TABLE memory ADD COLUMN flag TEXT")
 
 
+def _v6_flagged_index(db: peewee.SqliteDatabase) -> None:
+    """Every agent search looks up the withheld memories: few, so a partial index finds them
+    without reading the table."""
+    db.execute_sql("CREATE INDEX memory_flagged ON memory (id) WHERE flag IS NOT NULL")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -174,6 +180,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v3_visibility,
     _v4_agent_controls,
     _v5_guard_flag,
+    _v6_flagged_index,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
