@@ -50,10 +50,11 @@ def test_written_by_a_second_agent_it_is_proposed_for_sharing(service, secret):
     (proposal,) = service.proposals()
     assert (proposal["kind"], proposal["memory"]) == ("promote", secret["id"])
     assert "also written by cursor" in proposal["why"]
-    service.decide_proposal(proposal["id"], True)
+    _, step = service.record(lambda: service.accept([f"proposal:{proposal['id']}"]))
     assert service.get(secret["id"], actor=CURSOR)["visibility"] == "shared"
-    service.reopen_proposal(proposal["id"])  # the window's undo
+    service.apply_step(step, undo=True)  # the window's undo
     assert service.get(secret["id"])["visibility"] == "private"
+    assert service.proposals()[0]["status"] == "pending"
     with pytest.raises(NotFound):
         service.get(secret["id"], actor=CURSOR)
 

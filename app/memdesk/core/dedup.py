@@ -16,6 +16,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from memdesk.core.retrieval import STOPWORDS
+
 _WORD = re.compile(r"\w+")
 # Postings read per new memory (the rarest words' memory lists); more means a common-worded
 # memory is compared by ranking instead (see Writes._near_duplicate).
@@ -51,13 +53,36 @@ def restates(a: str, b: str) -> bool:
     """Whether `b` says what `a` says, given that their word sets are alike: no word that
     only one of them holds is a number, a date or version (any digit), a negation or
     opposite (POLARITY), or a name (capitalised: at a sentence's start too, since a name can
-    open one; a few plain openers excepted)."""
+    open one; a few plain openers excepted); and one does not swap a word of the other for
+    another ("the blue theme" / "the green theme"), though it may add words or change a
+    word's ending."""
     words_a, words_b = word_set(a), word_set(b)
     differing = words_a ^ words_b
     if any(any(c.isdigit() for c in w) or w in POLARITY for w in differing):
         return False
     names = {m.casefold() for m in _NAME.findall(a) + _NAME.findall(b)} - _OPENERS
-    return not (names & differing)
+    if names & differing:
+        return False
+    only_a = {_stem(w) for w in words_a - words_b if w not in STOPWORDS}
+    only_b = {_stem(w) for w in words_b - words_a if w not in STOPWORDS}
+    return not (only_a - only_b and only_b - only_a)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def differences(old: str, new: str) -> str:
+    """What a newer, alike text says differently, in words a person reads at a glance."""
+    before, after = word_set(old), word_set(new)
+    gone, came = sorted(before - after)[:6], sorted(after - before)[:6]
+    parts = ([f"no longer “{' '.join(gone)}”"] if gone else []) + (
+        [f"now “{' '.join(came)}”"] if came else []
+    )
+    return ", ".join(parts) or "the same words in another order"
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

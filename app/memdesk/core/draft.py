@@ -10,7 +10,9 @@ from memdesk.core.clock import parse_time
 from memdesk.core.errors import MemdeskError, ValidationError
 from memdesk.core.records import EDITABLE_FIELDS
 
-FIELDS = (*EDITABLE_FIELDS, "created_at")  # a new memory's: the editable ones and its date
+# A new memory's: the editable ones, its date, and how sure its writer is (an agent below
+# withhold.CONFIDENT waits in the inbox).
+FIELDS = (*EDITABLE_FIELDS, "created_at", "confidence")
 
 
 @dataclass
@@ -24,6 +26,7 @@ class Draft:
     importance: float = 0.5
     created_at: str | None = None
     visibility: str = "shared"
+    confidence: float | None = None
 
     @classmethod
     def parse(cls, params: dict[str, Any], where: str = "") -> Draft:
@@ -51,6 +54,11 @@ class Draft:
                 ),
                 visibility=validate.one_of(
                     params.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
+                ),
+                confidence=(
+                    validate.importance(params["confidence"], "confidence")
+                    if params.get("confidence") is not None
+                    else None
                 ),
             )
         except MemdeskError as exc:

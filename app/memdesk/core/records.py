@@ -28,6 +28,7 @@ PUBLIC_FIELDS = (
     "version",
     "supersedes",
     "visibility",
+    "confidence",
 )
 # What a version snapshot restores; counters and status history are not content.
 EDITABLE_FIELDS = (

@@ -19,6 +19,7 @@ from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.agent_controls import AgentControls
 from memdesk.core.as_of import AsOf
 from memdesk.core.backups import Backups
+from memdesk.core.consolidate import Consolidation
 from memdesk.core.dashboard import Dashboard
 from memdesk.core.draft import Draft
 from memdesk.core.errors import (
@@ -33,6 +34,7 @@ from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.filters import Filters
 from memdesk.core.graph import Graph
 from memdesk.core.identity import Identity
+from memdesk.core.inbox import Inbox
 from memdesk.core.reads import Reads
 from memdesk.core.recall import Recall
 from memdesk.core.sessions import Sessions
@@ -78,6 +80,8 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
     AsOf,
     Graph,
     AgentControls,
+    Inbox,
+    Consolidation,
 ):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 
@@ -175,12 +179,23 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
         """Undo (or redo) a recorded step in one transaction. Refused as a whole, with the
         reason, when a memory it touched no longer holds what the step left there."""
         expect, target = (step.after, step.before) if undo else (step.before, step.after)
+        proposals_expect, proposals_target = (
+            (step.proposals_after, step.proposals_before)
+            if undo
+            else (step.proposals_before, step.proposals_after)
+        )
         with self._write() as pending:
             now = steps.capture(step.ids)
-            why = steps.conflicts(step, expect, target, now)
+            proposals_now = steps.capture_proposals(list(proposals_expect))
+            why = steps.conflicts(step, expect, target, now) or steps.proposal_conflict(
+                proposals_expect, proposals_now
+            )
             if why:
                 raise VersionConflict(why)
             steps.write(self, step, expect, target, now, actor, pending, "undo" if undo else "redo")
+            steps.write_proposals(proposals_target, proposals_now)
+            if proposals_target:
+                pending.append(Change("inbox", "", None, actor.label))
 
     def archive_session(
         self,
@@ -286,6 +301,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             "links": Link.select().count(),
             "searches": RetrievalLog.select().count(),
             "proposals": Proposal.select().where(Proposal.status == "pending").count(),
+            "inbox": self.inbox_count(),
             "path": str(self.path),
         }
 

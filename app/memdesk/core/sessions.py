@@ -17,6 +17,8 @@ from memdesk.core import clock, gapfill, session_notes, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
 from memdesk.core.errors import NotFound, ValidationError
+from memdesk.core.events import Change
+from memdesk.core.inbox import GAPFILL_TAG
 from memdesk.core.observe import observe as extract
 from memdesk.store import Memory, Observation, Proposal, Session
 
@@ -25,7 +27,6 @@ logger = logging.getLogger(__name__)
 WORKING_BUDGET = 2000
 PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
 MAX_MESSAGES = 5000
-GAPFILL_TAG = "gap-fill"
 
 
 class Sessions:
@@ -181,65 +182,9 @@ class Sessions:
             )
         return sorted(out, key=lambda a: a["last_seen"], reverse=True)
 
-    def proposals(self, status: str = "pending") -> list[dict[str, Any]]:
-        validate.one_of(status, ("pending", "accepted", "dismissed", "all"), "status")
-        query = Proposal.select().order_by(Proposal.id.desc())
-        if status != "all":
-            query = query.where(Proposal.status == status)
-        return [_proposal(p) for p in query]
-
-    def decide_proposal(self, number: int, accept: bool, *, actor: Actor = USER) -> dict[str, Any]:
-        """Accept (store as an L1 memory written by the person) or dismiss a proposal."""
-        number = validate.integer(number, "id", 1)
-
-        def decide() -> Proposal:
-            proposal = self._proposal_row(number)
-            if proposal.status != "pending":
-                raise ValidationError(f"proposal {number} is already {proposal.status}", field="id")
-            if proposal.kind == "promote":
-                if accept:
-                    self.update(proposal.memory, visibility="shared", actor=actor)  # type: ignore[attr-defined]
-            elif accept:
-                earlier = Memory.get_or_none(Memory.uuid == proposal.memory)
-                if earlier is not None and earlier.status == "deleted":
-                    # Accepted, reopened (the memory went to the Trash), accepted again: the
-                    # same memory comes back, so an undo and redo in the window are exact.
-                    self.restore(earlier.uuid, actor=actor)  # type: ignore[attr-defined]
-                else:
-                    memory = self.add(  # type: ignore[attr-defined]
-                        proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
-                    )
-                    proposal.memory = memory["id"]
-            proposal.status = "accepted" if accept else "dismissed"
-            proposal.save()
-            return proposal
-
-        # One transaction; listeners hear of the memory only once it is committed.
-        return _proposal(self.record(decide)[0])  # type: ignore[attr-defined]
-
-    def reopen_proposal(self, number: int, *, actor: Actor = USER) -> dict[str, Any]:
-        """Undo a decision: the proposal waits again; a memory it created goes to the Trash."""
-        number = validate.integer(number, "id", 1)
-
-        def reopen() -> Proposal:
-            proposal = self._proposal_row(number)
-            if proposal.status == "pending":
-                raise ValidationError(f"proposal {number} is already pending", field="id")
-            memory = Memory.get_or_none(Memory.uuid == proposal.memory)
-            accepted = proposal.status == "accepted" and memory is not None
-            if accepted and proposal.kind == "promote":
-                self.update(memory.uuid, visibility="private", actor=actor)  # type: ignore[attr-defined]
-            elif accepted and memory.status != "deleted":
-                self.remove(memory.uuid, actor=actor)  # type: ignore[attr-defined]
-            proposal.status = "pending"
-            proposal.save()
-            return proposal
-
-        return _proposal(self.record(reopen)[0])  # type: ignore[attr-defined]
-
     # -- inside --------------------------------------------------------------------------------
 
-    def _consider_sharing(self, row: Memory, actor: Actor) -> None:
+    def _consider_sharing(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
         """A private memory that proves itself (restated 3 times, or written on its own by a
         second agent) is proposed for sharing with every agent; the person decides."""
         second = actor.source == "agent" and actor.agent != row.agent
@@ -252,20 +197,15 @@ class Sessions:
             if second
             else f"restated {row.reinforce_count} times by {row.agent}"
         )
-        Proposal.create(
-            created_at=clock.now(),
+        self._propose(  # type: ignore[attr-defined]
+            pending,
             agent=row.agent,
             kind="promote",
             content=row.content,
             why=f"share with every agent ({why})",
             memory=row.uuid,
+            support=2 if second else row.reinforce_count,
         )
-
-    def _proposal_row(self, number: int) -> Proposal:
-        proposal = Proposal.get_or_none(Proposal.id == number)
-        if proposal is None:
-            raise NotFound(f"no proposal {number}; `memdesk proposals` lists them", field="id")
-        return proposal
 
     def _session(self, session: str) -> Session:
         row = Session.get_or_none(Session.id == _session_id(session))
@@ -387,6 +327,8 @@ class Sessions:
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
         earlier = Proposal.get_or_none(Proposal.content == finding.content)
         if earlier is not None:
+            if earlier.status == "pending" and earlier.session_id != row.id:
+                self._set_proposal(earlier, support=earlier.support + 1)  # type: ignore[attr-defined]
             return "skipped", {**said, "why": f"already {earlier.status} (proposal {earlier.id})"}
 
         def file() -> tuple[str | None, Proposal]:
@@ -401,16 +343,17 @@ class Sessions:
                 )
                 memory_id = memory["id"]
             # Kept for the stored ones too: the provenance (session and sentence) of each.
-            proposal = Proposal.create(
-                created_at=clock.now(),
-                session_id=row.id,
-                agent=row.agent,
-                kind=finding.kind,
-                content=finding.content,
-                why=why,
-                status="accepted" if memory_id else "pending",
-                memory=memory_id,
-            )
+            with self._write() as pending:  # type: ignore[attr-defined]
+                proposal = self._propose(  # type: ignore[attr-defined]
+                    pending,
+                    session_id=row.id,
+                    agent=row.agent,
+                    kind=finding.kind,
+                    content=finding.content,
+                    why=why,
+                    status="accepted" if memory_id else "pending",
+                    memory=memory_id,
+                )
             return memory_id, proposal
 
         memory_id, proposal = self.record(file)[0]  # type: ignore[attr-defined]
@@ -459,20 +402,6 @@ def _messages(transcript: Any) -> list[dict[str, str]]:
             )
         out.append({"role": message["role"], "content": message["content"]})
     return out
-
-
-def _proposal(p: Proposal) -> dict[str, Any]:
-    return {
-        "id": p.id,
-        "created_at": p.created_at,
-        "session": p.session_id,
-        "agent": p.agent,
-        "kind": p.kind,
-        "content": p.content,
-        "why": p.why,
-        "status": p.status,
-        "memory": p.memory,
-    }
 
 
 def _first_line(text: str) -> str:

@@ -17,7 +17,7 @@ from memdesk.core import clock, neighbours
 from memdesk.core.actor import Actor
 from memdesk.core.events import Change
 from memdesk.core.records import EDITABLE_FIELDS
-from memdesk.store import Link, Memory
+from memdesk.store import Link, Memory, Proposal
 
 if TYPE_CHECKING:
     from memdesk.core.service import MemoryService
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 # What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
 STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes", "flag")
 # Set once at creation; needed to bring an undone addition back exactly on redo.
-BIRTH_FIELDS = ("source", "agent", "created_at")
+BIRTH_FIELDS = ("source", "agent", "created_at", "confidence")
+# A proposal's whole row: an undone creation (Find Duplicates) is brought back exactly.
+PROPOSAL_FIELDS = tuple(f for f in Proposal._meta.sorted_field_names if f != "id")
 CHUNK = 500  # SQLite caps bound variables per statement
 
 State = dict[str, Any]
@@ -33,10 +35,13 @@ State = dict[str, Any]
 
 @dataclass
 class Step:
-    """What one action did: memory id -> state before and after (None: did not exist)."""
+    """What one action did: memory id -> state before and after (None: did not exist); the
+    same for the inbox's proposals it decided or created, by proposal number."""
 
     before: dict[str, State | None] = field(default_factory=dict)
     after: dict[str, State | None] = field(default_factory=dict)
+    proposals_before: dict[int, State | None] = field(default_factory=dict)
+    proposals_after: dict[int, State | None] = field(default_factory=dict)
 
     @property
     def ids(self) -> list[str]:
@@ -51,7 +56,9 @@ class Step:
 
     @property
     def empty(self) -> bool:
-        return all(not self.changed_fields(i) for i in self.before)
+        return self.proposals_before == self.proposals_after and all(
+            not self.changed_fields(i) for i in self.before
+        )
 
 
 class Recorder:
@@ -71,14 +78,51 @@ class Recorder:
         for change in pending:
             if change.event == "created":
                 self.step.before.setdefault(change.id, None)
-        unrecorded = {c.id for c in pending} - self.step.before.keys()
+        memories = {c.id for c in pending if c.event != "inbox"}  # "inbox": proposals only
+        unrecorded = memories - self.step.before.keys()
         if unrecorded:  # a write path that forgot to touch: undo would miss it
             raise RuntimeError(f"changed without being recorded: {sorted(unrecorded)}")
         self.pending.extend(pending)
 
+    def touch_proposals(self, numbers: Iterable[int], *, created: bool = False) -> None:
+        new = [n for n in numbers if n not in self.step.proposals_before]
+        if new:
+            found = dict.fromkeys(new) if created else capture_proposals(new)
+            self.step.proposals_before.update(found)
+
     def finish(self) -> Step:
         self.step.after = capture(self.step.ids)
+        self.step.proposals_after = capture_proposals(list(self.step.proposals_before))
         return self.step
+
+
+def capture_proposals(numbers: list[int]) -> dict[int, State | None]:
+    states: dict[int, State | None] = dict.fromkeys(numbers)
+    for start in range(0, len(numbers), CHUNK):
+        for row in Proposal.select().where(Proposal.id.in_(numbers[start : start + CHUNK])):
+            states[row.id] = {f: getattr(row, f) for f in PROPOSAL_FIELDS}
+    return states
+
+
+def proposal_conflict(expect: dict[int, State | None], now: dict[int, State | None]) -> str:
+    """Why the proposals no longer hold what the step left ("" if they do)."""
+    for number, want in expect.items():
+        if now[number] != want:
+            return (
+                f"proposal {number} was decided or changed since, so this step cannot be "
+                "applied over that; nothing was changed."
+            )
+    return ""
+
+
+def write_proposals(target: dict[int, State | None], now: dict[int, State | None]) -> None:
+    for number, state in target.items():
+        if state is None:
+            Proposal.delete().where(Proposal.id == number).execute()
+        elif now[number] is None:
+            Proposal.insert(id=number, **state).execute()
+        elif state != now[number]:
+            Proposal.update(**state).where(Proposal.id == number).execute()
 
 
 def capture(uuids: Iterable[str]) -> dict[str, State | None]:

@@ -237,6 +237,11 @@ def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
         "visibility": validate.one_of(
             record.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
         ),
+        "confidence": (
+            validate.importance(record["confidence"], "confidence")
+            if record.get("confidence") is not None
+            else None
+        ),
     }
 
 

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, dedup, guard, neighbours, retrieval, rules, validate
+from memdesk.core import clock, dedup, neighbours, retrieval, rules, validate, withhold
 from memdesk.core import dedup as dedup_rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
@@ -87,6 +87,16 @@ class Writes:
             # and linked so the person can retire the stale one.
             self._touch([alike.uuid])
             Link.create(src=row, dst=alike, relation="possible_update", created_at=clock.now())
+            self._propose(  # type: ignore[attr-defined]
+                pending,
+                agent=actor.agent,
+                kind="update",
+                content=row.content,
+                why="may replace an older memory: "
+                + dedup_rules.differences(alike.content, row.content),
+                memory=row.uuid,
+                subject=json.dumps([row.uuid, alike.uuid]),
+            )
             out["possible_update_of"] = alike.uuid
         return out
 
@@ -139,7 +149,7 @@ class Writes:
         row.updated_at = clock.now()
         row.save(only=[Memory.reinforce_count, Memory.updated_at])
         if row.visibility == "private":
-            self._consider_sharing(row, actor)  # type: ignore[attr-defined]
+            self._consider_sharing(row, actor, pending)  # type: ignore[attr-defined]
         pending.append(Change("updated", row.uuid, row.version, actor.label))
         return {**to_dict(row), "duplicate_of": row.uuid}
 
@@ -245,7 +255,8 @@ class Writes:
     ) -> None:
         """Keep the state before, then write `fields` (column values) as the next version."""
         if "content" in fields and "flag" not in fields:  # new words are read again
-            fields = {**fields, "flag": guard.flag_of(fields["content"])}
+            flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
+            fields = {**fields, "flag": flag}
         self._record(row, actor, change, reason)
         old_task = row.task
         for key, value in fields.items():
@@ -400,7 +411,8 @@ def _new_row(
         "importance": draft.importance,
         "supersedes": supersedes,
         "visibility": draft.visibility,
-        "flag": guard.flag_of(draft.content),
+        "flag": withhold.reasons_for(draft.content, actor.source, confidence=draft.confidence),
+        "confidence": draft.confidence,
     }
 
 

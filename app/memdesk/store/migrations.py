@@ -173,6 +173,29 @@ def _v6_flagged_index(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("CREATE INDEX memory_flagged ON memory (id) WHERE flag IS NOT NULL")
 
 
+def _v7_inbox(db: peewee.SqliteDatabase) -> None:
+    """The inbox: an agent's own confidence in a write; proposals about existing memories
+    (possible updates, merges) with the memories they concern, how many sessions or agents
+    support them, and why the person rejected one."""
+    for sql in (
+        "ALTER TABLE memory ADD COLUMN confidence REAL",
+        "ALTER TABLE proposal ADD COLUMN subject TEXT",  # JSON list of memory uuids
+        "ALTER TABLE proposal ADD COLUMN support INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE proposal ADD COLUMN reason TEXT",
+        "ALTER TABLE proposal ADD COLUMN decided_at TEXT",
+        # Possible updates found before the inbox existed wait in it like new ones.
+        """INSERT INTO proposal (created_at, agent, kind, content, why, status, memory, subject)
+        SELECT l.created_at, new.agent, 'update', new.content,
+               'alike to an older memory but not the same', 'pending', new.uuid,
+               json_array(new.uuid, old.uuid)
+        FROM link AS l JOIN memory AS new ON new.id = l.src_id
+        JOIN memory AS old ON old.id = l.dst_id
+        WHERE l.relation = 'possible_update' AND new.status = 'active'
+          AND old.status = 'active'""",
+    ):
+        db.execute_sql(sql)
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -181,6 +204,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v4_agent_controls,
     _v5_guard_flag,
     _v6_flagged_index,
+    _v7_inbox,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -44,7 +44,10 @@ class Memory(BaseModel):
     # Derived search text (e.g. neighbouring turns of the same task); indexed, never shown.
     context = peewee.TextField(default="")
     visibility = peewee.TextField(default="shared")  # shared | private (to `agent`)
-    flag = peewee.TextField(null=True)  # the injection guard's reasons (JSON); NULL: none
+    # Why agents may not see it yet (JSON list): the injection guard's reasons, or that its
+    # writer was unsure; the person clears it in the inbox. NULL: nothing withheld.
+    flag = peewee.TextField(null=True)
+    confidence = peewee.FloatField(null=True)  # the writer's own, when it gave one
 
     class Meta:
         table_name = "memory"
@@ -125,7 +128,9 @@ class Observation(BaseModel):
 
 
 class Proposal(BaseModel):
-    """A memory a session end found but was not sure enough to store: the person decides."""
+    """Something awaiting the person's decision: a memory a session end found but was not
+    sure enough to store (kind: the memory's kind), sharing a private memory ("promote"), an
+    update of an older memory ("update") or a merge of duplicates ("merge")."""
 
     id = peewee.AutoField()
     created_at = peewee.TextField()
@@ -136,6 +141,10 @@ class Proposal(BaseModel):
     why = peewee.TextField()
     status = peewee.TextField(default="pending")
     memory = peewee.TextField(null=True)  # uuid once accepted
+    subject = peewee.TextField(null=True)  # JSON uuids it concerns (update: new, old)
+    support = peewee.IntegerField(default=1)  # sessions, agents or memories behind it
+    reason = peewee.TextField(null=True)  # why the person rejected it
+    decided_at = peewee.TextField(null=True)
 
     class Meta:
         table_name = "proposal"

@@ -23,7 +23,6 @@ from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
 from memdesk.core.rules import LAYER_NAMES, RELATIONS
 from memdesk.ui import window_settings
 from memdesk.ui.agents.agents_dialog import AgentsDialog
-from memdesk.ui.agents.proposals_view import ProposalsView
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.ask import confirm
 from memdesk.ui.busy import wait_cursor
@@ -35,6 +34,7 @@ from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.graph.graph_view import GraphView
+from memdesk.ui.inbox.inbox_view import InboxView
 from memdesk.ui.list.demo_data import load_demo
 from memdesk.ui.list.empty_state import EmptyStatePanel
 from memdesk.ui.list.memory_browser import MemoryBrowser
@@ -102,8 +102,8 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.stats_view)
         self.empty_state = EmptyStatePanel(socket_path, self.service.path, self)
         self.pages.addWidget(self.empty_state)
-        self.proposals = ProposalsView(self.service, self.undo_stack, self.show_error, self)
-        self.pages.addWidget(self.proposals)
+        self.inbox = InboxView(self.service, self.run, self.show_error, self)
+        self.pages.addWidget(self.inbox)
         center = QWidget(self)
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
@@ -144,7 +144,8 @@ class MainWindow(QMainWindow):
         self.detail.save_as_new_requested.connect(self._on_save_as_new_requested)
         self.detail.memory_link_activated.connect(self.open_memory)
         self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
-        self.proposals.decided.connect(self.hub.flush)
+        self.inbox.decided.connect(self.hub.flush)
+        self.inbox.memory_activated.connect(self._open_from_elsewhere)
         self.timeline.memory_activated.connect(self._on_timeline_activated)
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
@@ -373,8 +374,8 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def show_page(self, index: int) -> None:
         """The chosen view; on a database without any memory, the welcome page instead."""
-        if index == 0 and self.sidebar.current_key == "proposed":
-            self.pages.setCurrentWidget(self.proposals)
+        if index == 0 and self.sidebar.current_key == "inbox":
+            self.pages.setCurrentWidget(self.inbox)
             return
         empty = index == 0 and self.service.count(status=None) == 0
         self.pages.setCurrentWidget(self.empty_state if empty else self.pages.widget(index))
@@ -396,8 +397,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_view_selected(self, key: str) -> None:
-        if key == "proposed":
-            self.proposals.reload()
+        if key == "inbox":
+            self.inbox.reload()
             self.view_tabs.setCurrentIndex(0)
             self.show_page(0)
             return
@@ -566,8 +567,8 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_undo_index_changed(self, _index: int) -> None:
-        if self.pages.currentWidget() is self.proposals:
-            self.proposals.reload()
+        if self.pages.currentWidget() is self.inbox:
+            self.inbox.reload()
         # Undo and redo write through the service; show the result now, not after the delay.
         self.hub.flush()
 
@@ -576,8 +577,8 @@ class MainWindow(QMainWindow):
         if any(c.event == "reset" for c in changes):
             # A backup was restored: no recorded step describes the memories any more.
             self.undo_stack.clear()
-        if self.pages.currentWidget() is self.proposals:
-            self.proposals.reload()  # a session end may have proposed more
+        if self.pages.currentWidget() is self.inbox:
+            self.inbox.reload()  # a session end may have proposed more
         self.browser.refresh()
         if self.pages.currentWidget() is self.timeline:
             self.timeline.reload()  # keeps zoom, pan and the current memory

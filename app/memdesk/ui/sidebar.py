@@ -15,13 +15,13 @@ from memdesk.ui.stats_loader import StatsLoader
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 FIXED_VIEWS = (
+    ("inbox", "Inbox"),  # not memories: what waits for the person's decision (its own page)
     ("all", "All memories"),
     ("L0", "Identity (L0)"),
     ("L1", "Knowledge (L1)"),
     ("L2", "Archive (L2)"),
     ("inactive", "Inactive"),
     ("trash", "Trash"),
-    ("proposed", "Proposed"),  # not memories: what session ends propose (its own page)
 )
 MAX_LISTED = 200  # projects or tags beyond this are reachable through the filter chips
 
@@ -81,7 +81,7 @@ class Sidebar(QTreeWidget):
             **stats["by_layer"],
             "inactive": stats["by_status"].get("inactive", 0),
             "trash": stats["by_status"].get("deleted", 0),
-            "proposed": stats.get("proposals", 0),
+            "inbox": stats.get("inbox", 0),
         }
         self.blockSignals(True)
         try:
@@ -114,6 +114,12 @@ class Sidebar(QTreeWidget):
         item.setData(0, KEY_ROLE, key)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         item.setForeground(1, self.palette().placeholderText())
+        if key == "inbox" and count:  # a badge: something waits for the person
+            font = item.font(0)
+            font.setBold(True)
+            item.setFont(0, font)
+            item.setFont(1, font)
+            item.setForeground(1, self.palette().highlight())
         return item
 
     def _find(self, key: str) -> QTreeWidgetItem | None:

@@ -1,1 +1,1 @@
-"""What agents did: proposals from session ends, the agents roster, the retrieval log."""
+"""What agents did: the agents roster and the retrieval log."""

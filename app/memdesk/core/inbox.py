@@ -1,0 +1,330 @@
+"""The inbox (mixed into MemoryService): everything awaiting the person's decision.
+
+Two kinds of item. Proposals (a row each): what a session end found but was not sure of
+("extract"), sharing a private memory ("promote"), a newer memory that may replace an older
+one ("update"), near-duplicates to merge ("merge"). Withheld memories: stored, but kept from
+agents until accepted — what the injection guard flagged ("flagged") and what an agent wrote
+with low confidence ("unsure"). Accepting applies the item; rejecting keeps it with the
+reason (a proposal as dismissed, a memory in the Trash), and either can be reconsidered.
+Only the person decides.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from memdesk.core import clock, validate, withhold
+from memdesk.core.actor import USER, Actor
+from memdesk.core.errors import NotAllowed, NotFound, ValidationError
+from memdesk.core.events import Change
+from memdesk.core.records import to_dict
+from memdesk.store import Link, Memory, Proposal
+
+T = TypeVar("T")
+MEMORY, PROPOSAL = "memory:", "proposal:"
+GAPFILL_TAG = "gap-fill"
+STATUSES = ("pending", "rejected")
+
+
+class Inbox:
+    """inbox, inbox_count, accept, reject, reconsider (and the proposals.* wrappers)."""
+
+    def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
+        """What waits for a decision (or was rejected), most supported first, then newest."""
+        validate.one_of(status, STATUSES, "status")
+        wanted = "pending" if status == "pending" else "dismissed"
+        items = [self._proposal_item(p) for p in Proposal.select().where(Proposal.status == wanted)]
+        memory_status = "active" if status == "pending" else "deleted"
+        withheld = Memory.select().where(
+            Memory.flag.is_null(False) & (Memory.status == memory_status)
+        )
+        items += [_memory_item(row) for row in withheld]
+        return sorted(items, key=lambda i: (i["support"], i["created_at"]), reverse=True)
+
+    def inbox_count(self) -> int:
+        pending = Proposal.select().where(Proposal.status == "pending").count()
+        withheld = Memory.select().where(Memory.flag.is_null(False) & (Memory.status == "active"))
+        return pending + withheld.count()
+
+    def accept(
+        self, keys: Sequence[str], *, content: str | None = None, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
+        """Accept items (all of them, or on any refusal none). `content` edits the one item
+        being accepted first: the memory it stores, updates or keeps."""
+        _person_only(actor, "accept")
+        keys = _keys(keys)
+        if content is not None:
+            if len(keys) != 1:
+                raise ValidationError(
+                    "content edits one item: accept one key with it", field="content"
+                )
+            content = validate.content(content)
+        return self._as_one(lambda: [self._accept(key, content, actor) for key in keys])
+
+    def reject(
+        self, keys: Sequence[str], *, reason: str | None = None, actor: Actor = USER
+    ) -> list[dict[str, Any]]:
+        """Reject items, keeping each with `reason`: a proposal as dismissed, a withheld
+        memory in the Trash. `reconsider` brings them back."""
+        _person_only(actor, "reject")
+        keys = _keys(keys)
+        reason = validate.text(reason, "reason") if reason else None
+        return self._as_one(lambda: [self._reject(key, reason, actor) for key in keys])
+
+    def reconsider(self, keys: Sequence[str], *, actor: Actor = USER) -> list[dict[str, Any]]:
+        """Put rejected items back in the inbox."""
+        _person_only(actor, "reconsider")
+        keys = _keys(keys)
+        return self._as_one(lambda: [self._reconsider(key, actor) for key in keys])
+
+    # -- the proposals.* methods of earlier versions ---------------------------------------
+
+    def proposals(self, status: str = "pending") -> list[dict[str, Any]]:
+        validate.one_of(status, ("pending", "accepted", "dismissed", "all"), "status")
+        query = Proposal.select().order_by(Proposal.id.desc())
+        if status != "all":
+            query = query.where(Proposal.status == status)
+        return [_proposal(p) for p in query]
+
+    def decide_proposal(self, number: int, accept: bool, *, actor: Actor = USER) -> dict[str, Any]:
+        """Accept or dismiss one proposal by its number."""
+        number = validate.integer(number, "id", 1)
+        if accept:
+            self.accept([f"{PROPOSAL}{number}"], actor=actor)
+        else:
+            self.reject([f"{PROPOSAL}{number}"], actor=actor)
+        return _proposal(self._proposal_row(number))
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _as_one(self, action: Callable[[], T]) -> T:
+        """Several writing calls as one transaction, announced once it commits (inside a
+        window's recorded action, part of that action)."""
+        if getattr(self._local, "recorder", None) is not None:  # type: ignore[attr-defined]
+            return action()
+        return self.record(action)[0]  # type: ignore[attr-defined]
+
+    def _propose(self, pending: list[Change], **fields: Any) -> Proposal:
+        row = Proposal.create(created_at=clock.now(), **fields)
+        self._touch_proposals([row.id], created=True)
+        pending.append(Change("inbox", "", None, "system"))
+        return row
+
+    def _touch_proposals(self, numbers: list[int], *, created: bool = False) -> None:
+        recorder = getattr(self._local, "recorder", None)  # type: ignore[attr-defined]
+        if recorder is not None:
+            recorder.touch_proposals(numbers, created=created)
+
+    def _set_proposal(self, row: Proposal, **fields: Any) -> None:
+        with self._write() as pending:  # type: ignore[attr-defined]
+            self._touch_proposals([row.id])
+            for name, value in fields.items():
+                setattr(row, name, value)
+            row.save()
+            pending.append(Change("inbox", "", None, "user"))
+
+    def _accept(self, key: str, content: str | None, actor: Actor) -> dict[str, Any]:
+        if key.startswith(MEMORY):
+            memory_id = key.removeprefix(MEMORY)
+            row = self._row(memory_id)  # type: ignore[attr-defined]
+            if not row.flag or row.status != "active":
+                raise NotAllowed(f"memory {row.uuid} is not waiting in the inbox", field="keys")
+            if content is not None:
+                self.update(row.uuid, content=content, actor=actor)  # type: ignore[attr-defined]
+            return {"key": key, "memory": self.clear_flag(row.uuid, actor=actor)}  # type: ignore[attr-defined]
+        proposal = self._pending(key)
+        kind = _kind_of(proposal)
+        subject = json.loads(proposal.subject or "[]")
+        if kind == "promote":
+            self.update(proposal.memory, visibility="shared", actor=actor)  # type: ignore[attr-defined]
+        elif kind == "update":
+            self._replace(subject[0], subject[1], content, actor)
+        elif kind == "merge":
+            self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
+        else:
+            proposal.memory = self._store_proposed(proposal, content, actor)
+        self._set_proposal(proposal, status="accepted", decided_at=clock.now(), reason=None)
+        return {"key": key, "proposal": _proposal(proposal)}
+
+    def _store_proposed(self, proposal: Proposal, content: str | None, actor: Actor) -> str:
+        earlier = Memory.get_or_none(Memory.uuid == proposal.memory)
+        if earlier is not None and earlier.status == "deleted" and content is None:
+            # Accepted, reconsidered (its memory went to the Trash), accepted again: the same
+            # memory comes back.
+            self.restore(earlier.uuid, actor=actor)  # type: ignore[attr-defined]
+            return earlier.uuid
+        memory = self.add(  # type: ignore[attr-defined]
+            content or proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
+        )
+        return memory["id"]
+
+    def _replace(self, new_id: str, old_id: str, content: str | None, actor: Actor) -> None:
+        """The newer memory replaces the older: the older is retired, linked as superseded."""
+        with self._write() as pending:  # type: ignore[attr-defined]
+            new, old = self._row(new_id), self._row(old_id)  # type: ignore[attr-defined]
+            for row in (new, old):
+                if row.status != "active":
+                    raise NotAllowed(
+                        f"memory {row.uuid} is {row.status}, so this update no longer applies; "
+                        "reject it, or restore the memory first",
+                        field="keys",
+                    )
+            fields: dict[str, Any] = {"supersedes": old.uuid}
+            if content is not None:
+                fields["content"] = content
+            self._save(new, fields, actor, pending, change="update", reason=None)  # type: ignore[attr-defined]
+            why = f"replaced by {new.uuid}"
+            self._set_status(old, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
+            Link.delete().where(
+                (Link.src == new) & (Link.dst == old) & (Link.relation == "possible_update")
+            ).execute()
+            Link.insert(
+                src=new, dst=old, relation="supersedes", created_at=clock.now()
+            ).on_conflict_ignore().execute()
+
+    def _reject(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
+        if key.startswith(MEMORY):
+            row = self._row(key.removeprefix(MEMORY))  # type: ignore[attr-defined]
+            if not row.flag or row.status != "active":
+                raise NotAllowed(f"memory {row.uuid} is not waiting in the inbox", field="keys")
+            why = f"rejected in the inbox: {reason}" if reason else "rejected in the inbox"
+            return {"key": key, "memory": self.remove(row.uuid, reason=why, actor=actor)}  # type: ignore[attr-defined]
+        proposal = self._pending(key)
+        if _kind_of(proposal) == "update":
+            self._set_possible_update(proposal, present=False)
+        self._set_proposal(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
+        return {"key": key, "proposal": _proposal(proposal)}
+
+    def _reconsider(self, key: str, actor: Actor) -> dict[str, Any]:
+        if key.startswith(MEMORY):
+            row = self._row(key.removeprefix(MEMORY))  # type: ignore[attr-defined]
+            if not row.flag or row.status != "deleted":
+                raise NotAllowed(f"memory {row.uuid} was not rejected in the inbox", field="keys")
+            return {"key": key, "memory": self.restore(row.uuid, actor=actor)}  # type: ignore[attr-defined]
+        proposal = self._proposal_row(_number(key))
+        if proposal.status != "dismissed":
+            raise NotAllowed(
+                f"proposal {proposal.id} is {proposal.status}, not rejected", field="keys"
+            )
+        if _kind_of(proposal) == "update":
+            self._set_possible_update(proposal, present=True)
+        self._set_proposal(proposal, status="pending", decided_at=None, reason=None)
+        return {"key": key, "proposal": _proposal(proposal)}
+
+    def _set_possible_update(self, proposal: Proposal, *, present: bool) -> None:
+        new_id, old_id = json.loads(proposal.subject)
+        new = Memory.get_or_none(Memory.uuid == new_id)
+        old = Memory.get_or_none(Memory.uuid == old_id)
+        if new is None or old is None:
+            return
+        with self._write() as pending:  # type: ignore[attr-defined]
+            self._touch([new.uuid, old.uuid])  # type: ignore[attr-defined]
+            if present:
+                Link.insert(
+                    src=new, dst=old, relation="possible_update", created_at=clock.now()
+                ).on_conflict_ignore().execute()
+            else:
+                Link.delete().where(
+                    (Link.src == new) & (Link.dst == old) & (Link.relation == "possible_update")
+                ).execute()
+            pending.append(Change("updated", new.uuid, new.version, "user"))
+
+    def _pending(self, key: str) -> Proposal:
+        proposal = self._proposal_row(_number(key))
+        if proposal.status != "pending":
+            raise ValidationError(
+                f"proposal {proposal.id} is already {proposal.status}", field="keys"
+            )
+        return proposal
+
+    def _proposal_row(self, number: int) -> Proposal:
+        proposal = Proposal.get_or_none(Proposal.id == number)
+        if proposal is None:
+            raise NotFound(f"no proposal {number}; the inbox lists them", field="id")
+        return proposal
+
+    def _proposal_item(self, p: Proposal) -> dict[str, Any]:
+        uuids = json.loads(p.subject) if p.subject else ([p.memory] if p.memory else [])
+        rows = {r.uuid: r for r in Memory.select().where(Memory.uuid.in_(uuids))}
+        return {
+            "key": f"{PROPOSAL}{p.id}",
+            "type": _kind_of(p),
+            "content": p.content,
+            "why": p.why,
+            "agent": p.agent,
+            "session": p.session_id,
+            "created_at": p.created_at,
+            "support": p.support,
+            "reason": p.reason,
+            "memories": [_brief(rows[u]) for u in uuids if u in rows],
+        }
+
+
+def _memory_item(row: Memory) -> dict[str, Any]:
+    flag = json.loads(row.flag)
+    return {
+        "key": f"{MEMORY}{row.uuid}",
+        "type": "unsure" if withhold.only_unsure(flag) else "flagged",
+        "content": row.content,
+        "why": "; ".join(flag),
+        "agent": row.agent,
+        "session": None,
+        "created_at": row.created_at,
+        "support": 1 + row.reinforce_count,
+        "reason": None,
+        "memories": [_brief(row)],
+    }
+
+
+def _brief(row: Memory) -> dict[str, Any]:
+    out = to_dict(row)
+    return {k: out[k] for k in ("id", "content", "status", "source", "agent", "created_at")}
+
+
+def _kind_of(p: Proposal) -> str:
+    return p.kind if p.kind in ("promote", "update", "merge") else "extract"
+
+
+def _person_only(actor: Actor, verb: str) -> None:
+    if actor.source != "user":
+        raise NotAllowed(f"only the person may {verb} what waits in the inbox", field="keys")
+
+
+def _keys(keys: object) -> list[str]:
+    if (
+        not isinstance(keys, list | tuple)
+        or not keys
+        or not all(isinstance(k, str) and k.startswith((MEMORY, PROPOSAL)) for k in keys)
+    ):
+        raise ValidationError(
+            "keys must be a non-empty list of inbox keys (memory:<id> or proposal:<number>)",
+            field="keys",
+        )
+    return list(dict.fromkeys(keys))
+
+
+def _number(key: str) -> int:
+    number = key.removeprefix(PROPOSAL)
+    if not number.isdigit():
+        raise ValidationError(f"{key!r} is not an inbox key (proposal:<number>)", field="keys")
+    return int(number)
+
+
+def _proposal(p: Proposal) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "created_at": p.created_at,
+        "session": p.session_id,
+        "agent": p.agent,
+        "kind": p.kind,
+        "content": p.content,
+        "why": p.why,
+        "status": p.status,
+        "memory": p.memory,
+        "subject": json.loads(p.subject) if p.subject else [],
+        "support": p.support,
+        "reason": p.reason,
+        "decided_at": p.decided_at,
+    }

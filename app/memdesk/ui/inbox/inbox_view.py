@@ -1,0 +1,281 @@
+"""The Inbox: everything waiting for the person's decision, one keyboard-first list.
+
+A accepts, E edits and accepts, R (or Delete) rejects with a reason; each acts on every
+selected item as one undoable step. Rejected items are one switch away and can be
+reconsidered. Find Duplicates turns near-duplicates into merge proposals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QProgressDialog,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
+
+COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
+Run = Callable[[str, Callable[[], Any]], Any]
+
+
+class InboxView(QWidget):
+    """The items, their full story below, and the decisions. `decided` after each."""
+
+    decided = Signal()
+    memory_activated = Signal(str)
+
+    def __init__(
+        self,
+        service: MemoryService,
+        run: Run,
+        report: Callable[[MemdeskError], None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._run = run
+        self._report = report
+        self._items: list[dict[str, Any]] = []
+        self.show_combo = QComboBox(self)
+        self.show_combo.addItem("Waiting for you", "pending")
+        self.show_combo.addItem("Rejected", "rejected")
+        self.show_combo.currentIndexChanged.connect(self.reload)
+        self.find_button = QPushButton("Find &Duplicates…", self)
+        self.find_button.setToolTip("Propose merging memories that say the same thing")
+        self.find_button.clicked.connect(self.find_duplicates)
+        hint = QLabel("A accept · E edit & accept · R reject · Ctrl+Z undo", self)
+        hint.setEnabled(False)  # drawn greyed: a hint, not a control
+        self.note = QLabel(self)  # what the last Find Duplicates found
+        top = QHBoxLayout()
+        top.addWidget(self.show_combo)
+        top.addWidget(self.note)
+        top.addStretch(1)
+        top.addWidget(hint)
+        top.addWidget(self.find_button)
+
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.story = QTextBrowser(self)
+        self.story.setOpenLinks(False)
+        self.story.anchorClicked.connect(lambda url: self.memory_activated.emit(url.path()))
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.table)
+        split.addWidget(self.story)
+        split.setSizes([300, 200])
+
+        self.accept_button = QPushButton("&Accept", self)
+        self.edit_button = QPushButton("&Edit && Accept…", self)
+        self.reject_button = QPushButton("&Reject…", self)
+        self.reconsider_button = QPushButton("Re&consider", self)
+        self.accept_button.clicked.connect(self.accept_selected)
+        self.edit_button.clicked.connect(self.edit_and_accept)
+        self.reject_button.clicked.connect(self.reject_selected)
+        self.reconsider_button.clicked.connect(self.reconsider_selected)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        for button in (
+            self.reconsider_button,
+            self.reject_button,
+            self.edit_button,
+            self.accept_button,
+        ):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        layout.addLayout(buttons)
+        self._keys = {
+            Qt.Key.Key_A: self.accept_selected,
+            Qt.Key.Key_E: self.edit_and_accept,
+            Qt.Key.Key_R: self.reject_selected,
+            Qt.Key.Key_Delete: self.reject_selected,
+        }
+        self.table.installEventFilter(self)
+        self.reload()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Single keys decide while the list has the focus (plain keys: no modifiers)."""
+        if watched is self.table and event.type() == QEvent.Type.KeyPress:
+            action = self._keys.get(event.key())
+            if action is not None and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+                action()
+                return True
+        return super().eventFilter(watched, event)
+
+    @property
+    def showing(self) -> str:
+        return self.show_combo.currentData()
+
+    @Slot()
+    def reload(self) -> None:
+        """Fill the table again, keeping the selection on the same row number (the next
+        item after a decision)."""
+        row = self.table.currentRow()
+        try:
+            self._items = self._service.inbox(self.showing)
+        except MemdeskError as exc:
+            self._report(exc)
+            return
+        self.table.setRowCount(len(self._items))
+        for number, item in enumerate(self._items):
+            cells = (
+                TYPE_NAMES[item["type"]],
+                first_line(item["content"]),
+                first_line(item["reason"] or item["why"]),
+                item["agent"] or "",
+                str(item["support"]),
+                item["created_at"][:16].replace("T", " "),
+            )
+            for column, text in enumerate(cells):
+                cell = QTableWidgetItem(text)
+                if column == 1:
+                    cell.setToolTip(item["content"])
+                self.table.setItem(number, column, cell)
+        if self._items:
+            self.select_row(min(max(row, 0), len(self._items) - 1))
+        self._on_selection()
+
+    def select_row(self, row: int) -> None:
+        # Not QTableView.selectRow: that toggles the row when a modifier key is held.
+        flags = QItemSelectionModel.SelectionFlag
+        index = self.table.model().index(row, 0)
+        self.table.selectionModel().setCurrentIndex(index, flags.ClearAndSelect | flags.Rows)
+
+    def selected(self) -> list[dict[str, Any]]:
+        rows = sorted(i.row() for i in self.table.selectionModel().selectedRows())
+        return [self._items[r] for r in rows]
+
+    @Slot()
+    def accept_selected(self) -> None:
+        chosen = self._chosen("pending")
+        if chosen:
+            keys = [i["key"] for i in chosen]
+            self._decide(f"Accept {_count(chosen)}", lambda: self._service.accept(keys))
+
+    @Slot()
+    def edit_and_accept(self) -> None:
+        chosen = self._chosen("pending")
+        if len(chosen) != 1:
+            return
+        (item,) = chosen
+        text, ok = QInputDialog.getMultiLineText(
+            self, "Edit & accept", "Accept it with these words:", item["content"]
+        )
+        if ok and text.strip():
+            keys = [item["key"]]
+            self._decide(
+                f"Edit & accept “{first_line(text)[:40]}”",
+                lambda: self._service.accept(keys, content=text.strip()),
+            )
+
+    @Slot()
+    def reject_selected(self) -> None:
+        chosen = self._chosen("pending")
+        if not chosen:
+            return
+        reason, ok = QInputDialog.getText(
+            self, "Reject", f"Reject {_count(chosen)}. Why? (optional, kept with it)"
+        )
+        if ok:
+            keys = [i["key"] for i in chosen]
+            self._decide(
+                f"Reject {_count(chosen)}",
+                lambda: self._service.reject(keys, reason=reason.strip() or None),
+            )
+
+    @Slot()
+    def reconsider_selected(self) -> None:
+        chosen = self._chosen("rejected")
+        if chosen:
+            keys = [i["key"] for i in chosen]
+            self._decide(f"Reconsider {_count(chosen)}", lambda: self._service.reconsider(keys))
+
+    @Slot()
+    def find_duplicates(self) -> None:
+        progress = QProgressDialog("Reading memories…", "Cancel", 0, 100, self)
+        progress.setWindowTitle("Find Duplicates")
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+
+        def step(done: int, total: int) -> bool:
+            progress.setMaximum(max(total, 1))
+            progress.setValue(done)
+            QApplication.processEvents()
+            return not progress.wasCanceled()
+
+        try:
+            found = self._service.find_duplicates(progress=step)
+        except MemdeskError as exc:
+            progress.close()
+            if exc.code != "cancelled":
+                self._report(exc)
+            return
+        progress.close()
+        count = len(found["proposed"])
+        self.note.setText(
+            f"Read {found['memories']:,} memories: "
+            + (f"{count:,} merge proposals added." if count else "no new duplicates.")
+        )
+        self.show_combo.setCurrentIndex(0)
+        self.reload()
+        if count:  # show the first of them
+            keys = [item["key"] for item in self._items]
+            self.select_row(keys.index(found["proposed"][0]))
+        self.decided.emit()
+
+    def _chosen(self, showing: str) -> list[dict[str, Any]]:
+        return self.selected() if self.showing == showing else []
+
+    def _decide(self, text: str, action: Callable[[], Any]) -> None:
+        self._run(text, action)
+        self.reload()
+        self.decided.emit()
+        self.table.setFocus()
+
+    @Slot()
+    def _on_selection(self) -> None:
+        chosen = self.selected()
+        pending = self.showing == "pending"
+        self.accept_button.setVisible(pending)
+        self.edit_button.setVisible(pending)
+        self.reject_button.setVisible(pending)
+        self.reconsider_button.setVisible(not pending)
+        for button in (self.accept_button, self.reject_button, self.reconsider_button):
+            button.setEnabled(bool(chosen))
+        self.edit_button.setEnabled(len(chosen) == 1)
+        if len(chosen) == 1:
+            self.story.setHtml(describe(chosen[0]))
+        elif chosen:
+            self.story.setPlainText(f"{len(chosen)} items selected.")
+        else:
+            self.story.setPlainText("Nothing waits for you." if pending and not self._items else "")
+
+
+def _count(items: list[dict[str, Any]]) -> str:
+    return f"{len(items)} item{'s' if len(items) != 1 else ''}"

@@ -1,0 +1,73 @@
+"""How an inbox item reads: its kind's name, and its whole story as HTML (where it came
+from, the memories it concerns, and for an update the words that changed)."""
+
+from __future__ import annotations
+
+import difflib
+import html
+from typing import Any
+
+TYPE_NAMES = {
+    "extract": "Heard in a session",
+    "promote": "Share with all agents",
+    "update": "Possible update",
+    "merge": "Merge duplicates",
+    "unsure": "Unsure write",
+    "flagged": "Withheld by the guard",
+}
+ACCEPTING = {
+    "extract": "Accept stores it as a memory.",
+    "promote": "Accept lets every agent see this private memory.",
+    "update": "Accept retires the older memory, linked as replaced by the newer one.",
+    "merge": "Accept keeps the first memory with every tag and link of the others; the others "
+    "are retired as its duplicates, their history kept.",
+    "unsure": "Accept lets agents see it.",
+    "flagged": "Accept releases it to agents as it is; Edit & accept to change it first.",
+}
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def describe(item: dict[str, Any]) -> str:
+    parts = [f"<h3>{TYPE_NAMES[item['type']]}</h3>"]
+    if item["type"] == "update" and len(item["memories"]) == 2:
+        new, old = item["memories"]
+        parts.append(f"<p>{word_diff(old['content'], new['content'])}</p>")
+    else:
+        parts.append(f"<p>{_text(item['content'])}</p>")
+    parts.append(f"<p><i>Why:</i> {_text(item['why'])}</p>")
+    if item["reason"]:
+        parts.append(f"<p><i>Rejected because:</i> {_text(item['reason'])}</p>")
+    source = [f"agent {item['agent']}"] if item["agent"] else []
+    source += [f"session {item['session']}"] if item["session"] else []
+    source += [f"{item['created_at'][:16].replace('T', ' ')}", f"support {item['support']}"]
+    parts.append(f"<p><i>From:</i> {_text(', '.join(source))}</p>")
+    if item["memories"]:
+        rows = "".join(
+            f"<li><a href='memory:{m['id']}'>{m['id'][:8]}</a> ({m['status']}, "
+            f"{_text(m['agent'] or m['source'])}): {_text(first_line(m['content'])[:120])}</li>"
+            for m in item["memories"]
+        )
+        parts.append(f"<p><i>Memories it concerns:</i></p><ul>{rows}</ul>")
+    parts.append(f"<p><i>{ACCEPTING[item['type']]}</i></p>")
+    return "".join(parts)
+
+
+def word_diff(old: str, new: str) -> str:
+    """`old` → `new` word by word: removed words struck through in red, added ones green."""
+    a, b = old.split(), new.split()
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b).get_opcodes():
+        if op in ("delete", "replace"):
+            out.append(f"<s style='color:#c0392b'>{_text(' '.join(a[i1:i2]))}</s>")
+        if op in ("insert", "replace"):
+            out.append(f"<b style='color:#1e8449'>{_text(' '.join(b[j1:j2]))}</b>")
+        if op == "equal":
+            out.append(_text(" ".join(a[i1:i2])))
+    return " ".join(out)
+
+
+def _text(value: str) -> str:
+    return html.escape(value).replace("\n", "<br>")

@@ -1,0 +1,141 @@
+"""The Inbox, driven like a person: keys and buttons, single and bulk, undo and redo."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog
+
+from memdesk.core import agent
+from tests.ui.window_helpers import open_window, settle
+
+CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    service.add("Something already known")
+    service.session_start("s1", actor=CLAUDE, task="checkout")
+    service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "Don't touch the vendored code. I like early returns."}
+        ],
+    )
+    return open_window(qtbot, service, tmp_path / "settings.ini")
+
+
+def open_inbox(window):
+    window.sidebar.select_key("inbox")
+    settle(window)
+    assert window.pages.currentWidget() is window.inbox
+    window.inbox.table.setFocus()
+    return window.inbox
+
+
+def contents(view):
+    return [item["content"] for item in view._items]
+
+
+def press(qtbot, view, key):
+    qtbot.keyClick(view.table, key)
+
+
+def test_the_badge_counts_what_waits_and_the_list_shows_it(window):
+    assert window.sidebar.count_of("inbox") == 2
+    assert window.sidebar._find("inbox").font(0).bold()
+    view = open_inbox(window)
+    assert set(contents(view)) == {"Don't touch the vendored code", "The user likes early returns"}
+    assert view.table.item(0, 0).text() == "Heard in a session"
+    assert "session s1" in view.story.toPlainText()  # where it came from
+
+
+def test_accept_with_a_key_then_undo_and_redo(qtbot, service, window):
+    view = open_inbox(window)
+    first = contents(view)[0]
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert first not in contents(view)
+    assert len(contents(view)) == 1
+    assert service.count(tags=["gap-fill"]) == 1
+    assert window.sidebar.count_of("inbox") == 1
+
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert set(contents(view)) >= {first}
+    assert service.count(tags=["gap-fill"]) == 0
+    window.undo_stack.redo()
+    settle(window)
+    assert service.count(tags=["gap-fill"], status="all") == 1  # the same memory again
+
+
+def test_edit_and_accept(qtbot, service, window, monkeypatch):
+    view = open_inbox(window)
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *a, **k: ("Never edit vendor/", True)
+    )
+    press(qtbot, view, Qt.Key.Key_E)
+    settle(window)
+    (accepted,) = service.proposals("accepted")
+    assert service.get(accepted["memory"])["content"] == "Never edit vendor/"
+    assert accepted["content"] == "The user likes early returns"  # what was heard, kept
+
+
+def test_reject_several_with_a_reason_is_one_step_and_reconsiderable(
+    qtbot, service, window, monkeypatch
+):
+    view = open_inbox(window)
+    view.table.selectAll()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("not mine", True))
+    press(qtbot, view, Qt.Key.Key_R)
+    settle(window)
+    assert contents(view) == []
+    assert "Nothing waits" in view.story.toPlainText()
+    assert [i["reason"] for i in service.inbox("rejected")] == ["not mine", "not mine"]
+
+    view.show_combo.setCurrentIndex(1)  # Rejected
+    assert len(contents(view)) == 2
+    assert view.reconsider_button.isVisible()
+    view.select_row(0)
+    qtbot.mouseClick(view.reconsider_button, Qt.MouseButton.LeftButton)
+    assert len(service.inbox()) == 1
+    window.undo_stack.undo()  # the reconsider
+    window.undo_stack.undo()  # the rejection of both
+    assert len(service.inbox()) == 2
+
+
+def test_an_update_shows_the_changed_words_and_accepting_retires_the_old(qtbot, service, window):
+    old = service.add("The API listens on port 8080", actor=CLAUDE)
+    new = service.add("The API listens on port 9090", actor=CURSOR)
+    window.hub.flush()
+    view = open_inbox(window)
+    row = next(n for n, i in enumerate(view._items) if i["type"] == "update")
+    view.select_row(row)
+    html = view.story.toHtml()
+    assert "8080" in html
+    assert "9090" in html
+    assert "line-through" in html
+    qtbot.mouseClick(view.accept_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert service.get(old["id"])["status"] == "inactive"
+    assert service.get(new["id"])["supersedes"] == old["id"]
+    window.undo_stack.undo()
+    assert service.get(old["id"])["status"] == "active"
+
+
+def test_find_duplicates_then_merge_and_undo(qtbot, service, window):
+    a = service.add("Run the linter before every push", tags=["git"], dedup=False)
+    b = service.add("Run the linter before every push!", tags=["ci"], actor=CLAUDE, dedup=False)
+    window.hub.flush()
+    view = open_inbox(window)
+    qtbot.mouseClick(view.find_button, Qt.MouseButton.LeftButton)
+    assert "1 merge proposals added" in view.note.text()
+    assert view.selected()[0]["type"] == "merge"  # the new proposal, ready to decide
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert set(service.get(a["id"])["tags"]) == {"git", "ci"}
+    assert service.get(b["id"])["status"] == "inactive"
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert service.get(b["id"])["status"] == "active"
+    assert service.get(a["id"])["tags"] == ["git"]
