@@ -114,6 +114,13 @@ class Dispatcher:
             "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
             "proposals.list": lambda p, s: svc.proposals(**p),
             "proposals.decide": self._decide,
+            "inbox.list": lambda p, s: svc.inbox(**_person(s, "inbox.list", p)),
+            "inbox.accept": lambda p, s: svc.accept(p.pop("keys"), actor=s.actor, **p),
+            "inbox.reject": lambda p, s: svc.reject(p.pop("keys"), actor=s.actor, **p),
+            "inbox.reconsider": lambda p, s: svc.reconsider(p["keys"], actor=s.actor),
+            "inbox.find_duplicates": lambda p, s: svc.find_duplicates(
+                **_person(s, "inbox.find_duplicates", p)
+            ),
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
             "system.backups": lambda p, s: svc.backups(),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
@@ -259,6 +266,13 @@ def _purged(_: None) -> dict[str, bool]:
 def _subscribe(session: Session, on: bool) -> dict[str, bool]:
     session.subscribed = on
     return {"subscribed": on}
+
+
+def _person(session: Session, method: str, params: Params) -> Params:
+    """`params`, for the person's own clients only (the window, the CLI)."""
+    if session.role != "user":
+        raise RpcError(errors.NOT_ALLOWED, f"{method}: only the person's own clients may call it")
+    return params
 
 
 def _flag(params: Params, name: str) -> Params:

@@ -54,6 +54,7 @@ TYPES: dict[str, dict[str, Any]] = {
     "version": {"type": "integer"},
     "expected_version": {"type": "integer"},
     "importance": {"type": "number"},
+    "confidence": {"type": "number"},
     "dedup": {"type": "boolean"},
 }
 # Where the tool's name differs from the method's (one "id" for the memory acted on).
@@ -78,6 +79,7 @@ SHORT = {
     "order": "sort field, - for descending (default -updated_at)",
     "relation": "default related",
     "importance": "0..1 (default 0.5)",
+    "confidence": "0..1, how sure you are; below 0.8 the user reviews it first",
     "query": "what to find (plain words)",
     "dedup": "false: add even if it restates a memory",
     "expected_version": "fail if changed since this version",
@@ -124,7 +126,11 @@ READS = {
 }
 _FIELDS = ("kind", "tags", "project", "task", "importance")
 WRITES = {
-    "add": Op("memory.add", ("content", "layer", *_FIELDS, "visibility", "dedup"), ("content",)),
+    "add": Op(
+        "memory.add",
+        ("content", "layer", *_FIELDS, "visibility", "confidence", "dedup"),
+        ("content",),
+    ),
     "update": Op(
         "memory.update",
         ("id", "content", "layer", *_FIELDS, "expected_version", "reason"),

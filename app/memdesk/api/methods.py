@@ -77,6 +77,8 @@ METHODS = [
             "content": "text, at most 64 KiB",
             **_NEW_FIELDS,
             "created_at": "ISO 8601 time (default now)",
+            "confidence": "number 0..1, how sure you are (optional); an agent's write below 0.8 "
+            "waits in the person's inbox, withheld from agents until accepted",
             "dedup": "boolean (default true): reinforce a restatement instead of adding",
         },
         ("content",),
@@ -332,6 +334,41 @@ METHODS = [
         "Accept (stored as an L1 memory) or dismiss a proposal (user role only).",
         {"id": "proposal number", "accept": "true to store it, false to dismiss it"},
         ("id", "accept"),
+    ),
+    Method(
+        "inbox.list",
+        "What waits for the person's decision (user role only): proposals, possible updates, "
+        "merges, withheld writes; each with its key, type, why, support and the memories it "
+        "concerns, most supported first.",
+        {"status": "pending (default) | rejected"},
+    ),
+    Method(
+        "inbox.accept",
+        "Accept inbox items, all or none (user role only).",
+        {
+            "keys": "list of item keys (memory:<id> or proposal:<number>)",
+            "content": "the text to accept instead (one key only)",
+        },
+        ("keys",),
+    ),
+    Method(
+        "inbox.reject",
+        "Reject inbox items, kept with the reason (user role only): a proposal as rejected, a "
+        "withheld memory in the Trash.",
+        {"keys": "list of item keys", "reason": "why (optional)"},
+        ("keys",),
+    ),
+    Method(
+        "inbox.reconsider",
+        "Put rejected inbox items back (user role only).",
+        {"keys": "list of item keys"},
+        ("keys",),
+    ),
+    Method(
+        "inbox.find_duplicates",
+        "Propose merging memories that say the same thing (user role only); returns how many "
+        "memories were read and the new proposals' keys.",
+        {"project": "only this project (optional)"},
     ),
     Method(
         "system.backup",
