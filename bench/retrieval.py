@@ -11,7 +11,11 @@ later (so they are the newest), untagged. Questions are then asked with the proj
 with no filter at all, and as plain FTS5 bm25 (one `fts5(content)` table over the same
 memories, the OR of the question's words, no filter), with latency percentiles.
 
+With --as-agent, the questions are asked as an agent: every search is then a recall, and the
+recall boost of decay (memdesk.core.decay) reorders later questions' ties.
+
     python bench/retrieval.py [--data ../shared/bench/locomo_dev.json] [--haystack 0 10000]
+        [--as-agent]
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
-from memdesk.core import MemoryService
+from memdesk.core import USER, MemoryService, agent
 
 KS = (1, 5, 10, 25)
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo_dev.json"
@@ -99,6 +103,9 @@ def haystack(service: MemoryService, samples: list[dict], target: dict, size: in
         service.add_many(batch, dedup=False)
 
 
+ASKER = {"actor": USER}  # --as-agent: agent("bench")
+
+
 def evaluate(
     service: MemoryService, sample: dict, scores: dict, timings: list[float], mode: str = "project"
 ) -> None:
@@ -112,7 +119,7 @@ def evaluate(
             ranked = _plain_search(plain, qa["question"], max(KS))
         else:
             filters = {"project": sample["sample_id"]} if mode == "project" else {}
-            hits = service.search(qa["question"], k=max(KS), **filters)["hits"]
+            hits = service.search(qa["question"], k=max(KS), **filters, **ASKER)["hits"]
             ranked = [h["tags"][0] if h["tags"] else None for h in hits]
         timings.append((time.perf_counter() - started) * 1000)
         for k in KS:
@@ -149,7 +156,10 @@ def main() -> int:
     parser.add_argument(
         "--haystack", type=int, nargs="*", help="other memories per store (e.g. 0 10000 100000)"
     )
+    parser.add_argument("--as-agent", action="store_true", help="ask as an agent (recalls)")
     args = parser.parse_args()
+    if args.as_agent:
+        ASKER["actor"] = agent("bench")
     if not args.data.exists():
         print(f"skipped: no LoCoMo file at {args.data}")
         return 0

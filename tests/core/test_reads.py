@@ -192,11 +192,13 @@ def test_a_bad_time_ago_says_what_is_allowed(service, value):
 
 
 def test_the_dashboards_activity_figures(service):
-    from datetime import UTC, datetime
+    from datetime import UTC, datetime, timedelta
 
     service.add("today one")
     service.add("today two")
     service.add("long ago", created_at="2020-01-01T00:00:00Z")
+    week_ago = datetime.now(UTC) - timedelta(days=7)
+    service.add("last week, not recalled yet", created_at=week_ago.isoformat())
     service.search("today", actor=agent("claude-code"))
     service.search("today")  # the person's own search is no recall
     figures = service.dashboard(days=7)
@@ -207,5 +209,7 @@ def test_the_dashboards_activity_figures(service):
     assert sum(figures["added"]) == 2
     assert figures["recalled"][-1] == 2
     assert figures["latency_ms"]["searches"] == 2
-    assert figures["never_recalled"]["count"] == 1
+    stale = figures["prune_candidates"]  # old and never recalled; a new one is not stale yet
+    assert [m["content"] for m in stale["oldest"]] == ["long ago"]
+    assert stale["days"] == 156
     assert {m["content"] for m in figures["most_recalled"]} == {"today one", "today two"}

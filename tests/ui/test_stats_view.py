@@ -57,7 +57,7 @@ def test_the_tiles(window):
     assert "2 searches" in stats.latency.text()
     assert "MB" in stats.file.text()
     assert "Fact" in stats.most.text()  # recalled by claude's search
-    assert "never recalled" in stats.never.text()
+    assert "older than 156 days" in stats.stale.text()
 
 
 def test_check_now(qtbot, window):

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import validate
+from memdesk.core import clock, validate
+from memdesk.core.decay import DECAY
 from memdesk.core.records import to_dict
 from memdesk.store import Memory
 
@@ -48,7 +49,11 @@ class Dashboard:
         )
         active = (Memory.status == "active") & (Memory.layer == "L1")
         most = Memory.select().where(active & (Memory.recall_count > 0))
-        never = Memory.select().where(active & (Memory.recall_count == 0))
+        # Stale: decayed to the floor and never recalled by an agent. The person decides.
+        stale_before = clock.format_time(datetime.now(UTC) - timedelta(days=DECAY.stale_after_days))
+        stale = Memory.select().where(
+            active & (Memory.recall_count == 0) & (Memory.created_at < stale_before)
+        )
         every_day = _days(since, days)
         return {
             "days": every_day,
@@ -62,9 +67,10 @@ class Dashboard:
             "most_recalled": [
                 to_dict(m) for m in most.order_by(Memory.recall_count.desc()).limit(TOP)
             ],
-            "never_recalled": {
-                "count": never.count(),
-                "oldest": [to_dict(m) for m in never.order_by(Memory.created_at).limit(TOP)],
+            "prune_candidates": {
+                "count": stale.count(),
+                "days": round(DECAY.stale_after_days),
+                "oldest": [to_dict(m) for m in stale.order_by(Memory.created_at).limit(TOP)],
             },
             "file_bytes": _size(self.path),
             "wal_bytes": _size(self.path.with_name(self.path.name + "-wal")),

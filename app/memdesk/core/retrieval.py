@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import peewee
 
-from memdesk.core import dates, rules
+from memdesk.core import dates, decay, rules
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
 from memdesk.store.fts import scope_token, status_token
@@ -50,16 +49,16 @@ class Weights:
     """How a hit's score is made.
 
     relevance = -(bm25 over the columns below) + date_bonus if the memory was written on a
-    date the query names; score = relevance * (1 + recency_bonus + trust[source]), where
-    recency_bonus = recency * 0.5 ** (age_days / half_life_days). Recency and trust only
-    reorder near-ties: a strong recency term lowered recall in the bench.
+    date the query names; score = relevance * (1 + importance * memory.importance *
+    decay.multiplier + trust[source]), the multiplier from age and recalls (0.3..1.5, see
+    `memdesk.core.decay`). Importance, decay and trust only reorder near-ties: a strong
+    recency term lowered recall in the bench.
     """
 
     # content, tags, context, scope (scope only filters)
     columns: tuple[float, float, float, float] = (1.0, 0.5, 0.3, 0.0)
     date_bonus: float = 5.0
-    recency: float = 0.05
-    half_life_days: float = 90.0
+    importance: float = 0.1  # a new memory of default importance 0.5: +5%
     trust: dict[str, float] = field(
         default_factory=lambda: {"user": 0.06, "agent": 0.03, "system": 0.0}
     )
@@ -149,17 +148,22 @@ def _ranked(
     else:
         rows = _exact(wanted, filters, weights, limit, named)
     now = datetime.now(UTC)
-    created, source = HIT_COLUMNS.index("created_at"), HIT_COLUMNS.index("source")
     scored = sorted(
-        ((_fuse(-row[-1], row[created], row[source], now, weights), row) for row in rows),
+        ((_fuse(-row[-1], row, now, weights), row) for row in rows),
         key=lambda pair: pair[0],
         reverse=True,
     )
     return [{**dict(zip(HIT_COLUMNS, row, strict=False)), "score": s} for s, row in scored[:k]]
 
 
+# Read for ranking only, after HIT_COLUMNS (a hit's dict leaves them out).
+RANK_COLUMNS = ("recall_count", "last_recalled_at")
+_SELECTED = (*HIT_COLUMNS, *RANK_COLUMNS)
+_IMPORTANCE, _SOURCE, _CREATED, _RECALLS, _LAST = map(
+    _SELECTED.index, ("importance", "source", "created_at", "recall_count", "last_recalled_at")
+)
 _FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
-_COLUMNS = [getattr(Memory, name) for name in HIT_COLUMNS]
+_COLUMNS = [getattr(Memory, name) for name in _SELECTED]
 
 
 def frequency(word: str, cap: int) -> int:
@@ -214,7 +218,7 @@ FROM (
 ) AS best
 JOIN memory AS t1 ON t1.id = best.rid
 ORDER BY best.r
-""".replace("{columns}", ", ".join(f"t1.{name}" for name in HIT_COLUMNS))
+""".replace("{columns}", ", ".join(f"t1.{name}" for name in _SELECTED))
 
 
 def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list:
@@ -248,7 +252,6 @@ def _exact(
     )
 
 
-def _fuse(relevance: float, created_at: str, source: str, now: datetime, weights: Weights) -> float:
-    age_days = max(0.0, (now - datetime.fromisoformat(created_at)).total_seconds() / 86400)
-    recency = weights.recency * math.pow(0.5, age_days / weights.half_life_days)
-    return relevance * (1 + recency + weights.trust.get(source, 0.0))
+def _fuse(relevance: float, row: tuple, now: datetime, weights: Weights) -> float:
+    weight = row[_IMPORTANCE] * decay.multiplier(row[_CREATED], row[_RECALLS], row[_LAST], now)
+    return relevance * (1 + weights.importance * weight + weights.trust.get(row[_SOURCE], 0.0))

@@ -117,8 +117,8 @@ class StatsView(QScrollArea):
 
         lists = QHBoxLayout()
         self.most = QLabel(self)
-        self.never = QLabel(self)
-        for label, title in ((self.most, "Most recalled"), (self.never, "Never recalled")):
+        self.stale = QLabel(self)
+        for label, title in ((self.most, "Most recalled"), (self.stale, "Prune candidates")):
             group = QGroupBox(title, self)
             QVBoxLayout(group).addWidget(label)
             label.setWordWrap(True)
@@ -185,12 +185,13 @@ class StatsView(QScrollArea):
         self._plot(self.added_plot, activity["added"])
         self._plot(self.recalled_plot, activity["recalled"])
         self.most.setText(_memory_links(activity["most_recalled"], "recall_count") or "none yet")
-        never = activity["never_recalled"]
-        self.never.setText(
-            f"{never['count']:,} active knowledge memories never recalled (prune candidates); "
-            f"oldest:<br>{_memory_links(never['oldest'], None)}"
-            if never["count"]
-            else "every knowledge memory was recalled at least once"
+        stale = activity["prune_candidates"]
+        self.stale.setText(
+            f"{stale['count']:,} knowledge memories older than {stale['days']} days that no "
+            f"agent ever recalled: yours to keep or delete. Oldest:<br>"
+            f"{_memory_links(stale['oldest'], None)}"
+            if stale["count"]
+            else f"no knowledge memory is both older than {stale['days']} days and never recalled"
         )
 
     def _fill_counts(self, stats: dict[str, Any]) -> None:
