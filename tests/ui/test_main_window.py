@@ -417,3 +417,20 @@ def test_a_search_lists_its_hits_best_first_whatever_column_was_sorted(qtbot, se
     assert header.isSortIndicatorShown()
     assert header.sortIndicatorSection() == 0
     assert shown_texts(window) == sorted(shown_texts(window))  # SQLite BINARY order
+
+
+def test_a_first_run_gives_the_sidebar_its_room(qtbot, service, tmp_path):
+    """The widest view's controls must not squeeze the sidebar to a sliver on a first run."""
+    from PySide6.QtCore import QSettings
+
+    from memdesk.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(service, settings=settings, socket_path="/tmp/memdesk-test.sock")
+    qtbot.addWidget(window)
+    window.resize(1280, 780)
+    window.show()
+    qtbot.waitExposed(window)
+    side, center, detail = window.splitter.sizes()
+    assert side >= 150
+    assert center > detail

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt, Slot
-from PySide6.QtGui import QCloseEvent, QUndoStack
+from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
     QInputDialog,
@@ -52,6 +52,9 @@ STATUS_VIEWS = {"active": "all", "inactive": "inactive", "deleted": "trash"}
 T = TypeVar("T")
 
 
+PAGE_MIN_WIDTH = 420
+
+
 class MainWindow(QMainWindow):
     """Browse, search, correct and remove what agents remember; refreshed live as they write."""
 
@@ -66,6 +69,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.service = service
         self.settings = settings or QSettings()
+        self.first_layout = False  # set by restore_settings on a first run
         self.setWindowTitle("memdesk")
         self.undo_stack = QUndoStack(self)
         self._agent_names: list[str] = []
@@ -104,6 +108,10 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.empty_state)
         self.inbox = InboxView(self.service, self.run, self.show_error, self)
         self.pages.addWidget(self.inbox)
+        for page in (self.timeline, self.graph):
+            # Their control rows are wide; left to them, the stack's minimum (the widest
+            # page's) would squeeze the sidebar to nothing on a first run.
+            page.setMinimumWidth(PAGE_MIN_WIDTH)
         center = QWidget(self)
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
@@ -374,7 +382,9 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def show_page(self, index: int) -> None:
         """The chosen view; on a database without any memory, the welcome page instead."""
-        if index == 0 and self.sidebar.current_key == "inbox":
+        inbox = index == 0 and self.sidebar.current_key == "inbox"
+        self.browser.header.setVisible(not inbox)  # the search narrows memories, not the inbox
+        if inbox:
             self.pages.setCurrentWidget(self.inbox)
             return
         empty = index == 0 and self.service.count(status=None) == 0
@@ -597,6 +607,12 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> None:
         window_settings.save_settings(self)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self.first_layout:
+            self.first_layout = False
+            window_settings.first_layout(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()

@@ -54,6 +54,7 @@ class WindowMenus(QObject):
         )
         self.identity = self._action("Edit &Identity…", "Ctrl+I", w.edit_identity)
         self.find = self._action("&Find", "Ctrl+F", self._focus_search)
+        self.inbox = self._action("In&box", "Ctrl+0", self._open_inbox)
         self.move = {
             layer: self._action(
                 f"{layer} {title}", None, lambda _=False, x=layer: w.move_selected(x)
@@ -106,6 +107,7 @@ class WindowMenus(QObject):
         log.setShortcut(QKeySequence("Ctrl+L"))
         self.view_menu.addAction(log)
         self.view_menu.addAction(self.agents)
+        self.view_menu.addAction(self.inbox)
         self.view_menu.addSeparator()
         for n, name in enumerate(("List", "Timeline", "Graph", "Stats")):
             switch = self._action(
@@ -150,6 +152,7 @@ class WindowMenus(QObject):
             self.set_project,
             self.identity,
             self.find,
+            self.inbox,
             self.undo,
             self.redo,
             self.export,
@@ -163,6 +166,7 @@ class WindowMenus(QObject):
         extra = (
             "<tr><td>From the search box to the results</td><td><b>Down</b></td></tr>"
             "<tr><td>Save an edit or a new memory</td><td><b>Ctrl+Enter</b></td></tr>"
+            "<tr><td>Inbox: accept, edit &amp; accept, reject</td><td><b>A, E, R</b></td></tr>"
         )
         QMessageBox.information(
             self._window, "Keyboard shortcuts", f"<table cellpadding=3>{rows}{extra}</table>"
@@ -192,6 +196,10 @@ class WindowMenus(QObject):
         self.edit.setEnabled(self._window.detail.edit_button.isEnabled())
         self.correct.setEnabled(self._window.detail.edit_button.isEnabled())
         self.empty_trash.setEnabled(in_trash and self._window.sidebar.count_of("trash") > 0)
+
+    def _open_inbox(self) -> None:
+        self._window.sidebar.select_key("inbox")
+        self._window.inbox.table.setFocus()
 
     def _focus_search(self) -> None:
         search = self._window.browser.search

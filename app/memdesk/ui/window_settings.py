@@ -11,6 +11,12 @@ if TYPE_CHECKING:
     from memdesk.ui.main_window import MainWindow
 
 
+def first_layout(window: MainWindow) -> None:
+    """The first run's panes: the list is what a person reads, so it gets the room."""
+    side, detail = 170, 320
+    window.splitter.setSizes([side, max(400, window.width() - side - detail), detail])
+
+
 def restore_settings(window: MainWindow) -> None:
     s = window.settings
     if isinstance(geometry := s.value("window/geometry"), QByteArray):
@@ -22,9 +28,8 @@ def restore_settings(window: MainWindow) -> None:
         window.restoreState(state)
     if isinstance(state := s.value("window/splitter"), QByteArray):
         window.splitter.restoreState(state)
-    else:  # first run: the list is what a person reads, so it gets the room
-        side, detail = 170, 320
-        window.splitter.setSizes([side, max(400, window.width() - side - detail), detail])
+    else:  # first run: sized when first shown, once the window's own width is known
+        window.first_layout = True
     if isinstance(header := s.value("list/header"), QByteArray):
         window.browser.table.horizontalHeader().restoreState(header)
         window.browser.table.widths_restored = True

@@ -61,14 +61,11 @@ class InboxView(QWidget):
         self.find_button = QPushButton("Find &Duplicates…", self)
         self.find_button.setToolTip("Propose merging memories that say the same thing")
         self.find_button.clicked.connect(self.find_duplicates)
-        hint = QLabel("A accept · E edit & accept · R reject · Ctrl+Z undo", self)
-        hint.setEnabled(False)  # drawn greyed: a hint, not a control
         self.note = QLabel(self)  # what the last Find Duplicates found
         top = QHBoxLayout()
         top.addWidget(self.show_combo)
         top.addWidget(self.note)
         top.addStretch(1)
-        top.addWidget(hint)
         top.addWidget(self.find_button)
 
         self.table = QTableWidget(0, len(COLUMNS), self)
@@ -78,8 +75,11 @@ class InboxView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        for column in range(len(COLUMNS)):
+            mode = QHeaderView.ResizeMode
+            header.setSectionResizeMode(
+                column, mode.Stretch if column in (1, 2) else mode.ResizeToContents
+            )
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.story = QTextBrowser(self)
         self.story.setOpenLinks(False)
@@ -89,9 +89,10 @@ class InboxView(QWidget):
         split.addWidget(self.story)
         split.setSizes([300, 200])
 
-        self.accept_button = QPushButton("&Accept", self)
-        self.edit_button = QPushButton("&Edit && Accept…", self)
-        self.reject_button = QPushButton("&Reject…", self)
+        # The keys on the buttons: they work while the list has the focus (see eventFilter).
+        self.accept_button = QPushButton("Accept (A)", self)
+        self.edit_button = QPushButton("Edit && Accept… (E)", self)
+        self.reject_button = QPushButton("Reject… (R)", self)
         self.reconsider_button = QPushButton("Re&consider", self)
         self.accept_button.clicked.connect(self.accept_selected)
         self.edit_button.clicked.connect(self.edit_and_accept)
