@@ -423,3 +423,28 @@ def test_hook_install_for_a_project(run, tmp_path, monkeypatch):
     code, _, _ = run("hook", "install", "--project", "--yes", db=None)
     assert code == 0
     assert "UserPromptSubmit" in (tmp_path / ".claude" / "settings.json").read_text()
+
+
+def test_the_inbox_from_the_command_line(run, run_json, service):
+    from memdesk.core import agent
+
+    unsure = service.add("Staging port is 5433", confidence=0.5, actor=agent("claude"))
+    service.add("Lint before each push", dedup=False)
+    service.add("Lint before each push!", dedup=False)
+    service.close()
+    code, out, _ = run("inbox", "--find-duplicates")
+    assert (code, out.strip()) == (
+        0,
+        "read 2 memories; 1 merge proposals added",
+    )  # not the withheld one
+    code, out, _ = run("inbox")
+    assert "unsure" in out
+    assert "merge" in out
+    run_json("inbox", "--reject", "proposal:1", "--reason", "keep both")
+    assert [i["reason"] for i in run_json("inbox", "--rejected")] == ["keep both"]
+    run_json("inbox", "--accept", f"memory:{unsure['id']}", "--text", "Staging port is 5434")
+    assert run_json("get", unsure["id"])["content"] == "Staging port is 5434"
+    assert run("inbox")[1].strip() == "nothing waits for you"
+    code, _, err = run("inbox", "--accept", "bogus")
+    assert code == 2
+    assert "inbox keys" in err

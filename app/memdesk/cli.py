@@ -231,6 +231,18 @@ def _proposals(svc: Any, a: argparse.Namespace) -> Any:
     return svc.proposals("all" if a.all else "pending")
 
 
+def _inbox(svc: Any, a: argparse.Namespace) -> Any:
+    if a.accept:
+        return svc.accept(a.accept, content=a.text)
+    if a.reject:
+        return svc.reject(a.reject, reason=a.reason)
+    if a.reconsider:
+        return svc.reconsider(a.reconsider)
+    if a.find_duplicates:
+        return svc.find_duplicates(project=a.project)
+    return svc.inbox("rejected" if a.rejected else "pending")
+
+
 def _agents(svc: Any, a: argparse.Namespace) -> Any:
     return svc.agents()
 
@@ -440,6 +452,22 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--accept", type=int, metavar="N", help="store proposal N as a memory")
     group.add_argument("--dismiss", type=int, metavar="N", help="dismiss proposal N")
     group.add_argument("--all", action="store_true", help="also accepted and dismissed ones")
+
+    p = command(
+        "inbox",
+        _inbox,
+        "what waits for your decision (proposals, updates, merges, withheld writes); decide",
+    )
+    group = p.add_mutually_exclusive_group()
+    keys = {"nargs": "+", "metavar": "KEY", "help": "item keys, as listed (memory:…, proposal:…)"}
+    group.add_argument("--accept", **keys)
+    group.add_argument("--reject", **keys)
+    group.add_argument("--reconsider", **keys)
+    group.add_argument("--find-duplicates", action="store_true", help="propose merges")
+    group.add_argument("--rejected", action="store_true", help="list what was rejected")
+    p.add_argument("--text", help="with --accept (one key): accept these words instead")
+    p.add_argument("--reason", help="with --reject: why (kept with it)")
+    p.add_argument("--project", help="with --find-duplicates: only this project")
 
     command("agents", _agents, "the agents that opened sessions, last seen first")
 

@@ -151,6 +151,8 @@ def human(command: str, result: Any) -> str:
     if command == "proposals":
         rows = result if isinstance(result, list) else [result]
         return "\n".join(_proposal(p) for p in rows) if rows else "no proposals waiting"
+    if command == "inbox":
+        return _inbox(result)
     if command == "agents":
         if not result:
             return "no agent has opened a session yet"
@@ -192,3 +194,20 @@ def _backup(b: dict[str, Any]) -> str:
     count = "?" if b["memories"] is None else f"{b['memories']:,}"
     kind = BACKUP_KINDS[b["kind"]]
     return f"{b['name']}  {when}  {count} memories  {b['bytes'] / 1e6:.1f} MB  ({kind})"
+
+
+def _inbox(result: Any) -> str:
+    if isinstance(result, dict):  # --find-duplicates
+        found = len(result["proposed"])
+        return f"read {result['memories']:,} memories; {found:,} merge proposals added"
+    if result and "type" not in result[0]:  # a decision: one line per item
+        return "\n".join(
+            f"{r['key']}: {(r.get('proposal') or r.get('memory'))['status']}" for r in result
+        )
+    if not result:
+        return "nothing waits for you"
+    return "\n".join(
+        f"{i['key']:<45} {i['type']:<8} x{i['support']}  {_line(i['content'], 60)}\n"
+        f"{'':<45} {_line(i['reason'] or i['why'], 70)}"
+        for i in result
+    )

@@ -144,6 +144,21 @@ class RemoteService:
     def decide_proposal(self, number: int, accept: bool) -> dict[str, Any]:
         return self._call("proposals.decide", id=number, accept=accept)
 
+    def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
+        return self._call("inbox.list", status=status)
+
+    def accept(self, keys: list[str], content: str | None = None) -> list[dict[str, Any]]:
+        return self._call("inbox.accept", **_given({"keys": keys, "content": content}))
+
+    def reject(self, keys: list[str], reason: str | None = None) -> list[dict[str, Any]]:
+        return self._call("inbox.reject", **_given({"keys": keys, "reason": reason}))
+
+    def reconsider(self, keys: list[str]) -> list[dict[str, Any]]:
+        return self._call("inbox.reconsider", keys=keys)
+
+    def find_duplicates(self, project: str | None = None) -> dict[str, Any]:
+        return self._call("inbox.find_duplicates", **_given({"project": project}))
+
     def backup(self) -> dict[str, Any]:
         return self._call("system.backup")
 
