@@ -443,7 +443,7 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
     run_json("inbox", "--reject", "proposal:1", "--reason", "keep both")
     assert [i["reason"] for i in run_json("inbox", "--rejected")] == ["keep both"]
     run_json("inbox", "--accept", f"memory:{unsure['id']}", "--text", "Staging port is 5434")
-    assert run_json("get", unsure["id"])["content"] == "Staging port is 5434"
+    assert run_json("show", unsure["id"])["content"] == "Staging port is 5434"
     assert run("inbox")[1].strip() == "nothing waits for you"
     code, _, err = run("inbox", "--accept", "bogus")
     assert code == 2
