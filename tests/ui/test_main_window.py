@@ -434,3 +434,11 @@ def test_a_first_run_gives_the_sidebar_its_room(qtbot, service, tmp_path):
     side, center, detail = window.splitter.sizes()
     assert side >= 150
     assert center > detail
+
+
+def test_the_detail_shows_what_importance_counts_now(qtbot, service, tmp_path):
+    old = service.add("Written long ago", importance=0.8, created_at="2020-01-01T00:00:00Z")
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    window.open_memory(old["id"])
+    settle(window)
+    assert "0.80 × 0.30 now (age and recalls)" in window.detail.browser.toPlainText()

@@ -4,6 +4,7 @@ and its History. Links to superseded and related memories open them."""
 from __future__ import annotations
 
 import html
+from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QUrl, Signal, Slot
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core import Change, MemdeskError, MemoryService, decay
 from memdesk.core.display import visible
 from memdesk.ui.detail.history_view import HistoryView
 from memdesk.ui.detail.markdown_view import render_markdown
@@ -192,10 +193,18 @@ def _times(count: int) -> str:
 
 def _seen_by(rec: dict[str, Any]) -> str:
     if rec.get("flag"):
-        return "no agent — withheld: " + "; ".join(rec["flag"]) + " (Edit ▸ Release to Agents)"
+        return "no agent — withheld: " + "; ".join(rec["flag"]) + " (accept it in the Inbox)"
     if rec.get("visibility", "shared") == "shared":
         return "every agent"
     return f"only {rec['agent']} (private)" if rec["agent"] else "no agent (private)"
+
+
+def _importance(rec: dict[str, Any]) -> str:
+    """The importance as written, and what it counts in ranking now (see core.decay)."""
+    now = decay.multiplier(
+        rec["created_at"], rec["recall_count"], rec["last_recalled_at"], datetime.now(UTC)
+    )
+    return f"{rec['importance']:.2f} × {now:.2f} now (age and recalls)"
 
 
 def _metadata_html(rec: dict[str, Any]) -> str:
@@ -204,7 +213,7 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Tags", ", ".join(rec["tags"]) or "—"),
         ("Project", rec["project"] or "—"),
         ("Task", rec["task"] or "—"),
-        ("Importance", f"{rec['importance']:.2f}" if rec["importance"] is not None else "—"),
+        ("Importance", _importance(rec)),
         ("Written by", writer),
         ("Seen by", _seen_by(rec)),
         ("Created", short_time(rec["created_at"])),
