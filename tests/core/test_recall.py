@@ -244,3 +244,20 @@ def test_a_filter_few_matches_pass_still_finds_every_one(service, python_notes):
     rare = service.add_many([{"content": t, "project": "side"} for t in texts], dedup=False)
     hits = service.search("python", k=10, project="side")["hits"]
     assert {h["id"] for h in hits} == {m["id"] for m in rare}
+
+
+def test_a_project_search_weighs_words_by_how_rare_they_are_in_the_project(service):
+    """"gazebo" is common in the store but rare in the project, "paint" the other way round:
+    within the project, the memory about the gazebo is the best match for both words."""
+    service.add_many(
+        [{"content": f"the gazebo plan {n}", "project": "other"} for n in range(400)],
+        dedup=False,
+    )
+    gazebo = service.add("The gazebo is old and grey", project="home")
+    service.add_many(
+        [{"content": f"paint job number {n} done", "project": "home"} for n in range(30)]
+        + [{"content": f"home errand {n}", "project": "home"} for n in range(10)],
+        dedup=False,
+    )
+    hits = service.search("gazebo paint", k=5, project="home")["hits"]
+    assert hits[0]["id"] == gazebo["id"]

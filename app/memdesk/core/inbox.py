@@ -138,7 +138,8 @@ class Inbox:
         kind = _kind_of(proposal)
         subject = json.loads(proposal.subject or "[]")
         if kind == "promote":
-            self.update(proposal.memory, visibility="shared", actor=actor)  # type: ignore[attr-defined]
+            edit = {"content": content} if content is not None else {}
+            self.update(proposal.memory, visibility="shared", actor=actor, **edit)  # type: ignore[attr-defined]
         elif kind == "update":
             self._replace(subject[0], subject[1], content, actor)
         elif kind == "merge":

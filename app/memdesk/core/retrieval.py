@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 import peewee
 
-from memdesk.core import dates, decay, rules
+from memdesk.core import dates, decay, rules, scoped
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
 from memdesk.store.fts import scope_token, status_token
@@ -129,24 +129,38 @@ def search(text: str, filters: Filters, k: int, weights: Weights = WEIGHTS) -> l
     words = terms(text)
     if not words:
         return []
-    return _ranked(_quoted(words), filters, k, weights, dates.mentioned(text))
+    return _ranked(words, filters, k, weights, dates.mentioned(text))
 
 
 def containing_any(words: list[str], filters: Filters, k: int) -> list[dict]:
     """The best memories holding any of `words` (plain BM25, no date bonus)."""
-    return _ranked(_quoted(words), filters, k, WEIGHTS, None) if words else []
+    return _ranked(words, filters, k, WEIGHTS, None) if words else []
 
 
 def _ranked(
-    wanted: str, filters: Filters, k: int, weights: Weights, named: peewee.Expression | None
+    words: list[str], filters: Filters, k: int, weights: Weights, named: peewee.Expression | None
 ) -> list[dict]:
     limit = max(weights.pool, 2 * k)
     in_index = all(k in IN_INDEX for k, v in filters.__dict__.items() if v)
-    # The date bonus needs created_at, which only the joined path has.
-    if in_index and named is None:
-        rows = _prefetched(wanted, filters, weights, limit)
-    else:
-        rows = _exact(wanted, filters, weights, limit, named)
+    rows = None
+    if in_index and (filters.project or filters.task):
+        rows = scoped.ranked(
+            words,
+            filters,
+            match_expression,
+            weights.columns,
+            weights.date_bonus,
+            limit,
+            named,
+            _SELECTED_SQL,
+        )
+    if rows is None:
+        # The date bonus needs created_at, which only the joined path has.
+        wanted = _quoted(words)
+        if in_index and named is None:
+            rows = _prefetched(wanted, filters, weights, limit)
+        else:
+            rows = _exact(wanted, filters, weights, limit, named)
     now = datetime.now(UTC)
     scored = sorted(
         ((_fuse(-row[-1], row, now, weights), row) for row in rows),
@@ -162,16 +176,9 @@ _SELECTED = (*HIT_COLUMNS, *RANK_COLUMNS)
 _IMPORTANCE, _SOURCE, _CREATED, _RECALLS, _LAST = map(
     _SELECTED.index, ("importance", "source", "created_at", "recall_count", "last_recalled_at")
 )
+_SELECTED_SQL = ", ".join(f"t1.{name}" for name in _SELECTED)
 _FTS = peewee.Table("memory_fts", ["rowid"], alias="fts")
 _COLUMNS = [getattr(Memory, name) for name in _SELECTED]
-
-
-def frequency(word: str, cap: int) -> int:
-    """How many memories hold `word`, counting no further than `cap`."""
-    return Memory._meta.database.execute_sql(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
-        (f'"{word}"', cap),
-    ).fetchone()[0]
 
 
 def postings(word: str, limit: int) -> list[int]:
@@ -218,7 +225,7 @@ FROM (
 ) AS best
 JOIN memory AS t1 ON t1.id = best.rid
 ORDER BY best.r
-""".replace("{columns}", ", ".join(f"t1.{name}" for name in _SELECTED))
+""".replace("{columns}", _SELECTED_SQL)
 
 
 def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list:
