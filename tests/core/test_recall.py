@@ -247,7 +247,7 @@ def test_a_filter_few_matches_pass_still_finds_every_one(service, python_notes):
 
 
 def test_a_project_search_weighs_words_by_how_rare_they_are_in_the_project(service):
-    """"gazebo" is common in the store but rare in the project, "paint" the other way round:
+    """ "gazebo" is common in the store but rare in the project, "paint" the other way round:
     within the project, the memory about the gazebo is the best match for both words."""
     service.add_many(
         [{"content": f"the gazebo plan {n}", "project": "other"} for n in range(400)],
