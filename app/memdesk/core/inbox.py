@@ -15,6 +15,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import peewee
+
 from memdesk.core import clock, validate, withhold
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
@@ -35,7 +37,10 @@ class Inbox:
         """What waits for a decision (or was rejected), most supported first, then newest."""
         validate.one_of(status, STATUSES, "status")
         wanted = "pending" if status == "pending" else "dismissed"
-        items = [self._proposal_item(p) for p in Proposal.select().where(Proposal.status == wanted)]
+        proposals = list(Proposal.select().where(Proposal.status == wanted))
+        concerned = {p.id: _concerned(p) for p in proposals}
+        rows = _memories({u for uuids in concerned.values() for u in uuids})
+        items = [_proposal_item(p, concerned[p.id], rows) for p in proposals]
         memory_status = "active" if status == "pending" else "deleted"
         withheld = Memory.select().where(
             Memory.flag.is_null(False) & (Memory.status == memory_status)
@@ -246,21 +251,36 @@ class Inbox:
             raise NotFound(f"no proposal {number}; the inbox lists them", field="id")
         return proposal
 
-    def _proposal_item(self, p: Proposal) -> dict[str, Any]:
-        uuids = json.loads(p.subject) if p.subject else ([p.memory] if p.memory else [])
-        rows = {r.uuid: r for r in Memory.select().where(Memory.uuid.in_(uuids))}
-        return {
-            "key": f"{PROPOSAL}{p.id}",
-            "type": _kind_of(p),
-            "content": p.content,
-            "why": p.why,
-            "agent": p.agent,
-            "session": p.session_id,
-            "created_at": p.created_at,
-            "support": p.support,
-            "reason": p.reason,
-            "memories": [_brief(rows[u]) for u in uuids if u in rows],
-        }
+
+def _concerned(p: Proposal) -> list[str]:
+    return json.loads(p.subject) if p.subject else ([p.memory] if p.memory else [])
+
+
+_BRIEF = ("id", "content", "status", "source", "agent", "created_at")
+
+
+def _memories(uuids: set[str]) -> dict[str, dict[str, Any]]:
+    """What an item shows of each memory with these ids, in one query (a JSON list of ids:
+    no cap on how many)."""
+    query = Memory.select(*(getattr(Memory, "uuid" if f == "id" else f) for f in _BRIEF)).where(
+        Memory.uuid.in_(peewee.SQL("(SELECT value FROM json_each(?))", (json.dumps(list(uuids)),)))
+    )
+    return {row[0]: dict(zip(_BRIEF, row, strict=True)) for row in query.tuples()}
+
+
+def _proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[str, Any]:
+    return {
+        "key": f"{PROPOSAL}{p.id}",
+        "type": _kind_of(p),
+        "content": p.content,
+        "why": p.why,
+        "agent": p.agent,
+        "session": p.session_id,
+        "created_at": p.created_at,
+        "support": p.support,
+        "reason": p.reason,
+        "memories": [rows[u] for u in uuids if u in rows],
+    }
 
 
 def _memory_item(row: Memory) -> dict[str, Any]:
@@ -281,7 +301,7 @@ def _memory_item(row: Memory) -> dict[str, Any]:
 
 def _brief(row: Memory) -> dict[str, Any]:
     out = to_dict(row)
-    return {k: out[k] for k in ("id", "content", "status", "source", "agent", "created_at")}
+    return {k: out[k] for k in _BRIEF}
 
 
 def _kind_of(p: Proposal) -> str:
