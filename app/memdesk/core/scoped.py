@@ -7,7 +7,7 @@ FTS5 gives no per-subset statistics, but a one-term query gives each matching me
 score IDF_store(t) · tf-part(t, memory); the subset's own score is the sum over the terms of
 that score times IDF_subset(t) / IDF_store(t), with IDF_subset counted from the rows the
 one-term query returned. Used when the subset is small enough for its matches to be read
-(SUBSET_MAX); a larger one is a large part of the store, whose statistics then stand for it.
+(SUBSET_MAX) and a minority of the store; otherwise the store's statistics stand for it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import time
 from collections.abc import Callable
 
 import peewee
@@ -24,7 +23,6 @@ from memdesk.core.filters import Filters
 from memdesk.store import Memory
 
 SUBSET_MAX = 20_000
-_STORE_SIZE_SECONDS = 5.0  # how long a count of the store stands for it (IDF is a logarithm)
 
 
 def ranked(
@@ -38,12 +36,14 @@ def ranked(
     selected: str,
 ) -> list[tuple] | None:
     """The best `wanted` rows (`selected` columns, then the rank: lower is better) of the
-    subset `filters` names, or None when the subset is larger than SUBSET_MAX."""
+    subset `filters` names; None when the subset is larger than SUBSET_MAX, or at least half
+    the store (its statistics are then mostly the store's own)."""
     subset = Memory.select(Memory.id).where(filters.where()).limit(SUBSET_MAX + 1).count()
-    if subset > SUBSET_MAX:
+    path, generation = Memory._meta.database.database, _generation()
+    store = _counted(path, generation)
+    if subset > SUBSET_MAX or 2 * subset >= store:
         return None
     sql = Memory._meta.database.execute_sql
-    store, path = _store_size(), Memory._meta.database.database
     relevance: dict[int, float] = {}
     for word in words:
         rows = sql(
@@ -53,7 +53,7 @@ def ranked(
         if not rows:
             continue
         # Past half the store the IDF is at its floor: no need to count further.
-        everywhere = _frequency(path, word, store // 2 + 1, store // 1024)
+        everywhere = _frequency(path, word, store // 2 + 1, generation)
         ratio = _idf(subset, len(rows)) / _idf(store, max(everywhere, len(rows)))
         for rowid, score in rows:
             relevance[rowid] = relevance.get(rowid, 0.0) - score * ratio
@@ -77,19 +77,21 @@ def _idf(total: int, holding: int) -> float:
     return idf if idf > 0 else 1e-6
 
 
-def _store_size() -> int:
-    """Rows in the FTS index (one per memory), recounted every few seconds."""
-    return _counted(Memory._meta.database.database, int(time.monotonic() / _STORE_SIZE_SECONDS))
+def _generation() -> int:
+    """Changes once another memory is added, or in a large store another 1,024: when counts of
+    the store are taken again (the IDF is a logarithm; the newest id costs nothing to read)."""
+    newest = Memory._meta.database.execute_sql("SELECT max(id) FROM memory").fetchone()[0] or 0
+    return newest if newest < 10_000 else 10_000 + newest // 1024
 
 
 @functools.lru_cache(maxsize=4)
-def _counted(_path: str, _period: int) -> int:
+def _counted(_path: str, _generation: int) -> int:
     return Memory.select().count()
 
 
 @functools.lru_cache(maxsize=8192)
-def _frequency(_path: str, word: str, cap: int, _size_bucket: int) -> int:
-    """`frequency`, remembered until the store grows by another 1,024 memories."""
+def _frequency(_path: str, word: str, cap: int, _generation: int) -> int:
+    """`frequency`, remembered for one generation of the store."""
     return frequency(word, cap)
 
 
