@@ -7,12 +7,12 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import shtab
 
 from memdesk import __version__, cli_output
+from memdesk import cli_commands as commands
 from memdesk.api.hooks import EVENTS as HOOK_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.display import visible
@@ -26,235 +26,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line, like every other memdesk error, and the same exit code.
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _read_text(value: str) -> str:
-    return sys.stdin.read() if value == "-" else value
-
-
-# -- commands: each takes the backend (the service, or a client of the running app) -----------
-
-
-def _add(svc: Any, a: argparse.Namespace) -> Any:
-    fields = _fields(a)
-    return svc.add(_read_text(a.content), dedup=not a.no_dedup, **fields)
-
-
-def _search(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.search(
-        a.query,
-        k=a.k,
-        layers=a.layer,
-        project=a.project,
-        task=a.task,
-        tags=a.tag,
-        since=a.since,
-        until=a.until,
-        include_inactive=a.all,
-    )
-
-
-def _list(svc: Any, a: argparse.Namespace) -> Any:
-    status = None if a.status == "all" else a.status
-    return svc.list_memories(
-        layers=a.layer,
-        kind=a.kind,
-        project=a.project,
-        task=a.task,
-        tags=a.tag,
-        status=status,
-        since=a.since,
-        until=a.until,
-        offset=a.offset,
-        limit=a.limit,
-        order=a.order,
-    )
-
-
-def _show(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.get(a.id)
-
-
-def _edit(svc: Any, a: argparse.Namespace) -> Any:
-    fields = _fields(a)
-    if a.content is not None:
-        fields["content"] = _read_text(a.content)
-    if a.correct:
-        if "content" not in fields:
-            raise MemdeskError("--correct needs --content with the corrected text", field="content")
-        return svc.correct(a.id, fields.pop("content"), reason=a.reason, **fields)
-    if not fields:
-        raise MemdeskError(
-            "nothing to change: give --content, --tag, --kind, --layer, "
-            "--project, --task or --importance",
-            field="content",
-        )
-    return svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
-
-
-def _rm(svc: Any, a: argparse.Namespace) -> Any:
-    if a.purge:
-        svc.purge(a.id)
-        return {"purged": a.id}
-    return svc.remove(a.id)
-
-
-def _restore(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.restore(a.id)
-
-
-def _history(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.history(a.id)
-
-
-def _identity(svc: Any, a: argparse.Namespace) -> Any:
-    if a.set is not None:
-        return svc.set_identity(_read_text(a.set))
-    if a.file is not None:
-        return svc.set_identity(_read_file(a.file))
-    return svc.identity()
-
-
-def _export(svc: Any, a: argparse.Namespace) -> Any:
-    text = svc.export(a.format, layers=a.layer, project=a.project)
-    if a.output:
-        Path(a.output).write_text(text, encoding="utf-8")
-        return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    return None
-
-
-def _read_file(name: str) -> str:
-    try:
-        return Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MemdeskError(f"cannot read {name}: {exc}", field="file") from None
-
-
-def _import(svc: Any, a: argparse.Namespace) -> Any:
-    text = _read_file(a.file)
-    if a.dry_run:
-        plan = svc.plan_import(text)
-        if plan["errors"]:
-            raise MemdeskError("; ".join(plan["errors"][:5]), field="file")
-        return {
-            "added": len(plan["added"]),
-            "changed": len(plan["changed"]),
-            "unchanged": plan["unchanged"],
-            "dry_run": True,
-        }
-    result = svc.import_json(text)
-    return {k: v for k, v in result.items() if k != "ids"}
-
-
-def _stats(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.stats()
-
-
-class _ProblemsFound(Exception):
-    def __init__(self, result: dict[str, Any]) -> None:
-        super().__init__()
-        self.result = result
-
-
-def _check(svc: Any, a: argparse.Namespace) -> Any:
-    if a.rebuild:
-        svc.rebuild_index()
-    problems = svc.check()
-    result = {"ok": not problems, "problems": problems}
-    if problems:
-        raise _ProblemsFound(result)  # printed as usual, then exit code 1
-    return result
-
-
-def _backup(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.backups() if a.list else svc.backup()
-
-
-def _restore_backup(svc: Any, a: argparse.Namespace) -> Any:
-    # A path (anything with a slash) is the caller's: over the socket the owner's working
-    # folder is not ours. A bare name is looked up among the backups.
-    is_path = "/" in a.name or a.name.startswith("~")
-    return svc.restore_backup(str(Path(a.name).expanduser().resolve()) if is_path else a.name)
-
-
-def _hook(svc: Any, a: argparse.Namespace) -> int:
-    if a.event != "install":
-        from memdesk.api import hooks
-
-        out, err = hooks.run(a.event, sys.stdin.read(), a.db)
-        sys.stdout.write(out + "\n" if out else "")
-        sys.stderr.write(err)
-        return 0  # fail-open: a hook never blocks the agent
-    from memdesk.api import hook_settings
-
-    path = hook_settings.settings_path(a.project)
-    try:
-        new, diff = hook_settings.plan(path)
-    except ValueError as exc:
-        raise MemdeskError(str(exc), field="settings") from None
-    if not diff:
-        print(f"memdesk's hooks are already in {path}; nothing to change")
-        return 0
-    print(diff, end="")
-    if not a.yes:
-        if not sys.stdin.isatty():
-            raise MemdeskError("not a terminal to confirm on; add --yes to write the file")
-        if input(f"Write these changes to {path}? [y/N] ").strip().lower() not in ("y", "yes"):
-            print("nothing written")
-            return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(new, encoding="utf-8")
-    print(
-        f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
-        "each tool call and at the end"
-    )
-    return 0
-
-
-def _ingest(svc: Any, a: argparse.Namespace) -> Any:
-    from memdesk.api import transcripts
-
-    try:
-        messages, found = transcripts.read(a.file)
-    except transcripts.TranscriptError as exc:
-        raise MemdeskError(str(exc), field="file") from None
-    session = a.session or found or f"ingest-{Path(a.file).stem}"
-    svc.session_start(session, agent=a.agent, project=a.project)
-    return svc.session_end(session, transcript=messages)
-
-
-def _proposals(svc: Any, a: argparse.Namespace) -> Any:
-    if a.accept is not None or a.dismiss is not None:
-        accept = a.accept is not None
-        return svc.decide_proposal(a.accept if accept else a.dismiss, accept)
-    return svc.proposals("all" if a.all else "pending")
-
-
-def _inbox(svc: Any, a: argparse.Namespace) -> Any:
-    if a.accept:
-        return svc.accept(a.accept, content=a.text)
-    if a.reject:
-        return svc.reject(a.reject, reason=a.reason)
-    if a.reconsider:
-        return svc.reconsider(a.reconsider)
-    if a.find_duplicates:
-        return svc.find_duplicates(project=a.project)
-    return svc.inbox("rejected" if a.rejected else "pending")
-
-
-def _agents(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.agents()
-
-
-def _fields(a: argparse.Namespace) -> dict[str, Any]:
-    names = ("layer", "kind", "project", "task", "importance")
-    fields = {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
-    if isinstance(fields.get("layer"), list):
-        fields["layer"] = fields["layer"][-1]
-    if getattr(a, "tag", None):
-        fields["tags"] = a.tag
-    return fields
 
 
 # -- the parser --------------------------------------------------------------------------------
@@ -337,21 +108,21 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--kind", choices=rules.KINDS)
         p.add_argument("--importance", type=float, help="0..1")
 
-    p = command("add", _add, "add a memory")
+    p = command("add", commands.add, "add a memory")
     p.add_argument("content", help="the text to remember ('-' reads standard input)")
     fields(p)
     p.add_argument(
         "--no-dedup", action="store_true", help="add even if a near-identical memory exists"
     )
 
-    p = command("search", _search, "find the memories most relevant to a query")
+    p = command("search", commands.search, "find the memories most relevant to a query")
     p.add_argument("query")
     p.add_argument("-k", type=int, default=10, help="how many results (1..100, default 10)")
     filters(p)
     dates(p)
     p.add_argument("--all", action="store_true", help="include superseded (inactive) memories")
 
-    p = command("list", _list, "list memories, newest change first")
+    p = command("list", commands.list_, "list memories, newest change first")
     filters(p)
     dates(p)
     p.add_argument("--kind", action="append", choices=rules.KINDS)
@@ -362,9 +133,9 @@ def _parser() -> argparse.ArgumentParser:
         "--order", default="-updated_at", help="a field such as created_at; prefix - for descending"
     )
 
-    command("show", _show, "show one memory in full").add_argument("id")
+    command("show", commands.show, "show one memory in full").add_argument("id")
 
-    p = command("edit", _edit, "change a memory (the old state stays in its history)")
+    p = command("edit", commands.edit, "change a memory (the old state stays in its history)")
     p.add_argument("id")
     p.add_argument("--content", help="new text ('-' reads standard input)")
     fields(p)
@@ -380,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
         help="replace by a new memory; the old one turns inactive and is linked",
     )
 
-    p = command("rm", _rm, "move a memory to the Trash (restorable)")
+    p = command("rm", commands.rm, "move a memory to the Trash (restorable)")
     p.add_argument("id")
     p.add_argument(
         "--purge",
@@ -388,44 +159,46 @@ def _parser() -> argparse.ArgumentParser:
         help="delete a memory that is already in the Trash, permanently",
     )
 
-    command("restore", _restore, "bring a memory back from the Trash").add_argument("id")
-    command("history", _history, "every version of a memory").add_argument("id")
+    command("restore", commands.restore, "bring a memory back from the Trash").add_argument("id")
+    command("history", commands.history, "every version of a memory").add_argument("id")
 
-    p = command("identity", _identity, "show or set the identity profile (L0, 1,000 chars)")
+    p = command("identity", commands.identity, "show or set the identity profile (L0, 1,000 chars)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--set", metavar="TEXT", help="replace the profile ('-' reads stdin)")
     group.add_argument("--file", help="replace the profile with a file's text")
 
-    p = command("export", _export, "export memories as JSON (complete) or Markdown (readable)")
+    p = command(
+        "export", commands.export, "export memories as JSON (complete) or Markdown (readable)"
+    )
     p.add_argument("--format", choices=("json", "markdown"), default="json")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p.add_argument("--layer", action="append", choices=rules.LAYERS)
     p.add_argument("--project")
 
-    p = command("import", _import, "import a JSON export (all or nothing)")
+    p = command("import", commands.import_, "import a JSON export (all or nothing)")
     p.add_argument("file")
     p.add_argument("--dry-run", action="store_true", help="only say what would change")
 
-    command("stats", _stats, "counts by layer, kind, source, project and tag")
-    p = command("check", _check, "check the database file and the search index")
+    command("stats", commands.stats, "counts by layer, kind, source, project and tag")
+    p = command("check", commands.check, "check the database file and the search index")
     p.add_argument("--rebuild", action="store_true", help="rebuild the search index first")
 
     p = command(
         "backup",
-        _backup,
+        commands.backup,
         "back up the database now (daily backups are automatic; the newest 7 are kept)",
     )
     p.add_argument("--list", action="store_true", help="list the backups instead, newest first")
     p = command(
         "restore-backup",
-        _restore_backup,
+        commands.restore_backup,
         "replace every memory with a backup's; the current state is backed up first",
     )
     p.add_argument("name", help="a backup's name (memdesk backup --list) or a backup file")
 
     p = command(
         "hook",
-        _hook,
+        commands.hook,
         "Claude Code hooks: `hook EVENT` reads the hook's JSON on stdin (SessionStart, "
         "UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact, SessionEnd); "
         "`hook install` writes them into Claude Code's settings after showing the diff",
@@ -437,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(
         "ingest",
-        _ingest,
+        commands.ingest,
         "read a finished session's transcript (Claude Code JSONL, or JSON/JSONL of "
         "{role, content}): store what the user stated, propose what is uncertain, archive a "
         "summary",
@@ -447,7 +220,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--session", help="session id (default: the transcript's, or the file name)")
     p.add_argument("--project")
 
-    p = command("proposals", _proposals, "what session ends proposed; accept or dismiss one")
+    p = command(
+        "proposals", commands.proposals, "what session ends proposed; accept or dismiss one"
+    )
     group = p.add_mutually_exclusive_group()
     group.add_argument("--accept", type=int, metavar="N", help="store proposal N as a memory")
     group.add_argument("--dismiss", type=int, metavar="N", help="dismiss proposal N")
@@ -455,7 +230,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(
         "inbox",
-        _inbox,
+        commands.inbox,
         "what waits for your decision (proposals, updates, merges, withheld writes); decide",
     )
     group = p.add_mutually_exclusive_group()
@@ -469,14 +244,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", help="with --reject: why (kept with it)")
     p.add_argument("--project", help="with --find-duplicates: only this project")
 
-    command("agents", _agents, "the agents that opened sessions, last seen first")
+    command("agents", commands.agents, "the agents that opened sessions, last seen first")
 
     socket_help = "socket path (default: $MEMDESK_SOCKET, else derived from the database)"
-    p = command("serve", _serve, "serve agents over the local socket, without a window", database)
+    p = command(
+        "serve", commands.serve, "serve agents over the local socket, without a window", database
+    )
     p.add_argument("--socket", help=socket_help)
     p = command(
         "mcp",
-        _mcp,
+        commands.mcp,
         "run the MCP bridge on stdio (for agent hosts); starts `memdesk serve` if none runs",
         database,
         epilog="environment: MEMDESK_AGENT names the agent its writes are attributed to "
@@ -487,19 +264,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _serve(_svc: Any, a: argparse.Namespace) -> int:
-    from memdesk.api import serve
-
-    return serve.run(a)
-
-
-def _mcp(_svc: Any, a: argparse.Namespace) -> int:
-    from memdesk.api import mcp_bridge
-
-    return mcp_bridge.run(a)
-
-
-_OWN_PROCESS = {_serve, _mcp, _hook}
+_OWN_PROCESS = {commands.serve, commands.mcp, commands.hook}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -517,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return handler(None, args)
         with cli_output.backend(args.db) as svc:
             result = handler(svc, args)
-    except _ProblemsFound as found:
+    except commands.ProblemsFound as found:
         result, code = found.result, 1
     except MemdeskError as exc:
         return _fail(exc.message, exc.code, _EXIT.get(exc.code, 2), as_json, exc.field)

@@ -1,0 +1,250 @@
+"""What each `memdesk` subcommand does. Each takes the backend (the service when the CLI owns
+the database, else a client of the running memdesk: `cli_output.backend`) and the parsed
+arguments, and returns what to print (or raises a MemdeskError)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import MemdeskError
+
+
+def _read_text(value: str) -> str:
+    return sys.stdin.read() if value == "-" else value
+
+
+def add(svc: Any, a: argparse.Namespace) -> Any:
+    fields = _fields(a)
+    return svc.add(_read_text(a.content), dedup=not a.no_dedup, **fields)
+
+
+def search(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.search(
+        a.query,
+        k=a.k,
+        layers=a.layer,
+        project=a.project,
+        task=a.task,
+        tags=a.tag,
+        since=a.since,
+        until=a.until,
+        include_inactive=a.all,
+    )
+
+
+def list_(svc: Any, a: argparse.Namespace) -> Any:
+    status = None if a.status == "all" else a.status
+    return svc.list_memories(
+        layers=a.layer,
+        kind=a.kind,
+        project=a.project,
+        task=a.task,
+        tags=a.tag,
+        status=status,
+        since=a.since,
+        until=a.until,
+        offset=a.offset,
+        limit=a.limit,
+        order=a.order,
+    )
+
+
+def show(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.get(a.id)
+
+
+def edit(svc: Any, a: argparse.Namespace) -> Any:
+    fields = _fields(a)
+    if a.content is not None:
+        fields["content"] = _read_text(a.content)
+    if a.correct:
+        if "content" not in fields:
+            raise MemdeskError("--correct needs --content with the corrected text", field="content")
+        return svc.correct(a.id, fields.pop("content"), reason=a.reason, **fields)
+    if not fields:
+        raise MemdeskError(
+            "nothing to change: give --content, --tag, --kind, --layer, "
+            "--project, --task or --importance",
+            field="content",
+        )
+    return svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
+
+
+def rm(svc: Any, a: argparse.Namespace) -> Any:
+    if a.purge:
+        svc.purge(a.id)
+        return {"purged": a.id}
+    return svc.remove(a.id)
+
+
+def restore(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.restore(a.id)
+
+
+def history(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.history(a.id)
+
+
+def identity(svc: Any, a: argparse.Namespace) -> Any:
+    if a.set is not None:
+        return svc.set_identity(_read_text(a.set))
+    if a.file is not None:
+        return svc.set_identity(_read_file(a.file))
+    return svc.identity()
+
+
+def export(svc: Any, a: argparse.Namespace) -> Any:
+    text = svc.export(a.format, layers=a.layer, project=a.project)
+    if a.output:
+        Path(a.output).write_text(text, encoding="utf-8")
+        return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return None
+
+
+def _read_file(name: str) -> str:
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MemdeskError(f"cannot read {name}: {exc}", field="file") from None
+
+
+def import_(svc: Any, a: argparse.Namespace) -> Any:
+    text = _read_file(a.file)
+    if a.dry_run:
+        plan = svc.plan_import(text)
+        if plan["errors"]:
+            raise MemdeskError("; ".join(plan["errors"][:5]), field="file")
+        return {
+            "added": len(plan["added"]),
+            "changed": len(plan["changed"]),
+            "unchanged": plan["unchanged"],
+            "dry_run": True,
+        }
+    result = svc.import_json(text)
+    return {k: v for k, v in result.items() if k != "ids"}
+
+
+def stats(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.stats()
+
+
+class ProblemsFound(Exception):
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__()
+        self.result = result
+
+
+def check(svc: Any, a: argparse.Namespace) -> Any:
+    if a.rebuild:
+        svc.rebuild_index()
+    problems = svc.check()
+    result = {"ok": not problems, "problems": problems}
+    if problems:
+        raise ProblemsFound(result)  # printed as usual, then exit code 1
+    return result
+
+
+def backup(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.backups() if a.list else svc.backup()
+
+
+def restore_backup(svc: Any, a: argparse.Namespace) -> Any:
+    # A path (anything with a slash) is the caller's: over the socket the owner's working
+    # folder is not ours. A bare name is looked up among the backups.
+    is_path = "/" in a.name or a.name.startswith("~")
+    return svc.restore_backup(str(Path(a.name).expanduser().resolve()) if is_path else a.name)
+
+
+def hook(svc: Any, a: argparse.Namespace) -> int:
+    if a.event != "install":
+        from memdesk.api import hooks
+
+        out, err = hooks.run(a.event, sys.stdin.read(), a.db)
+        sys.stdout.write(out + "\n" if out else "")
+        sys.stderr.write(err)
+        return 0  # fail-open: a hook never blocks the agent
+    from memdesk.api import hook_settings
+
+    path = hook_settings.settings_path(a.project)
+    try:
+        new, diff = hook_settings.plan(path)
+    except ValueError as exc:
+        raise MemdeskError(str(exc), field="settings") from None
+    if not diff:
+        print(f"memdesk's hooks are already in {path}; nothing to change")
+        return 0
+    print(diff, end="")
+    if not a.yes:
+        if not sys.stdin.isatty():
+            raise MemdeskError("not a terminal to confirm on; add --yes to write the file")
+        if input(f"Write these changes to {path}? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("nothing written")
+            return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(new, encoding="utf-8")
+    print(
+        f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
+        "each tool call and at the end"
+    )
+    return 0
+
+
+def ingest(svc: Any, a: argparse.Namespace) -> Any:
+    from memdesk.api import transcripts
+
+    try:
+        messages, found = transcripts.read(a.file)
+    except transcripts.TranscriptError as exc:
+        raise MemdeskError(str(exc), field="file") from None
+    session = a.session or found or f"ingest-{Path(a.file).stem}"
+    svc.session_start(session, agent=a.agent, project=a.project)
+    return svc.session_end(session, transcript=messages)
+
+
+def proposals(svc: Any, a: argparse.Namespace) -> Any:
+    if a.accept is not None or a.dismiss is not None:
+        accept = a.accept is not None
+        return svc.decide_proposal(a.accept if accept else a.dismiss, accept)
+    return svc.proposals("all" if a.all else "pending")
+
+
+def inbox(svc: Any, a: argparse.Namespace) -> Any:
+    if a.accept:
+        return svc.accept(a.accept, content=a.text)
+    if a.reject:
+        return svc.reject(a.reject, reason=a.reason)
+    if a.reconsider:
+        return svc.reconsider(a.reconsider)
+    if a.find_duplicates:
+        return svc.find_duplicates(project=a.project)
+    return svc.inbox("rejected" if a.rejected else "pending")
+
+
+def agents(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.agents()
+
+
+def _fields(a: argparse.Namespace) -> dict[str, Any]:
+    names = ("layer", "kind", "project", "task", "importance")
+    fields = {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
+    if isinstance(fields.get("layer"), list):
+        fields["layer"] = fields["layer"][-1]
+    if getattr(a, "tag", None):
+        fields["tags"] = a.tag
+    return fields
+
+
+def serve(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import serve
+
+    return serve.run(a)
+
+
+def mcp(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import mcp_bridge
+
+    return mcp_bridge.run(a)
