@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import Change, MemdeskError, MemoryService, VersionConflict
-from memdesk.core.rules import LAYER_NAMES, RELATIONS
+from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core.rules import RELATIONS
 from memdesk.ui import window_settings
 from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
@@ -32,19 +32,18 @@ from memdesk.ui.dialogs.backups_dialog import BackupsDialog
 from memdesk.ui.dialogs.export_dialog import ExportDialog
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
-from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.graph.graph_view import GraphView
 from memdesk.ui.inbox.inbox_view import InboxView
 from memdesk.ui.list.demo_data import load_demo
 from memdesk.ui.list.empty_state import EmptyStatePanel
 from memdesk.ui.list.memory_browser import MemoryBrowser
-from memdesk.ui.list.memory_table_model import first_line
+from memdesk.ui.memory_actions import MemoryActions
 from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats.stats_view import StatsView
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
 from memdesk.ui.timeline.timeline_view import TimelineView
-from memdesk.ui.undo_commands import noun, perform, push
+from memdesk.ui.undo_commands import perform, push
 from memdesk.ui.window_menus import WindowMenus
 
 VIEWS = ("List", "Timeline", "Graph", "Stats")
@@ -55,7 +54,7 @@ T = TypeVar("T")
 PAGE_MIN_WIDTH = 420
 
 
-class MainWindow(QMainWindow):
+class MainWindow(MemoryActions, QMainWindow):
     """Browse, search, correct and remove what agents remember; refreshed live as they write."""
 
     def __init__(
@@ -217,104 +216,6 @@ class MainWindow(QMainWindow):
         self.status.showMessage(f"{text}: done", 3000)
         self.hub.flush()
         return result
-
-    @Slot()
-    def new_memory(self) -> None:
-        key = self.sidebar.current_key
-        layer = key if key in LAYER_NAMES else "L1"
-        fields = NewMemoryDialog.ask(self, layer, self.browser.filters().get("project"))
-        if not fields:
-            return
-        title = f"New memory “{first_line(fields['content'])[:40]}”"
-        added = self.run(title, lambda: self.service.add(dedup=False, **fields))
-        if added:
-            self.open_memory(added["id"])
-
-    @Slot()
-    def correct_current(self) -> None:
-        """Replace the current memory with a corrected one; the old one is retired, linked."""
-        memory_id = self.detail.memory_id
-        if not memory_id:
-            return
-        old = self.service.get(memory_id)
-        text, ok = QInputDialog.getMultiLineText(
-            self,
-            "Correct memory",
-            "The corrected text (the old one is kept, retired):",
-            old["content"],
-        )
-        if not ok or not text.strip() or text.strip() == old["content"]:
-            return
-        title = f"Correct “{first_line(old['content'])[:40]}”"
-        new = self.run(title, lambda: self.service.correct(memory_id, text))
-        if new:
-            self.open_memory(new["id"])
-
-    @Slot()
-    def delete_selected(self) -> None:
-        ids = self.selected_ids()
-        if ids and not self.in_trash:
-            self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids))
-
-    @Slot()
-    def restore_selected(self) -> None:
-        ids = self.selected_ids()
-        if ids:
-            self.run(f"Restore {noun(len(ids))}", lambda: self.service.restore_many(ids))
-
-    @Slot()
-    def release_selected(self) -> None:
-        """Agents may see the selected memories the injection guard withheld; undoable."""
-        ids = self.selected_ids()
-        if ids:
-            self.run(
-                f"Release {noun(len(ids))} to agents",
-                lambda: [self.service.clear_flag(i) for i in ids],
-            )
-
-    @Slot()
-    def empty_trash(self) -> None:
-        count = self.sidebar.count_of("trash")
-        question = f"Delete {noun(count)} in the Trash permanently? This cannot be undone."
-        if confirm(self, "Empty Trash", question):
-            try:
-                self.service.empty_trash()
-            except MemdeskError as exc:
-                self.show_error(exc)
-            self.hub.flush()
-
-    def bulk_edit(self, text: str, changes: dict[str, Any]) -> None:
-        """Apply the same field changes to every selected memory: one transaction, one undo
-        step; refused as a whole (e.g. a move that would overfill the identity)."""
-        ids = self.selected_ids()
-        if ids:
-            self.run(f"{text} ({noun(len(ids))})", lambda: self.service.update_many(ids, changes))
-
-    @Slot()
-    def retag_selected(self) -> None:
-        ids = self.selected_ids()
-        if not ids:
-            return
-        current = ", ".join(self.service.get(ids[0])["tags"])
-        text, ok = QInputDialog.getText(
-            self, "Retag", f"Tags for {noun(len(ids))} (comma-separated):", text=current
-        )
-        if ok:
-            self.bulk_edit("Retag", {"tags": [t.strip() for t in text.split(",") if t.strip()]})
-
-    def move_selected(self, layer: str) -> None:
-        self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})
-
-    @Slot()
-    def set_project_of_selected(self) -> None:
-        ids = self.selected_ids()
-        if not ids:
-            return
-        text, ok = QInputDialog.getText(
-            self, "Set project", f"Project for {noun(len(ids))} (empty for none):"
-        )
-        if ok:
-            self.bulk_edit("Set project", {"project": text.strip() or None})
 
     @Slot()
     def edit_identity(self) -> None:
@@ -524,51 +425,6 @@ class MainWindow(QMainWindow):
         page = self.pages.currentWidget()
         if page is self.timeline or page is self.graph:
             page.set_selected(self.selected_ids())
-
-    @Slot(dict, dict)
-    def _on_edit_requested(self, record: dict[str, Any], changes: dict[str, Any]) -> None:
-        def save() -> dict[str, Any]:
-            return self.service.update(record["id"], expected_version=record["version"], **changes)
-
-        try:
-            perform(self.undo_stack, self.service, "Edit memory", save, self.show_error)
-        except VersionConflict:
-            self.detail.conflict()
-            return
-        except MemdeskError as exc:
-            self.show_error(exc)
-            return
-        self.hub.flush()
-        self.detail.show_memory(record["id"])
-
-    @Slot(dict, dict)
-    def _on_restore_and_save_requested(
-        self, record: dict[str, Any], changes: dict[str, Any]
-    ) -> None:
-        def restore_and_save() -> dict[str, Any]:
-            self.service.restore(record["id"])
-            return self.service.update(record["id"], **changes)
-
-        title = f"Restore and edit “{first_line(record['content'])[:40]}”"
-        if self.run(title, restore_and_save):
-            self.detail.stop_editing()
-            self.open_memory(record["id"])
-
-    @Slot(dict)
-    def _on_save_as_new_requested(self, fields: dict[str, Any]) -> None:
-        title = f"New memory “{first_line(fields['content'])[:40]}”"
-        added = self.run(title, lambda: self.service.add(dedup=False, **fields))
-        if added:
-            self.detail.stop_editing()
-            self.open_memory(added["id"])
-
-    @Slot(dict, int)
-    def _on_revert_requested(self, record: dict[str, Any], version: int) -> None:
-        def revert() -> dict[str, Any]:
-            return self.service.revert(record["id"], version, expected_version=record["version"])
-
-        if self.run(f"Restore version {version}", revert):
-            self.detail.show_memory(record["id"])
 
     @Slot(bool)
     def _on_log_dock_visibility_changed(self, visible: bool) -> None:
