@@ -166,5 +166,8 @@ def _hidden_from(actor: Actor) -> frozenset[str]:
     )
     # Two lookups, each on its partial index; one OR of both would read the whole table.
     private = Memory.select(Memory.uuid).where(others_private)
-    flagged = Memory.select(Memory.uuid).where(Memory.flag.is_null(False))
+    # Rejected in the inbox (in the Trash) is never searched: leave it out of the over-fetch.
+    flagged = Memory.select(Memory.uuid).where(
+        Memory.flag.is_null(False) & (Memory.status != "deleted")
+    )
     return frozenset(uuid for query in (private, flagged) for (uuid,) in query.tuples())
