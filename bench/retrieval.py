@@ -15,7 +15,7 @@ With --as-agent, the questions are asked as an agent: every search is then a rec
 recall boost of decay (memdesk.core.decay) reorders later questions' ties.
 
     python bench/retrieval.py [--data ../shared/bench/locomo_dev.json] [--haystack 0 10000]
-        [--as-agent]
+        [--as-agent] [--conversations N]
 """
 
 from __future__ import annotations
@@ -157,6 +157,11 @@ def main() -> int:
         "--haystack", type=int, nargs="*", help="other memories per store (e.g. 0 10000 100000)"
     )
     parser.add_argument("--as-agent", action="store_true", help="ask as an agent (recalls)")
+    parser.add_argument(
+        "--conversations",
+        type=int,
+        help="ask only the first N conversations (a 1M store takes ~15 min to build here)",
+    )
     args = parser.parse_args()
     if args.as_agent:
         ASKER["actor"] = agent("bench")
@@ -167,14 +172,17 @@ def main() -> int:
     if args.haystack is None:
         return alone(samples, args.data)
     for size in args.haystack:
-        in_haystack(samples, size)
+        in_haystack(samples, size, args.conversations or len(samples))
     return 0
 
 
-def stores(samples: list[dict], size: int) -> Iterator[tuple[dict, MemoryService, float]]:
-    """Each conversation in a fresh temporary store with `size` haystack memories: yields
-    (conversation, service, seconds to build); the store is closed and removed after."""
-    for sample in samples:
+def stores(
+    samples: list[dict], size: int, asked: int | None = None
+) -> Iterator[tuple[dict, MemoryService, float]]:
+    """Each of the first `asked` conversations (all by default) in a fresh temporary store
+    with `size` haystack memories from the others: yields (conversation, service, seconds to
+    build); the store is closed and removed after."""
+    for sample in samples[:asked]:
         with tempfile.TemporaryDirectory() as folder:
             service = MemoryService.open(Path(folder) / "bench.db")
             started = time.perf_counter()
@@ -214,15 +222,18 @@ def alone(samples: list[dict], data: Path) -> int:
 MODES = {"project": "project filter", "none": "no filter", "plain": "plain FTS5 bm25"}
 
 
-def in_haystack(samples: list[dict], size: int) -> None:
+def in_haystack(samples: list[dict], size: int, asked: int) -> None:
     scores = {m: defaultdict(lambda: defaultdict(list)) for m in MODES}
     timings: dict[str, list[float]] = {m: [] for m in MODES}
     build = 0.0
-    for sample, service, seconds in stores(samples, size):
+    for sample, service, seconds in stores(samples, size, asked):
         build += seconds
         for mode in MODES:
             evaluate(service, sample, scores[mode], timings[mode], mode)
-    print(f"\nhaystack {size:,} other memories per store ({build:.0f} s to build 5 stores)")
+    print(
+        f"\nhaystack {size:,} other memories per store, {asked} conversation(s), "
+        f"{len(timings['project'])} questions ({build:.0f} s to build the stores)"
+    )
     print(f"{'search':<22}" + "".join(f"{'R@' + str(k):>8}" for k in KS) + "     p50     p99")
     for mode, title in MODES.items():
         row = scores[mode]["all"]
