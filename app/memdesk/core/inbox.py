@@ -183,12 +183,8 @@ class Inbox:
             self._save(new, fields, actor, pending, change="update", reason=None)  # type: ignore[attr-defined]
             why = f"replaced by {new.uuid}"
             self._set_status(old, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
-            Link.delete().where(
-                (Link.src == new) & (Link.dst == old) & (Link.relation == "possible_update")
-            ).execute()
-            Link.insert(
-                src=new, dst=old, relation="supersedes", created_at=clock.now()
-            ).on_conflict_ignore().execute()
+            _set_link(new, old, "possible_update", present=False)
+            _set_link(new, old, "supersedes", present=True)
 
     def _reject(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
@@ -227,14 +223,7 @@ class Inbox:
             return
         with self._write() as pending:  # type: ignore[attr-defined]
             self._touch([new.uuid, old.uuid])  # type: ignore[attr-defined]
-            if present:
-                Link.insert(
-                    src=new, dst=old, relation="possible_update", created_at=clock.now()
-                ).on_conflict_ignore().execute()
-            else:
-                Link.delete().where(
-                    (Link.src == new) & (Link.dst == old) & (Link.relation == "possible_update")
-                ).execute()
+            _set_link(new, old, "possible_update", present=present)
             pending.append(Change("updated", new.uuid, new.version, "user"))
 
     def _pending(self, key: str) -> Proposal:
@@ -250,6 +239,18 @@ class Inbox:
         if proposal is None:
             raise NotFound(f"no proposal {number}; the inbox lists them", field="id")
         return proposal
+
+
+def _set_link(src: Memory, dst: Memory, relation: str, *, present: bool) -> None:
+    """Make the link exist or not (the caller has touched both ends for undo)."""
+    if present:
+        Link.insert(
+            src=src, dst=dst, relation=relation, created_at=clock.now()
+        ).on_conflict_ignore().execute()
+    else:
+        Link.delete().where(
+            (Link.src == src) & (Link.dst == dst) & (Link.relation == relation)
+        ).execute()
 
 
 def _concerned(p: Proposal) -> list[str]:
