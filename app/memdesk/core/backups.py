@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import dedup, scoped
+from memdesk.core import dedup, frequency
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
 from memdesk.core.events import Change
@@ -90,7 +90,7 @@ class Backups:
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         migrate(database, self.path)  # a backup from an older memdesk
-        self._word_counts = dedup.WordCounts(scoped.frequency)
+        self._word_counts = dedup.WordCounts(frequency.count)
         self._modes = None  # the agent controls are the backup's now
         self.changes.publish([Change("reset", "", None, actor.label)])  # type: ignore[attr-defined]
         logger.info("restored %s (current state kept as %s)", source, before["name"])

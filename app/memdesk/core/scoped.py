@@ -12,13 +12,12 @@ one-term query returned. Used when the subset is small enough for its matches to
 
 from __future__ import annotations
 
-import functools
 import json
-import math
 from collections.abc import Callable
 
 import peewee
 
+from memdesk.core import frequency
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
 
@@ -39,8 +38,7 @@ def ranked(
     subset `filters` names; None when the subset is larger than SUBSET_MAX, or at least half
     the store (its statistics are then mostly the store's own)."""
     subset = Memory.select(Memory.id).where(filters.where()).limit(SUBSET_MAX + 1).count()
-    path, generation = Memory._meta.database.database, _generation()
-    store = _counted(path, generation)
+    store = frequency.stored()
     if subset > SUBSET_MAX or 2 * subset >= store:
         return None
     sql = Memory._meta.database.execute_sql
@@ -53,8 +51,8 @@ def ranked(
         if not rows:
             continue
         # Past half the store the IDF is at its floor: no need to count further.
-        everywhere = _frequency(path, word, store // 2 + 1, generation)
-        ratio = _idf(subset, len(rows)) / _idf(store, max(everywhere, len(rows)))
+        everywhere = frequency.remembered(word, store // 2 + 1)
+        ratio = frequency.idf(subset, len(rows)) / frequency.idf(store, max(everywhere, len(rows)))
         for rowid, score in rows:
             relevance[rowid] = relevance.get(rowid, 0.0) - score * ratio
     if named is not None and relevance:
@@ -69,35 +67,3 @@ def ranked(
         (json.dumps(best),),
     ).fetchall()
     return sorted(((*row[1:], -relevance[row[0]]) for row in found), key=lambda r: r[-1])
-
-
-def _idf(total: int, holding: int) -> float:
-    """FTS5's IDF (fts5_bm25.c), with its floor for a term in more than half the rows."""
-    idf = math.log((total - holding + 0.5) / (holding + 0.5))
-    return idf if idf > 0 else 1e-6
-
-
-def _generation() -> int:
-    """Changes once another memory is added, or in a large store another 1,024: when counts of
-    the store are taken again (the IDF is a logarithm; the newest id costs nothing to read)."""
-    newest = Memory._meta.database.execute_sql("SELECT max(id) FROM memory").fetchone()[0] or 0
-    return newest if newest < 10_000 else 10_000 + newest // 1024
-
-
-@functools.lru_cache(maxsize=4)
-def _counted(_path: str, _generation: int) -> int:
-    return Memory.select().count()
-
-
-@functools.lru_cache(maxsize=8192)
-def _frequency(_path: str, word: str, cap: int, _generation: int) -> int:
-    """`frequency`, remembered for one generation of the store."""
-    return frequency(word, cap)
-
-
-def frequency(word: str, cap: int) -> int:
-    """How many memories hold `word`, counting no further than `cap`."""
-    return Memory._meta.database.execute_sql(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
-        (f'"{word}"', cap),
-    ).fetchone()[0]

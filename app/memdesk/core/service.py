@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import peewee
 
-from memdesk.core import archive, context, dedup, scoped, steps, transfer, validate
+from memdesk.core import archive, context, dedup, frequency, steps, transfer, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.agent_controls import AgentControls
 from memdesk.core.as_of import AsOf
@@ -94,7 +94,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
         self.changes = ChangeFeed()
         self._recalls: list[dict[str, Any]] = []
         self._recalls_lock = threading.Lock()
-        self._word_counts = dedup.WordCounts(scoped.frequency)
+        self._word_counts = dedup.WordCounts(frequency.count)
         self._local = threading.local()  # this thread's Recorder while `record` runs
         _open_services.add(self)
 
