@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 import peewee
 
-from memdesk.core import dates, decay, rules, scoped
+from memdesk.core import dates, decay, rare_first, rules, scoped
 from memdesk.core.filters import Filters
 from memdesk.store import Memory
 from memdesk.store.fts import scope_token, status_token
@@ -156,11 +156,18 @@ def _ranked(
         )
     if rows is None:
         # The date bonus needs created_at, which only the joined path has.
-        wanted = _quoted(words)
         if in_index and named is None:
-            rows = _prefetched(wanted, filters, weights, limit)
+            rows = rare_first.ranked(
+                words, limit, lambda match, n: _prefetched(match, filters, weights, n), _quoted
+            )
         else:
-            rows = _exact(wanted, filters, weights, limit, named)
+            rows = rare_first.ranked(
+                words,
+                limit,
+                lambda match, n: _exact(match, filters, weights, n, named),
+                _quoted,
+                weights.date_bonus if named is not None else 0.0,
+            )
     now = datetime.now(UTC)
     scored = sorted(
         ((_fuse(-row[-1], row, now, weights), row) for row in rows),

@@ -1,0 +1,111 @@
+"""Rare words first: in a big store, rank only the memories that hold a rare query word.
+
+FTS5's bm25() scores every memory that holds any query word. A word held by a large share of
+a big store ("go", "support" in a million chat turns) makes it score hundreds of thousands of
+rows, ~1 µs each, for a word whose IDF barely moves a score. So the query words are split by
+how many memories hold them into *rare* ones (held by at most RARE_HOLDERS memories or
+RARE_SHARE of the store; the rarest always) and *common* ones. Only memories holding a rare
+word are ranked, each by its whole score (every query word's part, FTS5's own bm25): one
+query ranks them by the rare words alone, a second ranks those that also hold a common word
+(`rare AND common`) by all the words. Memories holding only common words are ranked only when
+fewer than `limit` memories hold a rare word (then the ranking is exact); otherwise they are
+left out: the approximation, relevance-ordered (by document frequency), whose cost
+bench/retrieval.py shows (none on LoCoMo inside 100k and 1M other memories).
+
+Merging is exact for what is ranked: a memory's whole score is at least its rare part, so the
+best `limit` of the union of both queries' best `limit` are the best `limit` rare-word holders.
+Common words held by more than half the store are left out: FTS5 gives them an IDF of 1e-6,
+so they change no score, only the cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memdesk.core import frequency
+
+# A word is rare when at most this many memories hold it, or this share of the store: on
+# LoCoMo inside 100k and 1M other memories no question lost an answer to the split at these
+# (docs/benchmarks.md). A store this small is never split.
+RARE_HOLDERS = 2000
+RARE_SHARE = 1 / 200
+# The rare words' postings are at most this many times the cut: past it the more frequent of
+# them count as common, so a question of many rare words stays cheap.
+BUDGET_WORDS = 6
+
+
+def split(words: list[str]) -> tuple[list[str], list[str]] | None:
+    """(rare, common) words, rarest first, or None when splitting would not pay."""
+    cut = _cut()
+    held = {word: frequency.remembered(word, cut + 1) for word in words}
+    order = sorted(words, key=held.__getitem__)
+    rare: list[str] = []
+    postings = 0
+    for word in order:
+        if rare and (held[word] > cut or postings + held[word] > BUDGET_WORDS * cut):
+            break
+        rare.append(word)
+        postings += held[word]
+    common = order[len(rare) :]
+    if not common:
+        return None
+    half = frequency.stored() // 2
+    counted = {word: frequency.remembered(word, half + 1) for word in (*common, rare[0])}
+    # Scoring a posting costs ~20x walking one: worth it while the rare words' postings are
+    # at most half the common words'.
+    if 2 * (postings - held[rare[0]] + counted[rare[0]]) > sum(counted[w] for w in common):
+        return None
+    return rare, [word for word in common if counted[word] <= half]
+
+
+def ranked(
+    words: list[str],
+    limit: int,
+    rank: Callable[[str, int], list[tuple]],
+    quoted: Callable[[list[str]], str],
+    bonus: float = 0.0,
+) -> list[tuple]:
+    """The best `limit` rows for `words`: `rank(match, n)` gives the best n rows of an FTS5
+    match expression, each row's first column a unique key and its last the rank (lower is
+    better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match."""
+    every = _holding_every_word(words, limit, rank, bonus)
+    if every is not None:
+        return every
+    parts = split(words)
+    if parts is None:
+        return rank(quoted(words), limit)
+    rare, common = parts
+    best = {row[0]: row for row in rank(quoted(rare), limit)}
+    if common:
+        # A memory also holding a common word: its full score replaces its rare part.
+        best |= {row[0]: row for row in rank(f"({quoted(rare)}) AND ({quoted(common)})", limit)}
+    if len(best) < limit:
+        # Every rare-word holder is in: the best of the others complete the ranking exactly.
+        others = [w for w in words if w not in rare]
+        for row in rank(quoted(others), limit):
+            if row[0] not in best or row[-1] < best[row[0]][-1]:
+                best[row[0]] = row
+    return sorted(best.values(), key=lambda row: row[-1])[:limit]
+
+
+def _holding_every_word(
+    words: list[str], limit: int, rank: Callable[[str, int], list[tuple]], bonus: float
+) -> list[tuple] | None:
+    """The best `limit` memories holding every word, when they provably are the best of all:
+    a few common words typed in the window ("pytest cache"), whose OR matches much of a big
+    store but whose AND matches plenty. A word adds at most (k1 + 1) * IDF = 2.2 * IDF to a
+    score, so a memory lacking one word scores at most the sum of the others' ceilings."""
+    cut = _cut()
+    if len(words) < 2 or any(frequency.remembered(w, cut + 1) <= cut for w in words):
+        return None
+    rows = rank(" AND ".join(f'"{w}"' for w in words), limit)
+    if len(rows) < limit:
+        return None
+    store = frequency.stored()
+    ceilings = [2.2 * frequency.idf(store, frequency.remembered(w, store // 2 + 1)) for w in words]
+    lacking_one = sum(ceilings) - min(ceilings) + bonus
+    return rows if -rows[-1][-1] >= lacking_one else None
+
+
+def _cut() -> int:
+    return max(RARE_HOLDERS, int(frequency.stored() * RARE_SHARE))

@@ -1,0 +1,79 @@
+"""Rare words first: what is ranked is ranked exactly as a full BM25 ranking would."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memdesk.core import rare_first, retrieval
+from memdesk.core.filters import Filters
+
+# Word i is held by about 0.8 / (i + 1) of the memories: one word in most, a long tail.
+VOCABULARY = [f"word{chr(97 + i)}" for i in range(12)]
+
+
+@pytest.fixture
+def skewed(service):
+    rng = random.Random(7)
+    items = []
+    for n in range(600):
+        words = [w for i, w in enumerate(VOCABULARY) if rng.random() < 0.8 / (i + 1)]
+        filler = " ".join(rng.choices(["alpha", "beta", "gamma"], k=rng.randint(0, 6)))
+        items.append({"content": f"{' '.join(words * rng.randint(1, 2))} {filler} {n}"})
+    service.add_many(items, dedup=False)
+    return service
+
+
+def _rank(match: str, n: int) -> list[tuple]:
+    return retrieval._prefetched(match, Filters(), retrieval.WEIGHTS, n)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    words=st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=5, unique=True),
+    limit=st.integers(1, 40),
+)
+def test_the_memories_holding_a_rare_word_are_ranked_by_every_word(
+    skewed, monkeypatch, words, limit
+):
+    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 60)
+    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    got = rare_first.ranked(words, limit, _rank, retrieval._quoted)
+    everything = _rank(retrieval._quoted(words), 10**6)
+    parts = rare_first.split(words)
+    if parts is not None:
+        holders = {row[0] for row in _rank(retrieval._quoted(parts[0]), 10**6)}
+        if len(holders) >= limit:  # fewer, and the others complete an exact ranking
+            everything = [row for row in everything if row[0] in holders]
+    # Words in most of the store are left out: their IDF is 1e-6, so scores move by less.
+    assert [row[-1] for row in got] == pytest.approx(
+        [row[-1] for row in everything[:limit]], abs=1e-4
+    )
+
+
+def test_common_words_still_order_the_memories_holding_a_rare_one(service, monkeypatch):
+    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 100)
+    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    service.add_many(
+        [{"content": f"the weather report for the coast, day {n}"} for n in range(120)]
+        + [{"content": f"the tide table for the coast, day {n}"} for n in range(900)],
+        dedup=False,
+    )
+    # Ranked by "glacier" alone, the shorter memory would come first.
+    both = service.add("Glacier weather turns fast: check the weather")
+    rare = service.add("The glacier trip is booked for May")
+    assert rare_first.split(["glacier", "weather"]) == (["glacier"], ["weather"])
+    hits = service.search("glacier weather", k=5)["hits"]
+    assert [h["id"] for h in hits[:2]] == [both["id"], rare["id"]]
+    # Two rare-word holders cannot fill the page: the best common-word holders follow.
+    assert [h["content"].startswith("the weather report") for h in hits[2:]] == [True] * 3
+
+
+def test_a_small_store_is_never_split(service):
+    service.add_many([{"content": f"the weather report, day {n}"} for n in range(50)])
+    assert rare_first.split(["glacier", "weather"]) is None
