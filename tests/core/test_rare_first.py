@@ -77,3 +77,21 @@ def test_common_words_still_order_the_memories_holding_a_rare_one(service, monke
 def test_a_small_store_is_never_split(service):
     service.add_many([{"content": f"the weather report, day {n}"} for n in range(50)])
     assert rare_first.split(["glacier", "weather"]) is None
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    words=st.lists(st.sampled_from(VOCABULARY[:6]), min_size=2, max_size=4, unique=True),
+    limit=st.integers(1, 60),
+)
+def test_the_memories_holding_every_word_are_taken_only_when_they_are_the_best(
+    skewed, monkeypatch, words, limit
+):
+    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 60)
+    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    every = rare_first._holding_every_word(words, limit, _rank, 0.0)
+    if every is not None:
+        best = _rank(retrieval._quoted(words), limit)
+        assert [row[-1] for row in every] == pytest.approx([row[-1] for row in best], abs=1e-9)
