@@ -20,6 +20,20 @@ KIND_COLOURS = dict(
     )
 )
 SYMBOLS = {"user": "o", "agent": "t", "system": "s"}
+DAY = 86_400.0
+
+
+def density(t: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Memories per day, week or month (by the span in view, `low`..`high` seconds) of the
+    times `t`: (bar middles, counts, bar width in seconds)."""
+    span = max(high - low, DAY)
+    width = DAY if span <= 120 * DAY else 7 * DAY if span <= 3 * 365 * DAY else 30 * DAY
+    start = np.floor(low / width) * width
+    edges = np.arange(start, high + width, width)
+    if len(edges) < 2:
+        edges = np.array([start, start + width])
+    counts, edges = np.histogram(t, bins=edges)
+    return edges[:-1] + width / 2, counts, width
 
 
 def as_of(service: MemoryService, filters: dict[str, Any], moment: str) -> dict[str, Any]:

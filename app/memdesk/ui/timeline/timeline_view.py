@@ -16,9 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QDateTime,
-    QObject,
     QRectF,
-    QRunnable,
     Qt,
     QThreadPool,
     QTimer,
@@ -41,10 +39,11 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.rules import LAYER_NAMES
-from memdesk.ui.timeline.timeline_data import KIND_COLOURS, SYMBOLS, as_of, prepare
+from memdesk.ui.timeline.history_marks import history_marks
+from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density
+from memdesk.ui.timeline.timeline_loader import TimelineLoad, TimelineLoader
 
 LANES = {"Layer": "layer", "Agent": "agent", "Project": "project", "Kind": "kind"}
-DAY = 86_400.0
 POINT_LIMIT = 20_000  # points drawn one by one; beyond, a heat map (zoom in to see points)
 HEAT_ROWS, HEAT_COLUMNS = 6, 400
 _HEAT = np.array(  # white to the kind palette's blue
@@ -54,32 +53,6 @@ _HEAT = np.array(  # white to the kind palette's blue
     ],
     dtype=np.uint8,
 )
-
-
-class _Load(QRunnable):
-    def __init__(
-        self, view: TimelineView, filters: dict[str, Any], ticket: int, as_of: str | None
-    ) -> None:
-        super().__init__()
-        self._view, self._filters, self._ticket, self._as_of = view, filters, ticket, as_of
-
-    def run(self) -> None:
-        service = self._view.service
-        try:
-            if self._as_of is None:
-                data = service.timeline(**self._filters)
-            else:
-                data = as_of(service, self._filters, self._as_of)
-            prepare(data)
-            self._view.loader.loaded.emit(self._ticket, data)
-        except MemdeskError:
-            self._view.loader.loaded.emit(self._ticket, None)
-        finally:
-            service.release_thread()
-
-
-class _Loader(QObject):
-    loaded = Signal(int, object)
 
 
 class TimelineView(QWidget):
@@ -92,7 +65,7 @@ class TimelineView(QWidget):
     def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.service = service
-        self.loader = _Loader(self)
+        self.loader = TimelineLoader(self)
         self.loader.loaded.connect(self._on_loaded)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
@@ -207,7 +180,9 @@ class TimelineView(QWidget):
     def reload(self) -> None:
         """Load again in the background; zoom, pan and the current memory are kept."""
         self._ticket += 1
-        self._pool.start(_Load(self, dict(self._filters), self._ticket, self._moment))
+        self._pool.start(
+            TimelineLoad(self.service, self.loader, dict(self._filters), self._ticket, self._moment)
+        )
 
     def wait(self) -> None:
         """Block until loading is done and drawn (tests)."""
@@ -258,7 +233,8 @@ class TimelineView(QWidget):
         }
         self._index = dict(zip(ids, range(len(ids)), strict=True))
         self._show_points()
-        self._draw_history(ids, y)
+        for item in history_marks(self._data, self._t, y, self._index):
+            self._add_history(item)
         axis = self.plot.getAxis("left")
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
@@ -297,59 +273,6 @@ class TimelineView(QWidget):
         self.heat.setRect(QRectF(low, -0.5, high - low, lanes))
         self.heat.show()
 
-    def _draw_history(self, ids: list[str], y: np.ndarray) -> None:
-        """Edits as ticks on their memory's row; a retired memory as a bar from its creation
-        to its successor's, joined to it; an archive summary as a span over its task."""
-        assert self._data is not None
-        index = self._index
-
-        def where(i: str) -> tuple[float, float]:
-            return float(self._t[index[i]]), float(y[index[i]])
-
-        ticks = [(t, where(i)[1]) for i, t in self._data["edits"] if i in index]
-        if ticks:
-            marks = pg.ScatterPlotItem(
-                x=[t for t, _ in ticks],
-                y=[v for _, v in ticks],
-                symbol="|",
-                size=14,
-                pen=pg.mkPen("#333", width=2),
-                brush=None,
-            )
-            self._add_history(marks)
-        bars: list[float] = []
-        for i, old in zip(ids, self._data["supersedes"], strict=True):
-            if old is not None and old in index:
-                (t0, y0), (t1, y1) = where(old), where(i)
-                bars += [t0, y0, t1, y0, t1, y0, t1, y1]
-        if bars:
-            self._add_history(
-                pg.PlotDataItem(
-                    bars[0::2],
-                    bars[1::2],
-                    connect="pairs",
-                    pen=pg.mkPen("#9e9e9e", width=2, style=Qt.PenStyle.DashLine),
-                )
-            )
-        first: dict[str, float] = {}
-        for task, t in zip(self._data["task"], self._t, strict=True):
-            if task is not None:
-                first[task] = min(first.get(task, float(t)), float(t))
-        spans: list[float] = []
-        for i, layer, task in zip(ids, self._data["layer"], self._data["task"], strict=True):
-            if layer == "L2" and task in first and first[task] < where(i)[0]:
-                (t, y_of), start = where(i), first[task]
-                spans += [start, y_of, t, y_of]
-        if spans:
-            self._add_history(
-                pg.PlotDataItem(
-                    spans[0::2],
-                    spans[1::2],
-                    connect="pairs",
-                    pen=pg.mkPen((89, 161, 79, 90), width=6),
-                )
-            )
-
     def _add_history(self, item: Any) -> None:
         item.setZValue(-1)
         self.plot.addItem(item)
@@ -365,14 +288,8 @@ class TimelineView(QWidget):
             self.bars.setOpts(x=[], height=[], width=1)
             return
         low, high = self.plot.getViewBox().viewRange()[0]
-        span = max(high - low, DAY)
-        width = DAY if span <= 120 * DAY else 7 * DAY if span <= 3 * 365 * DAY else 30 * DAY
-        start = np.floor(low / width) * width
-        edges = np.arange(start, high + width, width)
-        if len(edges) < 2:
-            edges = np.array([start, start + width])
-        counts, edges = np.histogram(self._t, bins=edges)
-        self.bars.setOpts(x=edges[:-1] + width / 2, height=counts, width=width * 0.9)
+        middles, counts, width = density(self._t, low, high)
+        self.bars.setOpts(x=middles, height=counts, width=width * 0.9)
         self.density.setYRange(0, max(1, counts.max()), padding=0.05)
 
     def _on_density_clicked(self, event: Any) -> None:
