@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.graph import BUDGET
 from memdesk.ui.graph.graph_data import edge_lines, node_points, place
+from memdesk.ui.graph.graph_nodes import GraphNodes
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
@@ -90,46 +91,6 @@ class _Layout(QRunnable):
 
 class _Signals(QObject):
     laid_out = Signal(int, object)
-
-
-class _Nodes(pg.ScatterPlotItem):
-    """The memory nodes; a drag from one node to another asks to link them."""
-
-    def __init__(self, view: GraphView) -> None:
-        super().__init__(pxMode=True, hoverable=True)
-        self._view = view
-        self._from: str | None = None
-        self._moving = False
-
-    def mouseDragEvent(self, ev: Any) -> None:  # noqa: N802 (pyqtgraph's name)
-        """Drag from a memory to another to link them; with Shift held, move a node."""
-        if ev.button() != Qt.MouseButton.LeftButton:
-            ev.ignore()
-            return
-        if ev.isStart():
-            found = [p.data() for p in self.pointsAt(ev.buttonDownPos())]
-            self._moving = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-            self._from = next((i for i in found if self._moving or ":" not in i), None)
-            if self._from is None:
-                ev.ignore()  # not on a node: the view pans
-                return
-        if self._from is None:
-            ev.ignore()
-            return
-        ev.accept()
-        start = self._view.positions[self._from]
-        self._view.rubber.setData(x=[start[0], ev.pos().x()], y=[start[1], ev.pos().y()])
-        if not ev.isFinish():
-            return
-        self._view.rubber.setData(x=[], y=[])
-        if self._moving:
-            self._view.move_node(self._from, (ev.pos().x(), ev.pos().y()))
-        else:
-            found = [p.data() for p in self.pointsAt(ev.pos())]
-            target = next((i for i in found if i != self._from and ":" not in i), None)
-            if target is not None:
-                self._view.link_requested.emit(self._from, target)
-        self._from = None
 
 
 class GraphView(QWidget):
@@ -205,7 +166,7 @@ class GraphView(QWidget):
         self.plot.hideAxis("bottom")
         self.plot.setAspectLocked(True)
         self._edge_items: list[pg.PlotDataItem] = []
-        self.nodes = _Nodes(self)
+        self.nodes = GraphNodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
         self.plot.addItem(self.nodes)
         self.marker = pg.ScatterPlotItem(size=26, pen=pg.mkPen("#222", width=2), brush=None)
