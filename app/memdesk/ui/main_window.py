@@ -22,16 +22,11 @@ from PySide6.QtWidgets import (
 from memdesk.core import Change, MemdeskError, MemoryService
 from memdesk.core.rules import RELATIONS
 from memdesk.ui import window_settings
-from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.ask import confirm
 from memdesk.ui.busy import wait_cursor
 from memdesk.ui.change_hub import ChangeHub
 from memdesk.ui.detail.detail_panel import DetailPanel
-from memdesk.ui.dialogs.backups_dialog import BackupsDialog
-from memdesk.ui.dialogs.export_dialog import ExportDialog
-from memdesk.ui.dialogs.identity_editor import IdentityEditor
-from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.graph.graph_view import GraphView
 from memdesk.ui.inbox.inbox_view import InboxView
 from memdesk.ui.list.demo_data import load_demo
@@ -43,7 +38,8 @@ from memdesk.ui.stats.stats_view import StatsView
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
 from memdesk.ui.timeline.timeline_view import TimelineView
-from memdesk.ui.undo_commands import perform, push
+from memdesk.ui.undo_commands import perform
+from memdesk.ui.window_dialogs import WindowDialogs
 from memdesk.ui.window_menus import WindowMenus
 
 VIEWS = ("List", "Timeline", "Graph", "Stats")
@@ -54,7 +50,7 @@ T = TypeVar("T")
 PAGE_MIN_WIDTH = 420
 
 
-class MainWindow(MemoryActions, QMainWindow):
+class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     """Browse, search, correct and remove what agents remember; refreshed live as they write."""
 
     def __init__(
@@ -217,21 +213,6 @@ class MainWindow(MemoryActions, QMainWindow):
         self.hub.flush()
         return result
 
-    @Slot()
-    def edit_identity(self) -> None:
-        editor = IdentityEditor(self.service, self)
-        if editor.exec() and editor.step is not None:
-            push(self.undo_stack, self.service, "Edit identity", editor.step, self.show_error)
-            self.hub.flush()
-
-    @Slot()
-    def export(self) -> None:
-        dialog = ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self)
-        dialog.exported.connect(
-            lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
-        )
-        dialog.exec()
-
     KEEP_SERVING = "agents/keep_serving_after_close"
 
     @property
@@ -242,33 +223,11 @@ class MainWindow(MemoryActions, QMainWindow):
     def set_keep_serving(self, on: bool) -> None:
         self.settings.setValue(self.KEEP_SERVING, on)
 
-    @Slot()
-    def show_agents(self) -> None:
-        AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
-        self.show_agent_names(self._agent_names)
-
     @Slot(list)
     def show_agent_names(self, names: list[str]) -> None:
         """The connected agents in the status bar, each paused or read-only one marked."""
         self._agent_names = list(names)
         self.status.set_agent_names(names, self.service.agent_modes())
-
-    @Slot()
-    def show_backups(self) -> None:
-        dialog = BackupsDialog(self.service, self.show_error, self)
-        if dialog.exec() and dialog.restored is not None:
-            self.hub.flush()
-            before = dialog.restored["before"]["name"]
-            self.status.showMessage(f"Restored; the state before is kept as {before}", 10000)
-
-    @Slot()
-    def import_memories(self) -> None:
-        dialog = ImportDialog(self.service, self)
-        if dialog.exec() and dialog.applied is not None and dialog.step is not None:
-            done = dialog.applied
-            text = f"Import ({done['added']:,} added, {done['changed']:,} changed)"
-            push(self.undo_stack, self.service, text, dialog.step, self.show_error)
-            self.hub.flush()
 
     @Slot()
     def bring_to_front(self) -> None:

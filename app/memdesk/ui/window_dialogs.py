@@ -1,0 +1,53 @@
+"""The dialogs the window opens from its menus, and what it does with their answers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Slot
+
+from memdesk.ui.agents.agents_dialog import AgentsDialog
+from memdesk.ui.dialogs.backups_dialog import BackupsDialog
+from memdesk.ui.dialogs.export_dialog import ExportDialog
+from memdesk.ui.dialogs.identity_editor import IdentityEditor
+from memdesk.ui.dialogs.import_dialog import ImportDialog
+from memdesk.ui.undo_commands import push
+
+
+class WindowDialogs:
+    """Mixin of MainWindow (its service, undo stack, change hub, status bar and errors)."""
+
+    @Slot()
+    def edit_identity(self) -> None:
+        editor = IdentityEditor(self.service, self)
+        if editor.exec() and editor.step is not None:
+            push(self.undo_stack, self.service, "Edit identity", editor.step, self.show_error)
+            self.hub.flush()
+
+    @Slot()
+    def export(self) -> None:
+        dialog = ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self)
+        dialog.exported.connect(
+            lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
+        )
+        dialog.exec()
+
+    @Slot()
+    def show_agents(self) -> None:
+        AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
+        self.show_agent_names(self._agent_names)
+
+    @Slot()
+    def show_backups(self) -> None:
+        dialog = BackupsDialog(self.service, self.show_error, self)
+        if dialog.exec() and dialog.restored is not None:
+            self.hub.flush()
+            before = dialog.restored["before"]["name"]
+            self.status.showMessage(f"Restored; the state before is kept as {before}", 10000)
+
+    @Slot()
+    def import_memories(self) -> None:
+        dialog = ImportDialog(self.service, self)
+        if dialog.exec() and dialog.applied is not None and dialog.step is not None:
+            done = dialog.applied
+            text = f"Import ({done['added']:,} added, {done['changed']:,} changed)"
+            push(self.undo_stack, self.service, text, dialog.step, self.show_error)
+            self.hub.flush()
