@@ -41,8 +41,7 @@ def _rank(match: str, n: int) -> list[tuple]:
 def test_the_memories_holding_a_rare_word_are_ranked_by_every_word(
     skewed, monkeypatch, words, limit
 ):
-    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 60)
-    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    monkeypatch.setattr(rare_first, "BUDGET", 60)
     got = rare_first.ranked(words, limit, _rank, retrieval._quoted)
     everything = _rank(retrieval._quoted(words), 10**6)
     parts = rare_first.split(words)
@@ -57,8 +56,7 @@ def test_the_memories_holding_a_rare_word_are_ranked_by_every_word(
 
 
 def test_common_words_still_order_the_memories_holding_a_rare_one(service, monkeypatch):
-    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 100)
-    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    monkeypatch.setattr(rare_first, "BUDGET", 100)
     service.add_many(
         [{"content": f"the weather report for the coast, day {n}"} for n in range(120)]
         + [{"content": f"the tide table for the coast, day {n}"} for n in range(900)],
@@ -89,8 +87,7 @@ def test_a_small_store_is_never_split(service):
 def test_the_memories_holding_every_word_are_taken_only_when_they_are_the_best(
     skewed, monkeypatch, words, limit
 ):
-    monkeypatch.setattr(rare_first, "RARE_HOLDERS", 60)
-    monkeypatch.setattr(rare_first, "RARE_SHARE", 0)
+    monkeypatch.setattr(rare_first, "BUDGET", 60)
     every = rare_first._holding_every_word(words, limit, _rank, 0.0)
     if every is not None:
         best = _rank(retrieval._quoted(words), limit)

@@ -3,10 +3,10 @@
 FTS5's bm25() scores every memory that holds any query word. A word held by a large share of
 a big store ("go", "support" in a million chat turns) makes it score hundreds of thousands of
 rows, ~1 µs each, for a word whose IDF barely moves a score. So the query words are split by
-how many memories hold them into *rare* ones (held by at most RARE_HOLDERS memories or
-RARE_SHARE of the store; the rarest always) and *common* ones. Only memories holding a rare
-word are ranked, each by its whole score (every query word's part, FTS5's own bm25): one
-query ranks them by the rare words alone, a second ranks those that also hold a common word
+how many memories hold them: the *rare* ones, rarest first, until their postings would pass
+BUDGET (the rarest always), and the *common* ones. Only memories holding a rare word are
+ranked, each by its whole score (every query word's part, FTS5's own bm25): one query ranks
+them by the rare words alone, a second ranks those that also hold a common word
 (`rare AND common`) by all the words. Memories holding only common words are ranked only when
 fewer than `limit` memories hold a rare word (then the ranking is exact); otherwise they are
 left out: the approximation, relevance-ordered (by document frequency), whose cost
@@ -24,36 +24,33 @@ from collections.abc import Callable
 
 from memdesk.core import frequency
 
-# A word is rare when at most this many memories hold it, or this share of the store: on
-# LoCoMo inside 100k and 1M other memories no question lost an answer to the split at these
-# (docs/benchmarks.md). A store this small is never split.
-RARE_HOLDERS = 2000
-RARE_SHARE = 1 / 200
-# The rare words' postings are at most this many times the cut: past it the more frequent of
-# them count as common, so a question of many rare words stays cheap.
-BUDGET_WORDS = 6
+# Postings of the rare words, at most (the rarest word always). The cost of a search is about
+# this many bm25 scores; 20,000 lost no answer on LoCoMo inside 100k and 1M other memories,
+# 10,000 lost 0.005 R@10 at 100k (docs/benchmarks.md).
+BUDGET = 20_000
 
 
 def split(words: list[str]) -> tuple[list[str], list[str]] | None:
     """(rare, common) words, rarest first, or None when splitting would not pay."""
-    cut = _cut()
-    held = {word: frequency.remembered(word, cut + 1) for word in words}
+    held = {word: frequency.remembered(word, BUDGET + 1) for word in words}
+    half = frequency.stored() // 2
+    if min(held.values()) > BUDGET:  # all common: order them by their true counts
+        held = {word: frequency.remembered(word, half + 1) for word in words}
     order = sorted(words, key=held.__getitem__)
     rare: list[str] = []
     postings = 0
     for word in order:
-        if rare and (held[word] > cut or postings + held[word] > BUDGET_WORDS * cut):
+        if rare and postings + held[word] > BUDGET:
             break
         rare.append(word)
         postings += held[word]
     common = order[len(rare) :]
     if not common:
         return None
-    half = frequency.stored() // 2
-    counted = {word: frequency.remembered(word, half + 1) for word in (*common, rare[0])}
+    counted = {word: frequency.remembered(word, half + 1) for word in common}
     # Scoring a posting costs ~20x walking one: worth it while the rare words' postings are
     # at most half the common words'.
-    if 2 * (postings - held[rare[0]] + counted[rare[0]]) > sum(counted[w] for w in common):
+    if 2 * postings > sum(counted.values()):
         return None
     return rare, [word for word in common if counted[word] <= half]
 
@@ -95,8 +92,7 @@ def _holding_every_word(
     a few common words typed in the window ("pytest cache"), whose OR matches much of a big
     store but whose AND matches plenty. A word adds at most (k1 + 1) * IDF = 2.2 * IDF to a
     score, so a memory lacking one word scores at most the sum of the others' ceilings."""
-    cut = _cut()
-    if len(words) < 2 or any(frequency.remembered(w, cut + 1) <= cut for w in words):
+    if len(words) < 2 or any(frequency.remembered(w, BUDGET + 1) <= BUDGET for w in words):
         return None
     rows = rank(" AND ".join(f'"{w}"' for w in words), limit)
     if len(rows) < limit:
@@ -106,7 +102,3 @@ def _holding_every_word(
     # 5% above: the counts may be a generation (1% of the store) old.
     lacking_one = 1.05 * (sum(ceilings) - min(ceilings)) + bonus
     return rows if -rows[-1][-1] >= lacking_one else None
-
-
-def _cut() -> int:
-    return max(RARE_HOLDERS, int(frequency.stored() * RARE_SHARE))
