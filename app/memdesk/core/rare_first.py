@@ -65,6 +65,8 @@ def ranked(
     """The best `limit` rows for `words`: `rank(match, n)` gives the best n rows of an FTS5
     match expression, each row's first column a unique key and its last the rank (lower is
     better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match."""
+    if frequency.stored() <= BUDGET:
+        return rank(quoted(words), limit)  # no word can be common
     every = _holding_every_word(words, limit, rank, bonus)
     if every is not None:
         return every
