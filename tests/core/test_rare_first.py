@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdesk.core import rare_first, retrieval
+from memdesk.core import frequency, rare_first, retrieval
 from memdesk.core.filters import Filters
 
 # Word i is held by about 0.8 / (i + 1) of the memories: one word in most, a long tail.
@@ -44,7 +44,7 @@ def test_the_memories_holding_a_rare_word_are_ranked_by_every_word(
     monkeypatch.setattr(rare_first, "BUDGET", 60)
     got = rare_first.ranked(words, limit, _rank, retrieval._quoted)
     everything = _rank(retrieval._quoted(words), 10**6)
-    parts = rare_first.split(words)
+    parts = rare_first.split(words, frequency.Counts())
     if parts is not None:
         holders = {row[0] for row in _rank(retrieval._quoted(parts[0]), 10**6)}
         if len(holders) >= limit:  # fewer, and the others complete an exact ranking
@@ -65,7 +65,8 @@ def test_common_words_still_order_the_memories_holding_a_rare_one(service, monke
     # Ranked by "glacier" alone, the shorter memory would come first.
     both = service.add("Glacier weather turns fast: check the weather")
     rare = service.add("The glacier trip is booked for May")
-    assert rare_first.split(["glacier", "weather"]) == (["glacier"], ["weather"])
+    split = rare_first.split(["glacier", "weather"], frequency.Counts())
+    assert split == (["glacier"], ["weather"])
     hits = service.search("glacier weather", k=5)["hits"]
     assert [h["id"] for h in hits[:2]] == [both["id"], rare["id"]]
     # Two rare-word holders cannot fill the page: the best common-word holders follow.
@@ -74,7 +75,7 @@ def test_common_words_still_order_the_memories_holding_a_rare_one(service, monke
 
 def test_a_small_store_is_never_split(service):
     service.add_many([{"content": f"the weather report, day {n}"} for n in range(50)])
-    assert rare_first.split(["glacier", "weather"]) is None
+    assert rare_first.split(["glacier", "weather"], frequency.Counts()) is None
 
 
 @settings(
@@ -88,7 +89,7 @@ def test_the_memories_holding_every_word_are_taken_only_when_they_are_the_best(
     skewed, monkeypatch, words, limit
 ):
     monkeypatch.setattr(rare_first, "BUDGET", 60)
-    every = rare_first._holding_every_word(words, limit, _rank, 0.0)
+    every = rare_first._holding_every_word(words, limit, _rank, 0.0, frequency.Counts())
     if every is not None:
         best = _rank(retrieval._quoted(words), limit)
         assert [row[-1] for row in every] == pytest.approx([row[-1] for row in best], abs=1e-9)

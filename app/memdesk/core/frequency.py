@@ -30,14 +30,21 @@ def idf(total: int, holding: int) -> float:
     return value if value > 0 else 1e-6
 
 
-def remembered(word: str, cap: int) -> int:
-    """`count`, remembered until the store's generation changes."""
-    return _remembered(Memory._meta.database.database, word, cap, _generation())
+class Counts:
+    """The store's counts for one search: its generation is read once, then each count comes
+    from the cache when that generation already took it."""
 
+    def __init__(self) -> None:
+        self._path = Memory._meta.database.database
+        self._generation = _generation()
 
-def stored() -> int:
-    """How many memories the store holds (any status), remembered like `remembered`."""
-    return _stored(Memory._meta.database.database, _generation())
+    def held(self, word: str, cap: int) -> int:
+        """`count(word, cap)`, remembered until the store's generation changes."""
+        return _remembered(self._path, word, cap, self._generation)
+
+    def stored(self) -> int:
+        """How many memories the store holds (any status)."""
+        return _stored(self._path, self._generation)
 
 
 def _generation() -> int:

@@ -30,12 +30,12 @@ from memdesk.core import frequency
 BUDGET = 20_000
 
 
-def split(words: list[str]) -> tuple[list[str], list[str]] | None:
+def split(words: list[str], counts: frequency.Counts) -> tuple[list[str], list[str]] | None:
     """(rare, common) words, rarest first, or None when splitting would not pay."""
-    held = {word: frequency.remembered(word, BUDGET + 1) for word in words}
-    half = frequency.stored() // 2
+    held = {word: counts.held(word, BUDGET + 1) for word in words}
+    half = counts.stored() // 2
     if min(held.values()) > BUDGET:  # all common: order them by their true counts
-        held = {word: frequency.remembered(word, half + 1) for word in words}
+        held = {word: counts.held(word, half + 1) for word in words}
     order = sorted(words, key=held.__getitem__)
     rare: list[str] = []
     postings = 0
@@ -47,7 +47,7 @@ def split(words: list[str]) -> tuple[list[str], list[str]] | None:
     common = order[len(rare) :]
     if not common:
         return None
-    counted = {word: frequency.remembered(word, half + 1) for word in common}
+    counted = {word: counts.held(word, half + 1) for word in common}
     # Scoring a posting costs ~20x walking one: worth it while the rare words' postings are
     # at most half the common words'.
     if 2 * postings > sum(counted.values()):
@@ -65,12 +65,13 @@ def ranked(
     """The best `limit` rows for `words`: `rank(match, n)` gives the best n rows of an FTS5
     match expression, each row's first column a unique key and its last the rank (lower is
     better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match."""
-    if frequency.stored() <= BUDGET:
+    counts = frequency.Counts()
+    if counts.stored() <= BUDGET:
         return rank(quoted(words), limit)  # no word can be common
-    every = _holding_every_word(words, limit, rank, bonus)
+    every = _holding_every_word(words, limit, rank, bonus, counts)
     if every is not None:
         return every
-    parts = split(words)
+    parts = split(words, counts)
     if parts is None:
         return rank(quoted(words), limit)
     rare, common = parts
@@ -88,19 +89,23 @@ def ranked(
 
 
 def _holding_every_word(
-    words: list[str], limit: int, rank: Callable[[str, int], list[tuple]], bonus: float
+    words: list[str],
+    limit: int,
+    rank: Callable[[str, int], list[tuple]],
+    bonus: float,
+    counts: frequency.Counts,
 ) -> list[tuple] | None:
     """The best `limit` memories holding every word, when they provably are the best of all:
     a few common words typed in the window ("pytest cache"), whose OR matches much of a big
     store but whose AND matches plenty. A word adds at most (k1 + 1) * IDF = 2.2 * IDF to a
     score, so a memory lacking one word scores at most the sum of the others' ceilings."""
-    if len(words) < 2 or any(frequency.remembered(w, BUDGET + 1) <= BUDGET for w in words):
+    if len(words) < 2 or any(counts.held(w, BUDGET + 1) <= BUDGET for w in words):
         return None
     rows = rank(" AND ".join(f'"{w}"' for w in words), limit)
     if len(rows) < limit:
         return None
-    store = frequency.stored()
-    ceilings = [2.2 * frequency.idf(store, frequency.remembered(w, store // 2 + 1)) for w in words]
+    store = counts.stored()
+    ceilings = [2.2 * frequency.idf(store, counts.held(w, store // 2 + 1)) for w in words]
     # 5% above: the counts may be a generation (1% of the store) old.
     lacking_one = 1.05 * (sum(ceilings) - min(ceilings)) + bonus
     return rows if -rows[-1][-1] >= lacking_one else None

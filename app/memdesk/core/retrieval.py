@@ -156,18 +156,13 @@ def _ranked(
         )
     if rows is None:
         # The date bonus needs created_at, which only the joined path has.
-        if in_index and named is None:
-            rows = rare_first.ranked(
-                words, limit, lambda match, n: _prefetched(match, filters, weights, n), _quoted
-            )
-        else:
-            rows = rare_first.ranked(
-                words,
-                limit,
-                lambda match, n: _exact(match, filters, weights, n, named),
-                _quoted,
-                weights.date_bonus if named is not None else 0.0,
-            )
+        def rank(match: str, n: int) -> list:
+            if in_index and named is None:
+                return _prefetched(match, filters, weights, n)
+            return _exact(match, filters, weights, n, named)
+
+        bonus = weights.date_bonus if named is not None else 0.0
+        rows = rare_first.ranked(words, limit, rank, _quoted, bonus)
     now = datetime.now(UTC)
     scored = sorted(
         ((_fuse(-row[-1], row, now, weights), row) for row in rows),

@@ -38,7 +38,8 @@ def ranked(
     subset `filters` names; None when the subset is larger than SUBSET_MAX, or at least half
     the store (its statistics are then mostly the store's own)."""
     subset = Memory.select(Memory.id).where(filters.where()).limit(SUBSET_MAX + 1).count()
-    store = frequency.stored()
+    counts = frequency.Counts()
+    store = counts.stored()
     if subset > SUBSET_MAX or 2 * subset >= store:
         return None
     sql = Memory._meta.database.execute_sql
@@ -51,7 +52,7 @@ def ranked(
         if not rows:
             continue
         # Past half the store the IDF is at its floor: no need to count further.
-        everywhere = frequency.remembered(word, store // 2 + 1)
+        everywhere = counts.held(word, store // 2 + 1)
         ratio = frequency.idf(subset, len(rows)) / frequency.idf(store, max(everywhere, len(rows)))
         for rowid, score in rows:
             relevance[rowid] = relevance.get(rowid, 0.0) - score * ratio
