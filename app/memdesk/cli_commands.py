@@ -22,34 +22,26 @@ def add(svc: Any, a: argparse.Namespace) -> Any:
 
 
 def search(svc: Any, a: argparse.Namespace) -> Any:
-    return svc.search(
-        a.query,
-        k=a.k,
-        layers=a.layer,
-        project=a.project,
-        task=a.task,
-        tags=a.tag,
-        since=a.since,
-        until=a.until,
-        include_inactive=a.all,
-    )
+    return svc.search(a.query, k=a.k, include_inactive=a.all, **_narrowing(a))
 
 
 def list_(svc: Any, a: argparse.Namespace) -> Any:
     status = None if a.status == "all" else a.status
     return svc.list_memories(
-        layers=a.layer,
-        kind=a.kind,
-        project=a.project,
-        task=a.task,
-        tags=a.tag,
-        status=status,
-        since=a.since,
-        until=a.until,
-        offset=a.offset,
-        limit=a.limit,
-        order=a.order,
+        kind=a.kind, status=status, offset=a.offset, limit=a.limit, order=a.order, **_narrowing(a)
     )
+
+
+def _narrowing(a: argparse.Namespace) -> dict[str, Any]:
+    """The filters `search` and `list` share (layer, project, task, tag, since, until)."""
+    return {
+        "layers": a.layer,
+        "project": a.project,
+        "task": a.task,
+        "tags": a.tag,
+        "since": a.since,
+        "until": a.until,
+    }
 
 
 def show(svc: Any, a: argparse.Namespace) -> Any:
