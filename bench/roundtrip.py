@@ -1,0 +1,231 @@
+"""The round trip: what a user says in one Claude Code session reaches the model in the next.
+
+    python bench/roundtrip.py [--oracle] [--split dev|heldout|all] [--show-misses]
+
+Runs the frozen sessions of bench/data/roundtrip/ (Claude Code JSONL transcripts with labelled
+durable statements, hard negatives and follow-up prompts; see its README) through the real
+`memdesk hook` command, a process per event as Claude Code runs it, against a `memdesk serve`
+on a fresh temporary database. Each session works in its own git repository (its project).
+
+1. Capture (skipped with --oracle): for each session, SessionStart, a UserPromptSubmit per
+   user turn, then SessionEnd with the transcript. With --oracle each statement's canonical
+   wording is stored directly (`memdesk add`, the project's for project statements), which
+   separates injection from extraction.
+2. Follow-up: for each statement, a fresh session in the same repository: SessionStart, the
+   statement's follow-up prompt, SessionEnd. Delivered when every evidence string of the
+   statement is in what the hooks gave the model (SessionStart + that prompt). Prompts that
+   need nothing are asked the same way; what they are given is noise.
+
+Prints delivered / total by word overlap and by kind, extraction precision and recall
+(stored, and stored + proposed), hard negatives stored, characters injected at SessionStart
+and per prompt, and hook latency per event.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench.rawrpc` from anywhere
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+
+from bench.rawrpc import Server
+
+from memdesk.core import MemoryService
+from memdesk.core.inbox import GAPFILL_TAG
+
+DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
+
+
+def _memdesk() -> list[str]:
+    """The installed `memdesk` command, as a hook install writes it."""
+    script = Path(sys.executable).with_name("memdesk")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "memdesk"]
+
+
+class Hooks:
+    def __init__(self, db: Path, env: dict[str, str]) -> None:
+        self.db, self.env = db, env
+        self.took: dict[str, list[float]] = defaultdict(list)
+
+    def run(self, event: str, payload: dict) -> str:
+        """The text the hook gave the model (additionalContext), "" when none."""
+        started = time.perf_counter()
+        done = subprocess.run(
+            [*_memdesk(), "hook", event, "--db", str(self.db)],
+            input=json.dumps({**payload, "hook_event_name": event}),
+            capture_output=True,
+            text=True,
+            env=self.env,
+            check=False,
+        )
+        self.took[event].append((time.perf_counter() - started) * 1000)
+        if done.returncode != 0 or done.stderr.strip():
+            print(f"  hook {event} said: {done.stderr.strip()[:300]}", file=sys.stderr)
+        out = done.stdout.strip()
+        if not out:
+            return ""
+        return json.loads(out)["hookSpecificOutput"]["additionalContext"]
+
+    def session(self, cwd: Path, prompts: list[str], transcript: Path | None = None) -> list[str]:
+        """One session: [SessionStart text, each prompt's text]."""
+        sid = str(uuid.uuid4())
+        base = {"session_id": sid, "cwd": str(cwd), "transcript_path": str(transcript or "")}
+        given = [self.run("SessionStart", {**base, "source": "startup"})]
+        given += [self.run("UserPromptSubmit", {**base, "prompt": p}) for p in prompts]
+        self.run("SessionEnd", {**base, "reason": "other"})
+        return given
+
+
+def _user_prompts(transcript: Path) -> list[str]:
+    prompts = []
+    for line in transcript.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        message = record.get("message") or {}
+        if record.get("type") == "user" and isinstance(message.get("content"), str):
+            prompts.append(message["content"])
+    return prompts
+
+
+def _matches(statement: dict, text: str) -> bool:
+    text = text.casefold()
+    return all(e.casefold() in text for e in statement["evidence"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--oracle", action="store_true", help="store the statements directly")
+    parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
+    sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
+    with tempfile.TemporaryDirectory(prefix="mdrt-") as folder:
+        root = Path(folder)
+        db, sock = root / "rt.db", str(root / "rt.sock")
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("MEMDESK_PROJECT", "MEMDESK_DB", "MEMDESK_AGENT")
+        }
+        env |= {"MEMDESK_SOCKET": sock, "HOME": str(root / "home")}
+        server = Server(db, sock)
+        hooks = Hooks(db, env)
+        repos = {}
+        for session in sessions:
+            repo = root / "src" / session["name"]
+            repo.mkdir(parents=True)
+            if shutil.which("git"):
+                subprocess.run(["git", "init", "-q", str(repo)], check=True)
+            (repo / "sub").mkdir()
+            repos[session["name"]] = repo
+        try:
+            if args.oracle:
+                for session in sessions:
+                    for st in session["statements"]:
+                        where = ["--project", session["name"]] if st["scope"] == "project" else []
+                        subprocess.run(
+                            [*_memdesk(), "add", st["canonical"], "--db", str(db), *where],
+                            env=env,
+                            check=True,
+                            capture_output=True,
+                        )
+            else:
+                for session in sessions:
+                    transcript = DATA / session["transcript"]
+                    hooks.session(repos[session["name"]], _user_prompts(transcript), transcript)
+            rows = []
+            for session in sessions:
+                for st in session["statements"]:
+                    # A later session started in a subfolder: the project is still the repo's.
+                    start, prompt = hooks.session(repos[session["name"]] / "sub", [st["prompt"]])
+                    rows.append((session, st, start, prompt))
+                noise = [hooks.session(repos[session["name"]], [p]) for p in session["nothing"]]
+                session["noise"] = [given[1] for given in noise]
+        finally:
+            server.stop()
+        service = MemoryService.open(db)
+        captured = service.list_memories(tags=[GAPFILL_TAG], limit=10_000)
+        pending = [p["content"] for p in service.proposals("pending")]
+        service.close()
+    _report(args, sessions, rows, captured, pending, hooks)
+
+
+def _report(args, sessions, rows, captured, pending, hooks) -> None:
+    print(f"sessions: {', '.join(s['name'] + ' (' + s['split'] + ')' for s in sessions)}")
+    print(f"mode: {'oracle (statements stored directly)' if args.oracle else 'end to end'}\n")
+    by = defaultdict(lambda: [0, 0])
+    misses = []
+    for session, st, start, prompt in rows:
+        ok = _matches(st, start + "\n" + prompt)
+        for key in (
+            ("overlap", st["overlap"]),
+            ("kind", st["kind"]),
+            ("split", session["split"]),
+            ("all", "all"),
+        ):
+            by[key][0] += ok
+            by[key][1] += 1
+        if not ok:
+            misses.append(f"  {st['id']} [{st['overlap']}] {st['canonical']!r} <- {st['prompt']!r}")
+    print("| delivered | n | share |")
+    print("|---|---|---|")
+    for key in sorted(by, key=lambda k: (k[0] != "all", k)):
+        hit, n = by[key]
+        print(f"| {key[0]}: {key[1]} | {hit}/{n} | {hit / n:.2f} |")
+    if not args.oracle:
+        _extraction(sessions, captured, pending)
+    starts = [len(start) for _, _, start, _ in rows]
+    prompts = [len(prompt) for _, _, _, prompt in rows]
+    noise = [len(text) for s in sessions for text in s["noise"]]
+    print(
+        f"\ncharacters injected: SessionStart median {statistics.median(starts):.0f} "
+        f"(max {max(starts)}); per prompt median {statistics.median(prompts):.0f} "
+        f"(max {max(prompts)}); prompts needing nothing: median {statistics.median(noise):.0f}, "
+        f"{sum(1 for n in noise if n)}/{len(noise)} given anything"
+    )
+    print("\n| hook | runs | p50 ms | p95 ms |")
+    print("|---|---|---|---|")
+    for event, took in sorted(hooks.took.items()):
+        took.sort()
+        p95 = took[max(0, int(len(took) * 0.95) - 1)]
+        print(f"| {event} | {len(took)} | {statistics.median(took):.0f} | {p95:.0f} |")
+    if args.show_misses and misses:
+        print("\nnot delivered:\n" + "\n".join(misses))
+
+
+def _extraction(sessions, captured, pending) -> None:
+    statements = [st for s in sessions for st in s["statements"]]
+    negatives = [n for s in sessions for n in s["negatives"]]
+    contents = [m["content"] for m in captured]
+    stored = [st for st in statements if any(_matches(st, c) for c in contents)]
+    shown = [st for st in statements if any(_matches(st, c) for c in contents + pending)]
+    right = [c for c in contents if any(_matches(st, c) for st in statements)]
+    wrong = [c for c in contents if c not in right]
+    print(
+        f"\nextraction: stored {len(contents)} memories, precision "
+        f"{len(right) / max(1, len(contents)):.2f}; recall stored {len(stored)}/{len(statements)} "
+        f"= {len(stored) / len(statements):.2f}; stored + proposed {len(shown)}/{len(statements)}"
+        f" = {len(shown) / len(statements):.2f} ({len(pending)} proposals)"
+    )
+    bad = [
+        n for n in negatives if any(n["sentence"].casefold()[:40] in c.casefold() for c in contents)
+    ]
+    print(f"hard negatives stored: {len(bad)}/{len(negatives)}")
+    for c in wrong:
+        print(f"  stored, not a labelled statement: {c!r}")
+
+
+if __name__ == "__main__":
+    main()
