@@ -108,6 +108,12 @@ def main() -> None:
     parser.add_argument("--oracle", action="store_true", help="store the statements directly")
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--briefing-chars",
+        type=int,
+        help="the session-start briefing's budget (MEMDESK_BRIEFING_CHARS); 0 turns it off, "
+        "to measure per-prompt retrieval alone",
+    )
     args = parser.parse_args()
     labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
     sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
@@ -120,6 +126,8 @@ def main() -> None:
             if key not in ("MEMDESK_PROJECT", "MEMDESK_DB", "MEMDESK_AGENT")
         }
         env |= {"MEMDESK_SOCKET": sock, "HOME": str(root / "home")}
+        if args.briefing_chars is not None:
+            env["MEMDESK_BRIEFING_CHARS"] = str(args.briefing_chars)
         server = Server(db, sock)
         hooks = Hooks(db, env)
         repos = {}
@@ -164,7 +172,10 @@ def main() -> None:
 
 def _report(args, sessions, rows, captured, pending, hooks) -> None:
     print(f"sessions: {', '.join(s['name'] + ' (' + s['split'] + ')' for s in sessions)}")
-    print(f"mode: {'oracle (statements stored directly)' if args.oracle else 'end to end'}\n")
+    mode = "oracle (statements stored directly)" if args.oracle else "end to end"
+    if args.briefing_chars is not None:
+        mode += f", briefing budget {args.briefing_chars} characters"
+    print(f"mode: {mode}\n")
     by = defaultdict(lambda: [0, 0])
     misses = []
     for session, st, start, prompt in rows:

@@ -363,18 +363,21 @@ DATA = Path(__file__).resolve().parent / "data"
 def test_ingest_a_claude_code_transcript_then_decide_the_proposals(run_json, run):
     ended = run_json("ingest", str(DATA / "claude_transcript.jsonl"), "--agent", "claude-code")
     assert ended["session"] == "7f3c2a10-5b1e-4c9e-9d2a-0c6b1e2f3a4b"
-    assert len(ended["stored"]) == 3
-    assert len(ended["proposed"]) == 2
+    # Stored: the preference, the team's tool, the correction, the rule; proposed: a "don't".
+    assert len(ended["stored"]) == 4
+    assert len(ended["proposed"]) == 1
     code, out, _ = run("ingest", str(DATA / "claude_transcript.jsonl"), "--agent", "claude-code")
     assert code == 0
     assert "stored" not in out.replace("skipped", "")  # the second time: only skips
     assert "summary   unchanged" in out
 
-    waiting = run_json("proposals")
-    accepted = run_json("proposals", "--accept", str(waiting[0]["id"]))
-    assert run_json("show", accepted["memory"])["content"] == waiting[0]["content"]
-    run_json("proposals", "--dismiss", str(waiting[1]["id"]))
+    (waiting,) = run_json("proposals")
+    accepted = run_json("proposals", "--accept", str(waiting["id"]))
+    assert run_json("show", accepted["memory"])["content"] == waiting["content"]
     assert run_json("proposals") == []
+    code, _, err = run("proposals", "--dismiss", str(waiting["id"]))
+    assert code == 2
+    assert "already accepted" in err
     code, _, err = run("proposals", "--accept", "999")
     assert code == 3
     assert "no proposal 999" in err
@@ -412,7 +415,14 @@ def test_hook_install_shows_the_diff_and_keeps_other_hooks(run, tmp_path, monkey
     assert written["model"] == "opus"
     assert written["hooks"]["PostToolUse"][0] == mine
     commands = [h["command"] for g in written["hooks"]["PostToolUse"] for h in g["hooks"]]
-    assert commands == ["audit.sh", "memdesk hook PostToolUse"]
+    assert commands[0] == "audit.sh"
+    # An absolute command (the host runs hooks without the venv on PATH) on this database.
+    program, rest = commands[1].split(" hook ")
+    assert Path(program.split(" -m ")[0]).is_absolute()
+    assert Path(program.split(" -m ")[0]).exists()
+    db = tmp_path / ".local" / "share" / "memdesk" / "memdesk.db"
+    assert rest == f"PostToolUse --db {db}"
+    assert f"mcp --db {db}" in out  # the MCP server on the same database
     assert set(written["hooks"]) >= {"SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd"}
     code, out, _ = run("hook", "install", "--yes", db=None)
     assert "already" in out  # installing twice changes nothing

@@ -162,12 +162,16 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     from memdesk.api import hook_settings
 
     path = hook_settings.settings_path(a.project)
+    command = hook_settings.memdesk_command()
     try:
-        new, diff = hook_settings.plan(path)
+        new, diff = hook_settings.plan(path, command, a.db)
     except ValueError as exc:
         raise MemdeskError(str(exc), field="settings") from None
+    mcp = (
+        f"For memdesk's MCP tools on the same database: {hook_settings.mcp_snippet(command, a.db)}"
+    )
     if not diff:
-        print(f"memdesk's hooks are already in {path}; nothing to change")
+        print(f"memdesk's hooks are already in {path}; nothing to change\n{mcp}")
         return 0
     print(diff, end="")
     if not a.yes:
@@ -180,7 +184,7 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     path.write_text(new, encoding="utf-8")
     print(
         f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
-        "each tool call and at the end"
+        f"each tool call and at the end\n{mcp}"
     )
     return 0
 

@@ -27,3 +27,22 @@ def resolve_db_path(cli_value: str | os.PathLike[str] | None = None) -> Path:
     """`--db` wins over `MEMDESK_DB`, which wins over the data folder default."""
     chosen = cli_value or os.environ.get(DB_ENV) or default_db_path()
     return Path(chosen).expanduser().resolve()
+
+
+def describe(exc: OSError) -> str:
+    """An operating-system error as a sentence that says what is wrong and what to do."""
+    where = f" {exc.filename}" if exc.filename else ""
+    if isinstance(exc, FileExistsError):
+        return (
+            f"cannot create the folder{where}: a file of that name is in the way; move or "
+            "delete it, or choose another place with --db"
+        )
+    if isinstance(exc, NotADirectoryError):
+        return f"cannot use{where}: part of that path is a file, not a folder"
+    if isinstance(exc, PermissionError):
+        return f"no permission to use{where}; check who owns it and its permissions"
+    if isinstance(exc, IsADirectoryError):
+        return f"{where.strip() or 'that path'} is a folder, not a file"
+    if exc.errno == 28:  # ENOSPC
+        return f"the disk is full{(' at' + where) if where else ''}; free some space"
+    return f"{exc.strerror or exc}{(':' + where) if where else ''}"

@@ -47,14 +47,9 @@ def _one(sentence: str) -> gapfill.Finding | None:
             "we_use",
             "We use Terraform for infrastructure.",
             "high",
-            "The team uses Terraform for infrastructure",
+            "We use Terraform for infrastructure",
         ),
-        (
-            "we_always",
-            "We always deploy on Tuesdays.",
-            "high",
-            "The team always deploy on Tuesdays",
-        ),
+        ("we_always", "We always deploy on Tuesdays.", "high", "We always deploy on Tuesdays"),
         ("my_is", "My timezone is Europe/Berlin.", "high", "The user's timezone is Europe/Berlin"),
         ("call_me", "Call me Ada.", "high", "The user wants to be called Ada"),
         (
@@ -63,21 +58,49 @@ def _one(sentence: str) -> gapfill.Finding | None:
             "high",
             "The user is a backend engineer",
         ),
-        ("i_use", "I use fish as my shell.", "medium", "The user uses fish as my shell"),
-        ("like_hate", "I hate long functions.", "medium", "The user hates long functions"),
+        ("i_use", "I use fish as my shell.", "medium", "The user uses fish as the user's shell"),
+        ("like_hate", "I hate long functions.", "high", "The user hates long functions"),
+        ("like_hate", "I like small components.", "high", "The user likes small components"),
+        ("rather", "I'd rather use tabs.", "high", "The user would rather use tabs"),
+        ("keep", "Keep log lines short.", "high", "Keep log lines short"),
+        ("i_am_based", "I'm based in Berlin.", "high", "The user is based in Berlin"),
         ("dont", "Don't touch the migrations.", "medium", "Don't touch the migrations"),
+        # A correction that says where or what a thing is, is kept as that fact.
         (
-            "no_its",
+            "placement",
             "No, the tests live under src/tests.",
-            "medium",
-            "Correction: The tests live under src/tests",
+            "high",
+            "The tests live under src/tests",
         ),
-        ("actually", "Actually, the port is 8443.", "medium", "Correction: The port is 8443"),
+        ("contrast", "The port is 5173, not 3000.", "high", "The port is 5173, not 3000"),
+        # "it" names nothing a later session can read: the person words it.
+        ("its_not", "It's pnpm, not npm.", "medium", "Correction: It's pnpm, not npm"),
+        ("no_its", "No, go with the second one.", "medium", "Correction: Go with the second one"),
+        ("actually", "Actually, the answer is fine.", "medium", "Correction: The answer is fine"),
         (
             "thats_wrong",
-            "That's wrong, the limit is per user.",
+            "That's wrong, it returns a list.",
             "medium",
-            "Correction: The limit is per user",
+            "Correction: It returns a list",
+        ),
+        (
+            "you_dont_need",
+            "You don't need the --force flag, it recreates pods.",
+            "high",
+            "You don't need the --force flag, it recreates pods",
+        ),
+        ("rule", "Amounts must never be floats.", "high", "Amounts must never be floats"),
+        (
+            "placement",
+            "Staging is at staging.acme.io.",
+            "high",
+            "Staging is at staging.acme.io",
+        ),
+        (
+            "limit",
+            "Careful, CI has a 15 minute timeout.",
+            "high",
+            "Careful, CI has a 15 minute timeout",
         ),
     ],
 )
@@ -117,10 +140,67 @@ def test_a_bare_correction_is_dropped():
 
 
 def test_two_statements_in_one_sentence_are_two_findings():
+    found = gapfill.find(["I prefer pytest over unittest, and always run ruff before committing."])
+    assert [(f.content, f.scope) for f in found] == [
+        ("The user prefers pytest over unittest", "global"),
+        ("Always run ruff before committing", "global"),
+    ]
     found = gapfill.find(["I prefer pytest, and we use Poetry for dependencies."])
-    assert [f.content for f in found] == [
-        "The user prefers pytest",
-        "The team uses Poetry for dependencies",
+    assert [(f.content, f.scope) for f in found] == [
+        ("The user prefers pytest", "global"),
+        ("We use Poetry for dependencies", "project"),
+    ]
+
+
+def test_what_is_not_used_and_what_is_are_one_statement():
+    found = gapfill.find(["No, we don't use make here. Everything goes through tox."])
+    assert [f.content for f in found] == ["We don't use make here; everything goes through tox"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "For now, skip the lint step.",  # transient
+        "Today just focus on the parser.",
+        "In this PR, don't touch the README.",
+        "Sorry, I meant the other file.",  # an apology
+        "Oh great, another flaky test. Love that.",  # sarcasm
+        "Sure, let's rewrite it in C. /s",
+        "Scratch that, leave it as it was.",  # taken back
+        "I guess we could try Bazel at some point.",  # a non-commitment
+        "If we ever move to MySQL, the collation changes.",  # hypothetical
+        "Remind me tomorrow to check the logs.",
+        "Use the helper here.",  # the thing in front of us
+        "The test is failing on CI.",  # a state of the moment
+        "I need to add an endpoint.",
+    ],
+)
+def test_hard_negatives_are_never_stored(sentence):
+    assert all(f.confidence != "high" for f in gapfill.find([sentence]))
+
+
+def test_pasted_logs_and_tracebacks_are_not_the_users_words():
+    text = (
+        "Here's the error:\n[2026-11-02 03:14:07] ERROR - never use float for money\n"
+        'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: always retry'
+    )
+    assert gapfill.find([text]) == []
+
+
+def test_a_decision_the_assistant_proposed_and_the_user_accepted():
+    conversation = [
+        {"role": "user", "content": "Redux or Zustand?"},
+        {
+            "role": "assistant",
+            "content": "I'd recommend we use Zustand for all new client state. Shall I?",
+        },
+        {"role": "user", "content": "Agreed, let's stick with that."},
+        {"role": "assistant", "content": "I suggest we add a --since flag. Want me to?"},
+        {"role": "user", "content": "No, not now."},
+    ]
+    found = gapfill.find(conversation)
+    assert [(f.kind, f.confidence, f.content) for f in found] == [
+        ("decision", "high", "Decision: Use Zustand for all new client state")
     ]
 
 
@@ -129,14 +209,35 @@ def test_code_and_quotes_are_not_the_users_words():
     assert gapfill.find([text]) == []
 
 
-def test_the_labelled_set_keeps_stored_precision_above_0_9():
-    # The guard for bench/gapfill.py's figure (docs/benchmarks.md); the set is in the repo.
-    text = (BENCH / "data" / "gapfill_labelled.jsonl").read_text()
+@pytest.mark.parametrize("name", ["labelled", "heldout", "fresh"])
+def test_the_labelled_sets_never_store_what_is_not_worth_keeping(name):
+    # Their "propose" label (corrections, "I like …") predates issue #20, which asks for those
+    # to be stored; what must never be stored is the "none" class.
+    text = (BENCH / "data" / f"gapfill_{name}.jsonl").read_text()
     rows = [json.loads(line) for line in text.splitlines()]
-    stored = [
-        r
-        for r in rows
-        if (_one(r["text"]) or gapfill.Finding("", "", "", "", "")).confidence == "high"
-    ]
-    assert len(rows) >= 100
-    assert sum(r["label"] == "store" for r in stored) / len(stored) >= 0.9
+    stored = [r for r in rows if any(f.confidence == "high" for f in gapfill.find([r["text"]]))]
+    assert [r["text"] for r in stored if r["label"] == "none"] == []
+    assert (
+        sum(r["label"] == "store" for r in stored) / sum(r["label"] == "store" for r in rows) > 0.9
+    )
+
+
+def test_the_frozen_sessions_keep_stored_precision_and_recall():
+    # bench/roundtrip.py's extraction figures without the hooks: all six frozen sessions.
+    from memdesk.api import transcripts
+
+    folder = BENCH / "data" / "roundtrip"
+    labels = json.loads((folder / "labels.json").read_text())["sessions"]
+    statements, stored = 0, []
+    hits = 0
+    for session in labels:
+        messages, _ = transcripts.read(folder / session["transcript"])
+        high = [f.content.casefold() for f in gapfill.find(messages) if f.confidence == "high"]
+        stored += [
+            any(all(e in c for e in st["evidence"]) for st in session["statements"]) for c in high
+        ]
+        for st in session["statements"]:
+            statements += 1
+            hits += any(all(e in c for e in st["evidence"]) for c in high)
+    assert sum(stored) / len(stored) >= 0.9
+    assert hits / statements >= 0.7

@@ -97,7 +97,7 @@ def test_a_possible_update_is_accepted_or_rejected_with_a_reason(service):
 def test_edit_and_accept_stores_the_persons_words(service):
     service.session_start("s1", actor=CLAUDE)
     service.session_end(
-        "s1", actor=CLAUDE, transcript=[{"role": "user", "content": "I like early returns."}]
+        "s1", actor=CLAUDE, transcript=[{"role": "user", "content": "Don't use early returns."}]
     )
     (proposal,) = service.inbox()
     assert proposal["type"] == "extract"

@@ -11,7 +11,11 @@ CLAUDE = agent("claude-code")
 TRANSCRIPT = [
     {"role": "user", "content": "Fix the checkout total. I prefer pytest over unittest."},
     {"role": "assistant", "content": "I decided to use Decimal because floats lost cents."},
-    {"role": "user", "content": "No, the rounding rule lives in pricing/rules.py. Can you check?"},
+    {
+        "role": "user",
+        "content": "No, the rounding rule lives in pricing/rules.py. Don't touch the discount "
+        "code. Can you check?",
+    },
     {"role": "assistant", "content": "[main 3e4f5a6] Round totals with Decimal\nTODO: discounts"},
 ]
 
@@ -72,10 +76,12 @@ def test_the_end_stores_proposes_and_archives_once(service):
     service.session_start("s1", actor=CLAUDE, task="checkout")
     _work(service, "s1")
     ended = service.session_end("s1", actor=CLAUDE, transcript=TRANSCRIPT)
-    assert [s["content"] for s in ended["stored"]] == ["The user prefers pytest over unittest"]
-    assert [p["content"] for p in ended["proposed"]] == [
-        "Correction: The rounding rule lives in pricing/rules.py"
+    # A correction that says what is true is stored; a "don't" may be for this task only.
+    assert [s["content"] for s in ended["stored"]] == [
+        "The user prefers pytest over unittest",
+        "The rounding rule lives in pricing/rules.py",
     ]
+    assert [p["content"] for p in ended["proposed"]] == ["Don't touch the discount code"]
     stored = service.get(ended["stored"][0]["id"])
     assert (stored["layer"], stored["source"], stored["agent"]) == ("L1", "system", "claude-code")
     summary = service.get(ended["summary"]["id"])["content"]
@@ -101,7 +107,7 @@ def test_a_proposal_is_accepted_or_dismissed_by_the_person(service):
         "s1",
         actor=CLAUDE,
         transcript=[
-            {"role": "user", "content": "Don't touch the vendored code. I like early returns."}
+            {"role": "user", "content": "Don't touch the vendored code. Remember to bump it."}
         ],
     )
     first, second = service.proposals()

@@ -20,7 +20,7 @@ def window(qtbot, service, tmp_path):
         "s1",
         actor=CLAUDE,
         transcript=[
-            {"role": "user", "content": "Don't touch the vendored code. I like early returns."}
+            {"role": "user", "content": "Don't touch the vendored code. Remember to add returns."}
         ],
     )
     return open_window(qtbot, service, tmp_path / "settings.ini")
@@ -46,7 +46,7 @@ def test_the_badge_counts_what_waits_and_the_list_shows_it(window):
     assert window.sidebar.count_of("inbox") == 2
     assert window.sidebar._find("inbox").font(0).bold()
     view = open_inbox(window)
-    assert set(contents(view)) == {"Don't touch the vendored code", "The user likes early returns"}
+    assert set(contents(view)) == {"Don't touch the vendored code", "Remember to add returns"}
     assert view.table.item(0, 0).text() == "Heard in a session"
     assert "session s1" in view.story.toPlainText()  # where it came from
 
@@ -79,7 +79,7 @@ def test_edit_and_accept(qtbot, service, window, monkeypatch):
     settle(window)
     (accepted,) = service.proposals("accepted")
     assert service.get(accepted["memory"])["content"] == "Never edit vendor/"
-    assert accepted["content"] == "The user likes early returns"  # what was heard, kept
+    assert accepted["content"] == "Remember to add returns"  # what was heard, kept
 
 
 def test_reject_several_with_a_reason_is_one_step_and_reconsiderable(

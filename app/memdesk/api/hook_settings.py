@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import os
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +22,25 @@ def settings_path(project: bool, cwd: Path | None = None) -> Path:
     return base / ".claude" / "settings.json"
 
 
-def with_hooks(settings: dict[str, Any], command: str = "memdesk") -> dict[str, Any]:
-    """`settings` with one memdesk hook per event; other hooks are left as they are."""
+def memdesk_command() -> str:
+    """This memdesk, by absolute path: an agent host runs hooks without the person's virtual
+    environment on PATH (a bare `memdesk` exits 127 there)."""
+    script = Path(sys.executable).with_name("memdesk" + (".exe" if os.name == "nt" else ""))
+    if script.exists():
+        return shlex.quote(str(script))
+    return f"{shlex.quote(sys.executable)} -m memdesk"
+
+
+def hook_command(event: str, command: str, db: str | os.PathLike[str] | None) -> str:
+    where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
+    return f"{command} hook {event}{where}"
+
+
+def with_hooks(
+    settings: dict[str, Any], command: str = "memdesk", db: str | os.PathLike[str] | None = None
+) -> dict[str, Any]:
+    """`settings` with one memdesk hook per event (on the database `db`, when given); other
+    hooks are left as they are."""
     out = copy.deepcopy(settings)
     hooks = out.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -32,7 +52,9 @@ def with_hooks(settings: dict[str, Any], command: str = "memdesk") -> dict[str, 
             if not any(MARK in str(h.get("command", "")) for h in group.get("hooks", []))
         ]
         entry: dict[str, Any] = {
-            "hooks": [{"type": "command", "command": f"{command} hook {event}", "timeout": 30}]
+            "hooks": [
+                {"type": "command", "command": hook_command(event, command, db), "timeout": 30}
+            ]
         }
         if event.startswith("PostToolUse"):
             entry = {"matcher": "*", **entry}
@@ -40,7 +62,15 @@ def with_hooks(settings: dict[str, Any], command: str = "memdesk") -> dict[str, 
     return out
 
 
-def plan(path: Path, command: str = "memdesk") -> tuple[str, str]:
+def mcp_snippet(command: str, db: str | os.PathLike[str] | None) -> str:
+    """How to attach memdesk's MCP server to Claude Code, on the same database as the hooks."""
+    where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
+    return f"claude mcp add memdesk -- {command} mcp{where}"
+
+
+def plan(
+    path: Path, command: str = "memdesk", db: str | os.PathLike[str] | None = None
+) -> tuple[str, str]:
     """(new text, unified diff) for installing the hooks into the file at `path`."""
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     try:
@@ -49,7 +79,7 @@ def plan(path: Path, command: str = "memdesk") -> tuple[str, str]:
         raise ValueError(f"{path} is not valid JSON ({exc}); fix it by hand first") from None
     if not isinstance(current, dict):
         raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
-    new = json.dumps(with_hooks(current, command), indent=2, ensure_ascii=False) + "\n"
+    new = json.dumps(with_hooks(current, command, db), indent=2, ensure_ascii=False) + "\n"
     diff = "".join(
         difflib.unified_diff(
             old.splitlines(keepends=True),

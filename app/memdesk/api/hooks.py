@@ -17,11 +17,12 @@ import sys
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import naming, transcripts
+from memdesk.api import hook_failures, naming, projects, transcripts
 from memdesk.api.client import Client, MemdeskError
 
 AGENT_ENV = "MEMDESK_AGENT"
-PROJECT_ENV = "MEMDESK_PROJECT"
+BRIEFING_ENV = "MEMDESK_BRIEFING_CHARS"  # the session-start briefing's size; 0 turns it off
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "cmd.exe", "powershell"})
 EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
@@ -35,14 +36,20 @@ TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "
 
 
 def run(event: str, stdin: str, db: str | os.PathLike[str] | None = None) -> tuple[str, str]:
-    """(stdout, stderr) of the hook for `event` given its stdin; never raises."""
+    """(stdout, stderr) of the hook for `event` given its stdin; never raises. A failure is
+    also noted beside the database, for the window and `memdesk doctor` to show: the agent
+    carries on, and the person is not left to find out from a debug log."""
     try:
         payload = json.loads(stdin or "{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
         return _handle(event, payload, db), ""
     except (MemdeskError, OSError, ValueError, transcripts.TranscriptError) as exc:
-        return "", f"memdesk hook {event}: {exc}\n"
+        why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
+    except Exception as exc:  # fail-open whatever happens: the agent must never be blocked
+        why = f"{type(exc).__name__}: {exc}"[:500]
+    hook_failures.note(db, event, why)
+    return "", f"memdesk hook {event}: {why}\n"
 
 
 def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
@@ -88,12 +95,33 @@ def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
 
 def _start(memdesk: Client, payload: dict[str, Any]) -> dict[str, Any]:
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-    # No project unless the person names one: a project filter would hide the memories that
-    # belong to no project (the user's own preferences) from every prompt.
-    fields = {"project": os.environ.get(PROJECT_ENV) or None, "cwd": cwd}
+    # The project the agent works in (its sessions see that project's memories and those of
+    # no project); its host process, so a second live session in the folder is not "crashed".
+    fields: dict[str, Any] = {
+        "project": projects.project_of(cwd),
+        "cwd": cwd,
+        "host_pid": host_pid(),
+    }
+    briefing = os.environ.get(BRIEFING_ENV, "").strip()
+    if briefing.isdigit():
+        fields["briefing_chars"] = int(briefing)
     return memdesk.session_start(
         payload["session_id"], **{k: v for k, v in fields.items() if v is not None}
     )
+
+
+def host_pid() -> int | None:
+    """The agent host that ran this hook: the parent process, or the shell's parent when the
+    host ran the hook through a shell."""
+    pid = os.getppid()
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            fields = stat.read().rsplit(")", 1)
+        name = fields[0].split("(", 1)[1]
+        parent = int(fields[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return pid if pid > 1 else None  # no /proc (macOS): the parent is the best guess
+    return parent if name in _SHELLS and parent > 1 else pid
 
 
 def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:

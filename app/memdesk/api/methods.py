@@ -258,27 +258,33 @@ METHODS = [
     ),
     Method(
         "session.start",
-        "Open (or resume) an agent session; returns {text} to inject: the identity, this "
-        "task's working memory, and a recovery block if this agent's previous session on the "
-        "task ended without session.end (that one is then archived as interrupted).",
+        "Open (or resume) an agent session; returns {text} to inject: the identity, the "
+        "briefing (this project's standing rules and facts and the global ones, best first), "
+        "this task's working memory, and a recovery block if this agent's previous session on "
+        "the task ended without session.end (that one is then archived as interrupted, unless "
+        "its host process still runs); also {project, briefed: ids, more}.",
         {
             "session": "the host's session id",
             "agent": "agent name (default: the name given in system.hello)",
-            "project": "project name",
+            "project": "project name: the session sees this project's memories and those of "
+            "no project",
             "task": "task name",
             "cwd": "working folder",
+            "host_pid": "process id of the agent host (a session whose host runs is live)",
+            "briefing_chars": "integer 0..20000 (default 1500): the briefing's size; 0: none",
         },
         ("session",),
     ),
     Method(
         "session.prompt",
-        "The relevant-knowledge block for one user prompt (as context.build), logged against "
-        "the session.",
+        "The relevant-knowledge block for one user prompt, of the session's project or of "
+        "none, searched with the prompt's related words too; leaves out the identity and "
+        "what this session was already given. Logged against the session.",
         {
             "session": "session id",
             "prompt": "the user's prompt",
-            "k": "integer 1..100 (default 10)",
-            "budget_chars": "integer 200..100000 (default 4000)",
+            "k": "integer 1..100 (default 5)",
+            "budget_chars": "integer 200..100000 (default 1200)",
         },
         ("session", "prompt"),
     ),

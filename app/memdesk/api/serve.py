@@ -19,6 +19,7 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QCoreApplication, QSocketNotifier, QTimer
 
+from memdesk import paths
 from memdesk.api.connection import Limits
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemoryService
@@ -35,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         service = MemoryService.open(args.db)
     except (SchemaError, OSError) as exc:
-        print(f"memdesk serve: {exc}", file=sys.stderr)
+        why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"memdesk serve: {why}", file=sys.stderr)
         return 2
     server = SocketServer(service, getattr(args, "socket", None), limits=_limits(), headless=True)
     try:

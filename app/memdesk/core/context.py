@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import validate
+from memdesk.core import concepts, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import ValidationError
 
@@ -23,27 +24,42 @@ def build_context(
     k: int = 10,
     budget_chars: int = 4000,
     actor: Actor = USER,
+    identity: bool = True,
+    given: Collection[str] = (),
 ) -> dict[str, Any]:
-    """The L0 profile in full, then the top-`k` L1 memories for `query`, never over budget."""
+    """The L0 profile in full (unless `identity` is False: a session had it at its start),
+    then the top-`k` L1 memories for `query` of `project` or of none, never over budget.
+    Memories in `given` (already given to this session) are not repeated. The query also
+    searches the words related to its own (`concepts.related_words`)."""
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
-    identity = service.identity()
+    profile = service.identity() if identity else {"text": "", "size": 0}
     parts = [OPEN]
-    if identity["text"]:
-        parts.append(f"## Identity\n{identity['text']}\n")
+    if profile["text"]:
+        parts.append(f"## Identity\n{profile['text']}\n")
     used = sum(map(len, parts)) + len(CLOSE)
     if used > budget:
         raise ValidationError(
             f"budget_chars {budget} is too small for the identity profile "
-            f"({identity['size']} characters); use at least {used}",
+            f"({profile['size']} characters); use at least {used}",
             field="budget_chars",
         )
-    found = service.search(query, k=k, layers=["L1"], project=project, actor=actor)
+    related = " ".join(concepts.related_words(query))
+    found = service.search(
+        f"{query}\n{related}" if related else query,
+        k=min(k + len(given), 100),
+        layers=["L1"],
+        project=project,
+        with_global=True,
+        actor=actor,
+    )
     ids: list[str] = []
     heading = "## Relevant memories\n"
     for hit in found["hits"]:
+        if hit["id"] in given or concepts.only_by_sql_keyword(hit["content"], query):
+            continue
         line = f"- [{hit['kind']}, {hit['created_at'][:10]}] {hit['content']}\n"
         extra = len(line) + (len(heading) if not ids else 0)
-        if used + extra > budget:
+        if used + extra > budget or len(ids) >= k:
             continue  # a shorter memory further down may still fit
         if not ids:
             parts.append(heading)

@@ -31,6 +31,24 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.casefold()))
 
 
+# Who said it is not what was said: "I prefer pytest" and "The user prefers pytest" are one
+# fact, told by the person and heard by a session end.
+_PERSON = frozenset("user users user's".split())
+
+
+def key_words(text: str) -> frozenset[str]:
+    """The words that carry a text's meaning: stopwords and the user's name for themself
+    dropped, endings folded."""
+    return frozenset(
+        _stem(w) for w in _WORD.findall(text.casefold()) if w not in STOPWORDS and w not in _PERSON
+    )
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard of the words, or of the meaning-carrying words when that is higher."""
+    return max(jaccard(word_set(a), word_set(b)), jaccard(key_words(a), key_words(b)))
+
+
 # Words that flip or qualify a statement: two texts differing in one of them say different
 # things however alike they look ("Always deploy on Fridays" / "Never deploy on Fridays").
 # "t" is what \w+ leaves of n't (don't -> don, t).

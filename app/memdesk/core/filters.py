@@ -41,6 +41,9 @@ class Filters:
     statuses: tuple[str, ...] = ("active",)
     agent: str | None = None
     project: str | None = None
+    # With a project: also the memories of no project (the user's own preferences belong to
+    # none and hold everywhere): "this project or none", as sessions see memory.
+    with_global: bool = False
     task: str | None = None
     tags: tuple[str, ...] = ()
     since: str | None = None
@@ -60,6 +63,7 @@ class Filters:
         status: str | Sequence[str] | None = "active",
         agent: str | None = None,
         project: str | None = None,
+        with_global: bool = False,
         task: str | None = None,
         tags: Sequence[str] | None = None,
         since: Any = None,
@@ -81,6 +85,7 @@ class Filters:
             statuses=_many(status, rules.STATUSES, "status"),
             agent=validate.name(agent, "agent"),
             project=validate.name(project, "project"),
+            with_global=bool(with_global and project),
             task=validate.name(task, "task"),
             tags=tuple(validate.tags(tags)),
             since=parse_time(since, "since") if since is not None else None,
@@ -104,7 +109,9 @@ class Filters:
             expr &= Memory.status.in_(self.statuses)
         if self.agent:
             expr &= Memory.agent == self.agent
-        if self.project:
+        if self.project and self.with_global:
+            expr &= (Memory.project == self.project) | Memory.project.is_null()
+        elif self.project:
             expr &= Memory.project == self.project
         if self.task:
             expr &= Memory.task == self.task

@@ -1,29 +1,32 @@
-"""Filling the gaps an agent left: corrections and stated preferences in the user's own
-messages, found by a table of patterns, no model.
+"""Filling the gaps an agent left: what the user stated in a session (preferences, corrections,
+facts about the project and its environment, and decisions the assistant proposed that the
+user accepted), found by a table of patterns, no model.
 
-Each pattern has a confidence: high is stored as an L1 memory, medium becomes a proposal the
-person accepts or dismisses, low is dropped. High is kept for phrasings that state something
-lasting about the user ("I prefer …", "always …", "my editor is …", "remember that …");
-anything that may only concern the task at hand ("don't …", "actually …", "no, it's …") is
-medium. Measured on a labelled set by `bench/gapfill.py` (docs/benchmarks.md).
+Each finding has a confidence: high is stored as an L1 memory, medium becomes a proposal the
+person accepts or rejects, low is dropped. High is kept for what states something lasting:
+a preference ("I'd rather …", "keep …", "always …"), a convention with a general subject
+("amounts must never be floats"), where things are and how they run ("staging is at …",
+"releases are cut with …"), a correction that says what is true ("it's X, not Y"). What may
+only concern the task at hand ("don't …", "actually …") is medium; questions, hedges,
+transient instructions, apologies, cancellations, sarcasm and pasted text are never findings
+(`core/heard.py`). A finding's scope says whether it is about the user (global) or about the
+project the session worked in. Measured on frozen sessions by `bench/roundtrip.py` and on
+labelled sentences by `bench/gapfill.py` (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
-HIGH, MEDIUM, LOW = "high", "medium", "low"
+from memdesk.core import heard
+from memdesk.core.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
 
+GLOBAL, PROJECT = "global", "project"
+MAX_SENTENCE = 300
 
-@dataclass(frozen=True)
-class Pattern:
-    name: str
-    regex: re.Pattern[str]
-    confidence: str
-    kind: str  # the memory kind it would be stored as
-    render: Callable[[re.Match[str]], str]
+__all__ = ["GLOBAL", "HIGH", "LOW", "MEDIUM", "PROJECT", "Finding", "find", "sentences"]
 
 
 @dataclass(frozen=True)
@@ -33,234 +36,156 @@ class Finding:
     kind: str
     content: str  # the memory, in words that stand without the conversation
     sentence: str  # the user's own words it came from
+    scope: str = PROJECT
 
 
-def _p(name: str, regex: str, confidence: str, kind: str, render: Callable) -> Pattern:
-    return Pattern(name, re.compile(regex, re.IGNORECASE), confidence, kind, render)
-
-
-def _cap(text: str) -> str:
-    text = text.strip().rstrip(".!;,")
-    return text[:1].upper() + text[1:]
-
-
-# After "always"/"never", words that show a description ("always the same error", "never
-# again"), not an instruction.
-_NOT_A_VERB = (
-    r"(?:mind|the|a|an|this|that|these|those|my|your|it|again|ever|something|anything|"
-    r"everything|nothing|so|too|been|was|is|works?|seen|heard|done|had|gone|thought|"
-    # an imperative takes the base form: "never used this" describes, "never use" instructs
-    r"\w+ed)\b"
-)
-_ROLES = (
-    r"engineer|developer|programmer|designer|manager|scientist|researcher|student|lead|"
-    r"architect|analyst|administrator|admin|writer|founder|cto|ceo|consultant|teacher|sre"
-)
-_MINE = (
-    r"name|e-?mail|role|job|title|time ?zone|github(?: handle| username)?|username|handle|"
-    r"pronouns|company|employer|team|editor|ide|shell|os|operating system|laptop|machine|"
-    r"location|city|(?:preferred|favou?rite|default|main|primary) [a-z ]{2,24}"
-)
-
-PATTERNS: tuple[Pattern, ...] = (
-    _p(
-        "remember_to",  # "remember to update the docs": a to-do for now, not a fact
-        r"^(?:please\s+)?remember\s+to\s+(?P<x>.{3,240})$",
-        MEDIUM,
-        "fact",
-        lambda m: f"Remember to {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "remember",
-        r"^(?:please\s+)?(?:always\s+)?remember(?:\s+that)?[:,]?\s+(?P<x>.{4,240})$",
-        HIGH,
-        "fact",
-        lambda m: _cap(m["x"]),
-    ),
-    _p(
-        "prefer_choice",  # "I prefer the second option": a choice in this conversation
-        r"^(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?prefer\s+(?P<x>(?:the|this|that|these|those|"
-        r"it|option|one|yours|mine)\b.{0,200})$",
-        MEDIUM,
-        "preference",
-        lambda m: f"The user prefers {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "prefer",
-        r"^(?P<who>i|we)(?:'d|\s+would)?\s+(?:really\s+|generally\s+|usually\s+|always\s+|much\s+)?"
-        r"prefer\s+(?P<x>(?!if\b|it\s+if\b|that\s+you\b).{3,200})$",
-        HIGH,
-        "preference",
-        lambda m: (
-            f"{'The user prefers' if m['who'].lower() == 'i' else 'The team prefers'} "
-            f"{m['x'].strip().rstrip('.!')}"
-        ),
-    ),
-    _p(
-        "always_never",
-        # An imperative, not a description ("always the same error"): no article first.
-        r"^(?:please\s+)?(?P<w>always|never)\s+(?!" + _NOT_A_VERB + r")(?P<x>[a-z].{3,200})$",
-        HIGH,
-        "preference",
-        lambda m: f"{m['w'].capitalize()} {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "from_now_on",
-        r"^(?:from now on|going forward|in (?:the )?future|for future reference)[,:]?\s+"
-        r"(?P<x>.{4,200})$",
-        HIGH,
-        "preference",
-        lambda m: _cap(m["x"]),
-    ),
-    _p(
-        "we_use",
-        r"^(?:in this (?:project|repo|team),?\s+|here,?\s+)?we(?:\s+always)?"
-        r"(?:\s+use|\s+are\s+using|'re\s+using|\s+standardi[sz]ed\s+on|\s+deploy\s+with|"
-        r"\s+build\s+with)\s+"
-        # "we use this helper to …" speaks of the code at hand, not of the team
-        r"(?P<x>(?!this\b|that\b|these\b|those\b|it\b|the\b).{2,200})$",
-        HIGH,
-        "fact",
-        lambda m: f"The team uses {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "we_always",
-        r"^we\s+(?P<w>always|usually|never|normally)\s+(?!" + _NOT_A_VERB + r")(?P<x>\w.{3,200})$",
-        HIGH,
-        "fact",
-        lambda m: f"The team {m['w'].lower()} {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "my_is",
-        rf"^my\s+(?P<k>{_MINE})\s+(?:is|are)\s+(?P<x>[^?]{{1,120}})$",
-        HIGH,
-        "fact",
-        lambda m: f"The user's {m['k'].lower()} is {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "prefer_that",
-        r"^i(?:'d|\s+would)?\s+(?:really\s+)?prefer\s+(?:it\s+)?(?:if|that)\s+(?:you\s+)?"
-        r"(?P<x>.{3,200})$",
-        MEDIUM,
-        "preference",
-        lambda m: f"The user prefers that the agent {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "call_me",
-        r"^(?:please\s+)?(?:call me|address me as)\s+(?P<x>[\w][\w .'-]{0,40})$",
-        HIGH,
-        "preference",
-        lambda m: f"The user wants to be called {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "i_am_role",
-        rf"^i(?:'m|\s+am)\s+(?:a|an|the)\s+(?P<x>[\w +/-]{{0,40}}?(?:{_ROLES}))\b.{{0,80}}$",
-        HIGH,
-        "fact",
-        lambda m: f"The user is a {m['x'].strip()}",
-    ),
-    _p(
-        "i_use",
-        r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
-        MEDIUM,
-        "preference",
-        lambda m: f"The user uses {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "like_hate",
-        r"^i\s+(?:really\s+)?(?P<v>like|love|hate|dislike|can't stand|cannot stand)\s+"
-        r"(?P<x>.{3,160})$",
-        MEDIUM,
-        "preference",
-        lambda m: f"The user {m['v'].lower()}s {m['x'].strip().rstrip('.!')}".replace(
-            "can't stands", "can't stand"
-        ).replace("cannot stands", "cannot stand"),
-    ),
-    _p(
-        "dont",
-        r"^(?:please\s+)?(?:don't|do not|dont)\s+(?P<x>(?!worry\b|bother\b).{3,200})$",
-        MEDIUM,
-        "preference",
-        lambda m: f"Don't {m['x'].strip().rstrip('.!')}",
-    ),
-    _p(
-        "no_its",
-        r"^no[,.!:]?\s+(?P<x>(?!problem\b|thanks\b|worries\b|need\b|way\b|idea\b|more\b)"
-        r"\w.{8,200})$",
-        MEDIUM,
-        "fact",
-        lambda m: f"Correction: {_cap(m['x'])}",
-    ),
-    _p(
-        "actually",
-        r"^actually[,:]?\s+(?P<x>(?!no\b|yes\b|never mind\b|let's\b|let us\b|ok\b|okay\b|fine\b)"
-        r".{6,200})$",
-        MEDIUM,
-        "fact",
-        lambda m: f"Correction: {_cap(m['x'])}",
-    ),
-    _p(
-        "thats_wrong",
-        r"^(?:that's|that is|this is|it's|it is)\s+(?:wrong|incorrect|not right|not correct)"
-        r"[,.;:!-]*\s*(?P<x>.*)$",
-        MEDIUM,
-        "fact",
-        lambda m: f"Correction: {_cap(m['x'])}",
-    ),
-)
-
-_QUESTION = re.compile(
-    r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
-    r"what|why|how|when|where|which|who)\b",
+# Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
+_SPLIT = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z\"'(*_`])|\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
+    r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|always|never|please|don't|do not|keep|use)\b)|"
+    r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)",
     re.IGNORECASE,
 )
-_HEDGE = re.compile(r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder)\b", re.I)
-_TRAILING_HEDGE = re.compile(r",?\s+(?:i guess|i think|maybe|probably|i suppose)$", re.I)
-# Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|;\s+|,?\s+(?:and|but)\s+(?=(?:i|we|my)\b)", re.I)
+_OPENER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|note|ps|hm+|wait|good|great|"
+    r"nice|right|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
+    r"important)[,:.!]?\s+)+",
+    re.IGNORECASE,
+)
+# Openers of a correction: the rest says what is true.
+_CORRECTING = re.compile(
+    r"^(?:no|nope|actually|wait|that's (?:not right|wrong|incorrect)|that is (?:not right|"
+    r"wrong)|not quite|close,? but)[,.:;!-]*\s+(?=\w)",
+    re.IGNORECASE,
+)
+_ACCEPT = re.compile(
+    r"^(?:yes|yep|yeah|sure|ok(?:ay)?|agreed|sounds good|good idea|great idea|perfect|"
+    r"let's do (?:that|it)|do (?:it|that)|go (?:ahead|for it)|please do|let's (?:stick|go) with "
+    r"(?:that|it)|makes sense|lgtm)\b(?![^.!]*\b(?:but|no|not|don't)\b)",
+    re.IGNORECASE,
+)
+_PROPOSAL = re.compile(
+    r"\b(?:i(?:'d| would)? (?:suggest|recommend|propose)|my suggestion is|we should|"
+    r"let's)\s+(?:that\s+)?(?:we\s+)?(?P<x>[a-z][^.?!]{6,200})",
+    re.IGNORECASE,
+)
+_LASTING = re.compile(
+    r"\b(?:all|every|always|never|any|from now on|going forward|instead of|rather than|"
+    r"for (?:all|every|everything)|new|whenever)\b",
+    re.IGNORECASE,
+)
 
 
 def sentences(text: str) -> list[str]:
-    """A message's sentences, each trimmed; code blocks and quoted lines left out."""
-    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
-    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith((">", "$ ", "    "))]
+    """A message's sentences and clauses, each trimmed; pasted text left out."""
     out = []
-    for part in _SPLIT.split("\n".join(lines)):
+    for part in _SPLIT.split(heard.prose(text)):
         part = part.strip().strip("*_`\"'").strip()
-        part = re.sub(
-            r"^(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|fyi|note|ps)[,:]?\s+", "", part, flags=re.I
-        )
+        part = _OPENER.sub("", part).strip()
         if part:
             out.append(part)
     return out
 
 
-def find(messages: Iterable[str]) -> list[Finding]:
-    """Every finding in the user's messages, at most one per sentence (the first pattern that
-    matches: the table is ordered from the most to the least specific)."""
+def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
+    """Every finding in a conversation: in the user's messages (a plain string is one), at
+    most one per clause, the first pattern of the table that matches; and each decision an
+    assistant proposed that the next user message accepted."""
     found: list[Finding] = []
-    for message in messages:
-        for sentence in sentences(message):
-            finding = _match(sentence)
-            if finding is not None:
-                found.append(finding)
+    previous: Mapping[str, str] | None = None
+    for item in messages:
+        message = {"role": "user", "content": item} if isinstance(item, str) else item
+        if message.get("role") == "user":
+            text = message.get("content", "")
+            if previous is not None and previous.get("role") == "assistant":
+                found.extend(_accepted(previous.get("content", ""), text))
+            found.extend(_in_message(sentences(text)))
+        if message.get("role") in ("user", "assistant"):
+            previous = message
+    return found
+
+
+# "We don't use make here. Everything goes through tox.": what is not used, then what is;
+# one statement in two sentences.
+_NOT_THIS = ("we_dont",)
+_WHAT_IS = re.compile(r"^(?:everything|each|every|all|the|our|it|they|that|[a-z]+s)\s+\w", re.I)
+
+
+def _in_message(parts: list[str]) -> list[Finding]:
+    found = []
+    skip = False
+    for n, sentence in enumerate(parts):
+        if skip:
+            skip = False
+            continue
+        finding = _match(sentence)
+        if finding is None:
+            continue
+        following = parts[n + 1] if n + 1 < len(parts) else ""
+        if (
+            finding.pattern in _NOT_THIS
+            and _WHAT_IS.match(following)
+            and not heard.not_a_statement(following)
+        ):
+            rest = following.rstrip(".!")
+            finding = replace(
+                finding,
+                content=f"{finding.content}; {rest[:1].lower() + rest[1:]}",
+                sentence=f"{finding.sentence} {following}",
+            )
+            skip = True
+        found.append(finding)
     return found
 
 
 def _match(sentence: str) -> Finding | None:
-    if len(sentence) > 300 or sentence.endswith("?") or _QUESTION.match(sentence):
+    if len(sentence) > MAX_SENTENCE or heard.not_a_statement(sentence):
         return None
-    if _HEDGE.match(sentence) or _TRAILING_HEDGE.search(sentence.rstrip(".!")):
-        return None
-    body = sentence.rstrip(".!")
+    body = sentence.rstrip(".!").strip()
+    correcting = _CORRECTING.match(body)
+    if correcting:
+        rest = body[correcting.end() :]
+        finding = _first(rest, sentence, high_only=True)
+        if finding is not None:
+            return finding
+    return _first(body, sentence, high_only=False)
+
+
+def _first(body: str, sentence: str, *, high_only: bool) -> Finding | None:
     for pattern in PATTERNS:
-        match = pattern.regex.match(body)
+        match = pattern.regex.search(body) if pattern.anywhere else pattern.regex.match(body)
         if match is None:
             continue
-        content = pattern.render(match).strip()
-        words = content.split()
-        confidence = pattern.confidence
-        if len(words) < 3 or content.endswith((":", "Correction:")):
-            confidence = LOW  # nothing said that stands on its own
-        return Finding(pattern.name, confidence, pattern.kind, content, sentence)
+        confidence = pattern.judge(match, body)
+        if confidence is None:
+            continue
+        if high_only and confidence != HIGH:
+            return None
+        return _finding(pattern, match, body, sentence, confidence)
     return None
+
+
+def _finding(pattern: Pattern, match: re.Match[str], body: str, sentence: str, confidence: str):
+    content = pattern.render(match, body).strip()
+    content = content[:1].upper() + content[1:]
+    if len(content.split()) < 3 or content.endswith((":", "Correction:")):
+        confidence = LOW  # nothing said that stands on its own
+    scope = GLOBAL if pattern.about_user(body) else PROJECT
+    return Finding(pattern.name, confidence, pattern.kind, content, sentence, scope)
+
+
+def _accepted(proposal: str, reply: str) -> list[Finding]:
+    """The decision in an assistant's proposal, when the user's reply accepts it."""
+    first = next(iter(sentences(reply)), "")
+    if not _ACCEPT.match(first):
+        return []
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", heard.prose(proposal)):
+        match = _PROPOSAL.search(sentence)
+        if match is None or sentence.rstrip().endswith("?") and "shall" not in sentence.lower():
+            continue
+        what = re.split(r"\s+(?:so that|so|because|since)\s+", match["x"].strip())[0]
+        confidence = HIGH if _LASTING.search(what) else MEDIUM
+        content = "Decision: " + person(what[:1].upper() + what[1:])
+        out.append(Finding("accepted_decision", confidence, "decision", content, sentence))
+    return out

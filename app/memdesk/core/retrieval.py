@@ -95,7 +95,8 @@ def match_expression(wanted: str, filters: Filters) -> str:
     task, layers and statuses (scope tokens): FTS5 then ranks only the memories that pass,
     never a global pool filtered afterwards."""
     expression = f"({wanted})"
-    for prefix, name in (("p", filters.project), ("t", filters.task)):
+    project = None if filters.with_global else filters.project  # "or none": not a token
+    for prefix, name in (("p", project), ("t", filters.task)):
         if name:
             expression = f'{{scope}} : "{scope_token(prefix, name)}" AND {expression}'
     if filters.layers and set(filters.layers) != set(rules.LAYERS):

@@ -7,26 +7,29 @@ so a crashed agent's work is there for the recovery block of its next start.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from collections.abc import Sequence
 from typing import Any
 
 import peewee
 
-from memdesk.core import clock, gapfill, session_notes, validate
+from memdesk.core import briefing, clock, gapfill, session_notes, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
 from memdesk.core.errors import NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.inbox import GAPFILL_TAG
 from memdesk.core.observe import observe as extract
-from memdesk.store import Memory, Observation, Proposal, Session
+from memdesk.store import Injection, Memory, Observation, Proposal, Session
 
 logger = logging.getLogger(__name__)
 
 WORKING_BUDGET = 2000
 PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
 MAX_MESSAGES = 5000
+PROMPT_K, PROMPT_BUDGET = 5, 1200  # per prompt: a few memories, not a page
 
 
 class Sessions:
@@ -42,14 +45,21 @@ class Sessions:
         project: str | None = None,
         task: str | None = None,
         cwd: str | None = None,
+        host_pid: int | None = None,
+        briefing_chars: int = briefing.DEFAULT_BUDGET,
     ) -> dict[str, Any]:
-        """The text to inject: the identity, this task's working memory, and a recovery
-        block when this agent's previous session on the task ended without session.end
-        (that session is then archived as interrupted)."""
+        """The text to inject: the identity, the briefing (this project's standing rules and
+        facts and the global ones), this task's working memory, and a recovery block when
+        this agent's previous session on the task ended without session.end (that session is
+        then archived as interrupted). A previous session whose host process (`host_pid`)
+        still runs is live, not crashed: it is left alone."""
         sid = _session_id(session)
         name = validate.name(agent, "agent") or actor.agent or "unknown"
         project, task = validate.name(project, "project"), validate.name(task, "task")
         cwd = None if cwd is None else validate.text(cwd, "cwd", 4096)
+        if host_pid is not None:
+            host_pid = validate.integer(host_pid, "host_pid", 1, 2**31 - 1)
+        budget = validate.integer(briefing_chars, "briefing_chars", 0, briefing.MAX_BUDGET)
         now = clock.now()
         with self._write():  # type: ignore[attr-defined]
             row = Session.get_or_none(Session.id == sid)
@@ -62,14 +72,21 @@ class Sessions:
                     cwd=cwd,
                     started_at=now,
                     last_seen_at=now,
+                    host_pid=host_pid,
                 )
             else:
                 row.last_seen_at, row.ended_at = now, None
+                row.host_pid = host_pid or row.host_pid
                 row.save()
         parts = []
         identity = self.identity()["text"]  # type: ignore[attr-defined]
         if identity:
             parts.append(f"## Identity\n{identity}")
+        standing = briefing.build(
+            row.project, actor.agent if actor.source == "agent" else None, budget
+        )
+        if standing.text:
+            parts.append(standing.text)
         crashed = self._crashed_before(row)
         recovered = None
         if crashed is not None:
@@ -89,7 +106,15 @@ class Sessions:
         if crashed is not None and recovery:
             parts.append(recovery)
         text = "<memory-context>\n" + "\n\n".join(parts) + "\n</memory-context>" if parts else ""
-        return {"session": sid, "text": text, "recovered": recovered}
+        self._given(row, "start", standing.ids, len(text))
+        return {
+            "session": sid,
+            "text": text,
+            "recovered": recovered,
+            "project": row.project,
+            "briefed": standing.ids,
+            "more": standing.more,
+        }
 
     def session_prompt(
         self,
@@ -97,17 +122,27 @@ class Sessions:
         prompt: str,
         *,
         actor: Actor = USER,
-        k: int = 10,
-        budget_chars: int = 4000,
+        k: int = PROMPT_K,
+        budget_chars: int = PROMPT_BUDGET,
     ) -> dict[str, Any]:
-        """The relevant-knowledge block for one prompt (as context.build), logged against the
+        """The relevant knowledge for one prompt, of this session's project or of none, leaving
+        out the identity and whatever this session was already given; logged against the
         session so its working memory knows what was asked."""
         row = self._session(session)
         query = validate.query(prompt, "prompt")
         self._note(row, "prompt", "prompt", 5, _first_line(query), None, False)
-        return self.build_context(  # type: ignore[attr-defined]
-            query, project=row.project, k=k, budget_chars=budget_chars, actor=actor
+        found = self.build_context(  # type: ignore[attr-defined]
+            query,
+            project=row.project,
+            k=k,
+            budget_chars=budget_chars,
+            actor=actor,
+            identity=False,
+            given=self._given_ids(row),
         )
+        if found["ids"]:
+            self._given(row, "prompt", found["ids"], found["size"])
+        return found
 
     def observe(self, session: str, tool: str, args: Any = None, result: Any = None) -> dict:
         """Read one tool call into an observation and keep it (committed at once)."""
@@ -140,8 +175,7 @@ class Sessions:
         if summary is not None:
             summary = validate.text(summary, "summary")
         stored, proposed, skipped = [], [], []
-        user_text = [m["content"] for m in messages if m["role"] == "user"]
-        for finding in gapfill.find(user_text):
+        for finding in gapfill.find(messages):
             outcome = self._file_finding(row, finding, actor)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
@@ -207,6 +241,21 @@ class Sessions:
             support=2 if second else row.reinforce_count,
         )
 
+    def _given(self, row: Session, event: str, ids: list[str], chars: int) -> None:
+        with self._write():  # type: ignore[attr-defined]
+            Injection.create(
+                session=row.id, at=clock.now(), event=event, memories=json.dumps(ids), chars=chars
+            )
+
+    def _given_ids(self, row: Session) -> set[str]:
+        """Every memory this session was given so far (briefing and earlier prompts)."""
+        given: set[str] = set()
+        for (memories,) in (
+            Injection.select(Injection.memories).where(Injection.session == row.id).tuples()
+        ):
+            given.update(json.loads(memories))
+        return given
+
     def _session(self, session: str) -> Session:
         row = Session.get_or_none(Session.id == _session_id(session))
         if row is None:
@@ -261,7 +310,7 @@ class Sessions:
         crash; the other one's later calls still land, and its own end files its summary.)"""
         same = (Session.task == row.task) if row.task else (Session.cwd == row.cwd)
         worked = peewee.fn.EXISTS(Observation.select().where(Observation.session == Session.id))
-        return (
+        candidates = (
             Session.select()
             .where(
                 (Session.agent == row.agent)
@@ -272,8 +321,9 @@ class Sessions:
                 & worked
             )
             .order_by(Session.last_seen_at.desc())
-            .first()
+            .limit(20)
         )
+        return next((s for s in candidates if not _host_alive(s, row)), None)
 
     def _archive(
         self,
@@ -321,7 +371,9 @@ class Sessions:
         why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
         if finding.confidence == gapfill.LOW:
             return "skipped", {**said, "why": "too little said to stand on its own"}
-        draft = Draft.parse({"content": finding.content, "kind": finding.kind})
+        # What the user said of themself holds everywhere; what they said of the work, here.
+        project = row.project if finding.scope == gapfill.PROJECT else None
+        draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
         known = self._near_duplicate(draft)  # type: ignore[attr-defined]
         if known is not None:
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
@@ -338,6 +390,7 @@ class Sessions:
                     finding.content,
                     kind=finding.kind,
                     tags=[GAPFILL_TAG],
+                    project=project,
                     dedup=False,
                     actor=Actor("system", row.agent),
                 )
@@ -370,6 +423,21 @@ class Sessions:
             row.observations.where(Observation.kind == "prompt").order_by(Observation.id.desc())
         ).first()
         return last.text if last else ""
+
+
+def _host_alive(other: Session, row: Session) -> bool:
+    """Whether `other` is still running in another host process (a second agent window in the
+    same folder): its host is known, is not this session's host, and is alive."""
+    pid = other.host_pid
+    if pid is None or pid == row.host_pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else: not ours to call dead
+    return True
 
 
 def _session_id(value: object) -> str:

@@ -136,7 +136,7 @@ class Writes:
         for memory_id, content, project in rows:
             if project != draft.project:  # no project is a project of its own here
                 continue
-            similarity = dedup.jaccard(words, dedup.word_set(content))
+            similarity = dedup.similarity(draft.content, content)
             rank = (dedup.restates(content, draft.content), similarity)
             if similarity >= rules.DEDUP_JACCARD and rank > best_rank:
                 best, best_rank = memory_id, rank

@@ -2,6 +2,7 @@
 
 from memdesk.store.db import DB, SchemaError, close_database, open_database, write_transaction
 from memdesk.store.models import (
+    Injection,
     Link,
     Memory,
     MemoryVersion,
@@ -13,6 +14,7 @@ from memdesk.store.models import (
 
 __all__ = [
     "DB",
+    "Injection",
     "Link",
     "Memory",
     "MemoryVersion",

@@ -196,6 +196,25 @@ def _v7_inbox(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+def _v8_injections(db: peewee.SqliteDatabase) -> None:
+    """What each session was given (so a prompt does not repeat the briefing, and the person
+    can see it), and the process of the agent host that opened a session (a session whose host
+    still runs is live, not crashed)."""
+    for sql in (
+        "ALTER TABLE session ADD COLUMN host_pid INTEGER",
+        """CREATE TABLE injection (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES session (id) ON DELETE CASCADE,
+            at TEXT NOT NULL,
+            event TEXT NOT NULL,
+            memories TEXT NOT NULL DEFAULT '[]',
+            chars INTEGER NOT NULL
+        )""",
+        "CREATE INDEX injection_session ON injection (session_id, id)",
+    ):
+        db.execute_sql(sql)
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -205,6 +224,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v5_guard_flag,
     _v6_flagged_index,
     _v7_inbox,
+    _v8_injections,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

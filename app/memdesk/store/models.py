@@ -105,9 +105,24 @@ class Session(BaseModel):
     last_seen_at = peewee.TextField()
     ended_at = peewee.TextField(null=True)  # None: still running, or crashed
     summary = peewee.TextField(null=True)  # uuid of its L2 summary
+    host_pid = peewee.IntegerField(null=True)  # the agent host's process, when a hook knew it
 
     class Meta:
         table_name = "session"
+
+
+class Injection(BaseModel):
+    """What memdesk gave a session's model at one event: the memories, and its size."""
+
+    id = peewee.AutoField()
+    session = peewee.ForeignKeyField(Session, backref="injections", on_delete="CASCADE")
+    at = peewee.TextField()
+    event = peewee.TextField()  # start | prompt
+    memories = peewee.TextField(default="[]")  # JSON uuids, in the order given
+    chars = peewee.IntegerField()
+
+    class Meta:
+        table_name = "injection"
 
 
 class Observation(BaseModel):

@@ -1,0 +1,482 @@
+"""The table of gap-fill patterns, from the most specific to the least (`core/gapfill.py`).
+
+A pattern names what a sentence of the user's states, how to say it as a memory that stands
+without the conversation, how sure that is (high: stored; medium: proposed; None: not a
+finding after all) and whether it is about the user (global) or the project.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+HIGH, MEDIUM, LOW = "high", "medium", "low"
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    regex: re.Pattern[str]
+    kind: str  # the memory kind it is stored as
+    render: Callable[[re.Match[str], str], str]
+    judge: Callable[[re.Match[str], str], str | None]
+    about_user: Callable[[str], bool]
+    anywhere: bool = False  # search the clause, not only its start
+
+
+def _p(
+    name: str,
+    regex: str,
+    kind: str,
+    render: Callable[[re.Match[str], str], str],
+    judge: str | Callable[[re.Match[str], str], str | None] = HIGH,
+    *,
+    user: bool | None = None,
+    anywhere: bool = False,
+) -> Pattern:
+    decide = judge if callable(judge) else (lambda _m, _b, c=judge: c)
+    about = (lambda _b, u=user: u) if user is not None else _mentions_only_the_user
+    return Pattern(name, re.compile(regex, _I), kind, render, decide, about, anywhere)
+
+
+def _rest(text: str) -> str:
+    return text.strip().rstrip(".!;,")
+
+
+def _cap(text: str) -> str:
+    text = re.sub(r"^please\s+", "", _rest(text), flags=_I)
+    return text[:1].upper() + text[1:]
+
+
+_FIRST_PERSON = (
+    (re.compile(r"\bI'm\b"), "the user is"),
+    (re.compile(r"\bI am\b"), "the user is"),
+    (re.compile(r"\bI've\b"), "the user has"),
+    (re.compile(r"\bI'd\b"), "the user would"),
+    (re.compile(r"\bI\b"), "the user"),
+    (re.compile(r"\bmy\b", _I), "the user's"),
+    (re.compile(r"\bme\b", _I), "the user"),
+)
+_VERB_AFTER_USER = re.compile(
+    r"\bthe user (always |never |usually |often |also |really |generally |only )?"
+    r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b)([a-z]+)\b"
+)
+
+
+def person(text: str) -> str:
+    """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing."""
+    for pattern, replacement in _FIRST_PERSON:
+        text = pattern.sub(replacement, text)
+    return _VERB_AFTER_USER.sub(lambda m: f"the user {m[1] or ''}{_third(m[2])}", text)
+
+
+def _third(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+# Words that tie a statement to the repository, team or environment rather than the person.
+_PROJECT_WORDS = re.compile(
+    r"\b(?:we|we're|we've|our|us|here|this (?:repo|repository|project|codebase|service|crate|"
+    r"app|package|module)|the (?:repo|project|codebase|team|service|crate|app)|ci|staging|"
+    r"prod|production|deploys?|releases?|migrations?|the build)\b",
+    _I,
+)
+_FIRST_SINGULAR = re.compile(r"^(?:i|i'm|i'd|i've|my|please|always|never|keep|use)\b", _I)
+
+
+def _mentions_only_the_user(body: str) -> bool:
+    return bool(_FIRST_SINGULAR.match(body)) and not _PROJECT_WORDS.search(body)
+
+
+# After "always"/"never", words that show a description ("always the same error", "never
+# again"), not an instruction.
+_NOT_A_VERB = (
+    r"(?:mind|the|a|an|this|that|these|those|my|your|it|again|ever|something|anything|"
+    r"everything|nothing|so|too|been|was|is|works?|seen|heard|done|had|gone|thought|"
+    # an imperative takes the base form: "never used this" describes, "never use" instructs
+    r"\w+ed)\b"
+)
+_ROLES = (
+    r"engineer|developer|programmer|designer|manager|scientist|researcher|student|lead|"
+    r"architect|analyst|administrator|admin|writer|founder|cto|ceo|consultant|teacher|sre"
+)
+_MINE = (
+    r"name|e-?mail|role|job|title|time ?zone|github(?: handle| username)?|username|handle|"
+    r"pronouns|company|employer|team|editor|ide|shell|os|operating system|laptop|machine|"
+    r"computer|desktop|keyboard|location|city|(?:preferred|favou?rite|default|main|primary) "
+    r"[a-z ]{2,24}"
+)
+_DEICTIC = r"(?:it|this|that|these|those|them|one|yours|mine|the idea|your)\b"
+_TASK_PLACE = re.compile(r"\b(?:here|there|in this file|in that file|above|below)\s*$", _I)
+# A rule meant generally: an object that is not "the thing in front of us".
+_GENERAL = re.compile(
+    r"\b(?:all|every|everything|everywhere|always|never|any|whenever|instead of|rather than|"
+    r"over|by default|from now on|going forward|in (?:this|the|our) (?:repo|codebase|project))\b"
+    r"|,\s*not\b|\d",
+    _I,
+)
+# "is failing", "is done": a state of the moment, not a fact to keep.
+_STATE = re.compile(
+    r"^(?:\w+\s+){0,1}(?:failing|broken|down|slow|done|ready|fixed|green|red|up|working|"
+    r"missing|empty|wrong|weird|fine|ok|okay|good|bad|better|worse|flaky|passing|running|"
+    r"finished|merged|deployed now|gone|back|confusing|outdated|annoying|great)\b",
+    _I,
+)
+# Subjects that name the task's own artefacts, not a lasting part of the environment.
+_TASK_SUBJECT = re.compile(
+    r"^(?:it|this|that|these|those|they|he|she|you|there|the (?:bug|fix|error|issue|problem|"
+    r"change|diff|test|failure|typo|crash|code|function|file|line|output|result|pr|branch|plan|"
+    r"patch|build|run|job|last \w+|new \w+|first \w+|second \w+|old \w+))\b",
+    _I,
+)
+
+
+def _general_use(match: re.Match[str], body: str) -> str | None:
+    what = match["x"]
+    if _TASK_PLACE.search(what):
+        return None
+    if re.match(_DEICTIC, what, _I):
+        return None
+    if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
+        return HIGH
+    return MEDIUM
+
+
+def _fact(match: re.Match[str], body: str) -> str | None:
+    subject, rest = match["s"].strip(), match["rest"]
+    if _TASK_SUBJECT.match(subject) or _STATE.match(rest.strip()) or _PERSONAL.match(subject):
+        return None
+    if re.search(r"\b(?:will|going to|was|were|used to)\b", match["v"], _I):
+        return None
+    return HIGH
+
+
+def _contrast(match: re.Match[str], body: str) -> str | None:
+    subject = match["s"].strip()
+    if _TASK_SUBJECT.match(subject) or re.match(r"(?:fix|change|move|put|make|add)\b", subject, _I):
+        return None
+    return HIGH
+
+
+_REASON = re.compile(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", _I)  # a lesson, not an order
+_PERSONAL = re.compile(r"^(?:i|we|you|i'm|we're|you're|let's|let us)\b", _I)
+_PRESENT = (
+    r"(?:is|are|'s|'re|runs?|run|lives?|live|goes|go|sits?|happens?|happen|uses?|use|has|have|"
+    r"hits?|points?|defaults?|comes?|needs?|gets?|starts?|deploys?|builds?|publishes|cuts?|"
+    r"stays?|remains?)"
+)
+_WHERE = (
+    r"(?:at|in|on|under|to|from|via|through|with|by|every|automatically|only|behind|inside|"
+    r"against)"
+)
+
+PATTERNS: tuple[Pattern, ...] = (
+    _p(
+        "remember_to",  # "remember to update the docs": a to-do for now, not a fact
+        r"^(?:please\s+)?remember\s+to\s+(?P<x>.{3,240})$",
+        "fact",
+        lambda m, b: f"Remember to {_rest(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "remember",
+        r"^(?:please\s+)?(?:always\s+)?remember(?:\s+that)?[:,]?\s+(?P<x>.{4,240})$",
+        "fact",
+        lambda m, b: person(_cap(m["x"])),
+    ),
+    _p(
+        "prefer_choice",  # "I prefer the second option": a choice in this conversation
+        r"^(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?prefer\s+(?P<x>(?:the|this|that|these|those|"
+        r"it|option|one|yours|mine)\b.{0,200})$",
+        "preference",
+        lambda m, b: f"The user prefers {_rest(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "prefer",
+        r"^(?P<who>i|we)(?:'d|\s+would)?\s+(?:really\s+|generally\s+|usually\s+|always\s+|"
+        r"much\s+)?prefer\s+(?P<x>(?!if\b|it\s+if\b|that\s+you\b).{3,200})$",
+        "preference",
+        lambda m, b: (
+            f"{'The user prefers' if m['who'].lower() == 'i' else 'The team prefers'} "
+            f"{person(_rest(m['x']))}"
+        ),
+    ),
+    _p(
+        "rather",
+        r"^(?P<who>i|we)(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?P<x>(?!not\b).{3,200})$",
+        "preference",
+        lambda m, b: (
+            f"{'The user' if m['who'].lower() == 'i' else 'The team'} would rather "
+            f"{person(_rest(m['x']))}"
+        ),
+    ),
+    _p(
+        "prefer_that",
+        r"^i(?:'d|\s+would)?\s+(?:really\s+)?prefer\s+(?:it\s+)?(?:if|that)\s+(?:you\s+)?"
+        r"(?P<x>.{3,200})$",
+        "preference",
+        lambda m, b: f"The user prefers that the agent {_rest(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "like_hate",
+        r"^i\s+(?:really\s+)?(?P<v>like|love|hate|dislike|can't stand|cannot stand|don't like)\s+"
+        r"(?P<x>.{3,160})$",
+        "preference",
+        lambda m, b: f"The user {_likes(m['v'])} {person(_rest(m['x']))}",
+        lambda m, b: None if re.match(_DEICTIC, m["x"], _I) else HIGH,
+        user=True,
+    ),
+    _p(
+        "always_never",
+        # An imperative, not a description ("always the same error"): no article first.
+        r"^(?:please\s+)?(?:(?P<w>always|never)|don't ever|do not ever|never ever)\s+"
+        r"(?!" + _NOT_A_VERB + r")(?P<x>[a-z].{3,200})$",
+        "preference",
+        lambda m, b: f"{(m['w'] or 'never').capitalize()} {person(_rest(m['x']))}",
+    ),
+    _p(
+        "from_now_on",
+        r"^(?:from now on|going forward|in (?:the )?future|for future reference)[,:]?\s+"
+        r"(?P<x>.{4,200})$",
+        "preference",
+        lambda m, b: person(_cap(m["x"])),
+    ),
+    _p(
+        "keep",
+        r"^(?:please\s+)?keep\s+(?!(?:going|it|that|this|them|those|these|on|up|me|trying|in "
+        r"mind|an eye|track|calm)\b)(?P<x>.{4,200})$",
+        "preference",
+        lambda m, b: person(_cap(b)),
+        _general_use,
+    ),
+    _p(
+        "use",
+        r"^(?:please\s+)?(?:always\s+)?(?:use|stick to|stick with|go with)\s+(?P<x>.{3,200})$",
+        "preference",
+        lambda m, b: person(_cap(b)),
+        _general_use,
+    ),
+    _p(
+        "no_ever",  # "No unsafe code in this crate, ever"
+        r"^no\s+(?P<x>[a-z][\w -]{2,60}.*?)(?:,\s*|\s+)(?:ever|anywhere|at all)$",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+    ),
+    _p(
+        "we_dont",
+        r"^(?:here,?\s+)?we\s+(?:don't|do not|never|no longer|avoid|won't)\s+"
+        r"(?:use|run|support|need|want|allow|ship|deploy|do|touch|add|write|commit|push|have|"
+        r"keep|rely on|depend on)?\s*(?P<x>(?!" + _DEICTIC + r").{2,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+    ),
+    _p(
+        "we_use",
+        r"^(?:in this (?:project|repo|team|codebase),?\s+|here,?\s+)?we(?:\s+always)?"
+        r"(?:\s+use|\s+are\s+using|'re\s+using|\s+standardi[sz]ed\s+on|\s+deploy\s+with|"
+        r"\s+build\s+with|\s+manage\s+\w+\s+with|\s+moved\s+to|\s+switched\s+to|\s+migrated\s+to|"
+        r"\s+run\s+\w+\s+(?:with|on|in)|'re\s+on|\s+are\s+on)\s+"
+        # "we use this helper to …" speaks of the code at hand, not of the team
+        r"(?P<x>(?!this\b|that\b|these\b|those\b|it\b|the\b).{2,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+    ),
+    _p(
+        "we_always",
+        r"^we\s+(?P<w>always|usually|never|normally)\s+(?!" + _NOT_A_VERB + r")(?P<x>\w.{3,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+    ),
+    _p(
+        "this_repo",
+        r"^(?:in\s+)?(?:this|our)\s+(?:repo|repository|project|codebase|code base|service|crate|"
+        r"app|team|monorepo|package)\b,?\s+(?P<x>(?!is\s+(?:a|the)\s+\w+$).{3,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+    ),
+    _p(
+        "my_is",
+        rf"^my\s+(?P<k>{_MINE})\s+(?:is|are)\s+(?P<x>[^?]{{1,200}})$",
+        "fact",
+        lambda m, b: f"The user's {m['k'].lower()} is {person(_rest(m['x']))}",
+        user=True,
+    ),
+    _p(
+        "i_am_based",
+        r"^i(?:'m|\s+am)\s+(?:based|located|living|working|sitting)?\s*(?:in|on|at|from)\s+"
+        r"(?P<x>[A-Z0-9].{1,160})$",
+        "fact",
+        lambda m, b: person(_cap(b)),
+        user=True,
+    ),
+    _p(
+        "call_me",
+        r"^(?:please\s+)?(?:call me|address me as)\s+(?P<x>[\w][\w .'-]{0,40})$",
+        "preference",
+        lambda m, b: f"The user wants to be called {_rest(m['x'])}",
+        user=True,
+    ),
+    _p(
+        "i_am_role",
+        rf"^i(?:'m|\s+am)\s+(?:a|an|the)\s+(?P<x>[\w +/-]{{0,40}}?(?:{_ROLES}))\b.{{0,80}}$",
+        "fact",
+        lambda m, b: f"The user is a {m['x'].strip()}",
+        user=True,
+    ),
+    _p(
+        "i_habit",  # "I never publish from my machine"
+        r"^i\s+(?:always|never|usually|only)\s+(?!" + _NOT_A_VERB + r")(?P<x>\w.{3,160})$",
+        "preference",
+        lambda m, b: person(_cap(b)),
+        user=True,
+    ),
+    _p(
+        "i_use",
+        r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
+        "preference",
+        lambda m, b: f"The user uses {person(_rest(m['x']))}",
+        lambda m, b: None if re.match(_DEICTIC, m["x"], _I) else MEDIUM,
+        user=True,
+    ),
+    _p(
+        "rule",  # "Amounts must never be floats", "Every public item needs a doc comment"
+        r"^(?P<s>(?:(?:every|each|all|any|our)\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)\s+"
+        r"(?P<v>must|should|need to|needs to|have to|has to|needs|need|shall|are to|is to)\s+"
+        r"(?P<rest>.{3,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        lambda m, b: (
+            None
+            if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we)\b", m["s"], _I)
+            else (HIGH if not re.match(r"the\b", m["s"], _I) or _GENERAL.search(b) else MEDIUM)
+        ),
+        user=False,
+    ),
+    _p(
+        "you_dont_need",
+        r"^(?:you\s+(?:don't|do not)\s+need|there's no need|no need)\s+(?:to\s+|for\s+)?"
+        r"(?P<x>.{3,200})$",
+        "preference",
+        lambda m, b: f"Don't {_rest(m['x'])}" if not b.lower().startswith("you") else _cap(b),
+        lambda m, b: (
+            HIGH if re.search(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", b) else MEDIUM
+        ),
+        user=False,
+    ),
+    _p(
+        "contrast",  # "the dev server runs on port 5173, not 3000"; "X isn't in Vault, it's in Y"
+        r"^(?P<s>[\w#./`'-]+(?:\s+[\w#./`'-]+){0,6}?)\s+(?P<v>" + _PRESENT + r"|isn't|aren't|"
+        r"is not|are not|doesn't|don't)\b(?P<rest>.{2,200}?(?:,\s*not\s+\S|,\s*(?:it's|it is|"
+        r"they're)\s+\S|\binstead of\b|\brather than\b).*)$",
+        "fact",
+        lambda m, b: _cap(b),
+        _contrast,
+        user=False,
+    ),
+    _p(
+        "convention",  # "PR titles here follow conventional commits", "Benchmarks use criterion"
+        r"^(?P<s>(?!the\b)(?:[\w#./`'-]+\s+){0,2}[\w#./`'-]+s(?:\s+(?:here|in this repo))?)\s+"
+        r"(?P<v>follow|use|are "
+        r"written (?:in|with)|are named|are formatted (?:with|by)|are tested with|get|go through)"
+        r"\s+(?P<rest>.{3,200})$",
+        "fact",
+        lambda m, b: _cap(b),
+        _fact,
+        user=False,
+    ),
+    _p(
+        "placement",  # "Staging is at …", "Alerts go to …", "Releases are cut with …"
+        r"^(?P<s>(?:our\s+|the\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)\s+(?P<v>"
+        + _PRESENT
+        + r"(?:\s+(?:cut|published|deployed|hosted|kept|stored|built|run|managed|reset|"
+        r"scheduled|triggered|made|done|written|generated|released))?)\s+(?P<rest>"
+        + _WHERE
+        + r"\b.{2,200})$",
+        "fact",
+        lambda m, b: person(_cap(b)),
+        _fact,
+        user=False,
+    ),
+    _p(
+        "our_is",  # "Our warehouse is Snowflake"; "The MSRV is 1.70"
+        r"^(?P<s>(?:our|the)\s+(?:[\w./-]+\s+){0,3}?(?:msrv|version|warehouse|database|db|"
+        r"cluster|context|namespace|region|bucket|registry|timeout|limit|budget|port|host|url|"
+        r"domain|endpoint|branch|runtime|stack|cloud|provider|package manager|ci|default \w+|"
+        r"main \w+|dev server|dev database|base url|on-call rotation|time ?zone|node version|"
+        r"python version|go version))\s+(?P<v>is|are|has|have)\s+(?P<rest>.{1,200})$",
+        "fact",
+        lambda m, b: person(_cap(b)),
+        _fact,
+        user=False,
+    ),
+    _p(
+        "limit",  # "it has a 20 minute timeout"
+        r"\b(?:has|have|with|gets?)\s+an?\s+(?P<x>\d[\w.,]*\s*(?:-\s*)?(?:minutes?|min|seconds?|s|"
+        r"hours?|h|mb|gb|kb|%)?\s*(?:timeout|time limit|limit|budget|quota|cap))\b",
+        "fact",
+        lambda m, b: _cap(b),
+        user=False,
+        anywhere=True,
+    ),
+    _p(
+        "its_not",
+        r"^(?:it's|it is|that's|that is|they're|they are)\s+(?P<x>[^,]{2,80}),\s*not\s+\S.{0,80}$",
+        "fact",
+        lambda m, b: f"Correction: {_cap(b)}",
+        MEDIUM,
+        user=False,
+    ),
+    _p(
+        "dont",
+        r"^(?:please\s+)?(?:don't|do not|dont)\s+(?P<x>(?!worry\b|bother\b|stop\b).{3,200})$",
+        "preference",
+        lambda m, b: f"Don't {_rest(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "no_its",
+        r"^no[,.!:]?\s+(?P<x>(?!problem\b|thanks\b|worries\b|need\b|way\b|idea\b|more\b|keep\b)"
+        r"\w.{8,200})$",
+        "fact",
+        lambda m, b: f"Correction: {_cap(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "actually",
+        r"^actually[,:]?\s+(?P<x>(?!no\b|yes\b|never mind\b|let's\b|let us\b|ok\b|okay\b|fine\b)"
+        r".{6,200})$",
+        "fact",
+        lambda m, b: f"Correction: {_cap(m['x'])}",
+        MEDIUM,
+    ),
+    _p(
+        "thats_wrong",
+        r"^(?:that's|that is|this is|it's|it is)\s+(?:wrong|incorrect|not right|not correct)"
+        r"[,.;:!-]*\s*(?P<x>.*)$",
+        "fact",
+        lambda m, b: f"Correction: {_cap(m['x'])}",
+        MEDIUM,
+    ),
+)
+
+
+def _likes(verb: str) -> str:
+    verb = verb.lower()
+    if verb in ("can't stand", "cannot stand"):
+        return verb
+    if verb == "don't like":
+        return "doesn't like"
+    return verb + "s"

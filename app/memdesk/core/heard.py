@@ -1,0 +1,92 @@
+"""What in a user's message is not a statement to keep: the sentences gap-fill never stores.
+
+Questions, conditions and hedges, things said for the task at hand only ("for now", "in this
+PR"), apologies, cancellations, sarcasm, reminders, and text the user pasted (code, logs,
+quotes). Each test is a rule a reviewer can read; `bench/roundtrip.py` counts the hard
+negatives that still get through.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+QUESTION = re.compile(
+    r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
+    r"what|why|how|when|where|which|who|any idea|anyone)\b",
+    _I,
+)
+HEDGE = re.compile(
+    r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder|i'm not sure|not sure|"
+    r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
+    r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
+    r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying))\b",
+    _I,
+)
+TRANSIENT = re.compile(
+    r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
+    r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
+    r"task|commit|branch|one|release|fix|run)|in this (?:pr|change|ticket|commit|branch)|"
+    r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b",
+    _I,
+)
+APOLOGY = re.compile(
+    r"^(?:so\s+)?(?:sorry|my bad|oops|apologies)\b|\b(?:i'm sorry|sorry (?:about|for)|my bad|"
+    r"oops|i apologi[sz]e)\b",
+    _I,
+)
+CANCEL = re.compile(
+    r"^(?:never ?mind|scratch that|forget (?:it|that|what i said)|ignore (?:that|what i said)|"
+    r"whatever|not important|no worries|doesn't matter)\b|\bnever ?mind\b",
+    _I,
+)
+SARCASM = re.compile(
+    r"(?:/s\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|\boh,? (?:great|wonderful|"
+    r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
+    r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
+    r"\bwhat could (?:possibly )?go wrong\b)",
+    _I,
+)
+REMINDER = re.compile(r"^(?:remind me|don't let me forget|make a note to)\b", _I)
+# Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs.
+_LOG_LINE = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
+    r"\w*(?:error|exception|warning)\b:|(?:error|warn|info|debug|fatal)\s*[:\]-]|[+-]{3} |"
+    r"@@ |\$ |>>> |# )",
+    _I,
+)
+
+
+def is_pasted(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
+        return True
+    symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
+    return symbols >= 4 and symbols > len(stripped) / 12
+
+
+def prose(message: str) -> str:
+    """The words the user wrote in `message`: code blocks, inline code spans of more than a
+    word or two, and pasted lines left out."""
+    message = re.sub(r"```.*?(?:```|$)", "\n", message, flags=re.DOTALL)
+    return "\n".join(line for line in message.splitlines() if not is_pasted(line))
+
+
+def not_a_statement(sentence: str) -> str | None:
+    """Why `sentence` is not something to keep, or None."""
+    body = sentence.strip()
+    if body.endswith("?") or QUESTION.match(body):
+        return "a question"
+    for why, rule in (
+        ("a condition or a hedge", HEDGE),
+        ("said for the task at hand", TRANSIENT),
+        ("an apology", APOLOGY),
+        ("taken back", CANCEL),
+        ("sarcasm", SARCASM),
+        ("a reminder", REMINDER),
+    ):
+        if rule.search(body):
+            return why
+    return None
