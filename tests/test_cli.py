@@ -458,3 +458,23 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
     code, _, err = run("inbox", "--accept", "bogus")
     assert code == 2
     assert "inbox keys" in err
+
+
+def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("hook", "install", "--yes")
+    assert code == 0
+    code, out, _ = run("doctor")
+    assert code == 0, out
+    assert "SessionStart runs /" in out
+    assert "all is well" in out
+    code, out, _ = run("doctor", db=tmp_path / "other.db")
+    assert code == 1
+    assert "uses the database" in out
+    settings = tmp_path / ".claude" / "settings.json"
+    bare = settings.read_text().replace(sys.executable.rsplit("/", 1)[0] + "/", "")
+    settings.write_text(bare)  # what `hook install` wrote before: a bare `memdesk`
+    code, out, _ = run("doctor")
+    assert code == 1
+    assert "not an executable file by absolute path" in out

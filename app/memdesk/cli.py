@@ -260,11 +260,19 @@ def _parser() -> argparse.ArgumentParser:
         "(default mcp); MEMDESK_DB and MEMDESK_SOCKET as --db and --socket",
     )
     p.add_argument("--socket", help=socket_help)
+    command(
+        "doctor",
+        commands.doctor,
+        "is memdesk there for agents: who serves the database, whether Claude Code's hooks "
+        "point at an existing command and this database, which hook runs failed lately "
+        "(exit 1 when anything is wrong)",
+        database,
+    )
     shtab.add_argument_to(parser, ["--print-completion"], help="print a shell completion script")
     return parser
 
 
-_OWN_PROCESS = {commands.serve, commands.mcp, commands.hook}
+_OWN_PROCESS = {commands.serve, commands.mcp, commands.hook, commands.doctor}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -240,6 +240,15 @@ def serve(_svc: Any, a: argparse.Namespace) -> int:
     return serve.run(a)
 
 
+def doctor(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import doctor
+
+    report = doctor.examine(a.db)
+    print("\n".join(report.lines))
+    print("all is well" if not report.problems else f"{report.problems} problem(s) found")
+    return 1 if report.problems else 0
+
+
 def mcp(_svc: Any, a: argparse.Namespace) -> int:
     from memdesk.api import mcp_bridge
 

@@ -148,3 +148,85 @@ def test_hooks_fail_open(db_path, tmp_path):
         )
         assert (done.returncode, done.stdout) == (0, "")
         assert done.stderr.startswith(f"memdesk hook {event}:")
+
+
+def test_what_the_user_said_reaches_the_next_session_of_the_project(hook, tmp_path):
+    # The project comes from the git repository the agent works in, even from a subfolder;
+    # MEMDESK_PROJECT used to store session-end memories with no project and hide them.
+    repo = tmp_path / "shop"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    transcript = tmp_path / "said.jsonl"
+    transcript.write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": "This repo uses pnpm only. The dev server runs on port 5173, "
+                    "not 3000. I'd rather you fix lint errors than add noqa comments.",
+                },
+            }
+        )
+        + "\n"
+    )
+    hook("SessionStart", session="one", cwd=str(repo), source="startup")
+    hook("SessionEnd", session="one", cwd=str(repo), transcript_path=str(transcript))
+    started = hook("SessionStart", session="two", cwd=str(repo / "src"), source="startup")
+    given = started["hookSpecificOutput"]["additionalContext"]
+    for said in ("pnpm only", "port 5173, not 3000", "fix lint errors"):
+        assert said in given
+    elsewhere = tmp_path / "blog"
+    (elsewhere / ".git").mkdir(parents=True)
+    other = hook("SessionStart", session="three", cwd=str(elsewhere), source="startup")
+    other_given = other["hookSpecificOutput"]["additionalContext"]
+    assert "pnpm" not in other_given  # the shop's rule stays in the shop
+    assert "fix lint errors" in other_given  # the user's own preference holds everywhere
+
+
+def test_memdesk_project_names_the_project_outright(hook, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_PROJECT", "payments")
+    transcript = tmp_path / "said.jsonl"
+    line = {"type": "user", "message": {"role": "user", "content": "Staging is at pay.acme.io."}}
+    transcript.write_text(json.dumps(line) + "\n")
+    hook("SessionStart", session="one", source="startup")
+    hook("SessionEnd", session="one", transcript_path=str(transcript))
+    started = hook("SessionStart", session="two", source="startup")
+    assert "pay.acme.io" in started["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_failed_hook_fails_open_and_leaves_a_note_the_doctor_shows(tmp_path, run):
+    db = tmp_path / "nobody" / "serves.db"
+    db.parent.mkdir()
+    env = {**os.environ, "MEMDESK_SOCKET": str(tmp_path / "none.sock")}
+    done = subprocess.run(
+        [sys.executable, "-m", "memdesk", "hook", "UserPromptSubmit", "--db", str(db)],
+        input=json.dumps({"session_id": "s", "prompt": "hi"}),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "")  # the agent carries on
+    assert "memdesk is not running" in done.stderr
+    code, out, _ = run("doctor", db=db)
+    assert code == 1
+    assert "1 hook run(s) failed" in out
+    assert "memdesk is not running" in out
+
+
+def test_a_folder_in_the_way_is_named_in_a_sentence(tmp_path):
+    (tmp_path / "data").write_text("a file where the data folder should be")
+    env = {**os.environ, "MEMDESK_SOCKET": str(tmp_path / "s.sock")}
+    done = subprocess.run(
+        [sys.executable, "-m", "memdesk", "serve", "--db", str(tmp_path / "data" / "m.db")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Errno" not in done.stderr
+    assert "a file of that name is in the way" in done.stderr  # was "[Errno 17] File exists"

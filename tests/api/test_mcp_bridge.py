@@ -207,3 +207,24 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     assert "'fakt' is not allowed; use one of: fact, preference" in out["bad_kind"].content[0].text
     assert "use one of: search, context" in out["bad_op"].content[0].text
     assert "k must be an integer" in out["bad_type"].content[0].text
+
+
+def test_context_is_of_the_project_the_host_works_in(serve, db_path, sock_path, tmp_path):
+    serve()
+    repo = tmp_path / "shop"
+    (repo / ".git").mkdir(parents=True)
+    with Client(socket_path=sock_path, agent="setup") as memdesk:
+        memdesk.add("Shop checkout totals round half-even", project="shop")
+        memdesk.add("Blog checkout of drafts uses git", project="blog")
+        memdesk.add("The user likes checkout code small", kind="preference")
+    params = _bridge(db_path, sock_path)
+    params.cwd = str(repo)
+    params.env = {k: v for k, v in params.env.items() if k != "MEMDESK_PROJECT"}
+
+    async def steps(session):
+        return await session.call_tool("memory", {"op": "context", "query": "checkout"})
+
+    text = _payload(anyio.run(_session_run, params, steps))["text"]
+    assert "half-even" in text
+    assert "likes checkout code small" in text
+    assert "Blog" not in text

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from memdesk.core import NotFound, ValidationError, agent
@@ -182,3 +186,26 @@ def test_agent_modes_are_kept_and_listed(service, db_path):
         assert {a["agent"]: a["mode"] for a in reopened.agents()} == {"cursor": "paused"}
     finally:
         reopened.close()
+
+
+def test_a_second_live_session_in_the_folder_is_not_recovered(service):
+    # Two agent windows in one folder: the first one's host still runs (this test process).
+    service.session_start("s1", actor=CLAUDE, cwd="/w/shop", host_pid=os.getpid())
+    _work(service, "s1")
+    second = service.session_start("s2", actor=CLAUDE, cwd="/w/shop", host_pid=os.getppid())
+    assert second["recovered"] is None
+    assert "Recovered" not in second["text"]
+    assert service.list_memories(layers=["L2"]) == []  # the live one is not archived
+
+
+def test_a_session_whose_host_is_gone_is_recovered(service):
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    service.session_start("s1", actor=CLAUDE, cwd="/w/shop", host_pid=int(gone.stdout))
+    _work(service, "s1")
+    second = service.session_start("s2", actor=CLAUDE, cwd="/w/shop", host_pid=os.getpid())
+    assert second["recovered"] == "s1"

@@ -28,7 +28,7 @@ from mcp.types import (
 )
 
 from memdesk import __version__
-from memdesk.api import headless, mcp_tools, naming
+from memdesk.api import headless, mcp_tools, naming, projects
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 logger = logging.getLogger(__name__)
@@ -116,8 +116,9 @@ class Backend:
 class Tools:
     """The two tools: their definitions, and a call checked, forwarded and answered."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, project: str | None = None) -> None:
         self._backend = backend
+        self._project = project
         self.schemas = {
             "memory": mcp_tools.input_schema("op", mcp_tools.READS, local=("help",)),
             "memory_write": mcp_tools.input_schema("action", mcp_tools.WRITES),
@@ -156,7 +157,11 @@ class Tools:
         refusal = mcp_tools.fit_op(arguments[switch], op, arguments, switch)
         if refusal:
             raise ToolError(refusal)
-        result = self._backend.call(op.method, mcp_tools.call_params(op, arguments, switch))
+        params = mcp_tools.call_params(op, arguments, switch)
+        if op.method == "context.build" and "project" not in params and self._project:
+            # The project the host works in: its memories and those of no project.
+            params["project"] = self._project
+        result = self._backend.call(op.method, params)
         return _cut(result) if op.method == "memory.list" else result
 
 
@@ -167,8 +172,8 @@ def _cut(memories: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def build_server(backend: Backend) -> Server:
-    tools = Tools(backend)
+def build_server(backend: Backend, project: str | None = None) -> Server:
+    tools = Tools(backend, project)
 
     async def list_tools(_ctx: Any, _params: Any) -> ListToolsResult:
         return ListToolsResult(tools=tools.definitions())
@@ -200,7 +205,8 @@ def run(args: argparse.Namespace) -> int:
     # stdout is the MCP channel: logging must go to stderr only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     backend = Backend(args.db, getattr(args, "socket", None))
-    server = build_server(backend)
+    # An agent host starts its MCP servers in the folder it works in.
+    server = build_server(backend, projects.project_of(os.getcwd()))
 
     async def serve() -> None:
         async with stdio_server() as (read, write):

@@ -1,11 +1,19 @@
-"""The status bar: which database, where agents connect, how many are connected, counts."""
+"""The status bar: which database, where agents connect, how many are connected, counts, and
+agent hooks that failed (a hook fails open: without this the person would never know)."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+
+from memdesk.api import hook_failures
+
+FAILURES_CHECK_MS = 30_000
+RECENT_S = 24 * 3600
 
 
 class StatusBar(QStatusBar):
@@ -19,11 +27,38 @@ class StatusBar(QStatusBar):
         self.database = QLabel(self)
         self.database.setText(f"Database: {_home_relative(db_path)}")
         self.database.setToolTip(str(db_path))
-        for label in (self.counts, self.agents, self.socket, self.database):
+        self.hook_problems = QLabel(self)
+        self.hook_problems.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.hook_problems.hide()
+        for label in (self.hook_problems, self.counts, self.agents, self.socket, self.database):
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
         self.set_socket(None)
         self.set_agents(0)
+        self._db_path = db_path
+        self._failures_timer = QTimer(self)
+        self._failures_timer.timeout.connect(self._on_check_failures)
+        self._failures_timer.start(FAILURES_CHECK_MS)
+        self._on_check_failures()
+
+    @Slot()
+    def _on_check_failures(self) -> None:
+        since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - RECENT_S))
+        self.set_hook_failures([f for f in hook_failures.recent(self._db_path) if f["at"] >= since])
+
+    def set_hook_failures(self, failures: list[dict[str, str]]) -> None:
+        """Show how many agent hook runs failed lately, the last reason in the tooltip."""
+        if not failures:
+            self.hook_problems.hide()
+            return
+        last = failures[-1]
+        self.hook_problems.setText(f"⚠ {len(failures)} hook failure{'s' * (len(failures) > 1)}")
+        self.hook_problems.setToolTip(
+            f"Agent hooks failed {len(failures)} time(s) in the last 24 hours; the agents carried "
+            f"on without memory.\nLast: {last['event']} at {last['at']}: {last['why']}\n"
+            "Run `memdesk doctor` for the whole picture."
+        )
+        self.hook_problems.show()
 
     def set_socket(self, path: str | None) -> None:
         self.socket.setText(f"Socket: {_home_relative(Path(path))}" if path else "Socket: off")

@@ -1,0 +1,116 @@
+"""What a session is given: the briefing at its start, and per prompt only what is new and of
+its project or of none (core/briefing.py, core/context.py, Sessions)."""
+
+from __future__ import annotations
+
+from memdesk.core import agent
+
+CLAUDE = agent("claude-code")
+
+
+def test_a_standing_rule_reaches_the_model_when_the_task_shares_no_word(service):
+    service.add("This repo uses pnpm only, never npm install", project="shop")
+    service.add("The user prefers pytest over unittest", kind="preference")
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    assert "pnpm only" in started["text"]
+    assert "pytest over unittest" in started["text"]
+    assert started["more"] == 0
+    # Asked for a date library: nothing new to add, and nothing said twice.
+    assert service.session_prompt("s1", "install a date library", actor=CLAUDE)["ids"] == []
+
+
+def test_another_projects_rules_stay_in_that_project(service):
+    service.add("Deploy with helm to prod-eu-1", project="infra")
+    service.add("Keep functions short", kind="preference")
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    assert "prod-eu-1" not in started["text"]
+    assert "Keep functions short" in started["text"]
+    assert service.session_prompt("s1", "deploy with helm", actor=CLAUDE)["ids"] == []
+
+
+def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
+    for n in range(60):
+        service.add(f"Service number {n} listens on port {9000 + n} in staging", project="p")
+    started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=500)
+    briefing = started["text"].split("## Standing rules and facts\n", 1)[1]
+    assert len(briefing) <= 600
+    assert started["more"] == 60 - len(started["briefed"])
+    assert f"({started['more']} more stored" in started["text"]
+    off = service.session_start("s2", actor=CLAUDE, project="p", briefing_chars=0)
+    assert off["text"] == ""
+    assert off["briefed"] == []
+
+
+def test_the_persons_words_and_preferences_come_before_agents_notes(service):
+    service.add("The build cache lives in /var/cache/b", actor=CLAUDE, project="p")
+    service.add("Never force-push to main", kind="preference", project="p")
+    started = service.session_start("s1", actor=CLAUDE, project="p")
+    first, second = started["briefed"]
+    assert service.get(first)["content"] == "Never force-push to main"
+    assert "(written by agent claude-code)" in started["text"]  # an agent's claim says whose
+
+
+def test_a_prompt_is_given_only_what_this_session_was_not(service):
+    service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
+    service.add("The staging database is reset every Sunday", project="p")
+    first = service.session_prompt("s1", "seed the staging database", actor=CLAUDE)
+    assert len(first["ids"]) == 1
+    assert "Identity" not in first["text"]  # given once, at the start
+    again = service.session_prompt("s1", "seed the staging database again", actor=CLAUDE)
+    assert again["ids"] == []
+
+
+def test_everyday_task_words_find_the_tools_they_mean(service):
+    service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
+    service.add("The user prefers pytest over unittest", kind="preference")
+    service.add("This repo uses pnpm only", project="p")
+    tests = service.session_prompt("s1", "write tests for the parser", actor=CLAUDE)
+    assert "pytest" in tests["text"]
+    install = service.session_prompt("s1", "install a date library", actor=CLAUDE)
+    assert "pnpm" in install["text"]
+
+
+def test_an_sql_keyword_does_not_match_an_ordinary_verb(service):
+    service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
+    service.add("Use SELECT ... FOR UPDATE when reserving stock", project="p")
+    assert service.session_prompt("s1", "I updated the readme", actor=CLAUDE)["ids"] == []
+    found = service.session_prompt("s1", "how do we update stock rows?", actor=CLAUDE)
+    assert len(found["ids"]) == 1
+
+
+def test_identifier_parts_are_searched(service):
+    service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
+    service.add("The stream parser must never allocate per event", project="p")
+    found = service.session_prompt("s1", "make StreamParser public", actor=CLAUDE)
+    assert "allocate" in found["text"]
+
+
+def test_what_a_session_end_heard_is_known_in_the_next_session_of_the_project(service):
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "Staging is at shop-staging.acme.io. I like tabs."}
+        ],
+    )
+    stored = {m["content"]: m["project"] for m in service.list_memories(tags=["gap-fill"])}
+    assert stored == {"Staging is at shop-staging.acme.io": "shop", "The user likes tabs": None}
+    assert (
+        "shop-staging.acme.io" in service.session_start("s2", actor=CLAUDE, project="shop")["text"]
+    )
+    elsewhere = service.session_start("s3", actor=CLAUDE, project="blog")["text"]
+    assert "shop-staging" not in elsewhere
+    assert "likes tabs" in elsewhere
+
+
+def test_a_restatement_by_the_person_and_by_a_session_end_is_one_fact(service):
+    mine = service.add("I prefer pytest over unittest", kind="preference")
+    service.session_start("s1", actor=CLAUDE)
+    ended = service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[{"role": "user", "content": "I prefer pytest over unittest."}],
+    )
+    assert ended["stored"] == []
+    assert ended["skipped"][0]["why"] == f"already known as {mine['id']}"
