@@ -208,12 +208,22 @@ def _report(args, sessions, rows, captured, pending, hooks) -> None:
     )
     print("\n| hook | runs | p50 ms | p95 ms |")
     print("|---|---|---|---|")
+    # Baseline in the same run: what this machine's interpreter takes to start and do nothing.
+    hooks.took["(baseline: python -c pass)"] = [
+        _timed([sys.executable, "-c", "pass"]) for _ in range(30)
+    ]
     for event, took in sorted(hooks.took.items()):
         took.sort()
         p95 = took[max(0, int(len(took) * 0.95) - 1)]
         print(f"| {event} | {len(took)} | {statistics.median(took):.0f} | {p95:.0f} |")
     if args.show_misses and misses:
         print("\nnot delivered:\n" + "\n".join(misses))
+
+
+def _timed(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True)
+    return (time.perf_counter() - started) * 1000
 
 
 def _extraction(sessions, captured, pending) -> None:

@@ -209,7 +209,7 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     assert "k must be an integer" in out["bad_type"].content[0].text
 
 
-def test_context_is_of_the_project_the_host_works_in(serve, db_path, sock_path, tmp_path):
+def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, sock_path, tmp_path):
     serve()
     repo = tmp_path / "shop"
     (repo / ".git").mkdir(parents=True)
@@ -222,9 +222,25 @@ def test_context_is_of_the_project_the_host_works_in(serve, db_path, sock_path, 
     params.env = {k: v for k, v in params.env.items() if k != "MEMDESK_PROJECT"}
 
     async def steps(session):
-        return await session.call_tool("memory", {"op": "context", "query": "checkout"})
+        calls = {
+            "context": ("memory", {"op": "context", "query": "checkout"}),
+            "search": ("memory", {"op": "search", "query": "checkout"}),
+            "everywhere": ("memory", {"op": "search", "query": "checkout", "project": ""}),
+            "add": ("memory_write", {"action": "add", "content": "Checkout uses Stripe"}),
+            "add_global": (
+                "memory_write",
+                {"action": "add", "content": "The user reads diffs first", "project": ""},
+            ),
+        }
+        return {k: _payload(await session.call_tool(*call)) for k, call in calls.items()}
 
-    text = _payload(anyio.run(_session_run, params, steps))["text"]
-    assert "half-even" in text
-    assert "likes checkout code small" in text
-    assert "Blog" not in text
+    out = anyio.run(_session_run, params, steps)
+    assert "half-even" in out["context"]["text"]
+    assert "likes checkout code small" in out["context"]["text"]
+    assert "Blog" not in out["context"]["text"]
+    searched = [hit["content"] for hit in out["search"]["hits"]]
+    assert len(searched) == 2
+    assert not any("Blog" in c for c in searched)
+    assert len(out["everywhere"]["hits"]) == 3
+    assert out["add"]["project"] == "shop"
+    assert out["add_global"]["project"] is None

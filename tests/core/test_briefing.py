@@ -32,13 +32,24 @@ def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
     for n in range(60):
         service.add(f"Service number {n} listens on port {9000 + n} in staging", project="p")
     started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=500)
-    briefing = started["text"].split("## Standing rules and facts\n", 1)[1]
-    assert len(briefing) <= 600
+    briefing = "## Standing rules and facts\n" + started["text"].split(
+        "## Standing rules and facts\n", 1
+    )[1].removesuffix("\n</memory-context>")
+    assert 400 < len(briefing) <= 500  # the "more" line is inside the budget
     assert started["more"] == 60 - len(started["briefed"])
     assert f"({started['more']} more stored" in started["text"]
     off = service.session_start("s2", actor=CLAUDE, project="p", briefing_chars=0)
     assert off["text"] == ""
     assert off["briefed"] == []
+
+
+def test_an_agents_private_memory_is_briefed_to_it_alone(service):
+    service.add("My scratch notes live in /tmp/cc", actor=CLAUDE, visibility="private")
+    other = service.session_start("s1", actor=agent("cursor"), project="p")
+    own = service.session_start("s2", actor=CLAUDE, project="p")
+    assert "/tmp/cc" not in other["text"]
+    assert "/tmp/cc" in own["text"]
+    assert other["more"] == 0
 
 
 def test_the_persons_words_and_preferences_come_before_agents_notes(service):

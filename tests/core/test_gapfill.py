@@ -152,6 +152,13 @@ def test_two_statements_in_one_sentence_are_two_findings():
     ]
 
 
+def test_a_lead_in_before_a_colon_does_not_hide_the_statement():
+    # Seen with the real Claude Code CLI: "Before we start: …" kept a rule from being heard.
+    found = gapfill.find(["Before we start: this repo uses pnpm only, never npm install."])
+    assert [f.content for f in found] == ["This repo uses pnpm only, never npm install"]
+    assert gapfill.find(["TODO: always run the linter."]) == []  # a to-do is not a rule
+
+
 def test_what_is_not_used_and_what_is_are_one_statement():
     found = gapfill.find(["No, we don't use make here. Everything goes through tox."])
     assert [f.content for f in found] == ["We don't use make here; everything goes through tox"]

@@ -216,7 +216,7 @@ class Dispatcher:
         return [memory["id"] for memory in added]
 
     def _search(self, params: Params, session: Session) -> dict[str, Any]:
-        include = _flag(params, "include_inactive")
+        include = _flag(params, "include_inactive") | _flag(params, "with_global")
         query = _query(params)
         return self.service.search(query, actor=session.actor, **include, **_lists(params))
 

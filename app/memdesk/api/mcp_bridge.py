@@ -44,7 +44,9 @@ MEMORY_DESCRIPTION = """Read the user's long-term memory (searches are counted f
 recall statistics; nothing else changes).
 op: search {query} | context {query}: identity + relevant knowledge, read before a task |
 get, history {id} | list {filters}: 20 a page, long texts cut | recent {changed_since=7d} |
-identity | stats: counts, projects, tags | help: what to store."""
+identity | stats: counts, projects, tags | help: what to store.
+search and context read the project you work in and the memories of no project (project ""
+reads every project)."""
 
 WRITE_DESCRIPTION = """Change the user's long-term memory.
 action: add {content} | update {id} | correct {id, content}: replace a wrong memory (kept in
@@ -54,7 +56,8 @@ chars.
 Store corrections, preferences, conventions, stable facts, environment, decisions with
 reasons: one fact per memory, plain words. Never task progress, transient state or secrets.
 A restatement reinforces the old memory; a near-copy with another number, negation or name
-is linked to it as possible_update."""
+is linked to it as possible_update. add and archive go to the project you work in; give
+project "" for what holds in every project (the user's preferences, their machine)."""
 
 HELP = {
     "store": "corrections, preferences, stable facts, environment, decisions with reasons",
@@ -113,6 +116,9 @@ class Backend:
             self._client = None
 
 
+_IN_HOST_PROJECT = {"memory.search", "context.build", "memory.add", "archive.add"}
+
+
 class Tools:
     """The two tools: their definitions, and a call checked, forwarded and answered."""
 
@@ -158,9 +164,12 @@ class Tools:
         if refusal:
             raise ToolError(refusal)
         params = mcp_tools.call_params(op, arguments, switch)
-        if op.method == "context.build" and "project" not in params and self._project:
-            # The project the host works in: its memories and those of no project.
+        if "project" not in params and self._project and op.method in _IN_HOST_PROJECT:
+            # The project the host works in: what it writes is of that project; what it reads,
+            # of that project or of none. project "" writes or reads across every project.
             params["project"] = self._project
+            if op.method == "memory.search":
+                params["with_global"] = True
         result = self._backend.call(op.method, params)
         return _cut(result) if op.method == "memory.list" else result
 

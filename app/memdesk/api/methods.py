@@ -180,6 +180,8 @@ METHODS = [
             "k": "integer 1..100 (default 10)",
             **_FILTERS,
             "include_inactive": "boolean (default false): also superseded memories",
+            "with_global": "boolean (default false): with project, also the memories of no "
+            "project (what a session in that project sees)",
         },
         ("query",),
     ),
@@ -225,10 +227,11 @@ METHODS = [
     ),
     Method(
         "context.build",
-        "The <memory-context> block for a prompt: identity, then the top-k L1 memories.",
+        "The <memory-context> block for a prompt: identity, then the top-k L1 memories, "
+        "searched with the query's related words too.",
         {
             "query": "what the agent is about to do",
-            "project": "project name",
+            "project": "project name: that project's memories and those of no project",
             "k": "integer 1..100 (default 10)",
             "budget_chars": "integer 200..100000 (default 4000)",
         },

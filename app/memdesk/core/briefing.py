@@ -14,15 +14,13 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import peewee
-
 from memdesk.core import decay
 from memdesk.store import Memory
+from memdesk.store.migrations import STANDING
 
 DEFAULT_BUDGET = 1500
 MAX_BUDGET = 20_000
-KINDS = ("preference", "decision", "fact", "learning")
-CANDIDATES = 400  # read per briefing, best first by a coarse SQL order; ranked in Python
+PER_WRITER = 150  # candidates read per scope and writer, best first by the standing index
 LINE_CHARS = 300
 
 # What standing a memory has, by who wrote it and what kind it is.
@@ -30,6 +28,18 @@ TRUST = {"user": 1.0, "system": 0.9, "agent": 0.6}
 KIND_WEIGHT = {"preference": 1.0, "decision": 1.0, "fact": 0.85, "learning": 0.7}
 THIS_PROJECT = 1.15
 HEADING = "## Standing rules and facts\n"
+MORE = "({} more stored: ask memdesk's memory tool, op search)"
+
+# Walks the partial index memory_standing: no sort, however many memories a project holds.
+_CANDIDATES = f"""
+SELECT id FROM memory INDEXED BY memory_standing
+WHERE {STANDING} AND project IS ? AND source = ? AND (? OR visibility = 'shared' OR agent IS ?)
+ORDER BY importance DESC, updated_at DESC LIMIT ?
+"""
+_COUNT = f"""
+SELECT COUNT(*) FROM memory INDEXED BY memory_standing
+WHERE {STANDING} AND project IS ? AND (? OR visibility = 'shared' OR agent IS ?)
+"""
 
 
 @dataclass(frozen=True)
@@ -40,57 +50,44 @@ class Briefing:
 
 
 def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
-    """The briefing for a session of `viewer` (an agent) in `project` (None: global only)."""
+    """The briefing for a session of `viewer` (an agent; None: the person, who sees every
+    private memory too) in `project` (None: the global memories only)."""
     if budget <= 0:
         return Briefing("", [], 0)
-    where = standing_where(project, viewer)
-    source_rank = peewee.Case(Memory.source, (("user", 0), ("system", 1)), 2)
-    rows = list(
-        Memory.select()
-        .where(where)
-        .order_by(
-            source_rank,
-            Memory.importance.desc(),
-            Memory.reinforce_count.desc(),
-            Memory.updated_at.desc(),
+    scopes = [None] if project is None else [project, None]
+    database = Memory._meta.database
+    person = viewer is None
+    ids = [
+        row_id
+        for scope in scopes
+        for source in TRUST
+        for (row_id,) in database.execute_sql(
+            _CANDIDATES, (scope, source, person, viewer, PER_WRITER)
         )
-        .limit(CANDIDATES)
-    )
+    ]
+    rows = list(Memory.select().where(Memory.id.in_(ids)))
     now = datetime.now(UTC)
     rows.sort(key=lambda row: (score(row, project, now), row.updated_at), reverse=True)
+    total = sum(
+        database.execute_sql(_COUNT, (scope, person, viewer)).fetchone()[0] for scope in scopes
+    )
     lines: list[str] = []
-    ids: list[str] = []
-    used = len(HEADING)
+    chosen: list[str] = []
+    used = len(HEADING) + len(MORE.format(total))  # room for the last line, if it is needed
     for row in rows:
         line = _line(row)
         if used + len(line) > budget:
             continue  # a shorter one further down may still fit
         lines.append(line)
-        ids.append(row.uuid)
+        chosen.append(row.uuid)
         used += len(line)
     if not lines:
         return Briefing("", [], 0)
-    total = Memory.select().where(where).count() if len(rows) >= CANDIDATES else len(rows)
-    more = total - len(ids)
+    more = total - len(chosen)
     text = HEADING + "".join(lines)
     if more:
-        text += f"({more} more stored: ask memdesk's memory tool, op search)\n"
-    return Briefing(text.rstrip("\n"), ids, more)
-
-
-def standing_where(project: str | None, viewer: str | None) -> peewee.Expression:
-    """Active knowledge of a standing kind that `viewer` may see, of `project` or of none."""
-    where = (
-        (Memory.layer == "L1")
-        & (Memory.status == "active")
-        & Memory.kind.in_(KINDS)
-        & Memory.flag.is_null()
-    )
-    if viewer is not None:
-        where &= (Memory.visibility == "shared") | (Memory.agent == viewer)
-    if project is None:
-        return where & Memory.project.is_null()
-    return where & ((Memory.project == project) | Memory.project.is_null())
+        text += MORE.format(more)
+    return Briefing(text.rstrip("\n"), chosen, more)
 
 
 def score(row: Memory, project: str | None, now: datetime) -> float:

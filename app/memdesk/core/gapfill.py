@@ -49,7 +49,10 @@ _SPLIT = re.compile(
 _OPENER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|note|ps|hm+|wait|good|great|"
     r"nice|right|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
-    r"important)[,:.!]?\s+)+",
+    r"important)[,:.!]?\s+"
+    # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
+    # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
+    r"|(?!(?:todo|fixme|task|step|remember)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+)+",
     re.IGNORECASE,
 )
 # Openers of a correction: the rest says what is true.

@@ -196,6 +196,13 @@ def _v7_inbox(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+# Knowledge that stands whatever the task: what a session's briefing draws from.
+STANDING = (
+    "layer = 'L1' AND status = 'active' AND flag IS NULL "
+    "AND kind IN ('preference', 'decision', 'fact', 'learning')"
+)
+
+
 def _v8_injections(db: peewee.SqliteDatabase) -> None:
     """What each session was given (so a prompt does not repeat the briefing, and the person
     can see it), and the process of the agent host that opened a session (a session whose host
@@ -211,6 +218,11 @@ def _v8_injections(db: peewee.SqliteDatabase) -> None:
             chars INTEGER NOT NULL
         )""",
         "CREATE INDEX injection_session ON injection (session_id, id)",
+        # The briefing's candidates: a project's (or no project's) standing knowledge, by
+        # writer, best first, without sorting every memory of a big store.
+        f"""CREATE INDEX memory_standing ON memory
+            (project, source, importance DESC, updated_at DESC, visibility, agent)
+            WHERE {STANDING}""",
     ):
         db.execute_sql(sql)
 
