@@ -5,8 +5,8 @@
 Fills a temporary database with --memories memories (a fifth of no project, the rest spread
 over 50 projects; kinds fact, preference, decision, observation; twelve words each from a
 20,000-word vocabulary), then times `session_start` (identity, briefing, working memory) and
-`session_prompt` for an agent, each in a fresh session of one of the projects (ended, untimed). Prints p50 and
-max, and the size of the last briefing.
+`session_prompt` for an agent, each in a fresh session of one of the projects (then ended,
+untimed). Prints p50 and max, and the size of the last briefing.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.rawrpc import Raw, Server
+from bench.rawrpc import Raw, Server, as_installed
 
 SESSION = "bench-session"
 
@@ -51,7 +51,7 @@ def main() -> None:
             items = [{"content": " ".join(rng.choices(words, k=12))} for _ in range(2000)]
             raw.call("memory.add_many", items=items[: args.memories - start], dedup=False)
         raw.close()
-        env = {**os.environ, "MEMDESK_SOCKET": sock}
+        env = as_installed({**os.environ, "MEMDESK_SOCKET": sock})
         hook = [sys.executable, "-m", "memdesk", "hook"]
         base = {"session_id": SESSION, "cwd": folder, "transcript_path": ""}
         events = {

@@ -40,7 +40,7 @@ import time
 import uuid
 from collections import defaultdict
 
-from bench.rawrpc import Server
+from bench.rawrpc import Server, as_installed
 
 from memdesk.core import MemoryService
 from memdesk.core.inbox import GAPFILL_TAG
@@ -129,7 +129,7 @@ def main() -> None:
         if args.briefing_chars is not None:
             env["MEMDESK_BRIEFING_CHARS"] = str(args.briefing_chars)
         server = Server(db, sock)
-        hooks = Hooks(db, env)
+        hooks = Hooks(db, as_installed(env))
         repos = {}
         for session in sessions:
             repo = root / "src" / session["name"]

@@ -3,17 +3,17 @@ for the window when it closes with agents attached and the person asked it to ke
 
 from __future__ import annotations
 
-import logging
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memdesk.api import naming
 from memdesk.api.client import Client, ServerUnavailable
 
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import subprocess
 
 
 def log_path(socket_path: str) -> Path:
@@ -24,7 +24,11 @@ def log_path(socket_path: str) -> Path:
 def start_serve(db: str | os.PathLike[str], socket_path: str) -> subprocess.Popen[bytes]:
     """Its own session, no pipes to the caller: it outlives the caller and never blocks on a
     pipe. A failed start leaves its reason as the last line of its log (`last_words`)."""
-    logger.info("starting memdesk serve for %s", db)
+    # Imported here: every SessionStart hook imports this module, and almost none starts serve.
+    import logging
+    import subprocess
+
+    logging.getLogger(__name__).info("starting memdesk serve for %s", db)
     command = [sys.executable, "-m", "memdesk", "serve", "--db", str(db), "--socket", socket_path]
     naming.prepare_dir(socket_path)
     with log_path(socket_path).open("wb") as sink:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from memdesk.core import decay
 from memdesk.store import Memory
@@ -32,7 +33,9 @@ MORE = "({} more stored: ask memdesk's memory tool, op search)"
 
 # Walks the partial index memory_standing: no sort, however many memories a project holds.
 _CANDIDATES = f"""
-SELECT id FROM memory INDEXED BY memory_standing
+SELECT uuid, content, source, agent, kind, project, importance, reinforce_count, recall_count,
+       created_at, last_recalled_at, updated_at
+FROM memory INDEXED BY memory_standing
 WHERE {STANDING} AND project IS ? AND source = ? AND (? OR visibility = 'shared' OR agent IS ?)
 ORDER BY importance DESC, updated_at DESC LIMIT ?
 """
@@ -40,6 +43,24 @@ _COUNT = f"""
 SELECT COUNT(*) FROM memory INDEXED BY memory_standing
 WHERE {STANDING} AND project IS ? AND (? OR visibility = 'shared' OR agent IS ?)
 """
+
+
+class Candidate(NamedTuple):
+    """The columns a briefing ranks and shows: plain tuples, no model objects (a briefing
+    reads up to 900 rows and keeps about 20)."""
+
+    uuid: str
+    content: str
+    source: str
+    agent: str | None
+    kind: str
+    project: str | None
+    importance: float
+    reinforce_count: int
+    recall_count: int
+    created_at: str
+    last_recalled_at: str | None
+    updated_at: str
 
 
 @dataclass(frozen=True)
@@ -57,15 +78,12 @@ def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
     scopes = [None] if project is None else [project, None]
     database = Memory._meta.database
     person = viewer is None
-    ids = [
-        row_id
+    rows = [
+        Candidate(*row)
         for scope in scopes
         for source in TRUST
-        for (row_id,) in database.execute_sql(
-            _CANDIDATES, (scope, source, person, viewer, PER_WRITER)
-        )
+        for row in database.execute_sql(_CANDIDATES, (scope, source, person, viewer, PER_WRITER))
     ]
-    rows = list(Memory.select().where(Memory.id.in_(ids)))
     now = datetime.now(UTC)
     rows.sort(key=lambda row: (score(row, project, now), row.updated_at), reverse=True)
     total = sum(
@@ -90,7 +108,7 @@ def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
     return Briefing(text.rstrip("\n"), chosen, more)
 
 
-def score(row: Memory, project: str | None, now: datetime) -> float:
+def score(row: Candidate, project: str | None, now: datetime) -> float:
     kind = 1.0 if row.content.startswith("Correction:") else KIND_WEIGHT.get(row.kind, 0.7)
     here = THIS_PROJECT if project is not None and row.project == project else 1.0
     use = 1 + 0.25 * math.log1p(row.reinforce_count) + 0.15 * math.log1p(row.recall_count)
@@ -98,7 +116,7 @@ def score(row: Memory, project: str | None, now: datetime) -> float:
     return TRUST.get(row.source, 0.6) * kind * here * use * (0.5 + row.importance) * alive
 
 
-def _line(row: Memory) -> str:
+def _line(row: Candidate) -> str:
     text = " ".join(row.content.split())
     if len(text) > LINE_CHARS:
         text = text[: LINE_CHARS - 1] + "…"
