@@ -8,7 +8,8 @@ loaded. Every question with evidence is asked through `search` with only the pro
 With --haystack N (several allowed), each conversation is asked inside a store that also holds
 N other memories: the other conversations' turns copied under other project names, dated
 later (so they are the newest), untagged. Questions are then asked with the project filter,
-with no filter at all, and as plain FTS5 bm25 (one `fts5(content)` table over the same
+with "this project or none" (what an agent's session in the project searches), with no filter
+at all, and as plain FTS5 bm25 (one `fts5(content)` table over the same
 memories, the OR of the question's words, no filter), with latency percentiles.
 
 With --as-agent, the questions are asked as an agent: every search is then a recall, and the
@@ -118,7 +119,10 @@ def evaluate(
         if plain:
             ranked = _plain_search(plain, qa["question"], max(KS))
         else:
-            filters = {"project": sample["sample_id"]} if mode == "project" else {}
+            filters = {
+                "project": {"project": sample["sample_id"]},
+                "session": {"project": sample["sample_id"], "with_global": True},
+            }.get(mode, {})
             hits = service.search(qa["question"], k=max(KS), **filters, **ASKER)["hits"]
             ranked = [h["tags"][0] if h["tags"] else None for h in hits]
         timings.append((time.perf_counter() - started) * 1000)
@@ -219,7 +223,12 @@ def alone(samples: list[dict], data: Path) -> int:
     return 0
 
 
-MODES = {"project": "project filter", "none": "no filter", "plain": "plain FTS5 bm25"}
+MODES = {
+    "project": "project filter",
+    "session": "project or none",  # what an agent's session in the project searches
+    "none": "no filter",
+    "plain": "plain FTS5 bm25",
+}
 
 
 def in_haystack(samples: list[dict], size: int, asked: int) -> None:
