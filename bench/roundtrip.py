@@ -1,11 +1,14 @@
 """The round trip: what a user says in one Claude Code session reaches the model in the next.
 
     python bench/roundtrip.py [--oracle] [--split dev|heldout|all] [--show-misses]
+                              [--briefing-chars N] [--crowd N [--salad]]
 
 Runs the frozen sessions of bench/data/roundtrip/ (Claude Code JSONL transcripts with labelled
 durable statements, hard negatives and follow-up prompts; see its README) through the real
 `memdesk hook` command, a process per event as Claude Code runs it, against a `memdesk serve`
-on a fresh temporary database. Each session works in its own git repository (its project).
+on a fresh temporary database (with --crowd N, one already holding N memories of months of
+use in these projects and 30 others, 2% of no project). Each session works in its own git
+repository (its project).
 
 1. Capture (skipped with --oracle): for each session, SessionStart, a UserPromptSubmit per
    user turn, then SessionEnd with the transcript. With --oracle each statement's canonical
@@ -32,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench.rawrpc` f
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -39,13 +43,17 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
+from datetime import UTC, datetime, timedelta
 
 from bench.rawrpc import Server, as_installed
 
-from memdesk.core import MemoryService
+from memdesk.core import SYSTEM, MemoryService, agent
 from memdesk.core.inbox import GAPFILL_TAG
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
+CONCEPTS = (
+    Path(__file__).resolve().parents[1] / "app" / "memdesk" / "core" / "data" / "concepts.txt"
+)
 
 
 def _memdesk() -> list[str]:
@@ -88,6 +96,100 @@ class Hooks:
         return given
 
 
+CROWD_PROJECTS = 30  # beside the six sessions' own, which get their share too
+CROWD_GLOBAL = 0.02  # the share of no project: what sessions heard about the user
+CROWD_BY_AGENTS = 0.7  # of the project memories, what agents wrote (the rest: session ends)
+
+# Months of use, written the way memories read: one statement each, a tool or two in it.
+_TEMPLATES = (
+    "The {noun} service runs on port {port} in {env}",
+    "Use {tool} for {concern} in this repo",
+    "We switched from {tool} to {tool2} for {concern} last quarter",
+    "The {env} {noun} lives at {noun}-{env}.internal.example.com",
+    "Never {verb} the {noun} tables without a backup",
+    "The {noun} job runs every night at {hour}:00 UTC",
+    "{Person} owns the {noun} module; ask before changing its API",
+    "Keep {concern} settings in {noun}/config.toml, not in code",
+    "The {noun} client retries three times with exponential backoff",
+    "Run {tool} before pushing changes to the {noun} package",
+    "The {noun} cache expires after {port} seconds",
+    "{tool} is pinned to version {major}.{minor} because of a regression",
+)
+_ABOUT_THE_USER = (
+    "The user prefers {tool} over {tool2} for {concern}",
+    "The user would rather review {concern} changes in small pull requests",
+    "The user works on the {noun} team and reads diffs before summaries",
+    "The user's laptop runs {tool} {major}.{minor}",
+    "The user likes {concern} output short and without colour",
+    "Never {verb} anything in {env} without asking the user first",
+)
+_NOUNS = (
+    "billing auth search inventory catalog payments gateway reports notifications ingest "
+    "scheduler profile orders analytics export media webhook ledger accounts audit"
+).split()
+_PEOPLE = "Maria Dev Chen Ola Sam Priya Tom Ines Kofi Lena".split()
+_VERBS = "truncate migrate reindex drop vacuum rewrite".split()
+_CONCERNS = (
+    "testing linting formatting packaging deployment migrations caching logging tracing "
+    "type checking releases"
+).split()
+
+
+def _crowd(db: Path, size: int, salad: bool, projects: list[str]) -> None:
+    """Months of use before these sessions: `size` memories of standing kinds dated over the
+    past year, spread over CROWD_PROJECTS other projects and the sessions' own `projects`
+    (most written by agents, the rest heard by session ends), and CROWD_GLOBAL of no project,
+    about the user (heard by session ends). Written from templates with the concept map's
+    tool words; with `salad`, nine random developer words each instead, all heard by session
+    ends (an adversarial crowd: every prompt meets them and they rank as the statements do)."""
+    rng = random.Random(7)
+    tools = [
+        w
+        for line in (CONCEPTS.read_text(encoding="utf-8").splitlines())
+        if line and not line.startswith("#")
+        for w in line.split()
+    ]
+    filler = "the a we our to in for with on use uses keep never always before after".split()
+
+    def text(templates: tuple[str, ...]) -> str:
+        if salad:
+            return " ".join(rng.choices(tools, k=5) + rng.choices(filler, k=4))
+        return rng.choice(templates).format(
+            noun=rng.choice(_NOUNS),
+            port=rng.randrange(1024, 9999),
+            env=rng.choice(["staging", "prod", "dev"]),
+            tool=rng.choice(tools),
+            tool2=rng.choice(tools),
+            concern=rng.choice(_CONCERNS),
+            verb=rng.choice(_VERBS),
+            hour=rng.randrange(24),
+            Person=rng.choice(_PEOPLE),
+            major=rng.randrange(1, 9),
+            minor=rng.randrange(20),
+        )
+
+    now = datetime.now(UTC)
+    homes = [f"other{n}" for n in range(CROWD_PROJECTS)] + projects
+    written: dict[bool, list[dict]] = {True: [], False: []}  # by an agent?
+    for _ in range(size):
+        about_user = rng.random() < CROWD_GLOBAL
+        by_agent = not salad and not about_user and rng.random() < CROWD_BY_AGENTS
+        written[by_agent].append(
+            {
+                "content": text(_ABOUT_THE_USER if about_user else _TEMPLATES),
+                "kind": rng.choice(["fact", "preference", "decision"]),
+                "project": None if about_user else rng.choice(homes),
+                "created_at": (now - timedelta(days=rng.uniform(1, 365))).isoformat(),
+            }
+        )
+    service = MemoryService.open(db)
+    for by_agent, items in written.items():
+        actor = agent("crowd-agent") if by_agent else SYSTEM
+        for start in range(0, len(items), 5000):
+            service.add_many(items[start : start + 5000], dedup=False, actor=actor)
+    service.close()
+
+
 def _user_prompts(transcript: Path) -> list[str]:
     prompts = []
     for line in transcript.read_text(encoding="utf-8").splitlines():
@@ -114,6 +216,15 @@ def main() -> None:
         help="the session-start briefing's budget (MEMDESK_BRIEFING_CHARS); 0 turns it off, "
         "to measure per-prompt retrieval alone",
     )
+    parser.add_argument(
+        "--crowd",
+        type=int,
+        default=0,
+        help="first fill the store with N memories of months of use (see _crowd)",
+    )
+    parser.add_argument(
+        "--salad", action="store_true", help="--crowd of random developer words (adversarial)"
+    )
     args = parser.parse_args()
     labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
     sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
@@ -128,6 +239,8 @@ def main() -> None:
         env |= {"MEMDESK_SOCKET": sock, "HOME": str(root / "home")}
         if args.briefing_chars is not None:
             env["MEMDESK_BRIEFING_CHARS"] = str(args.briefing_chars)
+        if args.crowd:
+            _crowd(db, args.crowd, args.salad, [s["name"] for s in sessions])
         server = Server(db, sock)
         hooks = Hooks(db, as_installed(env))
         repos = {}

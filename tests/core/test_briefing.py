@@ -125,3 +125,15 @@ def test_a_restatement_by_the_person_and_by_a_session_end_is_one_fact(service):
     )
     assert ended["stored"] == []
     assert ended["skipped"][0]["why"] == f"already known as {mine['id']}"
+
+
+def test_being_recalled_does_not_lift_a_memory_past_the_projects_rules(service):
+    # Most recalls are what per-prompt injection showed: counting them fed noise back into
+    # every briefing of a crowded store.
+    service.add("Reports are built nightly by cron", project="p")
+    service.add("Never force-push to main", kind="preference", project="p")
+    for _ in range(30):
+        service.search("reports nightly cron", actor=CLAUDE)
+    started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=130)
+    assert "Never force-push to main" in started["text"]
+    assert "Reports are built" not in started["text"]

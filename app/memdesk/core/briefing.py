@@ -4,8 +4,9 @@ A rule must reach the model even when no prompt shares a word with it ("this rep
 only" before "install a date library"), so a session starts with the knowledge most worth
 standing by, whatever the task: the person's own words first, then what a session end heard
 the user say, then what agents wrote; preferences, decisions and corrections before plain
-facts; this project's before the global ones; reinforced and used ones before the rest; all
-through the same decay as search. Within a character budget, ending with how many more exist.
+facts; this project's before the global ones; restated ones before the rest; newer before
+older by the same decay as search (recalls do not count: most are what injection showed).
+Within a character budget, ending with how many more exist.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ MORE = "({} more stored: ask memdesk's memory tool, op search)"
 
 # Walks the partial index memory_standing: no sort, however many memories a project holds.
 _CANDIDATES = f"""
-SELECT uuid, content, source, agent, kind, project, importance, reinforce_count, recall_count,
-       created_at, last_recalled_at, updated_at
+SELECT uuid, content, source, agent, kind, project, importance, reinforce_count, created_at,
+       updated_at
 FROM memory INDEXED BY memory_standing
 WHERE {STANDING} AND project IS ? AND source = ? AND (? OR visibility = 'shared' OR agent IS ?)
 ORDER BY importance DESC, updated_at DESC LIMIT ?
@@ -57,9 +58,7 @@ class Candidate(NamedTuple):
     project: str | None
     importance: float
     reinforce_count: int
-    recall_count: int
     created_at: str
-    last_recalled_at: str | None
     updated_at: str
 
 
@@ -111,9 +110,12 @@ def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
 def score(row: Candidate, project: str | None, now: datetime) -> float:
     kind = 1.0 if row.content.startswith("Correction:") else KIND_WEIGHT.get(row.kind, 0.7)
     here = THIS_PROJECT if project is not None and row.project == project else 1.0
-    use = 1 + 0.25 * math.log1p(row.reinforce_count) + 0.15 * math.log1p(row.recall_count)
-    alive = decay.multiplier(row.created_at, row.recall_count, row.last_recalled_at, now)
-    return TRUST.get(row.source, 0.6) * kind * here * use * (0.5 + row.importance) * alive
+    # Restatements count, recalls do not: most recalls are what per-prompt injection showed,
+    # and letting those raise a memory's standing fed noise back into every briefing (seen in
+    # a crowded store: injected filler climbed past the project's rules within 50 sessions).
+    reinforced = 1 + 0.25 * math.log1p(row.reinforce_count)
+    alive = decay.multiplier(row.created_at, 0, None, now)
+    return TRUST.get(row.source, 0.6) * kind * here * reinforced * (0.5 + row.importance) * alive
 
 
 def _line(row: Candidate) -> str:
