@@ -95,14 +95,10 @@ def match_expression(wanted: str, filters: Filters) -> str:
     task, layers and statuses (scope tokens): FTS5 then ranks only the memories that pass,
     never a global pool filtered afterwards."""
     expression = f"({wanted})"
-    for prefix, name in (("p", filters.project), ("t", filters.task)):
+    project = None if filters.with_global else filters.project  # "or none": not a token
+    for prefix, name in (("p", project), ("t", filters.task)):
         if name:
-            token = f'{{scope}} : "{scope_token(prefix, name)}"'
-            if prefix == "p" and filters.with_global:
-                # "This project or none": a memory of no project has no project token at all.
-                expression = f"(({token} AND {expression}) OR ({expression} NOT {{scope}} : p*))"
-            else:
-                expression = f"{token} AND {expression}"
+            expression = f'{{scope}} : "{scope_token(prefix, name)}" AND {expression}'
     if filters.layers and set(filters.layers) != set(rules.LAYERS):
         layers = " OR ".join(f'"l{layer}"' for layer in filters.layers)
         expression = f"{{scope}} : ({layers}) AND {expression}"
@@ -110,7 +106,7 @@ def match_expression(wanted: str, filters: Filters) -> str:
 
 
 # Filters FTS5 applies itself (scope tokens); any other one needs the joined, exact path.
-IN_INDEX = frozenset({"layers", "statuses", "project", "with_global", "task"})
+IN_INDEX = frozenset({"layers", "statuses", "project", "task"})
 
 
 # What a hit carries: enough to show and rank it, no more (a search must stay ~1 ms).
