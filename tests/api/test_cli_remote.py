@@ -155,7 +155,10 @@ def test_hello_refuses_an_unknown_role_and_describe_lists_the_new_methods(runnin
         client.update(memory["id"], content="second wording")
         assert client.revert(memory["id"], 1)["content"] == "first wording"
         client.remove(memory["id"])
-        assert client.empty_trash() == 1
+        with pytest.raises(MemdeskError, match="only the person may empty the Trash"):
+            client.empty_trash()  # an agent's connection
+    with Client(socket_path=sock_path, agent="cli", role="user", timeout=10) as person:
+        assert person.empty_trash() == 1
 
 
 def test_a_busy_owner_is_waited_for_then_reported_never_bypassed(

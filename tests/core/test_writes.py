@@ -253,15 +253,24 @@ def test_link_names_the_bad_end_and_the_bad_relation(service):
     assert service.get(a["id"])["links"] == []
 
 
-def test_an_agent_emptying_the_trash_leaves_archived_memories_in_it(service):
-    from memdesk.core import agent
-
-    note = service.add("an agent's note", actor=agent("bot"))
-    summary = service.archive_session(what="a finished session")
-    service.remove(note["id"])
-    service.remove(summary["id"])
-    assert service.empty_trash(actor=agent("bot")) == 1
-    assert [m["id"] for m in service.list_memories(status="deleted")] == [summary["id"]]
+def test_permanent_deletion_is_the_persons_alone(service, dump):
+    bot = agent("bot")
+    own = service.add("an agent's note", actor=bot)
+    persons = service.add("the person's rule")
+    service.remove(own["id"], actor=bot)
+    service.remove(persons["id"])
+    before = dump()
+    for attempt in (
+        lambda: service.purge(persons["id"], actor=bot),
+        lambda: service.purge(own["id"], actor=bot),
+        lambda: service.empty_trash(actor=bot),
+    ):
+        with pytest.raises(NotAllowed) as refused:
+            attempt()
+        assert "only the person may" in refused.value.message
+        assert "memory.remove" in refused.value.message
+    assert dump() == before
+    assert service.empty_trash() == 2
 
 
 def test_a_full_disk_is_said_plainly_reads_go_on_and_writes_resume(service):

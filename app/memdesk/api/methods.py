@@ -131,13 +131,14 @@ METHODS = [
     ),
     Method(
         "memory.purge",
-        "Delete a memory that is in the Trash permanently, with its history; {purged: true}.",
+        "Delete a memory that is in the Trash permanently, with its history; {purged: true}. "
+        "The person's alone (agents: memory.remove moves to the Trash).",
         {"id": _ID},
         ("id",),
     ),
     Method(
         "memory.empty_trash",
-        "Delete every memory in the Trash (that this writer may write) permanently; {purged: n}.",
+        "Delete every memory in the Trash permanently; {purged: n}. The person's alone.",
         {},
     ),
     Method("memory.get", "One memory with its links.", {"id": _ID}, ("id",)),

@@ -113,7 +113,9 @@ class StatusChanges:
             return to_dict(row)
 
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
-        """Delete a memory from the Trash for good, with its history and links."""
+        """Delete a memory from the Trash for good, with its history and links. The person's
+        alone: nothing an agent or the person was told is stored may be lost by an agent."""
+        _person_only(actor, "delete a memory permanently")
         with self._write() as pending:
             row = self._row(memory_id, actor=actor)
             if row.status != "deleted":
@@ -122,20 +124,29 @@ class StatusChanges:
                     "Trash can be deleted permanently (remove it first)",
                     field="id",
                 )
-            rules.check_may_write(actor, row.layer)
             self._touch([row.uuid])
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
     def empty_trash(self, *, actor: Actor = USER) -> int:
-        """Delete for good every memory in the Trash that `actor` may write."""
-        trash = (Memory.status == "deleted") & Memory.layer.in_(rules.writable_layers(actor))
+        """Delete for good every memory in the Trash (the person's alone)."""
+        _person_only(actor, "empty the Trash")
+        trash = Memory.status == "deleted"
         with self._write() as pending:
             uuids = [r.uuid for r in Memory.select(Memory.uuid).where(trash)]
             self._touch(uuids)
             Memory.delete().where(trash).execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
             return len(uuids)
+
+
+def _person_only(actor: Actor, verb: str) -> None:
+    if actor.source != "user":
+        raise NotAllowed(
+            f"only the person may {verb}; an agent may move a memory to the Trash "
+            "(memory.remove), where the person decides",
+            field="id",
+        )
 
 
 def _statuses_before_trash(rows: list[Memory]) -> dict[int, str]:
