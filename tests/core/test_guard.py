@@ -72,3 +72,16 @@ def test_an_import_is_scanned_whatever_the_file_says(service, tmp_path):
         assert memory["flag"] == ["contains a fake role or system tag"]
     finally:
         fresh.close()
+
+
+def test_an_agent_never_reads_a_withheld_version_in_history(service):
+    from memdesk.core import agent
+    from memdesk.core.inbox import MEMORY
+
+    claude = agent("claude-code")
+    secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    written = service.add(f"The CI bot token is {secret}", actor=claude)
+    service.accept([MEMORY + written["id"]], content="The CI bot token is in the vault")
+    seen = service.history(written["id"], actor=claude)
+    assert [v["content"] for v in seen] == ["The CI bot token is in the vault"]
+    assert secret in service.history(written["id"])[0]["content"]  # the person sees all

@@ -8,6 +8,7 @@ state someone chose to keep.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -15,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import dedup, frequency
+from memdesk.core import dedup, frequency, guard
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
 from memdesk.core.events import Change
@@ -83,20 +84,26 @@ class Backups:
         except store_backup.BackupError as exc:
             raise ValidationError(str(exc), field="name") from None
         self.flush_recalls()  # type: ignore[attr-defined]
-        before = self._snapshot("before-restore")
+        before = self._snapshot("before-restore", checked=False)
         database = self.database  # type: ignore[attr-defined]
         try:
             store_backup.restore_into(database.connection(), source)
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         migrate(database, self.path)  # a backup from an older memdesk
+        withheld = _guard_again(database)
         self._word_counts = dedup.WordCounts(frequency.count)
         self._modes = None  # the agent controls are the backup's now
         self.changes.publish([Change("reset", "", None, actor.label)])  # type: ignore[attr-defined]
         logger.info("restored %s (current state kept as %s)", source, before["name"])
-        return {"restored": source.name, "memories": facts["memories"], "before": before}
+        return {
+            "restored": source.name,
+            "memories": facts["memories"],
+            "withheld": withheld,
+            "before": before,
+        }
 
-    def _snapshot(self, kind: str) -> dict[str, Any]:
+    def _snapshot(self, kind: str, *, checked: bool = True) -> dict[str, Any]:
         folder = self.backup_folder()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         at = datetime.now(UTC).strftime(_STAMP)
@@ -105,7 +112,7 @@ class Backups:
             n += 1
             dest = folder / f"{self.path.stem}-{at}-{n}-{kind}.sqlite3"
         try:
-            store_backup.snapshot(self.path, dest)
+            store_backup.snapshot(self.path, dest, checked=checked)
         except (store_backup.BackupError, OSError) as exc:
             raise StorageFailed(f"could not back up {self.path}: {exc}") from exc
         if kind == "auto":
@@ -130,6 +137,33 @@ class Backups:
             "lists them",
             field="name",
         )
+
+
+def _guard_again(database: Any) -> int:
+    """Read every memory of a restored file through the injection guard, as an import does: a
+    file's flags are never trusted, so text the guard withholds is withheld again (a release
+    the person gave before is asked again in the Inbox). Returns how many were withheld."""
+    changed = []
+    for row_id, content, flag in database.execute_sql("SELECT id, content, flag FROM memory"):
+        found = guard.scan(content)
+        kept = _reasons(flag)
+        missing = [reason for reason in found if reason not in kept]
+        if missing:
+            changed.append((json.dumps(kept + missing), row_id))
+    if changed:
+        with database.atomic():
+            database.cursor().executemany("UPDATE memory SET flag = ? WHERE id = ?", changed)
+    return len(changed)
+
+
+def _reasons(flag: str | None) -> list[str]:
+    if not flag:
+        return []
+    try:
+        reasons = json.loads(flag)
+    except ValueError:
+        return [flag]  # withheld all the same, whatever the file wrote there
+    return [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]
 
 
 def _refuse_agents(actor: Actor, what: str) -> None:

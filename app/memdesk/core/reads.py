@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memdesk.core import validate
+from memdesk.core import guard, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import (
     NotFound,
@@ -135,7 +135,16 @@ class Reads:
         for state, made in zip(states, made_by, strict=True):
             state.pop("id", None)
             entries.append({**state, **made})
-        return entries
+        return entries if actor.source != "agent" else _seen_by_agents(entries)
+
+
+def _seen_by_agents(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The versions an agent may read: none from before the person last released the memory
+    (what the guard withheld then, such as a secret the person redacted while accepting it),
+    and none whose text the guard withholds now (an imported or crafted history)."""
+    released = [n for n, entry in enumerate(entries) if entry["change"] == "release"]
+    since = released[-1] if released else 0
+    return [entry for entry in entries[since:] if not guard.scan(entry["content"])]
 
 
 def visible_to(row: Memory, actor: Actor | None) -> bool:

@@ -8,21 +8,27 @@ never listed as a backup.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import peewee
+
 from memdesk.store import fts
 from memdesk.store.db import BUSY_TIMEOUT_MS
+from memdesk.store.migrations import migrate
 
 
 class BackupError(Exception):
     """A copy could not be made, or a file is not a backup that can be restored."""
 
 
-def snapshot(source: Path, dest: Path) -> None:
-    """Copy the database `source` into the new file `dest` (mode 0600)."""
+def snapshot(source: Path, dest: Path, *, checked: bool = True) -> None:
+    """Copy the database `source` into the new file `dest` (mode 0600). Unless `checked` is
+    False (the copy of whatever state a restore replaces: kept even when that state is
+    broken, or a broken state could never be left), a copy failing its check is not kept."""
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
@@ -35,7 +41,7 @@ def snapshot(source: Path, dest: Path) -> None:
             # One self-contained file: no -wal beside it, readable from a read-only place.
             copy.execute("PRAGMA journal_mode=DELETE")
             problems = fts.check_connection(copy)
-        if problems:
+        if problems and checked:
             raise BackupError(f"the copy of {source} failed its integrity check: {problems[0]}")
         os.replace(partial, dest)
     finally:
@@ -64,9 +70,50 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
         )
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
         problems = [r[0] for r in peek.execute("PRAGMA integrity_check") if r[0] != "ok"]
-    if problems:
-        raise BackupError(f"{path} is damaged: {problems[0]}")
+        if problems:
+            raise BackupError(f"{path} is damaged: {problems[0]}")
+        foreign = schema_differences(_schema(peek), expected_schema(facts["schema"]))
+    if foreign:
+        # A crafted file can carry a trigger that deletes rows on every insert, a view, or an
+        # FTS table whose tokenizer does not exist: any of them would act after the restore.
+        raise BackupError(
+            f"{path} is not a database memdesk made (schema {facts['schema']}): "
+            + "; ".join(foreign[:3])
+            + (f"; and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        )
     return facts
+
+
+_Schema = dict[str, tuple[str, str, str]]
+
+
+def _schema(connection: sqlite3.Connection) -> _Schema:
+    """Every table, index, trigger and view by name: (type, table, SQL with spaces folded)."""
+    rows = connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    return {name: (kind, table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
+
+
+@functools.cache
+def expected_schema(version: int) -> _Schema:
+    """The schema memdesk itself makes at `version`: its migrations run on an empty database."""
+    reference = peewee.SqliteDatabase(":memory:")
+    try:
+        migrate(reference, Path(":memory:"), target=version)
+        return _schema(reference.connection())
+    finally:
+        reference.close()
+
+
+def schema_differences(found: _Schema, expected: _Schema) -> list[str]:
+    """What `found` has that `expected` has not, lacks, or defines otherwise, in words."""
+    out = [f"{found[n][0]} {n} is not memdesk's" for n in sorted(found.keys() - expected.keys())]
+    out += [f"{expected[n][0]} {n} is missing" for n in sorted(expected.keys() - found.keys())]
+    out += [
+        f"{found[n][0]} {n} is defined otherwise ({found[n][2][:120]})"
+        for n in sorted(found.keys() & expected.keys())
+        if found[n] != expected[n]
+    ]
+    return out
 
 
 def restore_into(connection: sqlite3.Connection, backup: Path) -> None:
