@@ -269,6 +269,23 @@ def test_importing_a_markdown_export_says_to_use_json(run, service, tmp_path):
     assert "JSON" in err
 
 
+def test_importing_a_device_a_fifo_or_deep_json_is_one_line_error(run, run_json, tmp_path):
+    run_json("add", "the state that must survive")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    for path, said in (
+        ("/dev/zero", "not a regular file"),
+        (str(fifo), "not a regular file"),
+        (str(nested), "nests JSON deeper"),
+    ):
+        err = _one_line_error(*run("import", path))
+        assert said in err
+        assert "Traceback" not in err
+    assert [m["content"] for m in run_json("list")] == ["the state that must survive"]
+
+
 def test_backup_list_and_restore_from_the_command_line(run, run_json, tmp_path, monkeypatch):
     kept = run_json("add", "The release branch is cut on Thursdays")
     code, out, err = run("backup")

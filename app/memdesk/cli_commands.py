@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memdesk import paths
 from memdesk.core import MemdeskError
 
 
@@ -97,9 +98,14 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
     return None
 
 
+MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
+
+
 def _read_file(name: str) -> str:
     try:
-        return Path(name).read_text(encoding="utf-8")
+        return paths.read_regular_file(name, MAX_IMPORT_BYTES).decode("utf-8")
+    except paths.NotAFile as exc:
+        raise MemdeskError(f"{exc}; give a JSON export file", field="file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise MemdeskError(f"cannot read {name}: {exc}", field="file") from None
 

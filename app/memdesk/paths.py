@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import platformdirs
@@ -46,3 +47,29 @@ def describe(exc: OSError) -> str:
     if exc.errno == 28:  # ENOSPC
         return f"the disk is full{(' at' + where) if where else ''}; free some space"
     return f"{exc.strerror or exc}{(':' + where) if where else ''}"
+
+
+class NotAFile(ValueError):
+    """A path given as a file to read is not a regular file, or is larger than allowed."""
+
+
+def read_regular_file(
+    path: str | os.PathLike[str], max_bytes: int, *, newest_lines: bool = False
+) -> bytes:
+    """The bytes of the regular file at `path`: a FIFO would hang a reader, /dev/zero never
+    ends, so anything else is refused, without waiting. Past `max_bytes` the file is refused,
+    or with `newest_lines` only its last `max_bytes` are read, from the first whole line."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFile(f"{path} is not a regular file")
+        cut = info.st_size > max_bytes
+        if cut and not newest_lines:
+            raise NotAFile(f"{path} is {info.st_size:,} bytes; at most {max_bytes:,} are read")
+        os.lseek(fd, max(0, info.st_size - max_bytes), os.SEEK_SET)
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(max_bytes)
+        return data.split(b"\n", 1)[-1] if cut else data
+    finally:
+        os.close(fd)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,56 @@ def test_a_folder_in_the_way_is_named_in_a_sentence(tmp_path):
     assert done.returncode == 2
     assert "Errno" not in done.stderr
     assert "a file of that name is in the way" in done.stderr  # was "[Errno 17] File exists"
+
+
+def _raw_hook(event: str, stdin: str | bytes, db_path, sock_path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path, "MEMDESK_AGENT": "claude-code"}
+    return subprocess.run(
+        [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path)],
+        input=stdin.encode() if isinstance(stdin, str) else stdin,
+        capture_output=True,
+        env=env,
+        timeout=30,  # fail open within seconds, whatever the input
+        check=False,
+    )
+
+
+def test_a_hostile_transcript_path_fails_open_within_seconds(hook, db_path, sock_path, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for n, path in enumerate(("/dev/zero", str(fifo), str(tmp_path), str(tmp_path / "none"))):
+        session = f"hostile-{n}"
+        hook("SessionStart", session, source="startup")
+        payload = {"session_id": session, "transcript_path": path, "reason": "other"}
+        done = _raw_hook("SessionEnd", json.dumps(payload), db_path, sock_path)
+        assert (done.returncode, done.stdout) == (0, b"")
+        assert b"ended without its transcript" in done.stderr
+        assert b"Traceback" not in done.stderr
+    with closing(sqlite3.connect(db_path)) as peek:  # the sessions ended all the same
+        ended = peek.execute(
+            "SELECT COUNT(*) FROM session WHERE id LIKE 'hostile-%' AND ended_at IS NOT NULL"
+        ).fetchone()[0]
+    assert ended == 4
+
+
+def test_deeply_nested_or_oversized_input_fails_open(hook, db_path, sock_path):
+    from memdesk.api.hooks import MAX_STDIN_BYTES
+
+    nested = '{"session_id": "s", "prompt": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    for stdin in (nested, b"{" + b" " * (MAX_STDIN_BYTES + 1) + b"}"):
+        done = _raw_hook("UserPromptSubmit", stdin, db_path, sock_path)
+        assert (done.returncode, done.stdout) == (0, b"")
+        assert done.stderr.startswith(b"memdesk hook UserPromptSubmit:")
+        assert b"Traceback" not in done.stderr
+
+
+def test_only_the_newest_part_of_a_huge_transcript_is_read(tmp_path, monkeypatch):
+    from memdesk.api import transcripts
+
+    monkeypatch.setattr(transcripts, "MAX_BYTES", 2_000)
+    lines = [json.dumps({"role": "user", "content": f"message {n}"}) for n in range(500)]
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    messages, _ = transcripts.read(path)
+    assert messages[-1]["content"] == "message 499"
+    assert len(messages) < 100

@@ -32,14 +32,20 @@ EVENTS = (
     "SessionEnd",
 )
 # Seconds an event may take before the hook gives up (Claude Code waits for it).
+# A tool's whole output can ride in PostToolUse's payload; past this the input is not read on.
+MAX_STDIN_BYTES = 16 * 1024 * 1024
 TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
 
 
-def run(event: str, stdin: str, db: str | os.PathLike[str] | None = None) -> tuple[str, str]:
+def run(
+    event: str, stdin: str | bytes, db: str | os.PathLike[str] | None = None
+) -> tuple[str, str]:
     """(stdout, stderr) of the hook for `event` given its stdin; never raises. A failure is
     also noted beside the database, for the window and `memdesk doctor` to show: the agent
     carries on, and the person is not left to find out from a debug log."""
     try:
+        if len(stdin) > MAX_STDIN_BYTES:
+            raise ValueError(f"the hook input is over {MAX_STDIN_BYTES:,} bytes; not read")
         payload = json.loads(stdin or "{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
@@ -87,9 +93,16 @@ def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
             )
             return ""
         messages: list[dict[str, str]] = []
-        if payload.get("transcript_path"):
-            messages, _ = transcripts.read(payload["transcript_path"])
+        unread = None
+        path = payload.get("transcript_path")
+        if path:
+            try:
+                messages, _ = transcripts.read(str(path))
+            except transcripts.TranscriptError as exc:
+                unread = str(exc)  # the session still ends: its observations are summarised
         _ensure(memdesk, payload, lambda: memdesk.session_end(session, transcript=messages))
+        if unread:
+            raise ValueError(f"the session ended without its transcript: {unread}")
         return ""
 
 
@@ -177,7 +190,7 @@ def main(argv: list[str]) -> int:
     """`memdesk hook EVENT [--db PATH]` without the full CLI: the fast path."""
     event = argv[0] if argv else ""
     db = argv[argv.index("--db") + 1] if "--db" in argv[:-1] else None
-    out, err = run(event, sys.stdin.read(), db)
+    out, err = run(event, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1), db)
     if out:
         sys.stdout.write(out + "\n")
     if err:

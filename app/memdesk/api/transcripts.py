@@ -7,9 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memdesk import paths
+
 USER_CHARS = 4000  # per message sent to memdesk: the user's words matter most
 ASSISTANT_CHARS = 2000
 TOTAL_CHARS = 600_000  # keeps a session.end request well under the 1 MiB line limit
+# A day-long session's JSONL is a few MiB; past this only the newest part is read (the newest
+# messages are the ones kept anyway), so a huge or endless file costs a bounded read.
+MAX_BYTES = 32 * 1024 * 1024
 
 
 class TranscriptError(ValueError):
@@ -17,12 +22,18 @@ class TranscriptError(ValueError):
 
 
 def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
-    """The messages of a transcript file and its session id if it names one."""
+    """The messages of a transcript file and its session id if it names one. Only a regular
+    file is read (a FIFO would hang, /dev/zero never ends), and at most its last MAX_BYTES."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TranscriptError(f"cannot read {path}: {exc}") from None
-    return parse(text)
+        data = paths.read_regular_file(path, MAX_BYTES, newest_lines=True)
+    except paths.NotAFile as exc:
+        raise TranscriptError(f"{exc}; a transcript is a JSONL file") from None
+    except OSError as exc:
+        raise TranscriptError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return parse(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(f"{path} is not UTF-8 text: {exc.reason}") from None
 
 
 def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
@@ -32,7 +43,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
     if stripped.startswith("["):
         try:
             records = json.loads(stripped)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise TranscriptError(f"not a JSON array of messages: {exc}") from None
     else:
         records = []
@@ -40,7 +51,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
             if line.strip():
                 try:
                     records.append(json.loads(line))
-                except ValueError:
+                except (ValueError, RecursionError):
                     raise TranscriptError(
                         f"line {number} is not JSON; expected Claude Code's JSONL or "
                         "{role, content} messages, one per line"

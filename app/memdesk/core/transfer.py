@@ -142,6 +142,11 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     listing every problem found (record index, id and field)."""
     try:
         document = json.loads(text)
+    except RecursionError:
+        raise ValidationError(
+            "the file nests JSON deeper than an export ever does; it is not a memdesk export",
+            field="file",
+        ) from None
     except (json.JSONDecodeError, TypeError) as exc:
         if isinstance(text, str) and text.lstrip().startswith("# memdesk export"):
             raise ValidationError(
