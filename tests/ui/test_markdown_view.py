@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
-from memdesk.ui.detail.markdown_view import render_markdown
+from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 
 
 def test_headings_emphasis_lists_and_code_become_html():
@@ -44,3 +48,28 @@ def test_a_text_browser_shows_the_words_without_markup(qtbot):
 
 def test_empty_or_missing_text_gives_an_empty_document():
     assert "<body></body>" in render_markdown("")
+
+
+def test_an_image_is_named_never_loaded(qtbot, tmp_path):
+    # /dev/zero made the window read until it ran out of memory; a FIFO hung it.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    text = f"![zeros](/dev/zero) ![pipe]({fifo}) ![beacon](https://example.org/?q=secret)"
+    html = render_markdown(text)
+    assert "<img" not in html
+    assert "[image: zeros — /dev/zero]" in html
+    browser = SafeBrowser()
+    qtbot.addWidget(browser)
+    browser.setHtml(html)
+    assert "[image: beacon" in browser.toPlainText()
+
+
+def test_the_safe_browser_loads_no_resource_even_from_raw_html(qtbot, tmp_path):
+    picture = tmp_path / "p.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n")
+    browser = SafeBrowser()
+    qtbot.addWidget(browser)
+    browser.setHtml(f'<img src="{picture}"><img src="/dev/zero">')
+    for url in (QUrl.fromLocalFile(str(picture)), QUrl("/dev/zero"), QUrl("https://h/x.png")):
+        assert browser.loadResource(QTextDocument.ResourceType.ImageResource, url) is None
+    assert not browser.openLinks()

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import Change, MemdeskError, MemoryService, decay
 from memdesk.core.display import visible
 from memdesk.ui.detail.history_view import HistoryView
-from memdesk.ui.detail.markdown_view import render_markdown
+from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 from memdesk.ui.detail.memory_editor import MemoryEditor
 from memdesk.ui.list.memory_table_model import short_time
 
@@ -53,8 +52,7 @@ class DetailPanel(QWidget):
         self.edit_button = QPushButton("Edit", self)
         self.edit_button.setToolTip("Edit this memory (Ctrl+E)")
         self.edit_button.clicked.connect(self.start_editing)
-        self.browser = QTextBrowser(self)
-        self.browser.setOpenLinks(False)
+        self.browser = SafeBrowser(self)
         self.browser.anchorClicked.connect(self._on_anchor_clicked)
         self.editor = MemoryEditor(self)
         self.editor.save_requested.connect(self._on_save_requested)

@@ -6,7 +6,9 @@ import difflib
 import html
 import re
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QVBoxLayout, QWidget
+
+from memdesk.ui.detail.markdown_view import SafeBrowser
 
 ADDED_STYLE = "background-color: rgba(46, 160, 67, 80)"
 REMOVED_STYLE = "background-color: rgba(248, 81, 73, 80); text-decoration: line-through"
@@ -41,7 +43,7 @@ class DiffDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.resize(640, 420)
-        browser = QTextBrowser(self)
+        browser = SafeBrowser(self)
         browser.setHtml(f"<p><i>{html.escape(legend)}</i></p>" + diff_html(old, new))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

@@ -12,12 +12,12 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.ui.detail.diff_dialog import diff_html
+from memdesk.ui.detail.markdown_view import SafeBrowser
 from memdesk.ui.list.memory_table_model import short_time
 
 FIELDS_SHOWN = ("layer", "kind", "tags", "project", "task", "importance", "status")
@@ -32,7 +32,7 @@ class HistoryView(QWidget):
         super().__init__(parent)
         self._versions: list[dict[str, Any]] = []
         self.versions = QListWidget(self)
-        self.diff = QTextBrowser(self)
+        self.diff = SafeBrowser(self)
         self.restore_button = QPushButton("Restore this version", self)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore)

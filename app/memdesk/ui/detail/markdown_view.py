@@ -1,12 +1,20 @@
 """Memory text rendered as HTML for a QTextBrowser (detail panel, identity preview).
 
 Memories are written by agents, so their text is untrusted: raw HTML in it is shown as text,
-never interpreted, and markdown-it's link validation drops `javascript:` and similar links.
+never interpreted, markdown-it's link validation drops `javascript:` and similar links, and an
+image is shown as its description and address, never loaded: `![x](/dev/zero)` made the
+window read until it ran out of memory, a FIFO hung it, and a remote image would tell a host
+what the person reads. `SafeBrowser` loads no resource whatever HTML reaches it.
 """
 
 from __future__ import annotations
 
+import html
+from typing import Any
+
 from markdown_it import MarkdownIt
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QTextBrowser
 
 # Qt's rich text understands a subset of CSS. No text or page colour is set, so the text
 # follows the widget's palette (light or dark); tints are translucent grey, which reads on both.
@@ -33,6 +41,28 @@ _PARSER = (
     .enable("table")
     .enable("strikethrough")
 )
+
+
+def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) -> str:
+    token = tokens[idx]
+    alt = self.renderInlineAsText(token.children or [], options, env)
+    return f"[image: {html.escape(alt)} — {html.escape(token.attrGet('src') or '')}]"
+
+
+_PARSER.add_render_rule("image", _image_as_text)
+
+
+class SafeBrowser(QTextBrowser):
+    """A QTextBrowser for untrusted text: it loads no image, stylesheet or page, local or
+    remote, and opens no link by itself (the owner decides what a click does)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setSearchPaths([])
+
+    def loadResource(self, kind: int, name: QUrl) -> Any:  # noqa: N802 (Qt's name)
+        return None
 
 
 def render_markdown(text: str) -> str:

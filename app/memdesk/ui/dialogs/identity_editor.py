@@ -15,14 +15,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.core import MemdeskError, MemoryService, Step, VersionConflict
 from memdesk.ui.detail.diff_dialog import DiffDialog
-from memdesk.ui.detail.markdown_view import render_markdown
+from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 
 NEAR_LIMIT = 0.9
 AMBER, RED = "#d48806", "#d4380d"
@@ -51,7 +50,7 @@ class IdentityEditor(QDialog):
         intro.setWordWrap(True)
         self.text = QPlainTextEdit(self)
         self.text.setPlainText(profile["text"])
-        self.preview = QTextBrowser(self)
+        self.preview = SafeBrowser(self)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.text)
         splitter.addWidget(self.preview)

@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.detail.markdown_view import SafeBrowser
 from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
 
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
@@ -81,8 +81,7 @@ class InboxView(QWidget):
                 column, mode.Stretch if column in (1, 2) else mode.ResizeToContents
             )
         self.table.itemSelectionChanged.connect(self._on_selection)
-        self.story = QTextBrowser(self)
-        self.story.setOpenLinks(False)
+        self.story = SafeBrowser(self)
         self.story.anchorClicked.connect(lambda url: self.memory_activated.emit(url.path()))
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
