@@ -71,3 +71,27 @@ def test_sharing_is_a_versioned_change(service, secret):
     service.update(secret["id"], visibility="shared", actor=CLAUDE)
     history = service.history(secret["id"])
     assert [v["visibility"] for v in history] == ["private", "shared"]
+
+
+def test_stats_and_links_do_not_tell_another_agent_about_a_private_memory(service):
+    private = service.add(
+        "Acquisition talks with Initech",
+        tags=["deal-initech"],
+        project="acquisition",
+        visibility="private",
+        actor=CLAUDE,
+    )
+    shared = service.add("Board meets monthly", tags=["board"], actor=CLAUDE)
+    service.link(shared["id"], private["id"], actor=CLAUDE)
+    theirs = service.stats(actor=CURSOR)
+    assert "deal-initech" not in theirs["tags"]
+    assert "acquisition" not in theirs["projects"]
+    assert theirs["total"] == 1
+    assert theirs["links"] == 0
+    assert service.get(shared["id"], actor=CURSOR)["links"] == []
+    own = service.stats(actor=CLAUDE)
+    assert "deal-initech" in own["tags"]
+    assert [link["id"] for link in service.get(shared["id"], actor=CLAUDE)["links"]] == [
+        private["id"]
+    ]
+    assert service.stats()["tags"] == {"deal-initech": 1, "board": 1}  # the person sees all

@@ -99,7 +99,7 @@ class Dispatcher:
             "context.build": lambda p, s: svc.build_context(_query(p), actor=s.actor, **p),
             "events.subscribe": lambda p, s: _subscribe(s, True),
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
-            "stats": lambda p, s: svc.stats(),
+            "stats": lambda p, s: svc.stats(actor=s.actor),
             "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p, s)),
             "import": self._import,
             "system.check": self._check,

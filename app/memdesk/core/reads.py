@@ -52,15 +52,19 @@ class Reads:
         self.flush_recalls()  # recall counts shown must include queued searches
         row = self._row(memory_id, actor=actor)
         out = to_dict(row)
-        out["links"] = self._links_of(row)
+        out["links"] = self._links_of(row, actor)
         return out
 
-    def _links_of(self, row: Memory) -> list[dict[str, str]]:
+    def _links_of(self, row: Memory, actor: Actor = USER) -> list[dict[str, str]]:
+        """Its links, each to a memory `actor` may see (another agent's private memory's id is
+        not for it to learn through a link)."""
         links = []
         for link in Link.select(Link, Memory).join(Memory, on=Link.dst).where(Link.src == row):
-            links.append({"id": link.dst.uuid, "relation": link.relation, "direction": "out"})
+            if visible_to(link.dst, actor):
+                links.append({"id": link.dst.uuid, "relation": link.relation, "direction": "out"})
         for link in Link.select(Link, Memory).join(Memory, on=Link.src).where(Link.dst == row):
-            links.append({"id": link.src.uuid, "relation": link.relation, "direction": "in"})
+            if visible_to(link.src, actor):
+                links.append({"id": link.src.uuid, "relation": link.relation, "direction": "in"})
         return links
 
     def list_memories(

@@ -269,26 +269,38 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             )
         return transfer.apply(self, text, progress, actor)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self, *, actor: Actor = USER) -> dict[str, Any]:
+        """Counts of the memories `actor` may see: an agent's leave out others' private
+        memories and what the guard withholds (their tags and projects are not its to learn)."""
         self.flush_recalls()  # recall counts shown must include queued searches
+        seen: peewee.Expression = Memory.id.is_null(False)
+        if actor.source == "agent":
+            mine = (Memory.visibility == "shared") | (Memory.agent == actor.agent)
+            seen = mine & Memory.flag.is_null()
 
         def grouped(column: peewee.Field, where: peewee.Expression) -> dict[str, int]:
             query = (
                 Memory.select(column, peewee.fn.COUNT(Memory.id).alias("n"))
-                .where(where)
+                .where(where & seen)
                 .group_by(column)
                 .tuples()
             )
             return {str(key): n for key, n in query}
 
         active = Memory.status == "active"
-        tag_counts = self.database.execute_sql(
-            "SELECT j.value, COUNT(*) FROM memory, json_each(memory.tags) j "
-            "WHERE memory.status = 'active' GROUP BY j.value ORDER BY COUNT(*) DESC"
-        ).fetchall()
+        tags = peewee.fn.json_each(Memory.tags).alias("j")
+        tag_counts = (
+            Memory.select(peewee.SQL("j.value"), peewee.fn.COUNT(Memory.id))
+            .from_(Memory, tags)
+            .where(active & seen)
+            .group_by(peewee.SQL("j.value"))
+            .order_by(peewee.fn.COUNT(Memory.id).desc())
+            .tuples()
+        )
         identity = self.identity()
+        memories = Memory.select(Memory.id).where(seen)
         return {
-            "total": Memory.select().count(),
+            "total": memories.count(),
             "by_status": grouped(Memory.status, Memory.id.is_null(False)),
             "by_layer": grouped(Memory.layer, active),
             "by_kind": grouped(Memory.kind, active),
@@ -297,8 +309,8 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             "agents": grouped(Memory.agent, active & Memory.agent.is_null(False)),
             "tags": dict(tag_counts),
             "identity": {"size": identity["size"], "limit": identity["limit"]},
-            "versions": MemoryVersion.select().count(),
-            "links": Link.select().count(),
+            "versions": MemoryVersion.select().where(MemoryVersion.memory.in_(memories)).count(),
+            "links": Link.select().where(Link.src.in_(memories) & Link.dst.in_(memories)).count(),
             "searches": RetrievalLog.select().count(),
             "proposals": Proposal.select().where(Proposal.status == "pending").count(),
             "inbox": self.inbox_count(),
