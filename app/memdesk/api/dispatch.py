@@ -107,10 +107,12 @@ class Dispatcher:
             "session.prompt": lambda p, s: svc.session_prompt(
                 p.pop("session"), p.pop("prompt"), actor=s.actor, **p
             ),
-            "observe": lambda p, s: svc.observe(p.pop("session"), p.pop("tool"), **p),
-            "working_memory": lambda p, s: svc.working_memory(p.pop("session"), **p),
+            "observe": lambda p, s: svc.observe(
+                p.pop("session"), p.pop("tool"), actor=s.actor, **p
+            ),
+            "working_memory": lambda p, s: svc.working_memory(p.pop("session"), actor=s.actor, **p),
             "session.end": lambda p, s: svc.session_end(p.pop("session"), actor=s.actor, **p),
-            "agents.list": lambda p, s: svc.agents(),
+            "agents.list": lambda p, s: svc.agents(actor=s.actor),
             "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
             "proposals.list": lambda p, s: svc.proposals(**p),
             "proposals.decide": self._decide,

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdesk.core import guard
 from memdesk.core.observe import short
 
 MAX_ITEMS = 12  # per section of a summary
@@ -38,9 +39,13 @@ _TODO = re.compile(r"\b(?:TODO|FIXME|still need to|left to do|not done yet|follo
 
 
 def read(observations: Sequence[Any], task: str | None) -> Notes:
-    """`observations`: rows with kind, text, path, failed, oldest first."""
+    """`observations`: rows with kind, text, path, failed, oldest first. One the injection
+    guard would withhold is left out: notes are injected into the next session's context, and
+    a tool's output (a web page, a file) is anyone's words."""
     notes = Notes(task=task)
     for seen in reversed(observations):
+        if guard.scan(f"{seen.text}\n{seen.path or ''}"):
+            continue
         if seen.kind in ("edit", "write") and seen.path and short(seen.path) not in notes.files:
             notes.files.append(short(seen.path))
         elif seen.kind == "command" and seen.failed:

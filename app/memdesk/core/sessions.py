@@ -18,7 +18,7 @@ import peewee
 from memdesk.core import briefing, clock, gapfill, session_notes, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
-from memdesk.core.errors import NotFound, ValidationError
+from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.inbox import GAPFILL_TAG
 from memdesk.core.observe import observe as extract
@@ -55,6 +55,11 @@ class Sessions:
         still runs is live, not crashed: it is left alone."""
         sid = _session_id(session)
         name = validate.name(agent, "agent") or actor.agent or "unknown"
+        if actor.source == "agent" and name != actor.agent:
+            raise NotAllowed(
+                f"an agent opens sessions under its own name ({actor.agent}), not {name!r}",
+                field="agent",
+            )
         project, task = validate.name(project, "project"), validate.name(task, "task")
         cwd = None if cwd is None else validate.text(cwd, "cwd", 4096)
         if host_pid is not None:
@@ -63,6 +68,8 @@ class Sessions:
         now = clock.now()
         with self._write():  # type: ignore[attr-defined]
             row = Session.get_or_none(Session.id == sid)
+            if row is not None and not _owns(actor, row):
+                raise _not_yours(session)
             if row is None:
                 row = Session.create(
                     id=sid,
@@ -128,7 +135,7 @@ class Sessions:
         """The relevant knowledge for one prompt, of this session's project or of none, leaving
         out the identity and whatever this session was already given; logged against the
         session so its working memory knows what was asked."""
-        row = self._session(session)
+        row = self._session(session, actor)
         query = validate.query(prompt, "prompt")
         self._note(row, "prompt", "prompt", 5, _first_line(query), None, False)
         found = self.build_context(  # type: ignore[attr-defined]
@@ -144,9 +151,11 @@ class Sessions:
             self._given(row, "prompt", found["ids"], found["size"])
         return found
 
-    def observe(self, session: str, tool: str, args: Any = None, result: Any = None) -> dict:
+    def observe(
+        self, session: str, tool: str, args: Any = None, result: Any = None, *, actor: Actor = USER
+    ) -> dict:
         """Read one tool call into an observation and keep it (committed at once)."""
-        row = self._session(session)
+        row = self._session(session, actor)
         if not isinstance(tool, str) or not tool.strip() or len(tool) > 200:
             raise ValidationError("tool must be the tool's name (1..200 characters)", field="tool")
         validate.text(tool, "tool")
@@ -154,9 +163,11 @@ class Sessions:
         self._note(row, tool.strip(), seen.kind, seen.importance, seen.text, seen.path, seen.failed)
         return {"kind": seen.kind, "importance": seen.importance, "text": seen.text}
 
-    def working_memory(self, session: str, budget_chars: int = WORKING_BUDGET) -> dict[str, Any]:
+    def working_memory(
+        self, session: str, budget_chars: int = WORKING_BUDGET, *, actor: Actor = USER
+    ) -> dict[str, Any]:
         budget = validate.integer(budget_chars, "budget_chars", 100, 100_000)
-        text = self._working_block(self._session(session), budget)
+        text = self._working_block(self._session(session, actor), budget)
         return {"text": text, "size": len(text)}
 
     def session_end(
@@ -170,7 +181,7 @@ class Sessions:
         """Fill the gaps from the user's messages and file the L2 summary. Says what it
         stored, proposed and skipped (with why). Ending the same transcript again adds
         nothing: known memories and earlier proposals are skipped, an unchanged summary too."""
-        row = self._session(session)
+        row = self._session(session, actor)
         messages = _messages(transcript)
         if summary is not None:
             summary = validate.text(summary, "summary")
@@ -189,13 +200,16 @@ class Sessions:
             "summary": archived,
         }
 
-    def agents(self) -> list[dict[str, Any]]:
+    def agents(self, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every agent that opened a session: its last session, last seen, and a one-liner
-        (that session's summary, or its last prompt)."""
+        (that session's summary, or its last prompt). An agent is shown only its own."""
         out = []
         modes = self.agent_modes()  # type: ignore[attr-defined]
         names = {name for (name,) in Session.select(Session.agent).distinct().tuples()}
-        for name in names | set(modes):
+        names |= set(modes)
+        if actor.source == "agent":
+            names &= {actor.agent}
+        for name in names:
             last = (
                 Session.select()
                 .where(Session.agent == name)
@@ -256,10 +270,10 @@ class Sessions:
             given.update(json.loads(memories))
         return given
 
-    def _session(self, session: str) -> Session:
+    def _session(self, session: str, actor: Actor = USER) -> Session:
         row = Session.get_or_none(Session.id == _session_id(session))
-        if row is None:
-            raise NotFound(f"no session {session!r}; call session.start first", field="session")
+        if row is None or not _owns(actor, row):
+            raise _not_yours(session)
         return row
 
     def _note(
@@ -438,6 +452,16 @@ def _host_alive(other: Session, row: Session) -> bool:
     except (PermissionError, OSError):
         return True  # exists, owned by someone else: not ours to call dead
     return True
+
+
+def _owns(actor: Actor, row: Session) -> bool:
+    """An agent acts only on its own sessions (the person and memdesk itself on any)."""
+    return actor.source != "agent" or row.agent == actor.agent
+
+
+def _not_yours(session: str) -> NotFound:
+    # The same answer whether the session exists or is another agent's: ids are not revealed.
+    return NotFound(f"no session {session!r} of yours; call session.start first", field="session")
 
 
 def _session_id(value: object) -> str:
