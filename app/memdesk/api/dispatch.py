@@ -93,7 +93,7 @@ class Dispatcher:
             "memory.unlink": lambda p, s: {
                 "removed": svc.unlink(p.pop("from"), p.pop("to"), actor=s.actor, **p)
             },
-            "identity.get": lambda p, s: svc.identity(),
+            "identity.get": lambda p, s: svc.identity(actor=s.actor),
             "identity.set": lambda p, s: svc.set_identity(p.pop("text"), actor=s.actor, **p),
             "archive.add": lambda p, s: svc.archive_session(actor=s.actor, **p),
             "context.build": lambda p, s: svc.build_context(_query(p), actor=s.actor, **p),

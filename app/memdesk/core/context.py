@@ -32,7 +32,7 @@ def build_context(
     Memories in `given` (already given to this session) are not repeated. The query also
     searches the words related to its own (`concepts.related_words`)."""
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
-    profile = service.identity() if identity else {"text": "", "size": 0}
+    profile = service.identity(actor=actor) if identity else {"text": "", "size": 0}
     parts = [OPEN]
     if profile["text"]:
         parts.append(f"## Identity\n{profile['text']}\n")

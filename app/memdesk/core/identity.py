@@ -14,6 +14,7 @@ from memdesk.core.errors import (
     ValidationError,
     VersionConflict,
 )
+from memdesk.core.reads import visible_to
 from memdesk.store import Memory
 
 
@@ -49,9 +50,11 @@ class Identity:
                 limit=rules.IDENTITY_LIMIT,
             )
 
-    def identity(self) -> dict[str, Any]:
-        """The whole profile: active L0 entries joined by newlines, with its size and limit."""
-        rows = self._identity_rows()
+    def identity(self, *, actor: Actor = USER) -> dict[str, Any]:
+        """The whole profile: active L0 entries joined by newlines, with its size and limit.
+        An agent is not given an entry the injection guard withholds, nor another agent's
+        private one: the profile is injected into every session."""
+        rows = [r for r in self._identity_rows() if visible_to(r, actor)]
         return {
             "text": "\n".join(r.content for r in rows),
             "size": sum(len(r.content) for r in rows),
@@ -89,7 +92,9 @@ class Identity:
             )
         rules.check_may_write(actor, "L0")
         with self._write() as pending:
-            rows = self._identity_rows()
+            # What the caller could not see, it did not mean to remove: an agent's text is
+            # mapped onto the entries it is given, the others stay as they are.
+            rows = [r for r in self._identity_rows() if visible_to(r, actor)]
             if expected is not None and [r.uuid for r in rows] != list(expected):
                 raise VersionConflict(
                     "the identity profile changed since it was read; "
@@ -108,9 +113,12 @@ class Identity:
                         reason="removed from the identity profile",
                     )
                 elif content != row.content:
+                    # An agent's words in an entry make it the agent's: the person's version
+                    # stays in its history, and who wrote what the profile says is not hidden.
+                    mine = {"source": actor.source, "agent": actor.agent}
                     self._apply(
                         row,
-                        {"content": content},
+                        {"content": content, **(mine if actor.source == "agent" else {})},
                         actor,
                         pending,
                         change="update",
@@ -119,7 +127,7 @@ class Identity:
             if added:
                 draft = Draft(content=added, layer="L0", kind="preference")
                 self._add(draft, actor, pending, dedup=False)
-        return self.identity()
+        return self.identity(actor=actor)
 
 
 def map_onto(entries: list[str], text: str) -> tuple[list[str | None], str]:

@@ -86,7 +86,7 @@ class Sessions:
                 row.host_pid = host_pid or row.host_pid
                 row.save()
         parts = []
-        identity = self.identity()["text"]  # type: ignore[attr-defined]
+        identity = self.identity(actor=actor)["text"]  # type: ignore[attr-defined]
         if identity:
             parts.append(f"## Identity\n{identity}")
         standing = briefing.build(
