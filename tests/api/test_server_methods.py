@@ -167,3 +167,24 @@ def test_an_agents_search_reaches_the_database_file_between_requests(
 
     # Nothing reads through the service here: the server writes the bookkeeping by itself.
     qtbot.waitUntil(lambda: on_disk() == (1, 1), timeout=2000)
+
+
+def test_an_agents_own_transcript_is_proposed_the_hosts_is_stored(server, pump, service):
+    from memdesk.api.client import Client
+
+    def end(role: str | None, session: str) -> dict:
+        said = [{"role": "user", "content": f"Never deploy on {session}. I prefer {session}."}]
+        with Client(socket_path=server.socket_path, agent="claude-code", role=role) as c:
+            c.session_start(session)
+            return c.session_end(session, transcript=said)
+
+    planted = pump.run(lambda: end(None, "agent-says"))  # an agent's account: proposed
+    assert planted["stored"] == []
+    assert len(planted["proposed"]) == 2
+    assert service.list_memories(tags=["gap-fill"]) == []
+    heard = pump.run(lambda: end("hook", "host-hook"))  # the host's transcript: stored
+    assert {m["content"] for m in service.list_memories(tags=["gap-fill"])} == {
+        "Never deploy on host-hook",
+        "The user prefers host-hook",
+    }
+    assert len(heard["stored"]) == 2

@@ -28,7 +28,7 @@ UNNAMED_AGENT = "unknown"
 # Who a connection says it is (system.hello role). "user" is the person's own tool (the
 # memdesk CLI): its writes follow the user's rules. The socket only admits this user's own
 # processes, so this is a guardrail for well-behaved agents, not a security boundary.
-ROLES = ("agent", "user")
+ROLES = ("agent", "hook", "user")
 Params = dict[str, Any]
 
 
@@ -111,7 +111,9 @@ class Dispatcher:
                 p.pop("session"), p.pop("tool"), actor=s.actor, **p
             ),
             "working_memory": lambda p, s: svc.working_memory(p.pop("session"), actor=s.actor, **p),
-            "session.end": lambda p, s: svc.session_end(p.pop("session"), actor=s.actor, **p),
+            "session.end": lambda p, s: svc.session_end(
+                p.pop("session"), actor=s.actor, from_host=s.role != "agent", **p
+            ),
             "agents.list": lambda p, s: svc.agents(actor=s.actor),
             "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
             "proposals.list": lambda p, s: svc.proposals(**p),
@@ -191,8 +193,9 @@ class Dispatcher:
         if role not in ROLES:
             raise RpcError(
                 errors.INVALID_PARAMS,
-                'system.hello: role must be "agent" (the default) or "user" (only the '
-                "person's own memdesk tools; agents must not claim it)",
+                'system.hello: role must be "agent" (the default), "hook" (an agent host\'s '
+                'session hooks) or "user" (only the person\'s own memdesk tools; agents must not '
+                "claim either)",
                 field="role",
             )
         session.agent = name.strip()

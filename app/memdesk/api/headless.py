@@ -58,18 +58,19 @@ def connect_starting_serve(
     *,
     timeout: float = 30.0,
     wait_s: float = 15.0,
+    role: str | None = None,
 ) -> Client:
     """A client of the memdesk that owns `db`, starting `memdesk serve` when none does. A
     serve that exits at once (an unusable database) is reported with its reason, not waited
     for; one that exits 0 lost a race to another starter, which then serves."""
     try:
-        return Client(socket_path=socket_path, agent=agent, timeout=timeout)
+        return Client(socket_path=socket_path, agent=agent, timeout=timeout, role=role)
     except ServerUnavailable:
         server = start_serve(db, socket_path)
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            return Client(socket_path=socket_path, agent=agent, timeout=timeout)
+            return Client(socket_path=socket_path, agent=agent, timeout=timeout, role=role)
         except ServerUnavailable as exc:
             code = server.poll()
             if code not in (None, 0):

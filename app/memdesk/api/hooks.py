@@ -21,6 +21,9 @@ from memdesk.api import hook_failures, naming, projects, transcripts
 from memdesk.api.client import Client, MemdeskError
 
 AGENT_ENV = "MEMDESK_AGENT"
+# The agent host's own hook: what it sends at session end is the host's transcript, not the
+# agent's say-so (an agent's transcript is proposed, never stored as the user's words).
+HOOK_ROLE = "hook"
 BRIEFING_ENV = "MEMDESK_BRIEFING_CHARS"  # the session-start briefing's size; 0 turns it off
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "cmd.exe", "powershell"})
 EVENTS = (
@@ -170,13 +173,20 @@ class _connect:
 
     def __enter__(self) -> Client:
         if self.event != "SessionStart":
-            self.client = Client(socket_path=self.socket, agent=self.agent, timeout=self.timeout)
+            self.client = Client(
+                socket_path=self.socket, agent=self.agent, timeout=self.timeout, role=HOOK_ROLE
+            )
             return self.client
         from memdesk.api import headless  # subprocess: only this event may start serve
 
         try:
             self.client = headless.connect_starting_serve(
-                self.db_path, self.socket, self.agent, timeout=self.timeout, wait_s=self.timeout
+                self.db_path,
+                self.socket,
+                self.agent,
+                timeout=self.timeout,
+                wait_s=self.timeout,
+                role=HOOK_ROLE,
             )
         except headless.StartFailed as exc:
             raise ValueError(str(exc)) from None

@@ -177,17 +177,20 @@ class Sessions:
         actor: Actor = USER,
         transcript: Any = None,
         summary: str | None = None,
+        from_host: bool = True,
     ) -> dict[str, Any]:
         """Fill the gaps from the user's messages and file the L2 summary. Says what it
         stored, proposed and skipped (with why). Ending the same transcript again adds
-        nothing: known memories and earlier proposals are skipped, an unchanged summary too."""
+        nothing: known memories and earlier proposals are skipped, an unchanged summary too.
+        A transcript an agent sent itself (not `from_host`, its host's hook) is the agent's
+        account of what the user said: everything found in it is proposed, nothing stored."""
         row = self._session(session, actor)
         messages = _messages(transcript)
         if summary is not None:
             summary = validate.text(summary, "summary")
         stored, proposed, skipped = [], [], []
         for finding in gapfill.find(messages):
-            outcome = self._file_finding(row, finding, actor)
+            outcome = self._file_finding(row, finding, store=from_host)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
             )
@@ -379,7 +382,7 @@ class Sessions:
             row.save()
 
     def _file_finding(
-        self, row: Session, finding: gapfill.Finding, actor: Actor
+        self, row: Session, finding: gapfill.Finding, *, store: bool
     ) -> tuple[str, dict[str, Any]]:
         said = {"content": finding.content, "sentence": finding.sentence}
         why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
@@ -399,7 +402,7 @@ class Sessions:
 
         def file() -> tuple[str | None, Proposal]:
             memory_id = None
-            if finding.confidence == gapfill.HIGH:
+            if finding.confidence == gapfill.HIGH and store:
                 memory = self.add(  # type: ignore[attr-defined]
                     finding.content,
                     kind=finding.kind,
