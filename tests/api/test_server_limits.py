@@ -9,6 +9,7 @@ import pytest
 
 from memdesk.api import server as server_module
 from memdesk.api.client import Client, MemdeskError
+from memdesk.api.connection import Limits
 
 
 def _rpc(method, params=None, ident=1):
@@ -45,7 +46,8 @@ def _error(line: bytes) -> dict:
         (b'{"jsonrpc":"2.0","method":"system.ping","id":[1]}\n', -32600, '"id"'),
         (b'{"jsonrpc":"2.0","method":"system.ping","params":7,"id":1}\n', -32600, "params"),
         (b'{"jsonrpc":"2.0","method":"memory.get","params":["x"],"id":1}\n', -32602, "named"),
-        (b"[]\n", -32600, "at least one"),
+        (b"[]\n", -32600, "1 to 100 requests"),
+        (b"[" + b",".join([_rpc("system.ping").strip()] * 101) + b"]\n", -32600, "holds 101"),
         (_rpc("memory.nothing"), -32601, "system.describe"),
         (_rpc("memory.get", {}), -32602, "'id' is required"),
         (_rpc("memory.get", {"id": "x", "extra": 1}), -32602, "unknown parameter 'extra'"),
@@ -115,22 +117,67 @@ def test_half_line_times_out_without_stalling_others(raw, pump):
     assert silent.line() == b""
 
 
-def test_more_than_32_connections_are_refused(raw, server, qtbot):
-    peers = [raw() for _ in range(32)]
-    for peer in peers:  # each is served
-        peer.send(_rpc("system.ping"))
-        assert json.loads(peer.line())["result"] == "pong"
+def test_silent_connections_never_lock_anyone_out(raw, server, qtbot):
+    # 32 connections kept open and silent used to refuse every agent and the person's CLI.
+    silent = [raw() for _ in range(32)]
+    qtbot.waitUntil(lambda: server.client_count == 32)
+    for _ in range(3):
+        newcomer = raw()
+        newcomer.send(_rpc("system.ping"))
+        assert json.loads(newcomer.line())["result"] == "pong"
     assert server.client_count == 32
-    extra = raw()
-    error = _error(extra.line())
-    assert error["code"] == -32006
-    assert "at most 32" in error["message"]
-    assert extra.line() == b""
-    peers[0].close()
-    qtbot.waitUntil(lambda: server.client_count == 31)
-    again = raw()
-    again.send(_rpc("system.ping"))
-    assert json.loads(again.line())["result"] == "pong"
+    told = json.loads(silent[0].line())  # the one idle longest was told why, then closed
+    assert told["method"] == "system.closing"
+    assert "idle longest" in told["params"]["reason"]
+    assert silent[0].line() == b""
+
+
+def test_the_persons_connection_yields_last(raw, server, qtbot, pump):
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    agents = [raw() for _ in range(31)]
+    qtbot.waitUntil(lambda: server.client_count == 32)
+    for _ in range(5):
+        raw().send(_rpc("system.ping"))
+    assert pump.run(person.ping) == "pong"
+    assert agents[0].line().startswith(b'{"jsonrpc"')
+    person.close()
+
+
+def test_a_byte_now_and_then_does_not_keep_a_half_line_open(raw, qtbot):
+    trickle = raw()
+    trickle.send(b'{"jsonrpc":"2.0",')
+    closed = False
+    for _ in range(40):  # a byte every 50 ms; the limit here is 0.3 s from the first byte
+        qtbot.wait(50)
+        try:
+            trickle.send(b" ")
+        except (BrokenPipeError, ConnectionResetError):  # closed meanwhile, as it should be
+            closed = True
+            break
+    assert closed
+    error = _error(trickle.line())
+    assert "no end of line" in error["message"]
+
+
+def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):
+    small = server_module.SocketServer(
+        service, sock_path, limits=Limits(idle_timeout_s=0.3, max_pending_output=64 * 1024)
+    )
+    small.listen()
+    try:
+        deaf = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deaf.connect(sock_path)
+        deaf.sendall(_rpc("events.subscribe"))
+        qtbot.waitUntil(lambda: small.client_count == 1)
+        for n in range(40):  # notifications it never reads
+            service.add_many([{"content": f"note {n} {i} " + "x" * 400} for i in range(50)])
+            qtbot.wait(5)
+        qtbot.waitUntil(lambda: small.client_count == 0, timeout=5000)
+        deaf.close()
+    finally:
+        small.close()
 
 
 def test_client_disconnecting_mid_request_does_not_hurt(raw, service, qtbot):

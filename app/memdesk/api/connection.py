@@ -2,9 +2,11 @@
 
 Every limit is enforced here, per connection, so that no client can stall the others: a line
 over the size limit is answered and the connection closed; a half line left alone for
-`idle_timeout_s` is answered and closed; a client that sends many requests at once is served
-`lines_per_turn` at a time, letting other connections in between; a client that does not
-read its replies stops being read until it catches up.
+`idle_timeout_s` after its first byte is answered and closed (a byte now and then does not
+keep it open); a client that sends many requests at once is served `lines_per_turn` at a
+time, letting other connections in between, and a batch holds at most `max_batch`; a client
+that does not read its replies stops being read until it catches up, and is closed once what
+waits for it passes twice `max_pending_output` (pushed notifications, a large answer).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Limits:
     idle_timeout_s: float = 10.0  # how long a half-sent line may wait for its end
     lines_per_turn: int = 64
     max_pending_output: int = 8 * 1024 * 1024
+    max_batch: int = 100  # 2,000 list calls in one batch built a 61 MB answer
 
 
 class Connection(QObject):
@@ -61,14 +64,23 @@ class Connection(QObject):
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
         self._partial_since: float | None = None
+        # When it last asked for something: under a full house, the one idle longest yields.
+        self.last_active = time.monotonic()
         sock.setParent(self)
         sock.readyRead.connect(self._on_ready_read)
         sock.bytesWritten.connect(self._on_bytes_written)
         sock.disconnected.connect(self._on_disconnected)
 
     def send(self, payload: bytes) -> None:
-        if self._sock is not None and self._sock.state() == _CONNECTED:
-            self._sock.write(payload)
+        if self._sock is None or self._sock.state() != _CONNECTED:
+            return
+        if self._sock.bytesToWrite() + len(payload) > 2 * self._limits.max_pending_output:
+            # It does not read what it is sent: memory held for it would grow without bound.
+            logger.warning("closing %r: it does not read its replies", self.session.agent)
+            self._closing = True
+            self._sock.abort()
+            return
+        self._sock.write(payload)
 
     def reject(self, exc: RpcError) -> None:
         """Answer with an error that is not tied to a request, then close."""
@@ -105,7 +117,10 @@ class Connection(QObject):
     def _on_ready_read(self) -> None:
         self._buffer += self._sock.readAll().data()
         self._drain()
-        self._partial_since = time.monotonic() if self._buffer else None
+        if not self._buffer:
+            self._partial_since = None
+        elif self._partial_since is None:  # from a line's first byte, not its latest
+            self._partial_since = time.monotonic()
 
     @Slot()
     def _on_bytes_written(self) -> None:
@@ -125,6 +140,8 @@ class Connection(QObject):
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
             self._scanned = 0
+            self._partial_since = None  # the next line's clock starts at its first byte
+            self.last_active = time.monotonic()
             handled += 1
             if len(line) > self._limits.max_line_bytes:
                 self._too_long(len(line))
@@ -159,8 +176,12 @@ class Connection(QObject):
             self.send(protocol.encode(protocol.error(None, exc)))
             return
         if isinstance(message, list):
-            if not message:
-                exc = RpcError(errors.INVALID_REQUEST, "a batch must hold at least one request")
+            if not message or len(message) > self._limits.max_batch:
+                exc = RpcError(
+                    errors.INVALID_REQUEST,
+                    f"a batch holds 1 to {self._limits.max_batch} requests; this one holds "
+                    f"{len(message)}. Send more batches.",
+                )
                 self.send(protocol.encode(protocol.error(None, exc)))
                 return
             replies = [r for r in (self._answer(m) for m in message) if r is not None]

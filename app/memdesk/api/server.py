@@ -183,7 +183,7 @@ class SocketServer(QObject):
                 sock.abort()
                 sock.deleteLater()
                 continue
-            if len(self._connections) >= self._limits.max_connections:
+            if len(self._connections) >= self._limits.max_connections and not self._make_room():
                 _refuse(sock, self._limits.max_connections)
                 continue
             connection = Connection(
@@ -191,6 +191,24 @@ class SocketServer(QObject):
             )
             self._connections.append(connection)
             self._announce_agents()
+
+    def _make_room(self) -> bool:
+        """At the connection limit, the connection idle longest yields to a new one (agents'
+        before the person's tools): silent connections kept open must not lock everyone out.
+        It is told why, and reconnects when it next needs memdesk."""
+        idle = sorted(self._connections, key=lambda c: (c.session.role == "user", c.last_active))
+        if not idle:
+            return False
+        victim = idle[0]
+        self._connections.remove(victim)
+        reason = (
+            f"memdesk is at its limit of {self._limits.max_connections} connections and this "
+            "one was idle longest; reconnect when you need memdesk again"
+        )
+        victim.say_goodbye(
+            protocol.encode(protocol.notification("system.closing", {"reason": reason}))
+        )
+        return True
 
     @Slot()
     def _on_sweep(self) -> None:
