@@ -161,6 +161,25 @@ def test_a_byte_now_and_then_does_not_keep_a_half_line_open(raw, qtbot):
     assert "no end of line" in error["message"]
 
 
+def test_a_batch_stops_running_once_its_answers_are_too_large(raw, service):
+    service.add_many([{"content": f"memory {n} " + "x" * 2000} for n in range(200)])
+    calls = [
+        {"jsonrpc": "2.0", "method": "memory.list", "params": {"limit": 200}, "id": n}
+        for n in range(100)
+    ]
+    peer = raw()
+    peer.send(json.dumps(calls).encode() + b"\n")
+    replies = json.loads(peer.line())
+    answered = [r for r in replies if "result" in r]
+    refused = [r for r in replies if "error" in r]
+    assert [r["id"] for r in replies] == list(range(100))
+    assert 0 < len(answered) < 100
+    assert all(r["error"]["code"] == -32004 for r in refused)
+    assert "smaller batch" in refused[0]["error"]["message"]
+    peer.send(_rpc("system.ping"))  # and the connection still serves
+    assert json.loads(peer.line())["result"] == "pong"
+
+
 def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):
     small = server_module.SocketServer(
         service, sock_path, limits=Limits(idle_timeout_s=0.3, max_pending_output=64 * 1024)

@@ -184,13 +184,36 @@ class Connection(QObject):
                 )
                 self.send(protocol.encode(protocol.error(None, exc)))
                 return
-            replies = [r for r in (self._answer(m) for m in message) if r is not None]
-            if replies:
-                self.send(protocol.encode(replies))
+            self._answer_batch(message)
             return
         reply = self._answer(message)
         if reply is not None:
             self.send(protocol.encode(reply))
+
+    def _answer_batch(self, messages: list[Any]) -> None:
+        """Answer a batch in order; once the answers pass `max_pending_output`, the rest are
+        not run, each answered so (a batch of list calls built a 61 MB answer)."""
+        encoded: list[bytes] = []
+        size = 0
+        for message in messages:
+            if size > self._limits.max_pending_output:
+                limit = self._limits.max_pending_output
+                reply = protocol.error(
+                    protocol.request_id(message),
+                    RpcError(
+                        errors.TOO_LARGE,
+                        f"the answers to this batch passed {limit:,} bytes; this request was "
+                        "not run. Send it again in a smaller batch.",
+                        limit=limit,
+                    ),
+                )
+            else:
+                reply = self._answer(message)
+            if reply is not None:
+                encoded.append(protocol.encode(reply)[:-1])  # without its newline
+                size += len(encoded[-1])
+        if encoded:
+            self.send(b"[" + b",".join(encoded) + b"]\n")
 
     def _answer(self, message: Any) -> dict[str, Any] | None:
         """The reply to one request, or None for a notification (which never gets one)."""
