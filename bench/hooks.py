@@ -46,7 +46,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mdh-") as folder:
         db, sock = Path(folder) / "h.db", str(Path(folder) / "s.sock")
         server = Server(db, sock)
-        raw = Raw(sock, "seeder")
+        raw = Raw(sock, "seeder", role="user")
         for start in range(0, args.memories, 2000):
             items = [{"content": " ".join(rng.choices(words, k=12))} for _ in range(2000)]
             raw.call("memory.add_many", items=items[: args.memories - start], dedup=False)

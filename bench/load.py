@@ -90,7 +90,7 @@ def _client(sock: str, number: int, ops: int, seed_ids: list[str], tally: Tally)
 
 def _seed(sock: str, memories: int) -> list[str]:
     rng = random.Random(0)
-    raw = Raw(sock, "seeder")
+    raw = Raw(sock, "seeder", role="user")
     ids: list[str] = []
     try:
         for start in range(0, memories, 1000):

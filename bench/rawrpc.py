@@ -33,13 +33,14 @@ class RpcFailure(Exception):
 
 
 class Raw:
-    def __init__(self, path: str, agent: str, timeout: float = 30.0) -> None:
+    def __init__(self, path: str, agent: str, timeout: float = 30.0, role: str = "agent") -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout)
         self.sock.connect(path)
         self.file = self.sock.makefile("rb")
         self.next_id = 0
-        self.call("system.hello", agent=agent)
+        # role "user": a bench filling the store stands in for the person (no write budget)
+        self.call("system.hello", agent=agent, role=role)
 
     def call(self, method: str, **params: Any) -> Any:
         self.next_id += 1

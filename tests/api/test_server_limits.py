@@ -330,3 +330,20 @@ def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service):
         assert json.loads(peer.line())["result"] == 1
     finally:
         service.database.execute_sql("PRAGMA max_page_count = 1073741823")
+
+
+def test_a_flooding_agent_is_refused_with_the_reason(raw, service, monkeypatch):
+    from memdesk.core.write_budget import WriteBudgets
+
+    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=10))
+    peer = raw()
+    items = [{"content": f"flood {n}"} for n in range(8)]
+    peer.send(_rpc("memory.add_many", {"items": items, "dedup": False}))
+    assert len(json.loads(peer.line())["result"]) == 8
+    peer.send(_rpc("memory.add_many", {"items": items, "dedup": False}))
+    error = _error(peer.line())
+    assert error["code"] == -32006
+    assert "write budget of 10 memories a minute" in error["message"]
+    assert service.count() == 8  # the refused batch wrote nothing
+    peer.send(_rpc("memory.search", {"query": "flood"}))  # reading goes on
+    assert json.loads(peer.line())["result"]["hits"]

@@ -21,3 +21,23 @@ def test_failed_hook_runs_show_with_their_reason(qtbot, tmp_path):
     hook_failures.clear(db)
     bar._on_check_failures()
     assert bar.hook_problems.isHidden()
+
+
+def test_an_agent_over_its_write_budget_is_named(qtbot, service, monkeypatch):
+    import pytest
+
+    from memdesk.core import agent
+    from memdesk.core.errors import TooMany
+    from memdesk.core.write_budget import WriteBudgets
+
+    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=2))
+    bar = StatusBar(service.path, over_budget=service.over_budget)
+    qtbot.addWidget(bar)
+    assert bar.flooding.isHidden()
+    flood = agent("looping-bot")
+    service.admit(flood, writes=True, memories=2)
+    with pytest.raises(TooMany):
+        service.admit(flood, writes=True)
+    bar._on_check_failures()
+    assert bar.flooding.text() == "⚠ looping-bot: over the write budget"
+    assert "View ▸ Agents" in bar.flooding.toolTip()

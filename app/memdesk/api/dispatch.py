@@ -6,6 +6,7 @@ layers by writer, the identity budget) is the service's, which raises errors we 
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -160,8 +161,15 @@ class Dispatcher:
                     errors.INVALID_PARAMS, f"{method}: parameter {name!r} is required", field=name
                 )
         try:
-            if method not in UNGATED:  # a paused or read-only agent is refused, with why
-                self.service.admit(session.actor, writes=method not in SAFE_TO_REPEAT)
+            if method not in UNGATED:  # a paused, read-only or flooding agent is refused
+                writes = method not in SAFE_TO_REPEAT
+                items = params.get("items")
+                self.service.admit(
+                    session.actor,
+                    writes=writes,
+                    memories=len(items) if isinstance(items, list) else 1,
+                    size=_size(params) if writes else 0,
+                )
             return handler(dict(params), session)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None
@@ -278,6 +286,11 @@ def _person(session: Session, method: str, params: Params) -> Params:
     if session.role != "user":
         raise RpcError(errors.NOT_ALLOWED, f"{method}: only the person's own clients may call it")
     return params
+
+
+def _size(params: Params) -> int:
+    """About how many bytes of text a write brings (its parameters as compact JSON)."""
+    return len(json.dumps(params, ensure_ascii=False, separators=(",", ":"), default=str))
 
 
 def _flag(params: Params, name: str) -> Params:

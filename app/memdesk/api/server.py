@@ -21,11 +21,10 @@ from pathlib import Path
 from PySide6.QtCore import QMetaObject, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from memdesk.api import errors, naming, protocol
+from memdesk.api import naming, protocol
 from memdesk.api.bookkeeper import Bookkeeper
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
-from memdesk.api.errors import RpcError
 from memdesk.core import Change, MemoryService
 
 logger = logging.getLogger(__name__)
@@ -183,16 +182,15 @@ class SocketServer(QObject):
                 sock.abort()
                 sock.deleteLater()
                 continue
-            if len(self._connections) >= self._limits.max_connections and not self._make_room():
-                _refuse(sock, self._limits.max_connections)
-                continue
+            if len(self._connections) >= self._limits.max_connections:
+                self._make_room()
             connection = Connection(
                 sock, self._dispatcher, self._limits, self, on_closed=self._on_connection_closed
             )
             self._connections.append(connection)
             self._announce_agents()
 
-    def _make_room(self) -> bool:
+    def _make_room(self) -> None:
         """At the connection limit, the connection idle longest yields to a new one (agents'
         before the person's tools): silent connections kept open must not lock everyone out.
         It is told why, and reconnects when it next needs memdesk."""
@@ -249,16 +247,6 @@ class SocketServer(QObject):
         )
         for connection in listeners:
             connection.send(lines)
-
-
-def _refuse(sock: QLocalSocket, limit: int) -> None:
-    exc = RpcError(
-        errors.BUSY,
-        f"too many connections: memdesk serves at most {limit} at once; close one and retry",
-    )
-    sock.write(protocol.encode(protocol.error(None, exc)))
-    sock.disconnected.connect(sock.deleteLater)
-    sock.disconnectFromServer()  # after the error is written
 
 
 def _same_user(sock: QLocalSocket) -> bool:

@@ -9,12 +9,14 @@ from typing import Any
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed
+from memdesk.core.write_budget import Overrun, WriteBudgets
 
 MODES = ("active", "paused", "read_only")
 
 
 class AgentControls:
     _modes: dict[str, str] | None = None
+    _budgets: WriteBudgets | None = None
 
     def agent_modes(self) -> dict[str, str]:
         """{agent: "paused" | "read_only"} for every agent the person restricted."""
@@ -45,8 +47,9 @@ class AgentControls:
         self._modes = None
         return {"agent": name, "mode": mode}
 
-    def admit(self, actor: Actor, *, writes: bool) -> None:
-        """Refuse a paused agent anything, and a read-only one any write, saying why."""
+    def admit(self, actor: Actor, *, writes: bool, memories: int = 1, size: int = 0) -> None:
+        """Refuse a paused agent anything, a read-only one any write, and one over its write
+        budget (`memories` writes of `size` bytes) this write, saying why."""
         if actor.source != "agent" or not actor.agent:
             return
         mode = self.agent_modes().get(actor.agent)
@@ -60,3 +63,12 @@ class AgentControls:
                 f"agent {actor.agent!r} is read-only (set by the person in memdesk, View ▸ "
                 "Agents…): it may search and read memories but not change them"
             )
+        if writes:
+            if self._budgets is None:
+                self._budgets = WriteBudgets()
+            self._budgets.charge(actor.agent, memories, size)
+
+    def over_budget(self) -> list[Overrun]:
+        """The agents refused for their write budget since memdesk started, first one first."""
+        found = self._budgets.overruns.values() if self._budgets else ()
+        return sorted(found, key=lambda o: o.first_at)

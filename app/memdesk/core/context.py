@@ -31,6 +31,7 @@ def build_context(
     then the top-`k` L1 memories for `query` of `project` or of none, never over budget.
     Memories in `given` (already given to this session) are not repeated. The query also
     searches the words related to its own (`concepts.related_words`)."""
+    query = validate.query(query)
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
     profile = service.identity(actor=actor) if identity else {"text": "", "size": 0}
     parts = [OPEN]

@@ -50,6 +50,10 @@ class Busy(MemdeskError):
     code = "busy"
 
 
+class TooMany(Busy):
+    """An agent went over its write budget: retry later (`retry_after` seconds)."""
+
+
 class DiskFull(MemdeskError):
     """The disk holding the database is full: the write was not made; reads still work."""
 

@@ -74,7 +74,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.sidebar = Sidebar(self.stats, self)
         self.browser = MemoryBrowser(service, self.stats, self)
         self.detail = DetailPanel(service, self)
-        self.status = StatusBar(service.path, self)
+        self.status = StatusBar(service.path, self, over_budget=service.over_budget)
         self.setStatusBar(self.status)
         self.status.set_socket(socket_path)
         self._build_central(socket_path or "")

@@ -1,11 +1,14 @@
-"""The status bar: which database, where agents connect, how many are connected, counts, and
-agent hooks that failed (a hook fails open: without this the person would never know)."""
+"""The status bar: which database, where agents connect, how many are connected, counts,
+agent hooks that failed (a hook fails open: without this the person would never know), and
+agents refused for flooding memdesk with writes."""
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
@@ -19,8 +22,14 @@ RECENT_S = 24 * 3600
 class StatusBar(QStatusBar):
     """Permanent labels on the right; transient messages (e.g. "Undone") on the left."""
 
-    def __init__(self, db_path: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        parent: QWidget | None = None,
+        over_budget: Callable[[], Sequence[Any]] = list,
+    ) -> None:
         super().__init__(parent)
+        self._over_budget = over_budget
         self.counts = QLabel(self)
         self.agents = QLabel(self)
         self.socket = QLabel(self)
@@ -30,7 +39,11 @@ class StatusBar(QStatusBar):
         self.hook_problems = QLabel(self)
         self.hook_problems.setStyleSheet("color: #b00020; font-weight: bold;")
         self.hook_problems.hide()
-        for label in (self.hook_problems, self.counts, self.agents, self.socket, self.database):
+        self.flooding = QLabel(self)
+        self.flooding.setStyleSheet("color: #b00020; font-weight: bold;")
+        self.flooding.hide()
+        labels = (self.flooding, self.hook_problems, self.counts, self.agents, self.socket)
+        for label in (*labels, self.database):
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
         self.set_socket(None)
@@ -45,6 +58,22 @@ class StatusBar(QStatusBar):
     def _on_check_failures(self) -> None:
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - RECENT_S))
         self.set_hook_failures([f for f in hook_failures.recent(self._db_path) if f["at"] >= since])
+        self.set_over_budget(self._over_budget())
+
+    def set_over_budget(self, overruns: Sequence[Any]) -> None:
+        """Name the agents whose writes were refused for going over their write budget."""
+        if not overruns:
+            self.flooding.hide()
+            return
+        names = ", ".join(o.agent for o in overruns)
+        refused = sum(o.refused for o in overruns)
+        self.flooding.setText(f"⚠ {names}: over the write budget")
+        self.flooding.setToolTip(
+            f"{refused:,} write(s) refused since memdesk started: an agent wrote faster than "
+            "its budget allows (memdesk/core/write_budget.py). Pause it in View ▸ Agents… if "
+            "it is stuck in a loop."
+        )
+        self.flooding.show()
 
     def set_hook_failures(self, failures: list[dict[str, str]]) -> None:
         """Show how many agent hook runs failed lately, the last reason in the tooltip."""
