@@ -1,0 +1,70 @@
+"""Files and hook input from outside, fuzzed: each reader answers with its own clear error and
+nothing else (transcripts, JSON exports, hook payloads)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memdesk.api import hooks, transcripts
+from memdesk.core import MemoryService
+from memdesk.core.errors import ValidationError
+
+JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=30)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=10), inner, max_size=5)
+    ),
+    max_leaves=20,
+)
+TEXTS = st.one_of(
+    st.text(max_size=300),
+    JSON.map(json.dumps),
+    st.lists(JSON.map(json.dumps), max_size=5).map("\n".join),
+    st.integers(1, 5000).map(lambda depth: "[" * depth + "]" * depth),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS)
+def test_a_transcript_reader_says_what_is_wrong_or_reads(text):
+    messages, said = [], "read"
+    try:
+        messages, _ = transcripts.parse(text)
+    except transcripts.TranscriptError as exc:
+        said = str(exc)
+    assert said
+    assert all(set(m) == {"role", "content"} for m in messages)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS)
+def test_an_import_says_what_is_wrong_or_plans(text, tmp_path_factory):
+    service = MemoryService.open(tmp_path_factory.mktemp("fuzz") / "m.db")
+    plan, said = {"added": [], "changed": [], "errors": []}, "planned"
+    try:
+        plan = service.plan_import(text)
+    except ValidationError as exc:
+        said = exc.message
+    finally:
+        service.close()
+    assert said
+    assert {"added", "changed", "errors"} <= plan.keys()
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "PostToolUse", "SessionEnd", "Bogus"])
+def test_a_hook_fails_open_on_any_input(event, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_SOCKET", str(tmp_path / "nobody.sock"))
+
+    @settings(max_examples=40, deadline=None)
+    @given(stdin=TEXTS)
+    def run(stdin: str) -> None:
+        out, err = hooks.run(event, stdin, tmp_path / "m.db")
+        assert out == ""
+        assert err.startswith(f"memdesk hook {event}:")
+        assert "Traceback" not in err
+
+    run()
