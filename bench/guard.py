@@ -65,8 +65,10 @@ def main() -> None:
     attacks, benign = load("attacks", args.split), load("benign", args.split)
     _print(f"attacks withheld ({args.split})", tally(attacks))
     _print(f"benign flagged ({args.split})", tally(benign))
-    print(f"scan cost: benign {_cost([r['text'] for r in benign]):.1f} µs, "
-          f"attacks {_cost([r['text'] for r in attacks]):.1f} µs per text")
+    print(
+        f"scan cost: benign {_cost([r['text'] for r in benign]):.1f} µs, "
+        f"attacks {_cost([r['text'] for r in attacks]):.1f} µs per text"
+    )
     if args.show:
         for row in attacks:
             if not guard.scan(row["text"]):

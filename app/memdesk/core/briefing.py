@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from memdesk.core import decay
+from memdesk.core import decay, quoting
 from memdesk.store import Memory
 from memdesk.store.migrations import STANDING
 
@@ -122,6 +122,4 @@ def _line(row: Candidate) -> str:
     text = " ".join(row.content.split())
     if len(text) > LINE_CHARS:
         text = text[: LINE_CHARS - 1] + "…"
-    # What an agent wrote is its claim, not the person's word: the model is told whose it is.
-    writer = f" (written by agent {row.agent})" if row.source == "agent" and row.agent else ""
-    return f"- {text}{writer}\n"
+    return f"- {quoting.injected(text, row.source, row.agent)}\n"

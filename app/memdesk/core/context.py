@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import concepts, validate
+from memdesk.core import concepts, quoting, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import ValidationError
 
@@ -33,6 +33,7 @@ def build_context(
     searches the words related to its own (`concepts.related_words`)."""
     query = validate.query(query)
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
+    k = validate.integer(k, "k", 1, 100)
     profile = service.identity(actor=actor) if identity else {"text": "", "size": 0}
     parts = [OPEN]
     if profile["text"]:
@@ -58,7 +59,8 @@ def build_context(
     for hit in found["hits"]:
         if hit["id"] in given or concepts.only_by_sql_keyword(hit["content"], query):
             continue
-        line = f"- [{hit['kind']}, {hit['created_at'][:10]}] {hit['content']}\n"
+        text = quoting.injected(hit["content"], hit["source"], hit.get("agent"))
+        line = f"- [{hit['kind']}, {hit['created_at'][:10]}] {text}\n"
         extra = len(line) + (len(heading) if not ids else 0)
         if used + extra > budget or len(ids) >= k:
             continue  # a shorter memory further down may still fit
