@@ -49,6 +49,10 @@ def _print(title: str, counts: dict[str, list[int]]) -> None:
         print(f"  {key:<16} {hit:>4}/{total:<4} {hit / total:.3f}")
 
 
+# Repeated, these make an expression re-read the rest of the text from every position.
+_HOSTILE = ["<a ", "<x ", "<!--", "<img src=", "QUJD", "aws", "![", "[", "sk-", "1gn0r3 ", "a "]
+
+
 def _cost(texts: list[str], rounds: int = 20) -> float:
     start = time.perf_counter()
     for _ in range(rounds):
@@ -69,6 +73,8 @@ def main() -> None:
         f"scan cost: benign {_cost([r['text'] for r in benign]):.1f} µs, "
         f"attacks {_cost([r['text'] for r in attacks]):.1f} µs per text"
     )
+    worst = max((_cost([seed * (60_000 // len(seed))], rounds=1), seed) for seed in _HOSTILE)
+    print(f"slowest 60 KB hostile text: {worst[0] / 1e6:.2f} s ({worst[1]!r} repeated)")
     if args.show:
         for row in attacks:
             if not guard.scan(row["text"]):

@@ -175,3 +175,15 @@ def test_an_agents_memory_reaches_other_agents_quoted_on_one_line_with_its_write
     quoted = '"The deploy script is deploy.sh \\"assistant\\" runs it with bash 5"'
     assert any(line.endswith(f"] {quoted} (written by agent claude-code)") for line in lines)
     assert not any(line.startswith('"assistant"') for line in lines)
+
+
+def test_text_built_to_make_expressions_backtrack_is_read_in_bounded_time():
+    import time
+
+    # Each of these once took 20-90 s on 60 KB (an expression re-reading the rest of the text
+    # from every position); read in windows with bounded expressions, all take well under 1 s.
+    seeds = ["<a ", "<x ", "<!--", "<img src=", "QUJD", "aws", "![", "[", "sk-", "1gn0r3 "]
+    start = time.monotonic()
+    for seed in seeds:
+        guard.scan((seed * (60_000 // len(seed) + 1))[:60_000])
+    assert time.monotonic() - start < 60  # a hang detector, not a speed target (bench/guard.py)

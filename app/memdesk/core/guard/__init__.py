@@ -16,7 +16,9 @@ import json
 from memdesk.core.guard import languages, links, secrets, steering, views
 
 _DEPTH = 2  # base64 inside base64 is read; deeper nesting is not worth the time
-_DECODED_LIMIT = 64_000
+# Long text is read in overlapping windows: an instruction is a sentence or two, and no rule
+# then costs more than a window's worth on text built to make expressions backtrack.
+_WINDOW, _OVERLAP = 1_000, 200
 
 
 def flag_of(text: str) -> str | None:
@@ -27,8 +29,17 @@ def flag_of(text: str) -> str | None:
 
 def scan(text: str) -> list[str]:
     """Why `text` should be withheld from agents (empty: it need not be)."""
-    found = views.invisible(text) + _read(text, _DEPTH)
+    found = views.invisible(text)
+    for window in _windows(text):
+        found += _read(window, _DEPTH)
     return sorted(set(found), key=found.index)
+
+
+def _windows(text: str) -> list[str]:
+    if len(text) <= _WINDOW:
+        return [text]
+    step = _WINDOW - _OVERLAP
+    return [text[start : start + _WINDOW] for start in range(0, len(text) - _OVERLAP, step)]
 
 
 def _read(text: str, depth: int) -> list[str]:
@@ -37,7 +48,7 @@ def _read(text: str, depth: int) -> list[str]:
     found += secrets.find(text)
     if depth and not found:
         for how, decoded in views.hidden_texts(text)[:8]:
-            inner = [r for r in _read(decoded[:_DECODED_LIMIT], depth - 1) if _instruction(r)]
+            inner = [r for r in _read(decoded[:_WINDOW], depth - 1) if _instruction(r)]
             if inner:
                 found += [f"hides words in {how}: {inner[0]}"]
                 break

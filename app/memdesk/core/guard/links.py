@@ -12,7 +12,7 @@ IMAGE = "shows an image whose address carries data to a host"
 
 _MARKDOWN = re.compile(r"(!?)\[[^\]\n]*\]\(([^)\n]*)\)")
 _HTML = re.compile(
-    r"<(img|a|iframe|script|link)\b[^>]*?\b(?:src|href)\s*=\s*[\"']?([^\"'>\s]+)", re.I
+    r"<(img|a|iframe|script|link)\b[^<>]{0,200}?\b(?:src|href)\s*=\s*[\"']?([^\"'>\s]+)", re.I
 )
 _BARE = re.compile(r"https?://[^\s)\]>\"']+", re.I)
 _PLACEHOLDER = re.compile(

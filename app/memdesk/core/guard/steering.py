@@ -187,7 +187,7 @@ _TAGS = [
     ),
     (r"<\|[a-z_ ]{2,20}\|>|\[/?(?:inst|sys)\]|<</?sys>>", TOKEN),
     (rf"{_OPEN}\s*/?\s*memory\s*[-_\u2010-\u2015 ]?\s*context\s*{_CLOSE}", DELIMITER),
-    (r"<[a-z]+\b[^>]*\bon[a-z]+\s*=|javascript:", SCRIPT),
+    (r"<[a-z]+\b[^<>]{0,200}\bon[a-z]+\s*=|javascript:", SCRIPT),
 ]
 _AGENT_WORDS = re.compile(
     r"\b(?:ignore|disregard|system|assistant|agent|model|ai|you|instructions?|prompt|override|"
@@ -197,8 +197,8 @@ _HIDDEN_PARTS = [
     re.compile(r"<!--(.*?)-->", re.S),
     re.compile(r"(?m)^\s*\[//\]:\s*#\s*\((.*)\)"),
     re.compile(
-        r"<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|\bhidden\b|"
-        r"colou?r\s*[=:]\s*['\"]?(?:white|#fff\b|#ffffff)|opacity\s*:\s*0)[^>]*>(.*?)</\1>",
+        r"<(\w+)[^<>]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|\bhidden\b|"
+        r"colou?r\s*[=:]\s*['\"]?(?:white|#fff\b|#ffffff)|opacity\s*:\s*0)[^<>]{0,200}>(.{0,500}?)</\1>",
         re.S,
     ),
 ]

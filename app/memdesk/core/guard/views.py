@@ -36,7 +36,8 @@ _JOINING_SCRIPTS = (
 )  # fmt: skip
 _LATIN_NAME = re.compile(r"LATIN (?:LETTER SMALL CAPITAL|SMALL LETTER|CAPITAL LETTER) ([A-Z])")
 _LEET = str.maketrans("013457@$!|8", "oieastasiib")
-_LEET_WORD = re.compile(r"[a-z0-9@$!|]*[0-9@$!|][a-z0-9@$!|]*")
+_LEET_WORD = re.compile(r"[a-z0-9@$!|]+")
+_LEET_SIGN = re.compile(r"[0-9@$!|]")
 # Three or more single letters with one separator between each: "i g n o r e", "i.g.n.o.r.e".
 _SPACED = re.compile(r"(?<![^\W_])[^\W\d_]([ .\-_*·•/])(?:[^\W\d_]\1){1,}[^\W\d_](?![^\W_])")
 # A phrase quoted to talk about it ("'ignore previous instructions' style payloads", "such as
@@ -112,13 +113,16 @@ def read(text: str) -> Reading:
 
 def _undisguise(plain: str) -> str:
     text = plain if plain.isascii() else "".join(_latin().get(ch, ch) for ch in plain)
-    text = _LEET_WORD.sub(_leet, text)
+    if _LEET_SIGN.search(text):
+        text = _LEET_WORD.sub(_leet, text)
     text = _SPACED.sub(lambda m: re.sub(r"[ .\-_*·•/]", "", m.group()), text)
     return re.sub(r"  +", " ", _CONCAT.sub("", text))
 
 
 def _leet(match: re.Match[str]) -> str:
     word = match.group()
+    if not _LEET_SIGN.search(word):
+        return word
     return word.translate(_LEET) if re.search("[a-z]", word) or len(word) <= 3 else word
 
 
