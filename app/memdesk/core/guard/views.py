@@ -171,9 +171,8 @@ def _ascii_look_alike(char: str, data: dict[str, list[dict[str, str]]]) -> str |
 def hidden_texts(text: str) -> list[tuple[str, str]]:
     """Text carried inside `text` in an encoding: (how it was hidden, the decoded text)."""
     found = []
-    tags = "".join(
-        chr(ord(ch) - 0xE0000) for ch in _TAGS.findall(_TAG_FLAG.sub("", text)) for ch in ch
-    )
+    smuggled = "".join(_TAGS.findall(_TAG_FLAG.sub("", text)))
+    tags = "".join(chr(ord(ch) - 0xE0000) for ch in smuggled)
     if tags.strip():
         found.append(("Unicode tag characters", tags))
     for run in _BASE64.findall(text):
