@@ -36,6 +36,9 @@ class Limits:
     lines_per_turn: int = 64
     max_pending_output: int = 8 * 1024 * 1024
     max_batch: int = 100  # 2,000 list calls in one batch built a 61 MB answer
+    # The database work one agent's request may do; the person's own tools (import, restore,
+    # check) have none.
+    request_seconds: float = 5.0
 
 
 class Connection(QObject):

@@ -59,9 +59,12 @@ class Dispatcher:
         on_show: Callable[[], None] = lambda: None,
         on_hello: Callable[[], None] = lambda: None,
         on_handover: Callable[[], None] | None = None,
+        request_seconds: float = 5.0,
     ):
-        """`on_handover` is given by a headless server only: a window never hands over."""
+        """`on_handover` is given by a headless server only: a window never hands over.
+        `request_seconds` bounds the database work of one request from an agent or a hook."""
         self.service = service
+        self._request_seconds = request_seconds
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
@@ -170,7 +173,10 @@ class Dispatcher:
                     memories=len(items) if isinstance(items, list) else 1,
                     size=_size(params) if writes else 0,
                 )
-            return handler(dict(params), session)
+            if session.role == "user":
+                return handler(dict(params), session)
+            with self.service.time_limit(self._request_seconds, method):
+                return handler(dict(params), session)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None
         except UnicodeEncodeError:

@@ -65,6 +65,7 @@ class SocketServer(QObject):
             on_show=lambda: self.show_requested.emit(),
             on_hello=self._announce_agents,
             on_handover=self.handover_requested.emit if headless else None,
+            request_seconds=self._limits.request_seconds,
         )
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []

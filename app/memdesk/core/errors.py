@@ -54,6 +54,10 @@ class TooMany(Busy):
     """An agent went over its write budget: retry later (`retry_after` seconds)."""
 
 
+class TooSlow(Busy):
+    """A request ran past its time limit and was stopped; what it was writing was rolled back."""
+
+
 class DiskFull(MemdeskError):
     """The disk holding the database is full: the write was not made; reads still work."""
 

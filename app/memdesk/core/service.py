@@ -27,6 +27,7 @@ from memdesk.core.errors import (
     DiskFull,
     NotAllowed,
     ReadOnly,
+    TooSlow,
     ValidationError,
     VersionConflict,
 )
@@ -50,6 +51,7 @@ from memdesk.store import (
     open_database,
 )
 from memdesk.store import fts as store_fts
+from memdesk.store import time_limit
 from memdesk.store.db import write_transaction
 
 logger = logging.getLogger(__name__)
@@ -140,6 +142,21 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
                     "disk), so nothing was written; reading still works"
                 ) from exc
             raise
+
+    @contextmanager
+    def time_limit(self, seconds: float, what: str) -> Iterator[None]:
+        """Stop `what` once it has run `seconds` of database work: the statement running then
+        is rolled back and the caller told, so one request cannot hold the store."""
+        try:
+            with time_limit.time_limit(seconds):
+                yield
+        except time_limit.Interrupted:
+            raise TooSlow(
+                f"{what} was stopped after {seconds:g} s of database work, the longest one "
+                "request may take; what it was writing was rolled back. Ask for less: a "
+                "narrower query or filter, a smaller limit, fewer items at once.",
+                limit_s=seconds,
+            ) from None
 
     @contextmanager
     def _write(self) -> Iterator[list[Change]]:

@@ -6,6 +6,8 @@ import sqlite3
 
 import peewee
 
+from memdesk.store.time_limit import interrupted
+
 # Porter stemming over unicode61 with diacritics folded: "running" finds "run", "café" finds
 # "cafe". Porter added 0.02-0.05 recall@10 in bench/retrieval.py (see docs/benchmarks.md).
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -66,6 +68,8 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
     except sqlite3.DatabaseError as exc:
+        if interrupted(exc):  # out of time is not a damaged index
+            raise
         problems.append(
             f"search index out of sync with memories ({exc}); rebuild it with "
             "`memdesk check --rebuild`"
