@@ -49,9 +49,9 @@ from memdesk.store import (
     RetrievalLog,
     close_database,
     open_database,
+    time_limit,
 )
 from memdesk.store import fts as store_fts
-from memdesk.store import time_limit
 from memdesk.store.db import write_transaction
 
 logger = logging.getLogger(__name__)
