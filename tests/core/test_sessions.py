@@ -105,6 +105,22 @@ def test_the_end_stores_proposes_and_archives_once(service):
     assert service.count(status="all") == before
 
 
+def test_a_changed_fact_heard_at_the_end_is_kept_beside_the_old_one(service):
+    """Alike in words but another number, name or negation: not "already known"."""
+    old = service.add("The user prefers Postgres 14 for the staging database")
+    service.session_start("s1", actor=CLAUDE)
+    ended = service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[{"role": "user", "content": "I prefer Postgres 16 for the staging database."}],
+    )
+    assert [s["content"] for s in ended["stored"]] == [
+        "The user prefers Postgres 16 for the staging database"
+    ]
+    links = service.get(ended["stored"][0]["id"])["links"]
+    assert links == [{"id": old["id"], "relation": "possible_update", "direction": "out"}]
+
+
 def test_a_proposal_is_accepted_or_dismissed_by_the_person(service):
     service.session_start("s1", actor=CLAUDE)
     service.session_end(

@@ -15,7 +15,7 @@ from typing import Any
 
 import peewee
 
-from memdesk.core import briefing, clock, gapfill, session_notes, validate
+from memdesk.core import briefing, clock, dedup, gapfill, session_notes, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.draft import Draft
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
@@ -392,7 +392,9 @@ class Sessions:
         project = row.project if finding.scope == gapfill.PROJECT else None
         draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
         known = self._near_duplicate(draft)  # type: ignore[attr-defined]
-        if known is not None:
+        # Alike but another number, name or negation is news ("Postgres 16", not 14): it is
+        # filed, and linked to the older memory as a possible update by `add`.
+        if known is not None and dedup.restates(known.content, draft.content):
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
         earlier = Proposal.get_or_none(Proposal.content == finding.content)
         if earlier is not None:
@@ -408,7 +410,6 @@ class Sessions:
                     kind=finding.kind,
                     tags=[GAPFILL_TAG],
                     project=project,
-                    dedup=False,
                     actor=Actor("system", row.agent),
                 )
                 memory_id = memory["id"]
