@@ -46,7 +46,13 @@ def key_words(text: str) -> frozenset[str]:
 
 def similarity(a: str, b: str) -> float:
     """Jaccard of the words, or of the meaning-carrying words when that is higher."""
-    return max(jaccard(word_set(a), word_set(b)), jaccard(key_words(a), key_words(b)))
+    return likeness_to(a)(b)
+
+
+def likeness_to(text: str) -> Callable[[str], float]:
+    """`similarity(text, other)` for many others, reading `text` once."""
+    words, keys = word_set(text), key_words(text)
+    return lambda other: max(jaccard(words, word_set(other)), jaccard(keys, key_words(other)))
 
 
 # Words that flip or qualify a statement: two texts differing in one of them say different

@@ -133,12 +133,15 @@ class Writes:
             hits = retrieval.containing_any(probe, filters, k=20)
             rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
         best, best_rank = None, (False, 0.0)
+        likeness = dedup.likeness_to(draft.content)
         for memory_id, content, project in rows:
             if project != draft.project:  # no project is a project of its own here
                 continue
-            similarity = dedup.similarity(draft.content, content)
+            similarity = likeness(content)
+            if similarity < rules.DEDUP_JACCARD:
+                continue
             rank = (dedup.restates(content, draft.content), similarity)
-            if similarity >= rules.DEDUP_JACCARD and rank > best_rank:
+            if rank > best_rank:
                 best, best_rank = memory_id, rank
         return None if best is None else Memory.get(Memory.uuid == best)
 
