@@ -130,7 +130,8 @@ def test_an_agent_connection_still_may_not_write_l2_or_import(running, sock_path
         with pytest.raises(MemdeskError) as refused:
             bot.add("an agent's archive entry", layer="L2")
         assert refused.value.type == "not_allowed"
-        export = bot.export()
+        with Client(socket_path=sock_path, agent="cli", role="user", timeout=10) as user:
+            export = user.export()
         assert bot.call("import", text=export, dry_run=True)["errors"] == []
         with pytest.raises(MemdeskError) as refused:
             bot.call("import", text=export)

@@ -12,6 +12,8 @@ from memdesk.api.dispatch import Dispatcher, Session
 from memdesk.api.errors import RpcError
 from memdesk.api.server import SocketServer
 from memdesk.core import USER, agent
+from memdesk.core.errors import TooSlow
+from memdesk.store.time_limit import checkpoint
 from tests.api.conftest import Raw
 
 
@@ -101,3 +103,19 @@ def test_the_socket_server_applies_its_limit(crowded, sock_path, pump):
     finally:
         peer.close()
         strict.close()
+
+
+def test_a_long_loop_of_short_statements_is_stopped_too(service):
+    """Near-duplicate checks and guard scans are Python work between short statements."""
+    service.add_many([{"content": f"abuse {i} " + "w" * 2000} for i in range(20)])
+    with pytest.raises(TooSlow), service.time_limit(0.0, "memory.add_many"):
+        service.add_many(
+            [{"content": f"more abuse {i} " + "w" * 2000} for i in range(20)], dedup=False
+        )
+    assert service.count() == 20
+
+
+def test_without_a_limit_checkpoints_cost_nothing(service):
+    checkpoint()
+    service.add_many([{"content": f"note {i}"} for i in range(3)])
+    assert service.count() == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import pytest
 
@@ -178,6 +179,26 @@ def test_a_batch_stops_running_once_its_answers_are_too_large(raw, service):
     assert "smaller batch" in refused[0]["error"]["message"]
     peer.send(_rpc("system.ping"))  # and the connection still serves
     assert json.loads(peer.line())["result"] == "pong"
+
+
+def test_a_slow_batch_lets_others_in_between_its_requests(raw, service, qtbot, monkeypatch):
+    counted = []
+    count = service.count
+
+    def slow_count(**filters):
+        time.sleep(0.02)
+        counted.append(1)
+        return count(**filters)
+
+    monkeypatch.setattr(service, "count", slow_count)
+    calls = [{"jsonrpc": "2.0", "method": "memory.count", "id": n} for n in range(100)]
+    batcher, other = raw(), raw()
+    batcher.send(json.dumps(calls).encode() + b"\n")
+    qtbot.waitUntil(lambda: bool(counted), timeout=5000)
+    other.send(_rpc("system.ping"))
+    assert json.loads(other.line())["result"] == "pong"
+    assert len(counted) < 50  # answered long before the batch's 2 s of work were done
+    assert [reply["result"] for reply in json.loads(batcher.line())] == [0] * 100
 
 
 def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):

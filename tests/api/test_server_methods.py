@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memdesk.api.client import MemdeskError
+from memdesk.api.client import Client, MemdeskError
 from memdesk.api.methods import BY_NAME
 
 
@@ -96,9 +96,23 @@ def test_archive_context_stats_export(client, pump):
     assert block["ids"]
     assert len(block["text"]) <= 1000
     assert pump.run(client.stats)["by_layer"] == {"L1": 1, "L2": 1}
-    exported = json.loads(pump.run(client.export))
-    assert exported["format"] == "memdesk-export"
-    assert "# memdesk export" in pump.run(lambda: client.export("markdown", layers=["L1"]))
+    with pytest.raises(MemdeskError) as refused:
+        pump.run(client.export)
+    assert refused.value.type == "not_allowed"
+    assert "memory.list" in str(refused.value)
+
+
+def test_the_person_exports_the_whole_store(server, pump):
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    try:
+        pump.run(person.add, "The socket API speaks JSON-RPC 2.0")
+        exported = json.loads(pump.run(person.export))
+        assert exported["format"] == "memdesk-export"
+        assert "# memdesk export" in pump.run(lambda: person.export("markdown", layers=["L1"]))
+    finally:
+        person.close()
 
 
 def test_agent_may_not_write_the_archive_directly(client, pump):

@@ -3,8 +3,9 @@
 Every limit is enforced here, per connection, so that no client can stall the others: a line
 over the size limit is answered and the connection closed; a half line left alone for
 `idle_timeout_s` after its first byte is answered and closed (a byte now and then does not
-keep it open); a client that sends many requests at once is served `lines_per_turn` at a
-time, letting other connections in between, and a batch holds at most `max_batch`; a client
+keep it open); a client that sends many requests at once (lines, or a batch, which holds at
+most `max_batch`) is served `lines_per_turn` of them or `turn_seconds` of work at a time,
+letting other connections in between; a client
 that does not read its replies stops being read until it catches up, and is closed once what
 waits for it passes twice `max_pending_output` (pushed notifications, a large answer).
 """
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Slot
@@ -34,11 +36,22 @@ class Limits:
     max_connections: int = 32
     idle_timeout_s: float = 10.0  # how long a half-sent line may wait for its end
     lines_per_turn: int = 64
+    # A batch of 100 large lists took 1-2 s in one go, and everyone else waited for it.
+    turn_seconds: float = 0.05
     max_pending_output: int = 8 * 1024 * 1024
     max_batch: int = 100  # 2,000 list calls in one batch built a 61 MB answer
     # The database work one agent's request may do; the person's own tools (import, restore,
     # check) have none.
     request_seconds: float = 5.0
+
+
+@dataclass
+class _Batch:
+    """A batch answered over several turns: the requests left, and the answers so far."""
+
+    waiting: deque[Any]
+    encoded: list[bytes] = field(default_factory=list)
+    size: int = 0
 
 
 class Connection(QObject):
@@ -64,6 +77,7 @@ class Connection(QObject):
         self._closing = False
         self._last_said = False  # the goodbye is sent: read nothing more
         self._drain_scheduled = False
+        self._batch: _Batch | None = None
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
         self._partial_since: float | None = None
@@ -127,15 +141,24 @@ class Connection(QObject):
 
     @Slot()
     def _on_bytes_written(self) -> None:
-        if self._buffer and self._sock.bytesToWrite() < self._limits.max_pending_output:
+        waiting = self._buffer or self._batch is not None
+        if waiting and self._sock.bytesToWrite() < self._limits.max_pending_output:
             self._drain()
 
     def _drain(self) -> None:
         self._drain_scheduled = False
+        turn_ends = time.monotonic() + self._limits.turn_seconds
         handled = 0
-        while not (self._closing or self._last_said) and handled < self._limits.lines_per_turn:
+        while not (self._closing or self._last_said):
+            if handled == self._limits.lines_per_turn or time.monotonic() > turn_ends:
+                self._drain_later()  # the others' turn first
+                return
             if self._sock.bytesToWrite() >= self._limits.max_pending_output:
                 return  # resumed by bytesWritten once the client reads its answers
+            handled += 1
+            if self._batch is not None:
+                self._answer_next_in_batch(self._batch)
+                continue
             end = self._buffer.find(b"\n", self._scanned)
             if end < 0:
                 self._scanned = len(self._buffer)
@@ -145,7 +168,6 @@ class Connection(QObject):
             self._scanned = 0
             self._partial_since = None  # the next line's clock starts at its first byte
             self.last_active = time.monotonic()
-            handled += 1
             if len(line) > self._limits.max_line_bytes:
                 self._too_long(len(line))
                 return
@@ -154,7 +176,9 @@ class Connection(QObject):
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
             self._too_long(len(self._buffer))
-        elif handled == self._limits.lines_per_turn and not self._drain_scheduled:
+
+    def _drain_later(self) -> None:
+        if not self._drain_scheduled:
             self._drain_scheduled = True
             QTimer.singleShot(0, self, self._drain)
 
@@ -187,36 +211,37 @@ class Connection(QObject):
                 )
                 self.send(protocol.encode(protocol.error(None, exc)))
                 return
-            self._answer_batch(message)
+            self._batch = _Batch(deque(message))  # answered by _drain, a few at a turn
             return
         reply = self._answer(message)
         if reply is not None:
             self.send(protocol.encode(reply))
 
-    def _answer_batch(self, messages: list[Any]) -> None:
-        """Answer a batch in order; once the answers pass `max_pending_output`, the rest are
-        not run, each answered so (a batch of list calls built a 61 MB answer)."""
-        encoded: list[bytes] = []
-        size = 0
-        for message in messages:
-            if size > self._limits.max_pending_output:
-                limit = self._limits.max_pending_output
-                reply = protocol.error(
-                    protocol.request_id(message),
-                    RpcError(
-                        errors.TOO_LARGE,
-                        f"the answers to this batch passed {limit:,} bytes; this request was "
-                        "not run. Send it again in a smaller batch.",
-                        limit=limit,
-                    ),
-                )
-            else:
-                reply = self._answer(message)
-            if reply is not None:
-                encoded.append(protocol.encode(reply)[:-1])  # without its newline
-                size += len(encoded[-1])
-        if encoded:
-            self.send(b"[" + b",".join(encoded) + b"]\n")
+    def _answer_next_in_batch(self, batch: _Batch) -> None:
+        """Answer the batch's next request; the whole answer goes once the last is done. Once
+        the answers pass `max_pending_output`, the rest are not run, each answered so (a
+        batch of list calls built a 61 MB answer)."""
+        message = batch.waiting.popleft()
+        limit = self._limits.max_pending_output
+        if batch.size > limit:
+            reply = protocol.error(
+                protocol.request_id(message),
+                RpcError(
+                    errors.TOO_LARGE,
+                    f"the answers to this batch passed {limit:,} bytes; this request was "
+                    "not run. Send it again in a smaller batch.",
+                    limit=limit,
+                ),
+            )
+        else:
+            reply = self._answer(message)
+        if reply is not None:
+            batch.encoded.append(protocol.encode(reply)[:-1])  # without its newline
+            batch.size += len(batch.encoded[-1])
+        if not batch.waiting:
+            self._batch = None
+            if batch.encoded:
+                self.send(b"[" + b",".join(batch.encoded) + b"]\n")
 
     def _answer(self, message: Any) -> dict[str, Any] | None:
         """The reply to one request, or None for a notification (which never gets one)."""

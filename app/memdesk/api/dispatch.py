@@ -104,7 +104,7 @@ class Dispatcher:
             "events.subscribe": lambda p, s: _subscribe(s, True),
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
             "stats": lambda p, s: svc.stats(actor=s.actor),
-            "export": lambda p, s: svc.export(p.pop("format", "json"), **_lists(p, s)),
+            "export": lambda p, s: svc.export(p.pop("format", "json"), **_whole_store(s, p)),
             "import": self._import,
             "system.check": self._check,
             "session.start": lambda p, s: svc.session_start(p.pop("session"), actor=s.actor, **p),
@@ -292,6 +292,18 @@ def _person(session: Session, method: str, params: Params) -> Params:
     if session.role != "user":
         raise RpcError(errors.NOT_ALLOWED, f"{method}: only the person's own clients may call it")
     return params
+
+
+def _whole_store(session: Session, params: Params) -> Params:
+    """Export's filters, for the person's own clients: every matching memory in one answer
+    is seconds of work at 100k memories, during which no one else is served."""
+    if session.role != "user":
+        raise RpcError(
+            errors.NOT_ALLOWED,
+            "export: only the person's own clients may export; an agent reads memories "
+            "page by page with memory.list (offset, limit)",
+        )
+    return _lists(params)
 
 
 def _size(params: Params) -> int:

@@ -243,7 +243,8 @@ METHODS = [
     Method("stats", "Counts by status, layer, kind, source, project and tag.", {}),
     Method(
         "export",
-        "All matching memories (any status by default) as JSON or Markdown text.",
+        "All matching memories (any status by default) as JSON or Markdown text (user role "
+        "only: agents page with memory.list).",
         {
             "format": "json (default) | markdown",
             **_FILTERS,

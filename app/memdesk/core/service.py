@@ -145,16 +145,16 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
 
     @contextmanager
     def time_limit(self, seconds: float, what: str) -> Iterator[None]:
-        """Stop `what` once it has run `seconds` of database work: the statement running then
-        is rolled back and the caller told, so one request cannot hold the store."""
+        """Stop `what` once it has run `seconds`: the statement or batch running then is
+        rolled back and the caller told, so one request cannot hold the store."""
         try:
             with time_limit.time_limit(seconds):
                 yield
         except time_limit.Interrupted:
             raise TooSlow(
-                f"{what} was stopped after {seconds:g} s of database work, the longest one "
-                "request may take; what it was writing was rolled back. Ask for less: a "
-                "narrower query or filter, a smaller limit, fewer items at once.",
+                f"{what} was stopped after {seconds:g} s, the longest one request may take; "
+                "what it was writing when stopped was rolled back. Ask for less: a narrower "
+                "query or filter, a smaller limit, fewer items at once.",
                 limit_s=seconds,
             ) from None
 

@@ -22,7 +22,7 @@ from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.inbox import GAPFILL_TAG
 from memdesk.core.observe import observe as extract
-from memdesk.store import Injection, Memory, Observation, Proposal, Session
+from memdesk.store import Injection, Memory, Observation, Proposal, Session, time_limit
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +190,7 @@ class Sessions:
             summary = validate.text(summary, "summary")
         stored, proposed, skipped = [], [], []
         for finding in gapfill.find(messages):
+            time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
             outcome = self._file_finding(row, finding, store=from_host)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]

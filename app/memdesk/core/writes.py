@@ -21,7 +21,7 @@ from memdesk.core.errors import (
 from memdesk.core.events import Change
 from memdesk.core.filters import Filters
 from memdesk.core.records import EDITABLE_FIELDS, keep_version, to_dict
-from memdesk.store import Link, Memory, MemoryVersion
+from memdesk.store import Link, Memory, MemoryVersion, time_limit
 
 UNSET: Any = object()  # "not given", as opposed to None ("clear it")
 
@@ -399,6 +399,9 @@ def _insert_sql(columns: tuple[str, ...]) -> str:
 def _new_row(
     draft: Draft, actor: Actor, stamp: str, supersedes: str | None = None
 ) -> dict[str, Any]:
+    # Every new memory costs a guard scan and maybe a near-duplicate check: a batch of them
+    # is where a request out of time stops (and its transaction rolls back).
+    time_limit.checkpoint()
     return {
         "uuid": str(uuid.uuid4()),
         "layer": draft.layer,

@@ -6,13 +6,14 @@ SQLite calls the progress handler every PROGRESS_STEPS virtual-machine instructi
 10,000 that is every few hundred microseconds of work; with setting it up, a search at 20k
 memories went from 0.77 to 0.80 ms.
 The count starts afresh with each statement, so short statements (one row's bookkeeping)
-never reach it: only a long one is stopped. What bounds a request made of many short
-statements is its own size caps (k at most 100, batches of at most 100, 64 KiB a memory).
+never reach it: only a long one is stopped. Loops whose length the caller chooses (the
+memories of one add_many, the findings of one transcript) call `checkpoint` at each step.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ import peewee
 from memdesk.store.db import DB
 
 PROGRESS_STEPS = 10_000
+_limit = threading.local()  # this thread's (deadline, seconds) while a limit is on
 
 
 class Interrupted(Exception):
@@ -57,6 +59,7 @@ def time_limit(seconds: float) -> Iterator[None]:
         return int(passed)
 
     _install(check)
+    _limit.on = (deadline, seconds)
     try:
         yield
     except (sqlite3.OperationalError, peewee.OperationalError) as exc:
@@ -64,7 +67,15 @@ def time_limit(seconds: float) -> Iterator[None]:
             raise Interrupted(seconds) from exc
         raise
     finally:
+        _limit.on = None
         _install(None)
+
+
+def checkpoint() -> None:
+    """Raise `Interrupted` if this thread's time limit has passed (a no-op without one)."""
+    on = getattr(_limit, "on", None)
+    if on is not None and time.monotonic() > on[0]:
+        raise Interrupted(on[1])
 
 
 def _install(check: Callable[[], int] | None) -> None:

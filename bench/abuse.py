@@ -1,0 +1,292 @@
+"""Hostile clients against a real `memdesk serve` for a while: its memory stays bounded and
+the person is still answered.
+
+    python bench/abuse.py [--seconds 120] [--memories 20000]
+
+Starts `memdesk serve` on a temporary database and, for `--seconds`, runs at once: clients
+sending random bytes and random JSON-RPC (every method, hostile parameters), lines over the
+size limit, half lines dribbled a byte at a time, subscribers that never read while an agent
+writes, batches of 100 large lists, and 40 connections held open. Meanwhile the person's CLI
+connection pings and searches every 0.2 s. Prints the server's RSS (start, highest, end),
+the person's latency (p50, p95, highest, failures), the internal errors seen (must be 0) and
+whether the store checks clean afterwards.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import socket  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+from memdesk.api.client import Client, MemdeskError  # noqa: E402
+from memdesk.api.methods import METHODS  # noqa: E402
+
+HOSTILE_VALUES = [
+    None, True, -1, 0, 2**63, 1e308, "", "x" * 70_000, "\u202e", "'; DROP TABLE memory; --",
+    [], [1] * 5000, {}, {"a": {"b": {"c": []}}}, "*", '"', "NEAR(", "a" * 4096,
+]  # fmt: skip
+PARAMETERS = "content query id k items session limit offset tags project text".split()
+
+
+class Run:
+    def __init__(self, sock: str, until: float) -> None:
+        self.sock = sock
+        self.until = until
+        self.internal_errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def alive(self) -> bool:
+        return time.monotonic() < self.until
+
+    def connect(self) -> socket.socket | None:
+        peer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        peer.settimeout(5)
+        try:
+            peer.connect(self.sock)
+        except OSError:
+            peer.close()
+            return None
+        return peer
+
+    def note_replies(self, data: bytes) -> None:
+        """Count the internal errors among whole reply lines (a reply cut short is skipped)."""
+        for line in data.splitlines():
+            try:
+                replies = json.loads(line)
+            except ValueError:
+                continue
+            for reply in replies if isinstance(replies, list) else [replies]:
+                if isinstance(reply, dict) and reply.get("error", {}).get("code") == -32603:
+                    with self.lock:
+                        self.internal_errors.append(line[:300].decode("utf-8", "replace"))
+
+
+def random_requests(run: Run) -> None:
+    rng = random.Random(threading.get_ident())
+    names = [method.name for method in METHODS]
+    while run.alive():
+        peer = run.connect()
+        if peer is None:
+            time.sleep(0.05)
+            continue
+        try:
+            for _ in range(50):
+                if rng.random() < 0.2:
+                    line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+                else:
+                    method = rng.choice(names)
+                    params = {
+                        rng.choice(PARAMETERS): rng.choice(HOSTILE_VALUES)
+                        for _ in range(rng.randrange(4))
+                    }
+                    line = json.dumps(
+                        {"jsonrpc": "2.0", "method": method, "params": params, "id": 1}
+                    ).encode()
+                peer.sendall(line.replace(b"\n", b" ") + b"\n")
+                run.note_replies(peer.recv(1 << 20))
+        except OSError:
+            pass
+        finally:
+            peer.close()
+
+
+def oversized_lines(run: Run) -> None:
+    while run.alive():
+        peer = run.connect()
+        if peer is None:
+            time.sleep(0.05)
+            continue
+        try:
+            peer.sendall(b'{"jsonrpc":"2.0","method":"memory.add","params":{"content":"')
+            peer.sendall(b"x" * (2 << 20))
+            run.note_replies(peer.recv(4096))
+        except OSError:
+            pass
+        finally:
+            peer.close()
+
+
+def dribblers(run: Run) -> None:
+    peers = [run.connect() for _ in range(10)]
+    while run.alive():
+        for peer in (p for p in peers if p is not None):
+            with contextlib.suppress(OSError):
+                peer.sendall(b"{")
+        time.sleep(1)
+    for peer in (p for p in peers if p is not None):
+        peer.close()
+
+
+def deaf_subscribers(run: Run) -> None:
+    while run.alive():
+        deaf = [run.connect() for _ in range(5)]
+        for peer in (p for p in deaf if p is not None):
+            with contextlib.suppress(OSError):
+                peer.sendall(b'{"jsonrpc":"2.0","method":"events.subscribe","id":1}\n')
+        with Client(socket_path=run.sock, agent="writer", timeout=10) as writer:
+            for n in range(40):
+                if not run.alive():
+                    break
+                try:
+                    writer.call("memory.add_many", items=[
+                        {"content": f"abuse {n} {i} " + "w" * 2000} for i in range(50)
+                    ])  # fmt: skip
+                except MemdeskError:
+                    time.sleep(0.5)  # over its write budget: refused, as it should be
+        for peer in (p for p in deaf if p is not None):
+            peer.close()
+
+
+def large_batches(run: Run) -> None:
+    request = {"jsonrpc": "2.0", "method": "memory.list", "params": {"limit": 500}, "id": 1}
+    batch = json.dumps([{**request, "id": n} for n in range(100)]).encode() + b"\n"
+    while run.alive():
+        peer = run.connect()
+        if peer is None:
+            time.sleep(0.05)
+            continue
+        try:
+            peer.sendall(batch)
+            time.sleep(0.5)  # reads slowly, if at all
+            run.note_replies(peer.recv(1 << 16))
+        except OSError:
+            pass
+        finally:
+            peer.close()
+
+
+def crowd(run: Run) -> None:
+    held = [run.connect() for _ in range(40)]
+    while run.alive():
+        time.sleep(0.2)
+    for peer in (p for p in held if p is not None):
+        peer.close()
+
+
+ABUSERS = {
+    "random": lambda run: _several(run, random_requests, 4),
+    "oversized": oversized_lines,
+    "dribble": dribblers,
+    "deaf": deaf_subscribers,
+    "batches": large_batches,
+    "crowd": crowd,
+}
+
+
+def _several(run: Run, job, count: int) -> None:
+    threads = [threading.Thread(target=job, args=(run,)) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def person(run: Run, took: list[float], failures: list[str]) -> None:
+    while run.alive():
+        started = time.perf_counter()
+        try:
+            with Client(socket_path=run.sock, agent="memdesk-cli", role="user", timeout=10) as c:
+                c.call("system.ping")
+                c.call("memory.search", query="deploy staging keys", k=10)
+            took.append((time.perf_counter() - started) * 1000)
+        except (MemdeskError, OSError) as exc:
+            failures.append(str(exc))
+        time.sleep(0.2)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def seed(db: Path, memories: int) -> None:
+    from memdesk.core import MemoryService
+
+    rng = random.Random(0)
+    vocabulary = [f"w{n}" for n in range(5000)] + ["deploy", "staging", "keys"]
+    service = MemoryService.open(db)
+    for start in range(0, memories, 5000):
+        service.add_many(
+            [
+                {"content": " ".join(rng.choices(vocabulary, k=14))}
+                for _ in range(min(5000, memories - start))
+            ],
+            dedup=False,
+        )
+    service.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--memories", type=int, default=20_000)
+    parser.add_argument(
+        "--only", nargs="*", choices=sorted(ABUSERS), help="these abusers alone (default: all)"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="md-abuse-") as folder:
+        db, sock = Path(folder) / "abuse.db", os.path.join(folder, "s")
+        seed(db, args.memories)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "memdesk", "serve", "--db", str(db), "--socket", sock],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        server.stdout.readline()  # it says where it listens once it does
+        start_rss = rss_mb(server.pid)
+        run = Run(sock, time.monotonic() + args.seconds)
+        took: list[float] = []
+        failures: list[str] = []
+        workers = [
+            threading.Thread(target=ABUSERS[name], args=(run,))
+            for name in args.only or sorted(ABUSERS)
+        ]
+        workers.append(threading.Thread(target=person, args=(run, took, failures)))
+        for worker in workers:
+            worker.start()
+        peak = start_rss
+        while run.alive():
+            time.sleep(0.5)
+            peak = max(peak, rss_mb(server.pid))
+        for worker in workers:
+            worker.join()
+        end_rss = rss_mb(server.pid)
+        with Client(socket_path=sock, agent="memdesk-cli", role="user", timeout=60) as c:
+            problems = c.call("system.check")["problems"]
+        server.terminate()
+        server.wait(30)
+    took.sort()
+    print(f"{args.seconds:g} s of abuse on {args.memories:,} memories")
+    print(f"server RSS: start {start_rss:.0f} MB, highest {peak:.0f} MB, end {end_rss:.0f} MB")
+    if took:
+        print(
+            f"the person's ping+search: {len(took)} answered, p50 {statistics.median(took):.0f} ms,"
+            f" p95 {took[int(len(took) * 0.95)]:.0f} ms, highest {took[-1]:.0f} ms;"
+            f" {len(failures)} failed"
+        )
+    for failure in failures[:5]:
+        print("  failed:", failure)
+    print(f"internal errors: {len(run.internal_errors)}")
+    for line in run.internal_errors[:5]:
+        print("  ", line)
+    print("store check:", problems or "clean")
+    return 1 if run.internal_errors or failures or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
