@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memdesk.core import agent
-from memdesk.core.errors import TooMany
+from memdesk.core.errors import TooMany, ValidationError
 from memdesk.core.write_budget import WriteBudgets
 
 CLAUDE = agent("claude-code")
@@ -39,3 +39,22 @@ def test_the_persons_writes_have_no_budget(service, monkeypatch):
     for _ in range(10):
         service.admit(USER, writes=True)
     assert service.over_budget() == []
+
+
+def test_the_inbox_gets_one_notice_per_overrun_not_one_per_refusal(service, monkeypatch):
+    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=1))
+    service.admit(CLAUDE, writes=True)
+    for _ in range(5):
+        with pytest.raises(TooMany):
+            service.admit(CLAUDE, writes=True)
+    [notice] = service.inbox()
+    assert (notice["type"], notice["agent"]) == ("overrun", "claude-code")
+    assert "went over its write budget" in notice["content"]
+    assert "32 MiB a minute" in notice["why"]
+    with pytest.raises(ValidationError, match="no words to edit"):
+        service.accept([notice["key"]], content="something")
+    service.accept([notice["key"]])  # seen: it leaves the Inbox and stores nothing
+    assert service.inbox() == [] and service.count() == 0
+    with pytest.raises(TooMany):  # a later overrun is a new notice
+        service.admit(CLAUDE, writes=True)
+    assert [item["type"] for item in service.inbox()] == ["overrun"]

@@ -7,6 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import agent
+from memdesk.core.errors import TooMany
+from memdesk.core.write_budget import WriteBudgets
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
@@ -139,3 +141,21 @@ def test_find_duplicates_then_merge_and_undo(qtbot, service, window):
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert service.get(b["id"])["status"] == "active"
     assert service.get(a["id"])["tags"] == ["git"]
+
+
+def test_an_agent_over_its_budget_is_a_notice_to_see_not_edit(qtbot, service, window, monkeypatch):
+    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=1))
+    service.admit(CURSOR, writes=True)
+    with pytest.raises(TooMany):
+        service.admit(CURSOR, writes=True)
+    view = open_inbox(window)
+    row = next(n for n, item in enumerate(view._items) if item["type"] == "overrun")
+    view.select_row(row)
+    assert view.table.item(row, 0).text() == "Agent over its write budget"
+    assert "View ▸ Agents" in view.story.toPlainText()
+    assert not view.edit_button.isEnabled()
+    before = service.count(status="all")
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert "overrun" not in [item["type"] for item in view._items]
+    assert service.count(status="all") == before  # seen; nothing stored

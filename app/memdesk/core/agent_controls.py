@@ -8,10 +8,12 @@ from typing import Any
 
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.errors import NotAllowed
+from memdesk.core.errors import NotAllowed, TooMany
 from memdesk.core.write_budget import Overrun, WriteBudgets
+from memdesk.store import Proposal
 
 MODES = ("active", "paused", "read_only")
+OVERRUN = "overrun"  # the Inbox notice of an agent refused for its write budget
 
 
 class AgentControls:
@@ -66,7 +68,31 @@ class AgentControls:
         if writes:
             if self._budgets is None:
                 self._budgets = WriteBudgets()
-            self._budgets.charge(actor.agent, memories, size)
+            try:
+                self._budgets.charge(actor.agent, memories, size)
+            except TooMany:
+                self._notice_overrun(actor.agent)
+                raise
+
+    def _notice_overrun(self, agent: str) -> None:
+        """Tell the person in the Inbox, once while the notice waits, not per refused write."""
+        waiting = Proposal.select().where(
+            (Proposal.kind == OVERRUN) & (Proposal.agent == agent) & (Proposal.status == "pending")
+        )
+        if waiting.exists():
+            return
+        budgets = self._budgets or WriteBudgets()
+        with self._write() as pending:  # type: ignore[attr-defined]
+            self._propose(  # type: ignore[attr-defined]
+                pending,
+                agent=agent,
+                kind=OVERRUN,
+                content=f"Agent {agent!r} went over its write budget: its writes are refused "
+                "until it slows down.",
+                why=f"each agent may write {budgets.writes_per_minute:,} memories and "
+                f"{budgets.bytes_per_minute // (1024 * 1024)} MiB a minute; a runaway or "
+                "hostile agent would otherwise fill the store and this Inbox",
+            )
 
     def over_budget(self) -> list[Overrun]:
         """The agents refused for their write budget since memdesk started, first one first."""

@@ -2,7 +2,8 @@
 
 Two kinds of item. Proposals (a row each): what a session end found but was not sure of
 ("extract"), sharing a private memory ("promote"), a newer memory that may replace an older
-one ("update"), near-duplicates to merge ("merge"). Withheld memories: stored, but kept from
+one ("update"), near-duplicates to merge ("merge"), and one notice: an agent refused for its
+write budget ("overrun"; accepting marks it seen). Withheld memories: stored, but kept from
 agents until accepted — what the injection guard flagged ("flagged") and what an agent wrote
 with low confidence ("unsure"). Accepting applies the item; rejecting keeps it with the
 reason (a proposal as dismissed, a memory in the Trash), and either can be reconsidered.
@@ -149,7 +150,12 @@ class Inbox:
             self._replace(subject[0], subject[1], content, actor)
         elif kind == "merge":
             self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
-        else:
+        elif kind == "overrun" and content is not None:
+            raise ValidationError(
+                "an agent's budget notice has no words to edit: accept it without content",
+                field="content",
+            )
+        elif kind != "overrun":  # a notice: accepting it says it was seen
             proposal.memory = self._store_proposed(proposal, content, actor)
         self._set_proposal(proposal, status="accepted", decided_at=clock.now(), reason=None)
         return {"key": key, "proposal": _proposal(proposal)}
@@ -306,7 +312,7 @@ def _brief(row: Memory) -> dict[str, Any]:
 
 
 def _kind_of(p: Proposal) -> str:
-    return p.kind if p.kind in ("promote", "update", "merge") else "extract"
+    return p.kind if p.kind in ("promote", "update", "merge", "overrun") else "extract"
 
 
 def _person_only(actor: Actor, verb: str) -> None:

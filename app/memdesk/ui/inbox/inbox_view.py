@@ -268,7 +268,7 @@ class InboxView(QWidget):
         self.reconsider_button.setVisible(not pending)
         for button in (self.accept_button, self.reject_button, self.reconsider_button):
             button.setEnabled(bool(chosen))
-        self.edit_button.setEnabled(len(chosen) == 1)
+        self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] != "overrun")
         if len(chosen) == 1:
             self.story.setHtml(describe(chosen[0]))
         elif chosen:

@@ -14,6 +14,7 @@ TYPE_NAMES = {
     "merge": "Merge duplicates",
     "unsure": "Unsure write",
     "flagged": "Withheld by the guard",
+    "overrun": "Agent over its write budget",
 }
 ACCEPTING = {
     "extract": "Accept stores it as a memory.",
@@ -23,6 +24,8 @@ ACCEPTING = {
     "are retired as its duplicates, their history kept.",
     "unsure": "Accept lets agents see it.",
     "flagged": "Accept releases it to agents as it is; Edit & accept to change it first.",
+    "overrun": "Accept marks this notice seen. If the agent should not write this much, pause "
+    "it or make it read-only in View ▸ Agents….",
 }
 
 
