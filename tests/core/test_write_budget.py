@@ -54,7 +54,8 @@ def test_the_inbox_gets_one_notice_per_overrun_not_one_per_refusal(service, monk
     with pytest.raises(ValidationError, match="no words to edit"):
         service.accept([notice["key"]], content="something")
     service.accept([notice["key"]])  # seen: it leaves the Inbox and stores nothing
-    assert service.inbox() == [] and service.count() == 0
+    assert service.inbox() == []
+    assert service.count() == 0
     with pytest.raises(TooMany):  # a later overrun is a new notice
         service.admit(CLAUDE, writes=True)
     assert [item["type"] for item in service.inbox()] == ["overrun"]
