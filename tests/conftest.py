@@ -9,6 +9,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from memdesk.cli import main  # noqa: E402
 from memdesk.core import MemoryService  # noqa: E402
@@ -23,7 +24,17 @@ def db_path(tmp_path):
 def service(db_path):
     svc = MemoryService.open(db_path)
     yield svc
+    _close_windows()
     svc.close()
+
+
+def _close_windows() -> None:
+    """Close every window before its database: pytest-qt closes the widgets it knows after
+    this fixture's teardown, and a window's timer firing then would reopen the closed file,
+    failing a later test with "still open in this process"."""
+    app = QApplication.instance()
+    for widget in app.topLevelWidgets() if app is not None else ():
+        widget.close()
 
 
 @pytest.fixture
