@@ -19,6 +19,7 @@ died without a goodbye raises `OutcomeUnknown` instead of being repeated blindly
 from __future__ import annotations
 
 import collections
+import errno
 import itertools
 import json
 import os
@@ -105,18 +106,30 @@ class Client:
 
     # -- connection ------------------------------------------------------------------------
 
+    def _open_socket(self) -> socket.socket:
+        """Connect, waiting while the server's queue of connections not yet taken is full
+        (EAGAIN: clients connecting in a tight loop fill it) rather than failing at once."""
+        deadline = time.monotonic() + self.timeout
+        pause = 0.01
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self.socket_path)
+                return sock
+            except OSError as exc:
+                sock.close()
+                if exc.errno == errno.EAGAIN and time.monotonic() + pause < deadline:
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.2)
+                    continue
+                raise ServerUnavailable(
+                    f"memdesk is not running on {self.socket_path} ({exc.strerror or exc}); "
+                    "start it with `memdesk` or `memdesk serve`"
+                ) from None
+
     def _connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        try:
-            sock.connect(self.socket_path)
-        except OSError as exc:
-            sock.close()
-            raise ServerUnavailable(
-                f"memdesk is not running on {self.socket_path} ({exc.strerror or exc}); "
-                "start it with `memdesk` or `memdesk serve`"
-            ) from None
-        self._sock = sock
+        self._sock = self._open_socket()
         self._buffer.clear()
         self._goodbye = None
         try:
