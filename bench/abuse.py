@@ -194,11 +194,12 @@ def _several(run: Run, job, count: int) -> None:
         thread.join()
 
 
-def person(run: Run, took: list[float], failures: list[str]) -> None:
+def person(run: Run, took: list[float], connecting: list[float], failures: list[str]) -> None:
     while run.alive():
         started = time.perf_counter()
         try:
             with Client(socket_path=run.sock, agent="memdesk-cli", role="user", timeout=10) as c:
+                connecting.append((time.perf_counter() - started) * 1000)
                 c.call("system.ping")
                 c.call("memory.search", query="deploy staging keys", k=10)
             took.append((time.perf_counter() - started) * 1000)
@@ -251,12 +252,13 @@ def main() -> int:
         start_rss = rss_mb(server.pid)
         run = Run(sock, time.monotonic() + args.seconds)
         took: list[float] = []
+        connecting: list[float] = []
         failures: list[str] = []
         workers = [
             threading.Thread(target=ABUSERS[name], args=(run,))
             for name in args.only or sorted(ABUSERS)
         ]
-        workers.append(threading.Thread(target=person, args=(run, took, failures)))
+        workers.append(threading.Thread(target=person, args=(run, took, connecting, failures)))
         for worker in workers:
             worker.start()
         peak = start_rss
@@ -278,6 +280,11 @@ def main() -> int:
             f"the person's ping+search: {len(took)} answered, p50 {statistics.median(took):.0f} ms,"
             f" p95 {took[int(len(took) * 0.95)]:.0f} ms, highest {took[-1]:.0f} ms;"
             f" {len(failures)} failed"
+        )
+        connecting.sort()
+        print(
+            f"  of which connecting and saying hello: p50 {statistics.median(connecting):.0f} ms,"
+            f" p95 {connecting[int(len(connecting) * 0.95)]:.0f} ms"
         )
     for failure in failures[:5]:
         print("  failed:", failure)
