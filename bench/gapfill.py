@@ -19,7 +19,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import argparse
 import json
 
-from memdesk.core import gapfill
+from memdesk.core.sessions import gapfill
 
 DEFAULT = Path(__file__).resolve().parent / "data" / "gapfill_labelled.jsonl"
 

@@ -13,7 +13,7 @@ at all, and as plain FTS5 bm25 (one `fts5(content)` table over the same
 memories, the OR of the question's words, no filter), with latency percentiles.
 
 With --as-agent, the questions are asked as an agent: every search is then a recall, and the
-recall boost of decay (memdesk.core.decay) reorders later questions' ties.
+recall boost of decay (memdesk.core.search.decay) reorders later questions' ties.
 
     python bench/retrieval.py [--data ../shared/bench/locomo_dev.json] [--haystack 0 10000]
         [--as-agent] [--conversations N]

@@ -48,7 +48,7 @@ from datetime import UTC, datetime, timedelta
 from bench.rawrpc import Server, as_installed
 
 from memdesk.core import SYSTEM, MemoryService, agent
-from memdesk.core.inbox import GAPFILL_TAG
+from memdesk.core.review.inbox import GAPFILL_TAG
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
 CONCEPTS = (

@@ -11,7 +11,7 @@ from typing import Any
 
 from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService
-from memdesk.core.backups import KINDS as BACKUP_KINDS
+from memdesk.core.files.backups import KINDS as BACKUP_KINDS
 
 
 @contextmanager

@@ -354,7 +354,7 @@ def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service):
 
 
 def test_a_flooding_agent_is_refused_with_the_reason(raw, service, monkeypatch):
-    from memdesk.core.write_budget import WriteBudgets
+    from memdesk.core.review.write_budget import WriteBudgets
 
     monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=10))
     peer = raw()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core import MemoryService, NotAllowed, NotFound, ValidationError, agent
-from memdesk.core.backups import KEEP, BackupSchedule
+from memdesk.core.files.backups import KEEP, BackupSchedule
 from memdesk.store import fts
 
 CLAUDE = agent("claude-code")

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdesk.core import agent
-from memdesk.core.decay import DECAY, multiplier
+from memdesk.core.search.decay import DECAY, multiplier
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 

@@ -80,7 +80,7 @@ def release_notes(service):
 def test_of_more_candidates_than_compared_the_closest_are_compared(
     service, release_notes, monkeypatch
 ):
-    from memdesk.core import dedup
+    from memdesk.core.memory import dedup
 
     monkeypatch.setattr(dedup, "MAX_CANDIDATES", 2)
     again = service.add("release notes for the mobile app live in docs/releases!")
@@ -90,7 +90,7 @@ def test_of_more_candidates_than_compared_the_closest_are_compared(
 def test_a_twin_in_words_too_common_to_read_is_found_by_ranking(
     service, release_notes, monkeypatch
 ):
-    from memdesk.core import dedup
+    from memdesk.core.memory import dedup
 
     monkeypatch.setattr(dedup, "POSTINGS_BUDGET", 5)
     again = service.add("release notes for the mobile app live in docs/releases!")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core import gapfill
+from memdesk.core.sessions import gapfill
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 

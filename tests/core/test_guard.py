@@ -134,7 +134,7 @@ def test_an_import_is_scanned_whatever_the_file_says(service, tmp_path):
 
 def test_an_agent_never_reads_a_withheld_version_in_history(service):
     from memdesk.core import agent
-    from memdesk.core.inbox import MEMORY
+    from memdesk.core.review.inbox import MEMORY
 
     claude = agent("claude-code")
     secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memdesk.core import NotAllowed, NotFound, ValidationError, agent
-from memdesk.core.steps import capture
+from memdesk.core.memory.steps import capture
 from memdesk.store import Memory
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdesk.core import frequency, rare_first, retrieval
-from memdesk.core.filters import Filters
+from memdesk.core.search import frequency, rare_first, retrieval
+from memdesk.core.search.filters import Filters
 
 # Word i is held by about 0.8 / (i + 1) of the memories: one word in most, a long tail.
 VOCABULARY = [f"word{chr(97 + i)}" for i in range(12)]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from memdesk.core import IdentityFull, MemoryService, VersionConflict, agent
-from memdesk.core.steps import capture
+from memdesk.core.memory.steps import capture
 
 
 def states(service: MemoryService) -> dict[str, dict]:

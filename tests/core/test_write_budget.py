@@ -7,7 +7,7 @@ import pytest
 
 from memdesk.core import agent
 from memdesk.core.errors import TooMany, ValidationError
-from memdesk.core.write_budget import WriteBudgets
+from memdesk.core.review.write_budget import WriteBudgets
 
 CLAUDE = agent("claude-code")
 

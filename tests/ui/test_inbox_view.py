@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import agent
 from memdesk.core.errors import TooMany
-from memdesk.core.write_budget import WriteBudgets
+from memdesk.core.review.write_budget import WriteBudgets
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")

@@ -26,7 +26,7 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSettings
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from memdesk.core import IdentityFull, MemoryService, agent
-from memdesk.core.steps import capture
+from memdesk.core.memory.steps import capture
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog

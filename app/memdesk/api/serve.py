@@ -23,7 +23,7 @@ from memdesk import paths
 from memdesk.api.connection import Limits
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemoryService
-from memdesk.core.backups import BackupSchedule
+from memdesk.core.files.backups import BackupSchedule
 from memdesk.store import SchemaError
 
 logger = logging.getLogger(__name__)

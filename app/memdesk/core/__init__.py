@@ -14,8 +14,8 @@ from memdesk.core.errors import (
     VersionConflict,
 )
 from memdesk.core.events import Change
+from memdesk.core.memory.steps import Step
 from memdesk.core.service import MemoryService
-from memdesk.core.steps import Step
 
 __all__ = [
     "SYSTEM",

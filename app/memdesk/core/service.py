@@ -14,14 +14,8 @@ from typing import Any, TypeVar
 
 import peewee
 
-from memdesk.core import archive, context, dedup, frequency, steps, transfer, validate
+from memdesk.core import validate
 from memdesk.core.actor import SYSTEM, USER, Actor
-from memdesk.core.agent_controls import AgentControls
-from memdesk.core.as_of import AsOf
-from memdesk.core.backups import Backups
-from memdesk.core.consolidate import Consolidation
-from memdesk.core.dashboard import Dashboard
-from memdesk.core.draft import Draft
 from memdesk.core.errors import (
     Busy,
     DiskFull,
@@ -32,15 +26,25 @@ from memdesk.core.errors import (
     VersionConflict,
 )
 from memdesk.core.events import Change, ChangeFeed
-from memdesk.core.filters import Filters
-from memdesk.core.graph import Graph
-from memdesk.core.identity import Identity
-from memdesk.core.inbox import Inbox
-from memdesk.core.reads import Reads
-from memdesk.core.recall import Recall
-from memdesk.core.sessions import Sessions
-from memdesk.core.status import StatusChanges
-from memdesk.core.writes import Writes
+from memdesk.core.files import transfer
+from memdesk.core.files.backups import Backups
+from memdesk.core.memory import dedup, steps
+from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.identity import Identity
+from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.status import StatusChanges
+from memdesk.core.memory.writes import Writes
+from memdesk.core.review.agent_controls import AgentControls
+from memdesk.core.review.consolidate import Consolidation
+from memdesk.core.review.inbox import Inbox
+from memdesk.core.search import frequency
+from memdesk.core.search.filters import Filters
+from memdesk.core.search.recall import Recall
+from memdesk.core.sessions import archive, context
+from memdesk.core.sessions.lifecycle import Sessions
+from memdesk.core.views.as_of import AsOf
+from memdesk.core.views.dashboard import Dashboard
+from memdesk.core.views.graph import Graph
 from memdesk.store import (
     Link,
     Memory,
@@ -239,7 +243,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             return self._add(draft, writer, pending, dedup=False)
 
     def build_context(self, query: str, **options: Any) -> dict[str, Any]:
-        """The prompt block for an agent; see `memdesk.core.context.build_context`."""
+        """The prompt block for an agent; see `memdesk.core.sessions.context.build_context`."""
         return context.build_context(self, query, **options)
 
     def export(

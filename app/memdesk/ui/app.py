@@ -15,7 +15,7 @@ from memdesk.api.headless import start_serve
 from memdesk.api.instance import hand_over, listen_as_owner
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.backups import BackupSchedule
+from memdesk.core.files.backups import BackupSchedule
 from memdesk.store import SchemaError
 from memdesk.ui.crash import install_excepthook, setup_logging
 from memdesk.ui.icons import app_icon

@@ -1,4 +1,4 @@
-"""Undoable window actions: each is one recorded service call (see `memdesk.core.steps`).
+"""Undoable window actions: each is one recorded service call (see `memdesk.core.memory.steps`).
 
 The action runs once, before its command is pushed, so a refused action (a validation error,
 a full identity, a version conflict) is reported and never lands on the stack. Undo and redo

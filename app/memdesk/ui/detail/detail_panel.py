@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import Change, MemdeskError, MemoryService, decay
-from memdesk.core.display import visible
+from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core.search import decay
+from memdesk.core.views.display import visible
 from memdesk.ui.detail.history_view import HistoryView
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 from memdesk.ui.detail.memory_editor import MemoryEditor

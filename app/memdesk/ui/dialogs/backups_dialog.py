@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.backups import KEEP, KINDS
+from memdesk.core.files.backups import KEEP, KINDS
 from memdesk.ui.ask import confirm
 from memdesk.ui.busy import wait_cursor
 

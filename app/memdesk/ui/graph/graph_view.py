@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.graph import BUDGET
+from memdesk.core.views.graph import BUDGET
 from memdesk.ui.graph.graph_data import edge_lines, node_points, place
 from memdesk.ui.graph.graph_nodes import GraphNodes
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
 from memdesk.core import MemoryService
-from memdesk.core.display import visible
+from memdesk.core.views.display import visible
 from memdesk.ui.list.page_loader import PageLoader
 
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (

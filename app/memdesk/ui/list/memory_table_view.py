@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.retrieval import terms
+from memdesk.core.search.retrieval import terms
 from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
     COL_UPDATED,

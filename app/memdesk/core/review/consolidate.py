@@ -16,9 +16,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from memdesk.core import clock, dedup, rules
+from memdesk.core import clock, rules
 from memdesk.core.actor import Actor
 from memdesk.core.errors import NotAllowed
+from memdesk.core.memory import dedup
 from memdesk.store import Link, Memory, Proposal
 
 Progress = Callable[[int, int], None]

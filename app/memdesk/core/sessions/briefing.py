@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from memdesk.core import decay, quoting
+from memdesk.core.search import decay
+from memdesk.core.sessions import quoting
 from memdesk.store import Memory
 from memdesk.store.migrations import STANDING
 

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from memdesk.core.clock import parse_time
-from memdesk.core.filters import Filters
+from memdesk.core.search.filters import Filters
 
 SHOWN = ("content", "layer", "kind", "status", "version", "project", "tags", "visibility")
 

@@ -9,9 +9,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, retrieval, rules, validate
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.filters import Filters
+from memdesk.core.search import retrieval
+from memdesk.core.search.filters import Filters
 from memdesk.store import Memory, RetrievalLog
 
 logger = logging.getLogger(__name__)

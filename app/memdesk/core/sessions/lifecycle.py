@@ -15,13 +15,15 @@ from typing import Any
 
 import peewee
 
-from memdesk.core import briefing, clock, dedup, gapfill, session_notes, validate
+from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.draft import Draft
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
-from memdesk.core.inbox import GAPFILL_TAG
-from memdesk.core.observe import observe as extract
+from memdesk.core.memory import dedup
+from memdesk.core.memory.draft import Draft
+from memdesk.core.review.inbox import GAPFILL_TAG
+from memdesk.core.sessions import briefing, gapfill, session_notes
+from memdesk.core.sessions.observe import observe as extract
 from memdesk.store import Injection, Memory, Observation, Proposal, Session, time_limit
 
 logger = logging.getLogger(__name__)
@@ -362,7 +364,7 @@ class Sessions:
         writer = Actor("system", row.agent)
         existing = Memory.get_or_none(Memory.uuid == row.summary) if row.summary else None
         if existing is not None:
-            from memdesk.core import archive
+            from memdesk.core.sessions import archive
 
             text = archive.render_summary(**parts)
             if existing.content == text:

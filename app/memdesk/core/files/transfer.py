@@ -11,12 +11,13 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import clock, guard, neighbours, rules, validate
+from memdesk.core import clock, guard, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
-from memdesk.core.filters import Filters
-from memdesk.core.records import PUBLIC_FIELDS, keep_version, to_dict
+from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
+from memdesk.core.search import neighbours
+from memdesk.core.search.filters import Filters
 from memdesk.store import Link, Memory, MemoryVersion
 
 if TYPE_CHECKING:

@@ -16,10 +16,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import dedup, frequency, guard
+from memdesk.core import guard
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
 from memdesk.core.events import Change
+from memdesk.core.memory import dedup
+from memdesk.core.search import frequency
 from memdesk.store import backup as store_backup
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
 

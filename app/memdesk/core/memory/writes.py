@@ -8,10 +8,8 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import clock, dedup, neighbours, retrieval, rules, validate, withhold
-from memdesk.core import dedup as dedup_rules
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.draft import Draft
 from memdesk.core.errors import (
     NotAllowed,
     NotFound,
@@ -19,8 +17,13 @@ from memdesk.core.errors import (
     VersionConflict,
 )
 from memdesk.core.events import Change
-from memdesk.core.filters import Filters
-from memdesk.core.records import EDITABLE_FIELDS, keep_version, to_dict
+from memdesk.core.guard import withhold
+from memdesk.core.memory import dedup
+from memdesk.core.memory import dedup as dedup_rules
+from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.records import EDITABLE_FIELDS, keep_version, to_dict
+from memdesk.core.search import neighbours, retrieval
+from memdesk.core.search.filters import Filters
 from memdesk.store import Link, Memory, MemoryVersion, time_limit
 
 UNSET: Any = object()  # "not given", as opposed to None ("clear it")

@@ -16,8 +16,9 @@ from datetime import UTC, datetime
 
 import peewee
 
-from memdesk.core import dates, decay, rare_first, rules, scoped
-from memdesk.core.filters import Filters
+from memdesk.core import rules
+from memdesk.core.search import dates, decay, rare_first, scoped
+from memdesk.core.search.filters import Filters
 from memdesk.store import Memory
 from memdesk.store.fts import scope_token, status_token
 
@@ -51,7 +52,7 @@ class Weights:
     relevance = -(bm25 over the columns below) + date_bonus if the memory was written on a
     date the query names; score = relevance * (1 + importance * memory.importance *
     decay.multiplier + trust[source]), the multiplier from age and recalls (0.3..1.5, see
-    `memdesk.core.decay`). Importance, decay and trust only reorder near-ties: a strong
+    `memdesk.core.search.decay`). Importance, decay and trust only reorder near-ties: a strong
     recency term lowered recall in the bench.
     """
 

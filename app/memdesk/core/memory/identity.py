@@ -8,13 +8,13 @@ from typing import Any
 
 from memdesk.core import rules
 from memdesk.core.actor import USER, Actor
-from memdesk.core.draft import Draft
 from memdesk.core.errors import (
     IdentityFull,
     ValidationError,
     VersionConflict,
 )
-from memdesk.core.reads import visible_to
+from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.reads import visible_to
 from memdesk.store import Memory
 
 

@@ -10,8 +10,8 @@ from memdesk.core import rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, ValidationError
 from memdesk.core.events import Change
-from memdesk.core.reads import visible_to
-from memdesk.core.records import to_dict
+from memdesk.core.memory.reads import visible_to
+from memdesk.core.memory.records import to_dict
 from memdesk.store import Memory, MemoryVersion
 
 

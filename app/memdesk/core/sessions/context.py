@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import concepts, quoting, validate
+from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import ValidationError
+from memdesk.core.search import concepts
+from memdesk.core.sessions import quoting
 
 if TYPE_CHECKING:
     from memdesk.core.service import MemoryService

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import validate
-from memdesk.core.filters import Filters
+from memdesk.core.search.filters import Filters
 
 BUDGET = 500
 MAX_BUDGET = 5000

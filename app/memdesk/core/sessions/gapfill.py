@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core import heard
-from memdesk.core.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
+from memdesk.core.sessions import heard
+from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
 
 GLOBAL, PROJECT = "global", "project"
 MAX_SENTENCE = 300

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from memdesk.core.retrieval import STOPWORDS
+from memdesk.core.search.retrieval import STOPWORDS
 
 _WORD = re.compile(r"\w+")
 # Postings read per new memory (the rarest words' memory lists); more means a common-worded

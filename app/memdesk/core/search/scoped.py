@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 import peewee
 
-from memdesk.core import frequency
-from memdesk.core.filters import Filters
+from memdesk.core.search import frequency
+from memdesk.core.search.filters import Filters
 from memdesk.store import Memory
 
 SUBSET_MAX = 20_000

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memdesk.core import frequency
+from memdesk.core.search import frequency
 
 # Postings of the rare words, at most (the rarest word always). The cost of a search is about
 # this many bm25 scores; 20,000 lost no answer on LoCoMo inside 100k and 1M other memories,

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import clock, validate
-from memdesk.core.decay import DECAY
-from memdesk.core.records import to_dict
+from memdesk.core.memory.records import to_dict
+from memdesk.core.search.decay import DECAY
 from memdesk.store import Memory
 
 LATENCY_SEARCHES = 1000  # the newest searches the percentiles are taken over

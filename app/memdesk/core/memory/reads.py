@@ -11,8 +11,8 @@ from memdesk.core.errors import (
     NotFound,
     ValidationError,
 )
-from memdesk.core.filters import Filters, order_by
-from memdesk.core.records import to_dict
+from memdesk.core.memory.records import to_dict
+from memdesk.core.search.filters import Filters, order_by
 from memdesk.store import Link, Memory, MemoryVersion
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, TooMany
-from memdesk.core.write_budget import Overrun, WriteBudgets
+from memdesk.core.review.write_budget import Overrun, WriteBudgets
 from memdesk.store import Proposal
 
 MODES = ("active", "paused", "read_only")

@@ -33,7 +33,7 @@ def _key(word: str) -> str:
 @functools.cache
 def groups() -> dict[str, tuple[str, ...]]:
     """Each word of the map (by its light stem) -> the words of every group holding it."""
-    text = resources.files("memdesk.core").joinpath("data/concepts.txt").read_text("utf-8")
+    text = resources.files("memdesk.core.search").joinpath("data/concepts.txt").read_text("utf-8")
     index: dict[str, list[str]] = {}
     for line in text.splitlines():
         words = line.split("#", 1)[0].split()

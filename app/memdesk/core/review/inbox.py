@@ -18,11 +18,12 @@ from typing import Any, TypeVar
 
 import peewee
 
-from memdesk.core import clock, validate, withhold
+from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
-from memdesk.core.records import to_dict
+from memdesk.core.guard import withhold
+from memdesk.core.memory.records import to_dict
 from memdesk.store import Link, Memory, Proposal
 
 T = TypeVar("T")

@@ -13,10 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core import clock, neighbours
+from memdesk.core import clock
 from memdesk.core.actor import Actor
 from memdesk.core.events import Change
-from memdesk.core.records import EDITABLE_FIELDS
+from memdesk.core.memory.records import EDITABLE_FIELDS
+from memdesk.core.search import neighbours
 from memdesk.store import Link, Memory, Proposal
 
 if TYPE_CHECKING:

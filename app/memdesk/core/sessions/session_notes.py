@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk.core import guard
-from memdesk.core.observe import short
+from memdesk.core.sessions.observe import short
 
 MAX_ITEMS = 12  # per section of a summary
 

@@ -8,7 +8,7 @@ from typing import Any
 from memdesk.core import rules, validate
 from memdesk.core.clock import parse_time
 from memdesk.core.errors import MemdeskError, ValidationError
-from memdesk.core.records import EDITABLE_FIELDS
+from memdesk.core.memory.records import EDITABLE_FIELDS
 
 # A new memory's: the editable ones, its date, and how sure its writer is (an agent below
 # withhold.CONFIDENT waits in the inbox).
