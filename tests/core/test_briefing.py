@@ -1,5 +1,5 @@
 """What a session is given: the briefing at its start, and per prompt only what is new and of
-its project or of none (core/briefing.py, core/context.py, Sessions)."""
+its project or of none (core/sessions/briefing.py, core/sessions/context.py, Sessions)."""
 
 from __future__ import annotations
 

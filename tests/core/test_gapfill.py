@@ -1,4 +1,4 @@
-"""Gap-fill patterns: each with sentences that must and must not match (core/gapfill.py)."""
+"""Gap-fill patterns: sentences each must and must not match (core/sessions/gapfill.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tool-call extractors: one observation per call, by rules (core/observe.py)."""
+"""Tool-call extractors: one observation per call, by rules (core/sessions/observe.py)."""
 
 from __future__ import annotations
 

@@ -213,7 +213,15 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             )
             if why:
                 raise VersionConflict(why)
-            steps.write(self, step, expect, target, now, actor, pending, "undo" if undo else "redo")
+            steps.write(
+                step,
+                (expect, target, now),
+                actor,
+                pending,
+                "undo" if undo else "redo",
+                save=self._save,
+            )
+            self._check_identity_room(0)
             steps.write_proposals(proposals_target, proposals_now)
             if proposals_target:
                 pending.append(Change("inbox", "", None, actor.label))
@@ -288,7 +296,11 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
                 "import. Agents may check a file with plan_import (dry_run).",
                 field="text",
             )
-        return transfer.apply(self, text, progress, actor)
+        records, links = transfer.parse(text)
+        with self._write() as pending:
+            return transfer.apply(
+                records, links, pending, touch=self._touch, progress=progress, actor=actor
+            )
 
     def stats(self, *, actor: Actor = USER) -> dict[str, Any]:
         """Counts of the memories `actor` may see: an agent's leave out others' private

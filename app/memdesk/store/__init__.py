@@ -1,6 +1,6 @@
 """The SQLite store: models, schema migrations and the FTS5 index. Knows nothing of Qt."""
 
-from memdesk.store.db import DB, SchemaError, close_database, open_database, write_transaction
+from memdesk.store.db import DB, SchemaError, close_database, write_transaction
 from memdesk.store.models import (
     Injection,
     Link,
@@ -11,6 +11,7 @@ from memdesk.store.models import (
     RetrievalLog,
     Session,
 )
+from memdesk.store.opening import open_database
 
 __all__ = [
     "DB",

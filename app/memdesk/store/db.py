@@ -1,12 +1,8 @@
-"""Opening the database: the one way the app, the CLI and the tests all use."""
+"""The process-wide database handle, its settings, and how writes take the lock."""
 
 from __future__ import annotations
 
 import logging
-import os
-import random
-import time
-from pathlib import Path
 
 import peewee
 
@@ -29,82 +25,6 @@ PRAGMAS = {
 
 class SchemaError(Exception):
     """The file cannot be used: a newer schema, or not a memdesk database."""
-
-
-def open_database(path: str | Path) -> peewee.SqliteDatabase:
-    """Open (creating if needed) the database at `path`, migrate it, and bind the models.
-
-    The models are bound process-wide, so a process works on one database at a time: opening
-    a second file while another is open would silently redirect the first one's queries.
-    """
-    from memdesk.store.migrations import refuse_newer
-
-    path = Path(path)
-    current = DB.obj
-    in_use = current is not None and not current.is_closed()
-    if in_use and Path(current.database).resolve() != path.resolve():
-        raise RuntimeError(
-            f"{current.database} is still open in this process; close it before opening "
-            f"{path} (memdesk works on one database per process)"
-        )
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    _refuse_read_only(path)
-    _private_file(path)
-    refuse_newer(path)
-    database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
-    DB.initialize(database)
-    try:
-        _connect_and_migrate(database, path)
-    except peewee.DatabaseError as exc:
-        database.close()
-        raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
-    except SchemaError:
-        database.close()
-        raise
-    return database
-
-
-def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
-    """Connect and bring the schema up to date. Switching a new file to WAL takes a lock
-    SQLite does not wait for: when several processes open the same new file at once, the
-    losers get "locked" at once, so they wait a moment and try again (up to the busy timeout)."""
-    from memdesk.store.migrations import migrate
-
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            database.connect(reuse_if_open=True)
-            migrate(database, path)
-            return
-        except peewee.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            database.close()
-            time.sleep(0.02 + random.random() * 0.05)
-
-
-def _refuse_read_only(path: Path) -> None:
-    """memdesk writes on every change and keeps -wal/-shm files beside the database, so a
-    file or folder it cannot write is refused at the start, with the reason, instead of
-    failing on the first write (or reporting a false "index out of sync")."""
-    for place, what in ((path, "the database file"), (path.parent, "its folder")):
-        if place.exists() and not os.access(place, os.W_OK):
-            raise SchemaError(
-                f"{path} cannot be opened: {what} ({place}) is read-only for this user. "
-                "memdesk needs to write there; fix the permissions, or copy the database to "
-                "a writable folder and open that (--db or MEMDESK_DB)."
-            )
-
-
-def _private_file(path: Path) -> None:
-    """Memories hold preferences and sometimes secrets: a folder memdesk creates is 0700 and
-    the database 0600 (SQLite gives its -wal and -shm files the database's mode). An existing
-    database readable by others is narrowed to its owner."""
-    if not path.exists():
-        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
-    status = path.stat()
-    if status.st_mode & 0o077 and status.st_uid == os.getuid():
-        path.chmod(status.st_mode & 0o700)
 
 
 def close_database(database: peewee.SqliteDatabase) -> None:

@@ -70,8 +70,8 @@ class StatusBar(QStatusBar):
         self.flooding.setText(f"⚠ {names}: over the write budget")
         self.flooding.setToolTip(
             f"{refused:,} write(s) refused since memdesk started: an agent wrote faster than "
-            "its budget allows (memdesk/core/write_budget.py). Pause it in View ▸ Agents… if "
-            "it is stuck in a loop."
+            "its budget allows (memdesk/core/review/write_budget.py). Pause it in View ▸ "
+            "Agents… if it is stuck in a loop."
         )
         self.flooding.show()
 

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QSizePolicy, QToolBar, QWidget
 
 from memdesk import __version__
 from memdesk.core.rules import LAYER_NAMES
 
-if TYPE_CHECKING:
-    from memdesk.ui.main_window import MainWindow
-
 
 class WindowMenus(QObject):
-    """Builds File / Edit / View / Help and the toolbar; enables actions for the selection."""
+    """Builds File / Edit / View / Help and the toolbar; enables actions for the selection.
+    `window` is memdesk's MainWindow, typed as the QMainWindow it is so that this module need
+    not import the one importing it."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self._window = w = window
         stack = w.undo_stack

@@ -1,23 +1,20 @@
 """What the main window remembers between runs: geometry, docks, splitter, list columns,
-the sidebar view and the view tab (QSettings)."""
+the sidebar view and the view tab (QSettings). Each function takes memdesk's MainWindow,
+typed as the QMainWindow it is so that this module need not import the one importing it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QByteArray
-
-if TYPE_CHECKING:
-    from memdesk.ui.main_window import MainWindow
+from PySide6.QtWidgets import QMainWindow
 
 
-def first_layout(window: MainWindow) -> None:
+def first_layout(window: QMainWindow) -> None:
     """The first run's panes: the list is what a person reads, so it gets the room."""
     side, detail = 170, 320
     window.splitter.setSizes([side, max(400, window.width() - side - detail), detail])
 
 
-def restore_settings(window: MainWindow) -> None:
+def restore_settings(window: QMainWindow) -> None:
     s = window.settings
     if isinstance(geometry := s.value("window/geometry"), QByteArray):
         window.restoreGeometry(geometry)
@@ -39,7 +36,7 @@ def restore_settings(window: MainWindow) -> None:
     window.show_page(window.view_tabs.currentIndex())
 
 
-def save_settings(window: MainWindow) -> None:
+def save_settings(window: QMainWindow) -> None:
     s = window.settings
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())

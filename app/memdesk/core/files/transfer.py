@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memdesk.core import clock, guard, rules, validate
 from memdesk.core.actor import USER, Actor
@@ -19,9 +19,6 @@ from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours
 from memdesk.core.search.filters import Filters
 from memdesk.store import Link, Memory, MemoryVersion
-
-if TYPE_CHECKING:
-    from memdesk.core.service import MemoryService
 
 FORMAT = "memdesk-export"
 FORMAT_VERSION = 1
@@ -322,32 +319,35 @@ def _state(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply(
-    service: MemoryService,
-    text: str,
+    records: list[dict[str, Any]],
+    links: list[dict[str, Any]],
+    pending: list[Change],
+    *,
+    touch: Callable[[list[str]], None],
     progress: Progress | None = None,
     actor: Actor = USER,
 ) -> dict[str, Any]:
-    records, links = parse(text)
-    with service._write() as pending:
-        todo = plan(records)
-        added, changed = set(todo["added"]), set(todo["changed"])
-        _check_identity_after(records, added | changed)
-        _link_ids(links, {r["id"] for r in records})
-        ends = {link["from"] for link in links} | {link["to"] for link in links}
-        service._touch(sorted(changed | (ends - added)))
-        total = len(records)
-        for done, record in enumerate(records, 1):
-            if record["id"] in added:
-                _insert(record)
-                pending.append(Change("created", record["id"], record["version"], actor.label))
-            elif record["id"] in changed:
-                _replace(record, actor, pending)
-            if done % PAGE == 0:
-                _report(progress, done, total)
-        _insert_links(links)
-        for task in {r["task"] for r in records if r["task"] and r["id"] in added | changed}:
-            neighbours.refresh_task(task)
-        _report(progress, total, total)
+    """Write parsed `records` and `links` inside the caller's write transaction; `touch` is
+    told first which existing memories change (a recorded window action keeps their state)."""
+    todo = plan(records)
+    added, changed = set(todo["added"]), set(todo["changed"])
+    _check_identity_after(records, added | changed)
+    _link_ids(links, {r["id"] for r in records})
+    ends = {link["from"] for link in links} | {link["to"] for link in links}
+    touch(sorted(changed | (ends - added)))
+    total = len(records)
+    for done, record in enumerate(records, 1):
+        if record["id"] in added:
+            _insert(record)
+            pending.append(Change("created", record["id"], record["version"], actor.label))
+        elif record["id"] in changed:
+            _replace(record, actor, pending)
+        if done % PAGE == 0:
+            _report(progress, done, total)
+    _insert_links(links)
+    for task in {r["task"] for r in records if r["task"] and r["id"] in added | changed}:
+        neighbours.refresh_task(task)
+    _report(progress, total, total)
     return {
         "added": len(added),
         "changed": len(changed),

@@ -6,7 +6,9 @@ A flagged memory is stored and shown to the person, but withheld from agents unt
 clears it. Every rule reads every form of the text (`views.read`: look-alike letters,
 leetspeak, spacing and split words undone), and text hidden in base64, hex, ROT13 or tag
 characters is decoded and read again. tests/data/guard holds the corpus it is measured on
-(bench/guard.py).
+(bench/guard.py). `withhold` turns what the guard finds into a memory's flag.
+
+May import nothing else of memdesk: every room that takes text in uses it.
 """
 
 from __future__ import annotations

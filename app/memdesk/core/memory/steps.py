@@ -9,9 +9,9 @@ changed (or Empty Trash purged) since makes the step refuse as a whole, with the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memdesk.core import clock
 from memdesk.core.actor import Actor
@@ -19,9 +19,6 @@ from memdesk.core.events import Change
 from memdesk.core.memory.records import EDITABLE_FIELDS
 from memdesk.core.search import neighbours
 from memdesk.store import Link, Memory, Proposal
-
-if TYPE_CHECKING:
-    from memdesk.core.service import MemoryService
 
 # What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
 STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes", "flag")
@@ -219,17 +216,18 @@ def _title(content: str) -> str:
 
 
 def write(
-    service: MemoryService,
     step: Step,
-    expect: dict[str, State | None],
-    target: dict[str, State | None],
-    now: dict[str, State | None],
+    states: tuple[dict[str, State | None], dict[str, State | None], dict[str, State | None]],
     actor: Actor,
     pending: list[Change],
     change: str,
+    *,
+    save: Callable[..., Any],
 ) -> None:
-    """Put every memory of `step` from its state `now` into its `target` state (the caller
-    checked the conflicts against `expect`)."""
+    """Put every memory of `step` from its state `now` into its `target` state (`states` is
+    expect, target, now; the caller checked the conflicts against `expect`). `save` writes
+    an edit of a row as a new version, as every other edit is written."""
+    expect, target, now = states
     for memory_id, state in target.items():
         if state is not None and now[memory_id] is None:
             _recreate(memory_id, state)
@@ -243,7 +241,7 @@ def write(
         if fields := {f: v for f, v in fields.items() if got[f] != v}:
             edits[memory_id] = fields
     for row in _rows_of(list(edits)):
-        service._save(row, edits[row.uuid], actor, pending, change=change, reason=None)
+        save(row, edits[row.uuid], actor, pending, change=change, reason=None)
     rows = _ids_of([i for i, s in target.items() if s is not None])
     for memory_id, state in target.items():
         if state is not None and "links" in step.changed_fields(memory_id):
@@ -252,7 +250,6 @@ def write(
         if state is None and now[memory_id] is not None:
             Memory.delete().where(Memory.uuid == memory_id).execute()
             pending.append(Change("deleted", memory_id, None, actor.label, purged=True))
-    service._check_identity_room(0)
 
 
 def _recreate(memory_id: str, state: State) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
@@ -11,15 +11,21 @@ from memdesk.core.errors import ValidationError
 from memdesk.core.search import concepts
 from memdesk.core.sessions import quoting
 
-if TYPE_CHECKING:
-    from memdesk.core.service import MemoryService
+
+class Memories(Protocol):
+    """What the block is built from (the service): the identity profile and search."""
+
+    def identity(self, *, actor: Actor) -> dict[str, Any]: ...
+
+    def search(self, query: str, **options: Any) -> Any: ...
+
 
 OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
 
 
 def build_context(
-    service: MemoryService,
+    service: Memories,
     query: str,
     *,
     project: str | None = None,

@@ -8,10 +8,10 @@ a preference ("I'd rather …", "keep …", "always …"), a convention with a g
 ("amounts must never be floats"), where things are and how they run ("staging is at …",
 "releases are cut with …"), a correction that says what is true ("it's X, not Y"). What may
 only concern the task at hand ("don't …", "actually …") is medium; questions, hedges,
-transient instructions, apologies, cancellations, sarcasm and pasted text are never findings
-(`core/heard.py`). A finding's scope says whether it is about the user (global) or about the
-project the session worked in. Measured on frozen sessions by `bench/roundtrip.py` and on
-labelled sentences by `bench/gapfill.py` (docs/benchmarks.md).
+transient instructions, apologies, cancellations, sarcasm and pasted text are never
+findings (`core/sessions/heard.py`). A finding's scope says whether it is about the user
+(global) or about the project the session worked in. Measured on frozen sessions by
+`bench/roundtrip.py` and on labelled sentences by `bench/gapfill.py` (docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table of gap-fill patterns, from the most specific to the least (`core/gapfill.py`).
+"""The table of gap-fill patterns, from the most specific to the least (`core/sessions/gapfill.py`).
 
 A pattern names what a sentence of the user's states, how to say it as a memory that stands
 without the conversation, how sure that is (high: stored; medium: proposed; None: not a

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 
-if TYPE_CHECKING:
-    from memdesk.ui.graph.graph_view import GraphView
+
+class Canvas(Protocol):
+    """What the nodes draw on and report to (the GraphView)."""
+
+    positions: dict[str, tuple[float, float]]
+    rubber: pg.PlotDataItem
+    link_requested: SignalInstance
+
+    def move_node(self, node: str, position: tuple[float, float]) -> None: ...
 
 
 class GraphNodes(pg.ScatterPlotItem):
     """The memory nodes; a drag from one node to another asks to link them."""
 
-    def __init__(self, view: GraphView) -> None:
+    def __init__(self, view: Canvas) -> None:
         super().__init__(pxMode=True, hoverable=True)
         self._view = view
         self._from: str | None = None
