@@ -348,3 +348,42 @@ def test_only_the_user_may_import(service):
     text = service.export("json")
     with pytest.raises(NotAllowed, match="only the user may import"):
         service.import_json(text, actor=agent("bot"))
+
+
+def test_what_holds_a_memory_from_agents_survives_the_round_trip(service, tmp_path):
+    bot = agent("bot")
+    held = service.add("The staging cluster might be in eu-west-2", actor=bot, confidence=0.5)
+    released = service.add("The CI cache lives in S3", actor=bot, confidence=0.4)
+    service.clear_flag(released["id"])
+    private = service.add("bot's own scratch note", actor=bot, visibility="private")
+    text = service.export("json")
+    service.close()
+    copy = MemoryService.open(tmp_path / "copy.db")
+    try:
+        copy.import_json(text)
+        assert copy.get(held["id"])["flag"][0].startswith("unsure:")
+        assert copy.get(released["id"])["flag"] == []  # the person's decision kept
+        seen_by_agents = [m["id"] for m in copy.list_memories(viewer="other-agent")]
+        assert seen_by_agents == [released["id"]]
+        assert copy.get(private["id"])["visibility"] == "private"
+    finally:
+        copy.close()
+
+
+def test_a_file_without_flags_holds_an_agents_unsure_memory(service):
+    document = json.loads(service.export("json"))
+    document["memories"] = [
+        {
+            "id": str(uuid.uuid4()),
+            "content": "Deploys might need a VPN",
+            "layer": "L1",
+            "kind": "fact",
+            "source": "agent",
+            "agent": "bot",
+            "created_at": "2026-11-01T10:00:00.000Z",
+            "confidence": 0.3,
+        }
+    ]
+    service.import_json(json.dumps(document))
+    [memory] = service.list_memories()
+    assert memory["flag"][0].startswith("unsure:")

@@ -11,10 +11,11 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from memdesk.core import clock, guard, rules, validate
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
+from memdesk.core.guard import withhold
 from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours
 from memdesk.core.search.filters import Filters
@@ -200,6 +201,7 @@ def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None
             out["id"] = str(uuid.UUID(str(record.get("id"))))
         except ValueError:
             raise ValidationError("id must be a UUID", field="id") from None
+        out["doubt"] = _doubt(record, out)
         versions = record.get("versions", [])
         if not isinstance(versions, list):
             raise ValidationError("versions must be a list", field="versions")
@@ -246,6 +248,19 @@ def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
             else None
         ),
     }
+
+
+def _doubt(record: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    """The writer's doubt that holds a memory from agents, as the file has it: an export
+    says it in `flag` (a hold the person lifted stays lifted). A file without `flag` (by hand,
+    or from before it was exported) holds an agent's memory below the confident level."""
+    flag = record.get("flag")
+    if flag is None:
+        held = withhold.reasons_for("", state["source"], confidence=state["confidence"])
+        return json.loads(held) if held else []
+    if not isinstance(flag, list) or not all(isinstance(r, str) for r in flag):
+        raise ValidationError("flag must be a list of reasons (text)", field="flag")
+    return [r for r in flag if r.startswith(withhold.UNSURE)][:1]
 
 
 def _checked_version(v: object) -> dict[str, Any]:
@@ -396,7 +411,10 @@ def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> N
 def _columns(record: dict[str, Any]) -> dict[str, Any]:
     values = {k: record[k] for k in PUBLIC_FIELDS}
     values["tags"] = validate.dump_tags(record["tags"])
-    values["flag"] = guard.flag_of(record["content"])  # never trusted from the file
+    # The guard reads the text afresh (never trusted from the file); the doubt is kept.
+    values["flag"] = withhold.reasons_for(
+        record["content"], record["source"], earlier=json.dumps(record["doubt"])
+    )
     return values
 
 
