@@ -1,4 +1,6 @@
-"""The L0 identity profile: at most 1,000 characters in total, on every way in."""
+"""The L0 identity profile: at most 1,000 characters in total, on every way in. The size is
+the profile as agents get it and the person edits it: entries one per line, the line breaks
+counted."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ def test_the_profile_is_all_active_l0_entries_together(service):
     service.add("Not identity", layer="L1")
     assert service.identity() == {
         "text": "I am Ana.\nI prefer short answers.",
-        "size": len("I am Ana.") + len("I prefer short answers."),
+        "size": len("I am Ana.\nI prefer short answers."),
         "limit": LIMIT,
         "ids": [a["id"], b["id"]],
     }
@@ -39,7 +41,7 @@ def test_the_profile_is_all_active_l0_entries_together(service):
 
 def test_adding_up_to_the_limit_is_fine(service):
     _fill(service, 600)
-    _fill(service, 400, "b")
+    _fill(service, 399, "b")  # and the line break between them
     assert service.identity()["size"] == LIMIT
 
 
@@ -47,7 +49,7 @@ def test_adding_past_the_limit_fails_and_nothing_is_truncated(service, dump):
     _fill(service, 600)
     before = dump()
     with pytest.raises(IdentityFull) as caught:
-        _fill(service, 401, "b")
+        _fill(service, 400, "b")
     _assert_refused(caught, total=1001, used=600)
     assert "shorten this text by 1 character." in caught.value.message
     assert dump() == before
@@ -56,10 +58,10 @@ def test_adding_past_the_limit_fails_and_nothing_is_truncated(service, dump):
 def test_growing_an_entry_past_the_limit_fails(service, dump):
     entry = _fill(service, 600)
     _fill(service, 300, "b")
-    service.update(entry["id"], content="c" * 700)  # 700 + 300 is fine
+    service.update(entry["id"], content="c" * 699)  # 699 + a line break + 300 is fine
     before = dump()
     with pytest.raises(IdentityFull) as caught:
-        service.update(entry["id"], content="c" * 701)
+        service.update(entry["id"], content="c" * 700)
     _assert_refused(caught, total=1001, used=300)
     assert dump() == before
 
@@ -70,7 +72,7 @@ def test_moving_a_memory_into_l0_past_the_limit_fails(service, dump):
     before = dump()
     with pytest.raises(IdentityFull) as caught:
         service.update(knowledge["id"], layer="L0")
-    _assert_refused(caught, total=1100, used=600)
+    _assert_refused(caught, total=1101, used=600)
     assert dump() == before
 
 
@@ -81,18 +83,18 @@ def test_restoring_into_a_full_profile_fails(service, dump):
     before = dump()
     with pytest.raises(IdentityFull) as caught:
         service.restore(old["id"])
-    _assert_refused(caught, total=1100, used=500)
+    _assert_refused(caught, total=1101, used=500)
     assert dump() == before
 
 
 def test_correcting_an_entry_counts_the_new_text_not_the_old(service, dump):
     big = _fill(service, 600)
     small = _fill(service, 300, "b")
-    service.correct(big["id"], "c" * 650)  # replaces the 600: 300 + 650
+    service.correct(big["id"], "c" * 650)  # replaces the 600: 300 + a line break + 650
     before = dump()
     with pytest.raises(IdentityFull) as caught:
         service.correct(small["id"], "d" * 400)
-    _assert_refused(caught, total=1050, used=650)
+    _assert_refused(caught, total=1051, used=650)
     assert dump() == before
 
 
@@ -153,7 +155,7 @@ def test_importing_past_the_limit_fails_and_imports_nothing(service, dump):
     with pytest.raises(IdentityFull) as caught:
         service.import_json(json.dumps(exported))
     assert caught.value.code == "l0_full"
-    assert "1,100 characters" in caught.value.message
+    assert "1,101 characters" in caught.value.message
     assert "the limit is 1,000" in caught.value.message
     assert "600 used" in caught.value.message
     assert "Remove identity entries" in caught.value.message

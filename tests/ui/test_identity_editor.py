@@ -45,6 +45,20 @@ def test_save_writes_the_profile(qtbot, service):
     assert service.identity()["text"] == "I am Ana. Python, short answers."
 
 
+def test_the_editor_stats_and_agents_count_the_profile_alike(qtbot, service):
+    for entry in ("I am Ana.", "I prefer short answers.", "Never push to main."):
+        service.add(entry, layer="L0", dedup=False)
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    shown = service.identity()["size"]
+    assert f"{shown:,} / 1,000" in editor.counter.text()
+    assert service.stats()["identity"]["size"] == shown
+    editor.text.setPlainText(editor.text.toPlainText() + "\n" + "x" * (1000 - shown - 1))
+    assert "1,000 / 1,000" in editor.counter.text()
+    editor.save_button.click()
+    assert service.identity()["size"] == 1000
+
+
 def test_agent_change_while_open_asks_and_can_take_theirs(qtbot, service, monkeypatch):
     service.set_identity("I am Ana.")
     editor = IdentityEditor(service)

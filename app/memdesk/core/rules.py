@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from memdesk.core.actor import Actor
 from memdesk.core.errors import NotAllowed
 
@@ -13,7 +15,7 @@ STATUSES = ("active", "inactive", "deleted")
 VISIBILITIES = ("shared", "private")  # private: seen only by the agent that wrote it
 RELATIONS = ("related", "supersedes", "duplicate_of", "derived_from", "possible_update")
 
-IDENTITY_LIMIT = 1000  # characters, all active L0 entries together
+IDENTITY_LIMIT = 1000  # characters of the profile as agents get it (see profile_size)
 MAX_CONTENT_BYTES = 64 * 1024
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
@@ -42,3 +44,10 @@ def check_may_write(actor: Actor, layer: str) -> None:
             f"allowed: {allowed}. Archive summaries go through archive.add.",
             field="layer",
         )
+
+
+def profile_size(lengths: Iterable[int]) -> int:
+    """The identity profile's size as agents are given it and the person edits it: every
+    active L0 entry, one after another on its own line, the line breaks counted."""
+    lengths = list(lengths)
+    return sum(lengths) + max(0, len(lengths) - 1)

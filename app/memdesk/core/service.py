@@ -221,7 +221,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
                 "undo" if undo else "redo",
                 save=self._save,
             )
-            self._check_identity_room(0)
+            self._check_identity_room([])
             steps.write_proposals(proposals_target, proposals_now)
             if proposals_target:
                 pending.append(Change("inbox", "", None, actor.label))

@@ -391,11 +391,15 @@ def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> N
     kept = Memory.select().where(
         (Memory.layer == "L0") & (Memory.status == "active") & Memory.uuid.not_in(list(touched))
     )
-    used = sum(len(r.content) for r in kept)
-    size = used + sum(
-        len(r["content"])
-        for r in records
-        if r["id"] in touched and r["layer"] == "L0" and r["status"] == "active"
+    kept_sizes = [len(r.content) for r in kept]
+    used = rules.profile_size(kept_sizes)
+    size = rules.profile_size(
+        kept_sizes
+        + [
+            len(r["content"])
+            for r in records
+            if r["id"] in touched and r["layer"] == "L0" and r["status"] == "active"
+        ]
     )
     if size > rules.IDENTITY_LIMIT:
         raise IdentityFull(

@@ -30,14 +30,17 @@ class Identity:
 
     def _check_identity_room(
         self,
-        adding: int,
+        adding: Sequence[int],
         exclude: Memory | None = None,
         advice: str = "or shorten this text by {over}",
     ) -> None:
-        used = sum(
+        """Refuse when the profile with entries of the lengths `adding` (and without
+        `exclude`) would pass the limit."""
+        kept = [
             len(r.content) for r in self._identity_rows() if exclude is None or r.id != exclude.id
-        )
-        total = used + adding
+        ]
+        used = rules.profile_size(kept)
+        total = rules.profile_size(kept + list(adding))
         if total > rules.IDENTITY_LIMIT:
             raise IdentityFull(
                 f"Identity (L0) would be {total:,} characters; the limit is "
@@ -57,7 +60,7 @@ class Identity:
         rows = [r for r in self._identity_rows() if visible_to(r, actor)]
         return {
             "text": "\n".join(r.content for r in rows),
-            "size": sum(len(r.content) for r in rows),
+            "size": rules.profile_size(len(r.content) for r in rows),
             "limit": rules.IDENTITY_LIMIT,
             "ids": [r.uuid for r in rows],
         }

@@ -63,7 +63,7 @@ class StatusChanges:
                 rules.check_may_write(actor, row.layer)
                 status = earlier.get(row.id, "active")
                 if row.layer == "L0" and status == "active" and row.status != "active":
-                    self._check_identity_room(len(row.content))
+                    self._check_identity_room([len(row.content)])
                 self._set_status(row, status, actor, pending, change="restore", reason=reason)
             return [to_dict(row) for row in rows]
 

@@ -76,7 +76,7 @@ class Writes:
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
                 return self._reinforce(alike, actor, pending)
         if draft.layer == "L0":
-            self._check_identity_room(len(draft.content))
+            self._check_identity_room([len(draft.content)])
         values = _new_row(draft, actor, clock.now(), supersedes)
         cursor = self.database.cursor()
         cursor.execute(_insert_sql(tuple(values)), tuple(values.values()))
@@ -109,7 +109,7 @@ class Writes:
         """Many new memories in bulk: one statement per chunk instead of one per memory."""
         for layer in {d.layer for d in drafts}:
             rules.check_may_write(actor, layer)
-        identity = sum(len(d.content) for d in drafts if d.layer == "L0")
+        identity = [len(d.content) for d in drafts if d.layer == "L0"]
         if identity:
             self._check_identity_room(identity)
         stamp = clock.now()
@@ -217,9 +217,10 @@ class Writes:
             rows = self._rows(ids)
             if changes.get("layer") == "L0":
                 moving = [r for r in rows if r.status == "active" and r.layer != "L0"]
-                size = sum(len(changes.get("content", r.content)) for r in moving)
+                sizes = [len(changes.get("content", r.content)) for r in moving]
+                size = sum(sizes)
                 self._check_identity_room(
-                    size,
+                    sizes,
                     advice=f"or move fewer memories (these {len(moving):,} hold {size:,} "
                     "characters; {over} too many)",
                 )
@@ -245,7 +246,7 @@ class Writes:
         new_layer = changes.get("layer", row.layer)
         rules.check_may_write(actor, new_layer)
         if new_layer == "L0" and row.status == "active":
-            self._check_identity_room(len(changes.get("content", row.content)), exclude=row)
+            self._check_identity_room([len(changes.get("content", row.content))], exclude=row)
         self._save(row, changes, actor, pending, change=change, reason=reason)
         return to_dict(row)
 
@@ -317,7 +318,7 @@ class Writes:
             draft = Draft.parse({**inherited, **fields, "content": content})
             rules.check_may_write(actor, old.layer)
             if draft.layer == "L0":
-                self._check_identity_room(len(draft.content), exclude=old)
+                self._check_identity_room([len(draft.content)], exclude=old)
             self._set_status(old, "inactive", actor, pending, change="correct", reason=reason)
             new = self._add(draft, actor, pending, dedup=False, supersedes=old.uuid)
             Link.create(
