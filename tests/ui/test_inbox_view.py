@@ -159,3 +159,21 @@ def test_an_agent_over_its_budget_is_a_notice_to_see_not_edit(qtbot, service, wi
     settle(window)
     assert "overrun" not in [item["type"] for item in view._items]
     assert service.count(status="all") == before  # seen; nothing stored
+
+
+def test_a_withheld_memory_rejected_shows_the_reason_in_rejected(
+    qtbot, service, window, monkeypatch
+):
+    unsure = service.add("The VPN might be needed for deploys", actor=CURSOR, confidence=0.3)
+    view = open_inbox(window)
+    view.select_row(next(n for n, i in enumerate(view._items) if i["type"] == "unsure"))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("we have no VPN", True))
+    press(qtbot, view, Qt.Key.Key_R)
+    settle(window)
+    [rejected] = [i for i in service.inbox("rejected") if i["key"] == f"memory:{unsure['id']}"]
+    assert rejected["reason"] == "we have no VPN"
+    view.show_combo.setCurrentIndex(1)  # Rejected
+    row = next(n for n, i in enumerate(view._items) if i["type"] == "unsure")
+    assert view.table.item(row, 2).text() == "we have no VPN"
+    view.select_row(row)
+    assert "Rejected because: we have no VPN" in view.story.toPlainText()

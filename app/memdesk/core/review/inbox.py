@@ -24,12 +24,13 @@ from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import to_dict
-from memdesk.store import Link, Memory, Proposal
+from memdesk.store import Link, Memory, MemoryVersion, Proposal
 
 T = TypeVar("T")
 MEMORY, PROPOSAL = "memory:", "proposal:"
 GAPFILL_TAG = "gap-fill"
 STATUSES = ("pending", "rejected")
+REJECTED = "rejected in the inbox"  # a withheld memory's removal, with the person's reason
 
 
 class Inbox:
@@ -44,10 +45,11 @@ class Inbox:
         rows = _memories({u for uuids in concerned.values() for u in uuids})
         items = [_proposal_item(p, concerned[p.id], rows) for p in proposals]
         memory_status = "active" if status == "pending" else "deleted"
-        withheld = Memory.select().where(
-            Memory.flag.is_null(False) & (Memory.status == memory_status)
+        withheld = list(
+            Memory.select().where(Memory.flag.is_null(False) & (Memory.status == memory_status))
         )
-        items += [_memory_item(row) for row in withheld]
+        reasons = _rejections(withheld) if status == "rejected" else {}
+        items += [_memory_item(row, reasons.get(row.id)) for row in withheld]
         return sorted(items, key=lambda i: (i["support"], i["created_at"]), reverse=True)
 
     def inbox_count(self) -> int:
@@ -198,7 +200,7 @@ class Inbox:
             row = self._row(key.removeprefix(MEMORY))  # type: ignore[attr-defined]
             if not row.flag or row.status != "active":
                 raise NotAllowed(f"memory {row.uuid} is not waiting in the inbox", field="keys")
-            why = f"rejected in the inbox: {reason}" if reason else "rejected in the inbox"
+            why = f"{REJECTED}: {reason}" if reason else REJECTED
             return {"key": key, "memory": self.remove(row.uuid, reason=why, actor=actor)}  # type: ignore[attr-defined]
         proposal = self._pending(key)
         if _kind_of(proposal) == "update":
@@ -291,7 +293,24 @@ def _proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict
     }
 
 
-def _memory_item(row: Memory) -> dict[str, Any]:
+def _rejections(rows: list[Memory]) -> dict[int, str]:
+    """The person's reason for each rejected withheld memory, from the history entry its
+    rejection left (a withheld memory has no proposal row to keep it)."""
+    found: dict[int, str] = {}
+    for number in range(0, len(rows), 500):
+        ids = [row.id for row in rows[number : number + 500]]
+        removals = (
+            MemoryVersion.select(MemoryVersion.memory, MemoryVersion.reason)
+            .where(MemoryVersion.memory.in_(ids) & MemoryVersion.reason.startswith(REJECTED))
+            .order_by(MemoryVersion.version)
+            .tuples()
+        )
+        for memory, reason in removals:
+            found[memory] = reason.removeprefix(REJECTED).removeprefix(": ")
+    return {memory: reason for memory, reason in found.items() if reason}
+
+
+def _memory_item(row: Memory, reason: str | None = None) -> dict[str, Any]:
     flag = json.loads(row.flag)
     return {
         "key": f"{MEMORY}{row.uuid}",
@@ -302,7 +321,7 @@ def _memory_item(row: Memory) -> dict[str, Any]:
         "session": None,
         "created_at": row.created_at,
         "support": 1 + row.reinforce_count,
-        "reason": None,
+        "reason": reason,
         "memories": [_brief(row)],
     }
 
