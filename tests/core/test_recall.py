@@ -261,3 +261,22 @@ def test_a_project_search_weighs_words_by_how_rare_they_are_in_the_project(servi
     )
     hits = service.search("gazebo paint", k=5, project="home")["hits"]
     assert hits[0]["id"] == gazebo["id"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "found"),
+    [
+        ("guni", ["flask"]),  # the word being typed is a prefix
+        ("flask guni", ["flask"]),
+        ("gunicorn", ["flask"]),
+        ("guni ", []),  # a space ends it: a whole word again, and there is none
+        ("gu", []),  # two letters would match too much of a big store: a word
+    ],
+)
+def test_the_word_being_typed_matches_as_a_prefix(service, corpus, typed, found):
+    hits = service.search(typed, typing=True)["hits"]
+    assert [h["id"] for h in hits] == [corpus[name] for name in found]
+
+
+def test_without_typing_a_partial_word_is_not_a_prefix(service, corpus):
+    assert service.search("guni")["hits"] == []

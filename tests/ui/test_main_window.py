@@ -442,3 +442,9 @@ def test_the_detail_shows_what_importance_counts_now(qtbot, service, tmp_path):
     window.open_memory(old["id"])
     settle(window)
     assert "0.80 × 0.30 now (age and recalls)" in window.detail.browser.toPlainText()
+
+
+def test_the_list_finds_a_word_while_it_is_being_typed(qtbot, window):
+    qtbot.keyClicks(window.browser.search, "post")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    assert shown_texts(window) == ["The staging database is Postgres 16"]

@@ -12,6 +12,8 @@ import math
 
 from memdesk.store import Memory
 
+# A term ending in it matches every word it begins: the word the person is still typing.
+PREFIX = "*"
 SMALL = 10_000
 GROWTH = 0.01  # counted again once the store grew by 1%: an IDF (a logarithm) moves by ~0.01
 
@@ -20,8 +22,15 @@ def count(word: str, cap: int) -> int:
     """How many memories hold `word` (in any indexed column), counting no further than `cap`."""
     return Memory._meta.database.execute_sql(
         "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)",
-        (f'"{word}"', cap),
+        (term(word), cap),
     ).fetchone()[0]
+
+
+def term(word: str) -> str:
+    """`word` as an FTS5 match: a string (whatever it holds is plain text), or a prefix."""
+    if word.endswith(PREFIX):
+        return f'"{word[: -len(PREFIX)]}"*'
+    return f'"{word}"'
 
 
 def idf(total: int, holding: int) -> float:

@@ -101,7 +101,7 @@ def _holding_every_word(
     score, so a memory lacking one word scores at most the sum of the others' ceilings."""
     if len(words) < 2 or any(counts.held(w, BUDGET + 1) <= BUDGET for w in words):
         return None
-    rows = rank(" AND ".join(f'"{w}"' for w in words), limit)
+    rows = rank(" AND ".join(frequency.term(w) for w in words), limit)
     if len(rows) < limit:
         return None
     store = counts.stored()

@@ -32,10 +32,12 @@ class Recall:
         layers: Sequence[str] | None = None,
         include_inactive: bool = False,
         record: bool = True,
+        typing: bool = False,
         actor: Actor = USER,
         **filters: Any,
     ) -> dict[str, Any]:
-        """The top `k` memories for `query`. Any text is a valid query.
+        """The top `k` memories for `query`. Any text is a valid query. With `typing` (the
+        window's search box), the word being typed matches every word it begins.
 
         Each search is written to the retrieval log (unless `record` is False); an agent's
         (or the system's, building an agent's context) also counts as a recall of the memories
@@ -49,7 +51,7 @@ class Recall:
         hidden = _hidden_from(actor)
         # Others' private memories are few: rank as usual, then drop them (asking for as many
         # more), instead of a filter that would take every agent search off the index path.
-        ranked = retrieval.search(query, found, k + len(hidden))
+        ranked = retrieval.search(query, found, k + len(hidden), typing=typing is True)
         hits = [h for h in ranked if h["uuid"] not in hidden][:k]
         took_ms = (time.perf_counter() - started) * 1000
         out = [_public(hit) for hit in hits]

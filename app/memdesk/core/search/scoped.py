@@ -47,7 +47,7 @@ def ranked(
     for word in words:
         rows = sql(
             "SELECT rowid, bm25(memory_fts, ?, ?, ?, ?) FROM memory_fts WHERE memory_fts MATCH ?",
-            (*columns, match(f'"{word}"', filters)),
+            (*columns, match(frequency.term(word), filters)),
         ).fetchall()
         if not rows:
             continue

@@ -78,7 +78,12 @@ class _Query:
         if status == "deleted":
             return []  # the Trash is not searchable: retrieval never returns deleted memories
         found = self.service.search(
-            self.text, k=SEARCH_K, record=record, include_inactive=status != "active", **filters
+            self.text,
+            k=SEARCH_K,
+            record=record,
+            typing=True,
+            include_inactive=status != "active",
+            **filters,
         )
         return found["hits"]
 
