@@ -80,13 +80,22 @@ def test_dragging_from_one_memory_to_another_links_them_and_undo_removes_it(
     qtbot, service, window, memories, monkeypatch
 ):
     a, _, c = memories
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *args, **kw: ("derived_from", True))
+    asked = []
+
+    def get_item(parent, title, label, *rest, **kw):
+        asked.append(label)
+        return "derived_from", True
+
+    monkeypatch.setattr(QInputDialog, "getItem", get_item)
     graph = window.graph
     start, end = (QPointF(*graph.positions[m["id"]]) for m in (c, a))
     drag = _Drag(start, end)
     graph.nodes.mouseDragEvent(drag)
     settle(window)
     assert drag.accepted
+    first, second = (m["content"].splitlines()[0][:49] for m in (c, a))
+    assert asked[0].startswith(f"How is “{first}")
+    assert f"to “{second}" in asked[0]
     assert {"id": a["id"], "relation": "derived_from", "direction": "out"} in service.get(c["id"])[
         "links"
     ]

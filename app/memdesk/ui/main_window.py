@@ -293,10 +293,12 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     def link_memories(self, source: str, target: str) -> None:
         """Link two memories (the Graph's drag), asking which relation; undoable."""
         relations = [r for r in RELATIONS if r != "possible_update"]
+        first, second = (_quoted_title(self.service.get(i)["content"]) for i in (source, target))
         relation, ok = QInputDialog.getItem(
             self,
             "Link Memories",
-            "How is the first memory related to the second?",
+            f"How is {first} related to {second}?\n(for example: the first derived_from the "
+            "second)",
             relations,
             0,
             False,
@@ -435,3 +437,9 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.stats.close()
         self.browser.model.close()
         super().closeEvent(event)
+
+
+def _quoted_title(content: str) -> str:
+    """A memory named in a question: its first line, shortened, in quotes."""
+    line = next((part.strip() for part in content.splitlines() if part.strip()), "")
+    return f"“{line if len(line) <= 50 else line[:49] + '…'}”"
