@@ -448,3 +448,24 @@ def test_the_list_finds_a_word_while_it_is_being_typed(qtbot, window):
     qtbot.keyClicks(window.browser.search, "post")
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
     assert shown_texts(window) == ["The staging database is Postgres 16"]
+
+
+def test_a_refused_undo_says_it_was_dropped_and_what_undo_does_next(
+    qtbot, service, window, monkeypatch
+):
+    shown = []
+    monkeypatch.setattr(window, "show_error", lambda error: shown.append(error.message))
+    first, second = shown_ids(window)[:2]
+    window.run("Retag first", lambda: service.update(first, tags=["one"]))
+    window.run("Retag second", lambda: service.update(second, tags=["two"]))
+    service.update(second, tags=["agents"], actor=agent("claude-code"))
+    window.undo_stack.undo()
+    assert "Could not undo “Retag second”" in shown[0]
+    assert "taken off the undo history; Undo now goes to the step before it" in shown[0]
+    assert window.menus.undo.text() == "Undo Retag first"
+
+
+def test_an_ampersand_in_a_step_shows_in_the_edit_menu(window, service):
+    memory_id = shown_ids(window)[0]
+    window.run("Edit & accept", lambda: service.update(memory_id, tags=["x"]))
+    assert window.menus.undo.text() == "Undo Edit && accept"  # how Qt shows one "&"

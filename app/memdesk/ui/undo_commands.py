@@ -48,7 +48,10 @@ class StepCommand(QUndoCommand):
     does nothing. Refusals are reported, not raised (an exception inside undo() is lost)."""
 
     def __init__(self, service: MemoryService, text: str, step: Step, report: Reporter) -> None:
-        super().__init__(text)
+        # Qt shows the text in the Edit menu, where "&" marks a shortcut letter: doubled, it
+        # is shown ("Undo Edit & accept", not "Undo Edit  accept").
+        super().__init__(text.replace("&", "&&"))
+        self.title = text
         self.service = service
         self.step = step
         self._report = report
@@ -66,8 +69,16 @@ class StepCommand(QUndoCommand):
             self.service.apply_step(self.step, undo=undo)
         except MemdeskError as exc:
             # Qt drops a command made obsolete during undo/redo: it cannot be replayed safely.
+            # Say so, or the next Ctrl+Z silently undoes an older step.
             self.setObsolete(True)
-            self._report(exc)
+            verb = "undo" if undo else "redo"
+            then = "Undo now goes to the step before it" if undo else "nothing is left to redo"
+            self._report(
+                MemdeskError(
+                    f"Could not {verb} “{self.title}”: {exc.message.rstrip('. ')}. It was taken "
+                    f"off the undo history; {then}."
+                )
+            )
             return
         self._applied = not undo
 
