@@ -7,8 +7,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from memdesk.core import agent
+from memdesk.store import DB
 from memdesk.ui.list.memory_table_model import PAGE_SIZE
 from memdesk.ui.list.memory_table_view import highlight_html
+from memdesk.ui.list.search_box import SETTLED_PAUSE_MS
 from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
 
 
@@ -469,3 +471,13 @@ def test_an_ampersand_in_a_step_shows_in_the_edit_menu(window, service):
     memory_id = shown_ids(window)[0]
     window.run("Edit & accept", lambda: service.update(memory_id, tags=["x"]))
     assert window.menus.undo.text() == "Undo Edit && accept"  # how Qt shows one "&"
+
+
+def test_closing_while_a_search_settles_records_it_and_fires_nothing_later(qtbot, service, window):
+    qtbot.keyClicks(window.browser.search, "postgres")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    window.close()  # within the second a search takes to count as looked for
+    assert [entry["query"] for entry in service.retrieval_log(limit=5)] == ["postgres"]
+    service.close()
+    qtbot.wait(SETTLED_PAUSE_MS + 200)
+    assert DB.obj.is_closed()  # no timer of the closed window reopened the database

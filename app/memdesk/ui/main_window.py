@@ -433,6 +433,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()
+        self.browser.search.finish()
         self.hub.close()
         self.stats.close()
         self.browser.model.close()

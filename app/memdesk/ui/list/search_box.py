@@ -44,6 +44,14 @@ class SearchBox(QLineEdit):
         self._typing.stop()
         self._settling.stop()
 
+    def finish(self) -> None:
+        """The window is closing: a search still settling is recorded now, while the database
+        is open, and no timer fires afterwards."""
+        self._typing.stop()
+        if self._settling.isActive():
+            self._settling.stop()
+            self._on_settled()
+
     @Slot(str)
     def _on_text_changed(self, _text: str) -> None:
         self._typing.start()
