@@ -481,3 +481,20 @@ def test_closing_while_a_search_settles_records_it_and_fires_nothing_later(qtbot
     service.close()
     qtbot.wait(SETTLED_PAUSE_MS + 200)
     assert DB.obj.is_closed()  # no timer of the closed window reopened the database
+
+
+def test_empty_trash_follows_what_the_trash_holds(qtbot, service, window):
+    window.sidebar.select_key("trash")
+    settle(window)
+    assert not window.menus.empty_trash.isEnabled()
+    service.remove(shown_ids_of(service)[0])  # trashed elsewhere (an agent, the CLI)
+    qtbot.waitUntil(lambda: window.sidebar.count_of("trash") == 1, timeout=3000)
+    window.browser.table.clearSelection()
+    assert window.menus.empty_trash.isEnabled()
+    service.empty_trash()
+    qtbot.waitUntil(lambda: window.sidebar.count_of("trash") == 0, timeout=3000)
+    assert not window.menus.empty_trash.isEnabled()
+
+
+def shown_ids_of(service) -> list[str]:
+    return [m["id"] for m in service.list_memories()]

@@ -139,6 +139,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.browser.error_raised.connect(self.show_error)
         self.browser.shown_changed.connect(self._update_counts)
         self.stats.loaded.connect(self._update_counts)
+        self.sidebar.counts_changed.connect(self._on_selection_changed)  # Empty Trash's count
         self.browser.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.browser.table.doubleClicked.connect(self.detail.start_editing)
         self.detail.edit_requested.connect(self._on_edit_requested)

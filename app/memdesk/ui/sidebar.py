@@ -45,6 +45,7 @@ class Sidebar(QTreeWidget):
     """Where a person picks what the list shows. Emits `view_selected(key)`."""
 
     view_selected = Signal(str)
+    counts_changed = Signal()  # after each refresh of the entries' counts
 
     def __init__(self, stats: StatsLoader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,6 +95,7 @@ class Sidebar(QTreeWidget):
             self.setCurrentItem(self._find(self._key) or self._find("all"))
         finally:
             self.blockSignals(False)
+        self.counts_changed.emit()
 
     def _add_group(self, title: str, prefix: str, counts: dict[str, int]) -> None:
         if not counts:
