@@ -495,3 +495,11 @@ def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_p
     code, out, _ = run("doctor")
     assert code == 1
     assert "not an executable file by absolute path" in out
+
+
+def test_help_says_where_the_database_and_the_agents_socket_are(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_DB", str(tmp_path / "mine.db"))
+    monkeypatch.setenv("MEMDESK_SOCKET", str(tmp_path / "agents.sock"))
+    out = run("--help", db=None)[1]
+    assert f"database  {tmp_path / 'mine.db'}" in out
+    assert f"socket    {tmp_path / 'agents.sock'}" in out

@@ -13,6 +13,7 @@ import shtab
 
 from memdesk import __version__, cli_output
 from memdesk import cli_commands as commands
+from memdesk.api import naming
 from memdesk.api.hooks import EVENTS as HOOK_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.views.display import visible
@@ -38,6 +39,19 @@ EXIT_CODES = """exit codes:
   3  not found: no such memory or backup
   4  refused: not allowed, changed since you read it, identity full, too large
   5  unavailable: memdesk busy, the disk full or read-only, the database unusable"""
+
+
+def _where() -> str:
+    """Where the default database and the agents' socket are (what agent setups ask for)."""
+    try:
+        db = resolve_db_path()
+    except (OSError, ValueError) as exc:  # a bad MEMDESK_DB is reported when it is used
+        return f"where:\n  database  unknown ({exc})"
+    return (
+        f"where:\n  database  {db}  (--db PATH or MEMDESK_DB to change)\n"
+        f"  socket    {naming.socket_path(db)}  (agents connect here; MEMDESK_SOCKET to change)"
+    )
+
 
 # Service error code -> exit code (anything else that is the caller's: 2).
 _EXIT = {
@@ -73,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="memdesk",
         description="Long-term memory for AI agents that you can "
         "see and correct. Without a command, opens the window.",
-        epilog=EXIT_CODES,
+        epilog=f"{_where()}\n\n{EXIT_CODES}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"memdesk {__version__}")
