@@ -195,7 +195,9 @@ def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypa
     original_tags = {i: service.get(i)["tags"] for i in ids}
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("reviewed, keep", True))
     window.menus.retag.trigger()
-    assert all(service.get(i)["tags"] == ["reviewed", "keep"] for i in ids)
+    assert {i: service.get(i)["tags"] for i in ids} == {
+        i: [*tags, "reviewed", "keep"] for i, tags in original_tags.items()
+    }
     window.menus.move["L2"].trigger()
     assert all(service.get(i)["layer"] == "L2" for i in ids)
     window.undo_stack.undo()
@@ -498,3 +500,30 @@ def test_empty_trash_follows_what_the_trash_holds(qtbot, service, window):
 
 def shown_ids_of(service) -> list[str]:
     return [m["id"] for m in service.list_memories()]
+
+
+def test_retag_of_several_adds_and_removes_only_what_was_changed(
+    qtbot, service, window, monkeypatch
+):
+    window.sidebar.select_key("project:web")
+    settle(window)
+    window.browser.table.selectAll()
+    asked = []
+
+    def get_text(parent, title, label, *args, text="", **kw):
+        asked.append((label, text))
+        return "ops", True  # "deploy" removed, "ops" added
+
+    monkeypatch.setattr(QInputDialog, "getText", get_text)
+    window.menus.retag.trigger()
+    assert asked[0][1] == "deploy"  # only what both share is offered
+    assert "each memory keeps its other tags" in asked[0][0]
+    assert sorted(m["tags"] for m in service.list_memories(project="web")) == [
+        ["db", "ops"],
+        ["ops"],
+    ]
+    window.undo_stack.undo()
+    assert sorted(m["tags"] for m in service.list_memories(project="web")) == [
+        ["deploy"],
+        ["deploy", "db"],
+    ]

@@ -94,15 +94,35 @@ class MemoryActions:
 
     @Slot()
     def retag_selected(self) -> None:
+        """Edit the tags the selected memories share: a tag added goes on each, a tag removed
+        comes off each, and each keeps its other tags (several memories never all get the
+        first one's tags)."""
         ids = self.selected_ids()
         if not ids:
             return
-        current = ", ".join(self.service.get(ids[0])["tags"])
-        text, ok = QInputDialog.getText(
-            self, "Retag", f"Tags for {noun(len(ids))} (comma-separated):", text=current
+        tags_of = {i: self.service.get(i)["tags"] for i in ids}
+        shared = [t for t in tags_of[ids[0]] if all(t in tags_of[i] for i in ids)]
+        label = (
+            "Tags (comma-separated):"
+            if len(ids) == 1
+            else f"Tags all {noun(len(ids))} have (comma-separated). Add or remove tags here; "
+            "each memory keeps its other tags:"
         )
-        if ok:
-            self.bulk_edit("Retag", {"tags": [t.strip() for t in text.split(",") if t.strip()]})
+        text, ok = QInputDialog.getText(self, "Retag", label, text=", ".join(shared))
+        if not ok:
+            return
+        wanted = list(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+        gone = set(shared) - set(wanted)
+        new = {
+            i: [t for t in tags if t not in gone] + [t for t in wanted if t not in tags]
+            for i, tags in tags_of.items()
+        }
+        changed = [i for i in ids if new[i] != tags_of[i]]
+        if changed:
+            self.run(
+                f"Retag ({noun(len(changed))})",
+                lambda: [self.service.update(i, tags=new[i]) for i in changed],
+            )
 
     def move_selected(self, layer: str) -> None:
         self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})
