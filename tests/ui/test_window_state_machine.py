@@ -84,11 +84,13 @@ class WindowMachine(RuleBasedStateMachine):
         return f"{base} n{self.counter}"
 
     def _identity_size(self, model: Model) -> int:
-        return sum(
+        """The profile as agents get it: entries one per line, the line breaks counted."""
+        sizes = [
             len(m["content"])
             for m in model.values()
             if m["layer"] == "L0" and m["status"] == "active"
-        )
+        ]
+        return sum(sizes) + max(0, len(sizes) - 1)
 
     def _view(self, key: str) -> list[str]:
         self.window.sidebar.select_key(key)
@@ -239,20 +241,29 @@ class WindowMachine(RuleBasedStateMachine):
         if field == "layer":
             value = value if value.startswith("L") else "L0"
             self.window.move_selected(value)
-            new: Any = value
+            new = {i: value for i in ids}
         else:
             QInputDialog.getText = lambda *a, **k: (value, True)  # type: ignore
             if field == "tags":
                 self.window.retag_selected()
-                new = [value]
+                new = self._retagged(ids, value)
             else:
                 self.window.set_project_of_selected()
-                new = value
-        changes = {i: {field: new} for i in ids if self.model[i][field] != new}
+                new = {i: value for i in ids}
+        changes = {i: {field: new[i]} for i in ids if self.model[i][field] != new[i]}
         after = {i: {**m, **changes.get(i, {})} for i, m in self.model.items()}
         full = self._identity_size(after) > LIMIT
         if changes or full:
             self._apply(changes, refused=full)
+
+    def _retagged(self, ids: list[str], tag: str) -> dict[str, list[str]]:
+        """Retag to `tag`: the tags all of them share are replaced by it; others are kept."""
+        tags = {i: self.model[i]["tags"] for i in ids}
+        gone = {t for t in tags[ids[0]] if all(t in tags[i] for i in ids)} - {tag}
+        return {
+            i: [t for t in tags[i] if t not in gone] + ([] if tag in tags[i] else [tag])
+            for i in ids
+        }
 
     @rule(line=texts)
     def identity_save(self, line: str) -> None:
