@@ -213,3 +213,20 @@ def test_the_dashboards_activity_figures(service):
     assert [m["content"] for m in stale["oldest"]] == ["long ago"]
     assert stale["days"] == 156
     assert {m["content"] for m in figures["most_recalled"]} == {"today one", "today two"}
+
+
+def test_words_sort_as_a_person_reads_them_whatever_their_case(service):
+    for text in ("banana", "Apple", "cherry", "apricot"):
+        service.add(text, dedup=False, project=text.upper() if text == "cherry" else text)
+    assert [m["content"] for m in service.list_memories(order="content")] == [
+        "Apple",
+        "apricot",
+        "banana",
+        "cherry",
+    ]
+    assert [m["project"] for m in service.list_memories(order="-project")] == [
+        "CHERRY",
+        "banana",
+        "apricot",
+        "Apple",
+    ]

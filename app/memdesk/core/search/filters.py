@@ -31,6 +31,8 @@ ORDERABLE = (
     "version",
     "tags",
 )
+# Orderable fields of words, sorted regardless of case.
+WORDS = frozenset({"content", "agent", "project", "task", "tags"})
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,8 @@ def order_by(order: str) -> list[peewee.Ordering]:
             field="order",
         )
     column = getattr(Memory, name)
+    if name in WORDS:  # as a person reads them: "apple" before "Banana"
+        column = column.collate("NOCASE")
     if order.startswith("-"):
         return [column.desc(nulls="LAST"), Memory.id.desc()]
     return [column.asc(nulls="LAST"), Memory.id.desc()]
