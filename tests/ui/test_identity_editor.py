@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from memdesk.core import agent
@@ -100,3 +101,15 @@ def test_identity_save_from_window_is_undoable(qtbot, service, tmp_path, monkeyp
     window.undo_stack.undo()
     settle(window)
     assert service.identity()["text"] == "Before."
+
+
+def test_ctrl_enter_saves_from_the_text(qtbot, service):
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.show()
+    qtbot.waitExposed(editor)
+    editor.text.setFocus()
+    editor.text.setPlainText("I am Ana.")
+    qtbot.keyClick(editor.text, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert editor.result() == QDialog.DialogCode.Accepted
+    assert service.identity()["text"] == "I am Ana."

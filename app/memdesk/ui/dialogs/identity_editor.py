@@ -6,7 +6,8 @@ near the limit and red over it; Save is disabled over it, with a message saying 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -62,6 +63,10 @@ class IdentityEditor(QDialog):
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.buttons.accepted.connect(self._on_save)
         self.buttons.rejected.connect(self.reject)
+        self.save_button.setToolTip("Save (Ctrl+Enter, Ctrl+S)")
+        # Enter makes a new line in the text, so saving takes Ctrl (as the memory editor's);
+        # the text box would take Ctrl+Enter for itself, so the keys are read before it.
+        self.text.installEventFilter(self)
         footer = QHBoxLayout()
         footer.addWidget(self.counter)
         footer.addWidget(self.message, 1)
@@ -72,6 +77,13 @@ class IdentityEditor(QDialog):
         layout.addLayout(footer)
         self.text.textChanged.connect(self._on_text_changed)
         self._on_text_changed()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.text and event.type() == QEvent.Type.KeyPress and _saves(event):
+            if self.save_button.isEnabled():
+                self._on_save()
+            return True
+        return super().eventFilter(watched, event)
 
     def size_used(self) -> int:
         return len(self.text.toPlainText().strip())
@@ -147,3 +159,9 @@ class IdentityEditor(QDialog):
         current = self._service.identity()
         self.before, self.ids = current["text"], list(current["ids"])
         self.text.setPlainText(theirs)
+
+
+def _saves(event: QKeyEvent) -> bool:
+    """Ctrl+Enter (either Enter key) or Ctrl+S."""
+    ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+    return bool(ctrl) and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_S)
