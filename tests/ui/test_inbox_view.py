@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QInputDialog
 from memdesk.core import agent
 from memdesk.core.errors import TooMany
 from memdesk.core.review.write_budget import WriteBudgets
+from memdesk.ui.dialogs import text_dialog
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
@@ -74,9 +75,7 @@ def test_accept_with_a_key_then_undo_and_redo(qtbot, service, window):
 
 def test_edit_and_accept(qtbot, service, window, monkeypatch):
     view = open_inbox(window)
-    monkeypatch.setattr(
-        QInputDialog, "getMultiLineText", lambda *a, **k: ("Never edit vendor/", True)
-    )
+    monkeypatch.setattr(text_dialog, "ask_text", lambda *a, **k: ("Never edit vendor/", True))
     press(qtbot, view, Qt.Key.Key_E)
     settle(window)
     (accepted,) = service.proposals("accepted")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
 from memdesk.core import IdentityFull, MemoryService, agent
 from memdesk.core.memory.steps import capture
+from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
@@ -54,6 +55,7 @@ class WindowMachine(RuleBasedStateMachine):
         self._patched = {
             (QMessageBox, "warning"): QMessageBox.warning,
             (QMessageBox, "question"): QMessageBox.question,
+            (text_dialog, "ask_text"): text_dialog.ask_text,
         }
         QMessageBox.warning = lambda _p, _t, text, *a: self.warnings.append(text)  # type: ignore
         QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Yes  # type: ignore
@@ -182,7 +184,7 @@ class WindowMachine(RuleBasedStateMachine):
         text = self._text(text)
         self.window.open_memory(memory_id)
         settle(self.window)
-        QInputDialog.getMultiLineText = lambda *a, **k: (text, True)  # type: ignore
+        text_dialog.ask_text = lambda *a, **k: (text, True)  # type: ignore
         self.window.correct_current()
         old = self.model[memory_id]
         full = (

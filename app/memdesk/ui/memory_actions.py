@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QInputDialog
 from memdesk.core import MemdeskError, VersionConflict
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui.ask import confirm
+from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.list.memory_table_model import first_line
 from memdesk.ui.undo_commands import noun, perform
@@ -39,7 +40,7 @@ class MemoryActions:
         if not memory_id:
             return
         old = self.service.get(memory_id)
-        text, ok = QInputDialog.getMultiLineText(
+        text, ok = text_dialog.ask_text(
             self,
             "Correct memory",
             "The corrected text (the old one is kept, retired):",

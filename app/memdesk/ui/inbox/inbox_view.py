@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.detail.markdown_view import SafeBrowser
+from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
 
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
@@ -184,7 +185,7 @@ class InboxView(QWidget):
         if len(chosen) != 1:
             return
         (item,) = chosen
-        text, ok = QInputDialog.getMultiLineText(
+        text, ok = text_dialog.ask_text(
             self, "Edit & accept", "Accept it with these words:", item["content"]
         )
         if ok and text.strip():
