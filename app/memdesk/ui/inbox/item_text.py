@@ -25,7 +25,7 @@ ACCEPTING = {
     "unsure": "Accept lets agents see it.",
     "flagged": "Accept releases it to agents as it is; Edit & accept to change it first.",
     "overrun": "Accept marks this notice seen. If the agent should not write this much, pause "
-    "it or make it read-only in View ▸ Agents….",
+    "it or make it read-only (View ▸ Agents…)",
 }
 
 
