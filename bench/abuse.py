@@ -30,6 +30,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 from memdesk.api.client import Client, MemdeskError  # noqa: E402
 from memdesk.api.methods import METHODS  # noqa: E402
@@ -74,49 +75,50 @@ class Run:
                         self.internal_errors.append(line[:300].decode("utf-8", "replace"))
 
 
+def connect_again_and_again(run: Run, talk: Callable[[socket.socket], None]) -> None:
+    """Until the run ends: connect, `talk`, hang up (a refused or cut connection is fine)."""
+    while run.alive():
+        peer = run.connect()
+        if peer is None:
+            time.sleep(0.05)
+            continue
+        try:
+            talk(peer)
+        except OSError:
+            pass
+        finally:
+            peer.close()
+
+
 def random_requests(run: Run) -> None:
     rng = random.Random(threading.get_ident())
     names = [method.name for method in METHODS]
-    while run.alive():
-        peer = run.connect()
-        if peer is None:
-            time.sleep(0.05)
-            continue
-        try:
-            for _ in range(50):
-                if rng.random() < 0.2:
-                    line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
-                else:
-                    method = rng.choice(names)
-                    params = {
-                        rng.choice(PARAMETERS): rng.choice(HOSTILE_VALUES)
-                        for _ in range(rng.randrange(4))
-                    }
-                    line = json.dumps(
-                        {"jsonrpc": "2.0", "method": method, "params": params, "id": 1}
-                    ).encode()
-                peer.sendall(line.replace(b"\n", b" ") + b"\n")
-                run.note_replies(peer.recv(1 << 20))
-        except OSError:
-            pass
-        finally:
-            peer.close()
+
+    def talk(peer: socket.socket) -> None:
+        for _ in range(50):
+            if rng.random() < 0.2:
+                line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+            else:
+                params = {
+                    rng.choice(PARAMETERS): rng.choice(HOSTILE_VALUES)
+                    for _ in range(rng.randrange(4))
+                }
+                line = json.dumps(
+                    {"jsonrpc": "2.0", "method": rng.choice(names), "params": params, "id": 1}
+                ).encode()
+            peer.sendall(line.replace(b"\n", b" ") + b"\n")
+            run.note_replies(peer.recv(1 << 20))
+
+    connect_again_and_again(run, talk)
 
 
 def oversized_lines(run: Run) -> None:
-    while run.alive():
-        peer = run.connect()
-        if peer is None:
-            time.sleep(0.05)
-            continue
-        try:
-            peer.sendall(b'{"jsonrpc":"2.0","method":"memory.add","params":{"content":"')
-            peer.sendall(b"x" * (2 << 20))
-            run.note_replies(peer.recv(4096))
-        except OSError:
-            pass
-        finally:
-            peer.close()
+    def talk(peer: socket.socket) -> None:
+        peer.sendall(b'{"jsonrpc":"2.0","method":"memory.add","params":{"content":"')
+        peer.sendall(b"x" * (2 << 20))
+        run.note_replies(peer.recv(4096))
+
+    connect_again_and_again(run, talk)
 
 
 def dribblers(run: Run) -> None:
@@ -153,19 +155,13 @@ def deaf_subscribers(run: Run) -> None:
 def large_batches(run: Run) -> None:
     request = {"jsonrpc": "2.0", "method": "memory.list", "params": {"limit": 500}, "id": 1}
     batch = json.dumps([{**request, "id": n} for n in range(100)]).encode() + b"\n"
-    while run.alive():
-        peer = run.connect()
-        if peer is None:
-            time.sleep(0.05)
-            continue
-        try:
-            peer.sendall(batch)
-            time.sleep(0.5)  # reads slowly, if at all
-            run.note_replies(peer.recv(1 << 16))
-        except OSError:
-            pass
-        finally:
-            peer.close()
+
+    def talk(peer: socket.socket) -> None:
+        peer.sendall(batch)
+        time.sleep(0.5)  # reads slowly, if at all
+        run.note_replies(peer.recv(1 << 16))
+
+    connect_again_and_again(run, talk)
 
 
 def crowd(run: Run) -> None:
