@@ -144,7 +144,7 @@ def test_an_unknown_command_is_a_one_line_error(run):
 
 def test_an_identity_over_the_limit_is_a_one_line_error_and_saves_nothing(run, run_json):
     run("identity", "--set", "a" * 600)
-    err = _one_line_error(*run("add", "b" * 401, "--layer", "L0"), exit_code=4)
+    err = _one_line_error(*run("add", "b" * 400, "--layer", "L0"), exit_code=4)
     assert "1,001 characters" in err
     assert "the limit is 1,000" in err
     assert "Merge or remove" in err
