@@ -9,6 +9,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+import shiboken6  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from memdesk.cli import main  # noqa: E402
@@ -29,12 +30,17 @@ def service(db_path):
 
 
 def _close_windows() -> None:
-    """Close every window before its database: pytest-qt closes the widgets it knows after
-    this fixture's teardown, and a window's timer firing then would reopen the closed file,
-    failing a later test with "still open in this process"."""
+    """Close every open window before its database: pytest-qt closes the widgets it knows
+    after this fixture's teardown, and a window's timer firing then would reopen the closed
+    file, failing a later test with "still open in this process".
+
+    Only shown, live windows: a hidden one is an earlier test's, already closed over a
+    database gone since, and closing it again (or a popup its parent took down with it)
+    crashed the suite."""
     app = QApplication.instance()
     for widget in app.topLevelWidgets() if app is not None else ():
-        widget.close()
+        if shiboken6.isValid(widget) and widget.isVisible():
+            widget.close()
 
 
 @pytest.fixture
