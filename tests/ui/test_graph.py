@@ -188,3 +188,35 @@ def test_shift_drag_moves_a_node_and_links_nothing(service, window, memories):
     settle(window)
     graph.wait()
     assert graph.positions[c["id"]] == (123.0, 45.0)
+
+
+class _Click:
+    def __init__(self, pos: QPointF, button: Qt.MouseButton) -> None:
+        self._pos, self._button, self.accepted = pos, button, False
+
+    def button(self):
+        return self._button
+
+    def pos(self):
+        return self._pos
+
+    def accept(self):
+        self.accepted = True
+
+    def ignore(self):
+        pass
+
+
+def test_right_click_on_a_memory_offers_to_remove_its_links(service, window, memories):
+    a, b, _ = memories
+    graph = window.graph
+    click = _Click(QPointF(*graph.positions[a["id"]]), Qt.MouseButton.RightButton)
+    graph.nodes.mouseClickEvent(click)
+    assert click.accepted
+    [remove] = graph.link_menu.actions()
+    assert remove.text() == "Remove link: related “Ansible inventory lives in ops/hosts”"
+    remove.trigger()
+    graph.link_menu.close()
+    settle(window)
+    assert service.get(a["id"])["links"] == []
+    assert not graph.plot.getPlotItem().getViewBox().menuEnabled()  # not pyqtgraph's menu

@@ -27,6 +27,17 @@ class GraphNodes(pg.ScatterPlotItem):
         self._from: str | None = None
         self._moving = False
 
+    def mouseClickEvent(self, ev: Any) -> None:  # noqa: N802 (pyqtgraph's name)
+        """A right-click on a memory is the view's (its links' menu): pyqtgraph reports
+        left-clicks only and leaves the right button to its own plot menu."""
+        if ev.button() == Qt.MouseButton.RightButton:
+            points = self.pointsAt(ev.pos())
+            if len(points):
+                ev.accept()
+                self.sigClicked.emit(self, points, ev)
+                return
+        super().mouseClickEvent(ev)
+
     def mouseDragEvent(self, ev: Any) -> None:  # noqa: N802 (pyqtgraph's name)
         """Drag from a memory to another to link them; with Shift held, move a node."""
         if ev.button() != Qt.MouseButton.LeftButton:

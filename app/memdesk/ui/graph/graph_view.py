@@ -165,6 +165,8 @@ class GraphView(QWidget):
         self.plot.hideAxis("left")
         self.plot.hideAxis("bottom")
         self.plot.setAspectLocked(True)
+        # pyqtgraph's own menu (View All, Plot Options, Export…) is not this view's.
+        self.plot.getPlotItem().setMenuEnabled(False)
         self._edge_items: list[pg.PlotDataItem] = []
         self.nodes = GraphNodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
@@ -346,7 +348,8 @@ class GraphView(QWidget):
                 )
         if menu.isEmpty():
             menu.addAction("No links (drag to another memory to link them)").setEnabled(False)
-        menu.exec(QCursor.pos())
+        menu.popup(QCursor.pos())
+        self.link_menu = menu
 
     def set_selected(self, memory_ids: list[str]) -> None:
         """Ring the memories selected in the List (its multi-selection, seen here too)."""
