@@ -128,6 +128,28 @@ def test_undo_after_empty_trash_says_what_happened(qtbot, service, window, monke
     assert window.undo_stack.count() == 0  # the step is gone, not offered again
 
 
+def test_no_redo_is_offered_for_a_memory_emptied_from_the_trash(
+    qtbot, service, window, monkeypatch, warnings
+):
+    click_row(qtbot, window, 0)
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.sidebar.select_key("trash")
+    settle(window)
+    click_row(qtbot, window, 0)
+    window.menus.restore.trigger()
+    settle(window)
+    window.undo_stack.undo()  # back in the Trash; "Redo Restore" on offer
+    settle(window)
+    assert window.undo_stack.canRedo()
+    window.menus.empty_trash.trigger()
+    settle(window)
+    assert not window.undo_stack.canRedo()
+    assert window.undo_stack.canUndo()  # the delete before it is still offered, and says why
+    assert warnings == []
+
+
 def test_typing_survives_an_agent_removing_the_memory(qtbot, service, window):
     click_row(qtbot, window, 0)
     memory_id = window.detail.memory_id

@@ -15,7 +15,7 @@ from memdesk.ui.ask import confirm
 from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.list.memory_table_model import first_line
-from memdesk.ui.undo_commands import noun, perform
+from memdesk.ui.undo_commands import discard_redo, noun, perform
 
 
 class MemoryActions:
@@ -84,6 +84,8 @@ class MemoryActions:
                 self.service.empty_trash()
             except MemdeskError as exc:
                 self.show_error(exc)
+            else:
+                discard_redo(self.undo_stack)
             self.hub.flush()
 
     def bulk_edit(self, text: str, changes: dict[str, Any]) -> None:

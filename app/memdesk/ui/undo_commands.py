@@ -83,5 +83,16 @@ class StepCommand(QUndoCommand):
         self._applied = not undo
 
 
+def discard_redo(stack: QUndoStack) -> None:
+    """Forget the steps undone so far, as any new action does: after Empty Trash they could
+    name memories that no longer exist, and a Redo offered then would only be refused.
+
+    Qt has no call for it; a push drops the redo steps first, and an obsolete command is then
+    deleted rather than kept, so the undo side stays as it was."""
+    command = QUndoCommand()
+    command.setObsolete(True)
+    stack.push(command)
+
+
 def noun(count: int) -> str:
     return f"{count:,} memor{'y' if count == 1 else 'ies'}"
