@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from memdesk.core import agent
 from tests.ui.window_helpers import open_window, settle, shown_texts
@@ -189,3 +189,24 @@ def test_the_lists_selection_is_ringed_in_the_timeline_and_graph(window):
     window.view_tabs.setCurrentIndex(2)
     window.graph.wait()
     assert len(window.graph.selection.data) == len(chosen)
+
+
+def test_dragging_across_the_density_strip_narrows_the_list(qtbot, window):
+    strip = window.timeline.density
+    box = strip.getViewBox()
+
+    def at(iso: str):
+        y = box.viewRange()[1][0] + 0.5 * (box.viewRange()[1][1] - box.viewRange()[1][0])
+        return strip.mapFromScene(box.mapViewToScene(QPointF(_seconds(iso), y)))
+
+    start, end = at("2026-02-01T00:00:00Z"), at("2026-02-28T00:00:00Z")
+    viewport = strip.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(viewport, start + (end - start) * step / 5)
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end)
+    settle(window)
+    assert sorted(shown_texts(window)) == sorted(
+        ["Who the user is"] + [f"Knowledge from month 2 number {n}" for n in range(3)]
+    )
+    assert window.timeline.clear_range.isEnabled()

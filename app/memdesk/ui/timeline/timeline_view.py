@@ -118,8 +118,13 @@ class TimelineView(QWidget):
 
         # The window's own colours, not pyqtgraph's black.
         background = self.palette().base().color()
-        self.density = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()}, background=background)
+        self.density = pg.PlotWidget(
+            viewBox=RangeStrip(self._on_strip_dragged),
+            axisItems={"bottom": pg.DateAxisItem()},
+            background=background,
+        )
         self.density.setMaximumHeight(90)
+        self.density.setToolTip("Drag across the strip to narrow every view to those dates")
         self.density.setMouseEnabled(y=False)
         self.density.hideAxis("left")
         self.bars = pg.BarGraphItem(x=[], height=[], width=1, brush="#9aa9c4")
@@ -292,8 +297,17 @@ class TimelineView(QWidget):
         self.bars.setOpts(x=middles, height=counts, width=width * 0.9)
         self.density.setYRange(0, max(1, counts.max()), padding=0.05)
 
+    def _on_strip_dragged(self, start: float, end: float, finished: bool) -> None:
+        """The range follows the drag; every view narrows once, when the button is let go."""
+        self.region.blockSignals(True)
+        self.region.setRegion((start, end))
+        self.region.blockSignals(False)
+        self.region.setVisible(True)
+        if finished:
+            self._on_region_changed()
+
     def _on_density_clicked(self, event: Any) -> None:
-        """A double click on the strip starts a range there (then drag its edges)."""
+        """A double click on the strip also starts a range there (then drag its edges)."""
         if not event.double():
             return
         x = self.density.getViewBox().mapSceneToView(event.scenePos()).x()
@@ -443,6 +457,25 @@ class TimelineView(QWidget):
             self.clear_date_range()
         else:
             super().keyPressEvent(event)
+
+
+class RangeStrip(pg.ViewBox):
+    """The density strip's view box: a left drag marks a date range (what a person tries
+    first, and what the README says), where pyqtgraph would pan; the plot below pans, and
+    the wheel zooms both."""
+
+    def __init__(self, on_drag: Any) -> None:
+        super().__init__(enableMenu=False)
+        self._on_drag = on_drag
+
+    def mouseDragEvent(self, ev: Any, axis: Any = None) -> None:  # noqa: N802 (pyqtgraph's)
+        if ev.button() != Qt.MouseButton.LeftButton:
+            super().mouseDragEvent(ev, axis)
+            return
+        ev.accept()
+        start = self.mapToView(ev.buttonDownPos()).x()
+        here = self.mapToView(ev.pos()).x()
+        self._on_drag(min(start, here), max(start, here), ev.isFinish())
 
 
 def _iso(seconds: float) -> str:
