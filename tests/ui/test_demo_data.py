@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from memdesk.ui.list.demo_data import load_demo
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from memdesk.ui.list.demo_data import SIZE, load_demo
+from tests.ui.window_helpers import open_window, settle
 
 
-def test_the_demo_fills_every_layer_with_history_links_and_searches(service):
+def test_the_demo_fills_every_layer_with_history_and_links(service):
     added = load_demo(service)
 
     stats = service.stats()
-    assert 35 <= added <= 45
+    assert added == SIZE  # the number the first-run panel promises
     assert stats["total"] == added
     assert set(stats["by_layer"]) == {"L0", "L1", "L2"}
     assert set(stats["projects"]) == {"ledger", "trailmap"}
     assert set(stats["by_source"]) == {"user", "agent", "system"}
     assert stats["by_status"]["inactive"] == 2  # the corrected memories
     assert stats["links"] >= 3
-    assert stats["searches"] == 3
     assert service.identity()["size"] <= service.identity()["limit"]
 
 
@@ -38,3 +41,21 @@ def test_an_edited_memory_has_a_history(service):
 
     [tests] = [m for m in service.list_memories(tags=["testing"]) if "pytest --cov" in m["content"]]
     assert len(service.history(tests["id"])) == 2
+
+
+def test_the_window_loads_the_demo_as_one_step_that_undo_takes_back(qtbot, service, tmp_path):
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    panel = window.empty_state
+    assert window.pages.currentWidget() is panel
+    assert f"{SIZE} memories" in " ".join(label.text() for label in panel.findChildren(QLabel))
+
+    qtbot.mouseClick(panel.demo_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert service.stats()["total"] == SIZE
+    assert window.undo_stack.undoText() == "Load demo data"
+
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert service.stats()["total"] == 0
+    assert window.pages.currentWidget() is panel
+    assert panel.demo_button.isEnabled()  # and it may be loaded again

@@ -260,11 +260,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
 
     @Slot()
     def _on_demo_requested(self) -> None:
-        try:
-            load_demo(self.service)
-        except MemdeskError as exc:
-            self.show_error(exc)
-        self.hub.flush()
+        self.run("Load demo data", lambda: load_demo(self.service))
 
     @Slot(str)
     def _on_view_selected(self, key: str) -> None:

@@ -2,7 +2,8 @@
 
 Plain data plus one function that writes it through the service, as agents would: an
 identity profile (L0), preferences and project conventions (L1), corrections that left a
-history, session summaries in the archive (L2), links, and a few searches in the log.
+history, session summaries in the archive (L2) and links. Only memories: the window loads it
+as one undoable step, and undo takes back exactly what it added (no searches in the log).
 """
 
 from __future__ import annotations
@@ -129,12 +130,10 @@ ARCHIVE: list[dict[str, Any]] = [
     },
 ]
 
-SEARCHES = [  # (writer, query, project): so the retrieval log has something to show
-    (CLAUDE, "python tooling and tests", None),
-    (CURSOR, "how are coordinates stored", "trailmap"),
-    (CLAUDE, "deploy ledger", "ledger"),
-]
 # fmt: on
+
+# What the first-run panel promises: a correction adds a memory, its old text stays.
+SIZE = len(IDENTITY) + len(KNOWLEDGE) + len(CORRECTIONS) + len(ARCHIVE)
 
 
 def load_demo(service: MemoryService) -> int:
@@ -183,8 +182,6 @@ def load_demo(service: MemoryService) -> int:
         fields = {k: v for k, v in summary.items() if k != "by"}
         service.archive_session(**fields, actor=_actor(summary["by"]))
         added += 1
-    for writer, query, project in SEARCHES:
-        service.search(query, project=project, actor=_actor(writer))
     return added
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.ui.icons import app_icon
+from memdesk.ui.list import demo_data
 
 
 def mcp_snippet(db_path: str | Path) -> str:
@@ -158,8 +159,9 @@ class EmptyStatePanel(QWidget):
         row.addWidget(self.demo_button)
         row.addWidget(
             _text(
-                "About 40 memories from two projects, to explore before your agents write "
-                "their own. Or press Ctrl+N to add your first memory."
+                f"{demo_data.SIZE} memories from two projects, to explore before your agents "
+                "write their own (Ctrl+Z takes them away again). Or press Ctrl+N to add your "
+                "first memory."
             ),
             1,
         )
@@ -174,6 +176,11 @@ class EmptyStatePanel(QWidget):
     def _on_demo_clicked(self) -> None:
         self.demo_button.setEnabled(False)  # one demo set is enough; the panel goes away next
         self.demo_requested.emit()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        """Back after the demo was undone: it may be loaded again."""
+        self.demo_button.setEnabled(True)
+        super().showEvent(event)
 
 
 def _heading(text: str) -> QLabel:
