@@ -220,3 +220,19 @@ def test_right_click_on_a_memory_offers_to_remove_its_links(service, window, mem
     settle(window)
     assert service.get(a["id"])["links"] == []
     assert not graph.plot.getPlotItem().getViewBox().menuEnabled()  # not pyqtgraph's menu
+
+
+def test_hub_labels_never_cover_each_other_and_the_busiest_hub_is_named(qtbot, service, window):
+    for n in range(60):
+        service.add(f"Note {n} on the build", tags=[f"topic{n}", "busy"], dedup=False)
+    graph = window.graph
+    graph.reload(full=True)
+    graph.wait()
+    window.resize(900, 600)
+    qtbot.wait(50)
+    graph.fit()
+    qtbot.wait(50)
+    rects = [label.sceneBoundingRect() for label in graph.labels]
+    assert rects
+    assert not any(a.intersects(b) for n, a in enumerate(rects) for b in rects[n + 1 :])
+    assert "busy" in [label.toPlainText() for label in graph.labels]

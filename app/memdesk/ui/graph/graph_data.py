@@ -84,3 +84,25 @@ def ring(node: dict[str, Any], new_since: str) -> str:
     if node["status"] != "active":
         return "retired"
     return "new" if node["created_at"] >= new_since else "plain"
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
+
+
+def readable_labels(candidates: list[tuple[str, Box]], limit: int) -> list[str]:
+    """Of labels ordered by importance, those that can be shown without touching one shown
+    before them, at most `limit`: a crowd of hubs keeps its biggest names readable, and
+    zooming in makes room for the rest."""
+    shown: list[Box] = []
+    chosen: list[str] = []
+    for key, (left, top, right, bottom) in candidates:
+        if len(chosen) >= limit:
+            break
+        if any(
+            left < r and l < right and top < b and t < bottom
+            for l, t, r, b in shown  # noqa: E741
+        ):
+            continue
+        shown.append((left, top, right, bottom))
+        chosen.append(key)
+    return chosen

@@ -16,8 +16,8 @@ import math
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QCursor, QKeyEvent
+from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QCursor, QFontMetricsF, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.views.graph import BUDGET
-from memdesk.ui.graph.graph_data import edge_lines, node_points, place
+from memdesk.ui.graph.graph_data import edge_lines, node_points, place, readable_labels
 from memdesk.ui.graph.graph_nodes import GraphNodes
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
 
@@ -54,6 +54,9 @@ EDGE_STYLES = {  # relation -> (colour, Qt pen style)
     "hub": ("#dddddd", Qt.PenStyle.SolidLine),
 }
 LABELS_BELOW = 60  # node labels are drawn when at most this many nodes are in view
+LABEL_DROP = 0.4  # a label's top sits this much of its height below its node's centre
+LABEL_FILL = (255, 255, 255, 200)
+TEXT_MARGIN = 4  # pixels a pyqtgraph TextItem adds around its text (Qt's document margin)
 
 
 class _Layout(QRunnable):
@@ -178,7 +181,7 @@ class GraphView(QWidget):
         self._selected: list[str] = []
         self.rubber = pg.PlotDataItem(pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.rubber)
-        self._labels: list[pg.TextItem] = []
+        self.labels: list[pg.TextItem] = []
         self.plot.getViewBox().sigRangeChanged.connect(lambda *_: self._update_labels())
 
         layout = QVBoxLayout(self)
@@ -292,10 +295,13 @@ class GraphView(QWidget):
         self._update_labels()
 
     def _update_labels(self) -> None:
-        for label in self._labels:
+        """Name what is in view, hubs first (the most linked first), then memories (the
+        most recalled first), leaving out any label that would cover one already shown."""
+        for label in self.labels:
             self.plot.removeItem(label)
-        self._labels.clear()
-        (x0, x1), (y0, y1) = self.plot.getViewBox().viewRange()
+        self.labels.clear()
+        box = self.plot.getViewBox()
+        (x0, x1), (y0, y1) = box.viewRange()
         inside = [
             n
             for n in self.data["nodes"]
@@ -305,11 +311,33 @@ class GraphView(QWidget):
         ]
         if len(inside) > LABELS_BELOW:  # too many to read: only the hubs are named
             inside = [n for n in inside if n.get("hub")]
+        degree: dict[str, int] = {}
+        for a, b, _relation in self.data["edges"]:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        inside.sort(
+            key=lambda n: (not n.get("hub"), -degree.get(n["id"], 0), -n.get("recall_count", 0))
+        )
+        metrics = QFontMetricsF(self.font())
+        candidates = []
         for node in inside:
-            label = pg.TextItem(node["label"], color="#333", anchor=(0.5, -0.4))
-            label.setPos(*self.positions[node["id"]])
+            at = box.mapViewToDevice(QPointF(*self.positions[node["id"]]))
+            width = metrics.horizontalAdvance(node["label"]) + 2 * TEXT_MARGIN
+            height = metrics.height() + 2 * TEXT_MARGIN
+            top = at.y() + LABEL_DROP * height
+            candidates.append(
+                (node["id"], (at.x() - width / 2, top, at.x() + width / 2, top + height))
+            )
+        by_id = {n["id"]: n for n in inside}
+        for node_id in readable_labels(candidates, LABELS_BELOW):
+            label = pg.TextItem(
+                by_id[node_id]["label"], color="#333", anchor=(0.5, -LABEL_DROP), fill=LABEL_FILL
+            )
+            label.setZValue(1)  # above the nodes of a crowded graph, on a light ground
+            label.setPos(*self.positions[node_id])
+            label.setToolTip(by_id[node_id]["label"])
             self.plot.addItem(label)
-            self._labels.append(label)
+            self.labels.append(label)
 
     def _focus_set(self) -> set[str] | None:
         hops = self.focus_hops.value()
