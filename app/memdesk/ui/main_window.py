@@ -47,9 +47,6 @@ STATUS_VIEWS = {"active": "all", "inactive": "inactive", "deleted": "trash"}
 T = TypeVar("T")
 
 
-PAGE_MIN_WIDTH = 420
-
-
 class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     """Browse, search, correct and remove what agents remember; refreshed live as they write."""
 
@@ -103,10 +100,6 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.pages.addWidget(self.empty_state)
         self.inbox = InboxView(self.service, self.run, self.show_error, self)
         self.pages.addWidget(self.inbox)
-        for page in (self.timeline, self.graph):
-            # Their control rows are wide; left to them, the stack's minimum (the widest
-            # page's) would squeeze the sidebar to nothing on a first run.
-            page.setMinimumWidth(PAGE_MIN_WIDTH)
         center = QWidget(self)
         column = QVBoxLayout(center)
         column.setContentsMargins(6, 6, 6, 0)
@@ -118,6 +111,8 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.splitter.addWidget(center)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(1, 1)
+        # A pane dragged (or restored from another screen's settings) to nothing stays lost.
+        self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([200, 820, 380])
         self.setCentralWidget(self.splitter)
 

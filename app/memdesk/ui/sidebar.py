@@ -60,6 +60,9 @@ class Sidebar(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # Never squeezed below its layers and a six-figure count ("Kno…" told a person nothing).
+        metrics = self.fontMetrics()
+        self.setMinimumWidth(metrics.horizontalAdvance("Knowledge (L1) 100,000") + 28)
         self.currentItemChanged.connect(self._on_current_item_changed)
         stats.loaded.connect(self.refresh)
         self.refresh()

@@ -10,17 +10,24 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from superqt import QElidingLabel
 
 from memdesk.api import hook_failures
 
 FAILURES_CHECK_MS = 30_000
 RECENT_S = 24 * 3600
+MESSAGE_SHARE = 0.5  # of the bar's width a message may claim before it is shortened
 
 
 class StatusBar(QStatusBar):
-    """Permanent labels on the right; transient messages (e.g. "Undone") on the left."""
+    """Permanent labels on the right; transient messages (e.g. "Undone") on the left.
+
+    The messages are a label of ours rather than QStatusBar's own painting, which ran into the
+    counts and was cut; the database and socket paths give up room first, shortened in the
+    middle, their whole path in the tooltip."""
 
     def __init__(
         self,
@@ -32,8 +39,13 @@ class StatusBar(QStatusBar):
         self._over_budget = over_budget
         self.counts = QLabel(self)
         self.agents = QLabel(self)
-        self.socket = QLabel(self)
-        self.database = QLabel(self)
+        self.message = QElidingLabel(self)
+        self.message.setMinimumWidth(0)
+        self._message_timer = QTimer(self, singleShot=True)
+        self._message_timer.timeout.connect(self.clearMessage)
+        self.addWidget(self.message, 1)
+        self.socket = _path_label(self)
+        self.database = _path_label(self)
         self.database.setText(f"Database: {_home_relative(db_path)}")
         self.database.setToolTip(str(db_path))
         self.hook_problems = QLabel(self)
@@ -42,9 +54,10 @@ class StatusBar(QStatusBar):
         self.flooding = QLabel(self)
         self.flooding.setStyleSheet("color: #b00020; font-weight: bold;")
         self.flooding.hide()
-        labels = (self.flooding, self.hook_problems, self.counts, self.agents, self.socket)
-        for label in (*labels, self.database):
+        for label in (self.flooding, self.hook_problems, self.counts, self.agents):
             label.setContentsMargins(8, 0, 8, 0)
+            self.addPermanentWidget(label)
+        for label in (self.socket, self.database):  # eliding measures its whole width: no margin
             self.addPermanentWidget(label)
         self.set_socket(None)
         self.set_agents(0)
@@ -53,6 +66,32 @@ class StatusBar(QStatusBar):
         self._failures_timer.timeout.connect(self._on_check_failures)
         self._failures_timer.start(FAILURES_CHECK_MS)
         self._on_check_failures()
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt's name)
+        """Say `text` until the next message, or for `timeout` ms."""
+        self.message.setText(text)
+        self.message.setToolTip(text)
+        self._fit_message()
+        if timeout:
+            self._message_timer.start(timeout)
+        else:
+            self._message_timer.stop()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_message()
+
+    def _fit_message(self) -> None:
+        """Room for the message, whole when it fits in most of the bar: the paths shorten
+        to make it, and the window can still be made narrower."""
+        wanted = self.message.fontMetrics().horizontalAdvance(self.message.text()) + 8
+        self.message.setMinimumWidth(min(wanted, int(self.width() * MESSAGE_SHARE)))
+
+    def clearMessage(self) -> None:  # noqa: N802 (Qt's name)
+        self.showMessage("")
+
+    def currentMessage(self) -> str:  # noqa: N802 (Qt's name)
+        return self.message.text()
 
     @Slot()
     def _on_check_failures(self) -> None:
@@ -114,6 +153,13 @@ class StatusBar(QStatusBar):
 
     def set_counts(self, shown: int, active: int) -> None:
         self.counts.setText(f"{shown:,} shown · {active:,} active")
+
+
+def _path_label(parent: QWidget) -> QElidingLabel:
+    """A path that gives up room from its start: the file's name stays in view."""
+    label = QElidingLabel(parent)
+    label.setElideMode(Qt.TextElideMode.ElideLeft)
+    return label
 
 
 def _home_relative(path: Path) -> str:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from superqt import QFlowLayout
 
 from memdesk.core.rules import KINDS, LAYER_NAMES
 from memdesk.ui.detail.diff_dialog import DiffDialog
@@ -77,11 +78,8 @@ class MemoryEditor(QWidget):
 
         form = QFormLayout()
         form.addRow("Tags", self.tags)
-        row = QHBoxLayout()
-        for label, widget in (("Kind", self.kind), ("Layer", self.layer)):
-            row.addWidget(QLabel(label))
-            row.addWidget(widget, 1)
-        form.addRow(row)
+        form.addRow("Kind", self.kind)
+        form.addRow("Layer", self.layer)
         form.addRow("Project", self.project)
         form.addRow("Importance", self.importance)
         buttons = QHBoxLayout()
@@ -112,10 +110,14 @@ class MemoryEditor(QWidget):
         self.restore_save.clicked.connect(self._on_restore_and_save)
         self.save_new.clicked.connect(self._on_save_as_new)
         self.discard.clicked.connect(self.cancelled)
-        layout = QHBoxLayout(self.banner)
-        layout.addWidget(self.banner_label, 1)
+        # The text above, its buttons wrapping below: a banner in one row widened the panel
+        # (and the window) for good.
+        layout = QVBoxLayout(self.banner)
+        layout.addWidget(self.banner_label)
+        buttons = QFlowLayout()
         for button in self._banner_buttons():
-            layout.addWidget(button)
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
         self.banner.hide()
         return self.banner
 

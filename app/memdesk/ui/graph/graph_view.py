@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDoubleSpinBox,
-    QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.views.graph import BUDGET
+from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.graph.graph_data import edge_lines, node_points, place, readable_labels
 from memdesk.ui.graph.graph_nodes import GraphNodes
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
@@ -146,21 +146,16 @@ class GraphView(QWidget):
         fit.setToolTip("Show the whole graph (Z)")
         fit.clicked.connect(self.fit)
         self.left_out = QLabel(self)
-        bar = QHBoxLayout()
-        for widget in (
-            QLabel("Hubs:", self),
-            self.hubs,
+        bar = wrapping_row(
+            kept_together(self, "Hubs:", self.hubs),
             self.importance,
-            QLabel("Colour:", self),
-            self.colour,
+            kept_together(self, "Colour:", self.colour),
             self.focus_hops,
             self.more,
             relayout,
             fit,
-        ):
-            bar.addWidget(widget)
-        bar.addStretch(1)
-        bar.addWidget(self.left_out)
+            self.left_out,
+        )
         self.legend = QLabel(self)
         self.legend.setWordWrap(True)
 

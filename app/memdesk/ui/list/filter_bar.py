@@ -10,7 +10,8 @@ from typing import Any
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QInputDialog, QMenu, QToolButton, QWidget
+from superqt import QFlowLayout
 
 from memdesk.core.clock import format_time
 from memdesk.core.rules import KINDS, LAYER_NAMES, SOURCES
@@ -48,9 +49,11 @@ class FilterBar(QWidget):
         self._stats = stats
         self._values: dict[str, tuple[Any, str]] = {}  # chip -> (filter value, label)
         self._chips: dict[str, QToolButton] = {}
-        layout = QHBoxLayout(self)
+        # The chips wrap onto a second row in a narrow window, rather than widening it.
+        layout = QFlowLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
+        layout.setHorizontalSpacing(6)
+        layout.setVerticalSpacing(4)
         for name in CHIPS:
             chip = QToolButton(self)
             chip.setObjectName(f"chip_{name}")
@@ -66,7 +69,6 @@ class FilterBar(QWidget):
         self._clear_button.setAutoRaise(True)
         self._clear_button.clicked.connect(self.clear)
         layout.addWidget(self._clear_button)
-        layout.addStretch(1)
         self._update_chips()
 
     def filters(self) -> dict[str, Any]:

@@ -26,7 +26,8 @@ from memdesk.ui.list.page_loader import PageLoader
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (
     range(8)
 )
-HEADERS = ("Content", "Layer", "Kind", "Tags", "Project", "Source / agent", "Updated", "Recalls")
+# Short words, as the detail panel says them: a narrow column still reads its header.
+HEADERS = ("Content", "Layer", "Kind", "Tags", "Project", "Writer", "Updated", "Recalls")
 # The SQL sort key behind each column.
 SORT_KEYS = (
     "content",

@@ -130,6 +130,9 @@ class MemoryTableView(QTableView):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CONTENT, QHeaderView.ResizeMode.Stretch)
         header.setHighlightSections(False)
+        # A narrow column shows the start of its header and "…" (centred, both ends were cut).
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setSortIndicator(COL_UPDATED, Qt.SortOrder.DescendingOrder)
         # A click on a column during a search sorts the hits by it: show the arrow again.
         header.sortIndicatorChanged.connect(lambda *_: header.setSortIndicatorShown(True))

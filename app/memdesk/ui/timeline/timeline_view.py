@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDateTimeEdit,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.rules import LAYER_NAMES
+from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.timeline.history_marks import history_marks
 from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density
 from memdesk.ui.timeline.timeline_loader import TimelineLoad, TimelineLoader
@@ -105,16 +105,15 @@ class TimelineView(QWidget):
         self.summary = QLabel(self)
         legend = "  ".join(f"<span style='color:{c}'>●</span> {k}" for k, c in KIND_COLOURS.items())
         self.legend = QLabel(legend + "   ● you  ▲ agent  ■ system", self)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Lanes:", self))
-        bar.addWidget(self.lanes)
-        bar.addWidget(self.as_of_box)
-        bar.addWidget(self.as_of_edit)
-        bar.addWidget(self.play)
-        bar.addWidget(self.fit)
-        bar.addWidget(self.clear_range)
-        bar.addStretch(1)
-        bar.addWidget(self.summary)
+        self.legend.setWordWrap(True)
+        bar = wrapping_row(
+            kept_together(self, "Lanes:", self.lanes),
+            kept_together(self, self.as_of_box, self.as_of_edit),
+            self.play,
+            self.fit,
+            self.clear_range,
+            self.summary,
+        )
 
         # The window's own colours, not pyqtgraph's black.
         background = self.palette().base().color()

@@ -1,0 +1,90 @@
+"""The window at 1,024 × 700, as the new-user trial used it: it never widens itself, no pane
+is squeezed to nothing, and what it says is not cut."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from memdesk.core import agent
+from memdesk.ui.list.demo_data import load_demo
+from memdesk.ui.main_window import MainWindow
+from tests.ui.window_helpers import click_row, open_window, settle
+
+WIDTH, HEIGHT = 1024, 700
+
+
+@pytest.fixture
+def window(qtbot, service, tmp_path):
+    load_demo(service)
+    win = open_window(qtbot, service, tmp_path / "settings.ini")
+    win.resize(WIDTH, HEIGHT)
+    settle(win)
+    return win
+
+
+def _fits(window: MainWindow) -> None:
+    settle(window)
+    assert window.minimumSizeHint().width() <= WIDTH
+    assert window.width() == WIDTH
+    assert _sidebar_readable(window)
+
+
+def _sidebar_readable(window: MainWindow) -> bool:
+    """Its layers and their counts whole, not "All …" and "Kno…"."""
+    sidebar = window.sidebar
+    return sidebar.width() >= sidebar.fontMetrics().horizontalAdvance("Knowledge (L1) 100,000")
+
+
+def test_every_view_a_conflict_banner_and_a_long_message_fit(qtbot, service, window):
+    _fits(window)
+    for tab in (1, 2, 3, 0):
+        window.view_tabs.setCurrentIndex(tab)
+        _fits(window)
+    window.sidebar.select_key("L1")
+    settle(window)
+    click_row(qtbot, window, 0)
+    window.detail.start_editing()
+    window.detail.editor.content.setPlainText("My careful wording")
+    service.remove(window.detail.memory_id, actor=agent("claude"))  # the widest banner
+    settle(window)
+    assert window.detail.editor.banner.isVisible()
+    _fits(window)
+    window.view_tabs.setCurrentIndex(3)
+    _fits(window)
+
+
+def test_a_status_message_is_shown_whole_beside_the_counts(window):
+    text = "Restored; the state before is kept as memdesk-2026-11-24T08-15-02.sqlite3"
+    window.status.showMessage(text, 10_000)
+    settle(window)
+    message = window.status.message
+    assert message.text() == text
+    assert message.width() >= message.fontMetrics().horizontalAdvance(text)
+    assert window.status.counts.width() >= window.status.counts.sizeHint().width()
+
+
+def test_the_timeline_and_graph_controls_are_never_cut(window):
+    for tab, view in ((1, window.timeline), (2, window.graph)):
+        window.view_tabs.setCurrentIndex(tab)
+        settle(window)
+        for control in (
+            view.summary if tab == 1 else view.left_out,
+            *view.findChildren(type(view.legend)),
+        ):
+            if control.isVisible() and not control.wordWrap():
+                assert control.width() >= control.sizeHint().width(), control.text()
+        assert view.legend.wordWrap()
+
+
+def test_a_squeezed_sidebar_is_not_restored(qtbot, service, window, tmp_path):
+    window.splitter.setSizes([10, 900, 114])
+    window.close()  # saves the panes as they are
+    again = MainWindow(
+        service, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    settle(again)
+    assert _sidebar_readable(again)
