@@ -30,7 +30,10 @@ def test_another_projects_rules_stay_in_that_project(service):
 
 def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
     for n in range(60):
-        service.add(f"Service number {n} listens on port {9000 + n} in staging", project="p")
+        # Sixty services, not one service's changing port: no possible updates marked.
+        service.add(
+            f"Service number {n} listens on port {9000 + n} in staging", project="p", dedup=False
+        )
     started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=500)
     briefing = "## Standing rules and facts\n" + started["text"].split(
         "## Standing rules and facts\n", 1

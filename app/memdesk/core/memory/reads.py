@@ -11,6 +11,7 @@ from memdesk.core.errors import (
     NotFound,
     ValidationError,
 )
+from memdesk.core.memory import staleness
 from memdesk.core.memory.records import to_dict
 from memdesk.core.search.filters import Filters, order_by
 from memdesk.store import Link, Memory, MemoryVersion
@@ -53,6 +54,11 @@ class Reads:
         row = self._row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row, actor)
+        out["stale"] = (
+            staleness.why_stale({row.uuid: row.updated_at}).get(row.uuid)
+            if row.layer == "L1" and row.status == "active"
+            else None
+        )
         return out
 
     def _links_of(self, row: Memory, actor: Actor = USER) -> list[dict[str, str]]:

@@ -121,6 +121,7 @@ HIT_COLUMNS = (
     "project",
     "task",
     "created_at",
+    "updated_at",  # what was last confirmed: an old one is marked in injection (staleness)
     "source",
     "agent",
     "importance",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
 
+from memdesk.core.memory import staleness
 from memdesk.core.search import decay
 from memdesk.core.sessions import quoting
 from memdesk.store import Memory
@@ -92,8 +93,9 @@ def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
     lines: list[str] = []
     chosen: list[str] = []
     used = len(HEADING) + len(MORE.format(total))  # room for the last line, if it is needed
+    stale = staleness.why_stale({row.uuid: row.updated_at for row in rows}, now)
     for row in rows:
-        line = _line(row)
+        line = _line(row, stale.get(row.uuid))
         if used + len(line) > budget:
             continue  # a shorter one further down may still fit
         lines.append(line)
@@ -119,8 +121,9 @@ def score(row: Candidate, project: str | None, now: datetime) -> float:
     return TRUST.get(row.source, 0.6) * kind * here * reinforced * (0.5 + row.importance) * alive
 
 
-def _line(row: Candidate) -> str:
+def _line(row: Candidate, doubt: str | None) -> str:
     text = " ".join(row.content.split())
     if len(text) > LINE_CHARS:
         text = text[: LINE_CHARS - 1] + "…"
-    return f"- {quoting.injected(text, row.source, row.agent)}\n"
+    mark = f"[may be outdated: {doubt}] " if doubt else ""
+    return f"- {mark}{quoting.injected(text, row.source, row.agent)}\n"

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import ValidationError
+from memdesk.core.memory import staleness
 from memdesk.core.search import concepts
 from memdesk.core.sessions import quoting
 
@@ -64,11 +65,13 @@ def build_context(
     )
     ids: list[str] = []
     heading = "## Relevant memories\n"
+    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in found["hits"]})
     for hit in found["hits"]:
         if hit["id"] in given or concepts.only_by_sql_keyword(hit["content"], query):
             continue
         text = quoting.injected(hit["content"], hit["source"], hit.get("agent"))
-        line = f"- [{hit['kind']}, {hit['created_at'][:10]}] {text}\n"
+        doubt = f"; may be outdated: {stale[hit['id']]}" if hit["id"] in stale else ""
+        line = f"- [{hit['kind']}, {hit['created_at'][:10]}{doubt}] {text}\n"
         extra = len(line) + (len(heading) if not ids else 0)
         if used + extra > budget or len(ids) >= k:
             continue  # a shorter memory further down may still fit

@@ -217,6 +217,11 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Seen by", _seen_by(rec)),
         ("Created", short_time(rec["created_at"])),
         ("Updated", short_time(rec["updated_at"])),
+        *(
+            [("May be outdated", f"{rec['stale']} (agents are told so)")]
+            if rec.get("stale")
+            else []
+        ),
         ("Version", str(rec["version"])),
         ("Recalled by agents", _times(rec["recall_count"])),
         ("Last recalled", short_time(rec["last_recalled_at"]) or "never"),

@@ -1,0 +1,52 @@
+"""When a memory may be out of date, so that what agents are given says so.
+
+Two signs: nobody has confirmed it for a long time (it was last written, restated or accepted
+more than half a year ago: a person's facts and a project's conventions drift), or a newer
+memory that may replace it waits for the person's review (a `possible_update` link from an
+active memory). Only knowledge (L1) goes stale: the identity is the person's own profile, kept
+by them, and the archive is history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+
+from memdesk.core import clock
+from memdesk.store import Link, Memory
+
+STALE_AFTER = timedelta(days=183)
+CHUNK = 500  # SQLite caps bound variables per statement
+
+
+def why_stale(updated: Mapping[str, str], now: datetime | None = None) -> dict[str, str]:
+    """Of L1 memories (id -> when last written or restated), those to check before relying
+    on them: id -> why, in words an agent and a person read."""
+    cutoff = clock.format_time((now or datetime.now(UTC)) - STALE_AFTER)
+    waiting = _updates_waiting(list(updated))
+    out = {}
+    for memory_id, at in updated.items():
+        if memory_id in waiting:
+            out[memory_id] = "a possible update awaits review"
+        elif at < cutoff:
+            out[memory_id] = f"not confirmed since {at[:10]}"
+    return out
+
+
+def _updates_waiting(ids: list[str]) -> set[str]:
+    newer = Memory.alias()
+    found: set[str] = set()
+    for start in range(0, len(ids), CHUNK):
+        query = (
+            Link.select(Memory.uuid)
+            .join(Memory, on=Link.dst)
+            .switch(Link)
+            .join(newer, on=Link.src)
+            .where(
+                Link.relation == "possible_update",
+                newer.status == "active",
+                Memory.uuid.in_(ids[start : start + CHUNK]),
+            )
+        )
+        found.update(uuid for (uuid,) in query.tuples())
+    return found

@@ -1,0 +1,64 @@
+"""A memory nobody confirmed for half a year, or with a possible update waiting, reaches
+agents marked as possibly outdated (core/memory/staleness.py); the rest is given as it is."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memdesk.core import agent, clock
+from memdesk.store import Memory
+
+CLAUDE = agent("claude-code")
+
+
+def _last_confirmed(memory_id: str, days_ago: int) -> str:
+    at = clock.format_time(datetime.now(UTC) - timedelta(days=days_ago))
+    Memory.update(updated_at=at).where(Memory.uuid == memory_id).execute()
+    return at[:10]
+
+
+def test_a_memory_unconfirmed_for_half_a_year_is_marked_where_agents_get_it(service):
+    old = service.add("The staging cluster runs Kubernetes 1.24", project="shop")
+    fresh = service.add("The shop's checkout uses Stripe", project="shop")
+    since = _last_confirmed(old["id"], 200)
+    _last_confirmed(fresh["id"], 100)
+
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    assert f"- [may be outdated: not confirmed since {since}] The staging" in started["text"]
+    assert "- The shop's checkout uses Stripe" in started["text"]
+
+    block = service.build_context("kubernetes staging cluster", project="shop", actor=CLAUDE)
+    assert f"may be outdated: not confirmed since {since}] " in block["text"]
+    assert service.get(old["id"], actor=CLAUDE)["stale"] == f"not confirmed since {since}"
+    assert service.get(fresh["id"], actor=CLAUDE)["stale"] is None
+
+
+def test_restating_a_memory_confirms_it(service):
+    old = service.add("The staging cluster runs Kubernetes 1.24")
+    _last_confirmed(old["id"], 400)
+    service.add("The staging cluster runs Kubernetes 1.24", actor=CLAUDE)  # said again
+    assert service.get(old["id"])["stale"] is None
+
+
+def test_a_possible_update_waiting_marks_the_older_memory_until_the_person_decides(service):
+    old = service.add("The API listens on port 8080")
+    new = service.add("The API listens on port 9090", actor=CLAUDE)
+    assert new["possible_update_of"] == old["id"]
+    assert service.get(old["id"])["stale"] == "a possible update awaits review"
+    block = service.build_context("which port does the API listen on", actor=CLAUDE)
+    assert (
+        "may be outdated: a possible update awaits review] The API listens on port 8080"
+        in (block["text"])
+    )
+
+    [item] = service.inbox()
+    service.reject([item["key"]], reason="both are true: two APIs")
+    assert service.get(old["id"])["stale"] is None
+
+
+def test_identity_and_archive_never_go_stale(service):
+    profile = service.add("Name: Sam", layer="L0")
+    summary = service.archive_session(what="Moved the shop to Postgres 16", actor=CLAUDE)
+    for memory in (profile, summary):
+        _last_confirmed(memory["id"], 900)
+        assert service.get(memory["id"])["stale"] is None
