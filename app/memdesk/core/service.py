@@ -45,6 +45,7 @@ from memdesk.core.sessions.lifecycle import Sessions
 from memdesk.core.views.as_of import AsOf
 from memdesk.core.views.dashboard import Dashboard
 from memdesk.core.views.graph import Graph
+from memdesk.core.views.injections import Injections
 from memdesk.store import (
     Link,
     Memory,
@@ -85,6 +86,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
     Dashboard,
     AsOf,
     Graph,
+    Injections,
     AgentControls,
     Inbox,
     Consolidation,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
 
 from memdesk.ui.agents.agents_dialog import AgentsDialog
+from memdesk.ui.agents.injections_dialog import InjectionsDialog
 from memdesk.ui.dialogs.backups_dialog import BackupsDialog
 from memdesk.ui.dialogs.export_dialog import ExportDialog
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
@@ -34,6 +35,15 @@ class WindowDialogs:
     def show_agents(self) -> None:
         AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
         self.show_agent_names(self._agent_names)
+
+    @Slot()
+    def show_injections(self) -> None:
+        """Modeless: a memory double-clicked there opens here, beside it."""
+        dialog = InjectionsDialog(self.service, self)
+        dialog.memory_activated.connect(self.open_memory)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.injections_dialog = dialog
 
     @Slot()
     def show_backups(self) -> None:

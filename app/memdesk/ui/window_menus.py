@@ -60,6 +60,8 @@ class WindowMenus(QObject):
             for layer, title in LAYER_NAMES.items()
         }
         self.agents = self._action("&Agents…", None, w.show_agents)
+        self.injections = self._action("&Injections…", "Ctrl+J", w.show_injections)
+        self.injections.setStatusTip("What memdesk gave each agent session's model")
         self.about = self._action("&About memdesk", None, self._show_about)
         self.shortcuts = self._action("&Keyboard Shortcuts", "F1", self._show_shortcuts)
         self._build_menus()
@@ -105,6 +107,7 @@ class WindowMenus(QObject):
         log.setShortcut(QKeySequence("Ctrl+L"))
         self.view_menu.addAction(log)
         self.view_menu.addAction(self.agents)
+        self.view_menu.addAction(self.injections)
         self.view_menu.addAction(self.inbox)
         self.view_menu.addSeparator()
         for n, name in enumerate(("List", "Timeline", "Graph", "Stats")):
@@ -151,6 +154,7 @@ class WindowMenus(QObject):
             self.identity,
             self.find,
             self.inbox,
+            self.injections,
             self.undo,
             self.redo,
             self.export,

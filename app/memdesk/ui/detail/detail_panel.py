@@ -92,6 +92,7 @@ class DetailPanel(QWidget):
         if memory_id:
             try:
                 self._record = self._service.get(memory_id)
+                self._record["injected"] = self._service.injected(memory_id)
             except MemdeskError:
                 self._record = None  # purged meanwhile: show the empty state
         self.pages.setCurrentIndex(PAGE_VIEW)
@@ -206,6 +207,17 @@ def _importance(rec: dict[str, Any]) -> str:
     return f"{rec['importance']:.2f} × {now:.2f} now (age and recalls)"
 
 
+def _given(injected: dict[str, Any] | None) -> str:
+    """How often session starts and prompts gave it to an agent (View ▸ Injections…)."""
+    if not injected or not injected["given"]:
+        return "never injected"
+    return (
+        f"{_times(injected['given'])} in {injected['sessions']:,} session"
+        f"{'s' if injected['sessions'] != 1 else ''}, last {short_time(injected['last_at'])} "
+        f"({injected['last_agent']}, session {injected['last_session']})"
+    )
+
+
 def _metadata_html(rec: dict[str, Any]) -> str:
     writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
     rows = [
@@ -226,6 +238,7 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Recalled by agents", _times(rec["recall_count"])),
         ("Last recalled", short_time(rec["last_recalled_at"]) or "never"),
         ("Reinforced", _times(rec["reinforce_count"])),
+        ("Given to agents", _given(rec.get("injected"))),
     ]
     cells = "".join(
         f"<tr><td style='{LABEL_CELL}'>{k}</td><td style='{VALUE_CELL}'>{html.escape(v)}</td></tr>"

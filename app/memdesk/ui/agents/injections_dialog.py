@@ -1,0 +1,121 @@
+"""View ▸ Injections…: what memdesk gave each agent session's model, newest session first.
+
+A session opens to its injections (the session start's briefing, each prompt's relevant
+memories) with their size in characters and approximate tokens; an injection opens to the
+memories in it. Double-click (or Return on) a memory to make it the window's current one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.core import MemoryService
+from memdesk.ui.list.memory_table_model import short_time
+
+COLUMNS = ("Session / injection / memory", "When (UTC)", "Characters", "≈ Tokens")
+ID_ROLE = Qt.ItemDataRole.UserRole
+EVENTS = {"start": "Session start: briefing", "prompt": "Prompt: relevant memories"}
+
+
+class InjectionsDialog(QDialog):
+    memory_activated = Signal(str)
+
+    def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Injections: what agents were given")
+        self.resize(860, 560)
+        sessions = service.injections()
+        self.summary = QLabel(_summary(sessions), self)
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setUniformRowHeights(True)
+        self.tree.setColumnWidth(0, 470)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        for session in sessions:
+            self.tree.addTopLevelItem(_session_item(session))
+        if self.tree.topLevelItemCount():
+            first = self.tree.topLevelItem(0)
+            first.setExpanded(True)
+            self.tree.setCurrentItem(first)
+        self.tree.itemActivated.connect(self._on_activated)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(buttons)
+
+    def _on_activated(self, item: QTreeWidgetItem) -> None:
+        memory_id = item.data(0, ID_ROLE)
+        if memory_id:
+            self.memory_activated.emit(memory_id)
+
+
+def _summary(sessions: list[dict[str, Any]]) -> str:
+    if not sessions:
+        return (
+            "No agent session has been given memories yet. Once an agent host's hooks are "
+            "attached (memdesk hook install), each session start and prompt shows here."
+        )
+    chars = sum(s["chars"] for s in sessions)
+    by_agent: dict[str, int] = {}
+    for session in sessions:
+        by_agent[session["agent"]] = by_agent.get(session["agent"], 0) + session["chars"]
+    agents = ", ".join(f"{a} {c:,}" for a, c in sorted(by_agent.items(), key=lambda p: -p[1]))
+    return (
+        f"The last {len(sessions):,} sessions were given {chars:,} characters "
+        f"(≈ {chars // 4:,} tokens): {agents}. Tokens are estimated at four characters each."
+    )
+
+
+def _session_item(session: dict[str, Any]) -> QTreeWidgetItem:
+    where = " · ".join(x for x in (session["project"], session["task"]) if x)
+    title = f"{session['agent']} — session {session['session']}" + (f" ({where})" if where else "")
+    item = QTreeWidgetItem(
+        [
+            title,
+            short_time(session["started_at"]),
+            f"{session['chars']:,}",
+            f"{session['tokens']:,}",
+        ]
+    )
+    for event in session["events"]:
+        count = len(event["memories"])
+        child = QTreeWidgetItem(
+            [
+                f"{EVENTS.get(event['event'], event['event'])} — {count} memor"
+                + ("y" if count == 1 else "ies"),
+                short_time(event["at"]),
+                f"{event['chars']:,}",
+                f"{event['tokens']:,}",
+            ]
+        )
+        for memory in event["memories"]:
+            leaf = QTreeWidgetItem([f"{memory['layer']}  {memory['line']}".strip()])
+            leaf.setData(0, ID_ROLE, memory["id"] if memory["status"] != "purged" else None)
+            leaf.setToolTip(0, memory["line"])
+            if memory["status"] != "active":
+                leaf.setForeground(0, Qt.GlobalColor.gray)
+            child.addChild(leaf)
+        _align_numbers(child)
+        item.addChild(child)
+    _align_numbers(item)
+    return item
+
+
+def _align_numbers(item: QTreeWidgetItem) -> None:
+    for column in (2, 3):
+        item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

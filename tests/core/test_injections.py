@@ -1,0 +1,56 @@
+"""What each session's model was given, as the person reviews it (core/views/injections.py)."""
+
+from __future__ import annotations
+
+from memdesk.core import agent
+
+CLAUDE = agent("claude-code")
+
+
+def test_each_session_lists_what_it_was_given_in_order_with_its_size(service):
+    rule = service.add("This repo uses pnpm only, never npm install", project="shop")
+    # Not standing knowledge (an observation): given when a prompt asks, not at the start.
+    date = service.add("Dates are formatted with date-fns", project="shop", kind="observation")
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    prompt = service.session_prompt("s1", "format the dates with date-fns", actor=CLAUDE)
+    service.session_start("quiet", actor=CLAUDE, project="empty")  # given nothing
+
+    [session] = [s for s in service.injections() if s["session"] == "s1"]
+    assert (session["agent"], session["project"]) == ("claude-code", "shop")
+    start, asked = session["events"]
+    assert start["event"] == "start"
+    assert [m["id"] for m in start["memories"]] == started["briefed"]
+    assert rule["id"] in [m["id"] for m in start["memories"]]
+    assert asked["event"] == "prompt"
+    assert asked["chars"] == prompt["size"]
+    assert asked["tokens"] == prompt["size"] // 4
+    assert session["chars"] == start["chars"] + asked["chars"]
+    assert asked["memories"] == [
+        {
+            "id": date["id"],
+            "line": "Dates are formatted with date-fns",
+            "layer": "L1",
+            "status": "active",
+        }
+    ]
+
+
+def test_a_memory_says_how_often_agents_were_given_it(service):
+    rule = service.add("This repo uses pnpm only, never npm install", project="shop")
+    never = service.add("Lunch is at noon", project="other")
+    for n in range(3):
+        service.session_start(f"s{n}", actor=CLAUDE, project="shop")
+    given = service.injected(rule["id"])
+    assert (given["given"], given["sessions"]) == (3, 3)
+    assert (given["last_session"], given["last_agent"]) == ("s2", "claude-code")
+    assert service.injected(never["id"])["given"] == 0
+
+
+def test_a_purged_memory_stays_in_the_record_as_gone(service):
+    rule = service.add("This repo uses pnpm only, never npm install", project="shop")
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.remove(rule["id"])
+    service.empty_trash()
+    [session] = service.injections()
+    [memory] = session["events"][0]["memories"]
+    assert memory["status"] == "purged"
