@@ -54,3 +54,42 @@ def test_a_purged_memory_stays_in_the_record_as_gone(service):
     [session] = service.injections()
     [memory] = session["events"][0]["memories"]
     assert memory["status"] == "purged"
+
+
+def test_dont_bring_this_up_again_keeps_a_memory_out_of_injection_but_searchable(service):
+    rule = service.add("This repo uses pnpm only, never npm install", project="shop")
+    service.update(rule["id"], inject=False)
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    assert "pnpm only" not in started["text"]
+    block = service.build_context("install packages with pnpm", project="shop", actor=CLAUDE)
+    assert rule["id"] not in block["ids"]
+    found = service.search("pnpm", project="shop", actor=CLAUDE)["hits"]
+    assert [h["id"] for h in found] == [rule["id"]]  # asked for, it is still there
+    assert found[0]["inject"] is False
+
+    service.update(rule["id"], inject=True)
+    assert "pnpm only" in service.session_start("s2", actor=CLAUDE, project="shop")["text"]
+
+
+def test_only_the_person_chooses_what_is_brought_up(service):
+    from memdesk.core import NotAllowed
+
+    rule = service.add("This repo uses pnpm only, never npm install")
+    try:
+        service.update(rule["id"], inject=False, actor=CLAUDE)
+    except NotAllowed as exc:
+        assert "only the person" in exc.message
+    else:
+        raise AssertionError("an agent silenced the person's rule")
+    assert service.get(rule["id"])["inject"] is True
+    assert service.get(rule["id"])["version"] == 1
+
+
+def test_the_choice_survives_export_and_import(service):
+    rule = service.add("This repo uses pnpm only, never npm install")
+    service.update(rule["id"], inject=False)
+    exported = service.export("json")
+    service.remove(rule["id"])
+    service.empty_trash()
+    service.import_json(exported)
+    assert service.get(rule["id"])["inject"] is False

@@ -46,6 +46,17 @@ def check_may_write(actor: Actor, layer: str) -> None:
         )
 
 
+def check_may_choose_injection(actor: Actor) -> None:
+    """What memdesk brings up unasked is the person's to choose: an agent that could turn it
+    off could silence the person's own rules."""
+    if actor.source != "user":
+        raise NotAllowed(
+            "only the person decides whether a memory is brought up unasked (inject); "
+            "agents may search for it as before",
+            field="inject",
+        )
+
+
 def profile_size(lengths: Iterable[int]) -> int:
     """The identity profile's size as agents are given it and the person edits it: every
     active L0 entry, one after another on its own line, the line breaks counted."""

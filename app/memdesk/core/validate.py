@@ -124,6 +124,12 @@ def integer(value: object, field: str, low: int, high: int | None = None) -> int
     return value
 
 
+def boolean(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValidationError(f"{field} must be true or false", field=field)
+    return value
+
+
 def _short(number: float) -> str:
     text = str(number)
     return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"

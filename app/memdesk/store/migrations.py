@@ -227,6 +227,14 @@ def _v8_injections(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+def _v9_inject(db: peewee.SqliteDatabase) -> None:
+    """Whether memdesk may bring a memory up unasked (session briefing, per-prompt block): the
+    person's "don't bring this up again" keeps it, searchable, out of injection."""
+    db.execute_sql(
+        "ALTER TABLE memory ADD COLUMN inject INTEGER NOT NULL DEFAULT 1 CHECK (inject IN (0, 1))"
+    )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -237,6 +245,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v6_flagged_index,
     _v7_inbox,
     _v8_injections,
+    _v9_inject,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

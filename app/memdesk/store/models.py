@@ -48,6 +48,7 @@ class Memory(BaseModel):
     # writer was unsure; the person clears it in the inbox. NULL: nothing withheld.
     flag = peewee.TextField(null=True)
     confidence = peewee.FloatField(null=True)  # the writer's own, when it gave one
+    inject = peewee.BooleanField(default=True)  # False: the person said "don't bring this up"
 
     class Meta:
         table_name = "memory"

@@ -127,6 +127,15 @@ class MemoryActions:
                 lambda: [self.service.update(i, tags=new[i]) for i in changed],
             )
 
+    @Slot()
+    def set_quiet_selected(self) -> None:
+        """The person's "don't bring this up again": kept, searchable, never injected. It
+        toggles what the current memory has (a menu's check mark may be older than an edit)."""
+        quiet = self.detail.injected
+        text = "Don't bring up unasked" if quiet else "Bring up unasked again"
+        self.bulk_edit(text, {"inject": not quiet})
+        self.menus.quiet.setChecked(not self.detail.injected)
+
     def move_selected(self, layer: str) -> None:
         self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})
 

@@ -50,6 +50,12 @@ class WindowMenus(QObject):
         self.release.setToolTip(
             "Let agents see a memory the injection guard withheld (you read it and it is fine)"
         )
+        self.quiet = self._action("Don't Bring &Up Unasked", "Ctrl+Shift+U", w.set_quiet_selected)
+        self.quiet.setCheckable(True)
+        self.quiet.setToolTip(
+            "Leave the selected memories out of what agents are given at session start and with "
+            "each prompt; an agent that searches for them still finds them"
+        )
         self.identity = self._action("Edit &Identity…", "Ctrl+I", w.edit_identity)
         self.find = self._action("&Find", "Ctrl+F", self._focus_search)
         self.inbox = self._action("In&box", "Ctrl+0", self._open_inbox)
@@ -100,7 +106,8 @@ class WindowMenus(QObject):
         self.move_menu = move
         edit.addAction(self.set_project)
         edit.addSeparator()
-        edit.addActions([self.release, self.empty_trash, self.identity])
+        edit.addActions([self.release, self.quiet, self.empty_trash, self.identity])
+        edit.aboutToShow.connect(lambda: self.quiet.setChecked(not self._window.detail.injected))
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.find)
         log = self._window.log_dock.toggleViewAction()
@@ -129,6 +136,8 @@ class WindowMenus(QObject):
         menu.addAction(self.retag)
         menu.addMenu(self.move_menu)
         menu.addAction(self.set_project)
+        self.quiet.setChecked(not self._window.detail.injected)
+        menu.addAction(self.quiet)
         table = self._window.browser.table
         menu.popup(table.viewport().mapToGlobal(position))
         self.context_menu = menu
@@ -193,6 +202,8 @@ class WindowMenus(QObject):
         for action in (self.retag, self.set_project, self.move_menu.menuAction()):
             action.setEnabled(has_selection and not in_trash)
         self.delete.setEnabled(has_selection and not in_trash)
+        self.quiet.setEnabled(has_selection and not in_trash)
+        self.quiet.setChecked(not self._window.detail.injected)
         self.restore.setEnabled(has_selection and restorable)
         self.restore.setVisible(restorable)
         self.edit.setEnabled(self._window.detail.edit_button.isEnabled())

@@ -247,6 +247,7 @@ def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
             if record.get("confidence") is not None
             else None
         ),
+        "inject": validate.boolean(record.get("inject", True), "inject"),
     }
 
 

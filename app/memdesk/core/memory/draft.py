@@ -11,8 +11,9 @@ from memdesk.core.errors import MemdeskError, ValidationError
 from memdesk.core.memory.records import EDITABLE_FIELDS
 
 # A new memory's: the editable ones, its date, and how sure its writer is (an agent below
-# withhold.CONFIDENT waits in the inbox).
-FIELDS = (*EDITABLE_FIELDS, "created_at", "confidence")
+# withhold.CONFIDENT waits in the inbox). Every new memory may be injected: leaving one out is
+# the person's later choice (rules.check_may_choose_injection).
+FIELDS = (*(f for f in EDITABLE_FIELDS if f != "inject"), "created_at", "confidence")
 
 
 @dataclass

@@ -29,6 +29,7 @@ PUBLIC_FIELDS = (
     "supersedes",
     "visibility",
     "confidence",
+    "inject",
 )
 # What a version snapshot restores; counters and status history are not content.
 EDITABLE_FIELDS = (
@@ -40,6 +41,7 @@ EDITABLE_FIELDS = (
     "task",
     "importance",
     "visibility",
+    "inject",
 )
 
 

@@ -171,6 +171,7 @@ class Writes:
         project: Any = UNSET,
         task: Any = UNSET,
         visibility: Any = UNSET,
+        inject: Any = UNSET,
         expected_version: int | None = None,
         reason: str | None = None,
         actor: Actor = USER,
@@ -189,6 +190,7 @@ class Writes:
             "project": project,
             "task": task,
             "visibility": visibility,
+            "inject": inject,
         }
         changes = _validate_edit({k: v for k, v in given.items() if v is not UNSET})
         with self._write() as pending:
@@ -243,6 +245,8 @@ class Writes:
         if not changes:
             return to_dict(row)
         rules.check_may_write(actor, row.layer)
+        if "inject" in changes:
+            rules.check_may_choose_injection(actor)
         new_layer = changes.get("layer", row.layer)
         rules.check_may_write(actor, new_layer)
         if new_layer == "L0" and row.status == "active":
@@ -350,7 +354,9 @@ class Writes:
                     field="version",
                 )
             state = json.loads(past.state)
-            changes = {k: state[k] for k in EDITABLE_FIELDS}
+            # Its content and fields, not the person's standing choice whether it is injected
+            # (versions from before that choice was kept do not hold it either).
+            changes = {k: state[k] for k in EDITABLE_FIELDS if k != "inject"}
             changes["tags"] = validate.dump_tags(changes["tags"])
             return self._apply(
                 row,
@@ -456,4 +462,6 @@ def _validate_edit(given: dict[str, Any]) -> dict[str, Any]:
             out[name] = validate.name(given[name], name)
     if "visibility" in given:
         out["visibility"] = validate.one_of(given["visibility"], rules.VISIBILITIES, "visibility")
+    if "inject" in given:
+        out["inject"] = validate.boolean(given["inject"], "inject")
     return out

@@ -155,6 +155,7 @@ class Recall:
 def _public(hit: dict[str, Any]) -> dict[str, Any]:
     out = {"id": hit.pop("uuid"), **hit}
     out["tags"] = [] if out["tags"] == "[]" else json.loads(out["tags"])
+    out["inject"] = bool(out["inject"])
     out["score"] = round(out["score"], 4)
     return out
 

@@ -125,6 +125,7 @@ HIT_COLUMNS = (
     "source",
     "agent",
     "importance",
+    "inject",  # False: never brought up unasked (context block), still found when searched
 )
 
 

@@ -39,12 +39,13 @@ _CANDIDATES = f"""
 SELECT uuid, content, source, agent, kind, project, importance, reinforce_count, created_at,
        updated_at
 FROM memory INDEXED BY memory_standing
-WHERE {STANDING} AND project IS ? AND source = ? AND (? OR visibility = 'shared' OR agent IS ?)
+WHERE {STANDING} AND inject AND project IS ? AND source = ?
+  AND (? OR visibility = 'shared' OR agent IS ?)
 ORDER BY importance DESC, updated_at DESC LIMIT ?
 """
 _COUNT = f"""
 SELECT COUNT(*) FROM memory INDEXED BY memory_standing
-WHERE {STANDING} AND project IS ? AND (? OR visibility = 'shared' OR agent IS ?)
+WHERE {STANDING} AND inject AND project IS ? AND (? OR visibility = 'shared' OR agent IS ?)
 """
 
 

@@ -67,7 +67,11 @@ def build_context(
     heading = "## Relevant memories\n"
     stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in found["hits"]})
     for hit in found["hits"]:
-        if hit["id"] in given or concepts.only_by_sql_keyword(hit["content"], query):
+        if (
+            hit["id"] in given
+            or not hit["inject"]
+            or concepts.only_by_sql_keyword(hit["content"], query)
+        ):
             continue
         text = quoting.injected(hit["content"], hit["source"], hit.get("agent"))
         doubt = f"; may be outdated: {stale[hit['id']]}" if hit["id"] in stale else ""

@@ -83,6 +83,11 @@ class DetailPanel(QWidget):
         return self._record["id"] if self._record else ""
 
     @property
+    def injected(self) -> bool:
+        """Whether the current memory may be brought up unasked (True when there is none)."""
+        return bool(self._record["inject"]) if self._record else True
+
+    @property
     def editing(self) -> bool:
         return self.pages.currentIndex() == PAGE_EDIT
 
@@ -239,6 +244,11 @@ def _metadata_html(rec: dict[str, Any]) -> str:
         ("Last recalled", short_time(rec["last_recalled_at"]) or "never"),
         ("Reinforced", _times(rec["reinforce_count"])),
         ("Given to agents", _given(rec.get("injected"))),
+        *(
+            []
+            if rec["inject"]
+            else [("Brought up unasked", "no: you chose not to (Edit ▸ Don't Bring Up Unasked)")]
+        ),
     ]
     cells = "".join(
         f"<tr><td style='{LABEL_CELL}'>{k}</td><td style='{VALUE_CELL}'>{html.escape(v)}</td></tr>"
