@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from memdesk.core import agent
+import pytest
+
+from memdesk.core import NotAllowed, agent
 
 CLAUDE = agent("claude-code")
 
@@ -72,15 +74,9 @@ def test_dont_bring_this_up_again_keeps_a_memory_out_of_injection_but_searchable
 
 
 def test_only_the_person_chooses_what_is_brought_up(service):
-    from memdesk.core import NotAllowed
-
     rule = service.add("This repo uses pnpm only, never npm install")
-    try:
+    with pytest.raises(NotAllowed, match="only the person"):
         service.update(rule["id"], inject=False, actor=CLAUDE)
-    except NotAllowed as exc:
-        assert "only the person" in exc.message
-    else:
-        raise AssertionError("an agent silenced the person's rule")
     assert service.get(rule["id"])["inject"] is True
     assert service.get(rule["id"])["version"] == 1
 

@@ -66,3 +66,17 @@ def test_check_now(qtbot, window):
     qtbot.mouseClick(stats.check_button, Qt.MouseButton.LeftButton)
     stats.wait()
     assert stats.integrity.text().startswith("<b>ok</b>")
+
+
+def test_what_agents_were_given_per_day_by_agent_and_by_project(service, window):
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    given = service.injections()[0]["chars"]
+    window.stats_view.request()
+    window.stats_view.wait()
+    plot = window.stats_view.injected_plot.getPlotItem()
+    [line] = plot.listDataItems()
+    assert line.name() == "claude-code"
+    assert line.yData[-1] == given  # today, the last day shown
+    window.stats_view.injected_by.setCurrentText("By project")
+    [line] = plot.listDataItems()
+    assert line.name() == "shop"

@@ -55,10 +55,12 @@ class Dashboard:
             active & (Memory.recall_count == 0) & (Memory.created_at < stale_before)
         )
         every_day = _days(since, days)
+        injected = _injected(sql, since, every_day)
         return {
             "days": every_day,
             "added": [added.get(day, 0) for day in every_day],
             "recalled": [recalled.get(day, 0) for day in every_day],
+            "injected": injected,
             "latency_ms": {
                 "searches": len(took),
                 "p50": _percentile(took, 0.50),
@@ -75,6 +77,25 @@ class Dashboard:
             "file_bytes": _size(self.path),
             "wal_bytes": _size(self.path.with_name(self.path.name + "-wal")),
         }
+
+
+def _injected(sql: Any, since: str, days: list[str]) -> dict[str, dict[str, list[int]]]:
+    """Characters given to agents' models per day (View ▸ Injections… has each one), by agent
+    and by project ("(no project)" for sessions outside one)."""
+    rows = sql(
+        "SELECT substr(i.at, 1, 10) AS day, s.agent, s.project, SUM(i.chars) "
+        "FROM injection AS i JOIN session AS s ON s.id = i.session_id "
+        "WHERE i.at >= ? GROUP BY day, s.agent, s.project",
+        (since,),
+    ).fetchall()
+    index = {day: n for n, day in enumerate(days)}
+    out: dict[str, dict[str, list[int]]] = {"agent": {}, "project": {}}
+    for day, agent, project, chars in rows:
+        if day not in index:
+            continue
+        for by, key in (("agent", agent), ("project", project or "(no project)")):
+            out[by].setdefault(key, [0] * len(days))[index[day]] += chars
+    return out
 
 
 def _days(since: str, days: int) -> list[str]:

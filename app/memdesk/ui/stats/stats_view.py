@@ -109,10 +109,21 @@ class StatsView(QScrollArea):
         self.recalled_plot = pg.PlotWidget(
             title="Memories recalled by agents per day", background=background
         )
-        for plot in (self.added_plot, self.recalled_plot):
+        self.injected_plot = pg.PlotWidget(
+            title="Characters given to agents per day (View ▸ Injections…)", background=background
+        )
+        self.injected_plot.addLegend(offset=(-10, 10))
+        for plot in (self.added_plot, self.recalled_plot, self.injected_plot):
             plot.setFixedHeight(170)
             plot.setMouseEnabled(x=False, y=False)
             box.addWidget(plot)
+        self.injected_by = QComboBox(self)
+        self.injected_by.addItems(["By agent", "By project"])
+        self.injected_by.currentTextChanged.connect(lambda _: self._plot_injected())
+        by = QHBoxLayout()
+        by.addWidget(self.injected_by)
+        by.addStretch(1)
+        box.addLayout(by)
         column.addWidget(activity)
 
         lists = QHBoxLayout()
@@ -184,6 +195,7 @@ class StatsView(QScrollArea):
         self._fill_counts(stats)
         self._plot(self.added_plot, activity["added"])
         self._plot(self.recalled_plot, activity["recalled"])
+        self._plot_injected()
         self.most.setText(_memory_links(activity["most_recalled"], "recall_count") or "none yet")
         stale = activity["prune_candidates"]
         self.stale.setText(
@@ -227,6 +239,21 @@ class StatsView(QScrollArea):
         plot.addItem(
             pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.8, brush=colour)
         )
+        days = self.figures["activity"]["days"]
+        step = max(1, len(days) // 6)
+        plot.getAxis("bottom").setTicks([[(n, days[n][5:]) for n in range(0, len(days), step)]])
+
+    def _plot_injected(self) -> None:
+        """One line per agent (or project): how much memdesk put into its models each day."""
+        plot = self.injected_plot
+        plot.clear()
+        if not self.figures:
+            return
+        by = "agent" if self.injected_by.currentText() == "By agent" else "project"
+        series = self.figures["activity"]["injected"][by]
+        for n, (name, values) in enumerate(sorted(series.items(), key=lambda p: -sum(p[1]))):
+            colour = pg.intColor(n, hues=max(len(series), 6))
+            plot.plot(list(range(len(values))), values, pen=pg.mkPen(colour, width=2), name=name)
         days = self.figures["activity"]["days"]
         step = max(1, len(days) // 6)
         plot.getAxis("bottom").setTicks([[(n, days[n][5:]) for n in range(0, len(days), step)]])
