@@ -33,8 +33,25 @@ def test_each_session_lists_what_it_was_given_in_order_with_its_size(service):
             "line": "Dates are formatted with date-fns",
             "layer": "L1",
             "status": "active",
+            "acted_on": False,
         }
     ]
+
+
+def test_a_tool_call_after_the_injection_that_repeats_the_memory_counts_as_acting_on_it(service):
+    rule = service.add("This repo uses pnpm only, never npm install", project="shop")
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.observe("s1", "Bash", {"command": "pnpm add date-fns"}, {"exit_code": 0}, actor=CLAUDE)
+    service.session_start("s2", actor=CLAUDE, project="shop")
+    service.observe("s2", "Read", {"file_path": "/repo/src/app.ts"}, actor=CLAUDE)
+
+    by_session = {s["session"]: s for s in service.injections()}
+    [given] = by_session["s1"]["events"][0]["memories"]
+    assert given["acted_on"] is True
+    [given] = by_session["s2"]["events"][0]["memories"]
+    assert given["acted_on"] is False
+    injected = service.injected(rule["id"])
+    assert (injected["given"], injected["acted_on"]) == (2, 1)
 
 
 def test_a_memory_says_how_often_agents_were_given_it(service):

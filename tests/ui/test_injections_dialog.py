@@ -13,6 +13,7 @@ CLAUDE = agent("claude-code")
 def test_a_session_shows_its_injections_and_a_memory_opens_in_the_window(qtbot, service, tmp_path):
     rule = service.add("This repo uses pnpm only, never npm install", project="shop")
     service.session_start("s-42", actor=CLAUDE, project="shop")
+    service.observe("s-42", "Bash", {"command": "pnpm install"}, actor=CLAUDE)
     window = open_window(qtbot, service, tmp_path / "settings.ini")
 
     settle(window)  # the window becomes active once its first events are handled
@@ -27,13 +28,14 @@ def test_a_session_shows_its_injections_and_a_memory_opens_in_the_window(qtbot, 
     assert int(start.text(2).replace(",", "")) > len(rule["content"])
     memory = start.child(0)
     assert "pnpm only" in memory.text(0)
+    assert (start.text(4), memory.text(4)) == ("1 of 1", "✓ acted on")
 
     dialog.tree.itemActivated.emit(memory, 0)
     settle(window)
     assert window.detail.memory_id == rule["id"]
     shown = window.detail.browser.toPlainText()
     assert "Given to agents" in shown
-    assert "1 time in 1 session" in shown
+    assert "1 time in 1 session (acted on in 1)" in shown
     assert "claude-code, session s-42" in shown
     dialog.close()
 

@@ -41,11 +41,11 @@ from memdesk.core.search import frequency
 from memdesk.core.search.filters import Filters
 from memdesk.core.search.recall import Recall
 from memdesk.core.sessions import archive, context
+from memdesk.core.sessions.injections import Injections
 from memdesk.core.sessions.lifecycle import Sessions
 from memdesk.core.views.as_of import AsOf
 from memdesk.core.views.dashboard import Dashboard
 from memdesk.core.views.graph import Graph
-from memdesk.core.views.injections import Injections
 from memdesk.store import (
     Link,
     Memory,

@@ -2,7 +2,8 @@
 
 A session opens to its injections (the session start's briefing, each prompt's relevant
 memories) with their size in characters and approximate tokens; an injection opens to the
-memories in it. Double-click (or Return on) a memory to make it the window's current one.
+memories in it, each marked when a later tool call of the session acted on it. Double-click
+(or Return on) a memory to make it the window's current one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemoryService
 from memdesk.ui.list.memory_table_model import short_time
 
-COLUMNS = ("Session / injection / memory", "When (UTC)", "Characters", "≈ Tokens")
+COLUMNS = ("Session / injection / memory", "When (UTC)", "Characters", "≈ Tokens", "Acted on")
+ACTED_ON_TIP = (
+    "A later tool call of the session ran the command, program, path, name or number the "
+    "memory gives (core/sessions/acted_on.py): sure when it says yes, silent on prose"
+)
 ID_ROLE = Qt.ItemDataRole.UserRole
 EVENTS = {"start": "Session start: briefing", "prompt": "Prompt: relevant memories"}
 
@@ -35,15 +40,18 @@ class InjectionsDialog(QDialog):
     def __init__(self, service: MemoryService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Injections: what agents were given")
-        self.resize(860, 560)
+        self.resize(900, 560)
         sessions = service.injections()
         self.summary = QLabel(_summary(sessions), self)
         self.summary.setWordWrap(True)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setUniformRowHeights(True)
-        self.tree.setColumnWidth(0, 470)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         for session in sessions:
             self.tree.addTopLevelItem(_session_item(session))
         if self.tree.topLevelItemCount():
@@ -94,6 +102,7 @@ def _session_item(session: dict[str, Any]) -> QTreeWidgetItem:
     )
     for event in session["events"]:
         count = len(event["memories"])
+        acted = sum(m["acted_on"] for m in event["memories"])
         child = QTreeWidgetItem(
             [
                 f"{EVENTS.get(event['event'], event['event'])} — {count} memor"
@@ -101,10 +110,14 @@ def _session_item(session: dict[str, Any]) -> QTreeWidgetItem:
                 short_time(event["at"]),
                 f"{event['chars']:,}",
                 f"{event['tokens']:,}",
+                f"{acted} of {count}" if count else "",
             ]
         )
         for memory in event["memories"]:
             leaf = QTreeWidgetItem([f"{memory['layer']}  {memory['line']}".strip()])
+            if memory["acted_on"]:
+                leaf.setText(4, "✓ acted on")
+                leaf.setToolTip(4, ACTED_ON_TIP)
             leaf.setData(0, ID_ROLE, memory["id"] if memory["status"] != "purged" else None)
             leaf.setToolTip(0, memory["line"])
             if memory["status"] != "active":

@@ -218,7 +218,8 @@ def _given(injected: dict[str, Any] | None) -> str:
         return "never injected"
     return (
         f"{_times(injected['given'])} in {injected['sessions']:,} session"
-        f"{'s' if injected['sessions'] != 1 else ''}, last {short_time(injected['last_at'])} "
+        f"{'s' if injected['sessions'] != 1 else ''} (acted on in {injected['acted_on']:,}), "
+        f"last {short_time(injected['last_at'])} "
         f"({injected['last_agent']}, session {injected['last_session']})"
     )
 

@@ -1,6 +1,7 @@
 """What memdesk gave each agent session's model (mixed into MemoryService): every session
-start and prompt injection with the memories in it and its size, and for one memory how often
-agents were given it. The person's view: the window reads it, agents are never told what other
+start and prompt injection with the memories in it and its size, whether a later tool call of
+the session acted on each (`acted_on`), and for one memory how often agents were given it and
+acted on it. The person's view: the window reads it, agents are never told what other
 sessions were given."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import json
 from typing import Any
 
 from memdesk.core import validate
-from memdesk.store import Injection, Memory, Session
+from memdesk.core.sessions.acted_on import acted_on
+from memdesk.store import Injection, Memory, Observation, Session
 
 CHARS_PER_TOKEN = 4  # a rough rule for English text and code; "≈ tokens" says so
 CHUNK = 500  # SQLite caps bound variables per statement
@@ -35,6 +37,14 @@ class Injections:
             events[event.session_id].append(event)
         given = {u for evs in events.values() for e in evs for u in json.loads(e.memories)}
         lines = _lines(sorted(given))
+        calls: dict[str, list[tuple[str, str]]] = {row.id: [] for row in rows}
+        for session_id, at, text in (
+            Observation.select(Observation.session, Observation.at, Observation.text)
+            .where(Observation.session.in_(list(calls)))
+            .order_by(Observation.id)
+            .tuples()
+        ):
+            calls[session_id].append((at, text))
         return [
             {
                 "session": row.id,
@@ -45,7 +55,7 @@ class Injections:
                 "ended_at": row.ended_at,
                 "chars": sum(e.chars for e in events[row.id]),
                 "tokens": sum(e.chars for e in events[row.id]) // CHARS_PER_TOKEN,
-                "events": [_event(e, lines) for e in events[row.id]],
+                "events": [_event(e, lines, calls[row.id]) for e in events[row.id]],
             }
             for row in rows
         ]
@@ -59,6 +69,12 @@ class Injections:
             (row.uuid,),
         ).fetchone()
         times, in_sessions, last_at = found
+        after: dict[str, list[str]] = {}
+        for session_id, text in self.database.execute_sql(  # type: ignore[attr-defined]
+            _CALLS_AFTER_GIVEN, (row.uuid,)
+        ).fetchall():
+            after.setdefault(session_id, []).append(text)
+        used = sum(acted_on(row.content, texts) for texts in after.values())
         last = None
         if times:
             last = (
@@ -70,21 +86,47 @@ class Injections:
         return {
             "given": times,
             "sessions": in_sessions,
+            "acted_on": used,
             "last_at": last_at,
             "last_session": last.id if last else None,
             "last_agent": last.agent if last else None,
         }
 
 
-def _event(event: Injection, lines: dict[str, dict[str, str]]) -> dict[str, Any]:
+# Each tool call a session made once it had been given the memory, by session.
+_CALLS_AFTER_GIVEN = """
+SELECT o.session_id, o.text FROM observation AS o JOIN (
+    SELECT i.session_id AS session_id, MIN(i.at) AS first
+    FROM injection AS i, json_each(i.memories) AS given WHERE given.value = ?
+    GROUP BY i.session_id
+) AS g ON o.session_id = g.session_id WHERE o.at >= g.first
+"""
+
+
+def _event(
+    event: Injection, lines: dict[str, dict[str, str]], calls: list[tuple[str, str]]
+) -> dict[str, Any]:
     ids = json.loads(event.memories)
-    gone = {"line": "(deleted permanently since)", "layer": "", "status": "purged"}
+    later = [text for at, text in calls if at >= event.at]
+    gone = {"line": "(deleted permanently since)", "layer": "", "status": "purged", "content": ""}
+    memories = []
+    for memory_id in ids:
+        found = lines.get(memory_id, gone)
+        memories.append(
+            {
+                "id": memory_id,
+                "line": found["line"],
+                "layer": found["layer"],
+                "status": found["status"],
+                "acted_on": bool(later) and acted_on(found["content"], later),
+            }
+        )
     return {
         "at": event.at,
         "event": event.event,
         "chars": event.chars,
         "tokens": event.chars // CHARS_PER_TOKEN,
-        "memories": [{"id": i, **lines.get(i, gone)} for i in ids],
+        "memories": memories,
     }
 
 
@@ -97,5 +139,5 @@ def _lines(ids: list[str]) -> dict[str, dict[str, str]]:
         for uuid, content, layer, status in query.tuples():
             first = next((p.strip() for p in content.splitlines() if p.strip()), "")
             line = first if len(first) <= LINE else first[: LINE - 1] + "…"
-            out[uuid] = {"line": line, "layer": layer, "status": status}
+            out[uuid] = {"line": line, "layer": layer, "status": status, "content": content}
     return out
