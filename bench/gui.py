@@ -4,7 +4,8 @@ list, sorting, jumping to the end, and memory use.
     python bench/gui.py [--count 100000]    (runs offscreen unless a display is set)
 
 Targets: interactive <= 1.5 s; keystroke -> filtered list median <= 50 ms, p95 <= 100 ms over
-every keystroke of a few texts, on a vocabulary of 20,000 words with a long tail; RSS <= 400 MB.
+every keystroke of a few texts, on a vocabulary of 20,000 words with a long tail; Timeline and
+Graph drawn <= 1 s; RSS <= 400 MB.
 """
 
 from __future__ import annotations
@@ -204,8 +205,11 @@ def main() -> int:
             frames.append((time.perf_counter() - started) * 1000)
 
         # Every view opened once, as a person exploring would, before memory use is read.
+        started = time.perf_counter()
         window.view_tabs.setCurrentIndex(2)
         window.graph.wait()
+        wait_painted(app, window)
+        graph_ms = (time.perf_counter() - started) * 1000
         window.view_tabs.setCurrentIndex(3)
         started = time.perf_counter()
         window.stats_view.wait()
@@ -240,6 +244,10 @@ def main() -> int:
             f"timeline of {args.count:,}: drawn after {timeline_ms:.0f} ms (target <= 1 s; "
             f"longest freeze meanwhile {timeline_frozen:.0f} ms); zoom frame median "
             f"{statistics.median(frames):.0f} ms, max {max(frames):.0f} ms (target <= 33 ms)"
+        )
+        print(
+            f"graph of {args.count:,} (its node budget, hubs): drawn after {graph_ms:.0f} ms "
+            "(target <= 1 s)"
         )
         print(f"stats dashboard of {args.count:,}: shown after {stats_ms:.0f} ms (worker thread)")
         print(

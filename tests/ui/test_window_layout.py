@@ -4,7 +4,7 @@ is squeezed to nothing, and what it says is not cut."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
 from memdesk.core import agent
 from memdesk.ui.list.demo_data import load_demo
@@ -88,3 +88,14 @@ def test_a_squeezed_sidebar_is_not_restored(qtbot, service, window, tmp_path):
     qtbot.waitExposed(again)
     settle(again)
     assert _sidebar_readable(again)
+
+
+def test_a_narrow_list_column_shows_the_start_of_its_header(window):
+    """Centred and clipped, "Source / agent" read "ource / ager"; now "Writer", or "Wri…"."""
+    header = window.browser.table.horizontalHeader()
+    assert header.defaultAlignment() & Qt.AlignmentFlag.AlignLeft
+    assert header.textElideMode() == Qt.TextElideMode.ElideRight
+    titles = [
+        window.browser.model.headerData(n, Qt.Orientation.Horizontal) for n in range(header.count())
+    ]
+    assert all(len(title) <= 8 for title in titles)  # each a word a narrow column can start
