@@ -14,6 +14,7 @@ import shtab
 from memdesk import __version__, cli_output
 from memdesk import cli_commands as commands
 from memdesk.api import naming
+from memdesk.api.attach import HOSTS
 from memdesk.api.hooks import EVENTS as HOOK_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.views.display import visible
@@ -274,6 +275,20 @@ def _parser() -> argparse.ArgumentParser:
         "(default mcp); MEMDESK_DB and MEMDESK_SOCKET as --db and --socket",
     )
     p.add_argument("--socket", help=socket_help)
+    for verb, handler, what in (
+        ("attach", commands.attach, "write memdesk's MCP server into"),
+        ("detach", commands.detach, "take memdesk's entries out of"),
+    ):
+        p = command(
+            verb,
+            handler,
+            f"{what} an agent host's configuration (Claude Code also gets its hooks); shows "
+            "the diff and asks; every other entry of the file is kept",
+            database,
+        )
+        p.add_argument("host", choices=sorted(HOSTS), help="the agent host")
+        p.add_argument("--project", action="store_true", help="this folder's file, not yours")
+        p.add_argument("--yes", action="store_true", help="write without asking")
     command(
         "doctor",
         commands.doctor,
@@ -286,7 +301,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-_OWN_PROCESS = {commands.serve, commands.mcp, commands.hook, commands.doctor}
+_OWN_PROCESS = {
+    commands.serve,
+    commands.mcp,
+    commands.hook,
+    commands.doctor,
+    commands.attach,
+    commands.detach,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -255,6 +255,63 @@ def doctor(_svc: Any, a: argparse.Namespace) -> int:
     return 1 if report.problems else 0
 
 
+def attach(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import attach as hosts
+
+    changes = _planned(
+        lambda: hosts.plan_attach(
+            a.host, project=a.project, db=a.db, cwd=Path.cwd(), home=Path.home()
+        )
+    )
+    if not changes:
+        print(f"memdesk is already attached to {a.host} there, on {a.db}; nothing to change")
+        return 0
+    if _confirmed(changes, a.yes):
+        hosts.apply(changes)
+        print(
+            f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
+            f"restart {a.host} to load it. `memdesk detach {a.host}` takes it out again"
+        )
+    return 0
+
+
+def detach(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import attach as hosts
+
+    changes = _planned(
+        lambda: hosts.plan_detach(a.host, project=a.project, cwd=Path.cwd(), home=Path.home())
+    )
+    if not changes:
+        print(f"memdesk is not attached to {a.host} there; nothing to change")
+        return 0
+    if _confirmed(changes, a.yes):
+        hosts.apply(changes)
+        print(f"detached memdesk from {a.host}; every other entry is as it was")
+    return 0
+
+
+def _planned(plan: Any) -> Any:
+    try:
+        return plan()
+    except ValueError as exc:
+        raise MemdeskError(str(exc), field="settings") from None
+
+
+def _confirmed(changes: list[Any], yes: bool) -> bool:
+    """Show every file's diff, then ask (or not, with --yes)."""
+    for change in changes:
+        print(change.diff, end="")
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise MemdeskError("not a terminal to confirm on; add --yes to write the files")
+    files = ", ".join(str(c.path) for c in changes)
+    if input(f"Write these changes to {files}? [y/N] ").strip().lower() in ("y", "yes"):
+        return True
+    print("nothing written")
+    return False
+
+
 def mcp(_svc: Any, a: argparse.Namespace) -> int:
     from memdesk.api import mcp_bridge
 

@@ -2,8 +2,9 @@
 
 For the database: whether a memdesk serves it. For each Claude Code settings file (the user's
 and this folder's): whether memdesk's hooks point at a command that exists and at this
-database. Then the hook runs that failed lately, with their reasons (`hook_failures`). A
-problem is a line starting with "!"; the exit code is 0 only when there is none.
+database; the same for memdesk's MCP entry of every agent host it is attached to (`attach`).
+Then the hook runs that failed lately, with their reasons (`hook_failures`). A problem is a
+line starting with "!"; the exit code is 0 only when there is none.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memdesk.api import hook_failures, hook_settings, naming
+from memdesk.api import attach, hook_failures, hook_settings, naming
 from memdesk.api.client import Client, MemdeskError
 
 RECENT_S = 24 * 3600  # failures older than a day are history, not a problem
@@ -41,6 +42,11 @@ def examine(db: Path, cwd: Path | None = None) -> Report:
     files = {hook_settings.settings_path(project, cwd) for project in (False, True)}
     for path in sorted(files):
         _hooks(path, db, report)
+    for host, spec in attach.HOSTS.items():
+        for project in (False, True):
+            path = spec.path(project, cwd or Path.cwd(), Path.home())
+            if path.exists():
+                _mcp(host, path, db, report)
     _failures(db, report)
     return report
 
@@ -83,6 +89,24 @@ def _hooks(path: Path, db: Path, report: Report) -> None:
             report.bad(f"{path}: the {event} hook uses the database {target}, not {db}")
             continue
         report.ok(f"{path}: {event} runs {program}" + (f" on {target}" if target else ""))
+
+
+def _mcp(host: str, path: Path, db: Path, report: Report) -> None:
+    words = attach.attached_command(host, path)
+    if words is None:
+        return
+    program = words[0]
+    if not (os.path.isabs(program) and os.access(program, os.X_OK)):
+        report.bad(
+            f"{path}: {host}'s memdesk MCP server runs {program!r}, which is not an executable "
+            f"file by absolute path; run `memdesk attach {host}` again"
+        )
+        return
+    target = words[words.index("--db") + 1] if "--db" in words[:-1] else None
+    if target is not None and Path(target).expanduser().resolve() != db:
+        report.bad(f"{path}: {host}'s memdesk MCP server uses the database {target}, not {db}")
+        return
+    report.ok(f"{path}: {host} runs memdesk's MCP server" + (f" on {target}" if target else ""))
 
 
 def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:

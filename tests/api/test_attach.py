@@ -1,0 +1,164 @@
+"""`memdesk attach HOST` / `detach HOST` for Claude Code, Cursor, Gemini CLI, Codex and
+opencode: each host's documented shape, the file's other entries kept, twice changes nothing,
+detach puts the file back exactly."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from memdesk.api import attach
+from memdesk.api.hooks import EVENTS
+
+MEMDESK = "/opt/memdesk/bin/memdesk"
+DB = "/data/memdesk.db"
+
+# Each host's file holding a server of the person's own, as that host documents it.
+EXISTING = {
+    "claude-code": '{"numStartups": 3, "mcpServers": {"git": {"command": "uvx"}}}',
+    "cursor": '{"mcpServers": {"browser": {"command": "npx", "args": ["browser-mcp"]}}}',
+    "gemini-cli": '{"theme": "GitHub", "mcpServers": {"web": {"command": "x"}}}',
+    "codex": '# mine\nmodel = "o4"\n\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs"]\n',
+    "opencode": '{\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": {}\n}\n',
+}
+
+
+def _attached(host: str, home: Path, cwd: Path, project: bool = False) -> list[attach.Change]:
+    return attach.plan_attach(host, project=project, db=DB, cwd=cwd, home=home, command=MEMDESK)
+
+
+def _server(host: str, path: Path) -> dict:
+    text = path.read_text()
+    if host == "codex":
+        return tomllib.loads(text)["mcp_servers"]["memdesk"]
+    document = json.loads(text)
+    return document["mcp"]["memdesk"] if host == "opencode" else document["mcpServers"]["memdesk"]
+
+
+def _parsed(host: str, text: str) -> dict:
+    return tomllib.loads(text) if host == "codex" else json.loads(text)
+
+
+def _without_memdesk(host: str, text: str) -> dict:
+    document = _parsed(host, text)
+    servers = document[attach.HOSTS[host].container[0]]
+    del servers["memdesk"]
+    return document
+
+
+@pytest.mark.parametrize("host", sorted(attach.HOSTS))
+def test_attach_writes_the_documented_shape_keeps_the_rest_and_detach_undoes_it(host, tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = attach.HOSTS[host].path(False, cwd, home)
+    path.parent.mkdir(parents=True)
+    path.write_text(EXISTING[host])
+
+    changes = _attached(host, home, cwd)
+    assert changes[0].path == path
+    assert changes[0].diff.startswith(f"--- {path}")
+    attach.apply(changes)
+
+    server = _server(host, path)
+    argv = ["/opt/memdesk/bin/memdesk", "mcp", "--db", DB]
+    env = {"MEMDESK_AGENT": host}  # its writes are the host's, by name
+    if host == "opencode":
+        assert server == {"type": "local", "command": argv, "enabled": True, "environment": env}
+    else:
+        assert server == {"command": argv[0], "args": argv[1:], "env": env}
+    assert _without_memdesk(host, path.read_text()) == _parsed(host, EXISTING[host])
+
+    assert _attached(host, home, cwd) == []  # twice changes nothing
+    attach.apply(attach.plan_detach(host, project=False, cwd=cwd, home=home))
+    after = path.read_text()
+    if host == "codex":
+        assert after == EXISTING[host]  # comments and layout too
+    else:
+        assert json.loads(after) == json.loads(EXISTING[host])  # every other entry
+    assert attach.plan_detach(host, project=False, cwd=cwd, home=home) == []
+
+
+def test_a_file_attach_made_is_removed_by_detach(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    attach.apply(_attached("cursor", home, cwd, project=True))
+    made = cwd / ".cursor" / "mcp.json"
+    assert made.exists()
+    attach.apply(attach.plan_detach("cursor", project=True, cwd=cwd, home=home))
+    assert not made.exists()
+
+
+def test_claude_code_gets_its_hooks_too_and_loses_only_memdesks(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    mine = {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    settings.write_text(json.dumps({"model": "opus", "hooks": {"PostToolUse": [mine]}}, indent=2))
+
+    attach.apply(_attached("claude-code", home, cwd))
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert set(hooks) == set(EVENTS)
+    assert (
+        f"{MEMDESK} hook SessionStart --db {DB}" == hooks["SessionStart"][0]["hooks"][0]["command"]
+    )
+
+    attach.apply(attach.plan_detach("claude-code", project=False, cwd=cwd, home=home))
+    assert json.loads(settings.read_text()) == {"model": "opus", "hooks": {"PostToolUse": [mine]}}
+    assert not (home / ".claude.json").exists()
+
+
+def test_a_server_of_the_persons_own_named_memdesk_is_never_removed(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"mcpServers": {"memdesk": {"command": "my-notes-server"}}}))
+    assert attach.plan_detach("cursor", project=False, cwd=cwd, home=home) == []
+
+
+def test_a_file_with_comments_is_refused_with_the_reason_and_left_alone(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = cwd / "opencode.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{\n  // my servers\n  "mcp": {}\n}\n')
+    with pytest.raises(ValueError, match="comments"):
+        _attached("opencode", home, cwd, project=True)
+    assert path.read_text() == '{\n  // my servers\n  "mcp": {}\n}\n'
+
+
+def test_the_command_shows_the_diff_asks_and_writes(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, _, err = run("attach", "gemini-cli", db=None)
+    assert code == 2
+    assert "--yes" in err  # not a terminal: nothing written without consent
+    assert not (tmp_path / ".gemini" / "settings.json").exists()
+    code, out, _ = run("attach", "gemini-cli", "--yes", db=None)
+    assert code == 0
+    assert '+      "command":' in out
+    server = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["mcpServers"]
+    assert Path(server["memdesk"]["command"]).is_absolute()
+    assert server["memdesk"]["args"][-2:] == [
+        "--db",
+        str(tmp_path / ".local" / "share" / "memdesk" / "memdesk.db"),
+    ]
+    code, out, _ = run("attach", "gemini-cli", "--yes", db=None)
+    assert "already attached" in out
+    code, out, _ = run("detach", "gemini-cli", "--yes", db=None)
+    assert (code, "detached" in out) == (0, True)
+    assert not (tmp_path / ".gemini" / "settings.json").exists()
+
+
+def test_doctor_checks_every_attached_host_points_at_memdesk_and_this_database(
+    run, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for host in ("cursor", "codex", "opencode"):
+        assert run("attach", host, "--yes")[0] == 0
+    code, out, _ = run("doctor")
+    assert code == 0, out
+    for host in ("cursor", "codex", "opencode"):
+        assert f"{host} runs memdesk's MCP server on " in out
+    code, out, _ = run("doctor", db=tmp_path / "other.db")
+    assert code == 1
+    assert "codex's memdesk MCP server uses the database" in out
