@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
 from memdesk.api.headless import start_serve
 from memdesk.api.instance import hand_over, listen_as_owner
@@ -20,6 +20,7 @@ from memdesk.store import SchemaError
 from memdesk.ui.crash import install_excepthook, setup_logging
 from memdesk.ui.icons import app_icon
 from memdesk.ui.main_window import MainWindow
+from memdesk.ui.tray import Tray
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,9 @@ def run(db_path: Path) -> int:
     server.clients_changed.connect(window.set_agent_count)
     server.agents_changed.connect(window.show_agent_names)
     server.show_requested.connect(window.bring_to_front)
+    if QSystemTrayIcon.isSystemTrayAvailable():
+        window.tray = Tray(window)
+        window.tray.show()
     window.show()
     _collect_on_the_gui_thread(app)  # the timer is the app's child: it lives as long
     schedule = BackupSchedule(service)

@@ -64,7 +64,10 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.first_layout = False  # set by restore_settings on a first run
         self.setWindowTitle("memdesk")
         self.undo_stack = QUndoStack(self)
-        self._agent_names: list[str] = []
+        self.agent_names: list[str] = []  # the connected agents, by name
+        self.agent_count = 0
+        self.tray: Any = None  # the system tray icon, where the desktop has a tray (app.run)
+        self._quitting = False
         self.hub = ChangeHub(service, self)
         self.hub.memories_changed.connect(self._on_memories_changed)
         self.stats = StatsLoader(service, self)
@@ -166,6 +169,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         return self.sidebar.current_key == "trash"
 
     def set_agent_count(self, count: int) -> None:
+        self.agent_count = count
         self.status.set_agents(count)
 
     def show_error(self, error: MemdeskError) -> None:
@@ -222,8 +226,10 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     @Slot(list)
     def show_agent_names(self, names: list[str]) -> None:
         """The connected agents in the status bar, each paused or read-only one marked."""
-        self._agent_names = list(names)
+        self.agent_names = list(names)
         self.status.set_agent_names(names, self.service.agent_modes())
+        if self.tray is not None:
+            self.tray.refresh()
 
     @Slot()
     def bring_to_front(self) -> None:
@@ -423,7 +429,24 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.first_layout = False
             window_settings.first_layout(self)
 
+    def quit_for_real(self) -> None:
+        """Close the window and end memdesk, agents connected or not (the tray's Quit)."""
+        self._quitting = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if (
+            self.tray is not None
+            and self.tray.isVisible()
+            and self.agent_count
+            and not (self._quitting)
+        ):
+            # Agents still connected: the window goes, memdesk stays for them in the tray.
+            event.ignore()
+            self.save_settings()
+            self.hide()
+            self.tray.still_serving()
+            return
         self.save_settings()
         self.browser.search.finish()
         self.hub.close()

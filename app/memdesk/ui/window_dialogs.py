@@ -34,7 +34,7 @@ class WindowDialogs:
     @Slot()
     def show_agents(self) -> None:
         AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
-        self.show_agent_names(self._agent_names)
+        self.show_agent_names(self.agent_names)
 
     @Slot()
     def show_injections(self) -> None:
