@@ -289,6 +289,14 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("host", choices=sorted(HOSTS), help="the agent host")
         p.add_argument("--project", action="store_true", help="this folder's file, not yours")
         p.add_argument("--yes", action="store_true", help="write without asking")
+    p = command(
+        "service",
+        commands.service,
+        "`install`: run `memdesk serve` at every login (a systemd user unit, else an XDG "
+        "autostart entry), so agents never wait for it; `remove` undoes that",
+        database,
+    )
+    p.add_argument("action", choices=("install", "remove"))
     command(
         "doctor",
         commands.doctor,
@@ -308,6 +316,7 @@ _OWN_PROCESS = {
     commands.doctor,
     commands.attach,
     commands.detach,
+    commands.service,
 }
 
 

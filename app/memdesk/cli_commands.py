@@ -290,6 +290,19 @@ def detach(_svc: Any, a: argparse.Namespace) -> int:
     return 0
 
 
+def service(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk.api import hook_settings, user_service
+
+    if a.action == "remove":
+        print(user_service.remove())
+        return 0
+    import shlex
+
+    command = shlex.split(hook_settings.memdesk_command())
+    print(user_service.install(command, Path(a.db).expanduser().resolve()))
+    return 0
+
+
 def _planned(plan: Any) -> Any:
     try:
         return plan()

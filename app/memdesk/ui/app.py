@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
+from memdesk.api import user_service
 from memdesk.api.headless import start_serve
 from memdesk.api.instance import hand_over, listen_as_owner
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
@@ -100,5 +101,6 @@ def run(db_path: Path) -> int:
         keep = socket_path is not None and window.keep_serving and server.client_count > 0
         server.close("handover" if keep else "stopping")
         service.close()
-        if keep and socket_path is not None:
+        # The login service serves this database: it takes it back, as it had it.
+        if not user_service.hand_back(db_path) and keep and socket_path is not None:
             start_serve(db_path, socket_path)
