@@ -290,6 +290,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--project", action="store_true", help="this folder's file, not yours")
         p.add_argument("--yes", action="store_true", help="write without asking")
     p = command(
+        "desktop",
+        commands.desktop,
+        "`install`: put memdesk in the desktop's application menu (an XDG desktop entry and "
+        "its icon); `remove` takes it out",
+    )
+    p.add_argument("action", choices=("install", "remove"))
+    p = command(
         "service",
         commands.service,
         "`install`: run `memdesk serve` at every login (a systemd user unit, else an XDG "
@@ -317,6 +324,7 @@ _OWN_PROCESS = {
     commands.attach,
     commands.detach,
     commands.service,
+    commands.desktop,
 }
 
 

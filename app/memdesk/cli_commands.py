@@ -303,6 +303,22 @@ def service(_svc: Any, a: argparse.Namespace) -> int:
     return 0
 
 
+def desktop(_svc: Any, a: argparse.Namespace) -> int:
+    from memdesk import desktop_entry
+    from memdesk.api import hook_settings
+
+    if a.action == "remove":
+        gone = desktop_entry.remove()
+        print(f"removed {', '.join(map(str, gone))}" if gone else "no desktop entry to remove")
+        return 0
+    written = desktop_entry.install(hook_settings.memdesk_command())
+    print(
+        f"wrote {', '.join(map(str, written))}; memdesk is in your application menu "
+        "(`memdesk desktop remove` takes it out)"
+    )
+    return 0
+
+
 def _planned(plan: Any) -> Any:
     try:
         return plan()

@@ -78,3 +78,28 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     )
     problems = [line for line in done.stderr.splitlines() if "memdesk.service" in line]
     assert done.returncode == 0 and not problems, done.stderr
+
+
+def test_desktop_install_puts_memdesk_in_the_menu_and_remove_takes_it_out(
+    run, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    code, out, _ = run("desktop", "install", db=None)
+    assert code == 0
+    entry = (tmp_path / "share" / "applications" / "memdesk.desktop").read_text()
+    program = next(line for line in entry.splitlines() if line.startswith("Exec="))[5:]
+    assert Path(program.split()[0].strip('"')).is_absolute()
+    icons = tmp_path / "share" / "icons" / "hicolor"
+    assert (icons / "scalable" / "apps" / "memdesk.svg").read_bytes().lstrip().startswith(b"<")
+    assert (icons / "256x256" / "apps" / "memdesk.png").read_bytes()[:4] == b"\x89PNG"
+    if shutil.which("desktop-file-validate"):
+        checked = subprocess.run(
+            ["desktop-file-validate", str(tmp_path / "share" / "applications" / "memdesk.desktop")],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert checked.returncode == 0, checked.stdout
+    code, out, _ = run("desktop", "remove", db=None)
+    assert code == 0
+    assert not list((tmp_path / "share").rglob("memdesk*"))
