@@ -1,5 +1,5 @@
-"""ruff's lint rules and formatting (pyproject.toml [tool.ruff]) hold for app, tests and bench:
-CI runs the README's test command only, so the lint runs here."""
+"""ruff's lint rules and formatting (pyproject.toml [tool.ruff]) hold for app, tests, bench and
+packaging: CI runs the README's test command only, so the lint runs here."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("command", [["check"], ["format", "--check"]])
 def test_ruff(command):
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", *command, "app", "tests", "bench"],
+        [sys.executable, "-m", "ruff", *command, "app", "tests", "bench", "packaging"],
         cwd=ROOT,
         capture_output=True,
         text=True,

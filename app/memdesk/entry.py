@@ -9,6 +9,11 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # the desktop bundle (packaging/bundle.py)
+        import multiprocessing
+
+        # The Graph's layout process is this executable again: let it be that process.
+        multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) >= 2 and args[0] == "hook" and args[1] not in ("install", "-h", "--help"):
         from memdesk.api import hooks

@@ -99,3 +99,11 @@ def test_a_narrow_list_column_shows_the_start_of_its_header(window):
         window.browser.model.headerData(n, Qt.Orientation.Horizontal) for n in range(header.count())
     ]
     assert all(len(title) <= 8 for title in titles)  # each a word a narrow column can start
+
+
+def test_the_socket_and_database_are_shown_whole_when_there_is_room(window):
+    window.resize(1400, HEIGHT)
+    settle(window)
+    for label in (window.status.socket, window.status.database):
+        assert label.isVisible()
+        assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())

@@ -29,7 +29,10 @@ def start_serve(db: str | os.PathLike[str], socket_path: str) -> subprocess.Pope
     import subprocess
 
     logging.getLogger(__name__).info("starting memdesk serve for %s", db)
-    command = [sys.executable, "-m", "memdesk", "serve", "--db", str(db), "--socket", socket_path]
+    # The desktop bundle's executable is memdesk itself; elsewhere it is Python.
+    frozen = getattr(sys, "frozen", False)
+    program = [sys.executable] if frozen else [sys.executable, "-m", "memdesk"]
+    command = [*program, "serve", "--db", str(db), "--socket", socket_path]
     naming.prepare_dir(socket_path)
     with log_path(socket_path).open("wb") as sink:
         return subprocess.Popen(

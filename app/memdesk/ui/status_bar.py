@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 from superqt import QElidingLabel
@@ -44,8 +44,8 @@ class StatusBar(QStatusBar):
         self._message_timer = QTimer(self, singleShot=True)
         self._message_timer.timeout.connect(self.clearMessage)
         self.addWidget(self.message, 1)
-        self.socket = _path_label(self)
-        self.database = _path_label(self)
+        self.socket = _PathLabel(self)
+        self.database = _PathLabel(self)
         self.database.setText(f"Database: {_home_relative(db_path)}")
         self.database.setToolTip(str(db_path))
         self.hook_problems = QLabel(self)
@@ -155,11 +155,22 @@ class StatusBar(QStatusBar):
         self.counts.setText(f"{shown:,} shown · {active:,} active")
 
 
-def _path_label(parent: QWidget) -> QElidingLabel:
-    """A path that gives up room from its start: the file's name stays in view."""
-    label = QElidingLabel(parent)
-    label.setElideMode(Qt.TextElideMode.ElideLeft)
-    return label
+class _PathLabel(QElidingLabel):
+    """A path that gives up room from its start (the file's name stays in view), and asks for
+    room for all of it: superqt's label asks for what it shows, so one squeezed once stayed
+    squeezed, and the socket and database disappeared from the bar."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setElideMode(Qt.TextElideMode.ElideLeft)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.updateGeometry()  # the whole text's room, not the shown text's, changed
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        whole = self.fontMetrics().horizontalAdvance(self.text()) + 4
+        return QSize(whole, super().sizeHint().height())
 
 
 def _home_relative(path: Path) -> str:
