@@ -132,6 +132,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     def _connect(self) -> None:
         self.view_tabs.currentChanged.connect(self.show_page)
         self.empty_state.demo_requested.connect(self._on_demo_requested)
+        self.empty_state.attach_requested.connect(self.show_attach)
         self.sidebar.view_selected.connect(self._on_view_selected)
         self.browser.current_changed.connect(self._on_current_changed)
         self.browser.error_raised.connect(self.show_error)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Slot
 
 from memdesk.ui.agents.agents_dialog import AgentsDialog
+from memdesk.ui.agents.attach_dialog import AttachDialog
 from memdesk.ui.agents.injections_dialog import InjectionsDialog
 from memdesk.ui.dialogs.backups_dialog import BackupsDialog
 from memdesk.ui.dialogs.export_dialog import ExportDialog
@@ -35,6 +38,10 @@ class WindowDialogs:
     def show_agents(self) -> None:
         AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
         self.show_agent_names(self.agent_names)
+
+    @Slot()
+    def show_attach(self) -> None:
+        AttachDialog(Path(self.service.path), self).exec()
 
     @Slot()
     def show_injections(self) -> None:

@@ -66,6 +66,7 @@ class WindowMenus(QObject):
             for layer, title in LAYER_NAMES.items()
         }
         self.agents = self._action("&Agents…", None, w.show_agents)
+        self.attach = self._action("A&ttach to an Agent Host…", None, w.show_attach)
         self.injections = self._action("&Injections…", "Ctrl+J", w.show_injections)
         self.injections.setStatusTip("What memdesk gave each agent session's model")
         self.about = self._action("&About memdesk", None, self._show_about)
@@ -114,6 +115,7 @@ class WindowMenus(QObject):
         log.setShortcut(QKeySequence("Ctrl+L"))
         self.view_menu.addAction(log)
         self.view_menu.addAction(self.agents)
+        self.view_menu.addAction(self.attach)
         self.view_menu.addAction(self.injections)
         self.view_menu.addAction(self.inbox)
         self.view_menu.addSeparator()

@@ -4,6 +4,7 @@ with its last work, and the control the person keeps over it: active, read-only 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.ui.agents.attach_dialog import AttachDialog
 
 COLUMNS = ("Agent", "Control", "Last seen (UTC)", "Session", "Task", "Last work")
 MODES = {"active": "Active", "read_only": "Read-only", "paused": "Paused"}
@@ -110,6 +112,10 @@ class AgentsDialog(QDialog):
         empty.setVisible(not roster)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
+        self.attach_button = buttons.addButton(
+            "Attach to an Agent Host…", QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.attach_button.clicked.connect(lambda: AttachDialog(Path(service.path), self).exec())
         layout = QVBoxLayout(self)
         layout.addWidget(empty)
         layout.addWidget(self.table, 1)

@@ -56,6 +56,7 @@ class EmptyStatePanel(QWidget):
     """Shown instead of the list while the database is empty."""
 
     demo_requested = Signal()
+    attach_requested = Signal()
 
     def __init__(
         self, socket_path: str, db_path: str | Path, parent: QWidget | None = None
@@ -77,6 +78,12 @@ class EmptyStatePanel(QWidget):
             )
         )
         self.copy_mcp_button = self._code_row(column, self.mcp_snippet)
+        self.attach_button = QPushButton(
+            "Attach to Claude Code, Cursor, Gemini CLI, Codex or opencode…"
+        )
+        self.attach_button.setToolTip("Writes this for you, after showing what it changes")
+        self.attach_button.clicked.connect(self.attach_requested)
+        column.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignLeft)
         column.addWidget(_text("Tools that talk to memdesk directly use its socket:"))
         self.copy_socket_button = self._code_row(column, socket_path)
         column.addSpacing(8)

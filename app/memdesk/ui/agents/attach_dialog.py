@@ -1,0 +1,105 @@
+"""Attach memdesk to an agent host from the window: the same plan as `memdesk attach HOST`
+(api/attach.py), its diff shown before anything is written, and Detach beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memdesk.api import attach
+
+NAMES = {
+    "claude-code": "Claude Code (MCP and hooks)",
+    "cursor": "Cursor",
+    "gemini-cli": "Gemini CLI",
+    "codex": "Codex CLI",
+    "opencode": "opencode",
+}
+
+
+class AttachDialog(QDialog):
+    def __init__(self, db: Path, parent: QWidget | None = None, home: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Attach memdesk to an agent host")
+        self.resize(760, 520)
+        self._db, self._home = db, home or Path.home()
+        self.host = QComboBox(self)
+        for key, name in NAMES.items():
+            self.host.addItem(name, key)
+        self.host.currentIndexChanged.connect(lambda _: self.refresh())
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.diff = QPlainTextEdit(self)
+        self.diff.setReadOnly(True)
+        self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.attach_button = QPushButton("&Attach", self)
+        self.attach_button.clicked.connect(lambda: self._write(self._attach_plan()))
+        self.detach_button = QPushButton("&Detach", self)
+        self.detach_button.clicked.connect(lambda: self._write(self._detach_plan()))
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel("Host:", self))
+        choose.addWidget(self.host, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.attach_button)
+        buttons.addWidget(self.detach_button)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addLayout(choose)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.diff, 1)
+        layout.addLayout(buttons)
+        self.refresh()
+
+    @property
+    def host_key(self) -> str:
+        return str(self.host.currentData())
+
+    def _attach_plan(self) -> list[attach.Change]:
+        return attach.plan_attach(
+            self.host_key, project=False, db=self._db, cwd=Path.cwd(), home=self._home
+        )
+
+    def _detach_plan(self) -> list[attach.Change]:
+        return attach.plan_detach(self.host_key, project=False, cwd=Path.cwd(), home=self._home)
+
+    def refresh(self) -> None:
+        """What Attach would change (or that it is attached already), before any write."""
+        try:
+            attaching, detaching = self._attach_plan(), self._detach_plan()
+        except ValueError as exc:
+            self.summary.setText(f"Cannot change this host's file: {exc}")
+            self.diff.clear()
+            self.attach_button.setEnabled(False)
+            self.detach_button.setEnabled(False)
+            return
+        name = self.host.currentText()
+        if attaching:
+            files = ", ".join(str(c.path) for c in attaching)
+            self.summary.setText(
+                f"Attach writes memdesk into {name}'s configuration ({files}); every other "
+                f"entry stays. On this database: {self._db}. Then restart {name}."
+            )
+        else:
+            self.summary.setText(f"memdesk is attached to {name} on {self._db}.")
+        self.diff.setPlainText("".join(c.diff for c in attaching))
+        self.attach_button.setEnabled(bool(attaching))
+        self.detach_button.setEnabled(bool(detaching))
+
+    def _write(self, changes: list[attach.Change]) -> None:
+        attach.apply(changes)
+        self.refresh()
