@@ -97,3 +97,22 @@ def test_new_inbox_items_and_an_agent_over_budget_are_told_once(
     window.tray.refresh()
     assert len(notices) == 2
     assert notices[1].startswith("cursor writes faster than its budget allows")
+
+
+def test_the_tray_shows_what_doctor_finds_wrong(qtbot, service, tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    broken = tmp_path / ".cursor" / "mcp.json"
+    broken.parent.mkdir()
+    entry = {"command": "/gone/memdesk", "args": ["mcp", "--db", str(service.path)]}
+    broken.write_text(json.dumps({"mcpServers": {"memdesk": entry}}))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    tray = Tray(window)
+    assert tray.problems_action.text() == "⚠ 1 set-up problem (memdesk doctor)"
+    assert "cursor's memdesk MCP server runs '/gone/memdesk'" in tray.problems_action.toolTip()
+    broken.unlink()
+    tray.check_set_up()
+    assert tray.problems_action.text() == "No set-up problem found"
+    assert not tray.problems_action.isEnabled()

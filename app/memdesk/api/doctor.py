@@ -36,15 +36,18 @@ class Report:
         self.problems += 1
 
 
-def examine(db: Path, cwd: Path | None = None) -> Report:
+def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Report:
+    """Every check; `serving=False` for the window, which serves the database itself (asking
+    its own socket from its GUI thread would wait on itself)."""
     report = Report()
-    _serving(db, report)
+    if serving:
+        _serving(db, report)
     files = {hook_settings.settings_path(project, cwd) for project in (False, True)}
     for path in sorted(files):
         _hooks(path, db, report)
     for host, spec in attach.HOSTS.items():
-        for project in (False, True):
-            path = spec.path(project, cwd or Path.cwd(), Path.home())
+        # In the home folder, the project's file is the person's own: checked once.
+        for path in sorted({spec.path(p, cwd or Path.cwd(), Path.home()) for p in (False, True)}):
             if path.exists():
                 _mcp(host, path, db, report)
     _failures(db, report)

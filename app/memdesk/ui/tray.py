@@ -1,7 +1,8 @@
 """memdesk in the system tray: there for agents while the window is closed.
 
 The icon's tooltip and menu say how many items wait in the Inbox and which agents are
-connected, and offer Open, the Inbox, Pause All Agents (and back) and Quit. Closing the window
+connected, and offer Open, the Inbox, Pause All Agents (and back) and Quit; what `memdesk
+doctor` finds wrong with the set-up shows there too. Closing the window
 while agents are connected keeps serving them from here (said once); Quit ends memdesk. A
 notification says when the Inbox gets new items or an agent goes over its write budget, once
 each time, not once per item.
@@ -9,14 +10,17 @@ each time, not once per item.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
+from PySide6.QtCore import QTimer, Slot
+from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
+from memdesk.api import doctor
 from memdesk.core import MemdeskError
 from memdesk.ui.icons import app_icon
 
+DOCTOR_EVERY_MS = 60_000  # hook failures and hosts' files are checked this often
 STILL_SERVING = (
     "memdesk keeps serving your agents from the tray while they are connected. "
     "Choose Quit memdesk in the tray's menu to stop it."
@@ -39,12 +43,31 @@ class Tray(QSystemTrayIcon):
         self.pause_action = self.menu.addAction("Pause All Agents")
         self.pause_action.setCheckable(True)
         self.pause_action.toggled.connect(self._on_pause_toggled)
+        self.problems_action = self.menu.addAction("No set-up problem found", self._show_problems)
+        self.problems_action.setEnabled(False)
         self.menu.addSeparator()
         self.quit_action = self.menu.addAction("Quit memdesk", window.quit_for_real)
         self.setContextMenu(self.menu)
         self.activated.connect(self._on_activated)
         window.sidebar.counts_changed.connect(self.refresh)
+        self._doctor = QTimer(self, interval=DOCTOR_EVERY_MS)
+        self._doctor.timeout.connect(self.check_set_up)
+        self._doctor.start()
         self.refresh()
+        self.check_set_up()
+
+    @Slot()
+    def check_set_up(self) -> None:
+        """What `memdesk doctor` finds wrong (hosts' entries, hooks, failed hook runs)."""
+        report = doctor.examine(Path(self._window.service.path), serving=False)
+        problems = [line[2:] for line in report.lines if line.startswith("!")]
+        self.problems_action.setText(
+            f"⚠ {len(problems)} set-up problem{'s' if len(problems) != 1 else ''} (memdesk doctor)"
+            if problems
+            else "No set-up problem found"
+        )
+        self.problems_action.setEnabled(bool(problems))
+        self.problems_action.setToolTip("\n".join(problems))
 
     @Slot()
     def refresh(self) -> None:
@@ -79,6 +102,13 @@ class Tray(QSystemTrayIcon):
                     "refused. Pause it from the tray or View ▸ Agents… if it is stuck.",
                     QSystemTrayIcon.MessageIcon.Warning,
                 )
+
+    def _show_problems(self) -> None:
+        QMessageBox.warning(
+            self._window,
+            "memdesk doctor",
+            self.problems_action.toolTip() + "\n\nRun `memdesk doctor` for the whole report.",
+        )
 
     def still_serving(self) -> None:
         """The window closed with agents connected: say once where memdesk went."""
