@@ -113,13 +113,18 @@ def test_undo_import_reverts_what_it_changed(qtbot, service, window, monkeypatch
     assert service.get(target)["content"] == before
 
 
-def test_undo_after_empty_trash_says_what_happened(qtbot, service, window, monkeypatch, warnings):
+def _delete_first_and_open_the_trash(qtbot, window, monkeypatch) -> None:
+    """Delete the first memory, say yes to Empty Trash's question, and show the Trash."""
     click_row(qtbot, window, 0)
     qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
     settle(window)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.sidebar.select_key("trash")
     settle(window)
+
+
+def test_undo_after_empty_trash_says_what_happened(qtbot, service, window, monkeypatch, warnings):
+    _delete_first_and_open_the_trash(qtbot, window, monkeypatch)
     window.menus.empty_trash.trigger()
     settle(window)
     window.undo_stack.undo()
@@ -131,12 +136,7 @@ def test_undo_after_empty_trash_says_what_happened(qtbot, service, window, monke
 def test_no_redo_is_offered_for_a_memory_emptied_from_the_trash(
     qtbot, service, window, monkeypatch, warnings
 ):
-    click_row(qtbot, window, 0)
-    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
-    settle(window)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    window.sidebar.select_key("trash")
-    settle(window)
+    _delete_first_and_open_the_trash(qtbot, window, monkeypatch)
     click_row(qtbot, window, 0)
     window.menus.restore.trigger()
     settle(window)

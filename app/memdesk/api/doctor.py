@@ -80,36 +80,33 @@ def _hooks(path: Path, db: Path, report: Report) -> None:
         return
     for event, command in commands:
         words = _split(command)
-        program = words[0] if words else ""
-        if not (os.path.isabs(program) and os.access(program, os.X_OK)):
-            report.bad(
-                f"{path}: the {event} hook runs {program!r}, which is not an executable file "
-                "by absolute path; run `memdesk hook install` again"
-            )
+        wrong, target = _wrong_with(words, db, "run `memdesk hook install` again")
+        if wrong:
+            report.bad(f"{path}: the {event} hook {wrong}")
             continue
-        target = words[words.index("--db") + 1] if "--db" in words[:-1] else None
-        if target is not None and Path(target).expanduser().resolve() != db:
-            report.bad(f"{path}: the {event} hook uses the database {target}, not {db}")
-            continue
-        report.ok(f"{path}: {event} runs {program}" + (f" on {target}" if target else ""))
+        report.ok(f"{path}: {event} runs {words[0]}" + (f" on {target}" if target else ""))
 
 
 def _mcp(host: str, path: Path, db: Path, report: Report) -> None:
     words = attach.attached_command(host, path)
     if words is None:
         return
-    program = words[0]
-    if not (os.path.isabs(program) and os.access(program, os.X_OK)):
-        report.bad(
-            f"{path}: {host}'s memdesk MCP server runs {program!r}, which is not an executable "
-            f"file by absolute path; run `memdesk attach {host}` again"
-        )
-        return
-    target = words[words.index("--db") + 1] if "--db" in words[:-1] else None
-    if target is not None and Path(target).expanduser().resolve() != db:
-        report.bad(f"{path}: {host}'s memdesk MCP server uses the database {target}, not {db}")
+    wrong, target = _wrong_with(words, db, f"run `memdesk attach {host}` again")
+    if wrong:
+        report.bad(f"{path}: {host}'s memdesk MCP server {wrong}")
         return
     report.ok(f"{path}: {host} runs memdesk's MCP server" + (f" on {target}" if target else ""))
+
+
+def _wrong_with(words: list[str], db: Path, fix: str) -> tuple[str | None, str | None]:
+    """(what is wrong with a command line memdesk wrote, or None; the database it names)."""
+    program = words[0] if words else ""
+    if not (os.path.isabs(program) and os.access(program, os.X_OK)):
+        return f"runs {program!r}, which is not an executable file by absolute path; {fix}", None
+    target = words[words.index("--db") + 1] if "--db" in words[:-1] else None
+    if target is not None and Path(target).expanduser().resolve() != db:
+        return f"uses the database {target}, not {db}", target
+    return None, target
 
 
 def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:
