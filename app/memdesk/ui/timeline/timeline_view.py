@@ -40,6 +40,7 @@ from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.timeline.history_marks import history_marks
+from memdesk.ui.timeline.range_strip import RangeStrip
 from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density
 from memdesk.ui.timeline.timeline_loader import TimelineLoad, TimelineLoader
 
@@ -456,25 +457,6 @@ class TimelineView(QWidget):
             self.clear_date_range()
         else:
             super().keyPressEvent(event)
-
-
-class RangeStrip(pg.ViewBox):
-    """The density strip's view box: a left drag marks a date range (what a person tries
-    first, and what the README says), where pyqtgraph would pan; the plot below pans, and
-    the wheel zooms both."""
-
-    def __init__(self, on_drag: Any) -> None:
-        super().__init__(enableMenu=False)
-        self._on_drag = on_drag
-
-    def mouseDragEvent(self, ev: Any, axis: Any = None) -> None:  # noqa: N802 (pyqtgraph's)
-        if ev.button() != Qt.MouseButton.LeftButton:
-            super().mouseDragEvent(ev, axis)
-            return
-        ev.accept()
-        start = self.mapToView(ev.buttonDownPos()).x()
-        here = self.mapToView(ev.pos()).x()
-        self._on_drag(min(start, here), max(start, here), ev.isFinish())
 
 
 def _iso(seconds: float) -> str:
