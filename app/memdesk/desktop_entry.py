@@ -8,6 +8,8 @@ import shlex
 from importlib import resources
 from pathlib import Path
 
+from memdesk.api import user_service
+
 ENTRY = "memdesk.desktop"
 ICONS = (("scalable", "memdesk.svg"), ("256x256", "memdesk-256.png"))
 
@@ -17,8 +19,7 @@ def data_home() -> Path:
 
 
 def entry_text(command: str) -> str:
-    words = shlex.split(command)
-    exec_line = " ".join(f'"{w}"' if any(c.isspace() for c in w) else w for w in words)
+    exec_line = user_service.command_line(shlex.split(command))
     return (
         "[Desktop Entry]\n"
         "Type=Application\n"

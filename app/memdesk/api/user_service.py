@@ -33,7 +33,7 @@ def _argv(command: list[str], db: Path) -> list[str]:
     return [*command, "serve", "--db", str(db)]
 
 
-def _quoted(argv: list[str]) -> str:
+def command_line(argv: list[str]) -> str:
     """A command line as systemd and desktop entries read it: words with spaces in quotes."""
     return " ".join(f'"{w}"' if any(c.isspace() for c in w) else w for w in argv)
 
@@ -45,7 +45,7 @@ def unit_text(command: list[str], db: Path) -> str:
         "\n"
         "[Service]\n"
         "Type=simple\n"
-        f"ExecStart={_quoted(_argv(command, db))}\n"
+        f"ExecStart={command_line(_argv(command, db))}\n"
         # A crash is restarted; a handover to the window (exit 0) is not: the window starts
         # the unit again when it closes.
         "Restart=on-failure\n"
@@ -62,7 +62,7 @@ def desktop_text(command: list[str], db: Path) -> str:
         "Type=Application\n"
         "Name=memdesk (serving agents)\n"
         "Comment=Long-term memory for AI agents, served on its local socket\n"
-        f"Exec={_quoted(_argv(command, db))}\n"
+        f"Exec={command_line(_argv(command, db))}\n"
         "Terminal=false\n"
         "NoDisplay=true\n"
         "X-GNOME-Autostart-enabled=true\n"
@@ -126,6 +126,7 @@ def hand_back(db: Path, run: Runner = _run) -> bool:
     """After the window on `db` closes: the unit serves it to agents again (False: there is no
     unit for this database, or it did not start)."""
     path = unit_path()
-    if not path.exists() or f" --db {_quoted([str(db)])}" not in path.read_text(encoding="utf-8"):
+    serves_db = f" --db {command_line([str(db)])}"
+    if not path.exists() or serves_db not in path.read_text(encoding="utf-8"):
         return False
     return run(["systemctl", "--user", "start", UNIT]) == 0
