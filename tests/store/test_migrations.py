@@ -149,3 +149,23 @@ def test_a_failing_step_leaves_the_file_at_its_old_version(db_path, monkeypatch)
     assert _user_version(db_path) == migrations.SCHEMA_VERSION - 1
     assert "half_done" not in _columns(db_path)
     assert _rows(db_path, "SELECT uuid FROM memory") == [(memory_id,)]
+
+
+def test_v10_lists_what_earlier_injections_gave_one_row_per_memory(db_path):
+    database = peewee.SqliteDatabase(str(db_path))
+    try:
+        migrations.migrate(database, db_path, target=9)
+        database.execute_sql(
+            "INSERT INTO session (id, agent, started_at, last_seen_at) VALUES ('s1', 'a', 't', 't')"
+        )
+        database.execute_sql(
+            "INSERT INTO injection (session_id, at, event, memories, chars) "
+            "VALUES ('s1', '2026-11-01', 'start', '[\"m1\", \"m2\"]', 40)"
+        )
+        migrations.migrate(database, db_path, target=10)
+    finally:
+        database.close()
+    assert _rows(db_path, "SELECT session_id, memory, at FROM injected_memory ORDER BY memory") == [
+        ("s1", "m1", "2026-11-01"),
+        ("s1", "m2", "2026-11-01"),
+    ]

@@ -235,6 +235,26 @@ def _v9_inject(db: peewee.SqliteDatabase) -> None:
     )
 
 
+def _v10_injected_memory(db: peewee.SqliteDatabase) -> None:
+    """Each memory an injection gave, one row each and indexed: how often a memory was given
+    is asked on every click in the window, and reading every injection's JSON list for it took
+    ~100 ms at 30,000 injections."""
+    for sql in (
+        """CREATE TABLE injected_memory (
+            injection_id INTEGER NOT NULL REFERENCES injection (id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL,
+            memory TEXT NOT NULL,
+            at TEXT NOT NULL
+        )""",
+        "CREATE INDEX injected_memory_memory ON injected_memory (memory, at, session_id)",
+        "CREATE INDEX injected_memory_injection ON injected_memory (injection_id)",
+        """INSERT INTO injected_memory (injection_id, session_id, memory, at)
+        SELECT i.id, i.session_id, given.value, i.at
+        FROM injection AS i, json_each(i.memories) AS given""",
+    ):
+        db.execute_sql(sql)
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -246,6 +266,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v7_inbox,
     _v8_injections,
     _v9_inject,
+    _v10_injected_memory,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -64,8 +64,8 @@ class Injections:
         """How often agents were given one memory, and the last time (session, agent, when)."""
         row = self._row(memory_id)  # type: ignore[attr-defined]
         found = self.database.execute_sql(  # type: ignore[attr-defined]
-            "SELECT COUNT(*), COUNT(DISTINCT i.session_id), MAX(i.at) FROM injection AS i, "
-            "json_each(i.memories) AS given WHERE given.value = ?",
+            "SELECT COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM injected_memory "
+            "WHERE memory = ?",
             (row.uuid,),
         ).fetchone()
         times, in_sessions, last_at = found
@@ -75,14 +75,11 @@ class Injections:
         ).fetchall():
             after.setdefault(session_id, []).append(text)
         used = sum(acted_on(row.content, texts) for texts in after.values())
-        last = None
-        if times:
-            last = (
-                Session.select(Session.id, Session.agent)
-                .join(Injection, on=Injection.session == Session.id)
-                .where(Injection.at == last_at)
-                .first()
-            )
+        latest = self.database.execute_sql(  # type: ignore[attr-defined]
+            "SELECT session_id FROM injected_memory WHERE memory = ? ORDER BY at DESC LIMIT 1",
+            (row.uuid,),
+        ).fetchone()
+        last = Session.get_or_none(Session.id == latest[0]) if latest else None
         return {
             "given": times,
             "sessions": in_sessions,
@@ -96,9 +93,8 @@ class Injections:
 # Each tool call a session made once it had been given the memory, by session.
 _CALLS_AFTER_GIVEN = """
 SELECT o.session_id, o.text FROM observation AS o JOIN (
-    SELECT i.session_id AS session_id, MIN(i.at) AS first
-    FROM injection AS i, json_each(i.memories) AS given WHERE given.value = ?
-    GROUP BY i.session_id
+    SELECT session_id, MIN(at) AS first FROM injected_memory WHERE memory = ?
+    GROUP BY session_id
 ) AS g ON o.session_id = g.session_id WHERE o.at >= g.first
 """
 

@@ -263,8 +263,14 @@ class Sessions:
 
     def _given(self, row: Session, event: str, ids: list[str], chars: int) -> None:
         with self._write():  # type: ignore[attr-defined]
-            Injection.create(
-                session=row.id, at=clock.now(), event=event, memories=json.dumps(ids), chars=chars
+            at = clock.now()
+            given = Injection.create(
+                session=row.id, at=at, event=event, memories=json.dumps(ids), chars=chars
+            )
+            self.database.execute_sql(  # type: ignore[attr-defined]
+                "INSERT INTO injected_memory (injection_id, session_id, memory, at) "
+                "SELECT ?, ?, value, ? FROM json_each(?)",
+                (given.id, row.id, at, json.dumps(ids)),
             )
 
     def _given_ids(self, row: Session) -> set[str]:
