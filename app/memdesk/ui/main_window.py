@@ -440,7 +440,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.tray is not None
             and self.tray.isVisible()
             and self.agent_count
-            and not (self._quitting)
+            and not self._quitting
         ):
             # Agents still connected: the window goes, memdesk stays for them in the tray.
             event.ignore()

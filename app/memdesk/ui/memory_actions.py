@@ -134,7 +134,7 @@ class MemoryActions:
         quiet = self.detail.injected
         text = "Don't bring up unasked" if quiet else "Bring up unasked again"
         self.bulk_edit(text, {"inject": not quiet})
-        self.menus.quiet.setChecked(not self.detail.injected)
+        self.menus.show_quiet_state()
 
     def move_selected(self, layer: str) -> None:
         self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})

@@ -108,7 +108,7 @@ class WindowMenus(QObject):
         edit.addAction(self.set_project)
         edit.addSeparator()
         edit.addActions([self.release, self.quiet, self.empty_trash, self.identity])
-        edit.aboutToShow.connect(lambda: self.quiet.setChecked(not self._window.detail.injected))
+        edit.aboutToShow.connect(self.show_quiet_state)
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.find)
         log = self._window.log_dock.toggleViewAction()
@@ -138,7 +138,7 @@ class WindowMenus(QObject):
         menu.addAction(self.retag)
         menu.addMenu(self.move_menu)
         menu.addAction(self.set_project)
-        self.quiet.setChecked(not self._window.detail.injected)
+        self.show_quiet_state()
         menu.addAction(self.quiet)
         table = self._window.browser.table
         menu.popup(table.viewport().mapToGlobal(position))
@@ -205,12 +205,16 @@ class WindowMenus(QObject):
             action.setEnabled(has_selection and not in_trash)
         self.delete.setEnabled(has_selection and not in_trash)
         self.quiet.setEnabled(has_selection and not in_trash)
-        self.quiet.setChecked(not self._window.detail.injected)
+        self.show_quiet_state()
         self.restore.setEnabled(has_selection and restorable)
         self.restore.setVisible(restorable)
         self.edit.setEnabled(self._window.detail.edit_button.isEnabled())
         self.correct.setEnabled(self._window.detail.edit_button.isEnabled())
         self.empty_trash.setEnabled(in_trash and self._window.sidebar.count_of("trash") > 0)
+
+    def show_quiet_state(self) -> None:
+        """Don't Bring Up Unasked is checked when the current memory is kept out."""
+        self.quiet.setChecked(not self._window.detail.injected)
 
     def _open_inbox(self) -> None:
         self._window.sidebar.select_key("inbox")
