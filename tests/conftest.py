@@ -10,7 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 import shiboken6  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from memdesk.cli import main  # noqa: E402
 from memdesk.core import MemoryService  # noqa: E402
@@ -34,13 +34,26 @@ def _close_windows() -> None:
     after this fixture's teardown, and a window's timer firing then would reopen the closed
     file, failing a later test with "still open in this process".
 
-    Only shown, live windows: a hidden one is an earlier test's, already closed over a
-    database gone since, and closing it again (or a popup its parent took down with it)
-    crashed the suite."""
+    The list of windows is asked for again after each close: closing a main window takes
+    down popups Qt made itself (completers, menus, tooltips), and a wrapper for one of those
+    from an earlier list still says it is valid, so touching it crashed the suite. Hidden
+    windows are earlier tests', closed already over a database gone since."""
     app = QApplication.instance()
-    for widget in app.topLevelWidgets() if app is not None else ():
-        if shiboken6.isValid(widget) and widget.isVisible():
-            widget.close()
+    closed: set[int] = set()
+    while app is not None and (window := _next_shown(app, closed)) is not None:
+        closed.add(shiboken6.getCppPointer(window)[0])
+        window.close()
+
+
+def _next_shown(app: QApplication, closed: set[int]) -> QWidget | None:
+    return next(
+        (
+            widget
+            for widget in app.topLevelWidgets()
+            if widget.isVisible() and shiboken6.getCppPointer(widget)[0] not in closed
+        ),
+        None,
+    )
 
 
 @pytest.fixture
