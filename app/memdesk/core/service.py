@@ -43,6 +43,7 @@ from memdesk.core.search.recall import Recall
 from memdesk.core.sessions import archive, context
 from memdesk.core.sessions.injections import Injections
 from memdesk.core.sessions.lifecycle import Sessions
+from memdesk.core.sync.syncing import Sync
 from memdesk.core.views.as_of import AsOf
 from memdesk.core.views.dashboard import Dashboard
 from memdesk.core.views.graph import Graph
@@ -90,6 +91,7 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
     AgentControls,
     Inbox,
     Consolidation,
+    Sync,
 ):
     """Add, change, find and remove memories. Plain Python: no Qt, safe to call from any thread.
 

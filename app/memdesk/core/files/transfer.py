@@ -196,7 +196,7 @@ def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None
         return None
     where = f"{where} (id {record.get('id')})"
     try:
-        out = _checked_state(record)
+        out = checked_state(record)
         try:
             out["id"] = str(uuid.UUID(str(record.get("id"))))
         except ValueError:
@@ -212,7 +212,7 @@ def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None
     return out
 
 
-def _checked_state(record: dict[str, Any]) -> dict[str, Any]:
+def checked_state(record: dict[str, Any]) -> dict[str, Any]:
     missing = [f for f in ("content", "layer", "kind", "source", "created_at") if f not in record]
     if missing:
         raise ValidationError(f"missing {', '.join(missing)}", field=missing[0])
@@ -272,7 +272,7 @@ def _checked_version(v: object) -> dict[str, Any]:
             raise ValidationError(f"a version lacks {key}", field="versions")
     try:
         # history and revert read these states back as memories: check them like one
-        state = _checked_state(v["state"])
+        state = checked_state(v["state"])
     except MemdeskError as exc:
         raise ValidationError(
             f"version {v.get('version')!r} state: {exc.message}",

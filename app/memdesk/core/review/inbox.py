@@ -2,7 +2,8 @@
 
 Two kinds of item. Proposals (a row each): what a session end found but was not sure of
 ("extract"), sharing a private memory ("promote"), a newer memory that may replace an older
-one ("update"), near-duplicates to merge ("merge"), and one notice: an agent refused for its
+one ("update"), near-duplicates to merge ("merge"), what a sync could not merge alone
+("sync_disagree", "sync_deleted_there", "sync_deleted_here"), and a notice: an agent refused for its
 write budget ("overrun"; accepting marks it seen). Withheld memories: stored, but kept from
 agents until accepted — what the injection guard flagged ("flagged") and what an agent wrote
 with low confidence ("unsure"). Accepting applies the item; rejecting keeps it with the
@@ -153,6 +154,8 @@ class Inbox:
             self._replace(subject[0], subject[1], content, actor)
         elif kind == "merge":
             self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
+        elif kind.startswith("sync_"):
+            self._accept_sync(proposal, content, actor)  # type: ignore[attr-defined]
         elif kind == "overrun" and content is not None:
             raise ValidationError(
                 "an agent's budget notice has no words to edit: accept it without content",
@@ -205,6 +208,8 @@ class Inbox:
         proposal = self._pending(key)
         if _kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=False)
+        elif _kind_of(proposal).startswith("sync_"):
+            self._reject_sync(proposal, actor)  # type: ignore[attr-defined]
         self._set_proposal(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
         return {"key": key, "proposal": _proposal(proposal)}
 
@@ -332,7 +337,8 @@ def _brief(row: Memory) -> dict[str, Any]:
 
 
 def _kind_of(p: Proposal) -> str:
-    return p.kind if p.kind in ("promote", "update", "merge", "overrun") else "extract"
+    known = p.kind in ("promote", "update", "merge", "overrun") or p.kind.startswith("sync_")
+    return p.kind if known else "extract"
 
 
 def _person_only(actor: Actor, verb: str) -> None:

@@ -1,0 +1,136 @@
+"""Where a database syncs to: its remotes, kept in a folder beside the database with one bare
+git mirror per remote and what its last sync did.
+
+A remote either takes every shared memory except those of projects another remote claims
+(the person's own, "mine"), or only the projects it names (a team's). The identity profile
+goes only to a remote of the first kind: it is the person's, not the team's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.errors import NotFound, ValidationError
+
+EVERY_MINUTES = 10
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_BRANCH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./-]{0,99}$")
+
+
+@dataclass
+class Remote:
+    name: str
+    url: str
+    branch: str = "main"
+    projects: list[str] | None = None  # None: everything no team remote claims
+
+    def takes(self, project: str | None, layer: str, claimed: set[str]) -> bool:
+        if self.projects is None:
+            return project not in claimed
+        return layer != "L0" and project in self.projects
+
+
+@dataclass
+class Config:
+    remotes: list[Remote] = field(default_factory=list)
+    every_minutes: int = EVERY_MINUTES
+
+    def claimed_by_others(self, remote: Remote) -> set[str]:
+        teams = [r.projects for r in self.remotes if r is not remote and r.projects is not None]
+        return {project for projects in teams for project in projects}
+
+    def remote(self, name: str | None) -> Remote:
+        if not self.remotes:
+            raise NotFound(
+                "sync is not set up for this database; run `memdesk sync init REMOTE` first",
+                field="remote",
+            )
+        if name is None:
+            return self.remotes[0]
+        for remote in self.remotes:
+            if remote.name == name:
+                return remote
+        names = ", ".join(r.name for r in self.remotes)
+        raise NotFound(f"no sync remote named {name!r}; there are: {names}", field="remote")
+
+
+def folder(database: Path) -> Path:
+    return database.with_name(database.name + ".sync")
+
+
+def load(database: Path) -> Config:
+    path = folder(database) / "config.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Config()
+    return Config(
+        remotes=[Remote(**r) for r in data.get("remotes", [])],
+        every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
+    )
+
+
+def save(database: Path, config: Config) -> None:
+    _write_json(folder(database) / "config.json", asdict(config))
+
+
+def last_result(database: Path, remote: Remote) -> dict[str, Any] | None:
+    try:
+        return json.loads((folder(database) / f"{remote.name}.last.json").read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+
+
+def save_result(database: Path, remote: Remote, result: dict[str, Any]) -> None:
+    _write_json(folder(database) / f"{remote.name}.last.json", result)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def checked_remote(
+    url: object, branch: object, name: object, projects: object, config: Config
+) -> Remote:
+    if not isinstance(url, str) or not url.strip() or url.startswith("-"):
+        raise ValidationError(
+            "remote must be a git URL or path: a bare repository on a disk, "
+            "user@host:path over ssh, or https://…",
+            field="remote",
+        )
+    branch = "main" if branch is None else branch
+    if not isinstance(branch, str) or not _BRANCH.match(branch) or ".." in branch:
+        raise ValidationError(
+            "branch must be a plain branch name (letters, digits, . _ / -)", field="branch"
+        )
+    name = name or ("origin" if not config.remotes else None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValidationError(
+            "name the remote (--name): letters, digits, . _ -, up to 40 characters; the "
+            "first remote is called origin unless named",
+            field="name",
+        )
+    if any(r.name == name for r in config.remotes):
+        raise ValidationError(f"a sync remote named {name!r} is already set up", field="name")
+    chosen = None
+    if projects:
+        if not isinstance(projects, list):
+            raise ValidationError("projects must be a list of project names", field="projects")
+        chosen = sorted({validate.name(p, "projects") for p in projects})
+    return Remote(name=name, url=_absolute(url.strip()), branch=branch, projects=chosen)
+
+
+def _absolute(url: str) -> str:
+    """A local path is kept absolute: the mirror runs git from its own folder."""
+    if "://" in url or re.match(r"^[^/]+:", url):
+        return url
+    return str(Path(url).expanduser().resolve())

@@ -1,0 +1,199 @@
+"""A memory as the synced repository holds it: a Markdown file with front matter, the identity
+profile as one file, a deleted memory as a tombstone — written and read back exactly.
+
+Every front-matter value is written as JSON, which is also YAML: any Markdown or YAML reader
+shows the files, and reading them back needs no YAML parser. A file must keep that shape
+(`key: <JSON value>` lines between `---` lines); one that does not is refused with the
+line that is wrong, never guessed at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from memdesk.core.errors import ValidationError
+
+IDENTITY = "identity.md"
+README = "README.md"
+MEMORIES = "memories"
+FENCE = "---"
+_ENTRY = "<!-- memdesk "
+_ENTRY_END = " -->"
+_ESCAPED_ENTRY = re.compile(r"^(\\*)<!-- memdesk ")
+_IDENTITY_HEAD = (
+    "# Identity profile\n\n"
+    "Who the person is and the rules they set: given in full to every agent session.\n"
+    "Each entry follows its `memdesk` line; edit the text, keep the line.\n"
+)
+MAX_FILE_BYTES = 256 * 1024  # a memory's text is at most 64 KiB; anything far larger is not ours
+
+# Front matter, in the order written. `successor` is derived (read back, never applied).
+RECORD_KEYS = (
+    "id",
+    "layer",
+    "kind",
+    "status",
+    "source",
+    "agent",
+    "project",
+    "task",
+    "tags",
+    "importance",
+    "confidence",
+    "inject",
+    "created",
+    "updated",
+    "version",
+    "supersedes",
+    "successor",
+    "links",
+)
+TOMBSTONE_KEYS = ("id", "deleted", "version")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One memory's shared state: its text where it lives in the repository."""
+
+    id: str
+    text: str
+    in_identity: bool = False
+
+    @property
+    def digest(self) -> str:
+        """The git blob id of a memory file; for an identity entry, of its block alone."""
+        data = self.text.encode("utf-8")
+        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+    @property
+    def path(self) -> str:
+        return IDENTITY if self.in_identity else memory_path(self.id)
+
+    def fields(self) -> dict[str, Any]:
+        return parse_entry(self.text) if self.in_identity else parse_file(self.text)
+
+    @property
+    def deleted(self) -> bool:
+        return "deleted" in self.fields()
+
+
+def memory_path(memory_id: str) -> str:
+    # A folder per two leading characters: 100,000 files in one folder defeat most browsers.
+    return f"{MEMORIES}/{memory_id[:2]}/{memory_id}.md"
+
+
+def id_of_path(path: str) -> str | None:
+    parts = path.split("/")
+    if len(parts) == 3 and parts[0] == MEMORIES and parts[2].endswith(".md"):
+        return parts[2].removesuffix(".md")
+    return None
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def record_unit(fields: dict[str, Any], content: str) -> Unit:
+    """A memory's file, or its identity entry when it is an active L0 memory."""
+    if fields["layer"] == "L0" and fields["status"] == "active":
+        header = {k: fields[k] for k in RECORD_KEYS if k != "id"}
+        line = _ENTRY + json.dumps({"id": fields["id"], **header}, ensure_ascii=False)
+        return Unit(fields["id"], f"{line}{_ENTRY_END}\n{_escape(content)}\n", in_identity=True)
+    front = "".join(f"{key}: {_json(fields[key])}\n" for key in RECORD_KEYS)
+    return Unit(fields["id"], f"{FENCE}\n{front}{FENCE}\n{content}\n")
+
+
+def tombstone_unit(memory_id: str, deleted: str, version: int) -> Unit:
+    values = {"id": memory_id, "deleted": deleted, "version": version}
+    front = "".join(f"{key}: {_json(values[key])}\n" for key in TOMBSTONE_KEYS)
+    return Unit(memory_id, f"{FENCE}\n{front}{FENCE}\n")
+
+
+def identity_file(entries: list[Unit]) -> str:
+    return _IDENTITY_HEAD + "".join(f"\n{entry.text}" for entry in entries)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _escape(content: str) -> str:
+    """A line of the text that looks like an entry line gets one more backslash."""
+    return "\n".join(_ESCAPED_ENTRY.sub(r"\\\1<!-- memdesk ", line) for line in content.split("\n"))
+
+
+def _unescape(content: str) -> str:
+    return "\n".join(
+        line[1:] if _ESCAPED_ENTRY.match(line) and line.startswith("\\") else line
+        for line in content.split("\n")
+    )
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def parse_file(text: str) -> dict[str, Any]:
+    """A memory file's fields and `content` (a tombstone has `deleted` and no content)."""
+    lines = text.split("\n")
+    if not lines or lines[0] != FENCE:
+        raise ValidationError("does not start with a --- line (front matter)", field="file")
+    try:
+        end = lines.index(FENCE, 1)
+    except ValueError:
+        raise ValidationError("its front matter has no closing --- line", field="file") from None
+    fields = {}
+    for number, line in enumerate(lines[1:end], 2):
+        key, colon, value = line.partition(": ")
+        if not colon or not key.isidentifier():
+            raise ValidationError(f"line {number} is not `key: value`", field="file")
+        try:
+            fields[key] = json.loads(value)
+        except json.JSONDecodeError:
+            raise ValidationError(
+                f"line {number} ({key}): the value is not JSON (text in double quotes, "
+                "numbers, true/false/null, [lists])",
+                field=key,
+            ) from None
+    if "deleted" not in fields:
+        fields["content"] = "\n".join(lines[end + 1 :]).strip()
+    return fields
+
+
+def parse_entry(text: str) -> dict[str, Any]:
+    line, _, body = text.partition("\n")
+    if not (line.startswith(_ENTRY) and line.endswith(_ENTRY_END)):
+        raise ValidationError("an identity entry must start with its memdesk line", field="file")
+    try:
+        fields = json.loads(line[len(_ENTRY) : -len(_ENTRY_END)])
+    except json.JSONDecodeError:
+        raise ValidationError("an identity entry's line is not JSON", field="file") from None
+    if not isinstance(fields, dict):
+        raise ValidationError("an identity entry's memdesk line is not an object", field="file")
+    return {**fields, "content": _unescape(body).strip()}
+
+
+def identity_units(text: str) -> list[Unit]:
+    """The entries of identity.md, each from its memdesk line to the next."""
+    units: list[Unit] = []
+    block: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith(_ENTRY):
+            _close(block, units)
+            block = [line]
+        elif block:
+            block.append(line)
+    _close(block, units)
+    return units
+
+
+def _close(block: list[str], units: list[Unit]) -> None:
+    if not block:
+        return
+    text = "\n".join(block).rstrip("\n") + "\n"
+    memory_id = parse_entry(text).get("id")
+    if not isinstance(memory_id, str):
+        raise ValidationError("an identity entry's memdesk line has no id", field="id")
+    units.append(Unit(memory_id, text, in_identity=True))

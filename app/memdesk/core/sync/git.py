@@ -1,0 +1,189 @@
+"""The git commands sync needs, on a bare mirror of the remote that only memdesk uses.
+
+No work tree: trees are read with ls-tree and cat-file, and a commit is written in one
+fast-import stream, so 100,000 files never pass through the file system one by one. Nothing
+a remote sends is executed (a bare mirror runs no checkout and no hooks from elsewhere).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdesk.core.errors import MemdeskError
+
+BASE = "refs/memdesk/base"  # the commit this machine last synced: the merge's common state
+NETWORK_SECONDS = 300
+LOCAL_SECONDS = 600
+
+
+class SyncFailed(MemdeskError):
+    code = "sync_failed"
+
+
+class Rejected(SyncFailed):
+    """The remote moved on since the fetch: fetch and merge again."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    sha: str
+    size: int
+
+
+def available() -> bool:
+    return shutil.which("git") is not None
+
+
+def create_bare(path: Path, branch: str) -> None:
+    Mirror(path, branch)._run(["init", "--quiet", "--bare", f"--initial-branch={branch}"], None)
+
+
+class Mirror:
+    def __init__(self, path: Path, branch: str) -> None:
+        self.path = path
+        self.branch = branch
+
+    @property
+    def remote_ref(self) -> str:
+        return f"refs/remotes/origin/{self.branch}"
+
+    @classmethod
+    def create(cls, path: Path, url: str, branch: str) -> Mirror:
+        if not available():
+            raise SyncFailed(
+                "git is not installed; sync keeps memories in a git repository. Install git "
+                "(e.g. `apt install git`) and try again"
+            )
+        path.mkdir(parents=True, exist_ok=True)
+        mirror = cls(path, branch)
+        mirror._git("init", "--quiet", "--bare")
+        mirror._git("remote", "add", "origin", url)
+        return mirror
+
+    def url(self) -> str:
+        return self._git("remote", "get-url", "origin").strip()
+
+    def fetch(self) -> str | None:
+        """The remote branch's newest commit, or None when the remote has none yet."""
+        refspec = f"+refs/heads/{self.branch}:{self.remote_ref}"
+        try:
+            self._git("fetch", "--quiet", "--no-tags", "origin", refspec, network=True)
+        except SyncFailed as exc:
+            if "couldn't find remote ref" not in exc.message:
+                raise
+            return None
+        return self.commit_of(self.remote_ref)
+
+    def commit_of(self, ref: str) -> str | None:
+        try:
+            return self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
+        except SyncFailed:
+            return None
+
+    def tree(self, commit: str | None) -> dict[str, Entry]:
+        if commit is None:
+            return {}
+        out = self._git("ls-tree", "-r", "-l", "-z", commit)
+        entries = {}
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, _, path = record.partition("\t")
+            _mode, kind, sha, size = meta.split()
+            if kind == "blob":
+                entries[path] = Entry(sha, int(size))
+        return entries
+
+    def read(self, shas: list[str]) -> dict[str, bytes]:
+        """Blobs by id, through one cat-file process."""
+        if not shas:
+            return {}
+        unique = list(dict.fromkeys(shas))
+        out = self._run(["cat-file", "--batch"], ("\n".join(unique) + "\n").encode())
+        blobs, at = {}, 0
+        for sha in unique:
+            header_end = out.index(b"\n", at)
+            header = out[at:header_end].split()
+            if len(header) != 3:
+                raise SyncFailed(f"git could not read blob {sha}: {out[at:header_end]!r}")
+            size = int(header[2])
+            blobs[sha] = out[header_end + 1 : header_end + 1 + size]
+            at = header_end + 1 + size + 1
+        return blobs
+
+    def commit(self, parent: str | None, changes: dict[str, bytes | None], message: str) -> str:
+        """A new commit on `parent` with `changes` (path -> new bytes, or None to delete)."""
+        ref = "refs/memdesk/new"
+        stamp = f"{int(time.time())} +0000"
+        who = f"memdesk <memdesk@{socket.gethostname() or 'localhost'}>"
+        note = message.encode()
+        stream = [
+            f"commit {ref}\ncommitter {who} {stamp}\ndata {len(note)}\n".encode() + note + b"\n"
+        ]
+        if parent:
+            stream.append(f"from {parent}\n".encode())
+        for path, data in sorted(changes.items()):
+            if data is None:
+                stream.append(f"D {path}\n".encode())
+            else:
+                stream.append(f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n")
+        stream.append(b"\n")
+        self._git("update-ref", "-d", ref)
+        self._run(["fast-import", "--quiet", "--force"], b"".join(stream))
+        commit = self.commit_of(ref)
+        assert commit is not None
+        return commit
+
+    def push(self, commit: str) -> None:
+        try:
+            self._git(
+                "push", "--quiet", "origin", f"{commit}:refs/heads/{self.branch}", network=True
+            )
+        except SyncFailed as exc:
+            if any(w in exc.message for w in ("rejected", "fetch first", "non-fast-forward")):
+                raise Rejected("the remote changed while syncing") from None
+            raise
+
+    def set_base(self, commit: str) -> None:
+        self._git("update-ref", BASE, commit)
+
+    def base(self) -> str | None:
+        return self.commit_of(BASE)
+
+    def _git(self, *args: str, network: bool = False) -> str:
+        return self._run(list(args), None, network=network).decode("utf-8", "replace")
+
+    def _run(self, args: list[str], data: bytes | None, *, network: bool = False) -> bytes:
+        # Never wait for a password or a host-key question nobody will see.
+        env = {
+            "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
+            **os.environ,
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_DIR": str(self.path),
+        }
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                input=data,
+                capture_output=True,
+                env=env,
+                timeout=NETWORK_SECONDS if network else LOCAL_SECONDS,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise SyncFailed(
+                f"git {args[0]} gave no answer in {NETWORK_SECONDS if network else LOCAL_SECONDS}"
+                " s; nothing was changed here. Check the remote and the network, then sync again"
+            ) from None
+        except FileNotFoundError:
+            raise SyncFailed("git is not installed; sync needs it") from None
+        if done.returncode != 0:
+            why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+            raise SyncFailed(f"git {args[0]} failed: {why}")
+        return done.stdout

@@ -1,0 +1,92 @@
+"""A unit from the remote, checked as an import checks a record before anything is written:
+every field validated, the id matching its place, links to memories by id only."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from memdesk.core import clock, rules, validate
+from memdesk.core.errors import ValidationError
+from memdesk.core.files.transfer import checked_state
+from memdesk.core.sync.files import Unit
+from memdesk.core.sync.local import LOCAL_RELATIONS
+
+SYNCED_COLUMNS = (
+    "content",
+    "layer",
+    "kind",
+    "status",
+    "source",
+    "agent",
+    "project",
+    "task",
+    "tags",
+    "importance",
+    "confidence",
+    "inject",
+    "created_at",
+    "updated_at",
+    "version",
+    "supersedes",
+)
+_RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
+
+
+@dataclass
+class Incoming:
+    id: str
+    deleted: bool
+    # As stored; a tombstone has only its version and updated_at.
+    columns: dict[str, Any] = field(default_factory=dict)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (to, relation)
+
+
+def checked(unit: Unit) -> Incoming:
+    """The unit's memory, validated; raises ValidationError naming the field."""
+    fields = unit.fields()
+    if fields.get("id") != unit.id:
+        raise ValidationError("its id does not match its file name", field="id")
+    try:
+        uuid.UUID(unit.id)
+    except ValueError:
+        raise ValidationError("id must be a UUID", field="id") from None
+    if "deleted" in fields:
+        return Incoming(
+            unit.id,
+            True,
+            {
+                "updated_at": clock.parse_time(fields["deleted"], "deleted"),
+                "version": validate.integer(fields.get("version"), "version", 1),
+            },
+        )
+    record = {
+        **{k: v for k, v in fields.items() if k in SYNCED_COLUMNS},
+        "created_at": fields.get("created"),
+        "updated_at": fields.get("updated"),
+    }
+    state = checked_state(record)
+    if state["status"] == "deleted":
+        raise ValidationError("status is deleted but the file is no tombstone", field="status")
+    columns = {k: state[k] for k in SYNCED_COLUMNS}
+    columns["tags"] = validate.dump_tags(columns["tags"])
+    return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
+
+
+def _links(links: object) -> list[tuple[str, str]]:
+    if not isinstance(links, list):
+        raise ValidationError("links must be a list", field="links")
+    found = []
+    for link in links:
+        if (
+            not isinstance(link, dict)
+            or not isinstance(link.get("to"), str)
+            or link.get("relation") not in _RELATIONS
+        ):
+            raise ValidationError(
+                f"each link needs a memory id (to) and a relation: {', '.join(_RELATIONS)}",
+                field="links",
+            )
+        found.append((link["to"], link["relation"]))
+    return found

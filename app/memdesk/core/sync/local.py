@@ -1,0 +1,119 @@
+"""This machine's side of a merge: each shared memory as the repository would hold it.
+
+A memory leaves the machine only when it is shared (not private to an agent), not withheld
+(not flagged by the guard, not unsure), and its project belongs to the remote. Anything else
+has no opinion in the merge. A memory in the Trash becomes a tombstone once the repository
+knows it; one it never knew stays here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from memdesk.core.sync.config import Remote
+from memdesk.core.sync.files import Unit, record_unit, tombstone_unit
+from memdesk.store import Memory
+
+LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not knowledge
+_COLUMNS = (
+    "uuid",
+    "layer",
+    "kind",
+    "status",
+    "source",
+    "agent",
+    "project",
+    "task",
+    "tags",
+    "importance",
+    "confidence",
+    "inject",
+    "created_at",
+    "updated_at",
+    "version",
+    "supersedes",
+    "content",
+    "visibility",
+    "flag",
+)
+
+
+def render(remote: Remote, claimed: set[str], known: set[str]) -> dict[str, Unit]:
+    """Memory id -> unit for every memory this machine shares with `remote`; `known`: the ids
+    the repository holds (a tombstone or a link is written only for one it can resolve)."""
+    rows = [
+        dict(zip(_COLUMNS, row, strict=True))
+        for row in Memory._meta.database.execute_sql(
+            f"SELECT {', '.join(_COLUMNS)} FROM memory ORDER BY id"
+        )
+    ]
+    shared = {
+        r["uuid"]
+        for r in rows
+        if r["visibility"] == "shared"
+        and r["flag"] is None
+        and remote.takes(r["project"], r["layer"], claimed)
+    }
+    resolvable = shared | known
+    links, successors = _links(resolvable), _successors(rows, resolvable)
+    units: dict[str, Unit] = {}
+    for row in rows:
+        memory_id = row["uuid"]
+        if memory_id not in shared:
+            continue
+        if row["status"] == "deleted":
+            if memory_id in known:
+                units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
+            continue
+        units[memory_id] = record_unit(
+            _fields(row, links.get(memory_id, []), successors.get(memory_id)), row["content"]
+        )
+    return units
+
+
+def _fields(row: dict[str, Any], links: list[dict[str, str]], successor: str | None) -> dict:
+    return {
+        "id": row["uuid"],
+        "layer": row["layer"],
+        "kind": row["kind"],
+        "status": row["status"],
+        "source": row["source"],
+        "agent": row["agent"],
+        "project": row["project"],
+        "task": row["task"],
+        "tags": json.loads(row["tags"]),
+        "importance": row["importance"],
+        "confidence": row["confidence"],
+        "inject": bool(row["inject"]),
+        "created": row["created_at"],
+        "updated": row["updated_at"],
+        "version": row["version"],
+        "supersedes": row["supersedes"],
+        "successor": successor,
+        "links": links,
+    }
+
+
+def _links(resolvable: set[str]) -> dict[str, list[dict[str, str]]]:
+    found: dict[str, list[dict[str, str]]] = defaultdict(list)
+    query = Memory._meta.database.execute_sql(
+        "SELECT s.uuid, d.uuid, l.relation FROM link l JOIN memory s ON s.id = l.src_id "
+        "JOIN memory d ON d.id = l.dst_id WHERE l.relation NOT IN "
+        f"({', '.join('?' for _ in LOCAL_RELATIONS)}) ORDER BY d.uuid, l.relation",
+        LOCAL_RELATIONS,
+    )
+    for src, dst, relation in query:
+        if dst in resolvable:
+            found[src].append({"to": dst, "relation": relation})
+    return found
+
+
+def _successors(rows: list[dict[str, Any]], resolvable: set[str]) -> dict[str, str]:
+    """Retired memory -> the memory that replaced it (the first by id, if several did)."""
+    found: dict[str, str] = {}
+    for r in sorted(rows, key=lambda r: r["uuid"], reverse=True):  # the same on every machine
+        if r["supersedes"] and r["uuid"] in resolvable and r["status"] != "deleted":
+            found[r["supersedes"]] = r["uuid"]
+    return found

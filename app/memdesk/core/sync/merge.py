@@ -1,0 +1,110 @@
+"""The three-way merge, memory by memory: this machine, the remote, and the state both last
+agreed on (the base). Pure: it reads units and decides; the caller writes.
+
+- Changed on one side only: that side's state.
+- The same change on both, or the same words with other version stamps: one agreed state.
+- Changed on both, differently: "two machines disagree". The remote's state goes into the
+  repository, this machine keeps its own and the person decides (the memory is held out of
+  later syncs until then, so neither side overwrites the other unasked).
+- Deleted on one side, edited on the other: the edit is kept everywhere and the person is
+  asked whether to delete it after all.
+
+"No opinion" (a memory this machine does not share: private, withheld, waiting in a conflict,
+or not here) counts as unchanged, so it never deletes or overwrites anything elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from memdesk.core.sync.files import Unit
+
+# Kinds of the inbox items a merge leaves (proposal.kind)
+DISAGREE = "sync_disagree"
+DELETED_THERE = "sync_deleted_there"
+DELETED_HERE = "sync_deleted_here"
+KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE)
+_STAMPS = ("version", "updated", "successor")
+
+
+@dataclass
+class Conflict:
+    kind: str
+    id: str
+    mine: Unit
+    theirs: Unit
+
+
+@dataclass
+class Outcome:
+    tree: dict[str, Unit] = field(default_factory=dict)  # the merged state of every memory
+    take: list[Unit] = field(default_factory=list)  # remote states to write here
+    conflicts: list[Conflict] = field(default_factory=list)
+    sent: int = 0  # memories whose state here goes to the remote
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side's digest per memory id, and a way to read a unit's text when needed."""
+
+    digests: dict[str, str]
+    load: Callable[[str], Unit]
+
+
+def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> Outcome:
+    """`local`: this machine's shared memories; `held`: ids waiting for the person, whose
+    remote changes stay in the repository until decided."""
+    out = Outcome()
+    ids = base.digests.keys() | local.keys() | remote.digests.keys()
+    for memory_id in sorted(ids):
+        b = base.digests.get(memory_id)
+        r = remote.digests.get(memory_id, b)  # a file gone from the remote: no opinion
+        mine = local.get(memory_id)
+        here = mine.digest if mine is not None and memory_id not in held else b
+        if r is None and here is None:
+            continue
+        if here in (b, r):
+            if r is not None:
+                out.tree[memory_id] = remote.load(memory_id)
+                if r != b and here == b and memory_id not in held:
+                    out.take.append(out.tree[memory_id])
+            continue
+        assert mine is not None
+        if r == b:
+            out.tree[memory_id] = mine
+            out.sent += 1
+            continue
+        _both_changed(out, mine, remote.load(memory_id))
+    return out
+
+
+def _both_changed(out: Outcome, mine: Unit, theirs: Unit) -> None:
+    mine_fields, their_fields = mine.fields(), theirs.fields()
+    mine_gone, theirs_gone = "deleted" in mine_fields, "deleted" in their_fields
+    if mine_gone and theirs_gone or _same_words(mine_fields, their_fields):
+        newest = max((mine, theirs), key=lambda u: (u.fields()["version"], u.digest))
+        out.tree[mine.id] = newest
+        if newest is theirs:
+            out.take.append(theirs)
+        else:
+            out.sent += 1
+    elif theirs_gone:  # edited here, deleted there: the edit stays, everywhere
+        out.tree[mine.id] = mine
+        out.sent += 1
+        out.conflicts.append(Conflict(DELETED_THERE, mine.id, mine, theirs))
+    elif mine_gone:  # deleted here, edited there: the edit comes back here
+        out.tree[mine.id] = theirs
+        out.take.append(theirs)
+        out.conflicts.append(Conflict(DELETED_HERE, mine.id, mine, theirs))
+    else:
+        out.tree[mine.id] = theirs
+        out.conflicts.append(Conflict(DISAGREE, mine.id, mine, theirs))
+
+
+def _same_words(a: dict, b: dict) -> bool:
+    if "deleted" in a or "deleted" in b:
+        return False
+    return {k: v for k, v in a.items() if k not in _STAMPS} == {
+        k: v for k, v in b.items() if k not in _STAMPS
+    }
