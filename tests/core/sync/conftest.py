@@ -55,6 +55,24 @@ class Machines:
     def shared(self, name: str) -> dict[str, dict[str, Any]]:
         return self.run(name, shared_state)
 
+    def push_files(self, files: dict[str, str | None], remote: Path | None = None) -> None:
+        """Change the repository by hand, as a person or a hostile teammate could."""
+        work = self.root / "by-hand"
+        git = ["git", "-C", str(work), "-c", "user.name=x", "-c", "user.email=x@x"]
+        if not work.exists():
+            subprocess.run(["git", "clone", "-q", str(remote or self.remote), str(work)], check=True)
+        subprocess.run([*git, "pull", "-q"], check=True)
+        for name, text in files.items():
+            path = work / name
+            if text is None:
+                path.unlink()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "by hand"], check=True)
+        subprocess.run([*git, "push", "-q"], check=True)
+
     def tree(self, remote: Path | None = None) -> dict[str, str]:
         """The pushed repository's files and their text."""
         git_dir = str(remote or self.remote)

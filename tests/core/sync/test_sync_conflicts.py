@@ -1,0 +1,130 @@
+"""Both machines changed the same memory: the person decides, nothing is overwritten unasked,
+and after the decision every machine holds the same."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def both_edited(machines):
+    """A memory both machines edited differently since their last sync; b synced first."""
+    memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.update(memory["id"], content="Releases go out on Mondays."))
+    machines.run("b", lambda s: s.update(memory["id"], content="Releases go out on Thursdays."))
+    machines.sync("b")
+    result = machines.sync("a")[0]
+    assert result["conflicts"] == 1
+    return memory["id"]
+
+
+def _content(machines, name, memory_id):
+    return machines.run(name, lambda s: s.get(memory_id)["content"])
+
+
+def _sync_item(machines, name):
+    items = [i for i in machines.run(name, lambda s: s.inbox()) if i["type"].startswith("sync_")]
+    assert len(items) == 1
+    return items[0]
+
+
+def test_two_machines_disagreeing_ask_the_person_and_keep_both_versions(machines, both_edited):
+    item = _sync_item(machines, "a")
+    assert item["type"] == "sync_disagree"
+    assert item["content"] == "Releases go out on Thursdays."  # the other machine's
+    assert "[-Mondays.-] {+Thursdays.+}" in item["why"]
+    # Until decided, neither side overwrites the other, however often they sync.
+    machines.sync("a", "b", "a", "b")
+    assert _content(machines, "a", both_edited) == "Releases go out on Mondays."
+    assert _content(machines, "b", both_edited) == "Releases go out on Thursdays."
+    assert len([i for i in machines.run("a", lambda s: s.inbox()) if i["type"] != "extract"]) == 1
+
+
+def test_accepting_takes_the_other_version_everywhere(machines, both_edited):
+    key = _sync_item(machines, "a")["key"]
+    machines.run("a", lambda s: s.accept([key]))
+    machines.sync("a", "b")
+    assert _content(machines, "a", both_edited) == "Releases go out on Thursdays."
+    assert machines.shared("a") == machines.shared("b")
+
+
+def test_rejecting_keeps_this_version_and_sends_it(machines, both_edited):
+    key = _sync_item(machines, "a")["key"]
+    machines.run("a", lambda s: s.reject([key]))
+    machines.sync("a", "b")
+    assert _content(machines, "b", both_edited) == "Releases go out on Mondays."
+    assert machines.shared("a") == machines.shared("b")
+
+
+def test_accepting_with_new_words_sends_them(machines, both_edited):
+    key = _sync_item(machines, "a")["key"]
+    machines.run("a", lambda s: s.accept([key], content="Releases go out on Wednesdays."))
+    machines.sync("a", "b")
+    assert _content(machines, "b", both_edited) == "Releases go out on Wednesdays."
+
+
+def test_the_same_edit_on_both_machines_is_no_conflict(machines):
+    memory = machines.run("a", lambda s: s.add("The linter is ruff."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    for name in ("a", "b"):
+        machines.run(name, lambda s: s.update(memory["id"], content="The linter is ruff 0.8."))
+    results = machines.sync("a", "b", "a")
+    assert [r["conflicts"] for r in results] == [0, 0, 0]
+    assert machines.shared("a") == machines.shared("b")
+
+
+def test_deleted_there_edited_here_keeps_the_edit_and_asks(machines):
+    memory = machines.run("a", lambda s: s.add("CI runs on GitHub Actions."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.remove(memory["id"]))
+    machines.run("a", lambda s: s.update(memory["id"], content="CI runs on Buildkite."))
+    machines.sync("b", "a", "b")
+    for name in ("a", "b"):
+        got = machines.run(name, lambda s: s.get(memory["id"]))
+        assert (got["status"], got["content"]) == ("active", "CI runs on Buildkite.")
+    # The machine that found the clash asks, once.
+    asked = _sync_item(machines, "a")
+    assert asked["type"] == "sync_deleted_there"
+    assert not [i for i in machines.run("b", lambda s: s.inbox()) if i["type"] != "extract"]
+    # The person still wants it gone: deleted everywhere (in each Trash) after the syncs.
+    machines.run("a", lambda s: s.accept([asked["key"]]))
+    machines.sync("a", "b")
+    assert machines.run("b", lambda s: s.get(memory["id"])["status"]) == "deleted"
+
+
+def test_deleted_here_edited_there_brings_the_edit_back_and_asks(machines):
+    memory = machines.run("a", lambda s: s.add("CI runs on GitHub Actions."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.update(memory["id"], content="CI runs on Buildkite."))
+    machines.run("a", lambda s: s.remove(memory["id"]))
+    machines.sync("b", "a")
+    got = machines.run("a", lambda s: s.get(memory["id"]))
+    assert (got["status"], got["content"]) == ("active", "CI runs on Buildkite.")
+    asked = _sync_item(machines, "a")
+    assert asked["type"] == "sync_deleted_here"
+    machines.run("a", lambda s: s.reject([asked["key"]]))
+    machines.sync("a", "b")
+    assert machines.shared("a") == machines.shared("b")
+
+
+def test_a_sync_is_one_step_that_undo_takes_back_exactly(machines):
+    memory = machines.run("a", lambda s: s.add("Docs live in docs/."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    added = machines.run("a", lambda s: s.add("The changelog is CHANGELOG.md."))
+    machines.run("a", lambda s: s.update(memory["id"], content="Docs live in site/."))
+    machines.sync("a")
+    before = machines.shared("b")
+    steps = []
+    machines.run("b", lambda s: s.sync(on_step=steps.append))
+    assert len(steps) == 1
+    assert set(steps[0].ids) == {memory["id"], added["id"]}
+    machines.run("b", lambda s: s.apply_step(steps[0], undo=True))
+    after_undo = machines.shared("b")
+    assert after_undo[memory["id"]]["content"] == before[memory["id"]]["content"]
+    assert added["id"] not in after_undo
