@@ -60,7 +60,8 @@ class Machines:
         work = self.root / "by-hand"
         git = ["git", "-C", str(work), "-c", "user.name=x", "-c", "user.email=x@x"]
         if not work.exists():
-            subprocess.run(["git", "clone", "-q", str(remote or self.remote), str(work)], check=True)
+            source = str(remote or self.remote)
+            subprocess.run(["git", "clone", "-q", source, str(work)], check=True)
         subprocess.run([*git, "pull", "-q"], check=True)
         for name, text in files.items():
             path = work / name
