@@ -210,6 +210,25 @@ def _parser() -> argparse.ArgumentParser:
         "replace every memory with a backup's; the current state is backed up first",
     )
     p.add_argument("name", help="a backup's name (memdesk backup --list) or a backup file")
+    p = command(
+        "sync",
+        commands.sync,
+        "sync with your other machines or a team through git: `sync init REMOTE` sets a "
+        "remote up (a bare repository path is made if absent; ssh and https work too), "
+        "`sync` pulls, merges and pushes, `sync status` says how it went. Private and "
+        "withheld memories never leave this machine; conflicts wait in the inbox",
+    )
+    p.add_argument("action", nargs="?", choices=("init", "status"), help="init or status")
+    p.add_argument("url", nargs="?", metavar="REMOTE", help="with init: the git remote")
+    p.add_argument("--branch", help="with init: the branch (default main)")
+    p.add_argument("--name", help="with init: the remote's name (default origin); else which")
+    p.add_argument(
+        "--project",
+        action="append",
+        dest="projects",
+        help="with init: a team remote taking only this project (repeatable)",
+    )
+    p.add_argument("--as", dest="writer", help="with init: who your memories are by (user@host)")
 
     p = command(
         "hook",

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk import paths
-from memdesk.core import MemdeskError
+from memdesk.core import MemdeskError, ValidationError
 
 
 def _read_text(value: str) -> str:
@@ -148,6 +148,19 @@ def check(svc: Any, a: argparse.Namespace) -> Any:
 
 def backup(svc: Any, a: argparse.Namespace) -> Any:
     return svc.backups() if a.list else svc.backup()
+
+
+def sync(svc: Any, a: argparse.Namespace) -> Any:
+    if a.action == "init":
+        if not a.url:
+            raise ValidationError("sync init needs the remote: sync init REMOTE", field="url")
+        options = {"branch": a.branch, "name": a.name, "projects": a.projects, "writer": a.writer}
+        return svc.sync_init(a.url, **{k: v for k, v in options.items() if v is not None})
+    if a.url or a.branch or a.projects or a.writer:
+        raise ValidationError(
+            "REMOTE, --branch, --project and --as go with `sync init`", field="action"
+        )
+    return svc.sync_status() if a.action == "status" else svc.sync(a.name)
 
 
 def restore_backup(svc: Any, a: argparse.Namespace) -> Any:

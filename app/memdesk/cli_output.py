@@ -165,12 +165,48 @@ def human(command: str, result: Any) -> str:
         if isinstance(result, list):
             return "\n".join(_backup(b) for b in result) if result else "no backups yet"
         return f"backed up to {result['path']}\n{_backup(result)}"
+    if command == "sync":
+        return _sync(result)
     if command == "restore-backup":
         return (
             f"restored {result['restored']} ({result['memories']:,} memories); the state "
             f"before is kept as {result['before']['name']}"
         )
     return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+def _sync(result: dict[str, Any]) -> str:
+    if "every_minutes" in result:  # the status
+        if not result["remotes"]:
+            return "sync is not set up; memdesk sync init REMOTE sets it up"
+        lines = []
+        for r in result["remotes"]:
+            takes = f"projects {', '.join(r['projects'])}" if r["projects"] else "your own"
+            lines.append(f"{r['name']}: {r['url']} ({r['branch']}; {takes})")
+            last = r["last"]
+            if last is None:
+                lines.append("  never synced: run memdesk sync")
+            elif last["ok"]:
+                lines.append(f"  last sync {last['at']}: {_sync_counts(last)}")
+            else:
+                lines.append(f"  last sync {last['at']} failed: {last['error']}")
+            if r["waiting"]:
+                lines.append(f"  {r['waiting']} conflict(s) wait in the inbox: memdesk inbox")
+        return "\n".join(lines)
+    lines = []
+    for r in result["remotes"]:
+        lines.append(f"{r['remote']}: {_sync_counts(r)}")
+        lines.extend(f"  refused {why}" for why in r["refused"])
+    return "\n".join(lines)
+
+
+def _sync_counts(r: dict[str, Any]) -> str:
+    text = f"sent {r['sent']}, took {r['taken']}"
+    if r["conflicts"]:
+        text += f", {r['conflicts']} conflict(s) in the inbox"
+    if r["refused"]:
+        text += f", refused {len(r['refused'])} file(s)"
+    return text
 
 
 def _session_end(r: dict[str, Any]) -> str:

@@ -214,3 +214,22 @@ def test_backup_and_restore_go_through_the_running_owner(run, run_json, watcher,
             with pytest.raises(MemdeskError) as refused:
                 agent_client.call(method, **params)
             assert refused.value.code == -32005
+
+
+def test_sync_goes_through_the_running_owner_and_is_the_persons_alone(
+    run_json, watcher, sock_path, tmp_path
+):
+    run_json("add", "The wiki moved to Outline")
+    watcher.next_event(timeout=5)
+    remote = tmp_path / "memories.git"
+    assert run_json("sync", "init", str(remote))["remotes"][0]["url"] == str(remote)
+    assert run_json("sync")["remotes"][0]["sent"] == 1
+    assert run_json("sync", "status")["remotes"][0]["last"]["ok"]
+    with Client(socket_path=sock_path, agent="claude-code", timeout=10) as agent_client:
+        for method in ("sync.run", "sync.status"):
+            with pytest.raises(MemdeskError) as refused:
+                agent_client.call(method)
+            assert refused.value.code == -32005
+        with pytest.raises(MemdeskError):
+            agent_client.call("sync.init", url=str(tmp_path / "agent.git"))
+    assert not (tmp_path / "agent.git").exists()

@@ -131,6 +131,9 @@ class Dispatcher:
             ),
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
             "system.backups": lambda p, s: svc.backups(),
+            "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
+            "sync.run": lambda p, s: svc.sync(p.get("remote"), actor=s.actor),
+            "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }
         missing = set(BY_NAME) ^ set(handlers)

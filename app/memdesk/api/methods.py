@@ -389,6 +389,31 @@ METHODS = [
     ),
     Method("system.backups", "The database's backups, newest first (as system.backup).", {}),
     Method(
+        "sync.init",
+        "Set up a git remote to sync with (user role only): a bare repository path (made if "
+        "absent), ssh or https. Nothing is sent until sync.run. Returns sync.status.",
+        {
+            "url": "the remote",
+            "branch": "its branch (default main)",
+            "name": "the remote's name (default origin for the first)",
+            "projects": "a team remote: only these projects (and no identity) go there",
+            "writer": "who this machine's memories are by (default user@host)",
+        },
+        ("url",),
+    ),
+    Method(
+        "sync.run",
+        "Pull, merge and push (user role only), with one remote or each in turn; returns per "
+        "remote what was sent, taken, refused (with why) and the conflicts left in the inbox.",
+        {"remote": "a remote's name (default: every remote)"},
+    ),
+    Method(
+        "sync.status",
+        "The sync set-up (user role only): each remote, its last sync and the conflicts "
+        "waiting in the inbox.",
+        {},
+    ),
+    Method(
         "system.restore_backup",
         "Replace every memory with a backup's (user role only). The current state is backed "
         'up first (returned as "before"); subscribers get one memory.changed event "reset".',

@@ -168,6 +168,15 @@ class RemoteService:
     def restore_backup(self, name: str) -> dict[str, Any]:
         return self._call("system.restore_backup", name=name)
 
+    def sync_init(self, url: str, **options: Any) -> dict[str, Any]:
+        return self._call("sync.init", url=url, **_given(options))
+
+    def sync(self, remote: str | None = None) -> dict[str, Any]:
+        return self._call("sync.run", **_given({"remote": remote}))
+
+    def sync_status(self) -> dict[str, Any]:
+        return self._call("sync.status")
+
 
 def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
     """Leave out options left at None (the server's defaults apply), except those in keep."""

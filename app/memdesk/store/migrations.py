@@ -255,6 +255,12 @@ def _v10_injected_memory(db: peewee.SqliteDatabase) -> None:
         db.execute_sql(sql)
 
 
+def _v11_writer(db: peewee.SqliteDatabase) -> None:
+    """Who wrote a memory that came through sync (person@machine, as its file says); None for
+    one made here. A team's memories keep their writer on every machine."""
+    db.execute_sql("ALTER TABLE memory ADD COLUMN writer TEXT")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -267,6 +273,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v8_injections,
     _v9_inject,
     _v10_injected_memory,
+    _v11_writer,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -49,6 +49,7 @@ class Memory(BaseModel):
     flag = peewee.TextField(null=True)
     confidence = peewee.FloatField(null=True)  # the writer's own, when it gave one
     inject = peewee.BooleanField(default=True)  # False: the person said "don't bring this up"
+    writer = peewee.TextField(null=True)  # person@machine, for a memory that came through sync
 
     class Meta:
         table_name = "memory"

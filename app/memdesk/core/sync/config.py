@@ -8,9 +8,11 @@ goes only to a remote of the first kind: it is the person's, not the team's.
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import re
+import socket
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,10 +38,19 @@ class Remote:
         return layer != "L0" and project in self.projects
 
 
+def default_writer() -> str:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        user = "someone"
+    return f"{user}@{socket.gethostname() or 'localhost'}"
+
+
 @dataclass
 class Config:
     remotes: list[Remote] = field(default_factory=list)
     every_minutes: int = EVERY_MINUTES
+    writer: str = field(default_factory=default_writer)  # who this machine's memories are by
 
     def claimed_by_others(self, remote: Remote) -> set[str]:
         teams = [r.projects for r in self.remotes if r is not remote and r.projects is not None]
@@ -73,6 +84,7 @@ def load(database: Path) -> Config:
     return Config(
         remotes=[Remote(**r) for r in data.get("remotes", [])],
         every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
+        writer=data.get("writer") or default_writer(),
     )
 
 

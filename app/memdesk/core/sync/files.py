@@ -37,6 +37,7 @@ RECORD_KEYS = (
     "layer",
     "kind",
     "status",
+    "writer",
     "source",
     "agent",
     "project",

@@ -31,6 +31,7 @@ SYNCED_COLUMNS = (
     "version",
     "supersedes",
 )
+UNKNOWN_WRITER = "unknown"  # a file written by hand without one
 _RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
 
 
@@ -71,6 +72,7 @@ def checked(unit: Unit) -> Incoming:
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
+    columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
 
 

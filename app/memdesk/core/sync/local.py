@@ -37,12 +37,14 @@ _COLUMNS = (
     "content",
     "visibility",
     "flag",
+    "writer",
 )
 
 
-def render(remote: Remote, claimed: set[str], known: set[str]) -> dict[str, Unit]:
+def render(remote: Remote, claimed: set[str], known: set[str], writer: str) -> dict[str, Unit]:
     """Memory id -> unit for every memory this machine shares with `remote`; `known`: the ids
-    the repository holds (a tombstone or a link is written only for one it can resolve)."""
+    the repository holds (a tombstone or a link is written only for one it can resolve);
+    `writer`: who the memories made here are by."""
     rows = [
         dict(zip(_COLUMNS, row, strict=True))
         for row in Memory._meta.database.execute_sql(
@@ -67,8 +69,9 @@ def render(remote: Remote, claimed: set[str], known: set[str]) -> dict[str, Unit
             if memory_id in known:
                 units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
             continue
+        fields = _fields(row, links.get(memory_id, []), successors.get(memory_id))
         units[memory_id] = record_unit(
-            _fields(row, links.get(memory_id, []), successors.get(memory_id)), row["content"]
+            {**fields, "writer": row["writer"] or writer}, row["content"]
         )
     return units
 

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import clock
+from memdesk.core import clock, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.errors import Busy, IdentityFull, MemdeskError, NotAllowed, ValidationError
 from memdesk.core.events import Change
@@ -66,12 +66,15 @@ class Sync:
         branch: str | None = None,
         name: str | None = None,
         projects: list[str] | None = None,
+        writer: str | None = None,
         actor: Actor = USER,
     ) -> dict[str, Any]:
         """Set up a remote: a bare repository path (made if absent), ssh or https. Nothing
-        is sent until the first sync."""
+        is sent until the first sync. `writer` names who this machine's memories are by."""
         _person_only(actor, "set up sync")
         config = sync_config.load(self.path)
+        if writer is not None:
+            config.writer = validate.name(writer, "writer") or config.writer
         remote = sync_config.checked_remote(url, branch, name, projects, config)
         if remote.projects is None and any(r.projects is None for r in config.remotes):
             raise ValidationError(
@@ -174,7 +177,8 @@ class Sync:
         still = {i for i in last.get("held", []) if i not in changed}
         self.flush_recalls()  # type: ignore[attr-defined]
         with self.database.atomic():  # type: ignore[attr-defined]  # one snapshot to render
-            local = render(remote, config.claimed_by_others(remote), base.ids | theirs.ids)
+            claimed, known = config.claimed_by_others(remote), base.ids | theirs.ids
+            local = render(remote, claimed, known, config.writer)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)

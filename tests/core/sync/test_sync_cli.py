@@ -1,0 +1,50 @@
+"""The four commands of the README: two machines syncing from the command line."""
+
+from __future__ import annotations
+
+
+def test_two_machines_sync_in_four_commands(run, tmp_path):
+    remote = tmp_path / "shared" / "memories.git"
+    laptop, desktop = tmp_path / "laptop.db", tmp_path / "desktop.db"
+    assert run("add", "The VPN config is in ~/vpn.", db=laptop)[0] == 0
+    code, out, err = run("sync", "init", str(remote), db=laptop)
+    assert (code, err) == (0, "")
+    assert f"origin: {remote}" in out
+    code, out, _ = run("sync", db=laptop)
+    assert (code, out.strip()) == (0, "origin: sent 1, took 0")
+    assert run("sync", "init", str(remote), db=desktop)[0] == 0
+    code, out, _ = run("sync", db=desktop)
+    assert (code, out.strip()) == (0, "origin: sent 0, took 1")
+    code, out, _ = run("search", "VPN", db=desktop)
+    assert "~/vpn" in out
+    code, out, _ = run("sync", "status", db=desktop)
+    assert "last sync" in out
+    assert "sent 0, took 1" in out
+
+
+def test_sync_before_init_says_how_to_set_it_up(run):
+    code, _, err = run("sync")
+    assert code != 0
+    assert "memdesk sync init REMOTE" in err
+    code, out, _ = run("sync", "status")
+    assert (code, out.strip()) == (0, "sync is not set up; memdesk sync init REMOTE sets it up")
+
+
+def test_init_options_belong_to_init(run, tmp_path):
+    code, _, err = run("sync", "--branch", "dev")
+    assert code == 2
+    assert "go with `sync init`" in err
+    code, _, err = run("sync", "init")
+    assert "needs the remote" in err
+    code, _, err = run("sync", "init", str(tmp_path / "r.git"), "--branch", "../x")
+    assert "branch must be a plain branch name" in err
+
+
+def test_an_unreachable_remote_is_refused_at_init_with_gits_reason(run, tmp_path):
+    not_a_repo = tmp_path / "plain-folder"
+    not_a_repo.mkdir()
+    code, _, err = run("sync", "init", str(not_a_repo))
+    assert code != 0
+    assert "git fetch failed" in err
+    code, out, _ = run("sync", "status")
+    assert "not set up" in out

@@ -1,0 +1,55 @@
+"""A team: a project marked "team" syncs to the team's remote, with each memory's writer;
+everything else (the identity too) goes only to the person's own remote, or nowhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import ValidationError
+
+
+def test_team_projects_go_to_the_team_remote_and_the_rest_to_mine(machines, tmp_path):
+    team = tmp_path / "team.git"
+
+    def ana(svc):
+        svc.sync_init(str(machines.remote))
+        svc.sync_init(str(team), name="team", projects=["acme"])
+        return {
+            "mine": svc.add("Ana's dotfiles live in ~/src/dotfiles.")["id"],
+            "acme": svc.add("acme deploys with Argo CD.", project="acme")["id"],
+            "other": svc.add("The side project uses SQLite.", project="hobby")["id"],
+            "identity": svc.add("I am Ana.", layer="L0", project="acme")["id"],
+        }
+
+    ids = machines.run("ana", ana)
+    machines.run("ana", lambda s: s.sync())
+    team_files = "\n".join(machines.tree(team).values())
+    assert ids["acme"] in team_files
+    assert not {ids["mine"], ids["other"]} & {i for i in ids.values() if i in team_files}
+    assert "identity.md" not in machines.tree(team)
+    own_files = "\n".join(machines.tree().values())
+    assert ids["mine"] in own_files
+    assert ids["acme"] not in own_files
+
+    machines.run("bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run("bo", lambda s: s.sync())
+    got = machines.shared("bo")
+    assert set(got) == {ids["acme"]}
+    # Bo edits it; Ana's machine gets the edit, and the memory still names its writer
+    machines.run("bo", lambda s: s.update(ids["acme"], content="acme deploys with Flux."))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    assert machines.run("ana", lambda s: s.get(ids["acme"])["content"]) == "acme deploys with Flux."
+    team_file = next(t for p, t in machines.tree(team).items() if ids["acme"] in p)
+    writer = next(line for line in team_file.splitlines() if line.startswith("writer: "))
+    assert "@" in writer
+    bo_new = machines.run("bo", lambda s: s.add("acme's on-call is Bo.", project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    assert machines.run("ana", lambda s: s.get(bo_new["id"])["content"]) == "acme's on-call is Bo."
+
+
+def test_only_one_remote_may_take_everything(machines, tmp_path):
+    machines.init("a")
+    with pytest.raises(ValidationError, match="--project"):
+        machines.run("a", lambda s: s.sync_init(str(tmp_path / "second.git"), name="second"))
