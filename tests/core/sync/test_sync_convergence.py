@@ -1,0 +1,139 @@
+"""Three machines editing, deleting, restoring and syncing in any order: once the person has
+decided what waits in the inboxes, two rounds of syncs leave every machine with the same
+memories, and nothing written anywhere is lost (each memory holds a text some machine wrote,
+and every memory is still somewhere).
+
+Bounded here; longer by hand: MEMDESK_SYNC_EXAMPLES=200 pytest tests/core/sync -k converge
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from memdesk.core import NotAllowed
+from tests.core.sync.conftest import Machines
+
+NAMES = ("a", "b", "c")
+machine = st.sampled_from(NAMES)
+word = st.sampled_from(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"])
+
+
+class SyncingMachines(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Path(tempfile.mkdtemp(prefix="memdesk-sync-"))
+        self.machines = Machines(self.root)
+        self.machines.init(*NAMES)
+        self.written: dict[str, set[str]] = {}  # the model: every text each memory was given
+        self.count = 0
+
+    def teardown(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def _pick(self, name: str, n: int) -> str | None:
+        here = sorted(self.machines.shared(name))
+        return here[n % len(here)] if here else None
+
+    @rule(name=machine, a=word, b=word)
+    def add(self, name, a, b):
+        self.count += 1
+        text = f"Memory {self.count} says {a} {b}."
+        added = self.machines.run(name, lambda s: s.add(text, dedup=False))
+        self.written[added["id"]] = {text}
+
+    @rule(name=machine, n=st.integers(0, 50), a=word)
+    def edit(self, name, n, a):
+        memory_id = self._pick(name, n)
+        if memory_id is None:
+            return
+        self.count += 1
+        text = f"Edit {self.count} says {a}."
+        try:
+            self.machines.run(name, lambda s: s.update(memory_id, content=text))
+        except NotAllowed:  # in the Trash
+            return
+        self.written[memory_id].add(text)
+
+    @rule(name=machine, n=st.integers(0, 50))
+    def remove_or_restore(self, name, n):
+        memory_id = self._pick(name, n)
+        if memory_id is None:
+            return
+
+        def flip(s):
+            if s.get(memory_id)["status"] == "deleted":
+                s.restore(memory_id)
+            else:
+                s.remove(memory_id)
+
+        self.machines.run(name, flip)
+
+    @rule(name=machine)
+    def sync(self, name):
+        self.machines.sync(name)
+
+    @rule(name=machine, accept=st.booleans())
+    def decide(self, name, accept):
+        self._decide(name, accept)
+
+    def _decide(self, name: str, accept: bool) -> None:
+        def decide(s):
+            keys = [i["key"] for i in s.inbox() if i["type"].startswith("sync_")]
+            if keys:
+                (s.accept if accept else s.reject)(keys)
+
+        self.machines.run(name, decide)
+
+    @invariant()
+    def nothing_is_lost_anywhere(self):
+        for name in NAMES:
+            for memory_id, state in self.machines.shared(name).items():
+                assert state["content"] in self.written[memory_id]
+
+    def teardown_converged(self) -> None:
+        for _ in range(10):  # each round: every inbox decided, then everyone syncs
+            waiting = 0
+            for name in NAMES:
+                waiting += len(
+                    [
+                        i
+                        for i in self.machines.run(name, lambda s: s.inbox())
+                        if "sync_" in i["type"]
+                    ]
+                )
+                self._decide(name, accept=True)
+            self.machines.sync(*NAMES)
+            if not waiting:
+                break
+        self.machines.sync(*NAMES, *NAMES)  # two syncs each
+        everything = [self.machines.shared(name) for name in NAMES]
+        # A memory deleted before it was ever synced stays in its own machine's Trash alone.
+        kept = [
+            {i: m for i, m in states.items() if m["status"] != "deleted"} for states in everything
+        ]
+        assert kept[0] == kept[1] == kept[2]
+        assert set().union(*everything) == set(self.written)
+
+
+class Converging(SyncingMachines):
+    def teardown(self) -> None:
+        try:
+            self.teardown_converged()
+        finally:
+            super().teardown()
+
+
+TestConvergence = Converging.TestCase
+TestConvergence.settings = settings(
+    max_examples=int(os.environ.get("MEMDESK_SYNC_EXAMPLES", "8")),
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
