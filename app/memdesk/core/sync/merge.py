@@ -38,7 +38,8 @@ class Conflict:
 
 @dataclass
 class Outcome:
-    tree: dict[str, Unit] = field(default_factory=dict)  # the merged state of every memory
+    tree: dict[str, Unit] = field(default_factory=dict)  # merged states that differ from theirs
+    kept: set[str] = field(default_factory=set)  # ids whose remote state is the merged one
     take: list[Unit] = field(default_factory=list)  # remote states to write here
     conflicts: list[Conflict] = field(default_factory=list)
     sent: int = 0  # memories whose state here goes to the remote
@@ -66,9 +67,9 @@ def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> O
             continue
         if here in (b, r):
             if r is not None:
-                out.tree[memory_id] = remote.load(memory_id)
+                out.kept.add(memory_id)
                 if r != b and here == b and memory_id not in held:
-                    out.take.append(out.tree[memory_id])
+                    out.take.append(remote.load(memory_id))
             continue
         assert mine is not None
         if r == b:
@@ -84,21 +85,22 @@ def _both_changed(out: Outcome, mine: Unit, theirs: Unit) -> None:
     mine_gone, theirs_gone = "deleted" in mine_fields, "deleted" in their_fields
     if mine_gone and theirs_gone or _same_words(mine_fields, their_fields):
         newest = max((mine, theirs), key=lambda u: (u.fields()["version"], u.digest))
-        out.tree[mine.id] = newest
         if newest is theirs:
+            out.kept.add(theirs.id)
             out.take.append(theirs)
         else:
+            out.tree[mine.id] = mine
             out.sent += 1
     elif theirs_gone:  # edited here, deleted there: the edit stays, everywhere
         out.tree[mine.id] = mine
         out.sent += 1
         out.conflicts.append(Conflict(DELETED_THERE, mine.id, mine, theirs))
     elif mine_gone:  # deleted here, edited there: the edit comes back here
-        out.tree[mine.id] = theirs
+        out.kept.add(theirs.id)
         out.take.append(theirs)
         out.conflicts.append(Conflict(DELETED_HERE, mine.id, mine, theirs))
     else:
-        out.tree[mine.id] = theirs
+        out.kept.add(theirs.id)
         out.conflicts.append(Conflict(DISAGREE, mine.id, mine, theirs))
 
 

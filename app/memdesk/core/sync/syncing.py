@@ -39,6 +39,13 @@ from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Link, Memory, Proposal
 
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
+CHUNK = 500  # rows per statement: SQLite caps the bound variables of one
+# The links a memory's file lists: to what this machine shares, not its inbox's hints.
+_SHARED_LINKS_FROM = (
+    "SELECT l.id, d.uuid FROM link l JOIN memory d ON d.id = l.dst_id WHERE l.src_id = ? "
+    f"AND l.relation NOT IN ({', '.join('?' for _ in LOCAL_RELATIONS)}) "
+    "AND d.visibility = 'shared' AND d.flag IS NULL"
+)
 _README = """# memdesk memories
 
 Kept by [memdesk](https://github.com/memdesk/memdesk) on every machine that syncs here.
@@ -253,11 +260,9 @@ class Sync:
     def _take(
         self, remote: str, takes: list[Incoming], local: dict[str, Unit], pending: list
     ) -> int:
-        rows = {
-            row.uuid: row for row in Memory.select().where(Memory.uuid.in_([t.id for t in takes]))
-        }
+        rows = _rows([t.id for t in takes])
         self._touch(list(rows))  # type: ignore[attr-defined]
-        done, tasks = 0, set()
+        done, tasks, new = 0, set(), []
         why = f"from {remote}"
         for take in takes:
             row = rows.get(take.id)
@@ -271,7 +276,7 @@ class Sync:
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
             elif row is None:
-                Memory.create(uuid=take.id, flag=_guarded(take, None), **take.columns)
+                new.append({"uuid": take.id, "flag": _guarded(take, None), **take.columns})
                 pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
                 tasks.add(take.columns["task"])
             else:
@@ -282,12 +287,14 @@ class Sync:
                 if row.content != values["content"] or row.task != values["task"]:
                     tasks |= {row.task, values["task"]}
             done += 1
-        self._take_links([t for t in takes if not t.deleted])
+        for start in range(0, len(new), CHUNK):
+            Memory.insert_many(new[start : start + CHUNK]).execute()
+        self._take_links([t for t in takes if not t.deleted], set(rows))
         for task in tasks - {None}:  # the neighbours' context an add would have refreshed
             neighbours.refresh_task(task)
         return done
 
-    def _take_links(self, takes: list[Incoming]) -> None:
+    def _take_links(self, takes: list[Incoming], existed: set[str]) -> None:
         """Each memory's links become the remote's, but for this machine's own (links to
         what it does not share, and its inbox's hints)."""
         if not takes:
@@ -296,19 +303,11 @@ class Sync:
         db = Memory._meta.database
         for take in takes:
             src = ids[take.id]
-            old = db.execute_sql(
-                "SELECT d.uuid FROM link l JOIN memory d ON d.id = l.dst_id WHERE l.src_id = ? "
-                f"AND l.relation NOT IN ({', '.join('?' for _ in LOCAL_RELATIONS)}) "
-                "AND d.visibility = 'shared' AND d.flag IS NULL",
-                (src, *LOCAL_RELATIONS),
-            ).fetchall()
-            self._touch([u for (u,) in old] + [to for to, _ in take.links if to in ids])  # type: ignore[attr-defined]
-            db.execute_sql(
-                "DELETE FROM link WHERE src_id = ? AND dst_id IN (SELECT id FROM memory WHERE "
-                "visibility = 'shared' AND flag IS NULL) AND relation NOT IN "
-                f"({', '.join('?' for _ in LOCAL_RELATIONS)})",
-                (src, *LOCAL_RELATIONS),
-            )
+            self._touch([to for to, _ in take.links if to in ids])  # type: ignore[attr-defined]
+            if take.id in existed:
+                old = db.execute_sql(_SHARED_LINKS_FROM, (src, *LOCAL_RELATIONS)).fetchall()
+                self._touch([u for _, u in old])  # type: ignore[attr-defined]
+                Link.delete().where(Link.id.in_([n for n, _ in old])).execute()
             for to, relation in take.links:
                 if to in ids:
                     Link.insert(
@@ -454,11 +453,19 @@ def _guarded(take: Incoming, earlier: str | None) -> str | None:
 
 def _row_ids(uuids: set[str]) -> dict[str, int]:
     found, wanted = {}, sorted(uuids)
-    for start in range(0, len(wanted), 500):
+    for start in range(0, len(wanted), CHUNK):
         query = Memory.select(Memory.id, Memory.uuid).where(
-            Memory.uuid.in_(wanted[start : start + 500])
+            Memory.uuid.in_(wanted[start : start + CHUNK])
         )
         found.update((row.uuid, row.id) for row in query)
+    return found
+
+
+def _rows(uuids: list[str]) -> dict[str, Memory]:
+    found = {}
+    for start in range(0, len(uuids), CHUNK):
+        query = Memory.select().where(Memory.uuid.in_(uuids[start : start + CHUNK]))
+        found.update((row.uuid, row) for row in query)
     return found
 
 
@@ -472,7 +479,8 @@ def _tree_changes(outcome: Outcome, theirs: TreeSide) -> dict[str, bytes | None]
         if not unit.in_identity and (entry is None or entry.sha != unit.digest):
             changes[unit.path] = unit.text.encode()
     entries = sorted(
-        (u for u in outcome.tree.values() if u.in_identity),
+        [u for u in outcome.tree.values() if u.in_identity]
+        + [theirs.identity[i] for i in outcome.kept if i in theirs.identity],
         key=lambda u: (u.fields().get("created") or "", u.id),
     )
     if entries or IDENTITY in theirs.tree:

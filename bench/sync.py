@@ -1,0 +1,125 @@
+"""Sync at scale: the first push of a large store, the first pull on a second machine, an
+incremental sync of 100 changes each way, and a sync with nothing to do — beside raw git
+committing and pushing the same files from a work tree (the floor for a first push).
+
+    python bench/sync.py [--memories 100000] [--changes 100]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import argparse
+import random
+import resource
+import subprocess
+import tempfile
+import time
+
+from memdesk.core import MemoryService
+
+BATCH = 5000
+_RNG = random.Random(0)
+WORDS = [
+    "".join(_RNG.choice("bcdfghjklmnprstvz") + _RNG.choice("aeiou") for _ in range(3))
+    for _ in range(5000)
+]
+
+
+def fill(service: MemoryService, count: int) -> None:
+    rng = random.Random(5)
+    for first in range(0, count, BATCH):
+        items = [
+            {
+                "content": " ".join(rng.choices(WORDS, k=rng.randint(6, 30))) + f" (note {n})",
+                "tags": rng.sample(WORDS[:40], 2),
+                "project": rng.choice(["web", "api", "infra", "docs", None]),
+                "layer": "L2" if n % 10 == 0 else "L1",
+            }
+            for n in range(first, min(first + BATCH, count))
+        ]
+        service.add_many(items, dedup=False)
+
+
+def timed(label: str, action):
+    started = time.perf_counter()
+    result = action()
+    took = time.perf_counter() - started
+    print(f"{label:<44}{took:>8.2f} s")
+    return result
+
+
+def raw_git(remote: Path, folder: Path) -> None:
+    """The same files through plain git: checkout-free copy, add, commit, push."""
+    work, bare = folder / "raw-work", folder / "raw.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    archive = subprocess.run(
+        ["git", "--git-dir", str(remote), "archive", "main"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+    git = ["git", "-C", str(work), "-c", "user.name=b", "-c", "user.email=b@b"]
+
+    def commit_and_push() -> None:
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "all"], check=True)
+        subprocess.run([*git, "push", "-q", str(bare), "HEAD:refs/heads/main"], check=True)
+
+    timed("baseline: raw git add + commit + push", commit_and_push)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--changes", type=int, default=100)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        remote = folder / "remote.git"
+        a = MemoryService.open(folder / "a.db")
+        timed(f"fill machine a with {args.memories:,} memories", lambda: fill(a, args.memories))
+        a.sync_init(str(remote))
+        result = timed("a: first push", a.sync)["remotes"][0]
+        print(f"  sent {result['sent']:,}")
+        rss_after_push = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        ids = [m["id"] for m in a.list_memories(limit=args.changes, order="created_at")]
+        a.close()
+        raw_git(remote, folder)
+
+        b = MemoryService.open(folder / "b.db")
+        b.sync_init(str(remote))
+        result = timed("b: first pull", b.sync)["remotes"][0]
+        print(f"  took {result['taken']:,}")
+        timed("b: sync with nothing to do", b.sync)
+        b.close()
+
+        a = MemoryService.open(folder / "a.db")
+        edits, adds = ids[: args.changes * 6 // 10], args.changes * 3 // 10
+        removes = ids[len(edits) : len(edits) + args.changes - len(edits) - adds]
+        for memory_id in edits:
+            a.update(memory_id, content=f"changed on a: {memory_id}")
+        a.add_many([{"content": f"new on a {n}"} for n in range(adds)], dedup=False)
+        a.remove_many(removes)
+        result = timed(f"a: incremental push of {args.changes} changes", a.sync)["remotes"][0]
+        print(f"  sent {result['sent']:,}")
+        a.close()
+
+        b = MemoryService.open(folder / "b.db")
+        result = timed(f"b: incremental pull of {args.changes} changes", b.sync)["remotes"][0]
+        print(f"  took {result['taken']:,}")
+        timed("b: sync with nothing to do", b.sync)
+        b.close()
+        size = subprocess.run(
+            ["du", "-sh", str(remote)], capture_output=True, text=True, check=True
+        ).stdout.split()[0]
+        print(f"remote repository size: {size}")
+        print(f"peak RSS after a's first push: {rss_after_push:,.0f} MB")
+        print(f"peak RSS overall: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
