@@ -24,6 +24,7 @@ from memdesk.api.connection import Limits
 from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemoryService
 from memdesk.core.files.backups import BackupSchedule
+from memdesk.core.sync.schedule import SyncSchedule
 from memdesk.store import SchemaError
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     # The handlers are in place before the line is printed (a parent may signal as soon as it
     # reads it) and stay until cleanup is done, so a second signal cannot cut it short.
     schedule = BackupSchedule(service)
+    syncing = SyncSchedule(service)
     reason = ["stopping"]
 
     def hand_over() -> None:
@@ -65,9 +67,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             print(f"listening on {server.socket_path}", flush=True)
             schedule.start()
+            syncing.start()
             app.exec()
         finally:
             schedule.stop()
+            syncing.stop()  # one last sync, when sync is set up
             server.close(reason[0])
             service.close()
     logger.info("stopped (%s)", reason[0])

@@ -92,6 +92,7 @@ def run(db_path: Path) -> int:
     _collect_on_the_gui_thread(app)  # the timer is the app's child: it lives as long
     schedule = BackupSchedule(service)
     schedule.start()
+    window.sync.start()
     try:
         return app.exec()
     finally:

@@ -37,6 +37,7 @@ from memdesk.ui.sidebar import Sidebar
 from memdesk.ui.stats.stats_view import StatsView
 from memdesk.ui.stats_loader import StatsLoader
 from memdesk.ui.status_bar import StatusBar
+from memdesk.ui.sync.sync_control import SyncControl
 from memdesk.ui.timeline.timeline_view import TimelineView
 from memdesk.ui.undo_commands import perform
 from memdesk.ui.window_dialogs import WindowDialogs
@@ -79,6 +80,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.status.set_socket(socket_path)
         self._build_central(socket_path or "")
         self._build_log_dock()
+        self.sync = SyncControl(service, self)
         self.menus = WindowMenus(self)
         self._connect()
         window_settings.restore_settings(self)
@@ -449,6 +451,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.tray.still_serving()
             return
         self.save_settings()
+        self.sync.stop()  # one last sync, when sync is set up
         self.browser.search.finish()
         self.hub.close()
         self.stats.close()

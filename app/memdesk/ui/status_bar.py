@@ -54,7 +54,9 @@ class StatusBar(QStatusBar):
         self.flooding = QLabel(self)
         self.flooding.setStyleSheet("color: #b00020; font-weight: bold;")
         self.flooding.hide()
-        for label in (self.flooding, self.hook_problems, self.counts, self.agents):
+        self.sync = QLabel(self)
+        self.sync.hide()
+        for label in (self.flooding, self.hook_problems, self.sync, self.counts, self.agents):
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
         for label in (self.socket, self.database):  # eliding measures its whole width: no margin
@@ -98,6 +100,13 @@ class StatusBar(QStatusBar):
         since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - RECENT_S))
         self.set_hook_failures([f for f in hook_failures.recent(self._db_path) if f["at"] >= since])
         self.set_over_budget(self._over_budget())
+
+    def set_sync(self, text: str, detail: str, failed: bool) -> None:
+        """How the last sync went (shown once sync is set up); the details in the tooltip."""
+        self.sync.setText(text)
+        self.sync.setToolTip(f"{detail}\nFile ▸ Sync… for more")
+        self.sync.setStyleSheet("color: #b00020; font-weight: bold;" if failed else "")
+        self.sync.show()
 
     def set_over_budget(self, overruns: Sequence[Any]) -> None:
         """Name the agents whose writes were refused for going over their write budget."""

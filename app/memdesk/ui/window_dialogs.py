@@ -13,6 +13,7 @@ from memdesk.ui.dialogs.backups_dialog import BackupsDialog
 from memdesk.ui.dialogs.export_dialog import ExportDialog
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
+from memdesk.ui.sync.sync_dialog import SyncDialog
 from memdesk.ui.undo_commands import push
 
 
@@ -38,6 +39,10 @@ class WindowDialogs:
     def show_agents(self) -> None:
         AgentsDialog(self.service, self.undo_stack, self.show_error, self).exec()
         self.show_agent_names(self.agent_names)
+
+    @Slot()
+    def show_sync(self) -> None:
+        SyncDialog(self.service, self.sync, self).exec()
 
     @Slot()
     def show_attach(self) -> None:

@@ -29,6 +29,9 @@ class WindowMenus(QObject):
         self.export = self._action("&Export…", "Ctrl+Shift+E", w.export)
         self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
         self.backups = self._action("&Backups…", None, w.show_backups)
+        self.sync = self._action("S&ync…", None, w.show_sync)
+        self.sync.setStatusTip("Sync with your other machines or a team through git")
+        self.sync_now = self._action("Sync &Now", "Ctrl+Shift+Y", w.sync.sync_now)
         self.keep_serving = self._action(
             "&Keep Serving Agents After Closing", None, w.set_keep_serving
         )
@@ -93,6 +96,7 @@ class WindowMenus(QObject):
         file.addActions([self.export, self.import_])
         file.addSeparator()
         file.addAction(self.backups)
+        file.addActions([self.sync, self.sync_now])
         file.addAction(self.keep_serving)
         file.addSeparator()
         file.addAction(self.quit)

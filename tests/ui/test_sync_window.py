@@ -1,0 +1,93 @@
+"""Sync in the window as a person uses it: File ▸ Sync… sets a remote up and syncs now; what
+another machine wrote arrives in the list; the sync is one step Ctrl+Z takes back; the status
+bar says how it went; closing the window syncs once more."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import Qt
+
+from memdesk.ui.sync.sync_dialog import SyncDialog
+from tests.ui.window_helpers import open_window, settle, shown_texts
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+
+
+def _other_machine(db, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "memdesk", *args, "--db", str(db)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "MEMDESK_SOCKET": str(db) + ".none"},
+    )
+
+
+def _synced(qtbot, window, action) -> tuple:
+    with qtbot.waitSignal(window.sync.finished, timeout=20_000) as done:
+        action()
+    return done.args
+
+
+def test_set_up_sync_now_undo_and_a_last_sync_at_close(qtbot, service, tmp_path):
+    remote, desktop = tmp_path / "memories.git", tmp_path / "desktop.db"
+    service.add("Laptop: the printer is on floor 2.")
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    assert not dialog.sync_now.isEnabled()
+    dialog.url.setText(str(remote))
+    qtbot.mouseClick(dialog.set_up, Qt.MouseButton.LeftButton)
+    assert "origin" in dialog.remotes.text()
+    assert dialog.sync_now.isEnabled()
+    result, error = _synced(
+        qtbot, window, lambda: qtbot.mouseClick(dialog.sync_now, Qt.MouseButton.LeftButton)
+    )
+    assert error is None
+    assert result["remotes"][0]["sent"] == 1
+    assert window.status.sync.text().startswith("Synced ")
+    assert "sent 1" in dialog.remotes.text()
+    dialog.close()
+
+    _other_machine(desktop, "sync", "init", str(remote))
+    _other_machine(desktop, "add", "Desktop: lunch is at noon.")
+    _other_machine(desktop, "sync")
+    settle(window)
+    window.activateWindow()
+    _synced(
+        qtbot,
+        window,
+        lambda: qtbot.keyClick(
+            window,
+            Qt.Key.Key_Y,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        ),
+    )
+    qtbot.waitUntil(lambda: "Desktop: lunch is at noon." in shown_texts(window), timeout=5000)
+    assert window.undo_stack.undoText() == "Sync"
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: "Desktop: lunch is at noon." not in shown_texts(window), timeout=5000)
+
+    service.add("Laptop: written just before closing.")
+    window.close()
+    shown = subprocess.run(
+        ["git", "--git-dir", str(remote), "grep", "-l", "just before closing", "main"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert shown.returncode == 0
+
+
+def test_a_failed_sync_is_shown_in_red_with_gits_reason(qtbot, service, tmp_path):
+    remote = tmp_path / "memories.git"
+    service.sync_init(str(remote))
+    shutil.rmtree(remote)
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    result, error = _synced(qtbot, window, window.sync.sync_now)
+    assert result is None
+    assert "git fetch failed" in error
+    assert window.status.sync.text() == "⚠ Sync failed"
+    assert "git fetch failed" in window.status.sync.toolTip()
