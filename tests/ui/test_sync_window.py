@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.ui.sync.sync_dialog import SyncDialog
-from tests.ui.window_helpers import open_window, settle, shown_texts
+from tests.ui.window_helpers import click_row, open_window, settle, shown_texts
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 
@@ -68,6 +68,8 @@ def test_set_up_sync_now_undo_and_a_last_sync_at_close(qtbot, service, tmp_path)
         ),
     )
     qtbot.waitUntil(lambda: "Desktop: lunch is at noon." in shown_texts(window), timeout=5000)
+    click_row(qtbot, window, shown_texts(window).index("Desktop: lunch is at noon."))
+    assert "(synced)" in window.detail.browser.toPlainText()  # who wrote it, on which machine
     assert window.undo_stack.undoText() == "Sync"
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: "Desktop: lunch is at noon." not in shown_texts(window), timeout=5000)

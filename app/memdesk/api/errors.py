@@ -22,6 +22,7 @@ TOO_LARGE = -32004
 NOT_ALLOWED = -32005
 BUSY = -32006
 STORAGE = -32007  # the disk is full or the database is read-only: nothing was written
+SYNC = -32008  # git or the sync remote failed (unreachable, refused): git's words say why
 
 # Service error code -> JSON-RPC error code. "invalid" is bad params: the caller's fault.
 SERVICE_CODES = {
@@ -35,6 +36,7 @@ SERVICE_CODES = {
     "disk_full": STORAGE,
     "read_only": STORAGE,
     "storage_failed": STORAGE,
+    "sync_failed": SYNC,
 }
 NAMES = {
     PARSE_ERROR: "parse_error",
@@ -44,6 +46,7 @@ NAMES = {
     INTERNAL_ERROR: "internal",
     **{number: name for name, number in SERVICE_CODES.items() if name != "invalid"},
     STORAGE: "storage",
+    SYNC: "sync_failed",
 }
 
 

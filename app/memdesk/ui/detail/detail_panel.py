@@ -226,6 +226,8 @@ def _given(injected: dict[str, Any] | None) -> str:
 
 def _metadata_html(rec: dict[str, Any]) -> str:
     writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
+    if rec.get("writer"):  # made on another machine (or by a teammate) and synced here
+        writer += f", on {rec['writer']} (synced)"
     rows = [
         ("Tags", ", ".join(rec["tags"]) or "—"),
         ("Project", rec["project"] or "—"),
