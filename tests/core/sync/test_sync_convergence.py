@@ -91,6 +91,11 @@ class SyncingMachines(RuleBasedStateMachine):
 
         self.machines.run(name, decide)
 
+    def _waiting(self, name: str) -> int:
+        return len(
+            [i for i in self.machines.run(name, lambda s: s.inbox()) if "sync_" in i["type"]]
+        )
+
     @invariant()
     def nothing_is_lost_anywhere(self):
         for name in NAMES:
@@ -99,18 +104,10 @@ class SyncingMachines(RuleBasedStateMachine):
 
     def teardown_converged(self) -> None:
         for _ in range(10):  # each round: every inbox decided, then everyone syncs
-            waiting = 0
             for name in NAMES:
-                waiting += len(
-                    [
-                        i
-                        for i in self.machines.run(name, lambda s: s.inbox())
-                        if "sync_" in i["type"]
-                    ]
-                )
                 self._decide(name, accept=True)
             self.machines.sync(*NAMES)
-            if not waiting:
+            if not any(self._waiting(name) for name in NAMES):
                 break
         self.machines.sync(*NAMES, *NAMES)  # two syncs each
         everything = [self.machines.shared(name) for name in NAMES]

@@ -13,10 +13,11 @@ import pytest
 from memdesk.core.sync import git
 
 MEMORIES = 300
-# Where the sync process kills itself with SIGKILL: mid-write of what came in (after the
-# first memory of the transaction), before the commit, before the push, before the base moves.
+# Where the sync process kills itself with SIGKILL: mid-write of what came in (its memories
+# written, their links not yet, nothing committed), before the commit, before the push,
+# before the base moves.
 KILL_POINTS = {
-    "mid-write": ("memdesk.core.sync.syncing", "-", "_guarded"),
+    "mid-write": ("memdesk.core.sync.syncing", "Sync", "_take_links"),
     "before-commit": ("memdesk.core.sync.git", "Mirror", "commit"),
     "before-push": ("memdesk.core.sync.git", "Mirror", "push"),
     "before-base": ("memdesk.core.sync.git", "Mirror", "set_base"),
@@ -41,7 +42,7 @@ main(["sync", "--db", sys.argv[5]])
 
 def _sync_killed_at(db, point: str) -> None:
     module, owner, name = KILL_POINTS[point]
-    after = "1" if point == "mid-write" else "0"
+    after = "0"
     done = subprocess.run(
         [sys.executable, "-c", _KILLER, module, owner, name, after, str(db)],
         capture_output=True,

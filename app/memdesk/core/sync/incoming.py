@@ -10,6 +10,7 @@ from typing import Any
 from memdesk.core import clock, rules, validate
 from memdesk.core.errors import ValidationError
 from memdesk.core.files.transfer import checked_state
+from memdesk.core.guard import withhold
 from memdesk.core.sync.files import Unit
 from memdesk.core.sync.local import LOCAL_RELATIONS
 
@@ -42,6 +43,7 @@ class Incoming:
     # As stored; a tombstone has only its version and updated_at.
     columns: dict[str, Any] = field(default_factory=dict)
     links: list[tuple[str, str]] = field(default_factory=list)  # (to, relation)
+    flag: str | None = None  # what the guard withholds it for, read before the write lock
 
 
 def checked(unit: Unit) -> Incoming:
@@ -73,7 +75,10 @@ def checked(unit: Unit) -> Incoming:
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
     columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
-    return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
+    flag = withhold.reasons_for(
+        columns["content"], columns["source"], confidence=columns["confidence"]
+    )
+    return Incoming(unit.id, False, columns, _links(fields.get("links", [])), flag)
 
 
 def _links(links: object) -> list[tuple[str, str]]:

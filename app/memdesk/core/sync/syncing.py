@@ -276,19 +276,27 @@ class Sync:
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
             elif row is None:
-                new.append({"uuid": take.id, "flag": _guarded(take, None), **take.columns})
+                new.append({"uuid": take.id, "flag": take.flag, **take.columns})
                 pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
                 tasks.add(take.columns["task"])
             else:
                 keep_version(row, SYSTEM, "sync", why)
-                values = {**take.columns, "flag": _guarded(take, row.flag)}
+                values = {
+                    **take.columns,
+                    "flag": _guarded(take, row.flag),
+                }  # an earlier doubt stays
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("updated", row.uuid, values["version"], SYSTEM.label))
                 if row.content != values["content"] or row.task != values["task"]:
                     tasks |= {row.task, values["task"]}
             done += 1
-        for start in range(0, len(new), CHUNK):
-            Memory.insert_many(new[start : start + CHUNK]).execute()
+        if new:  # a prepared statement: the query builder cost more than SQLite storing the row
+            columns = tuple(new[0])
+            self.database.cursor().executemany(  # type: ignore[attr-defined]
+                f"INSERT INTO memory ({', '.join(columns)}) "
+                f"VALUES ({', '.join('?' * len(columns))})",
+                [tuple(row[c] for c in columns) for row in new],
+            )
         self._take_links([t for t in takes if not t.deleted], set(rows))
         for task in tasks - {None}:  # the neighbours' context an add would have refreshed
             neighbours.refresh_task(task)
@@ -444,7 +452,9 @@ def _changed_since(row: Memory, rendered: Unit) -> bool:
 
 
 def _guarded(take: Incoming, earlier: str | None) -> str | None:
-    """The injection guard reads every incoming text, as for a memory written here."""
+    """The guard's reading of an incoming text, with a doubt kept from the memory here."""
+    if not earlier:
+        return take.flag
     columns = take.columns
     return withhold.reasons_for(
         columns["content"], columns["source"], confidence=columns["confidence"], earlier=earlier
