@@ -156,6 +156,10 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
             raise ValidationError("sync init needs the remote: sync init REMOTE", field="url")
         options = {"branch": a.branch, "name": a.name, "projects": a.projects, "writer": a.writer}
         return svc.sync_init(a.url, **{k: v for k, v in options.items() if v is not None})
+    if a.action == "local":
+        if not a.url:
+            raise ValidationError("name the project: sync local PROJECT", field="project")
+        return svc.sync_local(a.url, local=not a.shared)
     if a.url or a.branch or a.projects or a.writer:
         raise ValidationError(
             "REMOTE, --branch, --project and --as go with `sync init`", field="action"

@@ -177,7 +177,7 @@ def human(command: str, result: Any) -> str:
 
 def _sync(result: dict[str, Any]) -> str:
     if "every_minutes" in result:  # the status
-        if not result["remotes"]:
+        if not result["remotes"] and not result["local"]:
             return "sync is not set up; memdesk sync init REMOTE sets it up"
         lines = []
         for r in result["remotes"]:
@@ -192,6 +192,9 @@ def _sync(result: dict[str, Any]) -> str:
                 lines.append(f"  last sync {last['at']} failed: {last['error']}")
             if r["waiting"]:
                 lines.append(f"  {r['waiting']} conflict(s) wait in the inbox: memdesk inbox")
+        if result["local"]:
+            lines.append(f"kept on this machine only: {', '.join(result['local'])}")
+        lines.append(f"your memories are by {result['writer']}")
         return "\n".join(lines)
     lines = []
     for r in result["remotes"]:

@@ -93,3 +93,15 @@ def test_a_failed_sync_is_shown_in_red_with_gits_reason(qtbot, service, tmp_path
     assert "git fetch failed" in error
     assert window.status.sync.text() == "⚠ Sync failed"
     assert "git fetch failed" in window.status.sync.toolTip()
+
+
+def test_projects_kept_on_this_machine_are_chosen_in_the_dialog(qtbot, service, tmp_path):
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    dialog.local.setText("client-x, personal")
+    qtbot.mouseClick(dialog.save_local, Qt.MouseButton.LeftButton)
+    assert service.sync_status()["local"] == ["client-x", "personal"]
+    dialog.local.setText("personal")
+    qtbot.mouseClick(dialog.save_local, Qt.MouseButton.LeftButton)
+    assert service.sync_status()["local"] == ["personal"]

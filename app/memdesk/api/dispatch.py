@@ -133,6 +133,7 @@ class Dispatcher:
             "system.backups": lambda p, s: svc.backups(),
             "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
             "sync.run": lambda p, s: svc.sync(p.get("remote"), actor=s.actor),
+            "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }

@@ -408,6 +408,13 @@ METHODS = [
         {"remote": "a remote's name (default: every remote)"},
     ),
     Method(
+        "sync.local",
+        "Keep a project on this machine only, never synced (user role only); local=false lets "
+        "it sync again. Returns sync.status.",
+        {"project": "the project", "local": "true (default) or false"},
+        ("project",),
+    ),
+    Method(
         "sync.status",
         "The sync set-up (user role only): each remote, its last sync and the conflicts "
         "waiting in the inbox.",

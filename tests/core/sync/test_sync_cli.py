@@ -48,3 +48,11 @@ def test_an_unreachable_remote_is_refused_at_init_with_gits_reason(run, tmp_path
     assert "git fetch failed" in err
     code, out, _ = run("sync", "status")
     assert "not set up" in out
+
+
+def test_without_git_sync_says_to_install_it(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+    code, _, err = run("sync", "init", str(tmp_path / "r.git"))
+    assert code != 0
+    assert "git is not installed" in err
+    assert "Traceback" not in err

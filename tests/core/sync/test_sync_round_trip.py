@@ -65,12 +65,14 @@ def test_private_withheld_and_session_data_never_leave(machines):
     def session(svc):
         svc.session_start("s1", agent="claude-code", project="billing")
         svc.observe("s1", "Bash", {"command": "pytest SESSION-MARKER"}, "1 passed")
+        svc.search("SEARCHED-MARKER billing")  # the retrieval log
 
     machines.run("a", session)
     machines.init("a")
     machines.sync("a")
     text = "\n".join(machines.tree().values())
-    for marker in ("PRIVATE-MARKER", "UNSURE-MARKER", "FLAGGED-MARKER", "SESSION-MARKER"):
+    markers = ("PRIVATE-MARKER", "UNSURE-MARKER", "FLAGGED-MARKER", "SESSION-MARKER", "SEARCHED")
+    for marker in markers:
         assert marker not in text
     for kept in (ids["private"], ids["unsure"], ids["flagged"]):
         assert kept not in text

@@ -53,3 +53,23 @@ def test_only_one_remote_may_take_everything(machines, tmp_path):
     machines.init("a")
     with pytest.raises(ValidationError, match="--project"):
         machines.run("a", lambda s: s.sync_init(str(tmp_path / "second.git"), name="second"))
+
+
+def test_a_project_kept_local_goes_nowhere(machines, run):
+    machines.init("a")
+    code, out, _ = run("sync", "local", "secret-client", db=machines.root / "a.db")
+    assert code == 0
+    assert "kept on this machine only: secret-client" in out
+
+    def write(svc):
+        svc.add("The client's codename is BLUEJAY.", project="secret-client")
+        svc.add("Builds take four minutes.", project="web")
+
+    machines.run("a", write)
+    machines.sync("a")
+    text = "\n".join(machines.tree().values())
+    assert "BLUEJAY" not in text
+    assert "four minutes" in text
+    run("sync", "local", "secret-client", "--shared", db=machines.root / "a.db")
+    machines.sync("a")
+    assert "BLUEJAY" in "\n".join(machines.tree().values())

@@ -3,7 +3,8 @@ git mirror per remote and what its last sync did.
 
 A remote either takes every shared memory except those of projects another remote claims
 (the person's own, "mine"), or only the projects it names (a team's). The identity profile
-goes only to a remote of the first kind: it is the person's, not the team's.
+goes only to a remote of the first kind: it is the person's, not the team's. A project marked
+local goes to no remote at all.
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ class Remote:
     branch: str = "main"
     projects: list[str] | None = None  # None: everything no team remote claims
 
-    def takes(self, project: str | None, layer: str, claimed: set[str]) -> bool:
+    def takes(self, project: str | None, layer: str, excluded: set[str]) -> bool:
         if self.projects is None:
-            return project not in claimed
-        return layer != "L0" and project in self.projects
+            return project not in excluded
+        return layer != "L0" and project in self.projects and project not in excluded
 
 
 def default_writer() -> str:
@@ -51,10 +52,13 @@ class Config:
     remotes: list[Remote] = field(default_factory=list)
     every_minutes: int = EVERY_MINUTES
     writer: str = field(default_factory=default_writer)  # who this machine's memories are by
+    local: list[str] = field(default_factory=list)  # projects that never leave this machine
 
-    def claimed_by_others(self, remote: Remote) -> set[str]:
+    def excluded(self, remote: Remote) -> set[str]:
+        """Projects `remote` does not take: those kept on this machine, and for the person's
+        own remote those a team remote takes."""
         teams = [r.projects for r in self.remotes if r is not remote and r.projects is not None]
-        return {project for projects in teams for project in projects}
+        return {project for projects in teams for project in projects} | set(self.local)
 
     def remote(self, name: str | None) -> Remote:
         if not self.remotes:
@@ -85,6 +89,7 @@ def load(database: Path) -> Config:
         remotes=[Remote(**r) for r in data.get("remotes", [])],
         every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
         writer=data.get("writer") or default_writer(),
+        local=list(data.get("local", [])),
     )
 
 

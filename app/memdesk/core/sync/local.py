@@ -41,7 +41,7 @@ _COLUMNS = (
 )
 
 
-def render(remote: Remote, claimed: set[str], known: set[str], writer: str) -> dict[str, Unit]:
+def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> dict[str, Unit]:
     """Memory id -> unit for every memory this machine shares with `remote`; `known`: the ids
     the repository holds (a tombstone or a link is written only for one it can resolve);
     `writer`: who the memories made here are by."""
@@ -56,7 +56,7 @@ def render(remote: Remote, claimed: set[str], known: set[str], writer: str) -> d
         for r in rows
         if r["visibility"] == "shared"
         and r["flag"] is None
-        and remote.takes(r["project"], r["layer"], claimed)
+        and remote.takes(r["project"], r["layer"], excluded)
     }
     resolvable = shared | known
     links, successors = _links(resolvable), _successors(rows, resolvable)

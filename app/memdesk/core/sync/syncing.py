@@ -116,12 +116,28 @@ class Sync:
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
         return {"remotes": [self._sync_remote(config, r, on_step) for r in chosen]}
 
+    def sync_local(
+        self, project: str, *, local: bool = True, actor: Actor = USER
+    ) -> dict[str, Any]:
+        """Keep a project's memories on this machine only (or let them sync again). Memories
+        of it already in a repository stay there, no longer updated from here."""
+        _person_only(actor, "choose what syncs")
+        name = validate.name(project, "project")
+        if name is None:
+            raise ValidationError("name the project to keep on this machine", field="project")
+        config = sync_config.load(self.path)
+        config.local = sorted(set(config.local) | {name} if local else set(config.local) - {name})
+        sync_config.save(self.path, config)
+        return self.sync_status(actor=actor)
+
     def sync_status(self, *, actor: Actor = USER) -> dict[str, Any]:
         _person_only(actor, "see the sync set-up")
         config = sync_config.load(self.path)
         waiting = _waiting_by_remote()
         return {
             "every_minutes": config.every_minutes if config.remotes else None,
+            "local": config.local,
+            "writer": config.writer,
             "remotes": [
                 {
                     "name": r.name,
@@ -184,8 +200,8 @@ class Sync:
         still = {i for i in last.get("held", []) if i not in changed}
         self.flush_recalls()  # type: ignore[attr-defined]
         with self.database.atomic():  # type: ignore[attr-defined]  # one snapshot to render
-            claimed, known = config.claimed_by_others(remote), base.ids | theirs.ids
-            local = render(remote, claimed, known, config.writer)
+            known = base.ids | theirs.ids
+            local = render(remote, config.excluded(remote), known, config.writer)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)

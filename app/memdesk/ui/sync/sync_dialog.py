@@ -64,6 +64,13 @@ class SyncDialog(QDialog):
         form.addRow("", self.set_up)
         adding = QGroupBox("Add a remote", self)
         adding.setLayout(form)
+        self.local = QLineEdit(self)
+        self.local.setPlaceholderText("projects that never leave this machine: a, b")
+        self.save_local = QPushButton("Sa&ve", self)
+        self.save_local.clicked.connect(self._save_local)
+        keep = QFormLayout()
+        keep.addRow("This machine &only:", self.local)
+        keep.addRow("", self.save_local)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -72,6 +79,7 @@ class SyncDialog(QDialog):
         layout.addWidget(self.sync_now)
         layout.addWidget(self.error)
         layout.addWidget(adding)
+        layout.addLayout(keep)
         layout.addStretch(1)
         layout.addWidget(close)
         control.finished.connect(self._finished)
@@ -79,6 +87,7 @@ class SyncDialog(QDialog):
 
     def refresh(self) -> None:
         status = self._service.sync_status()
+        self.local.setText(", ".join(status["local"]))
         self.sync_now.setEnabled(bool(status["remotes"]) and not self._control.schedule.busy)
         if not status["remotes"]:
             self.remotes.setText("<p>Sync is not set up: add a remote below.</p>")
@@ -100,6 +109,21 @@ class SyncDialog(QDialog):
     def _finished(self, _result: Any, error: str | None) -> None:
         self.sync_now.setText("&Sync Now")
         self.error.setText(error or "")
+        self.refresh()
+
+    @Slot()
+    def _save_local(self) -> None:
+        wanted = {p.strip() for p in self.local.text().split(",") if p.strip()}
+        now = set(self._service.sync_status()["local"])
+        try:
+            for project in sorted(wanted - now):
+                self._service.sync_local(project)
+            for project in sorted(now - wanted):
+                self._service.sync_local(project, local=False)
+        except MemdeskError as exc:
+            self.error.setText(exc.message)
+            return
+        self.error.clear()
         self.refresh()
 
     @Slot()
