@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -68,18 +69,23 @@ class SyncDialog(QDialog):
         self.local.setPlaceholderText("projects that never leave this machine: a, b")
         self.save_local = QPushButton("Sa&ve", self)
         self.save_local.clicked.connect(self._save_local)
-        keep = QFormLayout()
-        keep.addRow("This machine &only:", self.local)
-        keep.addRow("", self.save_local)
+        keep_form = QFormLayout()
+        keep_form.addRow("&Projects:", self.local)
+        keep_form.addRow("", self.save_local)
+        keep = QGroupBox("Kept on this machine only", self)
+        keep.setLayout(keep_form)
+        now = QHBoxLayout()
+        now.addWidget(self.sync_now)
+        now.addStretch(1)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.remotes)
-        layout.addWidget(self.sync_now)
+        layout.addLayout(now)
         layout.addWidget(self.error)
         layout.addWidget(adding)
-        layout.addLayout(keep)
+        layout.addWidget(keep)
         layout.addStretch(1)
         layout.addWidget(close)
         control.finished.connect(self._finished)
