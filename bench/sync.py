@@ -117,7 +117,8 @@ def main() -> int:
         ).stdout.split()[0]
         print(f"remote repository size: {size}")
         print(f"peak RSS after a's first push: {rss_after_push:,.0f} MB")
-        print(f"peak RSS overall: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"peak RSS overall: {peak:,.0f} MB")
     return 0
 
 
