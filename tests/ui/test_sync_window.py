@@ -28,9 +28,12 @@ def _other_machine(db, *args: str) -> None:
 
 
 def _synced(qtbot, window, action) -> tuple:
-    with qtbot.waitSignal(window.sync.finished, timeout=20_000) as done:
-        action()
-    return done.args
+    """What the first sync that `action` starts reported (result, error)."""
+    reports = []
+    window.sync.finished.connect(lambda *report: reports.append(report))
+    action()
+    qtbot.waitUntil(lambda: bool(reports), timeout=20_000)
+    return reports[0]
 
 
 def test_set_up_sync_now_undo_and_a_last_sync_at_close(qtbot, service, tmp_path):
@@ -105,3 +108,14 @@ def test_projects_kept_on_this_machine_are_chosen_in_the_dialog(qtbot, service, 
     dialog.local.setText("personal")
     qtbot.mouseClick(dialog.save_local, Qt.MouseButton.LeftButton)
     assert service.sync_status()["local"] == ["personal"]
+
+
+def test_sync_now_on_a_fresh_window_syncs_once(qtbot, service, tmp_path):
+    service.sync_init(str(tmp_path / "memories.git"))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    reports = []
+    window.sync.finished.connect(lambda *report: reports.append(report))
+    window.sync.sync_now()
+    qtbot.waitUntil(lambda: bool(reports), timeout=20_000)
+    qtbot.wait(300)
+    assert len(reports) == 1

@@ -41,11 +41,11 @@ class SyncControl(QObject):
             self.schedule.stop()
 
     def sync_now(self) -> None:
-        if not self._started:
-            self.start()
         self.started.emit()
         self._window.status.set_sync("Syncing…", "A sync is running", failed=False)  # type: ignore[attr-defined]
-        self.schedule.sync_now()
+        self.schedule.sync_now()  # asked before the thread starts: its first round is this one
+        if not self._started:
+            self.start()
 
     def _stepped(self, step: Step) -> None:
         self.stepped.emit(step)
