@@ -177,7 +177,9 @@ class GraphView(QWidget):
         self.rubber = pg.PlotDataItem(pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine))
         self.plot.addItem(self.rubber)
         self.labels: list[pg.TextItem] = []
+        # Labels are placed in screen space: a resize without a range change moves them too.
         self.plot.getViewBox().sigRangeChanged.connect(lambda *_: self._update_labels())
+        self.plot.getViewBox().sigResized.connect(lambda *_: self._update_labels())
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
