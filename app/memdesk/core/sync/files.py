@@ -54,6 +54,17 @@ RECORD_KEYS = (
     "links",
 )
 TOMBSTONE_KEYS = ("id", "deleted", "version")
+# The memory's columns a file carries (created/updated are `created_at`/`updated_at` there).
+SYNCED_COLUMNS = (
+    *(
+        k
+        for k in RECORD_KEYS
+        if k not in ("id", "writer", "created", "updated", "successor", "links")
+    ),
+    "created_at",
+    "updated_at",
+    "content",
+)
 
 
 @dataclass(frozen=True)

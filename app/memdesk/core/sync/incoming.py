@@ -11,27 +11,9 @@ from memdesk.core import clock, rules, validate
 from memdesk.core.errors import ValidationError
 from memdesk.core.files.transfer import checked_state
 from memdesk.core.guard import withhold
-from memdesk.core.sync.files import Unit
+from memdesk.core.sync.files import SYNCED_COLUMNS, Unit
 from memdesk.core.sync.local import LOCAL_RELATIONS
 
-SYNCED_COLUMNS = (
-    "content",
-    "layer",
-    "kind",
-    "status",
-    "source",
-    "agent",
-    "project",
-    "task",
-    "tags",
-    "importance",
-    "confidence",
-    "inject",
-    "created_at",
-    "updated_at",
-    "version",
-    "supersedes",
-)
 UNKNOWN_WRITER = "unknown"  # a file written by hand without one
 _RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
 

@@ -13,32 +13,11 @@ from collections import defaultdict
 from typing import Any
 
 from memdesk.core.sync.config import Remote
-from memdesk.core.sync.files import Unit, record_unit, tombstone_unit
+from memdesk.core.sync.files import SYNCED_COLUMNS, Unit, record_unit, tombstone_unit
 from memdesk.store import Memory
 
 LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not knowledge
-_COLUMNS = (
-    "uuid",
-    "layer",
-    "kind",
-    "status",
-    "source",
-    "agent",
-    "project",
-    "task",
-    "tags",
-    "importance",
-    "confidence",
-    "inject",
-    "created_at",
-    "updated_at",
-    "version",
-    "supersedes",
-    "content",
-    "visibility",
-    "flag",
-    "writer",
-)
+_COLUMNS = ("uuid", *SYNCED_COLUMNS, "visibility", "flag", "writer")
 
 
 def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> dict[str, Unit]:
