@@ -3,8 +3,9 @@
 For the database: whether a memdesk serves it. For each Claude Code settings file (the user's
 and this folder's): whether memdesk's hooks point at a command that exists and at this
 database; the same for memdesk's MCP entry of every agent host it is attached to (`attach`).
-Then the hook runs that failed lately, with their reasons (`hook_failures`). A problem is a
-line starting with "!"; the exit code is 0 only when there is none.
+Then the hook runs that failed lately, with their reasons (`hook_failures`), and how the last
+sync with each remote went. A problem is a line starting with "!"; the exit code is 0 only
+when there is none.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from memdesk.api import attach, hook_failures, hook_settings, naming
 from memdesk.api.client import Client, MemdeskError
+from memdesk.core.sync import config as sync_config
 
 RECENT_S = 24 * 3600  # failures older than a day are history, not a problem
 
@@ -51,6 +53,7 @@ def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Repor
             if path.exists():
                 _mcp(host, path, db, report)
     _failures(db, report)
+    _sync(db, report)
     return report
 
 
@@ -140,3 +143,17 @@ def _failures(db: Path, report: Report) -> None:
         f"{len(lately)} hook run(s) failed in the last 24 hours; the last, {last['event']} at "
         f"{last['at']}: {last['why']}"
     )
+
+
+def _sync(db: Path, report: Report) -> None:
+    for remote in sync_config.load(db).remotes:
+        last = sync_config.last_result(db, remote)
+        if last is None:
+            report.ok(f"sync with {remote.name} ({remote.url}) is set up; not synced yet")
+        elif last["ok"]:
+            report.ok(f"synced with {remote.name} at {last['at']}")
+        else:
+            report.bad(
+                f"the last sync with {remote.name} ({remote.url}), at {last['at']}, failed: "
+                f"{last['error']}"
+            )

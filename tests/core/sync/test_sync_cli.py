@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 
 def test_two_machines_sync_in_four_commands(run, tmp_path):
     remote = tmp_path / "shared" / "memories.git"
@@ -56,3 +58,21 @@ def test_without_git_sync_says_to_install_it(run, tmp_path, monkeypatch):
     assert code != 0
     assert "git is not installed" in err
     assert "Traceback" not in err
+
+
+def test_doctor_says_when_the_last_sync_failed(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    remote = tmp_path / "memories.git"
+    run("sync", "init", str(remote))
+    code, out, _ = run("doctor")
+    assert "sync with origin" in out
+    assert "not synced yet" in out
+    run("sync")
+    assert "synced with origin at" in run("doctor")[1]
+    shutil.rmtree(remote)
+    assert run("sync")[0] != 0
+    code, out, _ = run("doctor")
+    assert code == 1
+    assert "! the last sync with origin" in out
+    assert "git fetch failed" in out
