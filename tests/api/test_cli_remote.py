@@ -3,6 +3,8 @@ socket as the user's own tool, and errors stay one line."""
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -233,3 +235,30 @@ def test_sync_goes_through_the_running_owner_and_is_the_persons_alone(
         with pytest.raises(MemdeskError):
             agent_client.call("sync.init", url=str(tmp_path / "agent.git"))
     assert not (tmp_path / "agent.git").exists()
+
+
+def test_a_long_sync_through_the_socket_keeps_others_served(server, pump, service, monkeypatch):
+    """A sync is seconds of git: it runs off the server's thread, and its caller's answer
+    comes when it ends while every other client is answered meanwhile."""
+    release = threading.Event()
+
+    def slow_sync(remote=None, *, actor, on_step=None):
+        release.wait(10)
+        return {"remotes": [{"remote": "origin", "sent": 3}]}
+
+    monkeypatch.setattr(service, "sync", slow_sync)
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    other = pump.run(lambda: Client(socket_path=server.socket_path, agent="claude", timeout=10))
+    syncing = pump.pool.submit(person.call, "sync.run")
+    started = time.monotonic()
+    assert pump.run(other.call, "system.ping") == "pong"
+    assert time.monotonic() - started < 2
+    assert not syncing.done()
+    release.set()
+    pump.qtbot.waitUntil(syncing.done, timeout=10_000)
+    assert syncing.result()["remotes"][0]["sent"] == 3
+    assert pump.run(person.call, "system.ping") == "pong"  # its connection reads on after
+    person.close()
+    other.close()

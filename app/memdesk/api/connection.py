@@ -16,15 +16,17 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtNetwork import QLocalSocket
 
 from memdesk.api import errors, protocol
 from memdesk.api.dispatch import Dispatcher, Session
 from memdesk.api.errors import RpcError
+from memdesk.core import MemdeskError
 
 logger = logging.getLogger(__name__)
 _CONNECTED = QLocalSocket.LocalSocketState.ConnectedState
@@ -55,7 +57,13 @@ class _Batch:
 
 
 class Connection(QObject):
-    """Owns one QLocalSocket; calls `on_closed(self)` once, when the socket is gone."""
+    """Owns one QLocalSocket; calls `on_closed(self)` once, when the socket is gone.
+
+    A request whose work runs off the server's thread (a sync: seconds of git) is answered
+    when that work ends; this connection reads nothing more until then, so its answers keep
+    their order, while every other connection is served meanwhile."""
+
+    _worked = Signal(object, object)  # (request id, the finished Future), to this thread
 
     def __init__(
         self,
@@ -78,6 +86,8 @@ class Connection(QObject):
         self._last_said = False  # the goodbye is sent: read nothing more
         self._drain_scheduled = False
         self._batch: _Batch | None = None
+        self._working = False  # a request's work runs elsewhere; its answer comes first
+        self._worked.connect(self._on_worked)
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
         self._partial_since: float | None = None
@@ -149,7 +159,7 @@ class Connection(QObject):
         self._drain_scheduled = False
         turn_ends = time.monotonic() + self._limits.turn_seconds
         handled = 0
-        while not (self._closing or self._last_said):
+        while not (self._closing or self._last_said or self._working):
             if handled == self._limits.lines_per_turn or time.monotonic() > turn_ends:
                 self._drain_later()  # the others' turn first
                 return
@@ -172,7 +182,7 @@ class Connection(QObject):
                 self._too_long(len(line))
                 return
             self._handle_line(line)
-        if self._closing or self._last_said:
+        if self._closing or self._last_said or self._working:
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
             self._too_long(len(self._buffer))
@@ -214,8 +224,19 @@ class Connection(QObject):
             self._batch = _Batch(deque(message))  # answered by _drain, a few at a turn
             return
         reply = self._answer(message)
-        if reply is not None:
+        if isinstance(reply, _Working):
+            self._working = True
+            reply.future.add_done_callback(lambda done: self._worked.emit(reply.id, done))
+        elif reply is not None:
             self.send(protocol.encode(reply))
+
+    @Slot(object, object)
+    def _on_worked(self, request_id: Any, done: Future) -> None:
+        self._working = False
+        if self._closing:
+            return
+        self.send(protocol.encode(_finished(request_id, done)))
+        self._drain_later()
 
     def _answer_next_in_batch(self, batch: _Batch) -> None:
         """Answer the batch's next request; the whole answer goes once the last is done. Once
@@ -235,6 +256,8 @@ class Connection(QObject):
             )
         else:
             reply = self._answer(message)
+        if isinstance(reply, _Working):  # inside a batch, its answer is waited for
+            reply = _finished(reply.id, reply.future)
         if reply is not None:
             batch.encoded.append(protocol.encode(reply)[:-1])  # without its newline
             batch.size += len(batch.encoded[-1])
@@ -243,8 +266,9 @@ class Connection(QObject):
             if batch.encoded:
                 self.send(b"[" + b",".join(batch.encoded) + b"]\n")
 
-    def _answer(self, message: Any) -> dict[str, Any] | None:
-        """The reply to one request, or None for a notification (which never gets one)."""
+    def _answer(self, message: Any) -> dict[str, Any] | _Working | None:
+        """The reply to one request, None for a notification (which never gets one), or the
+        work whose end the reply waits for."""
         try:
             request = protocol.parse_request(message)
         except RpcError as exc:
@@ -261,6 +285,8 @@ class Connection(QObject):
             )
             reply = protocol.error(request.id, exc)
         else:
+            if isinstance(value, Future):
+                return _Working(request.id, value)
             reply = protocol.result(request.id, value)
         return None if request.is_notification else reply
 
@@ -287,3 +313,26 @@ class Connection(QObject):
         self._sock = None  # type: ignore[assignment]
         self._on_closed(self)
         self.deleteLater()
+
+
+@dataclass(frozen=True)
+class _Working:
+    id: Any
+    future: Future
+
+
+def _finished(request_id: Any, done: Future) -> dict[str, Any]:
+    """The reply for work that ran off the server's thread (waiting for it if it has not
+    ended)."""
+    try:
+        return protocol.result(request_id, done.result())
+    except RpcError as exc:
+        return protocol.error(request_id, exc)
+    except MemdeskError as exc:
+        return protocol.error(request_id, RpcError.from_service(exc))
+    except Exception:
+        logger.exception("work for request %r failed", request_id)
+        exc = RpcError(
+            errors.INTERNAL_ERROR, "the request failed inside memdesk; the details are in its log"
+        )
+        return protocol.error(request_id, exc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,7 @@ class Dispatcher:
         `request_seconds` bounds the database work of one request from an agent or a hook."""
         self.service = service
         self._request_seconds = request_seconds
+        self._background: ThreadPoolExecutor | None = None
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
@@ -132,7 +134,9 @@ class Dispatcher:
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
             "system.backups": lambda p, s: svc.backups(),
             "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
-            "sync.run": lambda p, s: svc.sync(p.get("remote"), actor=s.actor),
+            "sync.run": lambda p, s: self._elsewhere(
+                lambda: svc.sync(p.get("remote"), actor=s.actor)
+            ),
             "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
@@ -188,6 +192,20 @@ class Dispatcher:
                 errors.INVALID_PARAMS,
                 f"{method}: text contains an unpaired surrogate escape; send valid Unicode",
             ) from None
+
+    def _elsewhere(self, work: Callable[[], Any]) -> Future:
+        """Run `work` (seconds of it: a sync's git) on a thread of its own; the connection
+        answers when it ends and meanwhile the server answers everyone else."""
+        if self._background is None:
+            self._background = ThreadPoolExecutor(1, thread_name_prefix="memdesk-rpc-work")
+
+        def run() -> Any:
+            try:
+                return work()
+            finally:
+                self.service.release_thread()
+
+        return self._background.submit(run)
 
     def _describe(self) -> dict[str, Any]:
         return {
