@@ -216,12 +216,18 @@ def _parser() -> argparse.ArgumentParser:
         "sync with your other machines or a team through git: `sync init REMOTE` sets a "
         "remote up (a bare repository path is made if absent; ssh and https work too), "
         "`sync` pulls, merges and pushes, `sync status` says how it went, `sync local "
-        "PROJECT` keeps a project on this machine only. Private and withheld memories never "
-        "leave this machine; conflicts wait in the inbox",
+        "PROJECT` keeps a project on this machine only, `sync remove NAME` stops syncing "
+        "with a remote. Private and withheld memories never leave this machine; conflicts "
+        "wait in the inbox",
     )
-    p.add_argument("action", nargs="?", choices=("init", "status", "local"), help="what to do")
     p.add_argument(
-        "url", nargs="?", metavar="REMOTE|PROJECT", help="init: the git remote; local: a project"
+        "action", nargs="?", choices=("init", "status", "local", "remove"), help="what to do"
+    )
+    p.add_argument(
+        "url",
+        nargs="?",
+        metavar="REMOTE|PROJECT|NAME",
+        help="init: the git remote; local: a project; remove: the remote's name",
     )
     p.add_argument("--shared", action="store_true", help="with local: let the project sync again")
     p.add_argument("--branch", help="with init: the branch (default main)")

@@ -156,6 +156,10 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
             raise ValidationError("sync init needs the remote: sync init REMOTE", field="url")
         options = {"branch": a.branch, "name": a.name, "projects": a.projects, "writer": a.writer}
         return svc.sync_init(a.url, **{k: v for k, v in options.items() if v is not None})
+    if a.action == "remove":
+        if not a.url:
+            raise ValidationError("name the remote: sync remove NAME", field="name")
+        return svc.sync_remove(a.url)
     if a.action == "local":
         if not a.url:
             raise ValidationError("name the project: sync local PROJECT", field="project")

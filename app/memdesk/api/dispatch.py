@@ -138,6 +138,7 @@ class Dispatcher:
                 lambda: svc.sync(p.get("remote"), actor=s.actor)
             ),
             "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
+            "sync.remove": lambda p, s: svc.sync_remove(p["name"], actor=s.actor),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }

@@ -408,6 +408,13 @@ METHODS = [
         {"remote": "a remote's name (default: every remote)"},
     ),
     Method(
+        "sync.remove",
+        "Stop syncing with a remote (user role only): its set-up and this machine's mirror of "
+        "it go; the remote and every memory here stay. Returns sync.status.",
+        {"name": "the remote's name"},
+        ("name",),
+    ),
+    Method(
         "sync.local",
         "Keep a project on this machine only, never synced (user role only); local=false lets "
         "it sync again. Returns sync.status.",

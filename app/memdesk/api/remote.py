@@ -174,6 +174,9 @@ class RemoteService:
     def sync(self, remote: str | None = None) -> dict[str, Any]:
         return self._call("sync.run", **_given({"remote": remote}))
 
+    def sync_remove(self, name: str) -> dict[str, Any]:
+        return self._call("sync.remove", name=name)
+
     def sync_local(self, project: str, local: bool = True) -> dict[str, Any]:
         return self._call("sync.local", project=project, local=local)
 

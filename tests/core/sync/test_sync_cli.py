@@ -76,3 +76,20 @@ def test_doctor_says_when_the_last_sync_failed(run, tmp_path, monkeypatch):
     assert code == 1
     assert "! the last sync with origin" in out
     assert "git fetch failed" in out
+
+
+def test_sync_remove_stops_syncing_and_keeps_everything(run, tmp_path):
+    remote = tmp_path / "memories.git"
+    run("add", "The office wifi is called north.")
+    run("sync", "init", str(remote))
+    run("sync")
+    code, out, _ = run("sync", "remove", "origin")
+    assert code == 0
+    assert "not set up" in out
+    assert remote.exists()  # the remote is untouched
+    assert "wifi" in run("search", "wifi")[1]  # so is every memory here
+    code, _, err = run("sync", "remove", "origin")
+    assert code == 3
+    assert "sync is not set up" in err
+    assert run("sync", "init", str(remote))[0] == 0  # and it can be set up again
+    assert run("sync")[1].strip() == "origin: sent 0, took 0"

@@ -104,6 +104,10 @@ def last_result(database: Path, remote: Remote) -> dict[str, Any] | None:
         return None
 
 
+def forget_result(database: Path, remote: Remote) -> None:
+    (folder(database) / f"{remote.name}.last.json").unlink(missing_ok=True)
+
+
 def save_result(database: Path, remote: Remote, result: dict[str, Any]) -> None:
     _write_json(folder(database) / f"{remote.name}.last.json", result)
 

@@ -116,6 +116,19 @@ class Sync:
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
         return {"remotes": [self._sync_remote(config, r, on_step) for r in chosen]}
 
+    def sync_remove(self, name: str, *, actor: Actor = USER) -> dict[str, Any]:
+        """Stop syncing with a remote: its set-up and this machine's mirror of it go; the
+        remote itself and every memory here stay as they are."""
+        _person_only(actor, "stop syncing")
+        config = sync_config.load(self.path)
+        remote = config.remote(validate.name(name, "name"))
+        with _only_one(sync_config.folder(self.path) / f"{remote.name}.lock"):
+            config.remotes.remove(remote)
+            sync_config.save(self.path, config)
+            shutil.rmtree(self._mirror_path(remote), ignore_errors=True)
+            sync_config.forget_result(self.path, remote)
+        return self.sync_status(actor=actor)
+
     def sync_local(
         self, project: str, *, local: bool = True, actor: Actor = USER
     ) -> dict[str, Any]:
