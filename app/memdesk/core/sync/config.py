@@ -79,6 +79,10 @@ def folder(database: Path) -> Path:
     return database.with_name(database.name + ".sync")
 
 
+def mirror_path(database: Path, remote: Remote) -> Path:
+    return folder(database) / f"{remote.name}.git"
+
+
 def load(database: Path) -> Config:
     path = folder(database) / "config.json"
     try:

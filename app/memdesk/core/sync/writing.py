@@ -1,0 +1,154 @@
+"""Writing what a sync brought (mixed into MemoryService through Sync): each remote state as
+a new version of the memory here, new memories in one prepared statement, links replaced, all
+inside the sync's one transaction; refused as a whole for the identity when it would overfill
+the profile (the rest still written)."""
+
+from __future__ import annotations
+
+from memdesk.core import clock
+from memdesk.core.actor import SYSTEM
+from memdesk.core.errors import IdentityFull
+from memdesk.core.events import Change
+from memdesk.core.guard import withhold
+from memdesk.core.memory.records import keep_version
+from memdesk.core.search import neighbours
+from memdesk.core.sync.config import Remote
+from memdesk.core.sync.files import Unit
+from memdesk.core.sync.incoming import Incoming
+from memdesk.core.sync.local import LOCAL_RELATIONS
+from memdesk.store import Link, Memory
+
+CHUNK = 500  # rows per statement: SQLite caps the bound variables of one
+# The links a memory's file lists: to what this machine shares, not its inbox's hints.
+_SHARED_LINKS_FROM = (
+    "SELECT l.id, d.uuid FROM link l JOIN memory d ON d.id = l.dst_id WHERE l.src_id = ? "
+    f"AND l.relation NOT IN ({', '.join('?' for _ in LOCAL_RELATIONS)}) "
+    "AND d.visibility = 'shared' AND d.flag IS NULL"
+)
+
+
+class SyncWrites:
+    """_take_all, _take and _take_links: what Sync and the inbox's decisions write."""
+
+    def _take_all(
+        self,
+        remote: Remote,
+        takes: list[Incoming],
+        local: dict[str, Unit],
+        refused: dict[str, str],
+        pending: list[Change],
+    ) -> int:
+        """Write the remote's states here; when they would overfill the identity profile,
+        everything but the identity entries."""
+        for attempt in (takes, [t for t in takes if t.deleted or t.columns["layer"] != "L0"]):
+            written: list[Change] = []
+            try:
+                with self.database.atomic():  # type: ignore[attr-defined]
+                    done = self._take(remote.name, attempt, local, written)
+                    self._check_identity_room([])  # type: ignore[attr-defined]
+            except IdentityFull as exc:
+                for take in takes:
+                    if take not in attempt or not take.deleted and take.columns["layer"] == "L0":
+                        refused[take.id] = exc.message
+                continue
+            pending.extend(written)
+            return done
+        return 0
+
+    def _take(
+        self, remote: str, takes: list[Incoming], local: dict[str, Unit], pending: list
+    ) -> int:
+        rows = _rows([t.id for t in takes])
+        self._touch(list(rows))  # type: ignore[attr-defined]
+        done, tasks, new = 0, set(), []
+        why = f"from {remote}"
+        for take in takes:
+            row = rows.get(take.id)
+            if row is not None and take.id in local and _changed_since(row, local[take.id]):
+                continue  # written here while this sync ran: the next sync sends it
+            if take.deleted:
+                if row is None or row.status == "deleted":
+                    continue
+                keep_version(row, SYSTEM, "sync", f"deleted on {remote}")
+                values = {"status": "deleted", **take.columns}
+                Memory.update(**values).where(Memory.id == row.id).execute()
+                pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
+            elif row is None:
+                new.append({"uuid": take.id, "flag": take.flag, **take.columns})
+                pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
+                tasks.add(take.columns["task"])
+            else:
+                keep_version(row, SYSTEM, "sync", why)
+                values = {
+                    **take.columns,
+                    "flag": _guarded(take, row.flag),
+                }  # an earlier doubt stays
+                Memory.update(**values).where(Memory.id == row.id).execute()
+                pending.append(Change("updated", row.uuid, values["version"], SYSTEM.label))
+                if row.content != values["content"] or row.task != values["task"]:
+                    tasks |= {row.task, values["task"]}
+            done += 1
+        if new:  # a prepared statement: the query builder cost more than SQLite storing the row
+            columns = tuple(new[0])
+            self.database.cursor().executemany(  # type: ignore[attr-defined]
+                f"INSERT INTO memory ({', '.join(columns)}) "
+                f"VALUES ({', '.join('?' * len(columns))})",
+                [tuple(row[c] for c in columns) for row in new],
+            )
+        self._take_links([t for t in takes if not t.deleted], set(rows))
+        for task in tasks - {None}:  # the neighbours' context an add would have refreshed
+            neighbours.refresh_task(task)
+        return done
+
+    def _take_links(self, takes: list[Incoming], existed: set[str]) -> None:
+        """Each memory's links become the remote's, but for this machine's own (links to
+        what it does not share, and its inbox's hints)."""
+        if not takes:
+            return
+        ids = _row_ids({t.id for t in takes} | {to for t in takes for to, _ in t.links})
+        db = Memory._meta.database
+        for take in takes:
+            src = ids[take.id]
+            self._touch([to for to, _ in take.links if to in ids])  # type: ignore[attr-defined]
+            if take.id in existed:
+                old = db.execute_sql(_SHARED_LINKS_FROM, (src, *LOCAL_RELATIONS)).fetchall()
+                self._touch([u for _, u in old])  # type: ignore[attr-defined]
+                Link.delete().where(Link.id.in_([n for n, _ in old])).execute()
+            for to, relation in take.links:
+                if to in ids:
+                    Link.insert(
+                        src=src, dst=ids[to], relation=relation, created_at=clock.now()
+                    ).on_conflict_ignore().execute()
+
+
+def _changed_since(row: Memory, rendered: Unit) -> bool:
+    fields = rendered.fields()
+    return row.version != fields["version"]
+
+
+def _guarded(take: Incoming, earlier: str | None) -> str | None:
+    """The guard's reading of an incoming text, with a doubt kept from the memory here."""
+    if not earlier:
+        return take.flag
+    columns = take.columns
+    return withhold.reasons_for(
+        columns["content"], columns["source"], confidence=columns["confidence"], earlier=earlier
+    )
+
+
+def _row_ids(uuids: set[str]) -> dict[str, int]:
+    found, wanted = {}, sorted(uuids)
+    for start in range(0, len(wanted), CHUNK):
+        query = Memory.select(Memory.id, Memory.uuid).where(
+            Memory.uuid.in_(wanted[start : start + CHUNK])
+        )
+        found.update((row.uuid, row.id) for row in query)
+    return found
+
+
+def _rows(uuids: list[str]) -> dict[str, Memory]:
+    found = {}
+    for start in range(0, len(uuids), CHUNK):
+        query = Memory.select().where(Memory.uuid.in_(uuids[start : start + CHUNK]))
+        found.update((row.uuid, row) for row in query)
+    return found
