@@ -168,7 +168,12 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         raise ValidationError(
             "REMOTE, --branch, --project and --as go with `sync init`", field="action"
         )
-    return svc.sync_status() if a.action == "status" else svc.sync(a.name)
+    if a.action == "status":
+        return svc.sync_status()
+    result = svc.sync(a.name)
+    if not all(r["ok"] for r in result["remotes"]):
+        raise ProblemsFound(result)  # printed as usual, then exit code 1
+    return result
 
 
 def restore_backup(svc: Any, a: argparse.Namespace) -> Any:

@@ -198,6 +198,9 @@ def _sync(result: dict[str, Any]) -> str:
         return "\n".join(lines)
     lines = []
     for r in result["remotes"]:
+        if not r["ok"]:
+            lines.append(f"{r['remote']}: failed: {r['error']}")
+            continue
         lines.append(f"{r['remote']}: {_sync_counts(r)}")
         lines.extend(f"  refused {why}" for why in r["refused"])
     return "\n".join(lines)

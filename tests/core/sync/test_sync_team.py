@@ -3,6 +3,8 @@ everything else (the identity too) goes only to the person's own remote, or nowh
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from memdesk.core import ValidationError
@@ -73,3 +75,16 @@ def test_a_project_kept_local_goes_nowhere(machines, run):
     run("sync", "local", "secret-client", "--shared", db=machines.root / "a.db")
     machines.sync("a")
     assert "BLUEJAY" in "\n".join(machines.tree().values())
+
+
+def test_a_remote_that_fails_does_not_keep_the_others_from_syncing(machines, tmp_path, run):
+    team = tmp_path / "team.git"
+    machines.init("a")
+    machines.run("a", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run("a", lambda s: s.add("Mine: the dotfiles are in ~/src/dotfiles."))
+    shutil.rmtree(team)  # the team's server is gone
+    code, out, _ = run("sync", db=machines.root / "a.db")
+    assert code == 1
+    assert "origin: sent 1, took 0" in out
+    assert "team: failed: git fetch failed" in out
+    assert "dotfiles" in "\n".join(machines.tree().values())

@@ -88,11 +88,22 @@ class Sync(SyncWrites, SyncQuestions):
         on_step: Callable[[Step], None] | None = None,
     ) -> dict[str, Any]:
         """Sync with one remote, or every remote in turn. `on_step` (the window) is given
-        what each sync wrote here, to undo."""
+        what each sync wrote here, to undo. One remote failing does not keep the others from
+        syncing: its entry says why (`ok` false); when every one failed, the first failure is
+        raised."""
         _person_only(actor, "sync")
         config = sync_config.load(self.path)
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
-        return {"remotes": [self._sync_remote(config, r, on_step) for r in chosen]}
+        results, failures = [], []
+        for each in chosen:
+            try:
+                results.append(self._sync_remote(config, each, on_step))
+            except MemdeskError as exc:
+                failures.append(exc)
+                results.append({"remote": each.name, "ok": False, "error": exc.message})
+        if len(failures) == len(chosen):
+            raise failures[0]
+        return {"remotes": results}
 
     def sync_remove(self, name: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Stop syncing with a remote: its set-up and this machine's mirror of it go; the

@@ -63,6 +63,9 @@ class SyncControl(QObject):
             return
         assert result is not None
         lines = [_line(r) for r in result["remotes"]]
+        if not all(r["ok"] for r in result["remotes"]):
+            self._window.status.set_sync("⚠ Sync failed", "\n".join(lines), failed=True)  # type: ignore[attr-defined]
+            return
         at = result["remotes"][0]["at"][11:16] if result["remotes"] else ""
         conflicts = sum(r["conflicts"] for r in result["remotes"])
         text = f"Synced {at} UTC" + (f" · {conflicts} to decide" if conflicts else "")
@@ -85,6 +88,8 @@ class SyncControl(QObject):
 
 
 def _line(result: dict[str, Any]) -> str:
+    if not result["ok"]:
+        return f"{result['remote']}: failed: {result['error']}"
     text = f"{result['remote']}: sent {result['sent']}, took {result['taken']}"
     if result["conflicts"]:
         text += f", {result['conflicts']} conflict(s) in the Inbox"
