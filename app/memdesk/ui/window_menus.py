@@ -31,7 +31,7 @@ class WindowMenus(QObject):
         self.backups = self._action("&Backups…", None, w.show_backups)
         self.sync = self._action("S&ync…", None, w.show_sync)
         self.sync.setStatusTip("Sync with your other machines or a team through git")
-        self.sync_now = self._action("Sync &Now", "Ctrl+Shift+Y", w.sync.sync_now)
+        self.sync_now = self._action("Sync No&w", "Ctrl+Shift+Y", w.sync.sync_now)
         self.keep_serving = self._action(
             "&Keep Serving Agents After Closing", None, w.set_keep_serving
         )
@@ -174,6 +174,7 @@ class WindowMenus(QObject):
             self.redo,
             self.export,
             self.import_,
+            self.sync_now,
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td><b>{keys}</b></td></tr>"

@@ -71,7 +71,7 @@ class Machines:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
         subprocess.run([*git, "add", "-A"], check=True)
-        subprocess.run([*git, "commit", "-qm", "by hand"], check=True)
+        subprocess.run([*git, "commit", "-qm", "by hand", "--allow-empty"], check=True)
         subprocess.run([*git, "push", "-q"], check=True)
 
     def tree(self, remote: Path | None = None) -> dict[str, str]:

@@ -101,3 +101,24 @@ def test_a_huge_file_is_refused_unread(machines):
     result = machines.sync("b")[0]
     assert any("bytes" in why for why in result["refused"])
     assert memory_id not in machines.shared("b")
+
+
+def test_a_symlink_or_bytes_that_are_not_text_are_refused_and_nothing_is_read_from_disk(
+    machines,
+):
+    _first_push(machines)
+    link_id, binary_id = str(uuid.uuid4()), str(uuid.uuid4())
+    work = machines.root / "by-hand"
+    machines.push_files({})  # clones the repository by hand
+    (work / memory_path(link_id)).parent.mkdir(parents=True, exist_ok=True)
+    (work / memory_path(link_id)).symlink_to("/etc/passwd")
+    (work / memory_path(binary_id)).parent.mkdir(parents=True, exist_ok=True)
+    (work / memory_path(binary_id)).write_bytes(b"---\nid: \xff\xfe\n---\n\x00\x01")
+    machines.push_files({})
+    result = machines.sync("b")[0]
+    refused = "\n".join(result["refused"])
+    assert link_id in refused
+    assert binary_id in refused
+    shared = machines.shared("b")
+    assert not {link_id, binary_id} & set(shared)
+    assert not any("root:" in m["content"] for m in shared.values())
