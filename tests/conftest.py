@@ -34,10 +34,10 @@ def _close_windows() -> None:
     after this fixture's teardown, and a window's timer firing then would reopen the closed
     file, failing a later test with "still open in this process".
 
-    The list of windows is asked for again after each close: closing a main window takes
-    down popups Qt made itself (completers, menus, tooltips), and a wrapper for one of those
-    from an earlier list still says it is valid, so touching it crashed the suite. Hidden
-    windows are earlier tests', closed already over a database gone since."""
+    Only memdesk's own windows, and the list asked for again after each close: closing a
+    main window takes down popups Qt made itself (completers, menus, tooltips), and a wrapper
+    for one of those still says it is valid after Qt freed it, so touching it crashed the
+    suite. Hidden windows are earlier tests', closed already over a database gone since."""
     app = QApplication.instance()
     closed: set[int] = set()
     while app is not None and (window := _next_shown(app, closed)) is not None:
@@ -50,7 +50,9 @@ def _next_shown(app: QApplication, closed: set[int]) -> QWidget | None:
         (
             widget
             for widget in app.topLevelWidgets()
-            if widget.isVisible() and shiboken6.getCppPointer(widget)[0] not in closed
+            if type(widget).__module__.startswith("memdesk.")
+            and widget.isVisible()
+            and shiboken6.getCppPointer(widget)[0] not in closed
         ),
         None,
     )
