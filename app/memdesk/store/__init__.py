@@ -2,6 +2,7 @@
 
 from memdesk.store.db import DB, SchemaError, close_database, write_transaction
 from memdesk.store.models import (
+    Forgotten,
     Injection,
     Link,
     Memory,
@@ -15,6 +16,7 @@ from memdesk.store.opening import open_database
 
 __all__ = [
     "DB",
+    "Forgotten",
     "Injection",
     "Link",
     "Memory",

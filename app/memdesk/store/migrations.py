@@ -261,6 +261,14 @@ def _v11_writer(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("ALTER TABLE memory ADD COLUMN writer TEXT")
 
 
+def _v12_forgotten(db: peewee.SqliteDatabase) -> None:
+    """What the person deleted for good, by id only: a sync sends it on as a tombstone, or a
+    memory trashed and purged between two syncs would live on on every other machine."""
+    db.execute_sql(
+        "CREATE TABLE forgotten (uuid TEXT PRIMARY KEY, version INTEGER NOT NULL, at TEXT NOT NULL)"
+    )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -274,6 +282,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v9_inject,
     _v10_injected_memory,
     _v11_writer,
+    _v12_forgotten,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

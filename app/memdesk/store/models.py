@@ -165,3 +165,15 @@ class Proposal(BaseModel):
 
     class Meta:
         table_name = "proposal"
+
+
+class Forgotten(BaseModel):
+    """A memory the person deleted for good: only its id, version and when, so that a sync
+    can tell the other machines (their copy goes to their Trash)."""
+
+    uuid = peewee.TextField(primary_key=True)
+    version = peewee.IntegerField()
+    at = peewee.TextField()
+
+    class Meta:
+        table_name = "forgotten"

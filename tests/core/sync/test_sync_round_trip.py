@@ -139,3 +139,38 @@ def test_the_identity_profile_moves_in_and_out_of_its_file(machines):
     assert "Ana works from Lisbon." in tree["identity.md"]
     assert not any(memory["id"] in path for path in tree)
     assert machines.run("b", lambda s: s.get(memory["id"])["layer"]) == "L0"
+
+
+def test_deleted_for_good_between_two_syncs_still_reaches_the_others(machines):
+    """Trash and Empty Trash (or purge) before the next sync: the other machines' copies go to
+    their Trash, and the repository keeps no text of it."""
+    secret = machines.run("a", lambda s: s.add("Staging runs on the box called bluefin."))
+    other = machines.run("a", lambda s: s.add("A note purged on its own."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+
+    def delete_for_good(s):
+        s.remove(secret["id"])
+        s.remove(other["id"])
+        s.purge(other["id"])
+        s.empty_trash()
+
+    machines.run("a", delete_for_good)
+    machines.sync("a", "b")
+    for memory in (secret, other):
+        assert machines.run("b", lambda s, m=memory: s.get(m["id"])["status"]) == "deleted"
+    assert "bluefin" not in "\n".join(machines.tree().values())
+    assert [r["sent"] + r["taken"] for r in machines.sync("a", "b")] == [0, 0]
+
+
+def test_deleted_for_good_here_but_edited_there_comes_back_and_asks(machines):
+    memory = machines.run("a", lambda s: s.add("The VPN is WireGuard."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.update(memory["id"], content="The VPN is Tailscale."))
+    machines.sync("b")
+    machines.run("a", lambda s: (s.remove(memory["id"]), s.empty_trash()))
+    result = machines.sync("a")[0]
+    assert result["conflicts"] == 1
+    assert machines.run("a", lambda s: s.get(memory["id"])["content"]) == "The VPN is Tailscale."
+    assert [i["type"] for i in machines.run("a", lambda s: s.inbox())] == ["sync_deleted_here"]

@@ -6,13 +6,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import rules
+from memdesk.core import clock, rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.memory.reads import visible_to
 from memdesk.core.memory.records import to_dict
-from memdesk.store import Memory, MemoryVersion
+from memdesk.store import Forgotten, Memory, MemoryVersion
 
 
 class StatusChanges:
@@ -125,6 +125,7 @@ class StatusChanges:
                     field="id",
                 )
             self._touch([row.uuid])
+            _forget([(row.uuid, row.version)])
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
 
@@ -133,11 +134,21 @@ class StatusChanges:
         _person_only(actor, "empty the Trash")
         trash = Memory.status == "deleted"
         with self._write() as pending:
-            uuids = [r.uuid for r in Memory.select(Memory.uuid).where(trash)]
+            purged = list(Memory.select(Memory.uuid, Memory.version).where(trash).tuples())
+            uuids = [memory_id for memory_id, _version in purged]
             self._touch(uuids)
+            _forget(purged)
             Memory.delete().where(trash).execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)
             return len(uuids)
+
+
+def _forget(purged: list[tuple[str, int]]) -> None:
+    """Keep the ids (and versions) of memories deleted for good: a sync tells other machines."""
+    at = clock.now()
+    rows = [{"uuid": u, "version": v, "at": at} for u, v in purged]
+    for start in range(0, len(rows), 500):  # SQLite caps the bound variables of a statement
+        Forgotten.insert_many(rows[start : start + 500]).on_conflict_replace().execute()
 
 
 def _person_only(actor: Actor, verb: str) -> None:

@@ -2,8 +2,8 @@
 
 A memory leaves the machine only when it is shared (not private to an agent), not withheld
 (not flagged by the guard, not unsure), and its project belongs to the remote. Anything else
-has no opinion in the merge. A memory in the Trash becomes a tombstone once the repository
-knows it; one it never knew stays here.
+has no opinion in the merge. A memory in the Trash, or deleted for good, becomes a tombstone
+once the repository knows it; one it never knew stays here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit, record_unit, tombstone_unit
-from memdesk.store import Memory
+from memdesk.store import Forgotten, Memory
 
 LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not knowledge
 _COLUMNS = ("uuid", *SYNCED_COLUMNS, "visibility", "flag", "writer")
@@ -39,7 +39,7 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
     }
     resolvable = shared | known
     links, successors = _links(resolvable), _successors(rows, resolvable)
-    units: dict[str, Unit] = {}
+    units: dict[str, Unit] = _forgotten(known - {r["uuid"] for r in rows})
     for row in rows:
         memory_id = row["uuid"]
         if memory_id not in shared:
@@ -99,3 +99,15 @@ def _successors(rows: list[dict[str, Any]], resolvable: set[str]) -> dict[str, s
         if r["supersedes"] and r["uuid"] in resolvable and r["status"] != "deleted":
             found[r["supersedes"]] = r["uuid"]
     return found
+
+
+def _forgotten(known: set[str]) -> dict[str, Unit]:
+    """Tombstones for what the person deleted for good here and the repository still knows
+    (a memory back here since, through a sync, is a row again and written as one)."""
+    return {
+        memory_id: tombstone_unit(memory_id, at, version)
+        for memory_id, version, at in Forgotten.select(
+            Forgotten.uuid, Forgotten.version, Forgotten.at
+        ).tuples()
+        if memory_id in known
+    }
