@@ -88,8 +88,12 @@ _Schema = dict[str, tuple[str, str, str]]
 
 
 def _schema(connection: sqlite3.Connection) -> _Schema:
-    """Every table, index, trigger and view by name: (type, table, SQL with spaces folded)."""
-    rows = connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    """Every table, index, trigger and view by name: (type, table, SQL with spaces folded).
+    SQLite's own statistics tables are not memdesk's schema; what they hold is analyzed anew
+    after a restore, so a crafted file cannot steer the query planner."""
+    rows = connection.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'"
+    )
     return {name: (kind, table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
 
 

@@ -6,6 +6,8 @@ import logging
 
 import peewee
 
+from memdesk.store.statistics import optimize
+
 logger = logging.getLogger(__name__)
 
 DB = peewee.DatabaseProxy()
@@ -29,6 +31,8 @@ class SchemaError(Exception):
 
 def close_database(database: peewee.SqliteDatabase) -> None:
     """Close this thread's connection and let the process open another database."""
+    if not database.is_closed():
+        optimize(database)
     database.close()
 
 

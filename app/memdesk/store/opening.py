@@ -12,6 +12,7 @@ import peewee
 
 from memdesk.store.db import BUSY_TIMEOUT_MS, DB, PRAGMAS, SchemaError
 from memdesk.store.migrations import migrate, refuse_newer
+from memdesk.store.statistics import refresh_if_stale
 
 
 def open_database(path: str | Path) -> peewee.SqliteDatabase:
@@ -54,6 +55,7 @@ def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
         try:
             database.connect(reuse_if_open=True)
             migrate(database, path)
+            refresh_if_stale(database)
             return
         except peewee.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() > deadline:

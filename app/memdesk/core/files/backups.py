@@ -23,6 +23,7 @@ from memdesk.core.events import Change
 from memdesk.core.memory import dedup
 from memdesk.core.search import frequency
 from memdesk.store import backup as store_backup
+from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
 
 logger = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class Backups:
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         migrate(database, self.path)  # a backup from an older memdesk
+        statistics.analyze(database)  # the backup's own statistics are not to be trusted
         withheld = _guard_again(database)
         self._word_counts = dedup.WordCounts(frequency.count)
         self._modes = None  # the agent controls are the backup's now
