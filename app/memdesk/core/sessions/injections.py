@@ -90,12 +90,14 @@ class Injections:
         }
 
 
-# Each tool call a session made once it had been given the memory, by session.
+# Each tool call a session made once it had been given the memory, by session. CROSS JOIN
+# keeps the few sessions outermost, each reading its own calls through the session index;
+# with statistics of a young store SQLite scanned every observation once per session.
 _CALLS_AFTER_GIVEN = """
-SELECT o.session_id, o.text FROM observation AS o JOIN (
+SELECT o.session_id, o.text FROM (
     SELECT session_id, MIN(at) AS first FROM injected_memory WHERE memory = ?
     GROUP BY session_id
-) AS g ON o.session_id = g.session_id WHERE o.at >= g.first
+) AS g CROSS JOIN observation AS o ON o.session_id = g.session_id WHERE o.at >= g.first
 """
 
 

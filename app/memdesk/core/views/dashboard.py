@@ -81,10 +81,12 @@ class Dashboard:
 
 def _injected(sql: Any, since: str, days: list[str]) -> dict[str, dict[str, list[int]]]:
     """Characters given to agents' models per day (View ▸ Injections… has each one), by agent
-    and by project ("(no project)" for sessions outside one)."""
+    and by project ("(no project)" for sessions outside one). The period's injections come
+    first (CROSS JOIN fixes the order), each finding its session by key: the other way round
+    SQLite scanned every injection once per session."""
     rows = sql(
         "SELECT substr(i.at, 1, 10) AS day, s.agent, s.project, SUM(i.chars) "
-        "FROM injection AS i JOIN session AS s ON s.id = i.session_id "
+        "FROM injection AS i CROSS JOIN session AS s ON s.id = i.session_id "
         "WHERE i.at >= ? GROUP BY day, s.agent, s.project",
         (since,),
     ).fetchall()
