@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import weakref
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 import shiboken6  # noqa: E402
-from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+from PySide6.QtWidgets import QDialog, QWidget  # noqa: E402
 
 from memdesk.cli import main  # noqa: E402
 from memdesk.core import MemoryService  # noqa: E402
@@ -30,32 +32,44 @@ def service(db_path):
 
 
 def _close_windows() -> None:
-    """Close every open window before its database: pytest-qt closes the widgets it knows
-    after this fixture's teardown, and a window's timer firing then would reopen the closed
-    file, failing a later test with "still open in this process".
+    """Close every memdesk window still shown before its database: pytest-qt closes the
+    widgets it knows after this fixture's teardown, and a window's timer firing then would
+    reopen the closed file, failing a later test with "still open in this process".
 
-    Only memdesk's own windows, and the list asked for again after each close: closing a
-    main window takes down popups Qt made itself (completers, menus, tooltips), and a wrapper
-    for one of those still says it is valid after Qt freed it, so touching it crashed the
-    suite. Hidden windows are earlier tests', closed already over a database gone since."""
-    app = QApplication.instance()
-    closed: set[int] = set()
-    while app is not None and (window := _next_shown(app, closed)) is not None:
-        closed.add(shiboken6.getCppPointer(window)[0])
-        window.close()
+    The windows are the ones memdesk's code showed (remembered below), never Qt's list of
+    top-level widgets: building that list wraps every popup Qt made itself, and a wrapper
+    left over from one Qt freed crashed the suite (exit 139) three times in a row."""
+    while _SHOWN:
+        window = _SHOWN.pop()()
+        if window is not None and shiboken6.isValid(window) and window.isVisible():
+            window.close()
 
 
-def _next_shown(app: QApplication, closed: set[int]) -> QWidget | None:
-    return next(
-        (
-            widget
-            for widget in app.topLevelWidgets()
-            if type(widget).__module__.startswith("memdesk.")
-            and widget.isVisible()
-            and shiboken6.getCppPointer(widget)[0] not in closed
-        ),
-        None,
-    )
+# Weak: holding the windows would hand them to the cycle collector later, on whatever thread
+# runs it, and a widget destroyed off the GUI thread deadlocked the suite.
+_SHOWN: list[weakref.ref[QWidget]] = []
+
+
+def _remembering(method):
+    @functools.wraps(method)
+    def shown(self, *args, **kwargs):
+        if type(self).__module__.startswith("memdesk."):
+            _SHOWN.append(weakref.ref(self))
+        return method(self, *args, **kwargs)
+
+    return shown
+
+
+for _cls, _name in (
+    (QWidget, "show"),
+    (QWidget, "setVisible"),
+    (QWidget, "showMaximized"),
+    (QWidget, "showNormal"),
+    (QDialog, "setVisible"),
+    (QDialog, "open"),
+    (QDialog, "exec"),
+):
+    setattr(_cls, _name, _remembering(getattr(_cls, _name)))
 
 
 @pytest.fixture
