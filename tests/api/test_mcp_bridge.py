@@ -58,6 +58,8 @@ def test_lists_exactly_two_tools_and_writes_then_searches(serve, db_path, sock_p
     assert sorted(t.name for t in tools) == ["memory", "memory_write"]
     descriptions = {t.name: t.description for t in tools}
     assert "Never task progress" in descriptions["memory_write"]
+    # The agent hears too: a lasting statement of the user's is the agent's to save, now.
+    assert "When the user states a lasting" in descriptions["memory_write"]
     memory = _payload(added)
     assert (memory["source"], memory["agent"]) == ("agent", "claude-test")
     assert _payload(found)["hits"][0]["id"] == memory["id"]
@@ -167,18 +169,14 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
         schema = tool.input_schema
         jsonschema.Draft202012Validator.check_schema(schema)
         assert schema["additionalProperties"] is False
-        assert all(
-            p.get("description")
-            for n, p in schema["properties"].items()
-            if n not in ("op", "action")
-        )
+        assert all(p.get("description") for p in schema["properties"].values())
     assert out["tools"][0].annotations.read_only_hint is True
     # The whole definition an agent pays for, in characters (~4 per token).
     wire = sum(
         len(json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True)))
         for t in out["tools"]
     )
-    assert wire < 5_600
+    assert wire <= 4_500
     # One copy of each result, compact.
     assert out["added"].structured_content is None
     assert len(out["added"].content) == 1

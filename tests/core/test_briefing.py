@@ -38,6 +38,7 @@ def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
     briefing = "## Standing rules and facts\n" + started["text"].split(
         "## Standing rules and facts\n", 1
     )[1].removesuffix("\n</memory-context>")
+    assert "save it: memory_write action=add" in briefing  # the agent is asked to hear too
     assert 400 < len(briefing) <= 500  # the "more" line is inside the budget
     assert started["more"] == 60 - len(started["briefed"])
     assert f"({started['more']} more stored" in started["text"]
@@ -137,6 +138,6 @@ def test_being_recalled_does_not_lift_a_memory_past_the_projects_rules(service):
     service.add("Never force-push to main", kind="preference", project="p")
     for _ in range(30):
         service.search("reports nightly cron", actor=CLAUDE)
-    started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=130)
+    started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=230)
     assert "Never force-push to main" in started["text"]
     assert "Reports are built" not in started["text"]

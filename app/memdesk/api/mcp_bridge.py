@@ -40,24 +40,25 @@ INSTRUCTIONS = """memdesk is the user's long-term memory, shared by all their ag
 to them in a desktop app. Read it before work (memory op=context); write to it when you learn
 something that will still be true and useful in a later session."""
 
-MEMORY_DESCRIPTION = """Read the user's long-term memory (searches are counted for the user's
-recall statistics; nothing else changes).
-op: search {query} | context {query}: identity + relevant knowledge, read before a task |
-get, history {id} | list {filters}: 20 a page, long texts cut | recent {changed_since=7d} |
-identity | stats: counts, projects, tags | help: what to store.
-search and context read the project you work in and the memories of no project (project ""
-reads every project)."""
+MEMORY_DESCRIPTION = """Read the user's long-term memory (only the user's recall statistics
+change). Before a task: op context with the task as query. search and context read the
+project you work in and the memories of no project (project "": every project)."""
+OPS = (
+    "search {query} | context {query}: identity + relevant knowledge | get, history {id} | "
+    "list {filters}: 20 a page | recent: changed in 7 days | identity | stats | help"
+)
 
-WRITE_DESCRIPTION = """Change the user's long-term memory.
-action: add {content} | update {id} | correct {id, content}: replace a wrong memory (kept in
-history) | remove {id}: to Trash | restore {id} | revert {id, version} | link {id, to} |
-archive {what}: file this session's summary | set_identity {text}: whole profile, <= 1,000
-chars.
-Store corrections, preferences, conventions, stable facts, environment, decisions with
-reasons: one fact per memory, plain words. Never task progress, transient state or secrets.
-A restatement reinforces the old memory; a near-copy with another number, negation or name
-is linked to it as possible_update. add and archive go to the project you work in; give
-project "" for what holds in every project (the user's preferences, their machine)."""
+WRITE_DESCRIPTION = """Change the user's long-term memory. When the user states a lasting
+preference, correction or fact (about them, their tools, this project), save it at once with
+action add: one fact per memory, plain words, true without this conversation.
+Never task progress, transient state or secrets. A restatement reinforces the old memory; a
+near-copy with another number or name is linked to it for review. add and archive go to the
+project you work in; project "" for what holds everywhere."""
+ACTIONS = (
+    "add {content} | update {id} | correct {id, content}: fix a wrong memory (history kept) | "
+    "remove {id} | restore {id} | revert {id, version} | link {id, to} | archive {what}: "
+    "this session's summary | set_identity {text}: whole profile, <= 1,000 chars"
+)
 
 HELP = {
     "store": "corrections, preferences, stable facts, environment, decisions with reasons",
@@ -126,8 +127,8 @@ class Tools:
         self._backend = backend
         self._project = project
         self.schemas = {
-            "memory": mcp_tools.input_schema("op", mcp_tools.READS, local=("help",)),
-            "memory_write": mcp_tools.input_schema("action", mcp_tools.WRITES),
+            "memory": mcp_tools.input_schema("op", mcp_tools.READS, OPS, local=("help",)),
+            "memory_write": mcp_tools.input_schema("action", mcp_tools.WRITES, ACTIONS),
         }
 
     def definitions(self) -> list[Tool]:

@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 
 from memdesk.api.methods import BY_NAME
-from memdesk.core.rules import KINDS, LAYERS, RELATIONS, STATUSES, VISIBILITIES
+from memdesk.core.rules import KINDS, LAYERS, RELATIONS, VISIBILITIES
 
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": _TEXT}
@@ -30,30 +30,21 @@ TYPES: dict[str, dict[str, Any]] = {
     "reason": _TEXT,
     "project": _TEXT,
     "task": _TEXT,
-    "order": _TEXT,
     "since": _TEXT,
-    "until": _TEXT,
     "changed_since": _TEXT,
     "tags": _TEXTS,
     "decisions": _TEXTS,
-    "files": _TEXTS,
     "unfinished": _TEXTS,
-    "commits": _TEXTS,
-    "expected": _TEXTS,
     "layer": {"enum": list(LAYERS)},
-    "layers": {"type": "array", "items": {"enum": list(LAYERS)}},
     "kind": {"enum": list(KINDS)},
-    "status": {"enum": [*STATUSES, "all"]},
     "relation": {"enum": list(RELATIONS)},
     "visibility": {"enum": list(VISIBILITIES)},
     # Ranges are the service's to check (its refusal names the range): the schema stays short.
     "k": {"type": "integer"},
     "limit": {"type": "integer"},
     "offset": {"type": "integer"},
-    "budget_chars": {"type": "integer"},
     "version": {"type": "integer"},
     "expected_version": {"type": "integer"},
-    "importance": {"type": "number"},
     "confidence": {"type": "number"},
     "dedup": {"type": "boolean"},
 }
@@ -64,35 +55,26 @@ SHORT = {
     "id": "memory id or a 4+ character prefix",
     "to": "the other memory's id",
     "since": "created since: ISO time or ago (30m, 24h, 7d)",
-    "until": "created until: as since",
     "changed_since": "changed since: as since",
-    "content": "the text: one fact, true without this conversation",
-    "tags": "tags; all must match when filtering",
-    "status": "default active",
+    "content": "one fact, plain words",
+    "tags": "all must match when filtering",
     "limit": "default 20",
     "layer": "L0 identity, L1 knowledge (default), L2 archive",
-    "layers": "layers to search",
-    "kind": "kind of memory (default fact)",
+    "kind": "default fact",
     "k": "how many (default 10)",
-    "budget_chars": "max characters (default 4000)",
     "offset": "skip this many",
-    "order": "sort field, - for descending (default -updated_at)",
     "relation": "default related",
-    "importance": "0..1 (default 0.5)",
-    "confidence": "0..1, how sure you are; below 0.8 the user reviews it first",
-    "query": "what to find (plain words)",
-    "dedup": "false: add even if it restates a memory",
+    "confidence": "0..1, how sure; below 0.8 the user reviews it",
+    "query": "plain words",
+    "dedup": "false: add even if a restatement",
     "expected_version": "fail if changed since this version",
     "version": "the earlier version (see history)",
     "decisions": "decisions, with reasons",
-    "files": "files changed",
     "unfinished": "what is left to do",
-    "commits": "commit lines",
-    "expected": "ids from identity; fail if changed since",
     "project": "project name",
     "task": "task name",
     "reason": "why (kept in history)",
-    "visibility": "private: only you (and the user) see it",
+    "visibility": "private: only you and the user",
 }
 
 
@@ -104,17 +86,16 @@ class Op:
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
-_LIST = ("layer", "kind", "project", "task", "tags", "status", "since", "until", "changed_since")
+# Each parameter costs every agent's context on every turn (the definitions are sent with
+# each request): the tools expose what agents use; the socket API keeps the rest (paging
+# order, status filters, search layers, archive files and commits, identity's expected ids).
+_LIST = ("layer", "kind", "project", "task", "tags", "since", "changed_since")
 READS = {
-    "search": Op(
-        "memory.search",
-        ("query", "k", "layers", "project", "task", "tags", "since", "until"),
-        ("query",),
-    ),
-    "context": Op("context.build", ("query", "project", "k", "budget_chars"), ("query",)),
+    "search": Op("memory.search", ("query", "k", "project", "task", "tags", "since"), ("query",)),
+    "context": Op("context.build", ("query", "project", "k"), ("query",)),
     "get": Op("memory.get", ("id",), ("id",)),
     "history": Op("memory.history", ("id",), ("id",)),
-    "list": Op("memory.list", (*_LIST, "offset", "limit", "order"), (), {"limit": 20}),
+    "list": Op("memory.list", (*_LIST, "offset", "limit"), (), {"limit": 20}),
     "recent": Op(
         "memory.list",
         ("changed_since", "layer", "kind", "project", "limit"),
@@ -124,7 +105,7 @@ READS = {
     "identity": Op("identity.get", ()),
     "stats": Op("stats", ()),
 }
-_FIELDS = ("kind", "tags", "project", "task", "importance")
+_FIELDS = ("kind", "tags", "project", "task")
 WRITES = {
     "add": Op(
         "memory.add",
@@ -141,12 +122,8 @@ WRITES = {
     "restore": Op("memory.restore", ("id", "reason"), ("id",)),
     "revert": Op("memory.revert", ("id", "version", "expected_version"), ("id", "version")),
     "link": Op("memory.link", ("id", "to", "relation"), ("id", "to")),
-    "archive": Op(
-        "archive.add",
-        ("what", "decisions", "files", "unfinished", "commits", "project", "task"),
-        ("what",),
-    ),
-    "set_identity": Op("identity.set", ("text", "expected"), ("text",)),
+    "archive": Op("archive.add", ("what", "decisions", "unfinished", "project", "task"), ("what",)),
+    "set_identity": Op("identity.set", ("text",), ("text",)),
 }
 
 
@@ -154,10 +131,12 @@ def method_param(op: Op, name: str) -> str:
     return RENAMED.get(op.method, {}).get(name, name)
 
 
-def input_schema(switch: str, ops: dict[str, Op], local: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The tool's JSON schema: `switch` (op or action) picks one of `ops`; every other
-    property belongs to one or more ops (the tool's description says which)."""
-    properties: dict[str, Any] = {switch: {"enum": [*ops, *local]}}
+def input_schema(
+    switch: str, ops: dict[str, Op], described: str, local: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The tool's JSON schema: `switch` (op or action) picks one of `ops`, as `described`
+    (which names each op's parameters); every other property belongs to one or more ops."""
+    properties: dict[str, Any] = {switch: {"enum": [*ops, *local], "description": described}}
     for op in ops.values():
         for param in op.params:
             if param not in properties:

@@ -31,7 +31,13 @@ LINE_CHARS = 300
 TRUST = {"user": 1.0, "system": 0.9, "agent": 0.6}
 KIND_WEIGHT = {"preference": 1.0, "decision": 1.0, "fact": 0.85, "learning": 0.7}
 THIS_PROJECT = 1.15
-HEADING = "## Standing rules and facts\n"
+# The heading also asks the agent to save what the user states that lasts: the session end
+# hears much, the agent hears in the moment (one line, paid for in every session).
+HEADING = (
+    "## Standing rules and facts\n"
+    "(When the user states a new lasting preference, correction or fact, save it: "
+    "memory_write action=add.)\n"
+)
 MORE = "({} more stored: ask memdesk's memory tool, op search)"
 
 # Walks the partial index memory_standing: no sort, however many memories a project holds.
