@@ -244,13 +244,20 @@ def _parser() -> argparse.ArgumentParser:
         "hook",
         commands.hook,
         "Claude Code hooks: `hook EVENT` reads the hook's JSON on stdin (SessionStart, "
-        "UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact, SessionEnd); "
-        "`hook install` writes them into Claude Code's settings after showing the diff",
+        "UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, "
+        "SessionEnd); `hook install` writes them into Claude Code's settings after showing "
+        "the diff",
         database,
     )
     p.add_argument("event", choices=(*HOOK_EVENTS, "install"))
     p.add_argument("--project", action="store_true", help="install: .claude/settings.json here")
     p.add_argument("--yes", action="store_true", help="install: write without asking")
+    p.add_argument(
+        "--deny-forbidden",
+        action="store_true",
+        help="PreToolUse: have the agent host refuse a tool call one of your own rules forbids "
+        "(the default reminds the agent of the rule)",
+    )
 
     p = command(
         "ingest",

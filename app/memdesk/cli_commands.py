@@ -187,7 +187,7 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     if a.event != "install":
         from memdesk.api import hooks
 
-        out, err = hooks.run(a.event, sys.stdin.read(), a.db)
+        out, err = hooks.run(a.event, sys.stdin.read(), a.db, deny=a.deny_forbidden)
         sys.stdout.write(out + "\n" if out else "")
         sys.stderr.write(err)
         return 0  # fail-open: a hook never blocks the agent
@@ -196,7 +196,7 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     path = hook_settings.settings_path(a.project)
     command = hook_settings.memdesk_command()
     try:
-        new, diff = hook_settings.plan(path, command, a.db)
+        new, diff = hook_settings.plan(path, command, a.db, a.deny_forbidden)
     except ValueError as exc:
         raise MemdeskError(str(exc), field="settings") from None
     mcp = (

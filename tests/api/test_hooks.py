@@ -27,7 +27,7 @@ def hook(serve, db_path, sock_path, tmp_path):
     transcript = tmp_path / "transcript.jsonl"
     shutil.copy(DATA / "claude_transcript.jsonl", transcript)
 
-    def run(event: str, session: str = SESSION, **fields) -> dict | None:
+    def run(event: str, session: str = SESSION, *, args: tuple = (), **fields) -> dict | None:
         payload = {
             "session_id": session,
             "transcript_path": str(transcript),
@@ -37,7 +37,7 @@ def hook(serve, db_path, sock_path, tmp_path):
             **fields,
         }
         done = subprocess.run(
-            [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path)],
+            [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path), *args],
             input=json.dumps(payload),
             capture_output=True,
             text=True,
@@ -285,3 +285,39 @@ def test_only_the_newest_part_of_a_huge_transcript_is_read(tmp_path, monkeypatch
     messages, _ = transcripts.read(path)
     assert messages[-1]["content"] == "message 499"
     assert len(messages) < 100
+
+
+def test_before_a_tool_call_the_rule_reaches_the_agent_or_the_host_refuses_it(hook, sock_path):
+    with Client(socket_path=sock_path, agent="ada", role="user") as person:
+        person.add("This repo is pnpm only, never npm", project="shop")
+    hook("SessionStart", source="startup")
+    npm = {"tool_name": "Bash", "tool_input": {"command": "npm install marked"}}
+
+    reminded = hook("PreToolUse", **npm)["hookSpecificOutput"]
+    denied = hook("PreToolUse", args=("--deny-forbidden",), **npm)["hookSpecificOutput"]
+    unrelated = hook("PreToolUse", tool_name="Bash", tool_input={"command": "ls"})
+
+    assert reminded["hookEventName"] == "PreToolUse"
+    assert "pnpm only, never npm" in reminded["additionalContext"]
+    assert "permissionDecision" not in reminded  # the default reminds, never blocks
+    assert denied["permissionDecision"] == "deny"
+    assert "pnpm only, never npm" in denied["permissionDecisionReason"]
+    assert unrelated is None  # silent when nothing applies
+
+
+def test_hook_options_may_come_before_the_event(db_path):
+    from memdesk.api import hooks
+
+    assert hooks.parse_args(["--db", "x.db", "SessionStart"]) == (
+        "SessionStart",
+        "x.db",
+        False,
+        None,
+    )
+    assert hooks.parse_args(["PreToolUse", "--db=y.db", "--deny-forbidden"]) == (
+        "PreToolUse",
+        "y.db",
+        True,
+        None,
+    )
+    assert hooks.parse_args(["SessionEnd", "--dbx"])[3] == "--dbx"

@@ -317,6 +317,9 @@ class Client:
     def session_prompt(self, session: str, prompt: str, **options: Any) -> dict[str, Any]:
         return self.call("session.prompt", session=session, prompt=prompt, **options)
 
+    def session_action(self, session: str, tool: str, args: Any = None) -> dict[str, Any]:
+        return self.call("session.action", session=session, tool=tool, args=args)
+
     def observe(self, session: str, tool: str, args: Any = None, result: Any = None) -> dict:
         return self.call("observe", session=session, tool=tool, args=args, result=result)
 

@@ -113,6 +113,9 @@ class Dispatcher:
             "session.prompt": lambda p, s: svc.session_prompt(
                 p.pop("session"), p.pop("prompt"), actor=s.actor, **p
             ),
+            "session.action": lambda p, s: svc.session_action(
+                p.pop("session"), p.pop("tool"), actor=s.actor, **p
+            ),
             "observe": lambda p, s: svc.observe(
                 p.pop("session"), p.pop("tool"), actor=s.actor, **p
             ),

@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memdesk.api.hooks import EVENTS
+from memdesk.api.hooks import DENY_FLAG, EVENTS
 
+ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
 MARK = "memdesk hook"  # how memdesk recognises its own entries (to update, never duplicate)
 
 
@@ -31,16 +32,24 @@ def memdesk_command() -> str:
     return f"{shlex.quote(sys.executable)} -m memdesk"
 
 
-def hook_command(event: str, command: str, db: str | os.PathLike[str] | None) -> str:
+def hook_command(
+    event: str, command: str, db: str | os.PathLike[str] | None, deny: bool = False
+) -> str:
     where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
+    if deny and event == "PreToolUse":
+        where += f" {DENY_FLAG}"
     return f"{command} hook {event}{where}"
 
 
 def with_hooks(
-    settings: dict[str, Any], command: str = "memdesk", db: str | os.PathLike[str] | None = None
+    settings: dict[str, Any],
+    command: str = "memdesk",
+    db: str | os.PathLike[str] | None = None,
+    deny: bool = False,
 ) -> dict[str, Any]:
     """`settings` with one memdesk hook per event (on the database `db`, when given); other
-    hooks are left as they are."""
+    hooks are left as they are. With `deny`, a tool call one of the person's rules forbids is
+    refused (the default reminds the agent of the rule)."""
     out = copy.deepcopy(settings)
     hooks = out.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -53,11 +62,17 @@ def with_hooks(
         ]
         entry: dict[str, Any] = {
             "hooks": [
-                {"type": "command", "command": hook_command(event, command, db), "timeout": 30}
+                {
+                    "type": "command",
+                    "command": hook_command(event, command, db, deny),
+                    "timeout": 30,
+                }
             ]
         }
         if event.startswith("PostToolUse"):
             entry = {"matcher": "*", **entry}
+        if event == "PreToolUse":  # the calls a standing rule can be about
+            entry = {"matcher": ACTION_TOOLS, **entry}
         hooks[event] = [*groups, entry]
     return out
 
@@ -69,7 +84,10 @@ def mcp_snippet(command: str, db: str | os.PathLike[str] | None) -> str:
 
 
 def plan(
-    path: Path, command: str = "memdesk", db: str | os.PathLike[str] | None = None
+    path: Path,
+    command: str = "memdesk",
+    db: str | os.PathLike[str] | None = None,
+    deny: bool = False,
 ) -> tuple[str, str]:
     """(new text, unified diff) for installing the hooks into the file at `path`."""
     old = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -79,7 +97,7 @@ def plan(
         raise ValueError(f"{path} is not valid JSON ({exc}); fix it by hand first") from None
     if not isinstance(current, dict):
         raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
-    new = json.dumps(with_hooks(current, command, db), indent=2, ensure_ascii=False) + "\n"
+    new = json.dumps(with_hooks(current, command, db, deny), indent=2, ensure_ascii=False) + "\n"
     diff = "".join(
         difflib.unified_diff(
             old.splitlines(keepends=True),

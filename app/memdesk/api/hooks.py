@@ -2,7 +2,9 @@
 methods.
 
 SessionStart and UserPromptSubmit print `hookSpecificOutput.additionalContext` for Claude Code
-to inject; PostToolUse / PostToolUseFailure observe the tool call; PreCompact and SessionEnd
+to inject; PreToolUse gives the standing rules about the call it precedes (and, when the person
+chose `--deny-forbidden`, has Claude Code refuse a call one of their rules forbids, with the
+rule's words); PostToolUse / PostToolUseFailure observe the tool call; PreCompact and SessionEnd
 end the session with the transcript at `transcript_path`. Fail-open: whatever goes wrong
 (memdesk not running, a bad payload, a timeout) the hook prints nothing and exits 0, so the
 agent is never blocked; the reason goes to stderr, which Claude Code shows in its debug log.
@@ -29,6 +31,7 @@ _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "cmd.exe", "pow
 EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
+    "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
     "PreCompact",
@@ -38,10 +41,15 @@ EVENTS = (
 # A tool's whole output can ride in PostToolUse's payload; past this the input is not read on.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
+DENY_FLAG = "--deny-forbidden"  # PreToolUse: refuse a call the person's own rule forbids
 
 
 def run(
-    event: str, stdin: str | bytes, db: str | os.PathLike[str] | None = None
+    event: str,
+    stdin: str | bytes,
+    db: str | os.PathLike[str] | None = None,
+    *,
+    deny: bool = False,
 ) -> tuple[str, str]:
     """(stdout, stderr) of the hook for `event` given its stdin; never raises. A failure is
     also noted beside the database, for the window and `memdesk doctor` to show: the agent
@@ -52,7 +60,7 @@ def run(
         payload = json.loads(stdin or "{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
-        return _handle(event, payload, db), ""
+        return _handle(event, payload, db, deny), ""
     except (MemdeskError, OSError, ValueError, transcripts.TranscriptError) as exc:
         why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
     except Exception as exc:  # fail-open whatever happens: the agent must never be blocked
@@ -61,7 +69,7 @@ def run(
     return "", f"memdesk hook {event}: {why}\n"
 
 
-def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
+def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
     if event not in EVENTS:
         raise ValueError(f"unknown event {event!r}; memdesk handles: {', '.join(EVENTS)}")
     session = payload.get("session_id")
@@ -80,6 +88,15 @@ def _handle(event: str, payload: dict[str, Any], db: Any) -> str:
                 _start(memdesk, payload)
                 found = memdesk.session_prompt(session, prompt)
             return _context("UserPromptSubmit", found["text"] if found["ids"] else "")
+        if event == "PreToolUse":
+            found = _ensure(
+                memdesk,
+                payload,
+                lambda: memdesk.session_action(
+                    session, str(payload.get("tool_name") or "unknown"), payload.get("tool_input")
+                ),
+            )
+            return _before_tool(found, deny)
         if event in ("PostToolUse", "PostToolUseFailure"):
             result = payload.get("tool_response")
             if event == "PostToolUseFailure":
@@ -152,6 +169,19 @@ def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
         return call()
 
 
+def _before_tool(found: dict[str, Any], deny: bool) -> str:
+    """Silent when no rule applies; the rules as context; or, when the person chose it and
+    one of their rules forbids the call, Claude Code's deny with the rule's words."""
+    if deny and found.get("deny"):
+        decision = {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": found["deny"],
+        }
+        return json.dumps({"hookSpecificOutput": decision}, ensure_ascii=False)
+    return _context("PreToolUse", found.get("text") or "")
+
+
 def _context(event: str, text: str) -> str:
     if not text:
         return ""
@@ -197,12 +227,35 @@ class _connect:
 
 
 def main(argv: list[str]) -> int:
-    """`memdesk hook EVENT [--db PATH]` without the full CLI: the fast path."""
-    event = argv[0] if argv else ""
-    db = argv[argv.index("--db") + 1] if "--db" in argv[:-1] else None
-    out, err = run(event, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1), db)
+    """`memdesk hook EVENT [--db PATH] [--deny-forbidden]` without the full CLI: the fast
+    path. Options may stand before or after the event, `--db PATH` or `--db=PATH`."""
+    event, db, deny, unknown = parse_args(argv)
+    if unknown:
+        sys.stderr.write(
+            f"memdesk hook: unknown option {unknown!r}; options: --db PATH, {DENY_FLAG}\n"
+        )
+        return 0  # fail-open: a hook never blocks the agent
+    out, err = run(event, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1), db, deny=deny)
     if out:
         sys.stdout.write(out + "\n")
     if err:
         sys.stderr.write(err)
     return 0
+
+
+def parse_args(argv: list[str]) -> tuple[str, str | None, bool, str | None]:
+    """(event, database, deny, the first unknown option) of `memdesk hook`'s arguments."""
+    event, db, deny = "", None, False
+    words = iter(argv)
+    for word in words:
+        if word == "--db":
+            db = next(words, None)
+        elif word.startswith("--db="):
+            db = word.split("=", 1)[1]
+        elif word == DENY_FLAG:
+            deny = True
+        elif word.startswith("-"):
+            return event, db, deny, word
+        elif not event:
+            event = word
+    return event, db, deny, None

@@ -294,6 +294,19 @@ METHODS = [
         ("session", "prompt"),
     ),
     Method(
+        "session.action",
+        "Before a tool call: the standing rules that name what it runs or touches (a "
+        "program of a shell command; a file's folder, name, extension or language), as a "
+        "block to give the model, and deny: the reason to refuse the call when one of the "
+        "user's own rules forbids exactly it (else null). Logged as an action injection.",
+        {
+            "session": "session id",
+            "tool": "tool name (Bash, Edit, Write, …)",
+            "args": "the tool's input (object): command, or file_path",
+        },
+        ("session", "tool"),
+    ),
+    Method(
         "observe",
         "Record one tool call; returns the observation {kind, importance, text}.",
         {

@@ -22,7 +22,7 @@ from memdesk.core.events import Change
 from memdesk.core.memory import dedup
 from memdesk.core.memory.draft import Draft
 from memdesk.core.review.inbox import GAPFILL_TAG
-from memdesk.core.sessions import briefing, gapfill, session_notes
+from memdesk.core.sessions import action_cues, action_rules, briefing, gapfill, session_notes
 from memdesk.core.sessions.observe import observe as extract
 from memdesk.store import Injection, Memory, Observation, Proposal, Session, time_limit
 
@@ -32,6 +32,7 @@ WORKING_BUDGET = 2000
 PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
 MAX_MESSAGES = 5000
 PROMPT_K, PROMPT_BUDGET = 5, 1200  # per prompt: a few memories, not a page
+ACTION_CANDIDATES = 20  # searched before a tool call; those naming its cues are kept
 
 
 class Sessions:
@@ -152,6 +153,34 @@ class Sessions:
         if found["ids"]:
             self._given(row, "prompt", found["ids"], found["size"])
         return found
+
+    def session_action(
+        self, session: str, tool: str, args: Any = None, *, actor: Actor = USER
+    ) -> dict[str, Any]:
+        """Before a tool call: the standing rules of the session's project (and global ones)
+        that name what the call runs or touches, the ones forbidding it first, and `deny`,
+        the reason to refuse the call when one of the person's own rules forbids it (the
+        hook uses it only if the person chose so). Logged as an "action" injection."""
+        row = self._session(session, actor)
+        tool = validate.text(tool, "tool", 200)
+        cues = action_cues.of_call(tool, args)
+        if not cues:
+            return {"text": "", "ids": [], "deny": None}
+        found = self.search(  # type: ignore[attr-defined]
+            " ".join([*cues.programs, *sorted(cues.words)]),
+            k=ACTION_CANDIDATES,
+            layers=["L1"],
+            project=row.project,
+            with_global=True,
+            record=False,
+            actor=actor,
+        )
+        applied = action_rules.applying(found["hits"], cues)
+        text = action_rules.block(applied, action_rules.describe(cues))
+        ids = [rule.id for rule in applied]
+        if ids:
+            self._given(row, "action", ids, len(text))
+        return {"text": text, "ids": ids, "deny": action_rules.denial(applied)}
 
     def observe(
         self, session: str, tool: str, args: Any = None, result: Any = None, *, actor: Actor = USER

@@ -1,0 +1,117 @@
+"""What a tool call is about, in the words a standing rule would use: the programs a shell
+command runs, and the path, file name, extension and language of a file an edit touches.
+
+"npm install marked" is about npm; "uv run pytest -k slow" about uv and pytest; an edit of
+/repo/ledger/db/migrations/0007_add.py about python, .py, migrations and that folder. Only
+these cues count: a rule that shares nothing but "install" with the command is not about it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+# Commands that run another one: the program that matters is the one they run.
+_WRAPPERS = frozenset(
+    "sudo env time nohup exec command xargs watch nice timeout doas then do else".split()
+)
+# Runners whose next word names a tool of its own ("npx prettier", "uv run pytest").
+_RUNNERS = {
+    "npx": 1, "bunx": 1, "pnpx": 1, "uvx": 1, "pipx": 2,
+    "uv": 2, "poetry": 2, "pdm": 2, "hatch": 2, "pnpm": 2, "yarn": 2, "npm": 2, "bun": 2,
+    "cargo": 1, "go": 1, "python": 2, "python3": 2, "docker": 1, "kubectl": 1, "git": 1,
+}  # fmt: skip
+_SEGMENTS = re.compile(r"&&|\|\||[;|\n&()`]|\$\(")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+LANGUAGES = {
+    ".py": "python", ".pyi": "python", ".ipynb": "jupyter", ".ts": "typescript",
+    ".tsx": "typescript", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript",
+    ".cjs": "javascript", ".rs": "rust", ".go": "go", ".rb": "ruby", ".java": "java",
+    ".kt": "kotlin", ".swift": "swift", ".c": "c", ".h": "c", ".cpp": "c++", ".cc": "c++",
+    ".cs": "c#", ".php": "php", ".sql": "sql", ".sh": "shell", ".bash": "bash", ".zsh": "zsh",
+    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json", ".md": "markdown",
+    ".css": "css", ".scss": "scss", ".html": "html", ".vue": "vue", ".svelte": "svelte",
+    ".tf": "terraform", ".proto": "protobuf", ".csv": "csv", ".graphql": "graphql",
+    ".dockerfile": "docker", ".lua": "lua", ".ex": "elixir", ".exs": "elixir",
+}  # fmt: skip
+_FILE_TOOLS = ("file_path", "path", "notebook_path")
+MAX_COMMAND = 4000  # characters of a command read for its programs
+
+
+@dataclass(frozen=True)
+class Cues:
+    """Words that make a rule about this call. `programs` are what runs, in the order given;
+    `path` is the file's path as given; the rest are words a rule may name."""
+
+    programs: tuple[str, ...] = ()
+    words: frozenset[str] = field(default_factory=frozenset)
+    path: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.programs or self.words or self.path)
+
+
+def of_call(tool: str, args: Any) -> Cues:
+    """The cues of one tool call: Bash's command, or an edited or written file."""
+    if not isinstance(args, Mapping):
+        return Cues()
+    command = args.get("command")
+    if isinstance(command, str) and tool.lower() in ("bash", "shell", "run_shell_command"):
+        return _of_command(command[:MAX_COMMAND])
+    for key in _FILE_TOOLS:
+        path = args.get(key)
+        if isinstance(path, str) and path.strip():
+            return _of_path(path.strip())
+    return Cues()
+
+
+def _of_command(command: str) -> Cues:
+    programs: list[str] = []
+    words: set[str] = set()
+    for segment in _SEGMENTS.split(command):
+        tokens = _tokens(segment)
+        wrapped = False
+        while tokens and (
+            _ASSIGNMENT.match(tokens[0])
+            or tokens[0] in _WRAPPERS
+            or (wrapped and tokens[0].startswith("-"))  # the wrapper's own options
+        ):
+            wrapped = wrapped or tokens[0] in _WRAPPERS
+            tokens = tokens[1:]
+        if not tokens:
+            continue
+        program = PurePosixPath(tokens[0]).name.lower()
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", program):
+            continue
+        programs.append(program)
+        rest = [t for t in tokens[1 : 1 + _RUNNERS.get(program, 0)] if not t.startswith("-")]
+        if program.startswith("python") and tokens[1:2] == ["-m"]:
+            rest = tokens[2:3]
+        for word in rest:
+            name = PurePosixPath(word).name.lower()
+            if re.fullmatch(r"[a-z][a-z0-9._-]*", name):
+                words.add(name)
+    return Cues(tuple(dict.fromkeys(programs)), frozenset(words))
+
+
+def _tokens(segment: str) -> list[str]:
+    try:
+        return shlex.split(segment, comments=True)
+    except ValueError:  # an open quote: plain words are enough to find the program
+        return segment.split()
+
+
+def _of_path(path: str) -> Cues:
+    pure = PurePosixPath(path)
+    words = {pure.name.lower()}
+    suffix = pure.suffix.lower() or ("." + pure.name.lower() if pure.name == "Dockerfile" else "")
+    if suffix:
+        words.add(suffix)
+        if suffix in LANGUAGES:
+            words.add(LANGUAGES[suffix])
+    words.update(part.lower() for part in pure.parent.parts[-3:] if part not in ("/", ".", ".."))
+    return Cues((), frozenset(w for w in words if w), path)

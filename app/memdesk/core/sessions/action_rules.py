@@ -1,0 +1,120 @@
+"""The standing rules that apply to one tool call, given to the agent before it runs, and the
+one that forbids it, if any ("never npm, pnpm only" before `npm install marked`).
+
+A rule applies when it names one of the call's cues (`action_cues`): a program the command
+runs, the file's folder, name, extension or language. It forbids the call when that name
+follows a negation ("never npm", "not docker compose", "instead of alembic/versions") or is
+declared off limits ("npm is not allowed"). Only the person's own rules (written by them or
+heard from them at a session's end) can have the host deny a call; an agent's note reminds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memdesk.core.sessions import quoting
+from memdesk.core.sessions.action_cues import Cues
+
+MAX_RULES = 3
+BUDGET = 900  # characters of the block: it is paid for before every matching call
+LINE_CHARS = 300
+# Sources whose rules are the person's words; an agent's notes only remind.
+PERSONS = ("user", "system")
+_NEGATION = r"(?:never|not|no|don't|do not|dont|avoid|instead of|rather than|without|stop using)"
+_VERBS = r"(?:(?:use|run|call|touch|put|add|write|edit|commit|invoke|with|the|any|ever|a)\s+){0,3}"
+_OFF_LIMITS = r"(?:is|are)\s+(?:not allowed|forbidden|banned|off[- ]limits|deprecated|not used)"
+
+
+@dataclass(frozen=True)
+class Applied:
+    id: str
+    content: str
+    source: str
+    agent: str | None
+    forbids: bool
+    named: int  # how many of the call's cues the rule names
+
+
+def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
+    """Of search hits, the rules about this call, those that forbid it first."""
+    names = _names(cues)
+    out = []
+    for hit in hits:
+        if not hit.get("inject", True):
+            continue
+        text = " ".join(hit["content"].split()).lower()
+        named = [name for name in names if _names_it(text, name)]
+        if not named:
+            continue
+        forbids = any(_forbids(text, name) for name in named if _may_forbid(name, cues))
+        out.append(
+            Applied(hit["id"], hit["content"], hit["source"], hit.get("agent"), forbids, len(named))
+        )
+    out.sort(key=lambda a: (not a.forbids, -a.named))
+    return out[:MAX_RULES]
+
+
+def block(applied: Sequence[Applied], what: str) -> str:
+    """The context for the agent: the rules, the forbidding one marked, within BUDGET."""
+    lines = []
+    used = 0
+    for rule in applied:
+        text = " ".join(rule.content.split())
+        if len(text) > LINE_CHARS:
+            text = text[: LINE_CHARS - 1] + "…"
+        mark = "[forbids this] " if rule.forbids else ""
+        line = f"- {mark}{quoting.injected(text, rule.source, rule.agent)}\n"
+        if used + len(line) > BUDGET:
+            break
+        lines.append(line)
+        used += len(line)
+    if not lines:
+        return ""
+    return (
+        f"<memory-context>\n## The user's standing rules for this action ({what})\n"
+        + "".join(lines)
+        + "</memory-context>"
+    )
+
+
+def denial(applied: Sequence[Applied]) -> str | None:
+    """The reason the host gives when the person chose to deny forbidden calls, in the rule's
+    own words; None when no rule of the person's forbids the call."""
+    rule = next((a for a in applied if a.forbids and a.source in PERSONS), None)
+    if rule is None:
+        return None
+    return f'Blocked by the user\'s rule (memdesk): "{" ".join(rule.content.split())}"'
+
+
+def describe(cues: Cues) -> str:
+    return " ".join(cues.programs) or cues.path[-80:]
+
+
+def _names(cues: Cues) -> list[str]:
+    names = list(cues.programs) + sorted(cues.words)
+    if cues.path:
+        parts = [p for p in cues.path.lower().split("/") if p]
+        # Folder paths of two or three parts ("alembic/versions", "ledger/db/migrations").
+        for size in (3, 2):
+            names += ["/".join(parts[n : n + size]) for n in range(len(parts) - size)]
+    return list(dict.fromkeys(n for n in names if len(n) >= 2))
+
+
+def _names_it(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def _may_forbid(name: str, cues: Cues) -> bool:
+    """A rule forbids what runs or the place written to, not the language or extension:
+    "not JavaScript" under a TypeScript edit says nothing against writing this file."""
+    return name in cues.programs or "/" in name or name == cues.path.rsplit("/", 1)[-1].lower()
+
+
+def _forbids(text: str, name: str) -> bool:
+    quoted = re.escape(name)
+    before = rf"\b{_NEGATION}\s+{_VERBS}`?{quoted}(?![\w-])"
+    after = rf"(?<![\w./-])`?{quoted}`?\s+{_OFF_LIMITS}"
+    return re.search(before, text) is not None or re.search(after, text) is not None

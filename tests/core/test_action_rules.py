@@ -1,0 +1,108 @@
+"""Rules at the moment of action: before a shell command or a file edit, the standing rules
+that name what it runs or touches reach the agent, and the one that forbids it is marked."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core import agent
+from memdesk.core.sessions import action_cues
+
+CLAUDE = agent("claude-code")
+
+
+@pytest.fixture
+def session(service):
+    service.session_start("s1", actor=CLAUDE, project="web")
+    return "s1"
+
+
+def _act(service, session, tool, **args):
+    return service.session_action(session, tool, args, actor=CLAUDE)
+
+
+def test_a_command_a_rule_forbids_gets_that_rule_marked_and_a_reason_to_deny(service, session):
+    service.add("This repo is pnpm only, never npm", project="web")
+    service.add("Deploys go out on Tuesdays", project="web")
+
+    found = _act(service, session, "Bash", command="cd app && npm install marked")
+
+    assert "[forbids this]" in found["text"]
+    assert "pnpm only, never npm" in found["text"]
+    assert "Tuesdays" not in found["text"]
+    assert (
+        found["deny"]
+        == 'Blocked by the user\'s rule (memdesk): "This repo is pnpm only, never npm"'
+    )
+
+
+def test_the_allowed_program_is_reminded_of_the_rule_but_never_denied(service, session):
+    service.add("This repo is pnpm only, never npm", project="web")
+    found = _act(service, session, "Bash", command="pnpm add marked")
+    assert "pnpm only" in found["text"]
+    assert "[forbids this]" not in found["text"]
+    assert found["deny"] is None
+
+
+def test_a_rule_naming_a_folder_forbids_writing_there(service, session):
+    service.add("Migrations go in ledger/db/migrations, not alembic/versions", project="web")
+    found = _act(service, session, "Write", file_path="/src/web/alembic/versions/0007_idx.py")
+    assert found["deny"] is not None
+    allowed = _act(service, session, "Write", file_path="/src/web/ledger/db/migrations/0007.py")
+    assert "ledger/db/migrations" in allowed["text"]
+    assert allowed["deny"] is None
+
+
+def test_an_edit_gets_the_rules_of_its_language(service, session):
+    service.add("Format Python with ruff, not black", project="web")
+    found = _act(service, session, "Edit", file_path="/src/web/app/models.py")
+    assert "ruff" in found["text"]
+    assert found["deny"] is None  # a rule against black says nothing against editing models.py
+
+
+def test_nothing_applies_nothing_is_said(service, session):
+    service.add("This repo is pnpm only, never npm", project="web")
+    assert _act(service, session, "Bash", command="ls -la && git status") == {
+        "text": "",
+        "ids": [],
+        "deny": None,
+    }
+    assert _act(service, session, "Read", file_path=42)["text"] == ""
+
+
+def test_an_agents_note_reminds_but_never_denies(service, session):
+    service.add("Never run npm in this repo", project="web", actor=CLAUDE)
+    found = _act(service, session, "Bash", command="npm ci")
+    assert "[forbids this]" in found["text"]
+    assert found["deny"] is None
+
+
+def test_another_projects_rule_is_not_given(service, session):
+    service.add("This repo is pnpm only, never npm", project="api")
+    assert _act(service, session, "Bash", command="npm install")["text"] == ""
+
+
+def test_what_was_given_before_an_action_is_in_the_injections_record(service, session):
+    service.add("Use podman compose, not docker compose", project="web")
+    _act(service, session, "Bash", command="docker compose up -d")
+    events = [e["event"] for e in service.injections()[0]["events"]]
+    assert "action" in events
+
+
+@pytest.mark.parametrize(
+    ("command", "programs"),
+    [
+        ("npm install marked", ("npm",)),
+        ("FOO=1 sudo -E make test && uv run pytest -k slow", ("make", "uv")),
+        ("cat x | grep y; /usr/bin/python3 -m pytest", ("cat", "grep", "python3")),
+        ("echo 'unclosed", ("echo",)),
+    ],
+)
+def test_the_programs_of_a_command(command, programs):
+    assert action_cues.of_call("Bash", {"command": command}).programs == programs
+
+
+def test_runners_name_the_tool_they_run():
+    assert "pytest" in action_cues.of_call("Bash", {"command": "uv run pytest"}).words
+    assert "pytest" in action_cues.of_call("Bash", {"command": "python -m pytest -q"}).words
+    assert "prettier" in action_cues.of_call("Bash", {"command": "npx prettier --check ."}).words
