@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import heard
+from memdesk.core.sessions import clauses, heard
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
 
 GLOBAL, PROJECT = "global", "project"
@@ -102,7 +102,7 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
             text = message.get("content", "")
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
-            found.extend(_in_message(sentences(text)))
+            found.extend(_with_clauses(_in_message(sentences(text)), text))
         if message.get("role") in ("user", "assistant"):
             previous = message
     return found
@@ -112,6 +112,50 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
 # one statement in two sentences.
 _NOT_THIS = ("we_dont",)
 _WHAT_IS = re.compile(r"^(?:everything|each|every|all|the|our|it|they|that|[a-z]+s)\s+\w", re.I)
+
+
+def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
+    """The table's findings outside sentences that, read whole, state nothing to keep, and
+    what `clauses` hears in the rest of the message (behind lead-ins, between dashes, in
+    other words). One finding per statement: where the table read only a clause of a
+    sentence that says more, its finding takes the whole sentence."""
+    refused = [s for s in clauses.refused_sentences(text) if s]
+    kept = [
+        f
+        for f in found
+        if f.pattern == "accepted_decision"
+        or not any(f.sentence.strip(" .!") in s or s in f.sentence for s in refused)
+    ]
+    for heard_here in clauses.find(text):
+        if _overlaps(heard_here.said.casefold(), " ".join(f.sentence for f in kept).casefold()):
+            continue  # the table read this already
+        inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
+        if len(inside) == 1:
+            n = kept.index(inside[0])
+            kept[n] = replace(inside[0], content=heard_here.content, sentence=heard_here.sentence)
+        elif not inside:
+            kept.append(_from_clause(heard_here))
+    return kept
+
+
+def _overlaps(content: str, said: str) -> bool:
+    words = set(_WORDS.findall(content))
+    return bool(words) and len(words & set(_WORDS.findall(said))) >= 0.8 * len(words)
+
+
+_WORDS = re.compile(r"[\w#-]+(?:[./][\w#-]+)*")  # "ledger/db/migrations", "v2.1", not "first."
+
+
+def _from_clause(heard_here: clauses.Heard) -> Finding:
+    scope = GLOBAL if heard_here.about_user else PROJECT
+    return Finding(
+        "clause",
+        heard_here.confidence,
+        heard_here.kind,
+        heard_here.content,
+        heard_here.sentence,
+        scope,
+    )
 
 
 def _in_message(parts: list[str]) -> list[Finding]:

@@ -51,6 +51,8 @@ def _cap(text: str) -> str:
 
 
 _FIRST_PERSON = (
+    (re.compile(r"\bI don't\b"), "the user doesn't"),
+    (re.compile(r"\bI do not\b"), "the user does not"),
     (re.compile(r"\bI'm\b"), "the user is"),
     (re.compile(r"\bI am\b"), "the user is"),
     (re.compile(r"\bI've\b"), "the user has"),
@@ -61,7 +63,8 @@ _FIRST_PERSON = (
 )
 _VERB_AFTER_USER = re.compile(
     r"\bthe user (always |never |usually |often |also |really |generally |only )?"
-    r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b)([a-z]+)\b"
+    r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b|does\b|doesn't|"
+    r"\w+ed\b)([a-z]+)\b(?!')"
 )
 
 

@@ -26,7 +26,7 @@ HEDGE = re.compile(
 TRANSIENT = re.compile(
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
-    r"task|commit|branch|one|release|fix|run)|in this (?:pr|change|ticket|commit|branch)|"
+    r"task|commit|branch|one|release|fix|run|\w+ run)|in this (?:pr|change|ticket|commit|branch)|"
     r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b",
     _I,
 )
@@ -44,10 +44,43 @@ SARCASM = re.compile(
     r"(?:/s\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
-    r"\bwhat could (?:possibly )?go wrong\b)",
+    r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
+    r"\bworst that could happen\b|\bwho needs\b|\bi swear\b|^(?:ah,? yes|wonderful|great|"
+    r"sure|yeah),?\s+(?:let's just|another|the\b|\w+ (?:decided|is always))|\bjust like in "
+    r"(?:19|20)\d\d\b|\blet's just\b)",
     _I,
 )
-REMINDER = re.compile(r"^(?:remind me|don't let me forget|make a note to)\b", _I)
+REMINDER = re.compile(
+    r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
+)
+# Someone else's view, told by the user: not the user's rule ("my colleague keeps pushing for
+# Poetry, but that's his thing").
+REPORTED = re.compile(
+    r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears)\b|"
+    r"\b(?:my (?:colleague|coworker|co-worker|manager|boss|lead|teammate|friend|team ?mate)s?|"
+    r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
+    r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
+    r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
+    r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears? by|recommends?|"
+    r"prefers?|likes?|loves?)\b|"
+    r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
+    r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b",
+    _I,
+)
+# Not decided: "let's not decide that yet", "I haven't made up my mind".
+UNDECIDED = re.compile(
+    r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
+    r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
+    r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
+    r"let me think|i'm tempted|back and forth|no decision)\b",
+    _I,
+)
+# What happened once, told as a story.
+PAST = re.compile(
+    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint)|earlier today|the other day|"
+    r"by mistake|accidentally|by accident|this morning)\b",
+    _I,
+)
 # Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs.
 _LOG_LINE = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
@@ -86,6 +119,9 @@ def not_a_statement(sentence: str) -> str | None:
         ("taken back", CANCEL),
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
+        ("someone else's view", REPORTED),
+        ("not decided", UNDECIDED),
+        ("a past event", PAST),
     ):
         if rule.search(body):
             return why

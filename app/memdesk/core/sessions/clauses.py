@@ -1,0 +1,242 @@
+"""Lasting statements wherever they stand in a message: behind a lead-in ("for the record,",
+"quick note on tooling:"), between dashes or in parentheses in the middle of a task, or told
+with another verb ("I stick to …", "we're a poetry shop, so …").
+
+The table of `gapfill_patterns` reads a clause from its start; this reads each chunk of a
+message (sentences, dashed asides, parentheses, semicolons) for markers anywhere in it:
+what holds in general (always, never, every, instead of, "…, not X", "like the rest of the
+repo"), a person's habit or taste in the first person, the team's own way ("we log with
+structlog"), something ruled out ("isn't welcome", "is off the table"), a plain fact about the
+environment with a concrete value (a port, a version, a host, a path, a schedule), or who
+someone is. A chunk that is a task instruction with such a marker inside ("write the test
+with freezegun like the rest of the suite") is proposed: the person decides. Everything
+`heard` says is not a statement stays out, judged on the whole sentence too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memdesk.core.sessions import heard
+from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
+
+_I = re.IGNORECASE
+MAX_CHUNK = 300
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+_ASIDES = re.compile(r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*")
+_TAIL_TASK = re.compile(
+    r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
+    r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
+    r"cover|link|screenshot|restart|watch|include|autogenerate)\b.*$",
+    _I,
+)
+LEAD_IN = re.compile(
+    r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|"
+    r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
+    r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
+    r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
+    r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
+    r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
+    r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"
+    r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right,?\s+|sure,?\s+|just\s+|"
+    r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
+    r"(?:in|on|here)[\w ]{0,20}:\s+|"
+    # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:"
+    r"(?!(?:todo|fixme|task|step)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+)+",
+    _I,
+)
+_TRAILING = re.compile(r"[\s,.!]*(?:please|thanks|thank you|ok\??|okay\??)?[\s.!]*$", _I)
+
+# What holds beyond the task at hand.
+_GENERAL = re.compile(
+    r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|any(?:where)?|"
+    r"no exceptions|non-negotiable|house style|by default|as a rule|in general|the rule|"
+    r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
+    r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
+    r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
+    r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|instead of|"
+    r"rather than|only)\b|,\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b",
+    _I,
+)
+# Something ruled out, in whatever words.
+_RULED_OUT = re.compile(
+    r"\b(?:is|are|'s)\s+(?:not allowed|off the table|out of scope|a no-go|not welcome|out|"
+    r"not a target|not supported|forbidden|banned|not something we)\b|\b(?:isn't|aren't)\s+"
+    r"(?:welcome|allowed|a target|supported|something|where|the way|how)\b|\bno-go\b|"
+    r"\bwe (?:don't|do not|never|no longer|dropped|avoid)\b|\bnobody\b|\bstays? out\b|"
+    r"\bno (?:separate|manual|custom)\b",
+    _I,
+)
+# The person's habit or taste, and the team's own way.
+_FIRST_PERSON = re.compile(
+    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:stick (?:to|with)|always|never|"
+    r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
+    r"hold)\b|"
+    r"\bi'm (?:not a fan of|strict about|fine with)\b|\bmy (?:go-to|default|rule)\b|\b(?:what|how) i (?:go for|like|want)\b|\bthe way i like\b|\bhow i like\b",
+    _I,
+)
+_TEAM = re.compile(
+    r"\bwe(?:'re| are) an? [\w.+-]+(?: [\w.+-]+)? (?:shop|project|team|house)\b|\bwe (?:stick "
+    r"(?:to|with)|rely on|use|cap|support|follow|log|drive|run|deploy|build|write|target|pin|"
+    r"keep|do|release|ship|hash|route|wrap|format|lint|test|put|store|name)\b"
+    # "we use this helper", "we use it in three places": the code at hand, not the team's way
+    r"(?!\s+(?:this|that|these|those|it|them|the same|the other)\b)|\bour [\w -]{2,30}"
+    r"(?:is|are|live|lives|run|runs|go|goes|use|uses|expects?|sit|sits)\b",
+    _I,
+)
+# A plain fact about the environment: a subject, a verb of being or placing, a concrete value.
+_VALUE = re.compile(
+    r"\bport\s+\d{2,5}\b|\bon\s+\d{4,5}\b|\b\d+(?:\.\d+){1,2}\b|\bv\d+(?:\.\d+)*\b|"
+    r"\b[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\b|\b(?:https?|s3|gs)://\S+|(?:^|\s)~?/[\w./-]+|"
+    r"#[\w-]{2,}|\b[A-Z][A-Z0-9_]{3,}\b|\b\d+\s?(?:cores?|gb|mb|kb|tb|minutes?|hours?|"
+    r"seconds?|levels?|nodes?|replicas?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"
+    r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b",
+)
+_ENV_VERB = re.compile(
+    r"\b(?:is|are|'s|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
+    r"targets?|installs?|deploys?|ships?|served|hosted|stored|scheduled|issued|comes? from|"
+    r"reads? from|talks? to|expects?|ends?|cuts?|releases?|called)\b",
+    _I,
+)
+_PEOPLE = re.compile(
+    r"^(?:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+(?:is (?:my|our|the) [\w -]{2,30}|(?:co-)?(?:owns|"
+    r"leads|maintains|handles|runs|reviews|manages|signs off|approves|is in charge of))\b",
+)
+# A chunk that asks for work now: its markers may still state a rule, which the person
+# confirms ("add the test, table-driven like the rest of the repo").
+_TASK = re.compile(
+    r"^(?:can you |could you |pls |please |let's |let us )?(?:add|fix|write|run|rerun|create|update|build|"
+    r"start|check|open|move|split|make|look|rework|finish|bump|upgrade|init|hit|seed|rotate|"
+    r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
+    r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
+    r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b",
+    _I,
+)
+# "Always the same error", "Never seen this before": a description, not a rule.
+_DESCRIBES = re.compile(
+    r"^(?:always|never)\s+(?:the|a|an|this|that|something|anything|again|seen|been|had|"
+    r"heard|done|gone|ever|so|too|\w+ed)\b",
+    _I,
+)
+# How something is at the moment: "the README is outdated", "the spacing looks off".
+_STATE = re.compile(
+    r"\b(?:is|are|looks?|seems?|feels?)\s+(?:\w+\s+)?(?:outdated|broken|failing|wrong|off|"
+    r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
+    r"annoying|messy|ugly|better|worse)\b",
+    _I,
+)
+_POINTS_BACK = re.compile(
+    r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
+    r"i\.e\.|like\b)",
+    _I,
+)
+_DEICTIC_START = re.compile(r"^(?:it|this|that|these|those|they|there)\b", _I)
+_PROJECT_WORDS = re.compile(
+    r"\b(?:we|we're|our|us|here|this (?:repo|repository|project|codebase|service|crate|app)|"
+    r"the (?:repo|project|codebase|team|service|crate|app|suite)|ci|staging|prod|production)\b",
+    _I,
+)
+
+
+@dataclass(frozen=True)
+class Heard:
+    confidence: str
+    kind: str
+    content: str
+    sentence: str
+    about_user: bool
+    said: str  # the user's own words the content came from
+
+
+def find(message: str) -> list[Heard]:
+    """The lasting statements of one user message: one per sentence. A sentence whose
+    chunks hold more than one ("I stick to named exports; I'd rather not see export
+    default") is one statement, kept whole."""
+    out = []
+    for sentence in sentences(message):
+        found = [
+            heard_here
+            for chunk in _chunks(sentence)
+            if (heard_here := _judge(_strip(chunk), sentence)) is not None
+        ]
+        if len(found) == 1:
+            out.append(found[0])
+        elif found and len(sentence) <= MAX_CHUNK:
+            whole = _strip(sentence)
+            best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
+            about_user = all(f.about_user for f in found)
+            out.append(_heard(best, found[0].kind, whole, sentence, about_user))
+    return out
+
+
+def sentences(message: str) -> list[str]:
+    """The sentences of a message's prose that may state something: never one that as a
+    whole is a question, a hedge, another's view, a passing ask or a story."""
+    return [
+        sentence
+        for sentence in _SENTENCES.split(heard.prose(message))
+        if sentence.strip() and not heard.not_a_statement(_strip(sentence))
+    ]
+
+
+def refused_sentences(message: str) -> list[str]:
+    """The sentences of a message that as a whole state nothing to keep."""
+    return [
+        sentence.strip()
+        for sentence in _SENTENCES.split(heard.prose(message))
+        if sentence.strip() and heard.not_a_statement(_strip(sentence))
+    ]
+
+
+def _chunks(sentence: str) -> list[str]:
+    """Dashed asides, parentheses and semicolon clauses; one that points back ("that's
+    the budget", "not the usual 6379", "so …") stays with the one before it."""
+    chunks: list[str] = []
+    for chunk in _ASIDES.split(sentence):
+        if chunks and _POINTS_BACK.match(chunk.strip()):
+            chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
+        elif chunk.strip():
+            chunks.append(chunk)
+    return chunks
+
+
+def _strip(text: str) -> str:
+    text = text.strip().strip("*_`\"'").strip()
+    text = LEAD_IN.sub("", text)
+    return _TRAILING.sub("", text).strip(" ,:")
+
+
+def _judge(chunk: str, sentence: str) -> Heard | None:
+    if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
+        return None
+    if _DESCRIBES.match(chunk) or _STATE.search(chunk):
+        return None
+    task = bool(_TASK.match(chunk))
+    body = _TAIL_TASK.sub("", chunk).strip(" ,") if task else chunk
+    about_user = bool(re.match(r"(?:i|i'm|i'd|my)\b", body, _I)) and not _PROJECT_WORDS.search(body)
+    if _PEOPLE.match(body):
+        return _heard(HIGH, "fact", body, sentence, about_user=False)
+    first_person = _FIRST_PERSON.search(body)
+    general = _GENERAL.search(body) or _RULED_OUT.search(body)
+    if first_person and not task:
+        return _heard(HIGH, "preference", body, sentence, about_user)
+    if _TEAM.search(body) and not task and not _DEICTIC_START.match(body):
+        return _heard(HIGH, "fact", body, sentence, about_user=False)
+    if general:
+        if task or _DEICTIC_START.match(body):
+            return _heard(MEDIUM, "preference", body, sentence, about_user)
+        return _heard(HIGH, "fact", body, sentence, about_user)
+    if not task and _VALUE.search(body) and _ENV_VERB.search(body):
+        if _DEICTIC_START.match(body):
+            return None  # "it runs on 5173": which "it" is lost without the conversation
+        return _heard(HIGH, "fact", body, sentence, about_user)
+    if task and first_person:
+        return _heard(MEDIUM, "preference", body, sentence, about_user)
+    return None
+
+
+def _heard(confidence: str, kind: str, body: str, sentence: str, about_user: bool) -> Heard:
+    content = person(body.rstrip(".!;, "))
+    return Heard(confidence, kind, content[:1].upper() + content[1:], sentence, about_user, body)

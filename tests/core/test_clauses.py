@@ -1,0 +1,82 @@
+"""Hearing a lasting statement wherever it stands in a message, and not hearing what only
+sounds like one (core/sessions/clauses.py, heard.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str, confidence: str = gapfill.HIGH) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == confidence]
+
+
+def _shown(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence != gapfill.LOW]
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # behind a lead-in
+        ("For the record, the e2e suite runs against the preview deploy, not prod.", "preview"),
+        ("Quick note on packaging: wheels are built with maturin here.", "maturin"),
+        ("heads-up: the nightly export lands in s3://acme-exports/daily", "s3://acme-exports"),
+        # another verb for a habit
+        ("I stick to httpx for HTTP clients.", "httpx"),
+        ("I'm not a fan of mocks in integration tests, real containers please.", "mocks"),
+        # the team's identity
+        ("We're a pnpm shop, so lockfile changes go through pnpm install only.", "pnpm"),
+        # plain environment facts
+        ("Our staging database listens on port 5433.", "5433"),
+        ("The build box has 16 cores and 64 GB of RAM.", "16 cores"),
+        ("Priya is our release manager.", "priya"),
+        # something ruled out, in other words
+        ("Lodash is a no-go in the frontend bundle.", "lodash"),
+    ],
+)
+def test_a_lasting_statement_is_stored_however_it_is_said(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_rule_inside_a_task_request_is_proposed_for_the_person_to_confirm():
+    message = "bump the parser crate — and keep every public fn documented, like the rest of the crate — then run the tests"
+    shown = _shown(message)
+    assert any("public fn documented" in content for content in shown)
+    assert not any("bump the parser" in content.lower() for content in shown)
+
+
+def test_a_sentence_with_two_chunks_of_one_statement_is_one_memory():
+    found = gapfill.find(
+        ["I stick to named exports; I'd rather not see export default in new files."]
+    )
+    assert len(found) == 1
+    assert "named exports" in found[0].content
+    assert "export default" in found[0].content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My colleague keeps pushing for Poetry, but that's his thing.",
+        "Ines thinks we should always squash merge, I'm not convinced.",
+        "Let's not decide on the ORM yet.",
+        "We might always run the e2e suite nightly, I haven't made up my mind.",
+        "If we ever move to Postgres 17 we'd need to redo the extensions.",
+        "Should we always pin the base images?",
+        "Today just push straight to staging, I'm in a hurry.",
+        "Yesterday I ran npm install by mistake and it rewrote the lockfile.",
+        "Great, another flaky test. Just love it.",
+        "We use this helper to parse the dates.",
+        "Always the same error, every time.",
+    ],
+)
+def test_what_only_sounds_like_a_rule_is_not_stored(message):
+    assert _kept(message) == []
+
+
+def test_i_dont_is_said_of_the_user_in_good_grammar():
+    assert _kept("I don't publish crates from my laptop, ever.") == [
+        "The user doesn't publish crates from the user's laptop, ever"
+    ]
