@@ -41,7 +41,10 @@ def test_a_lasting_statement_is_stored_however_it_is_said(message, evidence):
 
 
 def test_a_rule_inside_a_task_request_is_proposed_for_the_person_to_confirm():
-    message = "bump the parser crate — and keep every public fn documented, like the rest of the crate — then run the tests"
+    message = (
+        "bump the parser crate — and keep every public fn documented, like the rest of the "
+        "crate — then run the tests"
+    )
     shown = _shown(message)
     assert any("public fn documented" in content for content in shown)
     assert not any("bump the parser" in content.lower() for content in shown)

@@ -73,7 +73,8 @@ _FIRST_PERSON = re.compile(
     r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:stick (?:to|with)|always|never|"
     r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
     r"hold)\b|"
-    r"\bi'm (?:not a fan of|strict about|fine with)\b|\bmy (?:go-to|default|rule)\b|\b(?:what|how) i (?:go for|like|want)\b|\bthe way i like\b|\bhow i like\b",
+    r"\bi'm (?:not a fan of|strict about|fine with)\b|\bmy (?:go-to|default|rule)\b|"
+    r"\b(?:what|how) i (?:go for|like|want)\b|\bthe way i like\b|\bhow i like\b",
     _I,
 )
 _TEAM = re.compile(
@@ -107,8 +108,8 @@ _PEOPLE = re.compile(
 # A chunk that asks for work now: its markers may still state a rule, which the person
 # confirms ("add the test, table-driven like the rest of the repo").
 _TASK = re.compile(
-    r"^(?:can you |could you |pls |please |let's |let us )?(?:add|fix|write|run|rerun|create|update|build|"
-    r"start|check|open|move|split|make|look|rework|finish|bump|upgrade|init|hit|seed|rotate|"
+    r"^(?:can you |could you |pls |please |let's |let us )?(?:add|fix|write|run|rerun|create|"
+    r"update|build|start|check|open|move|split|make|look|rework|finish|bump|upgrade|init|hit|seed|rotate|"
     r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
     r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
     r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b",
