@@ -3,7 +3,9 @@ its project or of none (core/sessions/briefing.py, core/sessions/context.py, Ses
 
 from __future__ import annotations
 
-from memdesk.core import agent
+import pytest
+
+from memdesk.core import ValidationError, agent
 
 CLAUDE = agent("claude-code")
 
@@ -141,3 +143,27 @@ def test_being_recalled_does_not_lift_a_memory_past_the_projects_rules(service):
     started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=230)
     assert "Never force-push to main" in started["text"]
     assert "Reports are built" not in started["text"]
+
+
+def test_rules_about_what_the_repository_uses_rank_above_rules_about_what_it_does_not(service):
+    service.add("This repo is pnpm only", project="p")
+    service.add("Use yarn workspaces for the packages", project="p")
+    for n in range(12):  # newer rules of equal rank
+        service.add(f"Module {n} stays small and documented", project="p", dedup=False)
+    budget = 420
+
+    plain = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=budget)
+    fitted = service.session_start(
+        "s2", actor=CLAUDE, project="p", briefing_chars=budget, signals=["pnpm", "node"]
+    )
+
+    assert "pnpm only" not in plain["text"]  # crowded out by rules of equal rank
+    assert "pnpm only" in fitted["text"]
+    assert "yarn workspaces" not in fitted["text"]
+
+
+def test_signals_are_bounded(service):
+    with pytest.raises(ValidationError):
+        service.session_start("s1", actor=CLAUDE, signals=["x"] * 301)
+    with pytest.raises(ValidationError):
+        service.session_start("s1", actor=CLAUDE, signals="pnpm")

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import hook_failures, naming, projects, transcripts
+from memdesk.api import hook_failures, naming, projects, transcripts, workspace
 from memdesk.api.client import Client, MemdeskError
 
 AGENT_ENV = "MEMDESK_AGENT"
@@ -134,6 +134,7 @@ def _start(memdesk: Client, payload: dict[str, Any]) -> dict[str, Any]:
         "project": projects.project_of(cwd),
         "cwd": cwd,
         "host_pid": host_pid(),
+        "signals": workspace.signals(cwd) or None,
     }
     briefing = os.environ.get(BRIEFING_ENV, "").strip()
     if briefing.isdigit():

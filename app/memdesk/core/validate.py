@@ -89,6 +89,20 @@ def tags(value: object, field: str = "tags") -> list[str]:
     return out
 
 
+def string_list(value: object, field: str, most: int, chars: int) -> list[str]:
+    """A bounded list of short strings (signals, file lists)."""
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValidationError(f"{field} must be a list of strings", field=field)
+    if len(value) > most:
+        raise ValidationError(f"{field} has {len(value)} entries; at most {most}", field=field)
+    for item in value:
+        if len(_unicode(item, field)) > chars:
+            raise ValidationError(
+                f"{field}: {item[:20]!r}… is over {chars} characters", field=field
+            )
+    return list(value)
+
+
 def name(value: object, field: str) -> str | None:
     """A project, task or agent name: optional short text."""
     if value is None:

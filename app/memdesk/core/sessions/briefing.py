@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from memdesk.core.memory import staleness
 from memdesk.core.search import decay
-from memdesk.core.sessions import quoting
+from memdesk.core.sessions import quoting, workspace_fit
 from memdesk.store import Memory
 from memdesk.store.migrations import STANDING
 
@@ -78,9 +78,15 @@ class Briefing:
     more: int  # standing memories left out for the budget
 
 
-def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
+def build(
+    project: str | None,
+    viewer: str | None,
+    budget: int,
+    signals: frozenset[str] = frozenset(),
+) -> Briefing:
     """The briefing for a session of `viewer` (an agent; None: the person, who sees every
-    private memory too) in `project` (None: the global memories only)."""
+    private memory too) in `project` (None: the global memories only), ranked by how each
+    rule fits the `signals` of where the agent works (`workspace_fit`)."""
     if budget <= 0:
         return Briefing("", [], 0)
     scopes = [None] if project is None else [project, None]
@@ -93,7 +99,13 @@ def build(project: str | None, viewer: str | None, budget: int) -> Briefing:
         for row in database.execute_sql(_CANDIDATES, (scope, source, person, viewer, PER_WRITER))
     ]
     now = datetime.now(UTC)
-    rows.sort(key=lambda row: (score(row, project, now), row.updated_at), reverse=True)
+    rows.sort(
+        key=lambda row: (
+            score(row, project, now) * workspace_fit.fit(row.content, signals),
+            row.updated_at,
+        ),
+        reverse=True,
+    )
     total = sum(
         database.execute_sql(_COUNT, (scope, person, viewer)).fetchone()[0] for scope in scopes
     )

@@ -22,7 +22,14 @@ from memdesk.core.events import Change
 from memdesk.core.memory import dedup
 from memdesk.core.memory.draft import Draft
 from memdesk.core.review.inbox import GAPFILL_TAG
-from memdesk.core.sessions import action_cues, action_rules, briefing, gapfill, session_notes
+from memdesk.core.sessions import (
+    action_cues,
+    action_rules,
+    briefing,
+    gapfill,
+    session_notes,
+    workspace_fit,
+)
 from memdesk.core.sessions.observe import observe as extract
 from memdesk.store import Injection, Memory, Observation, Proposal, Session, time_limit
 
@@ -50,6 +57,7 @@ class Sessions:
         cwd: str | None = None,
         host_pid: int | None = None,
         briefing_chars: int = briefing.DEFAULT_BUDGET,
+        signals: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         """The text to inject: the identity, the briefing (this project's standing rules and
         facts and the global ones), this task's working memory, and a recovery block when
@@ -68,6 +76,14 @@ class Sessions:
         if host_pid is not None:
             host_pid = validate.integer(host_pid, "host_pid", 1, 2**31 - 1)
         budget = validate.integer(briefing_chars, "briefing_chars", 0, briefing.MAX_BUDGET)
+        where = workspace_fit.usable(
+            validate.string_list(
+                signals or [],
+                "signals",
+                workspace_fit.MAX_SIGNALS,
+                workspace_fit.MAX_SIGNAL_CHARS,
+            )
+        )
         now = clock.now()
         with self._write():  # type: ignore[attr-defined]
             row = Session.get_or_none(Session.id == sid)
@@ -93,7 +109,7 @@ class Sessions:
         if identity:
             parts.append(f"## Identity\n{identity}")
         standing = briefing.build(
-            row.project, actor.agent if actor.source == "agent" else None, budget
+            row.project, actor.agent if actor.source == "agent" else None, budget, where
         )
         if standing.text:
             parts.append(standing.text)
