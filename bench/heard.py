@@ -1,6 +1,6 @@
 """Session-end extraction on statements said every which way, and on what must not be kept.
 
-    python bench/heard.py [--show]
+    python bench/heard.py [--show] [--heldout]
 
 Frozen data of bench/data/roundtrip/ (README_v2.md), written by an author who never saw the
 patterns: each labelled statement of labels.json re-said three ways (paraphrases.jsonl: a
@@ -8,6 +8,9 @@ lead-in, mid-turn, an aside), 48 plain environment facts (env_facts.jsonl), and 
 negatives (negatives_v2.jsonl: reported opinions, non-commitments, hypotheticals, questions,
 transient asks, pasted text, venting, past events). Each user turn goes through session-end
 extraction alone (`gapfill.find`).
+
+With --heldout, the final set instead (bench/data/heldout_v3/, 150 durable turns and 150
+hard negatives of ten other projects, by a third author): used to report, never to tune.
 
 A statement is heard when a finding's text holds all its evidence strings: stored when that
 finding is high confidence, shown when high or medium (the person is asked). Precision is of
@@ -29,9 +32,10 @@ from collections import defaultdict
 from memdesk.core.sessions import gapfill
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
+HELDOUT = DATA.parent / "heldout_v3" / "turns.jsonl"
 
 
-def _rows(name: str) -> list[dict]:
+def _rows(name: str | Path) -> list[dict]:
     lines = (DATA / name).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
@@ -53,12 +57,23 @@ def _carries(content: str, evidence: list[str]) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print misses and false stores")
+    parser.add_argument("--heldout", action="store_true", help="the final held-out set")
     args = parser.parse_args()
-    evidence = _evidence()
-    positives = [
-        (f"paraphrase: {row['style']}", row["text"], evidence[(row["session"], row["id"])])
-        for row in _rows("paraphrases.jsonl")
-    ] + [("environment fact", row["text"], row["evidence"]) for row in _rows("env_facts.jsonl")]
+    if args.heldout:
+        turns = _rows(HELDOUT)
+        positives = [
+            (f"heldout: {row['style']}", row["text"], row["evidence"])
+            for row in turns
+            if row["label"] == "durable"
+        ]
+        negatives = [row for row in turns if row["label"] == "none"]
+    else:
+        evidence = _evidence()
+        positives = [
+            (f"paraphrase: {row['style']}", row["text"], evidence[(row["session"], row["id"])])
+            for row in _rows("paraphrases.jsonl")
+        ] + [("environment fact", row["text"], row["evidence"]) for row in _rows("env_facts.jsonl")]
+        negatives = _rows("negatives_v2.jsonl")
     by = defaultdict(lambda: [0, 0, 0])  # stored, shown, n
     right = wrong = 0
     misses, false_stores = [], []
@@ -80,7 +95,6 @@ def main() -> None:
                 false_stores.append(f"  [{group}] {f.content!r} <- {text!r}")
         if not hit_shown:
             misses.append(f"  [{group}] {text!r}")
-    negatives = _rows("negatives_v2.jsonl")
     negative_stored: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for row in negatives:
         stored = [f for f in gapfill.find([row["text"]]) if f.confidence == gapfill.HIGH]

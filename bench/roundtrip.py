@@ -1,14 +1,16 @@
 """The round trip: what a user says in one Claude Code session reaches the model in the next.
 
     python bench/roundtrip.py [--oracle] [--split dev|heldout|all] [--show-misses]
-                              [--briefing-chars N] [--crowd N [--salad]]
+                              [--briefing-chars N] [--crowd N [--salad]] [--year N]
 
 Runs the frozen sessions of bench/data/roundtrip/ (Claude Code JSONL transcripts with labelled
 durable statements, hard negatives and follow-up prompts; see its README) through the real
 `memdesk hook` command, a process per event as Claude Code runs it, against a `memdesk serve`
 on a fresh temporary database (with --crowd N, one already holding N memories of months of
-use in these projects and 30 others, 2% of no project). Each session works in its own git
-repository (its project).
+use in these projects and 30 others, 2% of no project; with --year N, each project already
+holding N memories written by the person, session ends and agents: bench/year_store.py).
+Each session works in its own git repository (its project), holding the manifest and lock
+files of its stack (STACKS), as a real repository would.
 
 1. Capture (skipped with --oracle): for each session, SessionStart, a UserPromptSubmit per
    user turn, then SessionEnd with the transcript. With --oracle each statement's canonical
@@ -45,6 +47,7 @@ import uuid
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
+from bench import year_store
 from bench.rawrpc import Server, as_installed
 
 from memdesk.core import SYSTEM, MemoryService, agent
@@ -96,6 +99,22 @@ class Hooks:
         return given
 
 
+# The manifest and lock files each session's repository holds: what its stack is, as the
+# SessionStart hook reads it (api/workspace.py).
+STACKS = {
+    "ledger-api": {"pyproject.toml": '[project]\nname = "ledger"\ndependencies = ["fastapi"]\n'
+                   '[tool.ruff]\n', "tox.ini": "[tox]\n", "alembic.ini": "[alembic]\n"},
+    "shop-web": {"package.json": '{"packageManager": "pnpm@9.1.0", "dependencies": '
+                 '{"react": "18", "zustand": "4"}, "devDependencies": {"vitest": "1"}}',
+                 "pnpm-lock.yaml": "lockfileVersion: 9\n", "tsconfig.json": "{}"},
+    "platform-infra": {"Chart.yaml": "name: platform\n", "main.tf": "terraform {}\n"},
+    "etl-pipeline": {"pyproject.toml": '[tool.poetry]\nname = "etl"\n',
+                     "poetry.lock": "", "dbt_project.yml": "name: etl\n"},
+    "transit-cli": {"go.mod": "module github.com/acme/transit\n\ngo 1.22\n",
+                    ".golangci.yml": "linters: {}\n", ".goreleaser.yaml": "builds: []\n"},
+    "tinyjson-rs": {"Cargo.toml": '[package]\nname = "tinyjson"\n[dev-dependencies]\n'
+                    'criterion = "0.5"\n'},
+}  # fmt: skip
 CROWD_PROJECTS = 30  # beside the six sessions' own, which get their share too
 CROWD_GLOBAL = 0.02  # the share of no project: what sessions heard about the user
 CROWD_BY_AGENTS = 0.7  # of the project memories, what agents wrote (the rest: session ends)
@@ -225,6 +244,12 @@ def main() -> None:
     parser.add_argument(
         "--salad", action="store_true", help="--crowd of random developer words (adversarial)"
     )
+    parser.add_argument(
+        "--year",
+        type=int,
+        default=0,
+        help="first give each project N memories of a year's use (bench/year_store.py)",
+    )
     args = parser.parse_args()
     labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
     sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
@@ -241,6 +266,9 @@ def main() -> None:
             env["MEMDESK_BRIEFING_CHARS"] = str(args.briefing_chars)
         if args.crowd:
             _crowd(db, args.crowd, args.salad, [s["name"] for s in sessions])
+        if args.year:
+            held = year_store.fill(db, [s["name"] for s in sessions], args.year)
+            print(f"store used for a year: {held:,} memories before the sessions")
         server = Server(db, sock)
         hooks = Hooks(db, as_installed(env))
         repos = {}
@@ -250,6 +278,8 @@ def main() -> None:
             if shutil.which("git"):
                 subprocess.run(["git", "init", "-q", str(repo)], check=True)
             (repo / "sub").mkdir()
+            for name, text in STACKS.get(session["name"], {}).items():
+                (repo / name).write_text(text, encoding="utf-8")
             repos[session["name"]] = repo
         try:
             if args.oracle:

@@ -106,3 +106,17 @@ def test_runners_name_the_tool_they_run():
     assert "pytest" in action_cues.of_call("Bash", {"command": "uv run pytest"}).words
     assert "pytest" in action_cues.of_call("Bash", {"command": "python -m pytest -q"}).words
     assert "prettier" in action_cues.of_call("Bash", {"command": "npx prettier --check ."}).words
+
+
+def test_an_edit_bringing_in_what_a_rule_forbids_gets_the_rule(service, session):
+    service.add("Tests freeze time with freezegun, never monkeypatch datetime", project="web")
+    edit = {
+        "file_path": "/src/web/app/billing.py",
+        "old_string": "def due(invoice):",
+        "new_string": "def due(invoice, monkeypatch):\n    monkeypatch.setattr(clock, 'now', fixed)",
+    }
+    found = service.session_action(session, "Edit", edit, actor=CLAUDE)
+    assert "freezegun" in found["text"]
+    assert found["deny"] is not None
+    plain = {**edit, "new_string": "def due(invoice, grace_days):"}
+    assert service.session_action(session, "Edit", plain, actor=CLAUDE)["text"] == ""

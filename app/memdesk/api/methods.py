@@ -276,7 +276,7 @@ METHODS = [
             "task": "task name",
             "cwd": "working folder",
             "host_pid": "process id of the agent host (a session whose host runs is live)",
-            "briefing_chars": "integer 0..20000 (default 1500): the briefing's size; 0: none",
+            "briefing_chars": "integer 0..20000 (default 1700): the briefing's size; 0: none",
             "signals": "words of where the agent works (tools its manifests and lock files "
             "name, dependencies, branch, folder; at most 300): rules about what it uses rank "
             "higher, rules about a tool it does without lower",

@@ -60,8 +60,9 @@ class Weights:
     columns: tuple[float, float, float, float] = (1.0, 0.5, 0.3, 0.0)
     date_bonus: float = 5.0
     importance: float = 0.1  # a new memory of default importance 0.5: +5%
+    # "system": what a session end heard the user say, their own words (next to "user")
     trust: dict[str, float] = field(
-        default_factory=lambda: {"user": 0.06, "agent": 0.03, "system": 0.0}
+        default_factory=lambda: {"user": 0.06, "agent": 0.03, "system": 0.05}
     )
     # BM25 candidates re-scored per search (at least 2k): the nudge only reorders near-ties.
     pool: int = 20

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -39,6 +39,20 @@ LANGUAGES = {
     ".dockerfile": "docker", ".lua": "lua", ".ex": "elixir", ".exs": "elixir",
 }  # fmt: skip
 _FILE_TOOLS = ("file_path", "path", "notebook_path")
+_NEW_TEXT = ("new_string", "content", "new_source")
+MAX_EDIT, MAX_ADDED = 20_000, 40
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{4,}")
+# Words of code itself, in the languages agents edit most: never a reason to give a rule.
+_CODE_WORDS = frozenset(
+    "return import class const async await print false true none null self super while break "
+    "continue raise yield lambda assert except finally public private static final string "
+    "function export default value values result results error errors items index count "
+    "number length object array list dict type types param params args kwargs data config "
+    "option options value_ with_ from_ should expect assert_eq unwrap println format match "
+    "struct impl where trait pub_ package module require define undefined interface extends "
+    "implements override virtual protected readonly mutable append update delete create "
+    "insert select table column columns field fields event events state props render".split()
+)
 MAX_COMMAND = 4000  # characters of a command read for its programs
 
 
@@ -50,9 +64,10 @@ class Cues:
     programs: tuple[str, ...] = ()
     words: frozenset[str] = field(default_factory=frozenset)
     path: str = ""
+    added: frozenset[str] = field(default_factory=frozenset)  # names the edit brings in
 
     def __bool__(self) -> bool:
-        return bool(self.programs or self.words or self.path)
+        return bool(self.programs or self.words or self.path or self.added)
 
 
 def of_call(tool: str, args: Any) -> Cues:
@@ -65,8 +80,22 @@ def of_call(tool: str, args: Any) -> Cues:
     for key in _FILE_TOOLS:
         path = args.get(key)
         if isinstance(path, str) and path.strip():
-            return _of_path(path.strip())
+            cues = _of_path(path.strip())
+            return replace(cues, added=_added(args))
     return Cues()
+
+
+def _added(args: Mapping[str, Any]) -> frozenset[str]:
+    """The names an edit or a new file brings in that were not there ("monkeypatch" where a
+    rule says "never monkeypatch datetime"): identifiers, not the language's keywords."""
+    new = next((args[k] for k in _NEW_TEXT if isinstance(args.get(k), str)), "")
+    old = args.get("old_string") if isinstance(args.get("old_string"), str) else ""
+    before = set(_IDENTIFIER.findall(old[:MAX_EDIT].lower()))
+    out: list[str] = []
+    for word in _IDENTIFIER.findall(new[:MAX_EDIT].lower()):
+        if word not in before and word not in _CODE_WORDS and word not in out:
+            out.append(word)
+    return frozenset(out[:MAX_ADDED])
 
 
 def _of_command(command: str) -> Cues:

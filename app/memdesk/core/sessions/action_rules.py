@@ -2,7 +2,8 @@
 one that forbids it, if any ("never npm, pnpm only" before `npm install marked`).
 
 A rule applies when it names one of the call's cues (`action_cues`): a program the command
-runs, the file's folder, name, extension or language. It forbids the call when that name
+runs, the file's folder, name, extension or language, or a name an edit brings in. It
+forbids the call when that name
 follows a negation ("never npm", "not docker compose", "instead of alembic/versions") or is
 declared off limits ("npm is not allowed"). Only the person's own rules (written by them or
 heard from them at a session's end) can have the host deny a call; an agent's note reminds.
@@ -94,7 +95,7 @@ def describe(cues: Cues) -> str:
 
 
 def _names(cues: Cues) -> list[str]:
-    names = list(cues.programs) + sorted(cues.words)
+    names = list(cues.programs) + sorted(cues.words) + sorted(cues.added)
     if cues.path:
         parts = [p for p in cues.path.lower().split("/") if p]
         # Folder paths of two or three parts ("alembic/versions", "ledger/db/migrations").
@@ -108,9 +109,14 @@ def _names_it(text: str, name: str) -> bool:
 
 
 def _may_forbid(name: str, cues: Cues) -> bool:
-    """A rule forbids what runs or the place written to, not the language or extension:
-    "not JavaScript" under a TypeScript edit says nothing against writing this file."""
-    return name in cues.programs or "/" in name or name == cues.path.rsplit("/", 1)[-1].lower()
+    """A rule forbids what runs, the place written to or what an edit brings in, not the
+    language or extension: "not JavaScript" says nothing against editing a .ts file."""
+    return (
+        name in cues.programs
+        or name in cues.added
+        or "/" in name
+        or name == cues.path.rsplit("/", 1)[-1].lower()
+    )
 
 
 def _forbids(text: str, name: str) -> bool:

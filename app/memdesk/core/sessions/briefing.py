@@ -2,8 +2,8 @@
 
 A rule must reach the model even when no prompt shares a word with it ("this repo uses pnpm
 only" before "install a date library"), so a session starts with the knowledge most worth
-standing by, whatever the task: the person's own words first, then what a session end heard
-the user say, then what agents wrote; preferences, decisions and corrections before plain
+standing by, whatever the task: the person's own words first (typed, or heard from them at
+a session end), then what agents wrote; preferences, decisions and corrections before plain
 facts; this project's before the global ones; restated ones before the rest; newer before
 older by the same decay as search (recalls do not count: most are what injection showed).
 Within a character budget, ending with how many more exist.
@@ -22,13 +22,16 @@ from memdesk.core.sessions import quoting, workspace_fit
 from memdesk.store import Memory
 from memdesk.store.migrations import STANDING
 
-DEFAULT_BUDGET = 1500
+DEFAULT_BUDGET = 1700  # SessionStart stays under ~2,000 characters with the identity
 MAX_BUDGET = 20_000
 PER_WRITER = 150  # candidates read per scope and writer, best first by the standing index
 LINE_CHARS = 300
 
-# What standing a memory has, by who wrote it and what kind it is.
-TRUST = {"user": 1.0, "system": 0.9, "agent": 0.6}
+# What standing a memory has, by who wrote it and what kind it is. What a session end heard
+# (source "system") is the person's own words, taken from their side of the transcript: at
+# 0.9 it sank below a year of the person's typed rules and most stored statements never came
+# back (bench/roundtrip.py --year 2000: 29/60 delivered; 36/60 at 1.0).
+TRUST = {"user": 1.0, "system": 1.0, "agent": 0.6}
 KIND_WEIGHT = {"preference": 1.0, "decision": 1.0, "fact": 0.85, "learning": 0.7}
 THIS_PROJECT = 1.15
 # The heading also asks the agent to save what the user states that lasts: the session end

@@ -183,7 +183,7 @@ class Sessions:
         if not cues:
             return {"text": "", "ids": [], "deny": None}
         found = self.search(  # type: ignore[attr-defined]
-            " ".join([*cues.programs, *sorted(cues.words)]),
+            " ".join([*cues.programs, *sorted(cues.words), *sorted(cues.added)]),
             k=ACTION_CANDIDATES,
             layers=["L1"],
             project=row.project,

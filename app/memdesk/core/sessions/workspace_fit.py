@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-USES, OTHER = 1.4, 0.6
+USES, OTHER = 1.2, 0.6
 MAX_SIGNALS, MAX_SIGNAL_CHARS = 300, 60
 # Tools that stand in for one another: naming one where the repository uses another of the
 # group says the rule is about another stack.
