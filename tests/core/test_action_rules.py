@@ -113,7 +113,7 @@ def test_an_edit_bringing_in_what_a_rule_forbids_gets_the_rule(service, session)
     edit = {
         "file_path": "/src/web/app/billing.py",
         "old_string": "def due(invoice):",
-        "new_string": "def due(invoice, monkeypatch):\n    monkeypatch.setattr(clock, 'now', fixed)",
+        "new_string": "def due(invoice, monkeypatch):\n    monkeypatch.setattr(clock, 'now', x)",
     }
     found = service.session_action(session, "Edit", edit, actor=CLAUDE)
     assert "freezegun" in found["text"]
