@@ -132,12 +132,14 @@ def _moved(tool_input: dict, session: str, repo: Path) -> dict:
 
 def _report(calls, results, hook: Hook, show: bool) -> None:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    misses = []
+    misses, noise = [], []
     for call, (reminded, denied) in zip(calls, results, strict=True):
         given = (reminded.get("additionalContext") or "").casefold()
         got_rule = bool(call["evidence"]) and all(e.casefold() in given for e in call["evidence"])
         was_denied = denied.get("permissionDecision") == "deny"
         if call["id"] is None:
+            if given:
+                noise.append(f"  {json.dumps(call['tool_input'])[:100]} -> {given[-200:]!r}")
             counts["noise calls given anything"][0] += bool(given)
             counts["noise calls given anything"][1] += 1
         elif call["forbidden"]:
@@ -168,6 +170,7 @@ def _report(calls, results, hook: Hook, show: bool) -> None:
     )
     if show:
         print("\nrule not given:\n" + "\n".join(misses))
+        print("\nnoise calls given something:\n" + "\n".join(noise))
 
 
 if __name__ == "__main__":

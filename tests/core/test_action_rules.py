@@ -94,8 +94,9 @@ def test_what_was_given_before_an_action_is_in_the_injections_record(service, se
     [
         ("npm install marked", ("npm",)),
         ("FOO=1 sudo -E make test && uv run pytest -k slow", ("make", "uv")),
-        ("cat x | grep y; /usr/bin/python3 -m pytest", ("cat", "grep", "python3")),
-        ("echo 'unclosed", ("echo",)),
+        ("cat x | grep y; /usr/bin/python3 -m pytest", ("python3",)),  # reading breaks no rule
+        ("git log -3 && git push origin main", ("git",)),
+        ("make 'unclosed", ("make",)),
     ],
 )
 def test_the_programs_of_a_command(command, programs):
@@ -120,3 +121,57 @@ def test_an_edit_bringing_in_what_a_rule_forbids_gets_the_rule(service, session)
     assert found["deny"] is not None
     plain = {**edit, "new_string": "def due(invoice, grace_days):"}
     assert service.session_action(session, "Edit", plain, actor=CLAUDE)["text"] == ""
+
+
+def test_a_commands_arguments_and_a_words_endings_count(service, session):
+    service.add("The core crate avoids dependencies: no thiserror", project="web")
+    service.add("Amounts must never be floats, always Decimal", project="web")
+    service.add("The crate is published by the release workflow, never by hand", project="web")
+
+    added = _act(service, session, "Bash", command="cargo add thiserror@1")
+    edit = {
+        "file_path": "/src/web/reports.py",
+        "old_string": "total = sum(amounts)",
+        "new_string": "total = float(sum(amounts))",
+    }
+    floated = service.session_action(session, "Edit", edit, actor=CLAUDE)
+    published = _act(service, session, "Bash", command="cargo publish")
+
+    assert "no thiserror" in added["text"]
+    assert added["deny"] is not None
+    assert "never be floats" in floated["text"]
+    assert floated["deny"] is not None
+    assert "published by the release workflow" in published["text"]
+
+
+def test_looking_around_and_the_projects_own_folder_name_say_nothing(service):
+    service.session_start("s2", actor=CLAUDE, project="shop-web", cwd="/work/shop-web")
+    service.add("Feature flags live in LaunchDarkly, project shop-web", project="shop-web")
+    service.add("Environments each have a folder under envs/", project="shop-web")
+
+    listed = service.session_action("s2", "Bash", {"command": "ls envs/ && git log"}, actor=CLAUDE)
+    edited = service.session_action(
+        "s2", "Edit", {"file_path": "/work/shop-web/src/Footer.tsx"}, actor=CLAUDE
+    )
+
+    assert listed["text"] == ""
+    assert edited["text"] == ""
+
+
+def test_a_rule_against_what_a_name_describes_does_not_refuse_the_name(service, session):
+    service.add("No terraform workspaces: each environment has a folder under envs/", project="web")
+    service.add("Migrations go in ledger/db/migrations, not alembic/versions", project="web")
+    service.add("Lint with golangci-lint; go vet is not run separately", project="web")
+    backend = {"file_path": "/src/web/envs/dev/backend.tf", "content": "terraform {\n}\n"}
+    migration = {
+        "file_path": "/src/web/ledger/db/migrations/0042.py",
+        "content": "from alembic import op\n",
+    }
+    for tool, args in (
+        ("Write", backend),
+        ("Write", migration),
+        ("Bash", {"command": "golangci-lint run ./..."}),
+    ):
+        found = service.session_action(session, tool, args, actor=CLAUDE)
+        assert found["text"]  # reminded
+        assert found["deny"] is None, (args, found["deny"])

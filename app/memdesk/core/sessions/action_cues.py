@@ -25,6 +25,25 @@ _RUNNERS = {
     "uv": 2, "poetry": 2, "pdm": 2, "hatch": 2, "pnpm": 2, "yarn": 2, "npm": 2, "bun": 2,
     "cargo": 1, "go": 1, "python": 2, "python3": 2, "docker": 1, "kubectl": 1, "git": 1,
 }  # fmt: skip
+# Subcommands and flags every tool has: what they name is the tool's, not a rule's.
+_GENERIC_ARGUMENTS = frozenset(
+    "run test tests build create get set list show start stop check exec new init update open "
+    "close view status help version all dev add install remove rm delete apply watch verbose "
+    "quiet yes force-color color output file name".split()
+)
+_READERS = frozenset(
+    "ls cat less more head tail grep rg ag find fd tree wc pwd echo printf which whereis stat "
+    "du df file diff sort uniq cut jq yq true false sleep date env printenv".split()
+)
+_READING_SUBCOMMANDS = {
+    "git": {"log", "status", "diff", "show", "blame", "branch", "remote", "ls-files", "grep"},
+    "go": {"doc", "list", "env", "version"},
+    "cargo": {"tree", "metadata", "search"},
+    "docker": {"ps", "images", "logs", "inspect"},
+    "kubectl": {"get", "describe", "logs"},
+    "npm": {"ls", "list", "view", "outdated"},
+    "pnpm": {"ls", "list", "outdated", "why"},
+}
 _SEGMENTS = re.compile(r"&&|\|\||[;|\n&()`]|\$\(")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 LANGUAGES = {
@@ -42,11 +61,12 @@ _FILE_TOOLS = ("file_path", "path", "notebook_path")
 _NEW_TEXT = ("new_string", "content", "new_source")
 MAX_EDIT, MAX_ADDED = 20_000, 40
 _IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{4,}")
+_ARGUMENT = re.compile(r"[a-z0-9][a-z0-9._/-]{2,80}")
 # Words of code itself, in the languages agents edit most: never a reason to give a rule.
 _CODE_WORDS = frozenset(
     "return import class const async await print false true none null self super while break "
     "continue raise yield lambda assert except finally public private static final string "
-    "function export default value values result results error errors items index count "
+    "function value values result results error errors items index count "
     "number length object array list dict type types param params args kwargs data config "
     "option options value_ with_ from_ should expect assert_eq unwrap println format match "
     "struct impl where trait pub_ package module require define undefined interface extends "
@@ -64,14 +84,16 @@ class Cues:
     programs: tuple[str, ...] = ()
     words: frozenset[str] = field(default_factory=frozenset)
     path: str = ""
-    added: frozenset[str] = field(default_factory=frozenset)  # names the edit brings in
+    # names the call brings in: an edit's new identifiers, a command's arguments
+    added: frozenset[str] = field(default_factory=frozenset)
 
     def __bool__(self) -> bool:
         return bool(self.programs or self.words or self.path or self.added)
 
 
-def of_call(tool: str, args: Any) -> Cues:
-    """The cues of one tool call: Bash's command, or an edited or written file."""
+def of_call(tool: str, args: Any, root: str | None = None) -> Cues:
+    """The cues of one tool call: Bash's command, or an edited or written file (its path
+    taken inside `root`, where the agent works: the repository's own folder name is no cue)."""
     if not isinstance(args, Mapping):
         return Cues()
     command = args.get("command")
@@ -80,9 +102,15 @@ def of_call(tool: str, args: Any) -> Cues:
     for key in _FILE_TOOLS:
         path = args.get(key)
         if isinstance(path, str) and path.strip():
-            cues = _of_path(path.strip())
+            cues = _of_path(_inside(path.strip(), root))
             return replace(cues, added=_added(args))
     return Cues()
+
+
+def _inside(path: str, root: str | None) -> str:
+    if root and path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1 :]
+    return path
 
 
 def _added(args: Mapping[str, Any]) -> frozenset[str]:
@@ -101,6 +129,7 @@ def _added(args: Mapping[str, Any]) -> frozenset[str]:
 def _of_command(command: str) -> Cues:
     programs: list[str] = []
     words: set[str] = set()
+    arguments: list[str] = []
     for segment in _SEGMENTS.split(command):
         tokens = _tokens(segment)
         wrapped = False
@@ -114,7 +143,7 @@ def _of_command(command: str) -> Cues:
         if not tokens:
             continue
         program = PurePosixPath(tokens[0]).name.lower()
-        if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", program):
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", program) or _reads_only(program, tokens):
             continue
         programs.append(program)
         rest = [t for t in tokens[1 : 1 + _RUNNERS.get(program, 0)] if not t.startswith("-")]
@@ -124,7 +153,41 @@ def _of_command(command: str) -> Cues:
             name = PurePosixPath(word).name.lower()
             if re.fullmatch(r"[a-z][a-z0-9._-]*", name):
                 words.add(name)
-    return Cues(tuple(dict.fromkeys(programs)), frozenset(words))
+        for token in tokens[1:]:
+            arguments += _argument_names(token)
+    kept = (a for a in arguments if a not in words and a not in _GENERIC_ARGUMENTS)
+    named = frozenset(list(dict.fromkeys(kept))[:MAX_ADDED])
+    return Cues(tuple(dict.fromkeys(programs)), frozenset(words), added=named)
+
+
+def _argument_names(token: str) -> list[str]:
+    """What an argument names: a package ("thiserror", "pkg/errors" of
+    github.com/pkg/errors@v0.9.1), an image ("redis" of redis:7-alpine), a port, a host."""
+    if token.startswith("-"):  # a flag names itself ("--force", "--title") and its value
+        flag, _, token = token.lower().lstrip("-").partition("=")
+        return [n for n in [flag, *_argument_names(token)] if _ARGUMENT.fullmatch(n)]
+    token = token.lower()
+    if "://" in token:
+        host, _, path = token.split("://", 1)[1].partition("/")
+        return [host.split(":")[0], *_path_names(path)]
+    names = []
+    for piece in re.split(r"[=:@,]", token):
+        names += _path_names(piece) if "/" in piece else [piece]
+    names += [part for name in names if "-" in name for part in name.split("-")]
+    return [n for n in names if _ARGUMENT.fullmatch(n)]
+
+
+def _path_names(path: str) -> list[str]:
+    parts = [p for p in path.split("/") if p and p not in (".", "..")]
+    return parts[-1:] + (["/".join(parts[-2:])] if len(parts) > 1 else [])
+
+
+def _reads_only(program: str, tokens: list[str]) -> bool:
+    """Looking around (ls, grep, git log) breaks no rule: no reason to speak up."""
+    if program in _READERS:
+        return True
+    second = next((t for t in tokens[1:] if not t.startswith("-")), "")
+    return second in _READING_SUBCOMMANDS.get(program, ())
 
 
 def _tokens(segment: str) -> list[str]:

@@ -25,7 +25,10 @@ LINE_CHARS = 300
 # Sources whose rules are the person's words; an agent's notes only remind.
 PERSONS = ("user", "system")
 _NEGATION = r"(?:never|not|no|don't|do not|dont|avoid|instead of|rather than|without|stop using)"
-_VERBS = r"(?:(?:use|run|call|touch|put|add|write|edit|commit|invoke|with|the|any|ever|a)\s+){0,3}"
+_VERBS = (
+    r"(?:(?:use|run|call|touch|put|add|write|edit|commit|invoke|with|the|any|ever|a|be|"
+    r"have|get)\s+){0,3}"
+)
 _OFF_LIMITS = r"(?:is|are)\s+(?:not allowed|forbidden|banned|off[- ]limits|deprecated|not used)"
 
 
@@ -50,7 +53,7 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
         named = [name for name in names if _names_it(text, name)]
         if not named:
             continue
-        forbids = any(_forbids(text, name) for name in named if _may_forbid(name, cues))
+        forbids = any(_forbids(text, name, names) for name in named if _may_forbid(name, cues))
         out.append(
             Applied(hit["id"], hit["content"], hit["source"], hit.get("agent"), forbids, len(named))
         )
@@ -105,7 +108,9 @@ def _names(cues: Cues) -> list[str]:
 
 
 def _names_it(text: str, name: str) -> bool:
-    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", text) is not None
+    # A word with its common endings ("float" names "floats", "publish" "published").
+    ending = "" if re.search(r"[^a-z]", name) else "(?:s|es|ed|d|ing|er|ers)?"
+    return re.search(rf"(?<![\w.-]){re.escape(name)}{ending}(?![\w-])", text) is not None
 
 
 def _may_forbid(name: str, cues: Cues) -> bool:
@@ -119,8 +124,15 @@ def _may_forbid(name: str, cues: Cues) -> bool:
     )
 
 
-def _forbids(text: str, name: str) -> bool:
+def _forbids(text: str, name: str, names: list[str]) -> bool:
+    """The rule says no to `name` itself: "never npm", "not docker compose", "never
+    monkeypatch datetime", "npm is not allowed"; not to a thing `name` only describes, a
+    plural noun after it ("no terraform workspaces") or a path it begins ("not
+    alembic/versions" says nothing against alembic)."""
     quoted = re.escape(name)
-    before = rf"\b{_NEGATION}\s+{_VERBS}`?{quoted}(?![\w-])"
+    ending = "" if re.search(r"[^a-z]", name) else "(?:s|es|ed|d|ing|er|ers)?"
+    others = "|".join(re.escape(n) + "(?:s|es)?" for n in names if n != name)
+    described = rf"(?!\s+(?!(?:{others})\b)[a-z]+s\b)" if others else r"(?!\s+[a-z]+s\b)"
+    before = rf"\b{_NEGATION}\s+{_VERBS}`?{quoted}{ending}(?![\w/-]){described}"
     after = rf"(?<![\w./-])`?{quoted}`?\s+{_OFF_LIMITS}"
     return re.search(before, text) is not None or re.search(after, text) is not None

@@ -179,7 +179,7 @@ class Sessions:
         hook uses it only if the person chose so). Logged as an "action" injection."""
         row = self._session(session, actor)
         tool = validate.text(tool, "tool", 200)
-        cues = action_cues.of_call(tool, args)
+        cues = action_cues.of_call(tool, args, row.cwd)
         if not cues:
             return {"text": "", "ids": [], "deny": None}
         found = self.search(  # type: ignore[attr-defined]
