@@ -1,6 +1,6 @@
 """Session-end extraction on statements said every which way, and on what must not be kept.
 
-    python bench/heard.py [--show] [--heldout]
+    python bench/heard.py [--show] [--heldout | --turns bench/data/dev_v4/turns.jsonl]
 
 Frozen data of bench/data/roundtrip/ (README_v2.md), written by an author who never saw the
 patterns: each labelled statement of labels.json re-said three ways (paraphrases.jsonl: a
@@ -58,11 +58,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print misses and false stores")
     parser.add_argument("--heldout", action="store_true", help="the final held-out set")
+    parser.add_argument("--turns", type=Path, help="another set of that shape (dev_v4)")
     args = parser.parse_args()
-    if args.heldout:
-        turns = _rows(HELDOUT)
+    if args.heldout or args.turns:
+        turns = _rows(args.turns.resolve() if args.turns else HELDOUT)
         positives = [
-            (f"heldout: {row['style']}", row["text"], row["evidence"])
+            (f"{row['style']}", row["text"], row["evidence"])
             for row in turns
             if row["label"] == "durable"
         ]

@@ -73,6 +73,15 @@ def test_a_sentence_with_two_chunks_of_one_statement_is_one_memory():
         "Great, another flaky test. Just love it.",
         "We use this helper to parse the dates.",
         "Always the same error, every time.",
+        # from the development set's classes, in other words
+        "The consultant told us we should always shard by tenant.",
+        "According to the docs we should never call flush inside a transaction.",
+        "Wondering whether we should always squash before merging",
+        "We used to deploy with Capistrano every Friday.",
+        "The migration is done, the replica is reachable again on 5434.",
+        "Turn on -Werror for this build only.",
+        "I love how the linter flags every single import. Truly wonderful.",
+        "Here's the log I got:\nnever retry a 4xx response, the client must always back off",
     ],
 )
 def test_what_only_sounds_like_a_rule_is_not_stored(message):
@@ -83,3 +92,9 @@ def test_i_dont_is_said_of_the_user_in_good_grammar():
     assert _kept("I don't publish crates from my laptop, ever.") == [
         "The user doesn't publish crates from the user's laptop, ever"
     ]
+
+
+def test_a_change_to_make_now_said_with_a_rules_words_is_asked_not_stored():
+    message = "Change the order serializer so it never exposes the internal cost field."
+    assert _kept(message) == []
+    assert _shown(message)  # the person decides

@@ -135,7 +135,23 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
             kept[n] = replace(inside[0], content=heard_here.content, sentence=heard_here.sentence)
         elif not inside:
             kept.append(_from_clause(heard_here))
-    return kept
+    return [_asked_now(f) for f in kept]
+
+
+# A change to make now, said with a rule's words ("change the serializer so it never exposes
+# cost", "use Decimal instead of float in the shipping function"): the person decides.
+_CHANGE_NOW = re.compile(
+    r"^(?:please\s+)?(?:change|rewrite|configure|ensure|make(?! sure)|refactor|update|fix|add|"
+    r"set|turn|move|rename|implement|write|convert|switch|replace|wire|create|build|modify|"
+    r"edit|tweak|adjust)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_now(finding: Finding) -> Finding:
+    if finding.confidence == HIGH and _CHANGE_NOW.search(finding.content):
+        return replace(finding, confidence=MEDIUM)
+    return finding
 
 
 def _overlaps(content: str, said: str) -> bool:

@@ -20,13 +20,17 @@ HEDGE = re.compile(
     r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder|i'm not sure|not sure|"
     r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
-    r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying))\b",
+    r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying)|"
+    r"in a world where|had we|let's say|in theory|picture an?|imagine|wondering|curious "
+    r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly)\b",
     _I,
 )
 TRANSIENT = re.compile(
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
-    r"task|commit|branch|one|release|fix|run|\w+ run)|in this (?:pr|change|ticket|commit|branch)|"
+    r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
+    r"spike|demo|experiment)|in this (?:pr|change|ticket|commit|branch|pass|session)|"
+    r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
     r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b",
     _I,
 )
@@ -47,7 +51,9 @@ SARCASM = re.compile(
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
     r"\bworst that could happen\b|\bwho needs\b|\bi swear\b|^(?:ah,? yes|wonderful|great|"
     r"sure|yeah),?\s+(?:let's just|another|the\b|\w+ (?:decided|is always))|\bjust like in "
-    r"(?:19|20)\d\d\b|\blet's just\b)",
+    r"(?:19|20)\d\d\b|\blet's just\b|\boh great\b|\blove how\b|\bclearly working\b|"
+    r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
+    r"^great, so\b)",
     _I,
 )
 REMINDER = re.compile(
@@ -56,7 +62,11 @@ REMINDER = re.compile(
 # Someone else's view, told by the user: not the user's rule ("my colleague keeps pushing for
 # Poetry, but that's his thing").
 REPORTED = re.compile(
-    r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears)\b|"
+    r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
+    r"reckons|claimed|insisted)\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
+    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|\bwrote that\b|"
+    r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
+    r"\bsomeone on\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|manager|boss|lead|teammate|friend|team ?mate)s?|"
     r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
     r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
@@ -75,17 +85,26 @@ UNDECIDED = re.compile(
     r"let me think|i'm tempted|back and forth|no decision)\b",
     _I,
 )
+# How things are at the moment: "the deploy is done, port 8080 is open now".
+STATUS = re.compile(
+    r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
+    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b|\b(?:is|are) \w+ now\b|"
+    r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+",
+    _I,
+)
 # What happened once, told as a story.
 PAST = re.compile(
-    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint)|earlier today|the other day|"
-    r"by mistake|accidentally|by accident|this morning)\b",
+    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
+    r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
+    r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
+    r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
     _I,
 )
 # Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs.
 _LOG_LINE = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
     r"\w*(?:error|exception|warning)\b:|(?:error|warn|info|debug|fatal)\s*[:\]-]|[+-]{3} |"
-    r"@@ |\$ |>>> |# )",
+    r"@@ |\$ |>>> |# |[│●✕✓×] |==\d+==|\S+\.\w+:\d+(?::\d+)?:|(?-i:[A-Z]+_[A-Z_]+\b))",
     _I,
 )
 
@@ -102,9 +121,23 @@ def is_pasted(line: str) -> bool:
 
 def prose(message: str) -> str:
     """The words the user wrote in `message`: code blocks, inline code spans of more than a
-    word or two, and pasted lines left out."""
+    word or two, pasted lines, and whatever follows a line that introduces a paste ("Here's
+    the commit message I wrote:") left out."""
     message = re.sub(r"```.*?(?:```|$)", "\n", message, flags=re.DOTALL)
-    return "\n".join(line for line in message.splitlines() if not is_pasted(line))
+    kept = []
+    for line in message.splitlines():
+        if _INTRODUCES_PASTE.search(line):
+            break
+        if not is_pasted(line):
+            kept.append(line)
+    return "\n".join(kept)
+
+
+_INTRODUCES_PASTE = re.compile(
+    r"\b(?:here's|here is|here are|from the|output|log|logs|trace|message|says|said|got this|"
+    r"excerpt|snippet)\b[^:]*:\s*$",
+    _I,
+)
 
 
 def not_a_statement(sentence: str) -> str | None:
@@ -122,6 +155,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("someone else's view", REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
+        ("how things are at the moment", STATUS),
     ):
         if rule.search(body):
             return why
