@@ -98,3 +98,7 @@ def test_a_change_to_make_now_said_with_a_rules_words_is_asked_not_stored():
     message = "Change the order serializer so it never exposes the internal cost field."
     assert _kept(message) == []
     assert _shown(message)  # the person decides
+
+
+def test_a_word_ending_like_a_courtesy_is_kept_whole():
+    assert _kept("Never deploy on host-hook.") == ["Never deploy on host-hook"]

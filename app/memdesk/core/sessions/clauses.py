@@ -46,7 +46,7 @@ LEAD_IN = re.compile(
     r"(?!(?:todo|fixme|task|step)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+)+",
     _I,
 )
-_TRAILING = re.compile(r"[\s,.!]*(?:please|thanks|thank you|ok\??|okay\??)?[\s.!]*$", _I)
+_TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)
 
 # What holds beyond the task at hand.
 _GENERAL = re.compile(
