@@ -114,16 +114,3 @@ def test_archive_session_names_a_bad_field(service, dump, fields, field):
         service.archive_session(**fields)
     assert caught.value.field == field
     assert dump() == before
-
-
-def test_related_words_add_to_what_the_prompts_own_words_find_and_never_push_it_out(service):
-    service.add("The staging database is reset every Sunday night", project="ledger")
-    for n in range(30):  # a crowd that shares only words related to the prompt's
-        service.add(
-            f"Database schema migration {n} for postgres goes through alembic and sql review",
-            project="ledger",
-            dedup=False,
-        )
-    found = service.build_context("seed the staging database", project="ledger", k=3)
-    assert "reset every Sunday night" in found["text"]
-    assert found["text"].count("alembic") <= 2  # related ones still fill the rest

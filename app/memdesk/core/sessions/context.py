@@ -38,9 +38,8 @@ def build_context(
 ) -> dict[str, Any]:
     """The L0 profile in full (unless `identity` is False: a session had it at its start),
     then the top-`k` L1 memories for `query` of `project` or of none, never over budget.
-    Memories in `given` (already given to this session) are not repeated. The words related
-    to the query's own (`concepts.related_words`) add to what its own words find, never
-    pushing it out."""
+    Memories in `given` (already given to this session) are not repeated. The query also
+    searches the words related to its own (`concepts.related_words`)."""
     query = validate.query(query)
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
     k = validate.integer(k, "k", 1, 100)
@@ -55,11 +54,19 @@ def build_context(
             f"({profile['size']} characters); use at least {used}",
             field="budget_chars",
         )
-    found = _lexical_then_related(service, query, min(k + len(given), 100), project, actor)
+    related = " ".join(concepts.related_words(query))
+    found = service.search(
+        f"{query}\n{related}" if related else query,
+        k=min(k + len(given), 100),
+        layers=["L1"],
+        project=project,
+        with_global=True,
+        actor=actor,
+    )
     ids: list[str] = []
     heading = "## Relevant memories\n"
-    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in found})
-    for hit in found:
+    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in found["hits"]})
+    for hit in found["hits"]:
         if (
             hit["id"] in given
             or not hit["inject"]
@@ -80,28 +87,3 @@ def build_context(
     parts.append(CLOSE)
     text = "".join(parts)
     return {"text": text, "ids": ids, "size": len(text)}
-
-
-# Reciprocal-rank fusion: the prompt's own words lead, related words only add. Searching the
-# prompt and its related words as one query let a crowd of memories sharing only the related
-# words ("migrations" for "database") push out the one that shares the prompt's own.
-FUSION_K = 10
-RELATED_WEIGHT = 0.25
-
-
-def _lexical_then_related(
-    service: Memories, query: str, k: int, project: str | None, actor: Actor
-) -> list[dict[str, Any]]:
-    where = {"layers": ["L1"], "project": project, "with_global": True, "actor": actor}
-    lexical = service.search(query, k=k, **where)["hits"]
-    related = " ".join(concepts.related_words(query))
-    if not related:
-        return lexical
-    widened = service.search(f"{query}\n{related}", k=k, record=False, **where)["hits"]
-    score: dict[str, float] = {}
-    by_id: dict[str, dict[str, Any]] = {}
-    for weight, hits in ((1.0, lexical), (RELATED_WEIGHT, widened)):
-        for rank, hit in enumerate(hits):
-            score[hit["id"]] = score.get(hit["id"], 0.0) + weight / (FUSION_K + rank)
-            by_id.setdefault(hit["id"], hit)
-    return sorted(by_id.values(), key=lambda hit: -score[hit["id"]])[:k]
