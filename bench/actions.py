@@ -30,13 +30,12 @@ import os
 import statistics
 import subprocess
 import tempfile
-import time
 import uuid
 from collections import defaultdict
 
 from bench import year_store
 from bench.rawrpc import Server, as_installed
-from bench.roundtrip import STACKS, _memdesk, _timed
+from bench.roundtrip import STACKS, Hooks, _memdesk, _timed
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
 
@@ -49,30 +48,6 @@ def _rules() -> list[dict]:
     labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
     rules = [{**st, "session": s["name"]} for s in labels["sessions"] for st in s["statements"]]
     return rules + _rows("env_facts.jsonl")
-
-
-class Hook:
-    def __init__(self, db: Path, env: dict[str, str]) -> None:
-        self.db, self.env = db, env
-        self.took: dict[str, list[float]] = defaultdict(list)
-        self.failures = 0
-
-    def run(self, event: str, payload: dict, *extra: str) -> dict:
-        started = time.perf_counter()
-        done = subprocess.run(
-            [*_memdesk(), "hook", event, "--db", str(self.db), *extra],
-            input=json.dumps({**payload, "hook_event_name": event}),
-            capture_output=True,
-            text=True,
-            env=self.env,
-            check=False,
-        )
-        self.took[event].append((time.perf_counter() - started) * 1000)
-        if done.returncode != 0 or done.stderr.strip():
-            self.failures += 1
-            print(f"  hook {event} said: {done.stderr.strip()[:300]}", file=sys.stderr)
-        out = done.stdout.strip()
-        return json.loads(out)["hookSpecificOutput"] if out else {}
 
 
 def main() -> None:
@@ -89,7 +64,7 @@ def main() -> None:
         if args.year:
             year_store.fill(db, list(STACKS), args.year)
         server = Server(db, sock)
-        hook = Hook(db, as_installed(env))
+        hook = Hooks(db, as_installed(env))
         repos = {}
         for name, files in STACKS.items():
             repo = root / "work" / name
@@ -112,14 +87,14 @@ def main() -> None:
     _report(calls, results, hook, args.show)
 
 
-def _call(hook: Hook, repos: dict[str, Path], call: dict, root: Path) -> tuple[dict, dict]:
+def _call(hook: Hooks, repos: dict[str, Path], call: dict, root: Path) -> tuple[dict, dict]:
     repo = repos[call["session"]]
     tool_input = _moved(call["tool_input"], call["session"], repo)
     base = {"session_id": str(uuid.uuid4()), "cwd": str(repo), "transcript_path": ""}
     hook.run("SessionStart", {**base, "source": "startup"})
     payload = {**base, "tool_name": call["tool_name"], "tool_input": tool_input}
-    reminded = hook.run("PreToolUse", payload)
-    denied = hook.run("PreToolUse", payload, "--deny-forbidden")
+    reminded = hook.output("PreToolUse", payload)
+    denied = hook.output("PreToolUse", payload, "--deny-forbidden")
     hook.run("SessionEnd", {**base, "reason": "other"})
     return reminded, denied
 
@@ -130,7 +105,7 @@ def _moved(tool_input: dict, session: str, repo: Path) -> dict:
     return json.loads(text)
 
 
-def _report(calls, results, hook: Hook, show: bool) -> None:
+def _report(calls, results, hook: Hooks, show: bool) -> None:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     misses, noise = [], []
     for call, (reminded, denied) in zip(calls, results, strict=True):

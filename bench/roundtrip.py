@@ -69,12 +69,17 @@ class Hooks:
     def __init__(self, db: Path, env: dict[str, str]) -> None:
         self.db, self.env = db, env
         self.took: dict[str, list[float]] = defaultdict(list)
+        self.failures = 0
 
     def run(self, event: str, payload: dict) -> str:
         """The text the hook gave the model (additionalContext), "" when none."""
+        return self.output(event, payload).get("additionalContext", "")
+
+    def output(self, event: str, payload: dict, *options: str) -> dict:
+        """The hook's hookSpecificOutput ({} when it printed nothing), timed."""
         started = time.perf_counter()
         done = subprocess.run(
-            [*_memdesk(), "hook", event, "--db", str(self.db)],
+            [*_memdesk(), "hook", event, "--db", str(self.db), *options],
             input=json.dumps({**payload, "hook_event_name": event}),
             capture_output=True,
             text=True,
@@ -83,11 +88,10 @@ class Hooks:
         )
         self.took[event].append((time.perf_counter() - started) * 1000)
         if done.returncode != 0 or done.stderr.strip():
+            self.failures += 1
             print(f"  hook {event} said: {done.stderr.strip()[:300]}", file=sys.stderr)
         out = done.stdout.strip()
-        if not out:
-            return ""
-        return json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        return json.loads(out)["hookSpecificOutput"] if out else {}
 
     def session(self, cwd: Path, prompts: list[str], transcript: Path | None = None) -> list[str]:
         """One session: [SessionStart text, each prompt's text]."""
