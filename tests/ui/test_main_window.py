@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from memdesk.core import agent
@@ -381,11 +382,15 @@ def test_right_click_offers_the_actions_for_the_selection(qtbot, window):
     window.menus.context_menu.close()
 
 
-def test_help_lists_keyboard_shortcuts(qtbot, window, monkeypatch):
+def test_help_lists_every_keyboard_shortcut_and_undo_by_its_name(qtbot, window, monkeypatch):
     shown = []
     monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text: shown.append(text))
+    window.undo_stack.push(QUndoCommand("Delete 1 memory"))  # Undo now reads "Undo Delete …"
     qtbot.keyClick(window, Qt.Key.Key_F1)
-    assert "Ctrl+N" in shown[0]
+    for keys in ("Ctrl+N", "Ctrl+Shift+U", "Ctrl+1", "Ctrl+4", "Ctrl+L", "Ctrl+Q", "F1"):
+        assert f"<b>{keys}" in shown[0], keys
+    assert "<td>Undo</td>" in shown[0]
+    assert "Undo Delete" not in shown[0]
 
 
 @pytest.mark.parametrize(

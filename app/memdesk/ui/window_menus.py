@@ -158,28 +158,19 @@ class WindowMenus(QObject):
         )
 
     def _show_shortcuts(self) -> None:
-        actions = [
-            self.new,
-            self.edit,
-            self.correct,
-            self.delete,
-            self.restore,
-            self.retag,
-            self.set_project,
-            self.identity,
-            self.find,
-            self.inbox,
-            self.injections,
-            self.undo,
-            self.redo,
-            self.export,
-            self.import_,
-            self.sync_now,
-        ]
+        """Every shortcut the window's actions have, read from the actions themselves so a
+        new one is never missing; Undo and Redo by their own names, not the step they would
+        undo now."""
+        fixed = {id(self.undo): "Undo", id(self.redo): "Redo"}
+        seen: dict[str, str] = {}
+        for action in self._window.findChildren(QAction):
+            keys = ", ".join(k.toString() for k in action.shortcuts())
+            name = fixed.get(id(action)) or action.text().replace("&", "").rstrip("…")
+            if keys and name and keys not in seen:
+                seen[keys] = name
         rows = "".join(
-            f"<tr><td>{name}</td><td><b>{keys}</b></td></tr>"
-            for a in actions
-            if (keys := a.shortcut().toString()) and (name := a.text().replace("&", ""))
+            f"<tr><td>{html.escape(name)}</td><td><b>{html.escape(keys)}</b></td></tr>"
+            for keys, name in sorted(seen.items(), key=lambda item: item[1].casefold())
         )
         extra = (
             "<tr><td>From the search box to the results</td><td><b>Down</b></td></tr>"
