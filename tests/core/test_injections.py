@@ -34,6 +34,7 @@ def test_each_session_lists_what_it_was_given_in_order_with_its_size(service):
             "layer": "L1",
             "status": "active",
             "acted_on": False,
+            "went_against": False,
         }
     ]
 
@@ -52,6 +53,19 @@ def test_a_tool_call_after_the_injection_that_repeats_the_memory_counts_as_actin
     assert given["acted_on"] is False
     injected = service.injected(rule["id"])
     assert (injected["given"], injected["acted_on"]) == (2, 1)
+
+
+def test_running_what_a_rule_forbids_went_against_it_and_is_not_acting_on_it(service):
+    rule = service.add("Use podman compose, not docker compose", project="shop")
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.observe(
+        "s1", "Bash", {"command": "docker compose up -d"}, {"exit_code": 0}, actor=CLAUDE
+    )
+
+    [given] = service.injections()[0]["events"][0]["memories"]
+    assert given["acted_on"] is False
+    assert given["went_against"] is True
+    assert service.injected(rule["id"])["acted_on"] == 0
 
 
 def test_a_memory_says_how_often_agents_were_given_it(service):

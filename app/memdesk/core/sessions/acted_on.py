@@ -13,12 +13,17 @@ lines): db.Exec(…)", "read dotfiles/nvim/init.lua"). It acted on a memory when
 A folder named in prose ("this repo …") is not a cue: paths are (`ops/hosts`).
 Prose-only memories ("prefers short answers") have nothing a tool call could repeat: never
 counted as acted on (bench/used.py measures how often this is right).
+
+A command the memory forbids ("ran `docker compose up`" after "use podman compose, not docker
+compose") went against it: that is not using it, and `went_against` says so.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from memdesk.core.sessions import action_cues, action_rules
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-=:/@~+]*[A-Za-z0-9/]|[A-Za-z0-9]")
@@ -35,8 +40,22 @@ LONG_WORD = 7  # a plain word this long, found as an identifier in edited code, 
 
 
 def acted_on(memory: str, observations: Iterable[str]) -> bool:
+    texts = list(observations)
+    if went_against(memory, texts):
+        return False
     cues = _Cues(memory)
-    return any(cues.found_in(text) for text in observations)
+    return any(cues.found_in(text) for text in texts)
+
+
+def went_against(memory: str, observations: Iterable[str]) -> bool:
+    """A later command ran what the memory says no to."""
+    for text in observations:
+        command = _command(text.lower())
+        if command and action_rules.forbids(
+            memory, action_cues.of_call("Bash", {"command": command})
+        ):
+            return True
+    return False
 
 
 class _Cues:

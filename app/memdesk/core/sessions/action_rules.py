@@ -61,6 +61,17 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
     return out[:MAX_RULES]
 
 
+def forbids(content: str, cues: Cues) -> bool:
+    """Whether the rule `content` says no to what the call with `cues` runs or touches."""
+    text = " ".join(content.split()).lower()
+    names = _names(cues)
+    return any(
+        _forbids(text, name, names)
+        for name in names
+        if _may_forbid(name, cues) and _names_it(text, name)
+    )
+
+
 def block(applied: Sequence[Applied], what: str) -> str:
     """The context for the agent: the rules, the forbidding one marked, within BUDGET."""
     lines = []

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from memdesk.core import validate
-from memdesk.core.sessions.acted_on import acted_on
+from memdesk.core.sessions.acted_on import acted_on, went_against
 from memdesk.store import Injection, Memory, Observation, Session
 
 CHARS_PER_TOKEN = 4  # a rough rule for English text and code; "≈ tokens" says so
@@ -117,6 +117,7 @@ def _event(
                 "layer": found["layer"],
                 "status": found["status"],
                 "acted_on": bool(later) and acted_on(found["content"], later),
+                "went_against": bool(later) and went_against(found["content"], later),
             }
         )
     return {

@@ -31,7 +31,11 @@ ACTED_ON_TIP = (
     "memory gives (core/sessions/acted_on.py): sure when it says yes, silent on prose"
 )
 ID_ROLE = Qt.ItemDataRole.UserRole
-EVENTS = {"start": "Session start: briefing", "prompt": "Prompt: relevant memories"}
+EVENTS = {
+    "start": "Session start: briefing",
+    "prompt": "Prompt: relevant memories",
+    "action": "Before a tool call: its rules",
+}
 
 
 class InjectionsDialog(QDialog):
@@ -118,6 +122,9 @@ def _session_item(session: dict[str, Any]) -> QTreeWidgetItem:
             if memory["acted_on"]:
                 leaf.setText(4, "✓ acted on")
                 leaf.setToolTip(4, ACTED_ON_TIP)
+            elif memory.get("went_against"):
+                leaf.setText(4, "✗ went against")
+                leaf.setToolTip(4, "A later command ran what this memory says not to")
             leaf.setData(0, ID_ROLE, memory["id"] if memory["status"] != "purged" else None)
             leaf.setToolTip(0, memory["line"])
             if memory["status"] != "active":
