@@ -176,3 +176,24 @@ def test_a_withheld_memory_rejected_shows_the_reason_in_rejected(
     assert view.table.item(row, 2).text() == "we have no VPN"
     view.select_row(row)
     assert "Rejected because: we have no VPN" in view.story.toPlainText()
+
+
+def test_the_views_and_the_inbox_are_always_reachable_by_keyboard_and_tab(qtbot, window):
+    open_inbox(window)
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert window.pages.currentWidget() is not window.inbox  # Ctrl+1 leaves for the list
+
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert window.pages.currentWidget() is window.timeline
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert window.pages.currentWidget() is window.inbox  # not the Timeline left showing
+
+    rect = window.view_tabs.tabRect(0)  # the List tab, which looks current in the Inbox
+    qtbot.mouseClick(window.view_tabs, Qt.MouseButton.LeftButton, pos=rect.center())
+    settle(window)
+    assert window.pages.currentWidget() is not window.inbox
+    assert window.sidebar.current_key == "all"

@@ -133,6 +133,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
 
     def _connect(self) -> None:
         self.view_tabs.currentChanged.connect(self.show_page)
+        self.view_tabs.tabBarClicked.connect(self._on_tab_clicked)
         self.empty_state.demo_requested.connect(self._on_demo_requested)
         self.empty_state.attach_requested.connect(self.show_attach)
         self.sidebar.view_selected.connect(self._on_view_selected)
@@ -261,6 +262,28 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
         self._share_selection()
+
+    @Slot(int)
+    def _on_tab_clicked(self, index: int) -> None:
+        if self.sidebar.current_key == "inbox" and index >= 0:
+            self.choose_view(index)
+
+    @Slot(int)
+    def choose_view(self, index: int) -> None:
+        """A view the person chose (a tab clicked, Ctrl+1–4): from the Inbox it leaves for
+        all memories and shows that view, even when its tab already looked current."""
+        if self.sidebar.current_key == "inbox":
+            self.sidebar.select_key("all")
+        self.view_tabs.setCurrentIndex(index)
+        self.show_page(index)
+
+    def open_inbox(self) -> None:
+        """The Inbox, from whichever view is showing (Ctrl+0 twice, or after Ctrl+2)."""
+        if self.sidebar.current_key == "inbox":
+            self._on_view_selected("inbox")
+        else:
+            self.sidebar.select_key("inbox")
+        self.inbox.table.setFocus()
 
     @Slot()
     def _on_demo_requested(self) -> None:

@@ -127,7 +127,7 @@ class WindowMenus(QObject):
             switch = self._action(
                 name,
                 f"Ctrl+{n + 1}",
-                lambda _=False, i=n: self._window.view_tabs.setCurrentIndex(i),
+                lambda _=False, i=n: self._window.choose_view(i),
             )
             self.view_menu.addAction(switch)
 
@@ -213,8 +213,7 @@ class WindowMenus(QObject):
         self.quiet.setChecked(not self._window.detail.injected)
 
     def _open_inbox(self) -> None:
-        self._window.sidebar.select_key("inbox")
-        self._window.inbox.table.setFocus()
+        self._window.open_inbox()
 
     def _focus_search(self) -> None:
         search = self._window.browser.search
