@@ -175,3 +175,12 @@ def test_a_rule_against_what_a_name_describes_does_not_refuse_the_name(service, 
         found = service.session_action(session, tool, args, actor=CLAUDE)
         assert found["text"]  # reminded
         assert found["deny"] is None, (args, found["deny"])
+
+
+def test_a_files_name_without_extension_and_one_of_a_folder_of_many_count(service, session):
+    service.add("Strict mode stays on; never weaken tsconfig to make something compile")
+    service.add("Never hardcode credentials in DAG files", project="web")
+    tsconfig = {"file_path": "/src/web/tsconfig.json", "old_string": "a", "new_string": "b"}
+    dag = {"file_path": "/src/web/dags/pull.py", "content": "token = 'abc'\n"}
+    assert "weaken tsconfig" in _act(service, session, "Edit", **tsconfig)["text"]
+    assert "DAG files" in _act(service, session, "Write", **dag)["text"]

@@ -60,7 +60,7 @@ LANGUAGES = {
 _FILE_TOOLS = ("file_path", "path", "notebook_path")
 _NEW_TEXT = ("new_string", "content", "new_source")
 MAX_EDIT, MAX_ADDED = 20_000, 40
-_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{4,}")
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]{3,}")
 _ARGUMENT = re.compile(r"[a-z0-9][a-z0-9._/-]{2,80}")
 # Words of code itself, in the languages agents edit most: never a reason to give a rule.
 _CODE_WORDS = frozenset(
@@ -199,11 +199,13 @@ def _tokens(segment: str) -> list[str]:
 
 def _of_path(path: str) -> Cues:
     pure = PurePosixPath(path)
-    words = {pure.name.lower()}
+    words = {pure.name.lower(), pure.stem.lower()}  # "tsconfig.json" and "tsconfig"
     suffix = pure.suffix.lower() or ("." + pure.name.lower() if pure.name == "Dockerfile" else "")
     if suffix:
         words.add(suffix)
         if suffix in LANGUAGES:
             words.add(LANGUAGES[suffix])
-    words.update(part.lower() for part in pure.parent.parts[-3:] if part not in ("/", ".", ".."))
-    return Cues((), frozenset(w for w in words if w), path)
+    folders = [part.lower() for part in pure.parent.parts[-3:] if part not in ("/", ".", "..")]
+    # A folder of many ("dags", "migrations") names one of them too ("DAG files").
+    words.update(folders + [f[:-1] for f in folders if f.endswith("s") and len(f) > 3])
+    return Cues((), frozenset(w for w in words if len(w) > 1), path)
