@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from memdesk import cli_output
+from memdesk.api import client as rpc
 from memdesk.api.client import Client, MemdeskError
 from memdesk.api.remote import RemoteService
 
@@ -262,3 +263,29 @@ def test_a_long_sync_through_the_socket_keeps_others_served(server, pump, servic
     assert pump.run(person.call, "system.ping") == "pong"  # its connection reads on after
     person.close()
     other.close()
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (rpc.ServerUnavailable("memdesk did not answer memory.add within 30 s"), "unavailable"),
+        (rpc.OutcomeUnknown("memory.add"), "outcome_unknown"),
+        (rpc.MemdeskError(-32006, "busy", {"type": "busy"}), "busy"),
+    ],
+)
+def test_a_server_that_is_busy_or_silent_exits_5_not_usage(monkeypatch, run, error, code):
+    from memdesk.api import remote
+
+    class Silent(RemoteService):
+        def __init__(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+        def _call(self, method, **params):
+            raise remote.as_service_error(error)
+
+    assert remote.as_service_error(error).code == code
+    monkeypatch.setattr(cli_output, "backend", lambda db: Silent())
+    assert run("add", "Staging runs Debian 12")[0] == 5

@@ -32,9 +32,15 @@ _ENVELOPE_BYTES = 256
 def as_service_error(exc: rpc.MemdeskError) -> core.MemdeskError:
     """The service error matching an error answer (or an unreachable server)."""
     data = dict(exc.data)
-    kind = _ERRORS.get(str(data.pop("type", "")), core.MemdeskError)
+    type_ = str(data.pop("type", ""))
+    kind = _ERRORS.get(type_, core.MemdeskError)
     field = data.pop("field", None)
-    return kind(exc.message, field=field if isinstance(field, str) else None, **data)
+    error = kind(exc.message, field=field if isinstance(field, str) else None, **data)
+    if kind is core.MemdeskError and type_:
+        # Kept by name ("unavailable", "outcome_unknown", "disk_full", …): the CLI's exit code
+        # follows it (5 for a server that is busy or did not answer, not 2 "usage").
+        error.code = type_
+    return error
 
 
 class RemoteService:
