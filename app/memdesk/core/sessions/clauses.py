@@ -151,12 +151,19 @@ class Heard:
     said: str  # the user's own words the content came from
 
 
-def find(message: str) -> list[Heard]:
-    """The lasting statements of one user message: one per sentence. A sentence whose
-    chunks hold more than one ("I stick to named exports; I'd rather not see export
-    default") is one statement, kept whole."""
-    out = []
-    for sentence in sentences(message):
+def read(message: str) -> tuple[list[Heard], list[str]]:
+    """The lasting statements of one user message, one per sentence, and the sentences that
+    as a whole state nothing to keep (a question, a hedge, another's view, a passing ask, a
+    story). A sentence whose chunks hold more than one statement ("I stick to named exports;
+    I'd rather not see export default") is one statement, kept whole."""
+    out: list[Heard] = []
+    refused: list[str] = []
+    for sentence in _SENTENCES.split(heard.prose(message)):
+        if not sentence.strip():
+            continue
+        if heard.not_a_statement(_strip(sentence)):
+            refused.append(sentence.strip())
+            continue
         found = [
             heard_here
             for chunk in _chunks(sentence)
@@ -169,26 +176,7 @@ def find(message: str) -> list[Heard]:
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
             about_user = all(f.about_user for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user))
-    return out
-
-
-def sentences(message: str) -> list[str]:
-    """The sentences of a message's prose that may state something: never one that as a
-    whole is a question, a hedge, another's view, a passing ask or a story."""
-    return [
-        sentence
-        for sentence in _SENTENCES.split(heard.prose(message))
-        if sentence.strip() and not heard.not_a_statement(_strip(sentence))
-    ]
-
-
-def refused_sentences(message: str) -> list[str]:
-    """The sentences of a message that as a whole state nothing to keep."""
-    return [
-        sentence.strip()
-        for sentence in _SENTENCES.split(heard.prose(message))
-        if sentence.strip() and heard.not_a_statement(_strip(sentence))
-    ]
+    return out, refused
 
 
 def _chunks(sentence: str) -> list[str]:

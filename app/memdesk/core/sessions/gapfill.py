@@ -119,14 +119,14 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
     what `clauses` hears in the rest of the message (behind lead-ins, between dashes, in
     other words). One finding per statement: where the table read only a clause of a
     sentence that says more, its finding takes the whole sentence."""
-    refused = [s for s in clauses.refused_sentences(text) if s]
+    heard_in_text, refused = clauses.read(text)
     kept = [
         f
         for f in found
         if f.pattern == "accepted_decision"
         or not any(f.sentence.strip(" .!") in s or s in f.sentence for s in refused)
     ]
-    for heard_here in clauses.find(text):
+    for heard_here in heard_in_text:
         if _overlaps(heard_here.said.casefold(), " ".join(f.sentence for f in kept).casefold()):
             continue  # the table read this already
         inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
