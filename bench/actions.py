@@ -28,14 +28,13 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import tempfile
 import uuid
 from collections import defaultdict
 
 from bench import year_store
 from bench.rawrpc import Server, as_installed
-from bench.roundtrip import STACKS, Hooks, _memdesk, _timed
+from bench.roundtrip import STACKS, Hooks, _timed, add_by_hand
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
 
@@ -74,13 +73,7 @@ def main() -> None:
             repos[name] = repo
         try:
             for rule in _rules():
-                where = ["--project", rule["session"]] if rule["scope"] == "project" else []
-                subprocess.run(
-                    [*_memdesk(), "add", rule["canonical"], "--db", str(db), *where],
-                    env=env,
-                    check=True,
-                    capture_output=True,
-                )
+                add_by_hand(db, env, rule)
             results = [_call(hook, repos, call, root) for call in calls]
         finally:
             server.stop()

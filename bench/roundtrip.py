@@ -213,6 +213,18 @@ def _crowd(db: Path, size: int, salad: bool, projects: list[str]) -> None:
     service.close()
 
 
+def add_by_hand(db: Path, env: dict[str, str], statement: dict) -> None:
+    """A labelled statement in its canonical words, as the person would add it
+    (`memdesk add`, the session's project for a project statement)."""
+    where = ["--project", statement["session"]] if statement["scope"] == "project" else []
+    subprocess.run(
+        [*_memdesk(), "add", statement["canonical"], "--db", str(db), *where],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
 def _user_prompts(transcript: Path) -> list[str]:
     prompts = []
     for line in transcript.read_text(encoding="utf-8").splitlines():
@@ -289,13 +301,7 @@ def main() -> None:
             if args.oracle:
                 for session in sessions:
                     for st in session["statements"]:
-                        where = ["--project", session["name"]] if st["scope"] == "project" else []
-                        subprocess.run(
-                            [*_memdesk(), "add", st["canonical"], "--db", str(db), *where],
-                            env=env,
-                            check=True,
-                            capture_output=True,
-                        )
+                        add_by_hand(db, env, {**st, "session": session["name"]})
             else:
                 for session in sessions:
                     transcript = DATA / session["transcript"]
