@@ -145,6 +145,19 @@ def test_an_agent_never_reads_a_withheld_version_in_history(service):
     assert secret in service.history(written["id"])[0]["content"]  # the person sees all
 
 
+def test_an_agent_cannot_revert_to_a_version_withheld_from_it(service):
+    from memdesk.core.review.inbox import MEMORY
+
+    claude = agent("claude-code")
+    secret = "The staging DB password is ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    written = service.add(secret, actor=claude)
+    service.accept([MEMORY + written["id"]], content="The staging DB password is in the vault")
+    with pytest.raises(NotAllowed, match="withheld from agents"):
+        service.revert(written["id"], 1, actor=claude)
+    assert service.get(written["id"])["content"] == "The staging DB password is in the vault"
+    assert service.revert(written["id"], 1)["content"] == secret  # the person may
+
+
 def test_an_agents_identity_edit_is_its_own_and_a_withheld_entry_reaches_no_agent(service):
     from memdesk.core import agent
 

@@ -127,25 +127,35 @@ class Reads:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
         self.flush_recalls()  # recall counts shown must include queued searches
         row = self._row(memory_id, actor=actor)
-        past = list(row.versions.order_by(MemoryVersion.version))
-        states = [json.loads(v.state) for v in past] + [to_dict(row)]
-        made_by = [
-            {
-                "change": "add",
-                "by": Actor(row.source, row.agent).label,
-                "at": row.created_at,
-                "reason": None,
-            }
-        ]
-        made_by += [
-            {"change": v.change, "by": v.changed_by, "at": v.changed_at, "reason": v.reason}
-            for v in past
-        ]
-        entries = []
-        for state, made in zip(states, made_by, strict=True):
-            state.pop("id", None)
-            entries.append({**state, **made})
+        entries = _versions(row)
         return entries if actor.source != "agent" else _seen_by_agents(entries)
+
+    def _versions_agents_see(self, row: Memory) -> set[int]:
+        """The version numbers of `row` an agent may read, and so revert to."""
+        return {entry["version"] for entry in _seen_by_agents(_versions(row))}
+
+
+def _versions(row: Memory) -> list[dict[str, Any]]:
+    """Every version of `row`, oldest first, each with the change that produced it."""
+    past = list(row.versions.order_by(MemoryVersion.version))
+    states = [json.loads(v.state) for v in past] + [to_dict(row)]
+    made_by = [
+        {
+            "change": "add",
+            "by": Actor(row.source, row.agent).label,
+            "at": row.created_at,
+            "reason": None,
+        }
+    ]
+    made_by += [
+        {"change": v.change, "by": v.changed_by, "at": v.changed_at, "reason": v.reason}
+        for v in past
+    ]
+    entries = []
+    for state, made in zip(states, made_by, strict=True):
+        state.pop("id", None)
+        entries.append({**state, **made})
+    return entries
 
 
 def _seen_by_agents(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

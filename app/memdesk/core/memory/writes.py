@@ -353,6 +353,13 @@ class Writes:
                     f"(it is at version {row.version})",
                     field="version",
                 )
+            if actor.source == "agent" and version not in self._versions_agents_see(row):
+                raise NotAllowed(
+                    f"version {version} of memory {row.uuid} is withheld from agents (it holds "
+                    "what the guard withheld, or predates the person's release); only the "
+                    "person may revert to it",
+                    field="version",
+                )
             state = json.loads(past.state)
             # Its content and fields, not the person's standing choice whether it is injected
             # (versions from before that choice was kept do not hold it either).
