@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 from superqt import QElidingLabel
 
 from memdesk.api import hook_failures
+from memdesk.ui.plain_text import tip
 
 FAILURES_CHECK_MS = 30_000
 RECENT_S = 24 * 3600
@@ -47,7 +48,7 @@ class StatusBar(QStatusBar):
         self.socket = _PathLabel(self)
         self.database = _PathLabel(self)
         self.database.setText(f"Database: {_home_relative(db_path)}")
-        self.database.setToolTip(str(db_path))
+        self.database.setToolTip(tip(str(db_path)))
         self.hook_problems = QLabel(self)
         self.hook_problems.setStyleSheet("color: #b00020; font-weight: bold;")
         self.hook_problems.hide()
@@ -57,6 +58,7 @@ class StatusBar(QStatusBar):
         self.sync = QLabel(self)
         self.sync.hide()
         for label in (self.flooding, self.hook_problems, self.sync, self.counts, self.agents):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # agents' names and remotes' errors
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
         for label in (self.socket, self.database):  # eliding measures its whole width: no margin
@@ -72,7 +74,7 @@ class StatusBar(QStatusBar):
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt's name)
         """Say `text` until the next message, or for `timeout` ms."""
         self.message.setText(text)
-        self.message.setToolTip(text)
+        self.message.setToolTip(tip(text))
         self._fit_message()
         if timeout:
             self._message_timer.start(timeout)
@@ -104,7 +106,7 @@ class StatusBar(QStatusBar):
     def set_sync(self, text: str, detail: str, failed: bool) -> None:
         """How the last sync went (shown once sync is set up); the details in the tooltip."""
         self.sync.setText(text)
-        self.sync.setToolTip(f"{detail}\nFile ▸ Sync… for more")
+        self.sync.setToolTip(tip(f"{detail}\nFile ▸ Sync… for more"))
         self.sync.setStyleSheet("color: #b00020; font-weight: bold;" if failed else "")
         self.sync.show()
 
@@ -131,9 +133,11 @@ class StatusBar(QStatusBar):
         last = failures[-1]
         self.hook_problems.setText(f"⚠ {len(failures)} hook failure{'s' * (len(failures) > 1)}")
         self.hook_problems.setToolTip(
-            f"Agent hooks failed {len(failures)} time(s) in the last 24 hours; the agents carried "
-            f"on without memory.\nLast: {last['event']} at {last['at']}: {last['why']}\n"
-            "Run `memdesk doctor` for the whole picture."
+            tip(
+                f"Agent hooks failed {len(failures)} time(s) in the last 24 hours; the agents "
+                f"carried on without memory.\nLast: {last['event']} at {last['at']}: "
+                f"{last['why']}\nRun `memdesk doctor` for the whole picture."
+            )
         )
         self.hook_problems.show()
 
@@ -158,7 +162,7 @@ class StatusBar(QStatusBar):
         ]
         shown = ", ".join(listed[:3]) + (f" +{len(listed) - 3}" if len(listed) > 3 else "")
         self.agents.setText(f"{len(names)} connected: {shown}" if names else "0 agents connected")
-        self.agents.setToolTip("\n".join(listed) or "No agent is connected")
+        self.agents.setToolTip(tip("\n".join(listed) or "No agent is connected"))
 
     def set_counts(self, shown: int, active: int) -> None:
         self.counts.setText(f"{shown:,} shown · {active:,} active")

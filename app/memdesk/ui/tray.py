@@ -13,12 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
 from memdesk.api import doctor
 from memdesk.core import MemdeskError
 from memdesk.ui.icons import app_icon
+from memdesk.ui.plain_text import tip
 
 DOCTOR_EVERY_MS = 60_000  # hook failures and hosts' files are checked this often
 STILL_SERVING = (
@@ -35,6 +36,7 @@ class Tray(QSystemTrayIcon):
         self._told_serving = False
         self._told_over_budget: set[str] = set()
         self._paused_from: dict[str, str] | None = None  # modes before Pause All Agents
+        self._problems = ""  # what `memdesk doctor` found, one per line
         self.menu = QMenu(window)
         self.open_action = self.menu.addAction("Open memdesk", window.bring_to_front)
         self.inbox_action = self.menu.addAction("Inbox", self._open_inbox)
@@ -67,7 +69,8 @@ class Tray(QSystemTrayIcon):
             else "No set-up problem found"
         )
         self.problems_action.setEnabled(bool(problems))
-        self.problems_action.setToolTip("\n".join(problems))
+        self._problems = "\n".join(problems)
+        self.problems_action.setToolTip(tip(self._problems))
 
     @Slot()
     def refresh(self) -> None:
@@ -104,11 +107,14 @@ class Tray(QSystemTrayIcon):
                 )
 
     def _show_problems(self) -> None:
-        QMessageBox.warning(
-            self._window,
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
             "memdesk doctor",
-            self.problems_action.toolTip() + "\n\nRun `memdesk doctor` for the whole report.",
+            self._problems + "\n\nRun `memdesk doctor` for the whole report.",
+            parent=self._window,
         )
+        box.setTextFormat(Qt.TextFormat.PlainText)  # paths and names from the person's files
+        box.exec()
 
     def still_serving(self) -> None:
         """The window closed with agents connected: say once where memdesk went."""

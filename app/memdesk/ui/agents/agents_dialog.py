@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.agents.attach_dialog import AttachDialog
+from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Agent", "Control", "Last seen (UTC)", "Session", "Task", "Last work")
 MODES = {"active": "Active", "read_only": "Read-only", "paused": "Paused"}
@@ -86,7 +87,7 @@ class AgentsDialog(QDialog):
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(tip(text))
                 self.table.setItem(row, column, item)
             control = QComboBox(self.table)
             for mode, label in MODES.items():

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemoryService
 from memdesk.ui.list.memory_table_model import short_time
+from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Session / injection / memory", "When (UTC)", "Characters", "≈ Tokens", "Acted on")
 ACTED_ON_TIP = (
@@ -47,6 +48,7 @@ class InjectionsDialog(QDialog):
         self.resize(900, 560)
         sessions = service.injections()
         self.summary = QLabel(_summary(sessions), self)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)  # names agents and projects
         self.summary.setWordWrap(True)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(list(COLUMNS))
@@ -126,7 +128,7 @@ def _session_item(session: dict[str, Any]) -> QTreeWidgetItem:
                 leaf.setText(4, "✗ went against")
                 leaf.setToolTip(4, "A later command ran what this memory says not to")
             leaf.setData(0, ID_ROLE, memory["id"] if memory["status"] != "purged" else None)
-            leaf.setToolTip(0, memory["line"])
+            leaf.setToolTip(0, tip(memory["line"]))
             if memory["status"] != "active":
                 leaf.setForeground(0, Qt.GlobalColor.gray)
             child.addChild(leaf)

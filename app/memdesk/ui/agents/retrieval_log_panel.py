@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemoryService, NotFound
+from memdesk.ui.plain_text import tip
 
 SHOWN_SEARCHES = 500  # the newest; older entries stay in the database
 LIVE_MS = 1500
@@ -166,7 +167,7 @@ class RetrievalLogPanel(QWidget):
             title += f"  ({'in Trash' if memory['status'] == 'deleted' else 'superseded'})"
         item = QTreeWidgetItem([f"{score:.3f}", title, memory["layer"]])
         item.setData(0, _ID_ROLE, memory["id"])
-        item.setToolTip(1, memory["content"][:500])
+        item.setToolTip(1, tip(memory["content"][:500]))
         item.setTextAlignment(0, _RIGHT)
         return item
 
@@ -207,7 +208,7 @@ def _search_item(entry: dict[str, Any]) -> QTreeWidgetItem:
         ]
     )
     item.setToolTip(0, entry["at"])
-    item.setToolTip(2, entry["query"])
+    item.setToolTip(2, tip(entry["query"]))
     for column in (4, 5):
         item.setTextAlignment(column, _RIGHT)
     return item

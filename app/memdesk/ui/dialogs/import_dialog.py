@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import USER, MemoryService, Step
 from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
+from memdesk.ui.plain_text import tip
 
 SHOWN_PER_GROUP = 200  # a plan of 100k rows is summarised, not listed in full
 _ERROR = re.compile(
@@ -130,7 +131,7 @@ class ImportDialog(TransferDialog):
             )
             item = QTreeWidgetItem([_short_record(record), field or "", problem])
             for column in range(3):
-                item.setToolTip(column, error)
+                item.setToolTip(column, tip(error))
             self.error_list.addTopLevelItem(item)
         self.error_list.show()
 
@@ -204,7 +205,7 @@ def _group(heading: str, ids: list[str], titles: dict[str, str]) -> QTreeWidgetI
     group.setFont(0, bold)
     for memory_id in ids[:SHOWN_PER_GROUP]:
         child = QTreeWidgetItem([titles.get(memory_id, memory_id)])
-        child.setToolTip(0, memory_id)
+        child.setToolTip(0, tip(memory_id))
         group.addChild(child)
     if len(ids) > SHOWN_PER_GROUP:
         group.addChild(QTreeWidgetItem([f"… and {len(ids) - SHOWN_PER_GROUP:,} more"]))

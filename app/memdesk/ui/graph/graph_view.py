@@ -35,6 +35,7 @@ from memdesk.core.views.graph import BUDGET
 from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.graph.graph_data import edge_lines, node_points, place, readable_labels
 from memdesk.ui.graph.graph_nodes import GraphNodes
+from memdesk.ui.plain_text import tip
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
@@ -332,7 +333,7 @@ class GraphView(QWidget):
             )
             label.setZValue(1)  # above the nodes of a crowded graph, on a light ground
             label.setPos(*self.positions[node_id])
-            label.setToolTip(by_id[node_id]["label"])
+            label.setToolTip(tip(by_id[node_id]["label"]))
             self.plot.addItem(label)
             self.labels.append(label)
 

@@ -32,6 +32,7 @@ from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.detail.markdown_view import SafeBrowser
 from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
+from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
 Run = Callable[[str, Callable[[], Any]], Any]
@@ -156,7 +157,7 @@ class InboxView(QWidget):
             for column, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
                 if column == 1:
-                    cell.setToolTip(item["content"])
+                    cell.setToolTip(tip(item["content"]))
                 self.table.setItem(number, column, cell)
         if self._items:
             self.select_row(min(max(row, 0), len(self._items) - 1))

@@ -22,6 +22,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from memdesk.core import MemoryService
 from memdesk.core.views.display import visible
 from memdesk.ui.list.page_loader import PageLoader
+from memdesk.ui.plain_text import tip
 
 COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED, COL_RECALLS = (
     range(8)
@@ -306,7 +307,7 @@ class MemoryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(rec, index.column())
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == COL_CONTENT:
-            return rec["content"][:500]
+            return tip(rec["content"][:500])
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == COL_RECALLS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:

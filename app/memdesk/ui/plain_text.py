@@ -1,0 +1,16 @@
+"""Text written by an agent, a file or a remote, shown as the text it is.
+
+Qt takes a tooltip that looks like HTML for HTML and loads what an <img> in it names: hovering
+`<img src="/dev/zero">` filled memory until the window died, a FIFO path hung it. Every tooltip
+that shows such text goes through `tip`; labels that show it are set to plain text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as QtGui
+
+
+def tip(text: str) -> str:
+    """`text` as a tooltip that shows it literally (escaped, its lines kept, wrapped)."""
+    return QtGui.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)

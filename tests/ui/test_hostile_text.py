@@ -1,0 +1,116 @@
+"""What an agent wrote is shown as the text it is, in every view (#33 item 9).
+
+Qt reads a tooltip or a label that looks like HTML as HTML, and loads an <img> in it: hovering
+`<img src="/dev/zero">` filled memory until the window died, a FIFO path hung it. This walks
+every view and dialog of a window on a store where an agent wrote markup into everything it
+can reach, and checks that no tooltip, label or graph item would render it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import Qt as QtGui
+from PySide6.QtWidgets import QAbstractItemView, QGraphicsView, QLabel, QWidget
+
+from memdesk.core import agent
+from memdesk.ui.agents.agents_dialog import AgentsDialog
+from memdesk.ui.agents.injections_dialog import InjectionsDialog
+from tests.ui.window_helpers import open_window, settle
+
+# A harmless image name: the test looks at how each widget would read the text, and a real
+# /dev/zero here takes the test process down the way it took the window down.
+MARKUP = '<img src="memdesk-probe.png"><b>loud</b>'
+CLAUDE = agent("claude-code")
+NAMED = agent('<img src="memdesk-probe.png">')  # agent, project and task names are free text too
+
+
+def _hostile_store(service) -> None:
+    first = service.add(f"Deploy with make ship {MARKUP}", actor=CLAUDE, project="web")
+    second = service.add(f"Ship notes {MARKUP} for web", actor=CLAUDE, project="web")
+    service.add(f"The person's own deploy rule {MARKUP}", project="web")
+    service.update(first["id"], content=f"Deploy with make ship-it {MARKUP}", actor=CLAUDE)
+    service.link(first["id"], second["id"])
+    service.session_start("s-1", actor=CLAUDE, project="web")
+    service.session_prompt("s-1", f"deploy ship {MARKUP}", actor=CLAUDE)
+    service.search(f"ship {MARKUP}", actor=CLAUDE)
+    service.get(first["id"], actor=CLAUDE)
+    service.add(MARKUP, actor=CLAUDE, project="web")  # short: the graph labels it in full
+    named = service.add("Named by a crafted agent", actor=NAMED, project=MARKUP, task=MARKUP)
+    service.update(named["id"], content="Named by a crafted agent, again", actor=NAMED)
+    service.session_start("s-2", actor=NAMED, project=MARKUP)
+
+
+def _renders_markup(text: object, rich: bool | None = None) -> bool:
+    """Whether a widget showing `text` would read the agent's markup as HTML."""
+    if not isinstance(text, str) or "<img" not in text:
+        return False
+    return QtGui.mightBeRichText(text) if rich is None else rich
+
+
+def _model_tips(view: QAbstractItemView) -> list[str]:
+    model, found = view.model(), []
+    if model is None:
+        return found
+
+    def walk(parent: QModelIndex) -> None:
+        for row in range(min(model.rowCount(parent), 200)):
+            column = 0
+            # Some models (list models) hide columnCount from Python: walk until invalid.
+            while (index := model.index(row, column, parent)).isValid():
+                found.append(model.data(index, Qt.ItemDataRole.ToolTipRole))
+                column += 1
+            walk(model.index(row, 0, parent))
+
+    walk(QModelIndex())
+    return found
+
+
+def _unsafe(root: QWidget) -> list[str]:
+    problems = []
+    for widget in [root, *root.findChildren(QWidget)]:
+        name = f"{type(widget).__name__} {widget.objectName()!r}"
+        if _renders_markup(widget.toolTip()):
+            problems.append(f"tooltip of {name}")
+        if isinstance(widget, QLabel):
+            text_format = widget.textFormat()
+            rich = {
+                Qt.TextFormat.PlainText: False,
+                Qt.TextFormat.RichText: True,
+                Qt.TextFormat.MarkdownText: True,
+            }.get(text_format)
+            if _renders_markup(widget.text(), rich):
+                problems.append(f"text of {name}: {widget.text()[:80]!r}")
+        if isinstance(widget, QAbstractItemView):
+            problems += [
+                f"item tooltip in {name}" for t in _model_tips(widget) if _renders_markup(t)
+            ]
+        if isinstance(widget, QGraphicsView) and widget.scene() is not None:
+            for item in widget.scene().items():
+                if _renders_markup(item.toolTip()):
+                    problems.append(f"graph item tooltip in {name}")
+    return problems
+
+
+def test_no_view_renders_what_an_agent_wrote_as_html(qtbot, service, tmp_path):
+    _hostile_store(service)
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    settle(window)
+    window.log_dock.show()
+    problems = []
+    for view in range(4):
+        window.choose_view(view)
+        settle(window)
+        window.graph.wait()  # it lays out in the background
+        window.browser.table.selectRow(0)
+        settle(window)
+        problems += _unsafe(window)
+    window.open_inbox()
+    settle(window)
+    problems += _unsafe(window)
+    for dialog in (
+        InjectionsDialog(service, window),
+        AgentsDialog(service, window.undo_stack, window.show_error, window),
+    ):
+        qtbot.addWidget(dialog)
+        problems += _unsafe(dialog)
+    assert not problems, sorted(set(problems))
