@@ -114,3 +114,18 @@ def test_no_view_renders_what_an_agent_wrote_as_html(qtbot, service, tmp_path):
         qtbot.addWidget(dialog)
         problems += _unsafe(dialog)
     assert not problems, sorted(set(problems))
+
+
+def test_an_error_quoting_what_an_agent_wrote_shows_it_as_text(
+    qtbot, service, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QMessageBox
+
+    from memdesk.core.errors import ValidationError
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a: shown.append(text))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    window.show_error(ValidationError(f"a remote said {MARKUP}"))
+    assert len(shown) == 1 and not _renders_markup(shown[0])
+    assert "a remote said" in shown[0]

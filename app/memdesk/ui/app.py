@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from memdesk.api import user_service
 from memdesk.api.headless import start_serve
@@ -18,6 +18,7 @@ from memdesk.api.server import AlreadyRunning, ServerError, SocketServer
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.files.backups import BackupSchedule
 from memdesk.store import SchemaError
+from memdesk.ui.ask import warn
 from memdesk.ui.crash import install_excepthook, setup_logging
 from memdesk.ui.icons import app_icon
 from memdesk.ui.main_window import MainWindow
@@ -67,7 +68,7 @@ def run(db_path: Path) -> int:
     try:
         service = MemoryService.open(db_path)
     except (SchemaError, MemdeskError) as exc:
-        QMessageBox.critical(None, "memdesk", f"Cannot open the database.\n\n{exc}")
+        warn(None, "memdesk", f"Cannot open the database.\n\n{exc}")
         return 2
     server = SocketServer(service)
     socket_path: str | None = server.socket_path
@@ -79,7 +80,7 @@ def run(db_path: Path) -> int:
     except ServerError as exc:
         # The window still works without the socket; agents just cannot connect.
         log.warning("socket server not started: %s", exc)
-        QMessageBox.warning(None, "memdesk", f"Agents cannot connect to this window:\n\n{exc}")
+        warn(None, "memdesk", f"Agents cannot connect to this window:\n\n{exc}")
         socket_path = None
     window = MainWindow(service, socket_path=socket_path)
     server.clients_changed.connect(window.set_agent_count)

@@ -23,7 +23,7 @@ from memdesk.core import Change, MemdeskError, MemoryService
 from memdesk.core.rules import RELATIONS
 from memdesk.ui import window_settings
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
-from memdesk.ui.ask import confirm
+from memdesk.ui.ask import confirm, warn
 from memdesk.ui.busy import wait_cursor
 from memdesk.ui.change_hub import ChangeHub
 from memdesk.ui.detail.detail_panel import DetailPanel
@@ -177,7 +177,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.status.set_agents(count)
 
     def show_error(self, error: MemdeskError) -> None:
-        QMessageBox.warning(self, "memdesk", error.message)
+        warn(self, "memdesk", error.message)
 
     def open_memory(self, memory_id: str) -> None:
         """Make a memory (e.g. a link target) the current one: selected in the list, switching

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService, Step, VersionConflict
+from memdesk.ui.ask import warn
 from memdesk.ui.detail.diff_dialog import DiffDialog
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 
@@ -120,7 +121,7 @@ class IdentityEditor(QDialog):
             self._on_save()  # changed again between our check and the write: ask again
             return
         except MemdeskError as exc:
-            QMessageBox.warning(self, "Identity not saved", exc.message)
+            warn(self, "Identity not saved", exc.message)
             return
         self.after, self.ids = saved["text"], list(saved["ids"])
         self.step = None if step.empty else step
