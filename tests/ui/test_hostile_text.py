@@ -127,5 +127,6 @@ def test_an_error_quoting_what_an_agent_wrote_shows_it_as_text(
     monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a: shown.append(text))
     window = open_window(qtbot, service, tmp_path / "settings.ini")
     window.show_error(ValidationError(f"a remote said {MARKUP}"))
-    assert len(shown) == 1 and not _renders_markup(shown[0])
+    assert len(shown) == 1
+    assert not _renders_markup(shown[0])
     assert "a remote said" in shown[0]
