@@ -202,3 +202,41 @@ def test_an_agents_own_transcript_is_proposed_the_hosts_is_stored(server, pump, 
         "The user prefers host-hook",
     }
     assert len(heard["stored"]) == 2
+
+
+@pytest.mark.parametrize("role", ["hook", "user"])
+def test_a_client_cannot_take_the_persons_or_a_hooks_role_by_saying_so(server, pump, service, role):
+    """#33 item 13: `role` was taken on trust; a hook's session end is stored as the person's
+    words and a "user" client acts as the person."""
+    import os
+    import stat
+
+    from memdesk.api import naming
+    from memdesk.api.client import Client, MemdeskError
+
+    key_file = naming.role_key_path(server.socket_path)
+    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+
+    def claim(key: str | None) -> dict:
+        with Client(socket_path=server.socket_path) as raw:
+            hello = {"agent": "claude-code", "role": role} | ({"key": key} if key else {})
+            return raw.call("system.hello", **hello)
+
+    for wrong in (None, "0" * 64, ""):
+        with pytest.raises(MemdeskError, match=f'role "{role}" needs the key') as refused:
+            pump.run(lambda wrong=wrong: claim(wrong))
+        assert refused.value.code == -32005
+    assert pump.run(lambda: claim(key_file.read_text()))["role"] == role
+
+    said = [{"role": "user", "content": "Never deploy on fridays. I prefer tabs."}]
+
+    def end_as_claimed() -> dict:
+        with Client(socket_path=server.socket_path) as raw:
+            with pytest.raises(MemdeskError):
+                raw.call("system.hello", agent="claude-code", role=role)
+            raw.call("system.hello", agent="claude-code")
+            raw.call("session.start", session="forged")
+            return raw.call("session.end", session="forged", transcript=said)
+
+    assert pump.run(end_as_claimed)["stored"] == []
+    assert service.list_memories(tags=["gap-fill"]) == []

@@ -137,6 +137,9 @@ class Client:
                 hello = {"agent": self.agent or "unknown"}
                 if self.role:
                     hello["role"] = self.role
+                key = naming.read_role_key(self.socket_path)
+                if self.role in naming.PRIVILEGED_ROLES and key:
+                    hello["key"] = key
                 self._roundtrip("system.hello", hello)
             if self._subscribed:
                 self._roundtrip("events.subscribe", {})

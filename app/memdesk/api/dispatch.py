@@ -6,6 +6,7 @@ layers by writer, the identity budget) is the service's, which raises errors we 
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk import __version__
-from memdesk.api import errors
+from memdesk.api import errors, naming
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
 from memdesk.api.repeatable import SAFE_TO_REPEAT
@@ -70,6 +71,8 @@ class Dispatcher:
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
+        # Set by the server once it listens (naming.write_role_key); None refuses those roles.
+        self.role_key: str | None = None
         svc = service
         handlers: dict[str, Handler] = {
             "system.ping": lambda p, s: "pong",
@@ -197,6 +200,13 @@ class Dispatcher:
                 f"{method}: text contains an unpaired surrogate escape; send valid Unicode",
             ) from None
 
+    def _holds_role_key(self, key: object) -> bool:
+        return (
+            self.role_key is not None
+            and isinstance(key, str)
+            and hmac.compare_digest(key.encode(), self.role_key.encode())
+        )
+
     def _elsewhere(self, work: Callable[[], Any]) -> Future:
         """Run `work` (seconds of it: a sync's git) on a thread of its own; the connection
         answers when it ends and meanwhile the server answers everyone else."""
@@ -237,6 +247,14 @@ class Dispatcher:
                 'session hooks) or "user" (only the person\'s own memdesk tools; agents must not '
                 "claim either)",
                 field="role",
+            )
+        if role in naming.PRIVILEGED_ROLES and not self._holds_role_key(params.get("key")):
+            raise RpcError(
+                errors.NOT_ALLOWED,
+                f'system.hello: role "{role}" needs the key memdesk gives the person\'s own '
+                "tools and hooks (in the file beside the socket); an agent connects as "
+                '"agent"',
+                field="key",
             )
         session.agent = name.strip()
         session.role = role

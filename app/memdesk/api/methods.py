@@ -55,8 +55,11 @@ METHODS = [
         "Name this connection's agent; its writes and searches are attributed to it.",
         {
             "agent": "agent name, e.g. claude-code (at most 200 characters)",
-            "role": 'agent (default) | user: "user" is only for the person\'s own memdesk '
-            "tools (the CLI); its writes follow the user's rules. Agents must not claim it.",
+            "role": 'agent (default) | hook | user: "user" is the person\'s own memdesk tools '
+            '(the CLI; its writes follow the user\'s rules), "hook" an agent host\'s session '
+            "hooks (`memdesk hook`); both need `key`",
+            "key": "for role user or hook: the key in the file beside the socket "
+            "(<socket>.key, readable by the person only)",
         },
         ("agent",),
     ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import socket
 import stat
 from pathlib import Path
@@ -84,3 +85,34 @@ def is_live(path: str, timeout_s: float = 1.0) -> bool:
     finally:
         probe.close()
     return True
+
+
+# Roles an agent must not take by saying so: the person's tools act as the person, a host's hooks
+# store what the person said at a session's end.
+PRIVILEGED_ROLES = ("hook", "user")
+
+
+def role_key_path(socket: str | os.PathLike[str]) -> Path:
+    """The file beside the socket holding the key the person's own tools and hooks show in
+    system.hello to take the role "user" or "hook" (an agent speaking MCP never reads it)."""
+    return Path(f"{socket}.key")
+
+
+def read_role_key(socket: str | os.PathLike[str]) -> str | None:
+    """The running server's role key, None when this process cannot read it."""
+    try:
+        return role_key_path(socket).read_text(encoding="ascii").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def write_role_key(socket: str | os.PathLike[str]) -> str:
+    """A fresh random key, readable by this user only (written anew: never reused from a file
+    someone else may have placed)."""
+    path = role_key_path(socket)
+    key = secrets.token_hex(32)
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(key)
+    return key

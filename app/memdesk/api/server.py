@@ -114,6 +114,11 @@ class SocketServer(QObject):
                 raise AlreadyRunning(f"memdesk is already running on socket {self._path}")
             logger.info("removing stale socket %s", self._path)
             QLocalServer.removeServer(self._path)
+        try:
+            self._dispatcher.role_key = naming.write_role_key(self._path)
+        except OSError as exc:
+            self._release_database()
+            raise ServerError(f"cannot write the key for memdesk's own tools: {exc}") from exc
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         server.setMaxPendingConnections(self._limits.max_connections)
@@ -171,6 +176,8 @@ class SocketServer(QObject):
             self._server.close()  # also removes the socket file
             self._server.deleteLater()
             self._server = None
+            if naming.read_role_key(self._path) == self._dispatcher.role_key:
+                naming.role_key_path(self._path).unlink(missing_ok=True)
         self._release_database()
 
     @Slot()
