@@ -12,6 +12,12 @@ suite runs a few rounds (tests/api/test_crash_loop.py).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench.rawrpc` from anywhere
+
 import argparse
 import random
 import sqlite3

@@ -9,6 +9,12 @@ the baseline of starting the same Python with nothing to do. Prints p50/p95 per 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench.rawrpc` from anywhere
+
 import argparse
 import json
 import os

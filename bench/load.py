@@ -11,6 +11,12 @@ missing from the file at the end (lost).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench.rawrpc` from anywhere
+
 import argparse
 import collections
 import random

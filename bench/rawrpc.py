@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from memdesk.api import naming
+
 
 def as_installed(env: dict[str, str]) -> dict[str, str]:
     """`env` for processes timed as a person's machine runs them: with bytecode caches (pip
@@ -40,7 +42,8 @@ class Raw:
         self.file = self.sock.makefile("rb")
         self.next_id = 0
         # role "user": a bench filling the store stands in for the person (no write budget)
-        self.call("system.hello", agent=agent, role=role)
+        key = naming.read_role_key(path) if role in naming.PRIVILEGED_ROLES else None
+        self.call("system.hello", agent=agent, role=role, **({"key": key} if key else {}))
 
     def call(self, method: str, **params: Any) -> Any:
         self.next_id += 1
