@@ -197,3 +197,34 @@ def test_the_views_and_the_inbox_are_always_reachable_by_keyboard_and_tab(qtbot,
     settle(window)
     assert window.pages.currentWidget() is not window.inbox
     assert window.sidebar.current_key == "all"
+
+
+def test_every_kind_of_item_the_service_files_is_shown(qtbot, service, tmp_path):
+    """A sync conflict in the Inbox raised KeyError in the window (its kinds had no name)."""
+    import json
+
+    from memdesk.core import clock
+    from memdesk.core.sync.merge import DELETED_HERE, DELETED_THERE, DISAGREE
+    from memdesk.store import Proposal
+    from memdesk.ui.inbox.item_text import ACCEPTING, TYPE_NAMES
+
+    memory = service.add("Deploys go through the release train")
+    for kind in (DISAGREE, DELETED_THERE, DELETED_HERE):
+        Proposal.create(
+            created_at=clock.now(),
+            kind=kind,
+            content="there",
+            why="two machines",
+            subject=json.dumps([memory["id"]]),
+            agent="origin",
+        )
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    settle(window)
+    window.open_inbox()
+    settle(window)
+    assert window.inbox.table.rowCount() == 3
+    for row in range(3):
+        window.inbox.table.selectRow(row)
+        settle(window)
+        assert "Accept" in window.inbox.story.toPlainText()
+    assert {i["type"] for i in service.inbox()} <= set(TYPE_NAMES) & set(ACCEPTING)

@@ -15,6 +15,10 @@ TYPE_NAMES = {
     "unsure": "Unsure write",
     "flagged": "Withheld by the guard",
     "overrun": "Agent over its write budget",
+    "sync_disagree": "Changed on both machines",
+    "sync_deleted_there": "Deleted on the other machine, edited here",
+    "sync_deleted_here": "Deleted here, edited on the other machine",
+    "identity": "Identity change proposed",
 }
 ACCEPTING = {
     "extract": "Accept stores it as a memory.",
@@ -26,6 +30,13 @@ ACCEPTING = {
     "flagged": "Accept releases it to agents as it is; Edit & accept to change it first.",
     "overrun": "Accept marks this notice seen. If the agent should not write this much, pause "
     "it or make it read-only (View ▸ Agents…)",
+    "sync_disagree": "Accept takes the other machine's version; Reject keeps this one (the next "
+    "sync sends it).",
+    "sync_deleted_there": "Accept deletes it here too (to the Trash); Reject keeps it, edit and all.",
+    "sync_deleted_here": "Accept deletes it again (to the Trash); Reject keeps it with the other "
+    "machine's edit.",
+    "identity": "Accept makes the identity profile read as proposed; every agent is given it "
+    "at its next session start.",
 }
 
 
