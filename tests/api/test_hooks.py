@@ -59,7 +59,7 @@ def _tool(hook, name, tool_input, tool_response, session=SESSION):
 
 
 def test_a_whole_session_as_claude_code_runs_it(hook, sock_path):
-    with Client(socket_path=sock_path, agent="setup") as memdesk:
+    with Client(socket_path=sock_path, agent="setup", role="user") as memdesk:
         memdesk.set_identity("Name: Ada. Backend engineer.")
         memdesk.add("Checkout totals are computed in pricing/totals.py", tags=["shop"])
 

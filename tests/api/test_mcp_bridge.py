@@ -185,7 +185,8 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     assert _payload(out["reverted"])["content"] == "Uses pnpm, not npm"
     assert _payload(out["restored"])["status"] == "active"
     assert _payload(out["archived"])["layer"] == "L2"
-    assert _payload(out["identity"])["text"] == "Name: Ada"
+    assert _payload(out["identity"])["proposed"] >= 1  # the person decides, in the Inbox
+    assert _payload(out["identity"])["text"] == ""
     assert len(_payload(out["recent"])) >= 3
     assert _payload(out["stats"])["by_layer"]["L2"] == 1
     listed = _payload(out["listed"])

@@ -78,8 +78,11 @@ def test_link_unlink(client, pump):
     assert pump.run(client.unlink, a["id"], b["id"]) == 1
 
 
-def test_identity_get_set_and_limit(client, pump):
-    assert pump.run(client.set_identity, "Name: Ada. Prefers short answers.")["size"] == 33
+def test_identity_get_set_and_limit(client, pump, service):
+    proposed = pump.run(client.set_identity, "Name: Ada. Prefers short answers.")
+    assert (proposed["size"], proposed["proposed"]) == (0, 1)  # an agent proposes
+    service.accept(["proposal:1"])
+    assert pump.run(client.identity)["size"] == 33
     assert pump.run(client.identity)["text"] == "Name: Ada. Prefers short answers."
     with pytest.raises(MemdeskError) as err:
         pump.run(client.set_identity, "x" * 1001)

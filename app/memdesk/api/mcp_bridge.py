@@ -57,7 +57,7 @@ project you work in; project "" for what holds everywhere."""
 ACTIONS = (
     "add {content} | update {id} | correct {id, content}: fix a wrong memory (history kept) | "
     "remove {id} | restore {id} | revert {id, version} | link {id, to} | archive {what}: "
-    "this session's summary | set_identity {text}: whole profile, <= 1,000 chars"
+    "this session's summary | set_identity {text}: propose the profile (user accepts)"
 )
 
 HELP = {

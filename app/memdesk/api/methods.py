@@ -56,7 +56,7 @@ METHODS = [
         {
             "agent": "agent name, e.g. claude-code (at most 200 characters)",
             "role": 'agent (default) | hook | user: "user" is the person\'s own memdesk tools '
-            '(the CLI; its writes follow the user\'s rules), "hook" an agent host\'s session '
+            "(the CLI; its writes follow the user's rules), \"hook\" an agent host's session "
             "hooks (`memdesk hook`); both need `key`",
             "key": "for role user or hook: the key in the file beside the socket "
             "(<socket>.key, readable by the person only)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,9 +14,12 @@ from memdesk.core.errors import (
     ValidationError,
     VersionConflict,
 )
+from memdesk.core.events import Change
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.reads import visible_to
-from memdesk.store import Memory
+from memdesk.store import Memory, Proposal
+
+IDENTITY_PROPOSAL = "identity"  # the Inbox kind of an agent's edit of the profile
 
 
 class Identity:
@@ -103,33 +107,80 @@ class Identity:
                     "reload it and apply your edit again",
                     field="text",
                 )
-            contents, added = map_onto([r.content for r in rows], text)
-            for row, content in zip(rows, contents, strict=True):
-                if content is None:
-                    self._set_status(
-                        row,
-                        "deleted",
-                        actor,
-                        pending,
-                        change="remove",
-                        reason="removed from the identity profile",
-                    )
-                elif content != row.content:
-                    # An agent's words in an entry make it the agent's: the person's version
-                    # stays in its history, and who wrote what the profile says is not hidden.
-                    mine = {"source": actor.source, "agent": actor.agent}
-                    self._apply(
-                        row,
-                        {"content": content, **(mine if actor.source == "agent" else {})},
-                        actor,
-                        pending,
-                        change="update",
-                        reason="identity profile edited",
-                    )
-            if added:
-                draft = Draft(content=added, layer="L0", kind="preference")
-                self._add(draft, actor, pending, dedup=False)
+            if actor.source == "agent":
+                return self._propose_identity(rows, text, actor, pending)
+            self._write_identity(rows, text, actor, pending)
         return self.identity(actor=actor)
+
+    def _propose_identity(
+        self, rows: list[Memory], text: str, actor: Actor, pending: list[Change]
+    ) -> dict[str, Any]:
+        """An agent's edit of the profile waits in the Inbox: the profile is given to every
+        agent as the person's, so only the person changes it."""
+        contents, added = map_onto([r.content for r in rows], text)
+        unchanged = not added and all(
+            new == row.content for new, row in zip(contents, rows, strict=True)
+        )
+        proposed = None
+        if not unchanged:
+            proposed = self._propose(  # type: ignore[attr-defined]
+                pending,
+                kind=IDENTITY_PROPOSAL,
+                content=text,
+                why=f"{actor.agent} proposes this profile:\n{_changes(rows, text)}",
+                subject=json.dumps([r.uuid for r in rows]),
+                agent=actor.agent,
+            ).id
+        return {**self.identity(actor=actor), "proposed": proposed}
+
+    def _accept_identity(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
+        """The person accepts an agent's proposed profile, onto the entries that agent saw."""
+        seen = json.loads(proposal.subject or "[]")
+        with self._write() as pending:
+            by_id = {r.uuid: r for r in self._identity_rows()}
+            if any(uuid not in by_id for uuid in seen):
+                raise VersionConflict(
+                    "the identity profile changed since this was proposed; reject it and edit "
+                    "the profile (Ctrl+Shift+I) instead",
+                    field="keys",
+                )
+            self._write_identity(
+                [by_id[u] for u in seen], content or proposal.content, actor, pending
+            )
+
+    def _write_identity(
+        self, rows: list[Memory], text: str, actor: Actor, pending: list[Change]
+    ) -> None:
+        contents, added = map_onto([r.content for r in rows], text)
+        for row, content in zip(rows, contents, strict=True):
+            if content is None:
+                self._set_status(
+                    row,
+                    "deleted",
+                    actor,
+                    pending,
+                    change="remove",
+                    reason="removed from the identity profile",
+                )
+            elif content != row.content:
+                self._apply(
+                    row,
+                    {"content": content},
+                    actor,
+                    pending,
+                    change="update",
+                    reason="identity profile edited",
+                )
+        if added:
+            draft = Draft(content=added, layer="L0", kind="preference")
+            self._add(draft, actor, pending, dedup=False)
+
+
+def _changes(rows: list[Memory], text: str) -> str:
+    """The profile's lines the proposal removes (-) and adds (+)."""
+    before = "\n".join(r.content for r in rows).splitlines()
+    diff = difflib.ndiff(before, text.splitlines())
+    return "\n".join(line for line in diff if line.startswith(("- ", "+ ")))
 
 
 def map_onto(entries: list[str], text: str) -> tuple[list[str | None], str]:

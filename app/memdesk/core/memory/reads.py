@@ -139,10 +139,11 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
     """Every version of `row`, oldest first, each with the change that produced it."""
     past = list(row.versions.order_by(MemoryVersion.version))
     states = [json.loads(v.state) for v in past] + [to_dict(row)]
+    first = states[0]  # who wrote it first, not who holds it now
     made_by = [
         {
             "change": "add",
-            "by": Actor(row.source, row.agent).label,
+            "by": Actor(first.get("source", row.source), first.get("agent", row.agent)).label,
             "at": row.created_at,
             "reason": None,
         }

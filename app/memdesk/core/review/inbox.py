@@ -24,6 +24,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
+from memdesk.core.memory.identity import IDENTITY_PROPOSAL
 from memdesk.core.memory.records import to_dict
 from memdesk.store import Link, Memory, MemoryVersion, Proposal
 
@@ -156,6 +157,8 @@ class Inbox:
             self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
         elif kind.startswith("sync_"):
             self._accept_sync(proposal, content, actor)  # type: ignore[attr-defined]
+        elif kind == IDENTITY_PROPOSAL:
+            self._accept_identity(proposal, content, actor)  # type: ignore[attr-defined]
         elif kind == "overrun" and content is not None:
             raise ValidationError(
                 "an agent's budget notice has no words to edit: accept it without content",
@@ -337,7 +340,8 @@ def _brief(row: Memory) -> dict[str, Any]:
 
 
 def _kind_of(p: Proposal) -> str:
-    known = p.kind in ("promote", "update", "merge", "overrun") or p.kind.startswith("sync_")
+    known = p.kind in ("promote", "update", "merge", "overrun", IDENTITY_PROPOSAL)
+    known = known or p.kind.startswith("sync_")
     return p.kind if known else "extract"
 
 

@@ -32,7 +32,8 @@ ACCEPTING = {
     "it or make it read-only (View ▸ Agents…)",
     "sync_disagree": "Accept takes the other machine's version; Reject keeps this one (the next "
     "sync sends it).",
-    "sync_deleted_there": "Accept deletes it here too (to the Trash); Reject keeps it, edit and all.",
+    "sync_deleted_there": "Accept deletes it here too (to the Trash); Reject keeps it, edit and "
+    "all.",
     "sync_deleted_here": "Accept deletes it again (to the Trash); Reject keeps it with the other "
     "machine's edit.",
     "identity": "Accept makes the identity profile read as proposed; every agent is given it "
