@@ -240,6 +240,31 @@ def test_a_backup_whose_search_index_is_defined_otherwise_is_refused(
     assert service.search("state survive")["hits"]
 
 
+@pytest.mark.parametrize(
+    "poison",
+    [
+        "UPDATE memory_fts_config SET v = 99 WHERE k = 'version'",
+        "UPDATE memory_fts_data SET block = randomblob(length(block)) WHERE id > 10",
+        "DELETE FROM memory_fts_data WHERE id > 1",
+        "INSERT INTO memory_fts(memory_fts) VALUES ('delete-all')",
+    ],
+)
+def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_path, poison):
+    """#33 item 10: such backups were restored, then every add and search failed (-32603)."""
+    for n in range(30):
+        service.add(f"memory {n} about deploys and release trains")
+    crafted = _crafted(service, tmp_path, poison)
+    before = dump()
+    with pytest.raises(ValidationError, match="search index"):
+        service.restore_backup(crafted)
+    assert dump() == before
+    service.add("an agent writes next")
+    assert service.search("release trains")["hits"]
+    assert service.check() == []
+    good = service.backup()
+    assert service.restore_backup(good["name"])["memories"] == 31
+
+
 def test_a_broken_current_state_never_blocks_going_back_to_a_good_backup(service, db_path):
     kept = service.add("the good state")
     good = service.backup()

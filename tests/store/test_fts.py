@@ -50,3 +50,18 @@ def test_check_catches_an_index_out_of_sync_and_rebuild_fixes_it(service, damage
     service.rebuild_index()
     assert service.check() == []
     assert _hits(service, expected) == [kept["id"]]
+
+
+def test_check_catches_an_index_whose_lookup_table_was_emptied(service):
+    """FTS5's own integrity-check passes it; every search then misses most memories."""
+    words = " ".join(f"filler{n}" for n in range(60))  # long rows: segments of many pages
+    service.add_many([{"content": f"note n{n} {words}"} for n in range(1500)], dedup=False)
+    service.database.execute_sql("DELETE FROM memory_fts_idx")
+    missed = [n for n in range(0, 1500, 50) if not _hits(service, f"n{n}")]
+    assert missed  # what the person and agents would see: memories searches never find
+    problems = service.check()
+    assert problems
+    assert "a search does not find memory" in problems[0]
+    service.rebuild_index()
+    assert service.check() == []
+    assert all(_hits(service, f"n{n}") for n in missed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import tempfile
 from contextlib import closing
 from pathlib import Path
 
@@ -81,7 +82,27 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
             + "; ".join(foreign[:3])
             + (f"; and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         )
+    _check_search_index(path)
     return facts
+
+
+def _check_search_index(path: Path) -> None:
+    """Refuse a file whose search index does not match its memories, or whose index internals
+    (format version, b-tree pages) are not FTS5's: restored, every add and search would fail.
+    FTS5 checks only on a writable connection, so on a private copy: the file is untouched."""
+    with tempfile.TemporaryDirectory(prefix="memdesk-verify-") as folder:
+        copy_path = Path(folder) / "copy.sqlite3"
+        with (
+            closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src,
+            closing(sqlite3.connect(copy_path)) as copy,
+        ):
+            src.backup(copy)
+            try:
+                problems = fts.check_connection(copy)
+            except sqlite3.DatabaseError as exc:
+                problems = [str(exc)]
+    if problems:
+        raise BackupError(f"{path} has a broken search index: {problems[0]}")
 
 
 _Schema = dict[str, tuple[str, str, str]]

@@ -67,6 +67,9 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     ]
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
+        missing = _not_found(connection)
+        if missing:
+            raise sqlite3.DatabaseError(f"a search does not find memory {missing}")
     except sqlite3.DatabaseError as exc:
         if interrupted(exc):  # out of time is not a damaged index
             raise
@@ -75,6 +78,29 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
             "`memdesk check --rebuild`"
         )
     return problems
+
+
+def _not_found(connection: sqlite3.Connection, sample: int = 32) -> int | None:
+    """A memory a search for its own scope token does not find, None when all sampled are.
+    FTS5's integrity-check passes an index whose lookup table (memory_fts_idx) was emptied,
+    though every search then finds nothing."""
+    rows = connection.execute(
+        "SELECT id, scope FROM memory WHERE id IN "
+        "(SELECT id FROM memory ORDER BY random() LIMIT ?)",
+        (sample,),
+    ).fetchall()
+    for memory_id, scope in rows:
+        token = (scope or "").split()[:1]
+        found = (
+            token
+            and connection.execute(
+                "SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? AND rowid = ?",
+                (f'scope : "{token[0]}"', memory_id),
+            ).fetchone()
+        )
+        if token and not found:
+            return memory_id
+    return None
 
 
 def rebuild(database: peewee.SqliteDatabase) -> None:
