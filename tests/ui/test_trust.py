@@ -143,9 +143,11 @@ def test_no_redo_is_offered_for_a_memory_emptied_from_the_trash(
     window.undo_stack.undo()  # back in the Trash; "Redo Restore" on offer
     settle(window)
     assert window.undo_stack.canRedo()
+    assert window.menus.redo.isEnabled()
     window.menus.empty_trash.trigger()
     settle(window)
     assert not window.undo_stack.canRedo()
+    assert not window.menus.redo.isEnabled()  # Edit ▸ Redo, Ctrl+Shift+Z: not offered
     assert window.undo_stack.canUndo()  # the delete before it is still offered, and says why
     assert warnings == []
 

@@ -88,10 +88,13 @@ def discard_redo(stack: QUndoStack) -> None:
     name memories that no longer exist, and a Redo offered then would only be refused.
 
     Qt has no call for it; a push drops the redo steps first, and an obsolete command is then
-    deleted rather than kept, so the undo side stays as it was."""
+    deleted rather than kept, so the undo side stays as it was. Qt announces nothing then (the
+    index did not move): the Redo action stayed enabled, offering a step that was gone."""
     command = QUndoCommand()
     command.setObsolete(True)
     stack.push(command)
+    stack.canRedoChanged.emit(stack.canRedo())
+    stack.redoTextChanged.emit(stack.redoText())
 
 
 def noun(count: int) -> str:
