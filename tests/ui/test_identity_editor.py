@@ -113,3 +113,27 @@ def test_ctrl_enter_saves_from_the_text(qtbot, service):
     qtbot.keyClick(editor.text, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert editor.result() == QDialog.DialogCode.Accepted
     assert service.identity()["text"] == "I am Ana."
+
+
+def test_a_typed_line_is_an_entry_of_its_own_and_previews_as_a_line(qtbot, service):
+    """#31 item 11: a fourth line typed joined the third entry, and the preview ran the lines
+    together as one paragraph."""
+    for entry in ("I am Ana.", "I prefer short answers.", "Never push to main."):
+        service.add(entry, layer="L0", dedup=False)
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.text.moveCursor(editor.text.textCursor().MoveOperation.End)
+    qtbot.keyClick(editor.text, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor.text, "Answer in British English.")
+    assert editor.preview.toPlainText().splitlines()[-2:] == [
+        "Never push to main.",
+        "Answer in British English.",
+    ]
+    editor.save_button.click()
+    entries = [service.get(i)["content"] for i in service.identity()["ids"]]
+    assert entries == [
+        "I am Ana.",
+        "I prefer short answers.",
+        "Never push to main.",
+        "Answer in British English.",
+    ]

@@ -171,9 +171,10 @@ class Identity:
                     change="update",
                     reason="identity profile edited",
                 )
-        if added:
-            draft = Draft(content=added, layer="L0", kind="preference")
-            self._add(draft, actor, pending, dedup=False)
+        for line in added:
+            self._add(
+                Draft(content=line, layer="L0", kind="preference"), actor, pending, dedup=False
+            )
 
 
 def _changes(rows: list[Memory], text: str) -> str:
@@ -183,34 +184,37 @@ def _changes(rows: list[Memory], text: str) -> str:
     return "\n".join(line for line in diff if line.startswith(("- ", "+ ")))
 
 
-def map_onto(entries: list[str], text: str) -> tuple[list[str | None], str]:
+def map_onto(entries: list[str], text: str) -> tuple[list[str | None], list[str]]:
     """Map an edited profile `text` back onto the `entries` it was joined from (by newlines).
 
-    Returns each entry's new content (None when all its lines were deleted) and the text of
-    lines that belong to no entry (written where there was none), "" when there are none.
-    Lines are matched with difflib: a kept or replaced line stays with its entry, an inserted
-    line joins the entry above it (or below, at the very top).
+    Returns each entry's new content (None when all its lines were deleted) and the lines
+    that belong to no entry, each a new entry: a line the person types is an entry of its own
+    (joined to the one above, a profile of four lines read as three entries). Lines are
+    matched with difflib: a kept line stays with its entry, a replaced one takes the place of
+    the line it replaces; a block replaced by more lines than it had adds the rest as new.
     """
     old = [(n, line) for n, entry in enumerate(entries) for line in entry.split("\n")]
     new = text.split("\n") if text else []
     owner_of_new: list[int | None] = [None] * len(new)
     matcher = difflib.SequenceMatcher(None, [line for _n, line in old], new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("equal", "replace"):
-            for j in range(j1, j2):
-                # spread the new lines of a replaced block over the old block's owners, in order
-                i = i1 + (j - j1) * (i2 - i1) // (j2 - j1)
-                owner_of_new[j] = old[i][0]
-        elif tag == "insert":
-            near = old[i1 - 1][0] if i1 > 0 else old[i1][0] if i1 < len(old) else None
-            for j in range(j1, j2):
-                owner_of_new[j] = near
+        if tag == "equal":
+            for k in range(j2 - j1):
+                owner_of_new[j1 + k] = old[i1 + k][0]
+        elif tag == "replace":
+            for k in range(j2 - j1):
+                # fewer new lines than old: spread them over the old block's owners, in order
+                i = i1 + k if j2 - j1 >= i2 - i1 else i1 + k * (i2 - i1) // (j2 - j1)
+                owner_of_new[j1 + k] = old[i][0] if i < i2 else None
     lines: list[list[str]] = [[] for _ in entries]
-    orphans: list[str] = []
+    added: list[str] = []
     for owner, line in zip(owner_of_new, new, strict=True):
-        (orphans if owner is None else lines[owner]).append(line)
+        if owner is not None:
+            lines[owner].append(line)
+        elif line.strip():
+            added.append(line.strip())
     contents = ["\n".join(ls).strip() or None for ls in lines]
-    return contents, "\n".join(orphans).strip()
+    return contents, added
 
 
 def _chars(count: int) -> str:

@@ -36,11 +36,19 @@ th, td { border: 1px solid rgba(128, 128, 128, 110); padding: 3px 8px; }
 hr { color: rgba(128, 128, 128, 110); }
 """
 
-_PARSER = (
-    MarkdownIt("commonmark", {"html": False, "typographer": False})
-    .enable("table")
-    .enable("strikethrough")
-)
+
+def _parser(breaks: bool) -> MarkdownIt:
+    return (
+        MarkdownIt("commonmark", {"html": False, "typographer": False, "breaks": breaks})
+        .enable("table")
+        .enable("strikethrough")
+    )
+
+
+_PARSER = _parser(breaks=False)
+# The identity profile is read line by line (each line an entry): a line is not a paragraph's
+# soft wrap there.
+_BY_LINE = _parser(breaks=True)
 
 
 def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) -> str:
@@ -50,6 +58,7 @@ def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) ->
 
 
 _PARSER.add_render_rule("image", _image_as_text)
+_BY_LINE.add_render_rule("image", _image_as_text)
 
 
 class SafeBrowser(QTextBrowser):
@@ -65,8 +74,10 @@ class SafeBrowser(QTextBrowser):
         return None
 
 
-def render_markdown(text: str) -> str:
-    """A complete HTML document for `QTextBrowser.setHtml`, styled for either palette."""
+def render_markdown(text: str, *, by_line: bool = False) -> str:
+    """A complete HTML document for `QTextBrowser.setHtml`, styled for either palette; with
+    `by_line`, each line of a paragraph is shown on its own line."""
+    parser = _BY_LINE if by_line else _PARSER
     # A fenced block ends with a newline, which Qt would show as an empty shaded line.
-    body = _PARSER.render(text or "").replace("\n</code></pre>", "</code></pre>")
+    body = parser.render(text or "").replace("\n</code></pre>", "</code></pre>")
     return f"<html><head><style>{STYLESHEET}</style></head><body>{body}</body></html>"

@@ -103,7 +103,7 @@ class IdentityEditor(QDialog):
             if over > 0
             else ""
         )
-        self.preview.setHtml(render_markdown(self.text.toPlainText()))
+        self.preview.setHtml(render_markdown(self.text.toPlainText(), by_line=True))
 
     @Slot()
     def _on_save(self) -> None:
