@@ -64,7 +64,7 @@ def test_the_selection_is_offered_first_and_only_it_is_exported(qtbot, service, 
 
 def test_markdown_of_the_current_filter(qtbot, service, memories, tmp_path):
     dialog = _dialog(qtbot, service, tmp_path / "archive.json", filters={"layer": "L2"})
-    assert dialog.scope_buttons["filter"].text() == "The current filter (1)"
+    assert dialog.scope_buttons["filter"].text() == "The memories the list shows (1)"
     dialog.format_buttons["markdown"].click()
     assert dialog.path_edit.text().endswith("archive.md")
 

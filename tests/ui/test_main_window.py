@@ -532,3 +532,23 @@ def test_retag_of_several_adds_and_removes_only_what_was_changed(
         ["deploy"],
         ["deploy", "db"],
     ]
+
+
+def test_export_offers_the_memories_the_list_shows(qtbot, service, window, monkeypatch):
+    """#31 item 13: Export offered "current filter (12)" beside a list of 10 (it counted the
+    Trash), and ignored a search."""
+    from memdesk.ui.dialogs.export_dialog import ExportDialog
+
+    offered: list[str] = []
+    monkeypatch.setattr(
+        ExportDialog, "exec", lambda d: offered.append(d.scope_buttons["filter"].text()) or 0
+    )
+    gone = service.add("A retired note about Postgres", dedup=False)
+    service.remove(gone["id"])
+    settle(window)
+    window.export()
+    assert offered[-1] == f"The memories the list shows ({window.browser.model.rowCount()})"
+    qtbot.keyClicks(window.browser.search, "postgres")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    window.export()
+    assert offered[-1] == "The memories the list shows (1)"

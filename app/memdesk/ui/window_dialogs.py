@@ -29,7 +29,9 @@ class WindowDialogs:
 
     @Slot()
     def export(self) -> None:
-        dialog = ExportDialog(self.service, self.selected_ids(), self.browser.filters(), self)
+        found = self.browser.model.hit_ids()
+        shown = self.browser.filters() if found is None else {"ids": found, "status": None}
+        dialog = ExportDialog(self.service, self.selected_ids(), shown, self)
         dialog.exported.connect(
             lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
         )

@@ -32,10 +32,11 @@ FORMATS = {  # format -> (label, file suffix, file dialog filter)
 
 
 class ExportDialog(TransferDialog):
-    """Choose a format, which memories (all / the selection / the current filter) and a file.
+    """Choose a format, which memories (all / the selection / what the list shows) and a file.
 
-    `ids` is the window's selection and `filters` its current filter (as for
-    `service.list_memories`); either may be None, which disables that choice.
+    `ids` is the window's selection and `filters` what its list shows (as for
+    `service.list_memories`: its view and chips, or the ids a search found); either may be
+    None, which disables that choice.
     """
 
     exported = Signal(str, int)  # file path, number of memories
@@ -55,7 +56,9 @@ class ExportDialog(TransferDialog):
         if ids:
             self._scopes["selection"] = {"ids": list(ids), "status": None}
         if filters is not None:
-            self._scopes["filter"] = dict(filters)
+            # The list shows active memories unless a view says otherwise; export counts
+            # every status unless told, which offered "(12)" beside a list of 10.
+            self._scopes["filter"] = {"status": "active", **filters}
 
         self.format_buttons = self._radio_group(
             {key: label for key, (label, _suffix, _filter) in FORMATS.items()}
@@ -64,7 +67,7 @@ class ExportDialog(TransferDialog):
             {
                 "all": f"All memories, retired and Trash included ({self._count('all')})",
                 "selection": f"The selection ({len(ids or ())})",
-                "filter": f"The current filter ({self._count('filter')})",
+                "filter": f"The memories the list shows ({self._count('filter')})",
             }
         )
         for key, button in self.scope_buttons.items():
