@@ -148,3 +148,30 @@ def test_cancel_during_the_import_writes_nothing(qtbot, dialog, service, tmp_pat
     assert dialog.applied is None
     assert service.count(status=None) == 0
     assert dialog.isVisible()
+
+
+def test_a_typed_path_and_enter_read_the_file_and_leave_the_dialog_open(qtbot, dialog, tmp_path):
+    """#31 item 13: the path field was read-only and Enter cancelled the dialog."""
+    path = _write(tmp_path / "in.json", [_record("Uses uv, not pip")])
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.path_edit.setFocus()
+    qtbot.keyClicks(dialog.path_edit, str(path))
+    qtbot.keyClick(dialog.path_edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not dialog.is_busy() and dialog.plan is not None, timeout=5000)
+    assert dialog.isVisible()
+    assert dialog.summary.text() == "<b>1 memory will be added.</b>"
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "missing"])
+def test_a_path_that_is_no_readable_file_is_explained(qtbot, dialog, tmp_path, kind):
+    import os
+
+    path = tmp_path / "in.json"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)  # reading it would wait forever
+    _load(qtbot, dialog, path)
+    assert "is not a file" in dialog.error_list.topLevelItem(0).text(2)
+    assert not dialog.action_button.isEnabled()

@@ -106,9 +106,11 @@ def test_undo_import_reverts_what_it_changed(qtbot, service, window, monkeypatch
     target = exported["memories"][0]["id"]
     before = service.get(target)["content"]
 
+    window.status.showMessage("Exported 3 memories to /tmp/out.json", 10_000)
     monkeypatch.setattr(ImportDialog, "exec", recorded_import(service, exported))
     window.menus.import_.trigger()
     assert service.get(target)["content"] == "Changed by the file"
+    assert window.status.message.text() == "Imported: 0 added, 1 changed"  # not "Exported…"
     window.undo_stack.undo()
     assert service.get(target)["content"] == before
 

@@ -16,6 +16,8 @@ from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.sync.sync_dialog import SyncDialog
 from memdesk.ui.undo_commands import push
 
+MESSAGE_MS = 10_000  # how long the outcome of a dialog's work stays in the status bar
+
 
 class WindowDialogs:
     """Mixin of MainWindow (its service, undo stack, change hub, status bar and errors)."""
@@ -33,7 +35,9 @@ class WindowDialogs:
         shown = self.browser.filters() if found is None else {"ids": found, "status": None}
         dialog = ExportDialog(self.service, self.selected_ids(), shown, self)
         dialog.exported.connect(
-            lambda path, count: self.status.showMessage(f"Exported {count:,} memories to {path}")
+            lambda path, count: self.status.showMessage(
+                f"Exported {count:,} memories to {path}", MESSAGE_MS
+            )
         )
         dialog.exec()
 
@@ -65,7 +69,7 @@ class WindowDialogs:
         if dialog.exec() and dialog.restored is not None:
             self.hub.flush()
             before = dialog.restored["before"]["name"]
-            self.status.showMessage(f"Restored; the state before is kept as {before}", 10000)
+            self.status.showMessage(f"Restored; the state before is kept as {before}", MESSAGE_MS)
 
     @Slot()
     def import_memories(self) -> None:
@@ -75,3 +79,6 @@ class WindowDialogs:
             text = f"Import ({done['added']:,} added, {done['changed']:,} changed)"
             push(self.undo_stack, self.service, text, dialog.step, self.show_error)
             self.hub.flush()
+            self.status.showMessage(
+                f"Imported: {done['added']:,} added, {done['changed']:,} changed", MESSAGE_MS
+            )

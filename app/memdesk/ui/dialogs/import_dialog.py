@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -58,8 +58,8 @@ class ImportDialog(TransferDialog):
         self.action_button.setEnabled(False)
 
         self.path_edit = QLineEdit()
-        self.path_edit.setReadOnly(True)
-        self.path_edit.setPlaceholderText("A JSON file exported from memdesk")
+        self.path_edit.setPlaceholderText("A JSON file exported from memdesk: type or paste a path")
+        self.path_edit.installEventFilter(self)
         self.choose_button = QPushButton("Choose…")
         self.choose_button.clicked.connect(self._on_choose_clicked)
         self.summary = QLabel("Choose a file to see what it would add and change.")
@@ -91,6 +91,19 @@ class ImportDialog(TransferDialog):
         if path:
             self.load(Path(path))
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Enter in the path field reads that file; the dialog took it for Cancel (the
+        default button, Import, waits for a file)."""
+        if (
+            watched is self.path_edit
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            if typed := self.path_edit.text().strip():
+                self.load(Path(typed).expanduser())
+            return True
+        return super().eventFilter(watched, event)
+
     def load(self, path: Path) -> None:
         """Read and check `path` in the background, then show the plan."""
         self.path_edit.setText(str(path))
@@ -100,10 +113,14 @@ class ImportDialog(TransferDialog):
         service = self.service
 
         def work(_progress: Progress) -> tuple[str, dict[str, Any], dict[str, str]]:
+            if not path.is_file():  # a folder, or a FIFO that would never end
+                return "", _file_error(f"{path} is not a file; choose a memdesk export"), {}
             try:
                 text = path.read_text(encoding="utf-8")
             except UnicodeDecodeError:
                 return "", _file_error("the file is not UTF-8 text; is it a memdesk export?"), {}
+            except OSError as exc:
+                return "", _file_error(f"cannot read {path}: {exc.strerror or exc}"), {}
             plan = service.plan_import(text)
             return text, plan, {} if plan["errors"] else _titles(text)
 
