@@ -387,3 +387,21 @@ def test_a_file_without_flags_holds_an_agents_unsure_memory(service):
     service.import_json(json.dumps(document))
     [memory] = service.list_memories()
     assert memory["flag"][0].startswith("unsure:")
+
+
+def test_the_markdown_export_says_what_is_held_back_from_agents(service):
+    """#31 item 13: unsure and "Don't Bring Up Unasked" memories read like any other."""
+    from memdesk.core import agent
+
+    unsure = service.add("The release may move to Thursday", actor=agent("claude"), confidence=0.2)
+    quiet = service.add("My salary review is in March")
+    service.update(quiet["id"], inject=False)
+    plain = service.add("Deploys go through the release train")
+    text = service.export("markdown")
+
+    def entry(memory_id: str) -> str:
+        return next(part for part in text.split("### ") if memory_id in part)
+
+    assert "**held as unsure**" in entry(unsure["id"])
+    assert "**not brought up unasked**" in entry(quiet["id"])
+    assert "**" not in entry(plain["id"])

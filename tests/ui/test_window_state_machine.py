@@ -288,13 +288,11 @@ class WindowMachine(RuleBasedStateMachine):
         if self._identity_size(self.model) + len(line) + 1 > LIMIT:
             self.warnings.clear()  # the editor refuses to save (its own counter says why)
             return
-        if entries:  # an added last line joins the last entry
-            last = entries[-1]
-            self._apply({last: {"content": self.model[last]["content"] + "\n" + line}})
-        else:
-            new_id = self.service.identity()["ids"][-1]
-            fields = {"content": line, "layer": "L0", "tags": [], "project": None}
-            self._apply({new_id: {**fields, "status": "active"}})
+        # a line typed is an entry of its own, after the others
+        new_id = self.service.identity()["ids"][-1]
+        assert new_id not in entries
+        fields = {"content": line, "layer": "L0", "tags": [], "project": None}
+        self._apply({new_id: {**fields, "status": "active"}})
 
     @precondition(lambda self: self.model)
     @rule(data=st.data(), text=texts)

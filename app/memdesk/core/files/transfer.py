@@ -124,9 +124,23 @@ def _markdown_entry(m: dict[str, Any]) -> str:
         meta.append("- tags: " + ", ".join(f"`{t}`" for t in m["tags"]))
     if m["supersedes"]:
         meta.append(f"- supersedes: `{m['supersedes']}`")
+    meta += _held_back(m)
     # A blockquote keeps headings or lists inside a memory from breaking the document's shape.
     body = "\n".join(f"> {line}".rstrip() for line in m["content"].splitlines())
     return f"### {_escape_heading(title)}\n\n" + "\n".join(meta) + f"\n\n{body}\n"
+
+
+def _held_back(m: dict[str, Any]) -> list[str]:
+    """What keeps a memory from agents, said where a reader of the document sees it."""
+    out = []
+    if m["flag"]:
+        kind = "held as unsure" if withhold.only_unsure(m["flag"]) else "withheld from agents"
+        out.append(f"- **{kind}**: " + "; ".join(m["flag"]))
+    if not m["inject"]:
+        out.append("- **not brought up unasked** (found by search only)")
+    if m["visibility"] != "shared":
+        out.append(f"- visibility: {m['visibility']}")
+    return out
 
 
 def _escape_heading(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import guard, validate
@@ -54,12 +55,19 @@ class Reads:
         row = self._row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row, actor)
-        out["stale"] = (
-            staleness.why_stale({row.uuid: row.updated_at}).get(row.uuid)
-            if row.layer == "L1" and row.status == "active"
-            else None
-        )
+        out["stale"] = self.stale([out]).get(row.uuid)
         return out
+
+    def stale(self, memories: Sequence[dict[str, Any]]) -> dict[str, str]:
+        """Of these memories (as `get` or `list_memories` give them), the ones to check
+        before relying on them: id -> why. Only active knowledge (L1) goes stale."""
+        return staleness.why_stale(
+            {
+                m["id"]: m["updated_at"]
+                for m in memories
+                if (m["layer"], m["status"]) == ("L1", "active")
+            }
+        )
 
     def _links_of(self, row: Memory, actor: Actor = USER) -> list[dict[str, str]]:
         """Its links, each to a memory `actor` may see (another agent's private memory's id is

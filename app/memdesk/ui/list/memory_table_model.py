@@ -45,6 +45,7 @@ RELEVANCE = "relevance"  # a search's own order, best first: the default while o
 SEARCH_K = 100  # search shows the best hits, not everything that matches a word
 MAX_CACHED_PAGES = 50  # ~10,000 rows: enough for smooth scrolling, bounded memory
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+STALE_MARK = "⚠ "  # before a memory that may be outdated; its tooltip says why
 RECORD_ROLE = Qt.ItemDataRole.UserRole + 2
 # Roles asked for by code that needs the answer now (selection, actions), not by painting.
 _NEEDED_NOW = (ID_ROLE, RECORD_ROLE)
@@ -70,9 +71,18 @@ class _Query:
     text: str
 
     def page(self, page: int) -> list[dict[str, Any]]:
-        return self.service.list_memories(
-            offset=page * PAGE_SIZE, limit=PAGE_SIZE, order=self.order, **self.filters
+        return self._marked(
+            self.service.list_memories(
+                offset=page * PAGE_SIZE, limit=PAGE_SIZE, order=self.order, **self.filters
+            )
         )
+
+    def _marked(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Rows with `stale`: why each may be outdated (None when it is not)."""
+        why = self.service.stale(rows)
+        for row in rows:
+            row["stale"] = why.get(row["id"])
+        return rows
 
     def hits(self, *, record: bool = False) -> list[dict[str, Any]]:
         filters = dict(self.filters)
@@ -101,7 +111,7 @@ class _Query:
             rows = [by_id[i] for i in ids if i in by_id]
         if self.filters.get("status", "active") == "inactive":
             rows = [r for r in rows if r["status"] == "inactive"]
-        return rows
+        return self._marked(rows)
 
 
 @dataclass(frozen=True)
@@ -307,7 +317,8 @@ class MemoryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(rec, index.column())
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == COL_CONTENT:
-            return tip(rec["content"][:500])
+            doubt = f"\n\nMay be outdated: {rec['stale']}" if rec.get("stale") else ""
+            return tip(rec["content"][:500] + doubt)
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == COL_RECALLS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:
@@ -326,7 +337,7 @@ class MemoryTableModel(QAbstractTableModel):
 
 def _display(rec: dict[str, Any], column: int) -> str:
     if column == COL_CONTENT:
-        return first_line(rec["content"])
+        return (STALE_MARK if rec.get("stale") else "") + first_line(rec["content"])
     if column == COL_LAYER:
         return rec["layer"]
     if column == COL_KIND:
