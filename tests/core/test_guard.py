@@ -210,3 +210,36 @@ def test_text_built_to_make_expressions_backtrack_is_read_in_bounded_time():
     for seed in seeds:
         guard.scan((seed * (60_000 // len(seed) + 1))[:60_000])
     assert time.monotonic() - start < 60  # a hang detector, not a speed target (bench/guard.py)
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "The secret rotation-policy is documented in the wiki.",
+        "Our token bucket-limiter allows 50 requests per second.",
+        "password.check() returns the reasons, not a boolean.",
+        "The key_id column and the secret-scanner v2.1 both ship today.",
+        "Read it with password = settings.DB_PASSWORD in the config module.",
+        "The client secret lives under SECRETS_MANAGER_PATH, never in code.",
+        "Store the bearer token with v3.2.1 of the SDK.",
+        "The idempotency key 550e8400-e29b-41d4-a716-446655440000 was reused.",
+    ],
+)
+def test_a_word_next_to_secret_or_token_is_not_a_secret(ordinary):
+    """#31 item 5: 21 ordinary sentences were withheld as "password or key" ("secret
+    <ordinary word>"); a secret is a value that looks like one."""
+    assert guard.scan(ordinary) == []
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "The staging password is Qz7!rT2p_vL9",
+        "password for the admin account: Kp4#nW8zq",
+        "HMAC secret used by the webhook: 7d1f0c9a4b2e8f6a3c5d9e0b1a2f4c6d",
+        "use passphrase: amber-falcon-quartz-meadow",
+        "the signing key is kept as q8ZtR3vN1xK7pL2mW9sD4fH6",
+    ],
+)
+def test_a_value_that_looks_like_a_secret_is_withheld(written):
+    assert "looks like a password or key written out" in guard.scan(written)

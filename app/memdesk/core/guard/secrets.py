@@ -7,7 +7,9 @@ formats it does not know yet and the forms people write by hand: a password in a
 from __future__ import annotations
 
 import functools
+import math
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 # Formats detect-secrets 1.5 does not cover (checked against its plugins).
@@ -28,12 +30,32 @@ _MORE = [
      "an AWS secret key"),
 ]  # fmt: skip
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]*:([^@\s/]{3,})@", re.I)
+# A credential's name, then its value: after ":", "=" or "is" (assigned; the name may say
+# what it is for: "password for the admin account: …"), or after a space.
+# Glued to the name by ".", "-" or "_" it is not a value but the rest of a name
+# ("password.validate()", "token refresh-logic" is fine, "secret-scanner" is one word).
 _ASSIGNED = re.compile(
     r"\b(?:password|passwd|pwd|pass|passphrase|secret|api[_-]?key|apikey|access[_-]?key|"
-    r"auth[_-]?token|token|client[_-]?secret|bearer)\b(?:\s+is)?\s*[:=]?\s*['\"]?"
-    r"([^\s'\",;)]{8,})",
+    r"auth[_-]?token|token|client[_-]?secret|bearer)(?![\w.-])"
+    r"(?:(?P<assigned>(?:\s+(?:for|of|on|to)(?:\s+[\w.@-]+){1,3}?)?(?:\s*[:=]\s*|\s+is\s+))|\s+)"
+    r"['\"]?"
+    r"(?P<value>[^\s'\",;)]{8,})",
     re.I,
 )
+# A name in code, not a value: a dotted path (settings.DB_PASSWORD, client.auth.token), an
+# environment variable's name, a snake_case identifier.
+_CODE_NAME = re.compile(
+    r"^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|"
+    r"[a-z]+(?:_[a-z]+)+)$"
+)
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)+")
+# A long random run a few words after a word that names a secret ("the signing key is kept
+# as 9f8e…", "HMAC secret: q8Zt…"): what it holds, not the word, makes it one.
+_RANDOM_NEAR = re.compile(
+    r"(?i:\b(?:keys?|secrets?|tokens?|credentials?|signature|salt|hmac|passwords?)\b)"
+    r"[^\n]{0,40}?(?<![\w/+=-])([A-Za-z0-9+/=_-]{24,})"
+)
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 _PLACEHOLDER = re.compile(r"^(?:[$<{%\[]|\*+$|x+$|\.\.\.)|(?i:^(?:changeme|example|your|redacted))")
 # Provider keys are long random runs; texts without one skip the detectors.
 _RUN = re.compile(r"[A-Za-z0-9_+=-]{16,}")
@@ -59,8 +81,12 @@ def _detected(text: str) -> Iterator[str]:
         yield from _provider_keys(text)
     if "://" in text and any(_real(m.group(1)) for m in _URL_PASSWORD.finditer(text)):
         yield "a password in an address"
-    if _KEYWORD.search(text) and any(
-        _real(m.group(1)) and _mixed(m.group(1)) for m in _ASSIGNED.finditer(text)
+    if _KEYWORD.search(text) and (
+        any(
+            _real(m["value"]) and _value_like(m["value"].rstrip(".:!?"), bool(m["assigned"]))
+            for m in _ASSIGNED.finditer(text)
+        )
+        or any(_random(m.group(1)) for m in _RANDOM_NEAR.finditer(text))
     ):
         yield "a password or key written out"
 
@@ -80,11 +106,52 @@ def _real(value: str) -> bool:
     return not _PLACEHOLDER.search(value)
 
 
-def _mixed(value: str) -> bool:
-    """A value with letters and digits or symbols: a password, not a word like 'through'."""
+def _value_like(value: str, assigned: bool) -> bool:
+    """Whether `value`, written after a credential's name, looks like a credential: not a
+    word, a hyphenated phrase ("reset-flow"), a path, a version or a name in code. Set with
+    ":", "=" or "is", a value with letters and digits or symbols is one (a person's password
+    "Tr0ub4dor&3"), and so are words joined by hyphens (a passphrase); after a bare space it
+    must look random (long, and letters mixed with digits at high entropy)."""
+    if len(value) < 8 or value.startswith(("/", "http", "./", "~")) or _CODE_NAME.match(value):
+        return False
     letters = any(ch.isalpha() for ch in value)
-    others = any(ch.isdigit() or not ch.isalnum() for ch in value.strip(".:"))
-    return letters and others and not value.startswith(("/", "http", "./", "~"))
+    digits = any(ch.isdigit() for ch in value)
+    words = all(part.isalpha() for part in re.split(r"[-_.]", value))
+    if assigned:
+        passphrase = value.count("-") >= 3 and words
+        return passphrase or (letters and not words and (digits or not value.isalnum()))
+    if _VERSION.match(value):
+        return False
+    classes = sum(
+        (
+            any(ch.islower() for ch in value),
+            any(ch.isupper() for ch in value),
+            digits,
+            not value.isalnum(),
+        )
+    )
+    random = len(value) >= 12 and _entropy(value) >= 3.0
+    return letters and digits and (classes >= 3 or random) and not words
+
+
+def _random(run: str) -> bool:
+    """A run of characters that reads as random bytes (hex or base64), not an identifier."""
+    run = run.rstrip("=")
+    letters = any(ch.isalpha() for ch in run)
+    digits = sum(ch.isdigit() for ch in run)
+    return (
+        letters
+        and digits >= 3
+        and not _UUID.match(run)
+        and not _CODE_NAME.match(run)
+        and _entropy(run) >= 3.5
+    )
+
+
+def _entropy(value: str) -> float:
+    """Shannon entropy in bits per character: ~4 for random hex or base64, ~3 for words."""
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
 @functools.cache
