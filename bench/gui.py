@@ -190,17 +190,26 @@ def main() -> int:
 
         browser = window.browser
         typed = keystrokes(TYPED)
+        answered: list[int] = []
+        browser.model.searched.connect(lambda: answered.append(1))
         rounds: list[list[float]] = [[] for _ in typed]  # each keystroke's text three times
+        frozen: list[float] = []  # how long the GUI thread was busy for one keystroke
         for _ in range(3):
             for text, times in zip(typed, rounds, strict=True):
-                browser.search.setText(text)
                 started = time.perf_counter()
-                browser._on_query_changed(text)  # what the typing pause triggers
+                browser.search.setText(text)  # the character appears...
+                browser._on_query_changed(text)  # ...and the typing pause starts the search
                 wait_painted(app, window)
+                gui_ms = (time.perf_counter() - started) * 1000
+                before = len(answered)
+                _shown, longest = until(app, window, lambda b=before: len(answered) > b)
+                frozen.append(max(gui_ms, longest))
                 times.append((time.perf_counter() - started) * 1000)
         typing = sorted(statistics.median(times) for times in rounds)
+        frozen.sort()
         browser.search.setText("")
         browser._on_query_changed("")
+        until(app, window, lambda: browser.model.query == "")
         floor = plain_floor(db, tuple(typed))
 
         started = time.perf_counter()
@@ -264,10 +273,15 @@ def main() -> int:
             f"{stats['versions']:,} versions: {stats_call_ms:.0f} ms"
         )
         print(
-            f"keystroke -> filtered list ({len(typed)} keystrokes): median "
-            f"{statistics.median(typing):.1f} ms, p95 {typing[int(len(typing) * 0.95)]:.1f} ms, "
-            f"max {typing[-1]:.1f} ms after the {TYPING_PAUSE_MS} ms typing pause "
-            "(target median <= 50 ms, p95 <= 100 ms)"
+            f"keystroke -> results shown ({len(typed)} keystrokes, search on the worker): "
+            f"median {statistics.median(typing):.1f} ms, p95 {typing[int(len(typing) * 0.95)]:.1f}"
+            f" ms, max {typing[-1]:.1f} ms, after the {TYPING_PAUSE_MS} ms typing pause "
+            "(target p95 <= 100 ms)"
+        )
+        print(
+            f"  GUI thread busy per keystroke (the character waits this long to appear): median "
+            f"{statistics.median(frozen):.1f} ms, p95 {frozen[int(len(frozen) * 0.95)]:.1f} ms, "
+            f"max {frozen[-1]:.1f} ms (target: within a frame, 16 ms)"
         )
         slowest = sorted(zip(rounds, typed, strict=True), key=lambda p: -statistics.median(p[0]))
         print(

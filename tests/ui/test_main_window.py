@@ -552,3 +552,34 @@ def test_export_offers_the_memories_the_list_shows(qtbot, service, window, monke
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
     window.export()
     assert offered[-1] == "The memories the list shows (1)"
+
+
+def test_search_runs_off_the_gui_thread_and_only_the_last_query_is_shown(
+    qtbot, service, window, monkeypatch
+):
+    """#31 item 2: each search ran on the GUI thread, so a character waited for the one
+    before it to be searched (16 of 345 typed took over 50 ms to appear)."""
+    import threading
+    import time
+
+    searched_on, real_search = [], service.search
+
+    def slow_search(*args, **kwargs):
+        searched_on.append(threading.current_thread() is threading.main_thread())
+        time.sleep(0.3)
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(service, "search", slow_search)
+    browser = window.browser
+    browser.search.setText("po")
+    started = time.perf_counter()
+    browser._on_query_changed("po")  # what the typing pause starts
+    browser.search.setText("postgres")
+    browser._on_query_changed("postgres")
+    assert time.perf_counter() - started < 0.1  # the window never waited for SQLite
+    qtbot.waitUntil(lambda: shown_texts(window) == ["The staging database is Postgres 16"])
+    browser.model.wait()
+    qtbot.wait(50)
+    assert shown_texts(window) == ["The staging database is Postgres 16"]
+    assert searched_on
+    assert not any(searched_on)  # every search ran on the worker

@@ -39,6 +39,8 @@ class MemoryBrowser(QWidget):
         self.table = MemoryTableView(self.model, self)
         self.table.current_changed.connect(self.current_changed)
         self.model.modelReset.connect(self._on_model_reset)
+        self.model.searched.connect(self._on_new_list)
+        self.model.search_failed.connect(self.error_raised)
         self.search = SearchBox()
         self.search.query_changed.connect(self._on_query_changed)
         self.search.query_settled.connect(self._on_query_settled)
@@ -104,6 +106,10 @@ class MemoryBrowser(QWidget):
             self.model.refresh()
         except MemdeskError as exc:
             self.error_raised.emit(exc)
+        self._on_new_list()
+
+    @Slot()
+    def _on_new_list(self) -> None:
         # A new list starts with no current row: the detail panel must not keep showing a
         # memory this view does not hold.
         self.current_changed.emit(self.table.current_id())
@@ -124,7 +130,10 @@ class MemoryBrowser(QWidget):
 
     @Slot(str)
     def _on_query_changed(self, _query: str) -> None:
-        self._reload()
+        # Off the GUI thread: a keystroke must appear at once, whatever the search costs.
+        self.model.configure(self.filters(), self.search.text())
+        self.table.show_order(self.model.order)
+        self.model.search_in_background()
 
     @Slot(str)
     def _on_query_settled(self, _query: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
-from memdesk.core import MemoryService
+from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.views.display import visible
 from memdesk.ui.list.page_loader import PageLoader
 from memdesk.ui.plain_text import tip
@@ -135,6 +135,8 @@ class MemoryTableModel(QAbstractTableModel):
     """Rows of memories matching the current filters, or the hits of the current search."""
 
     reload_ready = Signal()  # a background refresh is ready: call apply_reload()
+    searched = Signal()  # a search typed was answered and is shown
+    search_failed = Signal(object)  # the MemdeskError a search typed was refused with
 
     def __init__(self, service: MemoryService, parent: Any = None) -> None:
         super().__init__(parent)
@@ -152,6 +154,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._reloading = False
         self._reload_rows: set[int] | None = None  # a refresh asked for while one runs
         self._ready: _Snapshot | None = None
+        self._searches = 0  # searches started as the person types; only the last is shown
         self._loader = PageLoader(service, self)
         self._loader.finished.connect(self._on_loaded)
 
@@ -186,7 +189,25 @@ class MemoryTableModel(QAbstractTableModel):
     def refresh(self) -> None:
         """Reload now from the service (a new filter, query or sort), back at the top."""
         snapshot = _Snapshot.load(self._current_query())  # may raise: then nothing changes
+        self._searches += 1  # a search still running would show an older question
         self._show(snapshot)
+
+    def search_in_background(self) -> None:
+        """Show the current search once the worker has run it (`searched` follows); the
+        rows shown stay meanwhile, so typing never waits on SQLite. A search typed over
+        before it starts is skipped, and one answered after a newer began is dropped."""
+        self._searches += 1
+        number, query = self._searches, self._current_query()
+
+        def work() -> _Snapshot | MemdeskError | None:
+            if number != self._searches:
+                return None
+            try:
+                return _Snapshot.load(query)
+            except MemdeskError as exc:
+                return exc
+
+        self._loader.run(("search", number), work)
 
     def reload_in_background(self, rows: Iterable[int]) -> None:
         """Reload on the worker thread (someone wrote), including the pages holding `rows`;
@@ -262,6 +283,15 @@ class MemoryTableModel(QAbstractTableModel):
     @Slot(object, object)
     def _on_loaded(self, ticket: tuple, result: Any) -> None:
         kind, generation, *rest = ticket
+        if kind == "search":
+            if generation != self._searches or result is None:
+                return
+            if isinstance(result, MemdeskError):
+                self.search_failed.emit(result)
+            else:
+                self._show(result)
+                self.searched.emit()
+            return
         if kind == "reload":
             self._reloading = False
             if generation == self._generation and result is not None:

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
-TYPING_PAUSE_MS = 120
+TYPING_PAUSE_MS = 50
 SETTLED_PAUSE_MS = 1000
 
 
