@@ -4,7 +4,7 @@ budget, live writes placed without moving what was settled."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import agent
@@ -242,3 +242,34 @@ def test_hub_labels_never_cover_each_other_and_the_busiest_hub_is_named(qtbot, s
 
     qtbot.waitUntil(apart, timeout=3000)
     assert "busy" in [label.toPlainText() for label in graph.labels]
+    # No label covers another hub's square (#31 item 12: labels hid the hubs under them).
+    view = graph.plot.getViewBox()
+    hubs = {n["label"]: n["id"] for n in graph.data["nodes"] if n.get("hub")}
+    for label in graph.labels[1:]:  # the busiest hub's name may, if nowhere else is free
+        for name, hub in hubs.items():
+            if name == label.toPlainText() or hub not in graph.positions:
+                continue
+            centre = view.mapViewToScene(QPointF(*graph.positions[hub]))
+            square = QRectF(centre.x() - 7, centre.y() - 7, 14, 14)
+            assert not label.sceneBoundingRect().intersects(square), (label.toPlainText(), name)
+
+
+def test_a_long_linked_memory_is_quoted_to_a_whole_word_and_no_autorange_button_shows(
+    service, window
+):
+    """#31 item 12: the right-click quote was cut mid-word ("…and depe”") and pyqtgraph's
+    "A" auto-range button showed in a corner."""
+    long = service.add("Deploys run from the release branch after review and dependency audit")
+    short = service.add("The release train leaves on Tuesdays")
+    service.link(short["id"], long["id"])
+    graph = window.graph
+    graph.reload(full=True)
+    graph.wait()
+    graph.nodes.mouseClickEvent(
+        _Click(QPointF(*graph.positions[short["id"]]), Qt.MouseButton.RightButton)
+    )
+    [remove] = graph.link_menu.actions()
+    graph.link_menu.close()
+    quoted = remove.text().split("“", 1)[1].rstrip("”")
+    assert quoted == "Deploys run from the release branch…"
+    assert not graph.plot.getPlotItem().autoBtn.isVisible()

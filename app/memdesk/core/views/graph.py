@@ -35,11 +35,16 @@ class Graph:
         sql = database.execute_sql
         total = sql(f"SELECT COUNT(*) FROM memory AS t1 WHERE {where}", params).fetchone()[0]
         rows = sql(
-            "SELECT t1.id, t1.uuid, t1.content, t1.layer, t1.kind, t1.status, t1.recall_count, "
-            "t1.importance, t1.created_at, t1.project, t1.tags, t1.task, t1.agent FROM memory t1 "
+            f"SELECT {_COLUMNS} FROM memory t1 "
             f"WHERE {where} ORDER BY t1.updated_at DESC, t1.id DESC LIMIT ?",
             (*params, budget),
         ).fetchall()
+        # The most recent memories alone rarely link to each other in a large store (100k
+        # memories, 2,000 links showed "related 0"): a fifth of the budget goes to what they
+        # link to, so the links are seen.
+        linked = _linked(sql, [r[0] for r in rows], where, params, budget // 5)
+        if linked:
+            rows = rows[: budget - len(linked)] + linked
         nodes, edges, by_row = [], [], {}
         hub_nodes: dict[str, dict[str, Any]] = {}
         for row in rows:
@@ -80,6 +85,29 @@ class Graph:
             "edges": edges,
             "left_out": total - len(rows),
         }
+
+
+_COLUMNS = (
+    "t1.id, t1.uuid, t1.content, t1.layer, t1.kind, t1.status, t1.recall_count, "
+    "t1.importance, t1.created_at, t1.project, t1.tags, t1.task, t1.agent"
+)
+
+
+def _linked(sql: Any, ids: list[int], where: str, params: Sequence[Any], room: int) -> list:
+    """Up to `room` memories matching the filters that `ids` link to or from, not among
+    them; by the link tables' indexes from the chosen ids (CROSS JOIN keeps them outermost)."""
+    if not ids or room <= 0:
+        return []
+    chosen = json.dumps(ids)
+    return sql(
+        f"SELECT {_COLUMNS} FROM ("
+        "SELECT l.dst_id AS other FROM json_each(?) AS c CROSS JOIN link AS l "
+        "ON l.src_id = c.value UNION "
+        "SELECT l.src_id FROM json_each(?) AS c CROSS JOIN link AS l ON l.dst_id = c.value"
+        ") AS n CROSS JOIN memory AS t1 ON t1.id = n.other "
+        f"WHERE t1.id NOT IN (SELECT value FROM json_each(?)) AND {where} LIMIT ?",
+        (chosen, chosen, chosen, *params, room),
+    ).fetchall()
 
 
 def _first_line(text: str) -> str:

@@ -13,6 +13,8 @@ import numpy as np
 from memdesk.core import clock
 from memdesk.ui.graph import layout_worker
 
+HUB_PIXELS = 14  # the side of a hub's square on screen
+
 
 def node_points(data: dict[str, Any]) -> dict[str, Any]:
     """Per-node arrays for drawing (position, size, symbol, ring), on the loading thread."""
@@ -22,7 +24,8 @@ def node_points(data: dict[str, Any]) -> dict[str, Any]:
         "x": np.array([positions[n["id"]][0] for n in nodes]),
         "y": np.array([positions[n["id"]][1] for n in nodes]),
         "size": [
-            14 if n.get("hub") else 8 + min(16, 3 * math.log2(1 + n["recall_count"])) for n in nodes
+            HUB_PIXELS if n.get("hub") else 8 + min(16, 3 * math.log2(1 + n["recall_count"]))
+            for n in nodes
         ],
         "symbol": ["s" if n.get("hub") else "o" for n in nodes],
         "ring": [None if n.get("hub") else ring(n, new_since) for n in nodes],
@@ -89,20 +92,31 @@ def ring(node: dict[str, Any], new_since: str) -> str:
 Box = tuple[float, float, float, float]  # left, top, right, bottom, in pixels
 
 
-def readable_labels(candidates: list[tuple[str, Box]], limit: int) -> list[str]:
-    """Of labels ordered by importance, those that can be shown without touching one shown
-    before them, at most `limit`: a crowd of hubs keeps its biggest names readable, and
-    zooming in makes room for the rest."""
+def readable_labels(
+    candidates: list[tuple[str, list[Box]]], limit: int, nodes: dict[str, Box] | None = None
+) -> list[tuple[str, int]]:
+    """Of labels ordered by importance, each with the places it may take (best first), those
+    that fit somewhere without touching a label shown before them nor covering another's node
+    in `nodes` (hub squares: a label over one hid it): (key, place index), at most `limit`.
+    A crowd of hubs keeps its biggest names readable, and zooming in makes room for the rest."""
     shown: list[Box] = []
-    chosen: list[str] = []
-    for key, (left, top, right, bottom) in candidates:
+    chosen: list[tuple[str, int]] = []
+    for rank, (key, places) in enumerate(candidates):
         if len(chosen) >= limit:
             break
-        if any(
-            left < r and l < right and top < b and t < bottom
-            for l, t, r, b in shown  # noqa: E741
-        ):
-            continue
-        shown.append((left, top, right, bottom))
-        chosen.append(key)
+        squares = [box for node, box in (nodes or {}).items() if node != key]
+        # The most important name is shown even in a crowd of hubs, over one if it must.
+        for blocked in ([*shown, *squares], shown) if rank == 0 else ([*shown, *squares],):
+            index = next(
+                (n for n, place in enumerate(places) if not _touches(place, blocked)), None
+            )
+            if index is not None:
+                shown.append(places[index])
+                chosen.append((key, index))
+                break
     return chosen
+
+
+def _touches(box: Box, others: list[Box]) -> bool:
+    left, top, right, bottom = box
+    return any(left < r and l < right and top < b and t < bottom for l, t, r, b in others)  # noqa: E741

@@ -13,6 +13,7 @@ memory to remove one of its links. Both go through the service and Ctrl+Z undoes
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any
 
 import pyqtgraph as pg
@@ -33,7 +34,14 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.views.graph import BUDGET
 from memdesk.ui.control_row import kept_together, wrapping_row
-from memdesk.ui.graph.graph_data import edge_lines, node_points, place, readable_labels
+from memdesk.ui.graph.graph_data import (
+    HUB_PIXELS,
+    Box,
+    edge_lines,
+    node_points,
+    place,
+    readable_labels,
+)
 from memdesk.ui.graph.graph_nodes import GraphNodes
 from memdesk.ui.plain_text import tip
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
@@ -166,6 +174,7 @@ class GraphView(QWidget):
         self.plot.setAspectLocked(True)
         # pyqtgraph's own menu (View All, Plot Options, Export…) is not this view's.
         self.plot.getPlotItem().setMenuEnabled(False)
+        self.plot.getPlotItem().hideButtons()  # its "A" (auto-range) corner button; Fit is ours
         self._edge_items: list[pg.PlotDataItem] = []
         self.nodes = GraphNodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
@@ -317,19 +326,24 @@ class GraphView(QWidget):
             key=lambda n: (not n.get("hub"), -degree.get(n["id"], 0), -n.get("recall_count", 0))
         )
         metrics = QFontMetricsF(self.font())
-        candidates = []
+        places: dict[str, list[tuple[tuple[float, float], Box]]] = {}
+        squares: dict[str, Box] = {}
         for node in inside:
             at = box.mapViewToDevice(QPointF(*self.positions[node["id"]]))
             width = metrics.horizontalAdvance(node["label"]) + 2 * TEXT_MARGIN
             height = metrics.height() + 2 * TEXT_MARGIN
-            top = at.y() + LABEL_DROP * height
-            candidates.append(
-                (node["id"], (at.x() - width / 2, top, at.x() + width / 2, top + height))
-            )
+            places[node["id"]] = _label_places(at.x(), at.y(), width, height)
+            if node.get("hub"):
+                half = HUB_PIXELS / 2
+                squares[node["id"]] = (at.x() - half, at.y() - half, at.x() + half, at.y() + half)
         by_id = {n["id"]: n for n in inside}
-        for node_id in readable_labels(candidates, LABELS_BELOW):
+        candidates = [(n["id"], [b for _anchor, b in places[n["id"]]]) for n in inside]
+        for node_id, place_index in readable_labels(candidates, LABELS_BELOW, squares):
             label = pg.TextItem(
-                by_id[node_id]["label"], color="#333", anchor=(0.5, -LABEL_DROP), fill=LABEL_FILL
+                by_id[node_id]["label"],
+                color="#333",
+                anchor=places[node_id][place_index][0],
+                fill=LABEL_FILL,
             )
             label.setZValue(1)  # above the nodes of a crowded graph, on a light ground
             label.setPos(*self.positions[node_id])
@@ -366,9 +380,8 @@ class GraphView(QWidget):
         for a, b, relation in self.data["edges"]:
             if relation != "hub" and node in (a, b):
                 other = b if a == node else a
-                action = menu.addAction(
-                    f"Remove link: {relation} “{labels.get(other, other)[:40]}”"
-                )
+                quoted = textwrap.shorten(labels.get(other, other), 40, placeholder="…")
+                action = menu.addAction(f"Remove link: {relation} “{quoted}”")
                 action.triggered.connect(
                     lambda _=False, x=(a, b, relation): self.unlink_requested.emit(*x)
                 )
@@ -439,3 +452,19 @@ class GraphView(QWidget):
                 self.memory_activated.emit(found)
         else:
             super().keyPressEvent(event)
+
+
+def _label_places(
+    x: float, y: float, width: float, height: float
+) -> list[tuple[tuple[float, float], Box]]:
+    """Where a label of `width` x `height` pixels may go around its node at (x, y), best
+    first: below, above, right, left. Each as (TextItem anchor, box on screen)."""
+    gap = HUB_PIXELS / 2 + 2
+    top_below = y + LABEL_DROP * height
+    top_above = y - (1 + LABEL_DROP) * height
+    return [
+        ((0.5, -LABEL_DROP), (x - width / 2, top_below, x + width / 2, top_below + height)),
+        ((0.5, 1 + LABEL_DROP), (x - width / 2, top_above, x + width / 2, top_above + height)),
+        ((-gap / width, 0.5), (x + gap, y - height / 2, x + gap + width, y + height / 2)),
+        ((1 + gap / width, 0.5), (x - gap - width, y - height / 2, x - gap, y + height / 2)),
+    ]
