@@ -210,3 +210,24 @@ def test_dragging_across_the_density_strip_narrows_the_list(qtbot, window):
         ["Who the user is"] + [f"Knowledge from month 2 number {n}" for n in range(3)]
     )
     assert window.timeline.clear_range.isEnabled()
+
+
+def test_a_drawn_range_is_a_chip_and_a_stats_count_clicked_after_it_shows_its_count(
+    qtbot, service, tmp_path
+):
+    """#31 item 7: after a Timeline range, a Stats count showed 1 memory and no chip said why."""
+    from tests.ui.window_helpers import open_window, settle, shown_ids
+
+    for n in range(5):
+        service.add(f"note {n} on the release train", dedup=False)
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    settle(window)
+    window.timeline.range_selected.emit("2001-01-01T00:00:00.000Z", "2001-01-02T00:00:00.000Z")
+    settle(window)
+    assert shown_ids(window) == []
+    chip = window.browser.chips._chips["since"]
+    assert chip.text() == "Date: 2001-01-01 – 2001-01-02  ✕"
+    window.show_filtered("layer", "L1")  # a Stats count clicked
+    settle(window)
+    assert len(shown_ids(window)) == service.count(layer="L1") == 5
+    assert chip.text() == "Date  ▾"

@@ -76,6 +76,8 @@ class FilterBar(QWidget):
         for name, (value, _label) in self._values.items():
             if name == "tag":
                 out["tags"] = [value]
+            elif isinstance(value, dict):  # a date range drawn on the Timeline
+                out.update(value)
             else:
                 out[name] = value
         return out

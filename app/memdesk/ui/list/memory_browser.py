@@ -34,7 +34,6 @@ class MemoryBrowser(QWidget):
         super().__init__(parent)
         self._service = service
         self._view_key = "all"
-        self._time_range: dict[str, str] = {}
         self.model = MemoryTableModel(service, self)
         self.table = MemoryTableView(self.model, self)
         self.table.current_changed.connect(self.current_changed)
@@ -71,13 +70,15 @@ class MemoryBrowser(QWidget):
         self._reload()
 
     def set_time_range(self, since: str | None, until: str | None) -> None:
-        """Narrow the list to memories created in a range (the Timeline's); None clears it."""
-        self._time_range = {k: v for k, v in (("since", since), ("until", until)) if v}
-        self._reload()
+        """Narrow the list to memories created in a range (the Timeline's), shown as the Date
+        chip so it can be seen and cleared like any filter (it was invisible: the list showed
+        1 memory and nothing said why); None clears it."""
+        chosen = {k: v for k, v in (("since", since), ("until", until)) if v}
+        label = f"{since[:10] if since else '…'} – {until[:10] if until else '…'}"
+        self.chips.set_value("since", chosen or None, label)
 
     def filters(self) -> dict[str, Any]:
-        """Sidebar view and chips together; a chip wins over the sidebar for the same field;
-        the Timeline's date range, when one is drawn, wins over the chips' dates."""
+        """Sidebar view and chips together; a chip wins over the sidebar for the same field."""
         combined = filters_for(self._view_key)
         chips = self.chips.filters()
         tags = combined.get("tags", []) + chips.pop("tags", [])
@@ -86,7 +87,6 @@ class MemoryBrowser(QWidget):
             combined["tags"] = tags
         if "layer" in chips and self._view_key in ("inactive", "trash"):
             combined["status"] = filters_for(self._view_key)["status"]
-        combined.update(self._time_range)
         return combined
 
     def refresh(self) -> None:
