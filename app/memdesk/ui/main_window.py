@@ -479,6 +479,8 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.hub.close()
         self.stats.close()
         self.browser.model.close()
+        for view in (self.stats_view, self.graph, self.timeline):
+            view.finish()
         super().closeEvent(event)
 
 

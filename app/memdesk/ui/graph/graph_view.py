@@ -213,6 +213,12 @@ class GraphView(QWidget):
         self.budget += BUDGET
         self.reload()
 
+    def finish(self) -> None:
+        """The window is closing: let the query running on the worker end before the
+        database closes (it went on after, and failed on a closed store)."""
+        self._pool.clear()
+        self._pool.waitForDone()
+
     def wait(self) -> None:
         self._pool.waitForDone()
         QApplication.processEvents()

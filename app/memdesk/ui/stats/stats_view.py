@@ -166,6 +166,12 @@ class StatsView(QScrollArea):
         if self.figures:
             self._on_loaded({"activity": self.figures["activity"]})
 
+    def finish(self) -> None:
+        """The window is closing: let the query running on the worker end before the
+        database closes (it went on after, and failed on a closed store)."""
+        self._pool.clear()
+        self._pool.waitForDone()
+
     def wait(self) -> None:
         """Block until what was requested is shown (tests)."""
         self._counts.wait()

@@ -189,6 +189,12 @@ class TimelineView(QWidget):
             TimelineLoad(self.service, self.loader, dict(self._filters), self._ticket, self._moment)
         )
 
+    def finish(self) -> None:
+        """The window is closing: let the query running on the worker end before the
+        database closes (it went on after, and failed on a closed store)."""
+        self._pool.clear()
+        self._pool.waitForDone()
+
     def wait(self) -> None:
         """Block until loading is done and drawn (tests)."""
         self._pool.waitForDone()
