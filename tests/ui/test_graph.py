@@ -265,9 +265,7 @@ def test_a_long_linked_memory_is_quoted_to_a_whole_word_and_no_autorange_button_
     graph = window.graph
     graph.reload(full=True)
     graph.wait()
-    graph.nodes.mouseClickEvent(
-        _Click(QPointF(*graph.positions[short["id"]]), Qt.MouseButton.RightButton)
-    )
+    graph._link_menu(short["id"])  # what a right-click on it opens (clicking: test above)
     [remove] = graph.link_menu.actions()
     graph.link_menu.close()
     quoted = remove.text().split("“", 1)[1].rstrip("”")
