@@ -205,3 +205,23 @@ def test_a_rejected_merge_is_not_proposed_again(service):
     (key,) = service.find_duplicates()["proposed"]
     service.reject([key], reason="keep both")
     assert service.find_duplicates()["proposed"] == []
+
+
+def test_notes_that_differ_by_a_number_wait_as_one_item_and_accepting_keeps_the_newest(service):
+    """#31 item 4: an agent writing such notes grew the Inbox by 263 items in a minute."""
+    from memdesk.core import agent
+
+    claude = agent("claude-code")
+    written = [
+        service.add(f"The nightly build took {40 + n} minutes", actor=claude) for n in range(30)
+    ]
+    updates = [item for item in service.inbox() if item["type"] == "update"]
+    assert len(updates) == 1
+    (item,) = updates
+    assert item["content"] == "The nightly build took 69 minutes"
+    assert item["support"] == 29
+    assert "29 older memories" in item["why"]
+    service.accept([item["key"]])
+    assert [m["content"] for m in service.list_memories()] == ["The nightly build took 69 minutes"]
+    assert {service.get(w["id"])["status"] for w in written[:-1]} == {"inactive"}
+    assert service.get(written[-1]["id"])["stale"] is None  # no update waits any more

@@ -24,7 +24,7 @@ from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.records import EDITABLE_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours, retrieval
 from memdesk.core.search.filters import Filters
-from memdesk.store import Link, Memory, MemoryVersion, time_limit
+from memdesk.store import Link, Memory, MemoryVersion, Proposal, time_limit
 
 UNSET: Any = object()  # "not given", as opposed to None ("clear it")
 
@@ -90,6 +90,29 @@ class Writes:
             # and linked so the person can retire the stale one.
             self._touch([alike.uuid])
             Link.create(src=row, dst=alike, relation="possible_update", created_at=clock.now())
+            self._propose_update(row, alike, actor, pending)
+            out["possible_update_of"] = alike.uuid
+        return out
+
+    def _propose_update(
+        self, row: Memory, alike: Memory, actor: Actor, pending: list[Change]
+    ) -> None:
+        """One Inbox item per memory and its newer versions: a note that differs from the
+        last only by a number joins the item already waiting for it (an agent writing such
+        notes filled the Inbox with 263 items in a minute); accepting it keeps the newest."""
+        waiting = next(
+            (
+                p
+                for p in Proposal.select().where(
+                    (Proposal.status == "pending")
+                    & (Proposal.kind == "update")
+                    & Proposal.subject.contains(alike.uuid)
+                )
+                if json.loads(p.subject)[0] == alike.uuid
+            ),
+            None,
+        )
+        if waiting is None:
             self._propose(  # type: ignore[attr-defined]
                 pending,
                 agent=actor.agent,
@@ -100,8 +123,19 @@ class Writes:
                 memory=row.uuid,
                 subject=json.dumps([row.uuid, alike.uuid]),
             )
-            out["possible_update_of"] = alike.uuid
-        return out
+            return
+        newest_first = [row.uuid, *json.loads(waiting.subject)]
+        oldest = Memory.get(Memory.uuid == newest_first[-1])
+        older = len(newest_first) - 1
+        self._set_proposal(  # type: ignore[attr-defined]
+            waiting,
+            content=row.content,
+            memory=row.uuid,
+            subject=json.dumps(newest_first),
+            support=waiting.support + 1,
+            why=f"may replace {older} older memories: "
+            + dedup_rules.differences(oldest.content, row.content),
+        )
 
     def _insert_all(
         self, drafts: list[Draft], actor: Actor, pending: list[Change]

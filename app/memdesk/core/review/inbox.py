@@ -152,7 +152,7 @@ class Inbox:
             edit = {"content": content} if content is not None else {}
             self.update(proposal.memory, visibility="shared", actor=actor, **edit)  # type: ignore[attr-defined]
         elif kind == "update":
-            self._replace(subject[0], subject[1], content, actor)
+            self._replace(subject[0], subject[1:], content, actor)
         elif kind == "merge":
             self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
         elif kind.startswith("sync_"):
@@ -181,25 +181,28 @@ class Inbox:
         )
         return memory["id"]
 
-    def _replace(self, new_id: str, old_id: str, content: str | None, actor: Actor) -> None:
-        """The newer memory replaces the older: the older is retired, linked as superseded."""
+    def _replace(self, new_id: str, old_ids: list[str], content: str | None, actor: Actor) -> None:
+        """The newest memory replaces the older ones (newest first): they are retired, each
+        linked as superseded by it."""
         with self._write() as pending:  # type: ignore[attr-defined]
-            new, old = self._row(new_id), self._row(old_id)  # type: ignore[attr-defined]
-            for row in (new, old):
+            new = self._row(new_id)  # type: ignore[attr-defined]
+            olds = [self._row(old_id) for old_id in old_ids]  # type: ignore[attr-defined]
+            for row in (new, *olds):
                 if row.status != "active":
                     raise NotAllowed(
                         f"memory {row.uuid} is {row.status}, so this update no longer applies; "
                         "reject it, or restore the memory first",
                         field="keys",
                     )
-            fields: dict[str, Any] = {"supersedes": old.uuid}
+            fields: dict[str, Any] = {"supersedes": olds[0].uuid}
             if content is not None:
                 fields["content"] = content
             self._save(new, fields, actor, pending, change="update", reason=None)  # type: ignore[attr-defined]
             why = f"replaced by {new.uuid}"
-            self._set_status(old, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
-            _set_link(new, old, "possible_update", present=False)
-            _set_link(new, old, "supersedes", present=True)
+            for newer, old in zip((new, *olds), olds, strict=False):
+                self._set_status(old, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
+                _set_link(newer, old, "possible_update", present=False)
+                _set_link(new, old, "supersedes", present=True)
 
     def _reject(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
@@ -233,15 +236,17 @@ class Inbox:
         return {"key": key, "proposal": _proposal(proposal)}
 
     def _set_possible_update(self, proposal: Proposal, *, present: bool) -> None:
-        new_id, old_id = json.loads(proposal.subject)
-        new = Memory.get_or_none(Memory.uuid == new_id)
-        old = Memory.get_or_none(Memory.uuid == old_id)
-        if new is None or old is None:
-            return
+        """Add or remove the possible_update links of an item's chain, newest first."""
+        chain = json.loads(proposal.subject)
         with self._write() as pending:  # type: ignore[attr-defined]
-            self._touch([new.uuid, old.uuid])  # type: ignore[attr-defined]
-            _set_link(new, old, "possible_update", present=present)
-            pending.append(Change("updated", new.uuid, new.version, "user"))
+            for new_id, old_id in zip(chain, chain[1:], strict=False):
+                new = Memory.get_or_none(Memory.uuid == new_id)
+                old = Memory.get_or_none(Memory.uuid == old_id)
+                if new is None or old is None:
+                    continue
+                self._touch([new.uuid, old.uuid])  # type: ignore[attr-defined]
+                _set_link(new, old, "possible_update", present=present)
+                pending.append(Change("updated", new.uuid, new.version, "user"))
 
     def _pending(self, key: str) -> Proposal:
         proposal = self._proposal_row(_number(key))

@@ -23,7 +23,7 @@ TYPE_NAMES = {
 ACCEPTING = {
     "extract": "Accept stores it as a memory.",
     "promote": "Accept lets every agent see this private memory.",
-    "update": "Accept retires the older memory, linked as replaced by the newer one.",
+    "update": "Accept retires the older memories, linked as replaced by the newest one.",
     "merge": "Accept keeps the first memory with every tag and link of the others; the others "
     "are retired as its duplicates, their history kept.",
     "unsure": "Accept lets agents see it.",
@@ -47,8 +47,8 @@ def first_line(text: str) -> str:
 
 def describe(item: dict[str, Any]) -> str:
     parts = [f"<h3>{TYPE_NAMES[item['type']]}</h3>"]
-    if item["type"] == "update" and len(item["memories"]) == 2:
-        new, old = item["memories"]
+    if item["type"] == "update" and len(item["memories"]) >= 2:
+        new, old = item["memories"][0], item["memories"][-1]  # newest first: since the oldest
         parts.append(f"<p>{word_diff(old['content'], new['content'])}</p>")
     else:
         parts.append(f"<p>{_text(item['content'])}</p>")
