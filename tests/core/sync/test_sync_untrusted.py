@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from memdesk.core.sync.files import memory_path
 
 
@@ -122,3 +124,49 @@ def test_a_symlink_or_bytes_that_are_not_text_are_refused_and_nothing_is_read_fr
     shared = machines.shared("b")
     assert not {link_id, binary_id} & set(shared)
     assert not any("root:" in m["content"] for m in shared.values())
+
+
+def test_a_remote_on_this_machine_runs_none_of_its_hooks(machines, tmp_path):
+    """#33 item 2: syncing with a folder remote ran that repository's hooks as the person
+    (its hooks folder, or one its core.hooksPath names: a USB disk, a share, a folder)."""
+    import subprocess
+
+    ran = tmp_path / "ran"
+    hooks = tmp_path / "their-hooks"
+    hooks.mkdir()
+    names = ("pre-receive", "update", "post-receive", "post-update", "reference-transaction",
+             "proc-receive", "push-to-checkout")  # fmt: skip
+    machines.init("a")  # creates the bare remote
+    for folder in (hooks, machines.remote / "hooks"):
+        for name in names:
+            hook = folder / name
+            hook.write_text(f"#!/bin/sh\necho {name} >> {ran}\n")
+            hook.chmod(0o755)
+    subprocess.run(
+        ["git", "--git-dir", str(machines.remote), "config", "core.hooksPath", str(hooks)],
+        check=True,
+    )
+    machines.run("a", lambda s: s.add("Deploys go through the release train"))
+    machines.sync("a")
+    machines.init("b")
+    machines.sync("b")
+    assert machines.shared("b").keys() == machines.shared("a").keys()
+    assert not ran.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("/media/usb/memories.git", True),
+        ("../shared/memories.git", True),
+        ("file:///srv/memories.git", True),
+        ("memories.git", True),
+        ("git@github.com:ada/memories.git", False),  # a server refuses a changed command
+        ("ssh://git@host/memories.git", False),
+        ("https://example.org/ada/memories.git", False),
+    ],
+)
+def test_only_a_remote_on_this_machine_gets_its_side_run_without_its_config(url, local):
+    from memdesk.core.sync.git import _is_local
+
+    assert _is_local(url) is local

@@ -17,6 +17,12 @@ from pathlib import Path
 
 from memdesk.core.errors import MemdeskError
 
+# What a local remote's own config could make its side of a fetch or push run.
+_REMOTE_SIDE_OFF = (
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.alternateRefsCommand=true",
+)
 BASE = "refs/memdesk/base"  # the commit this machine last synced: the merge's common state
 NETWORK_SECONDS = 300
 LOCAL_SECONDS = 600
@@ -73,7 +79,15 @@ class Mirror:
         """The remote branch's newest commit, or None when the remote has none yet."""
         refspec = f"+refs/heads/{self.branch}:{self.remote_ref}"
         try:
-            self._git("fetch", "--quiet", "--no-tags", "origin", refspec, network=True)
+            self._git(
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                *self._local_side("upload-pack"),
+                "origin",
+                refspec,
+                network=True,
+            )
         except SyncFailed as exc:
             if "couldn't find remote ref" not in exc.message:
                 raise
@@ -143,12 +157,28 @@ class Mirror:
     def push(self, commit: str) -> None:
         try:
             self._git(
-                "push", "--quiet", "origin", f"{commit}:refs/heads/{self.branch}", network=True
+                "push",
+                "--quiet",
+                *self._local_side("receive-pack"),
+                "origin",
+                f"{commit}:refs/heads/{self.branch}",
+                network=True,
             )
         except SyncFailed as exc:
             if any(w in exc.message for w in ("rejected", "fetch first", "non-fast-forward")):
                 raise Rejected("the remote changed while syncing") from None
             raise
+
+    def _local_side(self, program: str) -> list[str]:
+        """For a remote on this machine (a folder, a USB disk, a share), the options that
+        run its side of the transfer with nothing the remote repository configured: git
+        runs that side here, as the person, with the remote's own config, so its hooks (or a
+        core.hooksPath it names) would run too. Over ssh or https the other side is another
+        machine's business, and a server would refuse a changed command."""
+        if not _is_local(self.url()):
+            return []
+        safe = " ".join(f"-c {setting}" for setting in _REMOTE_SIDE_OFF)
+        return [f"--{program}=git {safe} {program}"]
 
     def set_base(self, commit: str) -> None:
         self._git("update-ref", BASE, commit)
@@ -187,3 +217,14 @@ class Mirror:
             why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
             raise SyncFailed(f"git {args[0]} failed: {why}")
         return done.stdout
+
+
+def _is_local(url: str) -> bool:
+    """Whether git reaches `url` as a path on this machine (git's own rule: a URL with a
+    scheme other than file://, or "host:path" with the colon before any slash, is remote)."""
+    if url.startswith("file://"):
+        return True
+    if "://" in url:
+        return False
+    colon, slash = url.find(":"), url.find("/")
+    return colon < 0 or 0 <= slash < colon
