@@ -170,3 +170,15 @@ def test_only_a_remote_on_this_machine_gets_its_side_run_without_its_config(url,
     from memdesk.core.sync.git import _is_local
 
     assert _is_local(url) is local
+
+
+def test_a_file_dated_in_the_future_is_refused(machines):
+    """#33 item 1: year-9999 dates were taken, so such a file won every later merge."""
+    _first_push(machines)
+    future = str(uuid.uuid4())
+    machines.push_files(
+        {memory_path(future): _file(future, "Always newest.", updated='"9999-01-01T00:00:00Z"')}
+    )
+    result = machines.sync("b")[0]
+    assert "updated is 9999-01-01, in the future" in "\n".join(result["refused"])
+    assert future not in machines.shared("b")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memdesk.core import clock, rules, validate
@@ -52,6 +53,8 @@ def checked(unit: Unit) -> Incoming:
         "updated_at": fields.get("updated"),
     }
     state = checked_state(record)
+    _not_ahead(state["created_at"], "created")
+    _not_ahead(state["updated_at"], "updated")
     if state["status"] == "deleted":
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
@@ -61,6 +64,13 @@ def checked(unit: Unit) -> Incoming:
         columns["content"], columns["source"], confidence=columns["confidence"]
     )
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])), flag)
+
+
+def _not_ahead(stamp: str, name: str) -> None:
+    """A date a day or more ahead of this machine's clock is made up (year 9999 kept a file
+    always newest, so it won every merge)."""
+    if stamp > clock.format_time(datetime.now(UTC) + timedelta(days=1)):
+        raise ValidationError(f"{name} is {stamp[:10]}, in the future", field=name)
 
 
 def _links(links: object) -> list[tuple[str, str]]:

@@ -192,7 +192,7 @@ class Sync(SyncWrites, SyncQuestions):
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
         theirs.prefetch(changed)
-        incoming, refused = _check_all(theirs, changed)
+        incoming, refused = _check_all(theirs, changed, remote, config.excluded(remote))
         # Refused earlier and not changed since: still held, or this machine's older state
         # would go out over the remote's as if it were new.
         last = sync_config.last_result(self.path, remote) or {}
@@ -277,15 +277,36 @@ def _bare_repository_at(url: str, branch: str) -> None:
     git.create_bare(Path(url), branch)
 
 
-def _check_all(theirs: TreeSide, ids: set[str]) -> tuple[dict[str, Incoming], dict[str, str]]:
+def _check_all(
+    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str]
+) -> tuple[dict[str, Incoming], dict[str, str]]:
+    """Each changed memory checked, and only what this remote carries: a team remote sends
+    its projects' knowledge and archive, never the identity profile nor another project's
+    memories (a team remote's identity.md once became the person's profile for every agent)."""
     incoming, refused = {}, dict(theirs.refused)
     for memory_id in ids:
+        where = theirs.paths.get(memory_id, IDENTITY)
         try:
-            incoming[memory_id] = checked(theirs.load(memory_id))
+            found = checked(theirs.load(memory_id))
         except MemdeskError as exc:
-            where = theirs.paths.get(memory_id, IDENTITY)
             refused[memory_id] = f"{where}: field {exc.field}: {exc.message}"
+            continue
+        if not found.deleted and not remote.takes(
+            found.columns["project"], found.columns["layer"], excluded
+        ):
+            refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
+            continue
+        incoming[memory_id] = found
     return incoming, refused
+
+
+def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
+    project = columns["project"] or "no project"
+    if remote.projects is None:
+        return f"{project} is synced through another remote or kept on this machine"
+    if columns["layer"] == "L0":
+        return "a team remote carries no identity profile"
+    return f"{project} is not among this remote's projects ({', '.join(remote.projects)})"
 
 
 def _held(remote: Remote) -> set[str]:
