@@ -191,6 +191,7 @@ class Sync(SyncWrites, SyncQuestions):
         base, theirs = TreeSide.read(mirror, mirror.base()), TreeSide.read(mirror, head)
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
+        changed = theirs.within_budget(changed)
         theirs.prefetch(changed)
         incoming, refused = _check_all(theirs, changed, remote, config.excluded(remote))
         # Refused earlier and not changed since: still held, or this machine's older state
