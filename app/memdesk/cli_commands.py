@@ -230,7 +230,12 @@ def ingest(svc: Any, a: argparse.Namespace) -> Any:
         raise MemdeskError(str(exc), field="file") from None
     session = a.session or found or f"ingest-{Path(a.file).stem}"
     svc.session_start(session, agent=a.agent, project=a.project)
-    return svc.session_end(session, transcript=messages)
+    ended = [svc.session_end(session, transcript=part) for part in transcripts.parts(messages)]
+    found = {
+        key: [item for end in ended for item in end[key]]
+        for key in ("stored", "proposed", "skipped")
+    }
+    return {**ended[-1], **found}
 
 
 def proposals(svc: Any, a: argparse.Namespace) -> Any:

@@ -321,3 +321,34 @@ def test_hook_options_may_come_before_the_event(db_path):
         None,
     )
     assert hooks.parse_args(["SessionEnd", "--dbx"])[3] == "--dbx"
+
+
+@pytest.mark.parametrize(
+    ("messages", "filler"),
+    [
+        (9000, "ok, next one"),  # refused outright: "at most 5000", nothing stored
+        (3000, "é" * 400),  # over the socket's 1 MiB line: "memdesk stopped"
+    ],
+)
+def test_a_long_session_keeps_what_the_user_said_first_and_last(
+    hook, tmp_path, messages, filler
+):
+    """#33 item 11: long sessions lost their end."""
+    said = [
+        "This repo uses pnpm only, never npm.",
+        *(f"{filler} {n}" for n in range(messages - 2)),
+        "The dev server runs on port 5173, not 3000.",
+    ]
+    transcript = tmp_path / "long.jsonl"
+    transcript.write_text(
+        "".join(
+            json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
+            for text in said
+        )
+    )
+    hook("SessionStart", session="long", source="startup")
+    hook("SessionEnd", session="long", transcript_path=str(transcript))
+    started = hook("SessionStart", session="next", source="startup")
+    given = started["hookSpecificOutput"]["additionalContext"]
+    assert "pnpm only" in given
+    assert "port 5173" in given

@@ -120,7 +120,10 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
                 messages, _ = transcripts.read(str(path))
             except transcripts.TranscriptError as exc:
                 unread = str(exc)  # the session still ends: its observations are summarised
-        _ensure(memdesk, payload, lambda: memdesk.session_end(session, transcript=messages))
+        for part in transcripts.parts(messages):
+            _ensure(
+                memdesk, payload, lambda part=part: memdesk.session_end(session, transcript=part)
+            )
         if unread:
             raise ValueError(f"the session ended without its transcript: {unread}")
         return ""

@@ -11,7 +11,11 @@ from memdesk import paths
 
 USER_CHARS = 4000  # per message sent to memdesk: the user's words matter most
 ASSISTANT_CHARS = 2000
-TOTAL_CHARS = 600_000  # keeps a session.end request well under the 1 MiB line limit
+# One session.end request's messages, as JSON: under the socket's 1 MiB line (a 3,000-message
+# transcript went over it and the hook said "memdesk stopped"), and under its 5,000 messages.
+PART_BYTES = 768 * 1024
+PART_MESSAGES = 4000
+MAX_PARTS = 8  # a session's newest ~6 MiB of words; only a longer one loses its oldest part
 # A day-long session's JSONL is a few MiB; past this only the newest part is read (the newest
 # messages are the ones kept anyway), so a huge or endless file costs a bounded read.
 MAX_BYTES = 32 * 1024 * 1024
@@ -70,7 +74,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
             "no user or assistant messages found; expected Claude Code's JSONL or a list of "
             "{role, content} messages"
         )
-    return _bounded(messages), session
+    return messages, session
 
 
 def _message(record: dict[str, Any]) -> dict[str, str] | None:
@@ -101,12 +105,20 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _bounded(messages: list[dict[str, str]]) -> list[dict[str, str]]:
-    """The newest messages that fit TOTAL_CHARS, in order."""
-    kept, used = [], 0
+def parts(messages: list[dict[str, str]]) -> list[list[dict[str, str]]]:
+    """The messages as session.end requests that each fit the socket, oldest first, so a long
+    session is read whole (9,000 short messages were refused outright, nothing stored): at
+    most MAX_PARTS, the newest kept. Always one part, empty for an empty transcript (the
+    session still ends)."""
+    out: list[list[dict[str, str]]] = [[]]
+    used = 0
     for message in reversed(messages):
-        used += len(message["content"])
-        if used > TOTAL_CHARS:
-            break
-        kept.append(message)
-    return list(reversed(kept))
+        size = len(json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace"))
+        if used + size > PART_BYTES or len(out[-1]) >= PART_MESSAGES:
+            if len(out) == MAX_PARTS:
+                break
+            out.append([])
+            used = 0
+        out[-1].append(message)
+        used += size
+    return [list(reversed(part)) for part in reversed(out)]
