@@ -59,3 +59,19 @@ def test_the_inbox_gets_one_notice_per_overrun_not_one_per_refusal(service, monk
     with pytest.raises(TooMany):  # a later overrun is a new notice
         service.admit(CLAUDE, writes=True)
     assert [item["type"] for item in service.inbox()] == ["overrun"]
+
+
+def test_many_agent_names_share_one_budget_and_the_refusal_names_them():
+    """#33 item 6: the budget was per self-declared name: 68 names wrote 129,200 memories in
+    30 s without a refusal."""
+    budgets = WriteBudgets(writes_per_minute=100, bytes_per_minute=10**9)
+    refused = []
+    for n in range(68):
+        try:
+            budgets.charge(f"flood-{n:02d}", 10, 100)
+        except TooMany as exc:
+            refused.append(exc.message)
+    assert len(refused) == 68 - 20  # together twice what one agent may write: 200 memories
+    assert "all agents together are over their shared write budget of 200 memories" in refused[0]
+    assert "shared by 21 agent names writing this minute (flood-00, flood-01," in refused[0]
+    budgets.charge("flood-00", 0, 0)  # nothing taken from its own budget by the refusals

@@ -17,6 +17,8 @@ from memdesk.core.errors import TooMany
 
 WRITES_PER_MINUTE = 2_000
 BYTES_PER_MINUTE = 32 * 1024 * 1024
+ALL_AGENTS = ""  # the budget every agent shares (no agent has an empty name)
+ALL_AGENTS_FACTOR = 2  # together, agents may write twice what one may
 
 
 @dataclass
@@ -39,6 +41,17 @@ class _Bucket:
         return (min(amount, self.size) - self.level) / self.per_second
 
 
+@dataclass(frozen=True)
+class _Short:
+    """The budget a write did not fit, and the seconds until it would."""
+
+    budget: str
+    wait: float
+
+    def __str__(self) -> str:
+        return self.budget
+
+
 @dataclass
 class Overrun:
     """An agent that went over its budget: the person is told, once, how often and since."""
@@ -54,37 +67,62 @@ class WriteBudgets:
     bytes_per_minute: int = BYTES_PER_MINUTE
     _buckets: dict[str, tuple[_Bucket, _Bucket]] = field(default_factory=dict)
     overruns: dict[str, Overrun] = field(default_factory=dict)
+    _writers: dict[str, float] = field(default_factory=dict)  # agent name -> last write
 
     def charge(self, agent: str, memories: int, size: int) -> None:
-        """Take `memories` writes of `size` bytes from `agent`'s budget, or raise TooMany
-        saying which budget and when to retry (nothing is taken then)."""
+        """Take `memories` writes of `size` bytes from `agent`'s budget and from the one all
+        agents share, or raise TooMany saying which budget and when to retry (nothing is
+        taken then). The shared one holds however many names a flood gives itself: 68 names
+        once wrote 129,200 memories in 30 s, each within its own budget."""
         now = time.monotonic()
+        if len(self._writers) > 1024:  # a flood of names must not grow this for ever
+            self._writers = {n: at for n, at in self._writers.items() if now - at <= 60}
+        self._writers[agent] = now
+        own = self._take(agent, memories, size, now, 1)
+        if own is not None:
+            self._refused(agent, now)
+            raise TooMany(
+                f"agent {agent!r} is over its write budget of {own}; retry in "
+                f"{own.wait:.0f} s (the person is told)",
+                retry_after=round(own.wait, 1),
+            )
+        shared = self._take(ALL_AGENTS, memories, size, now, ALL_AGENTS_FACTOR)
+        if shared is not None:
+            self._give_back(agent, memories, size)
+            names = sorted(n for n, at in self._writers.items() if now - at <= 60)
+            self._refused(agent, now)
+            raise TooMany(
+                f"all agents together are over their shared write budget of {shared}, "
+                f"shared by {len(names)} agent name{'s' * (len(names) != 1)} writing this "
+                f"minute ({', '.join(names[:10])}{', …' if len(names) > 10 else ''}); retry in "
+                f"{shared.wait:.0f} s (the person is told)",
+                retry_after=round(shared.wait, 1),
+            )
+
+    def _take(self, key: str, memories: int, size: int, now: float, factor: int) -> _Short | None:
+        """Both of `key`'s buckets, or neither: None when taken, else which was short."""
         writes, volume = self._buckets.setdefault(
-            agent,
+            key,
             (
-                _Bucket(self.writes_per_minute, self.writes_per_minute / 60),
-                _Bucket(self.bytes_per_minute, self.bytes_per_minute / 60),
+                _Bucket(factor * self.writes_per_minute, factor * self.writes_per_minute / 60),
+                _Bucket(factor * self.bytes_per_minute, factor * self.bytes_per_minute / 60),
             ),
         )
         wait = writes.take(memories, now)
         if wait:
-            self._refused(agent, now)
-            raise TooMany(
-                f"agent {agent!r} is over its write budget of {self.writes_per_minute:,} "
-                f"memories a minute; retry in {wait:.0f} s (the person is told)",
-                retry_after=round(wait, 1),
-            )
+            return _Short(f"{factor * self.writes_per_minute:,} memories a minute", wait)
         before = writes.level
         wait = volume.take(size, now)
         if wait:
             writes.level = before + memories  # all or nothing: the writes are given back
-            self._refused(agent, now)
-            raise TooMany(
-                f"agent {agent!r} is over its write budget of "
-                f"{self.bytes_per_minute // (1024 * 1024)} MiB a minute; retry in {wait:.0f} s "
-                "(the person is told)",
-                retry_after=round(wait, 1),
-            )
+            mib = factor * self.bytes_per_minute // (1024 * 1024)
+            return _Short(f"{mib} MiB a minute", wait)
+        return None
+
+    def _give_back(self, key: str, memories: int, size: int) -> None:
+        writes, volume = self._buckets[key]
+        writes.level = min(writes.size, writes.level + memories)
+        volume.level = min(volume.size, volume.level + size)
 
     def _refused(self, agent: str, now: float) -> None:
         self.overruns.setdefault(agent, Overrun(agent, now)).refused += 1
