@@ -330,9 +330,7 @@ def test_hook_options_may_come_before_the_event(db_path):
         (3000, "é" * 400),  # over the socket's 1 MiB line: "memdesk stopped"
     ],
 )
-def test_a_long_session_keeps_what_the_user_said_first_and_last(
-    hook, tmp_path, messages, filler
-):
+def test_a_long_session_keeps_what_the_user_said_first_and_last(hook, tmp_path, messages, filler):
     """#33 item 11: long sessions lost their end."""
     said = [
         "This repo uses pnpm only, never npm.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from memdesk.ui.list.demo_data import SIZE, load_demo
+from memdesk.ui.list.demo_data import RETIRED, SIZE, load_demo
 from tests.ui.window_helpers import open_window, settle
 
 
@@ -52,6 +52,11 @@ def test_the_window_loads_the_demo_as_one_step_that_undo_takes_back(qtbot, servi
     qtbot.mouseClick(panel.demo_button, Qt.MouseButton.LeftButton)
     settle(window)
     assert service.stats()["total"] == SIZE
+    # What the panel promised is what the list shows, with the retired ones said (#31 item 8)
+    promise = " ".join(label.text() for label in panel.findChildren(QLabel))
+    assert f"({RETIRED} of them corrected since: retired, under Inactive)" in promise
+    assert window.browser.model.rowCount() == SIZE - RETIRED
+    assert service.count(status="inactive") == RETIRED
     assert window.undo_stack.undoText() == "Load demo data"
 
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -59,3 +64,15 @@ def test_the_window_loads_the_demo_as_one_step_that_undo_takes_back(qtbot, servi
     assert service.stats()["total"] == 0
     assert window.pages.currentWidget() is panel
     assert panel.demo_button.isEnabled()  # and it may be loaded again
+
+
+def test_load_demo_data_comes_before_the_long_mcp_snippet(qtbot, service, tmp_path):
+    """#31 item 8: at the default 1,400 x 860 the button sat under the snippet, cut in half."""
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    window.resize(1400, 860)
+    settle(window)
+    panel = window.empty_state
+    button = panel.demo_button.mapTo(panel, panel.demo_button.rect().bottomLeft())
+    copy = panel.copy_mcp_button.mapTo(panel, panel.copy_mcp_button.rect().topLeft())
+    assert button.y() < copy.y()
+    assert not panel.demo_button.visibleRegion().isEmpty()

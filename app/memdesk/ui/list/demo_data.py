@@ -132,8 +132,10 @@ ARCHIVE: list[dict[str, Any]] = [
 
 # fmt: on
 
-# What the first-run panel promises: a correction adds a memory, its old text stays.
+# What the first-run panel promises: a correction adds a memory, its old text stays (retired,
+# under Inactive), so the list shows SIZE - RETIRED.
 SIZE = len(IDENTITY) + len(KNOWLEDGE) + len(CORRECTIONS) + len(ARCHIVE)
+RETIRED = len(CORRECTIONS)
 
 
 def load_demo(service: MemoryService) -> int:

@@ -70,6 +70,9 @@ class EmptyStatePanel(QWidget):
         column.addLayout(self._title())
         column.addWidget(_heading("Three layers of memory"))
         column.addLayout(self._layers())
+        # The first thing to try stays above the fold: below the MCP snippet it was cut in
+        # half at the default window size.
+        column.addLayout(self._demo_row())
         column.addWidget(_heading("Connect an agent"))
         column.addWidget(
             _text(
@@ -87,7 +90,6 @@ class EmptyStatePanel(QWidget):
         column.addWidget(_text("Tools that talk to memdesk directly use its socket:"))
         self.copy_socket_button = self._code_row(column, socket_path)
         column.addSpacing(8)
-        column.addLayout(self._demo_row())
         column.addStretch(1)
 
         page = QWidget()
@@ -166,7 +168,8 @@ class EmptyStatePanel(QWidget):
         row.addWidget(self.demo_button)
         row.addWidget(
             _text(
-                f"{demo_data.SIZE} memories from two projects, to explore before your agents "
+                f"{demo_data.SIZE} memories from two projects ({demo_data.RETIRED} of them "
+                "corrected since: retired, under Inactive), to explore before your agents "
                 "write their own (Ctrl+Z takes them away again). Or press Ctrl+N to add your "
                 "first memory."
             ),
