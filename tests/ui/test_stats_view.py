@@ -80,3 +80,19 @@ def test_what_agents_were_given_per_day_by_agent_and_by_project(service, window)
     window.stats_view.injected_by.setCurrentText("By project")
     [line] = plot.listDataItems()
     assert line.name() == "shop"
+
+
+def test_at_1024_by_700_every_count_is_in_view_without_a_sideways_scroll(window, qtbot):
+    """#31 item 8: Stats needed a horizontal scroll at 1,024 x 700 and its Agent column was
+    cut."""
+    from PySide6.QtWidgets import QLabel
+
+    window.resize(1024, 700)
+    qtbot.wait(50)
+    view = window.stats_view
+    width = view.viewport().width()
+    assert view.widget().width() <= width
+    for field in ("layer", "kind", "source", "status", "agent", "project", "tag"):
+        label = view.findChild(QLabel, f"counts_{field}")
+        right = label.mapTo(view.viewport(), label.rect().topRight()).x()
+        assert right <= width, field

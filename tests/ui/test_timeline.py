@@ -231,3 +231,16 @@ def test_a_drawn_range_is_a_chip_and_a_stats_count_clicked_after_it_shows_its_co
     settle(window)
     assert len(shown_ids(window)) == service.count(layer="L1") == 5
     assert chip.text() == "Date  ▾"
+
+
+def test_the_legend_keeps_each_symbol_with_its_word(qtbot, service):
+    """#31 item 8: at 1,024 px "●" ended one line of the legend and "you" began the next."""
+    import re
+
+    from memdesk.ui.timeline.timeline_view import TimelineView
+
+    view = TimelineView(service)
+    qtbot.addWidget(view)
+    text = view.legend.text()
+    assert re.search(r"[●▲■](</span>)? ", text) is None  # never a breakable space after one
+    assert "●&nbsp;you" in text

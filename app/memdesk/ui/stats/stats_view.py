@@ -16,7 +16,6 @@ from PySide6.QtCore import QObject, QRunnable, QSettings, Qt, QThreadPool, Signa
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from superqt import QFlowLayout
 
 from memdesk.core import MemoryService
 from memdesk.core.rules import LAYER_NAMES
@@ -32,6 +32,7 @@ from memdesk.ui.stats_loader import StatsLoader
 
 PERIODS = {"30 days": 30, "90 days": 90, "365 days": 365}
 SHOWN = 10  # projects, tags and agents listed; the rest are in the sidebar and chips
+TILE_WIDTH = 200  # a figure's box: three side by side from ~660 px, fewer below
 
 
 class _Job(QRunnable):
@@ -75,23 +76,26 @@ class StatsView(QScrollArea):
         self._pool.setMaxThreadCount(1)
         self.figures: dict[str, Any] = {}
         self.setWidgetResizable(True)
+        # Everything wraps to the width it is given: at 1,024 px the counts needed a
+        # horizontal scroll and the Agent and Project columns were cut.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         page = QWidget(self)
         self.setWidget(page)
         column = QVBoxLayout(page)
 
-        tiles = QGridLayout()
-        self.total = self._tile(tiles, "Memories", 0, 0)
-        self.identity = self._tile(tiles, "Identity (L0)", 0, 1)
-        self.latency = self._tile(tiles, "Search time", 0, 2)
-        self.file = self._tile(tiles, "Database", 1, 0)
-        self.integrity = self._tile(tiles, "Integrity", 1, 1)
+        tiles = QFlowLayout()
+        self.total = self._tile(tiles, "Memories")
+        self.identity = self._tile(tiles, "Identity (L0)")
+        self.latency = self._tile(tiles, "Search time")
+        self.file = self._tile(tiles, "Database")
+        self.integrity = self._tile(tiles, "Integrity")
         self.check_button = QPushButton("Check Now", self)
         self.check_button.clicked.connect(self.check_now)
-        tiles.addWidget(self.check_button, 1, 2)
+        tiles.addWidget(self.check_button)
         column.addLayout(tiles)
 
         self.counts = QGroupBox("Counts (click one to list those memories)", self)
-        self._counts_grid = QGridLayout(self.counts)
+        self._counts_grid = QFlowLayout(self.counts)
         column.addWidget(self.counts)
 
         activity = QGroupBox("Activity", self)
@@ -139,12 +143,13 @@ class StatsView(QScrollArea):
         column.addStretch(1)
         self._show_last_check()
 
-    def _tile(self, grid: QGridLayout, title: str, row: int, column: int) -> QLabel:
+    def _tile(self, tiles: QFlowLayout, title: str) -> QLabel:
         group = QGroupBox(title, self)
+        group.setMinimumWidth(TILE_WIDTH)
         label = QLabel("…", group)
         label.setWordWrap(True)
         QVBoxLayout(group).addWidget(label)
-        grid.addWidget(group, row, column)
+        tiles.addWidget(group)
         return label
 
     # -- loading -------------------------------------------------------------------------------
@@ -226,18 +231,22 @@ class StatsView(QScrollArea):
             ("Project", "project", _top(stats["projects"]), str),
             ("Tag", "tag", _top(stats["tags"]), str),
         ]
-        for column, (title, field, counts, name) in enumerate(groups):
-            head = QLabel(f"<b>{title}</b>", self.counts)
-            self._counts_grid.addWidget(head, 0, column)
+        for title, field, counts, name in groups:
             lines = [
                 f"<a href='{field}\x1f{html.escape(value)}'>{html.escape(name(value))}</a> "
                 f"{count:,}"
                 for value, count in counts.items()
             ]
-            label = QLabel("<br>".join(lines) or "—", self.counts)
+            group = QWidget(self.counts)
+            stacked = QVBoxLayout(group)
+            stacked.setContentsMargins(0, 0, 12, 0)
+            stacked.addWidget(QLabel(f"<b>{html.escape(title)}</b>", group))
+            label = QLabel("<br>".join(lines) or "—", group)
             label.setObjectName(f"counts_{field}")
             label.linkActivated.connect(self._on_count_link)
-            self._counts_grid.addWidget(label, 1, column, Qt.AlignmentFlag.AlignTop)
+            stacked.addWidget(label, 0, Qt.AlignmentFlag.AlignTop)
+            stacked.addStretch(1)
+            self._counts_grid.addWidget(group)
 
     def _plot(self, plot: pg.PlotWidget, values: list[int]) -> None:
         plot.clear()

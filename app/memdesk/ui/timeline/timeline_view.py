@@ -104,8 +104,12 @@ class TimelineView(QWidget):
         self.fit.setToolTip("Show every memory (Home)")
         self.fit.clicked.connect(self.fit_all)
         self.summary = QLabel(self)
-        legend = "  ".join(f"<span style='color:{c}'>●</span> {k}" for k, c in KIND_COLOURS.items())
-        self.legend = QLabel(legend + "   ● you  ▲ agent  ■ system", self)
+        # A symbol and its word never part at a line's end: "●" ended one line, "you" began
+        # the next.
+        legend = "  ".join(
+            f"<span style='color:{c}'>●</span>&nbsp;{k}" for k, c in KIND_COLOURS.items()
+        )
+        self.legend = QLabel(legend + "   ●&nbsp;you  ▲&nbsp;agent  ■&nbsp;system", self)
         self.legend.setWordWrap(True)
         bar = wrapping_row(
             kept_together(self, "Lanes:", self.lanes),
