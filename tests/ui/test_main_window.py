@@ -583,3 +583,33 @@ def test_search_runs_off_the_gui_thread_and_only_the_last_query_is_shown(
     assert shown_texts(window) == ["The staging database is Postgres 16"]
     assert searched_on
     assert not any(searched_on)  # every search ran on the worker
+
+
+def test_columns_squeezed_by_a_narrow_window_come_back_when_it_widens(qtbot, service, tmp_path):
+    """#31 item 8: widths shrunk at 1,024 px came back at 1,400 px, on other databases and
+    after restart, and Updated showed "20…"."""
+    from PySide6.QtCore import QSettings
+
+    from memdesk.ui.list.memory_table_view import COL_UPDATED, DEFAULT_WIDTHS
+    from memdesk.ui.main_window import MainWindow
+
+    service.add("Deploys go through the release train")
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    table = window.browser.table
+    window.resize(2400, 900)
+    qtbot.waitUntil(lambda: table.columnWidth(3) == DEFAULT_WIDTHS[3], timeout=1000)
+    window.splitter.setSizes([1500, 500, 320])  # a narrow list, as in a 1,024 px window
+    qtbot.waitUntil(lambda: table.columnWidth(3) < DEFAULT_WIDTHS[3], timeout=1000)
+    date = table.model().data(table.model().index(0, COL_UPDATED))
+    assert table.columnWidth(COL_UPDATED) >= table.fontMetrics().horizontalAdvance(date[:10])
+    window.close()
+    again = MainWindow(
+        service, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(again)
+    again.show()
+    again.resize(2400, 900)
+    again.splitter.setSizes([170, 1900, 320])  # the list wide again
+    wide = again.browser.table
+    qtbot.waitUntil(lambda: wide.columnWidth(3) == DEFAULT_WIDTHS[3], timeout=1000)
+    assert all(wide.columnWidth(c) == w for c, w in DEFAULT_WIDTHS.items())

@@ -4,8 +4,12 @@ typed as the QMainWindow it is so that this module need not import the one impor
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QMainWindow
+
+from memdesk.ui.list.memory_table_view import DEFAULT_WIDTHS
 
 
 def first_layout(window: QMainWindow) -> None:
@@ -27,9 +31,11 @@ def restore_settings(window: QMainWindow) -> None:
         window.splitter.restoreState(state)
     else:  # first run: sized when first shown, once the window's own width is known
         window.first_layout = True
+    table = window.browser.table
     if isinstance(header := s.value("list/header"), QByteArray):
-        window.browser.table.horizontalHeader().restoreState(header)
-        window.browser.table.widths_restored = True
+        table.horizontalHeader().restoreState(header)  # the sort column and its direction
+    table.preferred = {}  # what the header held may be widths a narrow window squeezed
+    table.set_preferred(dict(DEFAULT_WIDTHS) | _widths(s.value("list/widths")))
     window.sidebar.select_key(str(s.value("view/key", "all")))
     window.browser.set_view_key(window.sidebar.current_key)
     window.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
@@ -42,6 +48,16 @@ def save_settings(window: QMainWindow) -> None:
     s.setValue("window/state", window.saveState())
     s.setValue("window/splitter", window.splitter.saveState())
     s.setValue("list/header", window.browser.table.horizontalHeader().saveState())
+    s.setValue("list/widths", json.dumps(window.browser.table.preferred))
     s.setValue("view/key", window.sidebar.current_key)
     s.setValue("view/page", window.view_tabs.currentIndex())
     s.sync()
+
+
+def _widths(saved: object) -> dict[int, int]:
+    """The list's preferred widths as saved ({"column": width} JSON); {} when unreadable."""
+    try:
+        loaded = json.loads(saved) if isinstance(saved, str) else {}
+        return {int(c): int(w) for c, w in loaded.items()}
+    except (ValueError, TypeError, AttributeError):
+        return {}

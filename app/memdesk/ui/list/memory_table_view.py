@@ -102,6 +102,8 @@ class _HighlightDelegate(QStyledItemDelegate):
 
 CONTENT_SHARE = 0.45  # of the list's width, kept for the content column
 MIN_COLUMN = 36
+# Every column but the content's (which stretches), in pixels, as first shown.
+DEFAULT_WIDTHS = {1: 40, 2: 78, 3: 110, 4: 80, 5: 90, 6: 124, 7: 58}
 
 
 class MemoryTableView(QTableView):
@@ -114,7 +116,6 @@ class MemoryTableView(QTableView):
         super().__init__(parent)
         self.setModel(model)
         self._model = model
-        self.widths_restored = False  # the person's saved widths are kept on first show
         # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
         # which paints them without a call into Python per cell.
         self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
@@ -137,28 +138,66 @@ class MemoryTableView(QTableView):
         # A click on a column during a search sorts the hits by it: show the arrow again.
         header.sortIndicatorChanged.connect(lambda *_: header.setSortIndicatorShown(True))
         self.setSortingEnabled(True)
-        for column, width in enumerate((0, 40, 78, 110, 80, 90, 124, 58)):
-            if width:
-                self.setColumnWidth(column, width)
+        # The widths the person wants (the defaults, or what they dragged a column to): a
+        # narrow window squeezes the columns below them, a wider one gives them back. Only
+        # these are kept between runs (widths squeezed at 1,024 px came back at 1,400).
+        self.preferred = dict(DEFAULT_WIDTHS)
+        self._fitting = False
+        header.sectionResized.connect(self._on_section_resized)
+        for column, width in DEFAULT_WIDTHS.items():
+            self.setColumnWidth(column, width)
         self.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         model.reload_ready.connect(self._on_reload_ready)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         """Content is what a person reads: when the list gets narrow, the other columns
-        give up room (down to a minimum) before the content column does."""
+        give up room (down to a minimum) before the content column does, and take it back
+        when it widens."""
         super().resizeEvent(event)
-        narrower = 0 < event.size().width() < event.oldSize().width()
-        if narrower or (event.oldSize().width() < 0 and not self.widths_restored):
-            self._fit_columns()
+        if event.size().width() != event.oldSize().width():
+            self.fit_columns()
 
-    def _fit_columns(self) -> None:
+    def set_preferred(self, widths: dict[int, int]) -> None:
+        """The person's widths from an earlier run (columns unknown or absurd are ignored)."""
+        for column, width in widths.items():
+            if column in DEFAULT_WIDTHS and MIN_COLUMN <= width <= 2000:
+                self.preferred[column] = width
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
         room = self.viewport().width()
-        others = [c for c in range(self._model.columnCount()) if c != COL_CONTENT]
-        taken = sum(self.columnWidth(c) for c in others)
-        if taken and room - taken < CONTENT_SHARE * room:
-            scale = (1 - CONTENT_SHARE) * room / taken
-            for column in others:
-                self.setColumnWidth(column, max(MIN_COLUMN, int(self.columnWidth(column) * scale)))
+        budget = (1 - CONTENT_SHARE) * room
+        least = {column: self._least(column) for column in self.preferred}
+        # Columns held at their least take that; the others share what is left of the budget.
+        held: set[int] = set()
+        scale = 1.0
+        for _ in range(len(least)):
+            free = sum(w for c, w in self.preferred.items() if c not in held)
+            left = budget - sum(least[c] for c in held)
+            if room <= 0:  # not laid out yet: nothing to fit to
+                return
+            scale = max(0.0, min(1.0, left / free)) if free else 0.0
+            newly = {c for c, w in self.preferred.items() if c not in held and w * scale < least[c]}
+            if not newly:
+                break
+            held |= newly
+        self._fitting = True
+        try:
+            for column, width in self.preferred.items():
+                self.setColumnWidth(column, max(least[column], int(width * scale)))
+        finally:
+            self._fitting = False
+
+    def _least(self, column: int) -> int:
+        """A date stays readable ("20…" told nothing; the time may go); other columns may
+        shrink further."""
+        if column == COL_UPDATED:
+            return self.fontMetrics().horizontalAdvance("0000-00-00…") + 12
+        return MIN_COLUMN
+
+    def _on_section_resized(self, column: int, _old: int, new: int) -> None:
+        if not self._fitting and column in self.preferred and new > 0:
+            self.preferred[column] = new  # the person dragged it
 
     def show_order(self, order: str) -> None:
         """The header's sort arrow for `order`; none for a search's relevance order."""
