@@ -128,3 +128,28 @@ def test_a_sync_is_one_step_that_undo_takes_back_exactly(machines):
     after_undo = machines.shared("b")
     assert after_undo[memory["id"]]["content"] == before[memory["id"]]["content"]
     assert added["id"] not in after_undo
+
+
+@pytest.mark.parametrize("stop", ["private", "kept local"])
+def test_what_this_machine_stopped_sharing_is_never_changed_by_a_sync(machines, stop):
+    """#34 item 1: a memory this machine no longer shares was overwritten by another
+    machine's edit, its version going backwards (3 -> 2) and no one asked."""
+    memory = machines.run("a", lambda s: s.add("Staging is at db-2.internal", project="shop"))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+
+    def stop_sharing(s):
+        s.update(memory["id"], content="Staging is at db-3.internal")
+        if stop == "private":
+            s.update(memory["id"], visibility="private")
+        else:
+            s.sync_local("shop")
+        return s.get(memory["id"])
+
+    before = machines.run("a", stop_sharing)
+    machines.run("b", lambda s: s.update(memory["id"], content="Staging is at db-9.internal"))
+    machines.sync("b")
+    result = machines.sync("a")[0]
+    after = machines.run("a", lambda s: s.get(memory["id"]))
+    assert (after["content"], after["version"]) == (before["content"], before["version"])
+    assert any(memory["id"] in line for line in result["refused"])  # and it says why

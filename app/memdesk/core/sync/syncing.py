@@ -34,7 +34,7 @@ from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
-from memdesk.store import Proposal
+from memdesk.store import Memory, Proposal
 
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
 
@@ -204,6 +204,9 @@ class Sync(SyncWrites, SyncQuestions):
             local = render(remote, config.excluded(remote), known, config.writer)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
+        unshared = _stopped_sharing(remote, config.excluded(remote), incoming, local)
+        refused.update(unshared)
+        incoming = {i: found for i, found in incoming.items() if i not in unshared}
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs)
         if changes or head is None:
@@ -299,6 +302,32 @@ def _check_all(
             continue
         incoming[memory_id] = found
     return incoming, refused
+
+
+def _stopped_sharing(
+    remote: Remote, excluded: set[str], incoming: dict[str, Incoming], local: dict[str, Unit]
+) -> dict[str, str]:
+    """Of what the remote changed, the memories this machine holds but no longer shares with
+    it (made private, its project kept local or moved to a team remote): a sync never changes
+    them (another machine's edit overwrote them, the version went backwards, and a team got
+    the overwritten text), it says why."""
+    candidates = [i for i in incoming if i not in local]
+    out = {}
+    for start in range(0, len(candidates), 500):
+        chunk = candidates[start : start + 500]
+        for uuid, visibility, project, layer in (
+            Memory.select(Memory.uuid, Memory.visibility, Memory.project, Memory.layer)
+            .where(Memory.uuid.in_(chunk))
+            .tuples()
+        ):
+            if visibility != "shared":
+                out[uuid] = f"{uuid}: changed on {remote.name}, but private here: not applied"
+            elif not remote.takes(project, layer, excluded):
+                out[uuid] = (
+                    f"{uuid}: changed on {remote.name}, but {project or 'its project'} is not "
+                    "synced with it from here: not applied"
+                )
+    return out
 
 
 def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
