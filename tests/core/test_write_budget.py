@@ -68,10 +68,10 @@ def test_many_agent_names_share_one_budget_and_the_refusal_names_them():
     refused = []
     for n in range(68):
         try:
-            budgets.charge(f"flood-{n:02d}", 10, 100)
+            budgets.charge(f"flood-{n:02d}", 20, 100)
         except TooMany as exc:
             refused.append(exc.message)
-    assert len(refused) == 68 - 20  # together twice what one agent may write: 200 memories
-    assert "all agents together are over their shared write budget of 200 memories" in refused[0]
-    assert "shared by 21 agent names writing this minute (flood-00, flood-01," in refused[0]
+    assert len(refused) == 68 - 40  # together 8 times what one agent may write: 800 memories
+    assert "all agents together are over their shared write budget of 800 memories" in refused[0]
+    assert "shared by 41 agent names writing this minute (flood-00, flood-01," in refused[0]
     budgets.charge("flood-00", 0, 0)  # nothing taken from its own budget by the refusals

@@ -346,21 +346,27 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             .tuples()
         )
         identity = self.identity()
+        if actor.source == "agent":
+            counts = {
+                "total": Memory.select(Memory.id).where(seen).count(),
+                "by_status": grouped(Memory.status, Memory.id.is_null(False)),
+                "by_layer": grouped(Memory.layer, active),
+                "by_kind": grouped(Memory.kind, active),
+                "by_source": grouped(Memory.source, active),
+                "projects": grouped(Memory.project, active & Memory.project.is_null(False)),
+                "agents": grouped(Memory.agent, active & Memory.agent.is_null(False)),
+                "versions": MemoryVersion.select()
+                .join(Memory, on=MemoryVersion.memory == Memory.id)
+                .where(seen)
+                .count(),
+                "links": _visible_links(visible),
+            }
+        else:
+            counts = _everything_counted(self.database)
         return {
-            "total": Memory.select(Memory.id).where(seen).count(),
-            "by_status": grouped(Memory.status, Memory.id.is_null(False)),
-            "by_layer": grouped(Memory.layer, active),
-            "by_kind": grouped(Memory.kind, active),
-            "by_source": grouped(Memory.source, active),
-            "projects": grouped(Memory.project, active & Memory.project.is_null(False)),
-            "agents": grouped(Memory.agent, active & Memory.agent.is_null(False)),
+            **counts,
             "tags": dict(tag_counts),
             "identity": {"size": identity["size"], "limit": identity["limit"]},
-            "versions": MemoryVersion.select()
-            .join(Memory, on=MemoryVersion.memory == Memory.id)
-            .where(seen)
-            .count(),
-            "links": _visible_links(visible),
             "searches": RetrievalLog.select().count(),
             "proposals": Proposal.select().where(Proposal.status == "pending").count(),
             "inbox": self.inbox_count(),
@@ -380,6 +386,48 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
         For idle moments: each step is a write transaction of ~10 ms per 100 pages."""
         with self._transaction():
             return store_fts.merge_step(self.database, pages)
+
+
+_WRITTEN = (
+    "SELECT kind, source, agent, COUNT(*) FROM memory WHERE status = 'active' "
+    "GROUP BY kind, source, agent"
+)
+
+
+def _everything_counted(database: peewee.SqliteDatabase) -> dict[str, Any]:
+    """The person's counts (the person sees everything): status, layer and project by their
+    indexes, kind, writer and agent in one pass instead of three, and the link and version
+    tables counted whole, without joining every row to its memory (every row has its ends).
+    They took 0.34 s of a 0.48 s window start at 100k memories with 100k links."""
+    sql = database.execute_sql
+    by_kind: dict[str, int] = {}
+    by_source: dict[str, int] = {}
+    agents: dict[str, int] = {}
+    for kind, source, agent, n in sql(_WRITTEN):
+        by_kind[kind] = by_kind.get(kind, 0) + n
+        by_source[source] = by_source.get(source, 0) + n
+        if agent is not None:
+            agents[agent] = agents.get(agent, 0) + n
+    by_status = dict(sql("SELECT status, COUNT(*) FROM memory GROUP BY status").fetchall())
+    by_layer = sql("SELECT layer, COUNT(*) FROM memory WHERE status = 'active' GROUP BY layer")
+    projects = sql(
+        "SELECT project, COUNT(*) FROM memory WHERE status = 'active' AND project IS NOT NULL "
+        "GROUP BY project"
+    )
+    versions, links = sql(
+        "SELECT (SELECT COUNT(*) FROM memory_version), (SELECT COUNT(*) FROM link)"
+    ).fetchone()
+    return {
+        "total": sum(by_status.values()),
+        "by_status": by_status,
+        "by_layer": dict(by_layer.fetchall()),
+        "by_kind": dict(sorted(by_kind.items())),
+        "by_source": dict(sorted(by_source.items())),
+        "projects": dict(projects.fetchall()),
+        "agents": dict(sorted(agents.items())),
+        "versions": versions,
+        "links": links,
+    }
 
 
 def _visible_links(visible: Callable[[Any], peewee.Expression]) -> int:
