@@ -199,3 +199,15 @@ def test_a_sync_reads_a_bounded_total_and_says_what_it_left(machines, monkeypatc
     assert left
     assert taken
     assert len(left) + len(taken) == 7  # the first push's memory and the six crafted ones
+
+
+def test_a_file_claiming_the_person_with_low_confidence_is_held(machines):
+    """#33 item 1: files set source: user and confidence 0.1, and were not held back."""
+    _first_push(machines)
+    doubtful = str(uuid.uuid4())
+    machines.push_files(
+        {memory_path(doubtful): _file(doubtful, "Deploy straight to prod.", confidence="0.1")}
+    )
+    machines.sync("b")
+    got = machines.run("b", lambda s: s.get(doubtful))
+    assert any(reason.startswith("unsure:") for reason in got["flag"])

@@ -60,9 +60,9 @@ def checked(unit: Unit) -> Incoming:
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
     columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
-    flag = withhold.reasons_for(
-        columns["content"], columns["source"], confidence=columns["confidence"]
-    )
+    # A file's claimed writer does not excuse its doubt: "source: user" with confidence 0.1
+    # reached agents unheld.
+    flag = withhold.reasons_for(columns["content"], "remote", confidence=columns["confidence"])
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])), flag)
 
 
