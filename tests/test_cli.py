@@ -503,3 +503,14 @@ def test_help_says_where_the_database_and_the_agents_socket_are(run, tmp_path, m
     out = run("--help", db=None)[1]
     assert f"database  {tmp_path / 'mine.db'}" in out
     assert f"socket    {tmp_path / 'agents.sock'}" in out
+
+
+def test_show_says_which_machine_a_synced_memory_came_from(run, service):
+    """#34 item 5: `memdesk show` did not print the writer of a memory that came through
+    sync (a teammate's read as the person's own)."""
+    from memdesk.store import Memory
+
+    memory = service.add("acme deploys with Flux.", project="acme")
+    Memory.update(writer="bo@laptop").where(Memory.uuid == memory["id"]).execute()
+    _, out, _ = run("show", memory["id"])
+    assert "written by  user, from bo@laptop" in out

@@ -68,6 +68,8 @@ def _row(m: dict[str, Any], lead: str = "") -> str:
 
 def _memory(m: dict[str, Any]) -> str:
     writer = f"{m['source']} ({m['agent']})" if m.get("agent") else m["source"]
+    if m.get("writer"):  # it came through sync: whose machine wrote it
+        writer += f", from {m['writer']}"
     lines = [
         f"id          {m['id']}",
         f"layer       {m['layer']}    kind {m['kind']}    status {m['status']}",
