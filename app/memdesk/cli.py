@@ -161,6 +161,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--reason", help="why (kept in the history)")
     p.add_argument(
+        "--visibility",
+        choices=("shared", "private"),
+        help="private: agents other than its writer never see it, and sync never sends it",
+    )
+    p.add_argument(
         "--correct",
         action="store_true",
         help="replace by a new memory; the old one turns inactive and is linked",

@@ -60,7 +60,7 @@ def edit(svc: Any, a: argparse.Namespace) -> Any:
     if not fields:
         raise MemdeskError(
             "nothing to change: give --content, --tag, --kind, --layer, "
-            "--project, --task or --importance",
+            "--project, --task, --importance or --visibility",
             field="content",
         )
     return svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
@@ -262,7 +262,7 @@ def agents(svc: Any, a: argparse.Namespace) -> Any:
 
 
 def _fields(a: argparse.Namespace) -> dict[str, Any]:
-    names = ("layer", "kind", "project", "task", "importance")
+    names = ("layer", "kind", "project", "task", "importance", "visibility")
     fields = {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
     if isinstance(fields.get("layer"), list):
         fields["layer"] = fields["layer"][-1]
