@@ -29,6 +29,10 @@ def test_team_projects_go_to_the_team_remote_and_the_rest_to_mine(machines, tmp_
     assert ids["acme"] in team_files
     assert not {ids["mine"], ids["other"]} & {i for i in ids.values() if i in team_files}
     assert "identity.md" not in machines.tree(team)
+    readme = machines.tree(team)["README.md"]
+    assert "`identity.md`" not in readme  # #34 item 5: it named a file the team never holds
+    assert "never anyone's identity profile" in readme
+    assert "`identity.md`" in machines.tree()["README.md"]
     own_files = "\n".join(machines.tree().values())
     assert ids["mine"] in own_files
     assert ids["acme"] not in own_files
@@ -42,6 +46,10 @@ def test_team_projects_go_to_the_team_remote_and_the_rest_to_mine(machines, tmp_
     machines.run("bo", lambda s: s.sync())
     machines.run("ana", lambda s: s.sync())
     assert machines.run("ana", lambda s: s.get(ids["acme"])["content"]) == "acme deploys with Flux."
+    edited = machines.run("ana", lambda s: s.history(ids["acme"])[-1])
+    assert edited["change"] == "sync"
+    assert "from team, written by " in edited["reason"]  # whose edit, not only "by system"
+    assert "@" in edited["reason"]
     team_file = next(t for p, t in machines.tree(team).items() if ids["acme"] in p)
     writer = next(line for line in team_file.splitlines() if line.startswith("writer: "))
     assert "@" in writer

@@ -208,7 +208,7 @@ class Sync(SyncWrites, SyncQuestions):
         refused.update(unshared)
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
-        changes = tree_changes(outcome, theirs)
+        changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if changes or head is None:
             message = f"memdesk sync: {outcome.sent} from {_machine()}"
             commit = mirror.commit(head, changes, message)

@@ -10,19 +10,25 @@ from memdesk.core.sync.sides import TreeSide
 _README = """# memdesk memories
 
 Kept by [memdesk](https://github.com/memdesk/memdesk) on every machine that syncs here.
-
-- `identity.md`: the identity profile, given in full to every agent session.
+{identity}
 - `memories/`: one Markdown file per memory; its front matter says what it is (layer, kind,
   tags, project, who wrote it, when, its version and links). A file with `deleted` in its
   front matter is a tombstone: the memory was deleted (machines move it to their Trash).
 
-Private memories, memories held back from agents, sessions and observations never leave the
-machine they were made on. Edit a memory in memdesk, or here keeping the front matter's
-shape (`key: <JSON value>`); the next sync of each machine takes the change.
+Private memories, memories held back from agents, the record of sessions (their prompts,
+tool calls and what agents were given) and the retrieval log never leave the machine they
+were made on; a finished session's summary does, as an archive (L2) memory. Edit a memory in
+memdesk, or here keeping the front matter's shape (`key: <JSON value>`); the next sync of
+each machine takes the change.
 """
+_IDENTITY_LINE = "\n- `identity.md`: the identity profile, given in full to every agent session."
+_TEAM_LINE = (
+    "\nA team's repository: only its projects' knowledge and archive, never anyone's identity "
+    "profile."
+)
 
 
-def tree_changes(outcome: Outcome, theirs: TreeSide) -> dict[str, bytes | None]:
+def tree_changes(outcome: Outcome, theirs: TreeSide, *, team: bool) -> dict[str, bytes | None]:
     changes: dict[str, bytes | None] = {}
     for memory_id, unit in outcome.tree.items():
         path = theirs.paths.get(memory_id)
@@ -42,5 +48,6 @@ def tree_changes(outcome: Outcome, theirs: TreeSide) -> dict[str, bytes | None]:
         if entry is None or entry.sha != Unit("", text.decode()).digest:
             changes[IDENTITY] = text
     if README not in theirs.tree:
-        changes[README] = _README.encode()
+        about = _TEAM_LINE if team else _IDENTITY_LINE
+        changes[README] = _README.format(identity=about).encode()
     return changes

@@ -78,7 +78,8 @@ class SyncWrites:
                 pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
                 tasks.add(take.columns["task"])
             else:
-                keep_version(row, SYSTEM, "sync", why)
+                # Whose edit it is, not only "sync by system".
+                keep_version(row, SYSTEM, "sync", f"{why}, written by {take.columns['writer']}")
                 values = {
                     **take.columns,
                     "flag": _guarded(take, row.flag),
