@@ -39,7 +39,8 @@ EXIT_CODES = """exit codes:
   2  usage: a bad argument or value (the message says what is allowed)
   3  not found: no such memory or backup
   4  refused: not allowed, changed since you read it, identity full, too large
-  5  unavailable: memdesk busy, the disk full or read-only, the database unusable"""
+  5  unavailable: memdesk busy, the disk full or read-only, the database unusable
+  6  sync: a remote could not be reached or refused (any others synced)"""
 
 
 def _where() -> str:
@@ -67,6 +68,7 @@ _EXIT = {
     "storage_failed": 5,
     "unavailable": 5,
     "outcome_unknown": 5,
+    "sync_failed": commands.SYNC_FAILED,
 }
 
 
@@ -385,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with cli_output.backend(args.db) as svc:
             result = handler(svc, args)
     except commands.ProblemsFound as found:
-        result, code = found.result, 1
+        result, code = found.result, found.code
     except MemdeskError as exc:
         return _fail(exc.message, exc.code, _EXIT.get(exc.code, 2), as_json, exc.field)
     except SchemaError as exc:

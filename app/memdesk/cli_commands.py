@@ -130,10 +130,17 @@ def stats(svc: Any, a: argparse.Namespace) -> Any:
     return svc.stats()
 
 
+SYNC_FAILED = 6  # the exit code when a sync remote could not be reached or refused
+
+
 class ProblemsFound(Exception):
-    def __init__(self, result: dict[str, Any]) -> None:
+    """The command ran and printed its result, which reports a failure: exit with `code`
+    (1: check found problems; 6: a sync remote failed)."""
+
+    def __init__(self, result: dict[str, Any], code: int = 1) -> None:
         super().__init__()
         self.result = result
+        self.code = code
 
 
 def check(svc: Any, a: argparse.Namespace) -> Any:
@@ -172,7 +179,7 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         return svc.sync_status()
     result = svc.sync(a.name)
     if not all(r["ok"] for r in result["remotes"]):
-        raise ProblemsFound(result)  # printed as usual, then exit code 1
+        raise ProblemsFound(result, SYNC_FAILED)  # printed as usual, the others synced
     return result
 
 
