@@ -512,14 +512,16 @@ def test_show_says_which_machine_a_synced_memory_came_from(run, service):
 
     memory = service.add("acme deploys with Flux.", project="acme")
     Memory.update(writer="bo@laptop").where(Memory.uuid == memory["id"]).execute()
+    service.close()
     _, out, _ = run("show", memory["id"])
     assert "written by  user, from bo@laptop" in out
 
 
-def test_the_cli_can_make_a_memory_private_and_shared_again(run, service):
+def test_the_cli_can_make_a_memory_private_and_shared_again(run, run_json, service):
     """#34 item 5: the CLI could not make a memory private."""
     memory = service.add("My salary review is in March")
+    service.close()
     assert run("edit", memory["id"], "--visibility", "private")[0] == 0
-    assert service.get(memory["id"])["visibility"] == "private"
+    assert run_json("show", memory["id"])["visibility"] == "private"
     assert run("edit", memory["id"], "--visibility", "shared")[0] == 0
-    assert service.get(memory["id"])["visibility"] == "shared"
+    assert run_json("show", memory["id"])["visibility"] == "shared"

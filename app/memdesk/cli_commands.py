@@ -305,7 +305,7 @@ def attach(_svc: Any, a: argparse.Namespace) -> int:
         print(f"memdesk is already attached to {a.host} there, on {a.db}; nothing to change")
         return 0
     if _confirmed(changes, a.yes):
-        hosts.apply(changes)
+        _planned(lambda: hosts.apply(changes))
         print(
             f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
             f"restart {a.host} to load it. `memdesk detach {a.host}` takes it out again"
@@ -323,7 +323,7 @@ def detach(_svc: Any, a: argparse.Namespace) -> int:
         print(f"memdesk is not attached to {a.host} there; nothing to change")
         return 0
     if _confirmed(changes, a.yes):
-        hosts.apply(changes)
+        _planned(lambda: hosts.apply(changes))
         print(f"detached memdesk from {a.host}; every other entry is as it was")
     return 0
 

@@ -162,3 +162,36 @@ def test_doctor_checks_every_attached_host_points_at_memdesk_and_this_database(
     code, out, _ = run("doctor", db=tmp_path / "other.db")
     assert code == 1
     assert "codex's memdesk MCP server uses the database" in out
+
+
+def test_a_change_made_while_the_diff_was_shown_is_never_overwritten(tmp_path):
+    """#33 item 12: attach wrote what it had read before the [y/N] question; a change made
+    meanwhile was lost."""
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(EXISTING["cursor"])
+    planned = _attached("cursor", home, cwd)
+    path.write_text('{"mcpServers": {"added-meanwhile": {"command": "x"}}}')
+    with pytest.raises(ValueError, match="changed since its diff was shown"):
+        attach.apply(planned)
+    assert "added-meanwhile" in path.read_text()
+
+
+def test_a_symlinked_config_is_refused_and_every_file_of_the_attach_stays_as_it_was(tmp_path):
+    """#33 item 12 / #35 items 4-5: a link was written through (into another app's file, or a
+    system folder through a dangling link), and one attach could change one file of two."""
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    claude = home / ".claude.json"
+    home.mkdir()
+    claude.write_text(EXISTING["claude-code"])
+    elsewhere = tmp_path / "someone-elses.json"
+    elsewhere.write_text("{}")
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.symlink_to(elsewhere)
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        attach.apply(_attached("claude-code", home, cwd))
+    assert claude.read_text() == EXISTING["claude-code"]  # not half an attach
+    assert elsewhere.read_text() == "{}"
+    assert not list(home.glob(".*.memdesk-*"))  # no temporary file left behind

@@ -84,6 +84,7 @@ class Change:
     path: Path
     new: str | None
     diff: str
+    old: str | None = None  # the text the diff was made from; None: no file then
 
 
 def plan_attach(
@@ -150,12 +151,57 @@ def attached_command(host: str, path: Path) -> list[str] | None:
 
 
 def apply(changes: list[Change]) -> None:
+    """Write every file of one attach or detach, or none: each is checked first (not a
+    symlink, the person's own, unchanged since its diff was shown), written beside itself,
+    synced, and only then renamed over it. Raises ValueError saying what stopped it."""
     for change in changes:
-        if change.new is None:
+        _check_writable(change)
+    staged: list[tuple[Change, Path | None]] = []
+    try:
+        for change in changes:
+            staged.append((change, _staged(change) if change.new is not None else None))
+    except OSError as exc:
+        for _, temp in staged:
+            if temp is not None:
+                temp.unlink(missing_ok=True)
+        raise ValueError(
+            f"could not write {exc.filename or 'a file'}: {exc.strerror}; nothing was changed"
+        ) from None
+    for change, temp in staged:
+        if temp is None:
             change.path.unlink()
         else:
-            change.path.parent.mkdir(parents=True, exist_ok=True)
-            change.path.write_text(change.new, encoding="utf-8")
+            os.replace(temp, change.path)
+
+
+def _check_writable(change: Change) -> None:
+    path = change.path
+    if path.is_symlink():
+        raise ValueError(
+            f"{path} is a symbolic link; memdesk writes only a host's own file (edit the file "
+            "it points to by hand, or replace the link with the file)"
+        )
+    if path.exists() and path.stat().st_uid != os.getuid():
+        raise ValueError(f"{path} belongs to another user; memdesk does not write it")
+    now = path.read_text(encoding="utf-8") if path.exists() else None
+    if now != change.old:
+        raise ValueError(f"{path} changed since its diff was shown; nothing was written, run again")
+
+
+def _staged(change: Change) -> Path:
+    """The new text in a file beside the target (same folder: the rename is atomic), synced,
+    with the target's permissions."""
+    path = change.path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.memdesk-{os.getpid()}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(change.new or "")
+        out.flush()
+        os.fsync(out.fileno())
+    if path.exists():
+        os.chmod(temp, path.stat().st_mode & 0o7777)
+    return temp
 
 
 def _read(path: Path) -> Any:
@@ -243,7 +289,7 @@ def _change(path: Path, document: Any) -> Change:
             tofile=str(path) if new is not None else "/dev/null",
         )
     )
-    return Change(path, new, diff)
+    return Change(path, new, diff, old if path.exists() else None)
 
 
 def _is_toml(document: Any) -> bool:

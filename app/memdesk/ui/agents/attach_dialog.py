@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.api import attach
+from memdesk.ui.ask import warn
 
 NAMES = {
     "claude-code": "Claude Code (MCP and hooks)",
@@ -101,5 +102,8 @@ class AttachDialog(QDialog):
         self.detach_button.setEnabled(bool(detaching))
 
     def _write(self, changes: list[attach.Change]) -> None:
-        attach.apply(changes)
+        try:
+            attach.apply(changes)
+        except ValueError as exc:  # a link, another user's file, or changed since shown
+            warn(self, "Nothing was written", str(exc))
         self.refresh()
