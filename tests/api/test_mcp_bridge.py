@@ -243,3 +243,25 @@ def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, s
     assert len(out["everywhere"]["hits"]) == 3
     assert out["add"]["project"] == "shop"
     assert out["add_global"]["project"] is None
+
+
+def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
+    """#35 item 12: `memdesk mcp` ignored SIGINT (still running 5 s later; Claude Code logs
+    "SIGINT failed, sending SIGTERM" at every session end)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ) as bridge:
+        try:
+            time.sleep(1.5)  # up and reading its stdin
+            bridge.send_signal(signal.SIGINT)
+            assert bridge.wait(timeout=3) == 0
+        finally:
+            bridge.kill()

@@ -12,6 +12,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 from typing import Any
 
@@ -222,6 +223,12 @@ def run(args: argparse.Namespace) -> int:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
+    # The host stops its MCP servers with SIGINT, then SIGTERM: stdin is read in a thread no
+    # cancellation reaches, so the bridge went on (Claude Code logged "SIGINT failed" at every
+    # session end). A request in flight is one SQLite transaction: it is kept whole or not at
+    # all, so ending at once loses nothing.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, lambda *_: os._exit(0))
     try:
         anyio.run(serve)
     finally:
