@@ -525,3 +525,16 @@ def test_the_cli_can_make_a_memory_private_and_shared_again(run, run_json, servi
     assert run_json("show", memory["id"])["visibility"] == "private"
     assert run("edit", memory["id"], "--visibility", "shared")[0] == 0
     assert run_json("show", memory["id"])["visibility"] == "shared"
+
+
+def test_a_folder_or_a_path_under_a_file_as_database_is_named_plainly(run, tmp_path):
+    """#35 item 12: a database path that is a folder said "disk I/O error"; one under a file
+    "[Errno 17] File exists"."""
+    code, _out, err = run("list", db=tmp_path)
+    assert code == 5
+    assert f"{tmp_path} is a folder, not a database file" in err
+    plain = tmp_path / "notes.txt"
+    plain.write_text("x")
+    code, _out, err = run("list", db=plain / "memdesk.db")
+    assert code == 5
+    assert f"{plain} is a file, so" in err

@@ -29,6 +29,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{current.database} is still open in this process; close it before opening "
             f"{path} (memdesk works on one database per process)"
         )
+    _refuse_no_file_place(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     _refuse_read_only(path)
     _private_file(path)
@@ -44,6 +45,24 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
         database.close()
         raise
     return database
+
+
+def _refuse_no_file_place(path: Path) -> None:
+    """A folder given as the database, or a database under a file, said "disk I/O error" or
+    "[Errno 17] File exists": say what is wrong and what to give instead."""
+    if path.is_dir():
+        raise SchemaError(
+            f"{path} is a folder, not a database file; give the file's path, for example "
+            f"{path / 'memdesk.db'}"
+        )
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise SchemaError(
+                    f"{parent} is a file, so {path} cannot be made under it; give a path in "
+                    "a folder"
+                )
+            return
 
 
 def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
