@@ -531,10 +531,11 @@ def test_a_folder_or_a_path_under_a_file_as_database_is_named_plainly(run, tmp_p
     """#35 item 12: a database path that is a folder said "disk I/O error"; one under a file
     "[Errno 17] File exists"."""
     code, _out, err = run("list", db=tmp_path)
-    assert code == 5
-    assert f"{tmp_path} is a folder, not a database file" in err
+    assert code == 2
+    assert f"{tmp_path} is a folder, not a file" in err
     plain = tmp_path / "notes.txt"
     plain.write_text("x")
     code, _out, err = run("list", db=plain / "memdesk.db")
-    assert code == 5
-    assert f"{plain} is a file, so" in err
+    assert code == 2
+    assert "Errno" not in err
+    assert f"cannot create the folder {plain}: a file of that name is in the way" in err

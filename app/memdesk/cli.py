@@ -11,7 +11,7 @@ from typing import Any
 
 import shtab
 
-from memdesk import __version__, cli_output
+from memdesk import __version__, cli_output, paths
 from memdesk import cli_commands as commands
 from memdesk.api import naming
 from memdesk.api.attach import HOSTS
@@ -393,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SchemaError as exc:
         return _fail(str(exc), "unusable_database", 5, as_json)
     except OSError as exc:  # e.g. export -o into a folder that does not exist
-        return _fail(str(exc), "os_error", 2, as_json)
+        return _fail(paths.describe(exc), "os_error", 2, as_json)
     except KeyboardInterrupt:
         return 130
     if result is not None:

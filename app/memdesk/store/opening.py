@@ -3,6 +3,7 @@ rather than in it because opening migrates, and the migrations need `db`'s handl
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import time
@@ -29,7 +30,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{current.database} is still open in this process; close it before opening "
             f"{path} (memdesk works on one database per process)"
         )
-    _refuse_no_file_place(path)
+    _refuse_a_folder(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     _refuse_read_only(path)
     _private_file(path)
@@ -47,22 +48,10 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     return database
 
 
-def _refuse_no_file_place(path: Path) -> None:
-    """A folder given as the database, or a database under a file, said "disk I/O error" or
-    "[Errno 17] File exists": say what is wrong and what to give instead."""
+def _refuse_a_folder(path: Path) -> None:
+    """A folder given as the database said "disk I/O error": say it is a folder."""
     if path.is_dir():
-        raise SchemaError(
-            f"{path} is a folder, not a database file; give the file's path, for example "
-            f"{path / 'memdesk.db'}"
-        )
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise SchemaError(
-                    f"{parent} is a file, so {path} cannot be made under it; give a path in "
-                    "a folder"
-                )
-            return
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a database file", str(path))
 
 
 def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
