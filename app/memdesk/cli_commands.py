@@ -306,9 +306,12 @@ def attach(_svc: Any, a: argparse.Namespace) -> int:
         return 0
     if _confirmed(changes, a.yes):
         _planned(lambda: hosts.apply(changes))
+        first = hosts.HOSTS[a.host].project_first if a.project else ""
+        where = " --project" if a.project else ""
         print(
             f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
-            f"restart {a.host} to load it. `memdesk detach {a.host}` takes it out again"
+            f"restart {a.host} to load it{f', then {first}' if first else ''}. "
+            f"`memdesk detach {a.host}{where}` takes it out again"
         )
     return 0
 
@@ -320,7 +323,12 @@ def detach(_svc: Any, a: argparse.Namespace) -> int:
         lambda: hosts.plan_detach(a.host, project=a.project, cwd=Path.cwd(), home=Path.home())
     )
     if not changes:
-        print(f"memdesk is not attached to {a.host} there; nothing to change")
+        elsewhere = (
+            "in this project (without --project: your own files)"
+            if a.project
+            else "in your own files (with --project: this project's)"
+        )
+        print(f"memdesk is not attached to {a.host} {elsewhere}; nothing to change")
         return 0
     if _confirmed(changes, a.yes):
         _planned(lambda: hosts.apply(changes))
@@ -368,6 +376,8 @@ def _confirmed(changes: list[Any], yes: bool) -> bool:
     """Show every file's diff, then ask (or not, with --yes)."""
     for change in changes:
         print(change.diff, end="")
+        if change.note:
+            print(f"note: {change.note}")
     if yes:
         return True
     if not sys.stdin.isatty():

@@ -71,13 +71,9 @@ def test_attach_writes_the_documented_shape_keeps_the_rest_and_detach_undoes_it(
     assert _without_memdesk(host, path.read_text()) == _parsed(host, EXISTING[host])
 
     assert _attached(host, home, cwd) == []  # twice changes nothing
-    attach.apply(attach.plan_detach(host, project=False, cwd=cwd, home=home))
-    after = path.read_text()
-    if host == "codex":
-        assert after == EXISTING[host]  # comments and layout too
-    else:
-        assert json.loads(after) == json.loads(EXISTING[host])  # every other entry
-    assert attach.plan_detach(host, project=False, cwd=cwd, home=home) == []
+    attach.apply(attach.plan_detach(host, project=False, cwd=cwd, home=home, command=MEMDESK))
+    assert path.read_text() == EXISTING[host]  # byte for byte: layout, comments and all
+    assert attach.plan_detach(host, project=False, cwd=cwd, home=home, command=MEMDESK) == []
 
 
 def test_a_file_attach_made_is_removed_by_detach(tmp_path):
@@ -85,7 +81,7 @@ def test_a_file_attach_made_is_removed_by_detach(tmp_path):
     attach.apply(_attached("cursor", home, cwd, project=True))
     made = cwd / ".cursor" / "mcp.json"
     assert made.exists()
-    attach.apply(attach.plan_detach("cursor", project=True, cwd=cwd, home=home))
+    attach.apply(attach.plan_detach("cursor", project=True, cwd=cwd, home=home, command=MEMDESK))
     assert not made.exists()
 
 
@@ -103,7 +99,7 @@ def test_claude_code_gets_its_hooks_too_and_loses_only_memdesks(tmp_path):
         f"{MEMDESK} hook SessionStart --db {DB}" == hooks["SessionStart"][0]["hooks"][0]["command"]
     )
 
-    attach.apply(attach.plan_detach("claude-code", project=False, cwd=cwd, home=home))
+    attach.apply(attach.plan_detach("claude-code", project=False, cwd=cwd, home=home, command=MEMDESK))
     assert json.loads(settings.read_text()) == {"model": "opus", "hooks": {"PostToolUse": [mine]}}
     assert not (home / ".claude.json").exists()
 
@@ -113,17 +109,19 @@ def test_a_server_of_the_persons_own_named_memdesk_is_never_removed(tmp_path):
     path = home / ".cursor" / "mcp.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"mcpServers": {"memdesk": {"command": "my-notes-server"}}}))
-    assert attach.plan_detach("cursor", project=False, cwd=cwd, home=home) == []
+    assert attach.plan_detach("cursor", project=False, cwd=cwd, home=home, command=MEMDESK) == []
 
 
-def test_a_file_with_comments_is_refused_with_the_reason_and_left_alone(tmp_path):
+def test_a_file_with_comments_a_trailing_comma_and_a_bom_keeps_them_all(tmp_path):
     home, cwd = tmp_path / "home", tmp_path / "work"
     path = cwd / "opencode.json"
     path.parent.mkdir(parents=True)
-    path.write_text('{\n  // my servers\n  "mcp": {}\n}\n')
-    with pytest.raises(ValueError, match="comments"):
-        _attached("opencode", home, cwd, project=True)
-    assert path.read_text() == '{\n  // my servers\n  "mcp": {}\n}\n'
+    mine = '\ufeff{\n  // my servers\n  "mcp": {"a": {"type": "local"},},  /* x */\n}\n'
+    path.write_text(mine)
+    attach.apply(_attached("opencode", home, cwd, project=True))
+    assert "// my servers" in path.read_text() and "/* x */" in path.read_text()
+    attach.apply(attach.plan_detach("opencode", project=True, cwd=cwd, home=home, command=MEMDESK))
+    assert path.read_text() == mine
 
 
 def test_the_command_shows_the_diff_asks_and_writes(run, tmp_path, monkeypatch):
@@ -195,3 +193,97 @@ def test_a_symlinked_config_is_refused_and_every_file_of_the_attach_stays_as_it_
     assert claude.read_text() == EXISTING["claude-code"]  # not half an attach
     assert elsewhere.read_text() == "{}"
     assert not list(home.glob(".*.memdesk-*"))  # no temporary file left behind
+
+
+def test_codex_servers_in_dotted_keys_keep_every_line_and_codex_can_still_read_them(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True)
+    mine = 'model = "o4"\nmcp_servers.docs.command = "npx"\nmcp_servers.docs.args = ["-y", "docs"]\n'
+    path.write_text(mine)
+    attach.apply(_attached("codex", home, cwd))
+    servers = tomllib.loads(path.read_text())["mcp_servers"]
+    assert servers["docs"] == {"command": "npx", "args": ["-y", "docs"]}
+    assert servers["memdesk"]["env"] == {"MEMDESK_AGENT": "codex"}
+    attach.apply(attach.plan_detach("codex", project=False, cwd=cwd, home=home, command=MEMDESK))
+    assert path.read_text() == mine
+
+
+def test_another_memdesk_of_the_persons_is_kept_and_this_one_gets_a_name_of_its_own(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    theirs = {"command": "/other/venv/bin/memdesk", "args": ["mcp"]}
+    path.write_text(json.dumps({"mcpServers": {"memdesk": theirs}}, indent=2))
+
+    changes = _attached("cursor", home, cwd)
+    assert 'named "memdesk-2"' in changes[0].note
+    attach.apply(changes)
+    servers = json.loads(path.read_text())["mcpServers"]
+    assert servers["memdesk"] == theirs and servers["memdesk-2"]["command"] == MEMDESK
+    assert _attached("cursor", home, cwd) == []  # found again under its own name
+
+    attach.apply(attach.plan_detach("cursor", project=False, cwd=cwd, home=home, command=MEMDESK))
+    assert json.loads(path.read_text()) == {"mcpServers": {"memdesk": theirs}}
+
+
+@pytest.mark.parametrize("starter", ["{}", '{"mcpServers": {}}', "{\n}\n", '{"mcpServers":{}}\r\n'])
+def test_a_file_memdesk_did_not_create_is_never_deleted(starter, tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(starter.encode())
+    attach.apply(_attached("cursor", home, cwd))
+    attach.apply(attach.plan_detach("cursor", project=False, cwd=cwd, home=home, command=MEMDESK))
+    assert path.read_bytes() == starter.encode()
+
+
+@pytest.mark.parametrize("host", sorted(attach.HOSTS))
+def test_detach_takes_away_the_files_and_folders_attach_made_and_no_others(host, tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    cwd.mkdir()
+    (cwd / "keep.txt").write_text("mine")
+    attach.apply(_attached(host, home, cwd, project=True))
+    attach.apply(attach.plan_detach(host, project=True, cwd=cwd, home=home, command=MEMDESK))
+    assert sorted(p.name for p in cwd.rglob("*")) == ["keep.txt"]
+
+
+def test_a_crash_between_the_files_of_one_attach_leaves_each_before_or_after(
+    tmp_path, monkeypatch
+):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    config, settings = home / ".claude.json", home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    config.write_text('{"numStartups": 3}')
+    settings.write_text('{"model": "opus"}')
+    changes = _attached("claude-code", home, cwd)
+    real_replace = attach.os.replace
+    done = []
+
+    def crash_after_one(src, dst):
+        if done:
+            raise KeyboardInterrupt  # stands for kill -9 between the two renames
+        real_replace(src, dst)
+        done.append(dst)
+
+    monkeypatch.setattr(attach.os, "replace", crash_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        attach.apply(changes)
+    by_path = {c.path: c for c in changes}
+    for path in (config, settings):
+        assert path.read_text() in (by_path[path].old, by_path[path].new)
+
+
+def test_a_project_attach_names_the_hosts_trust_step_and_the_detach_that_undoes_it(
+    run, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("attach", "gemini-cli", "--project", "--yes")
+    assert code == 0
+    assert "trust this folder" in out
+    assert "`memdesk detach gemini-cli --project`" in out
+    code, out, _ = run("detach", "gemini-cli", "--yes")
+    assert "with --project: this project's" in out
+    code, out, _ = run("detach", "gemini-cli", "--project", "--yes")
+    assert "detached" in out and not (tmp_path / ".gemini").exists()

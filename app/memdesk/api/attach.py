@@ -19,16 +19,17 @@ entry was in it), nothing else. Qt-free, no rules: planning is pure, the command
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-import json
 import os
 import shlex
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdesk.api import hook_settings
+from memdesk.api import hook_settings, json_text, toml_text
 
 NAME = "memdesk"  # the server's key in every host's file
 
@@ -40,6 +41,7 @@ class Host:
     project_file: str  # relative to the project folder
     container: tuple[str, ...]  # where the servers live in the document
     entry: Callable[[list[str], dict[str, str]], dict[str, Any]]  # (argv, env) -> its shape
+    project_first: str = ""  # what the host asks before it loads a project's file
 
     def path(self, project: bool, cwd: Path, home: Path) -> Path:
         return (cwd / self.project_file) if project else (home / self.user_file)
@@ -56,7 +58,14 @@ def _opencode(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
 HOSTS = {
     host.name: host
     for host in (
-        Host("claude-code", ".claude.json", ".mcp.json", ("mcpServers",), _command_args),
+        Host(
+            "claude-code",
+            ".claude.json",
+            ".mcp.json",
+            ("mcpServers",),
+            _command_args,
+            "approve the servers in .mcp.json when Claude Code asks on its next start here",
+        ),
         Host("cursor", ".cursor/mcp.json", ".cursor/mcp.json", ("mcpServers",), _command_args),
         Host(
             "gemini-cli",
@@ -64,8 +73,16 @@ HOSTS = {
             ".gemini/settings.json",
             ("mcpServers",),
             _command_args,
+            "trust this folder when Gemini CLI asks (it reads .gemini/settings.json only then)",
         ),
-        Host("codex", ".codex/config.toml", ".codex/config.toml", ("mcp_servers",), _command_args),
+        Host(
+            "codex",
+            ".codex/config.toml",
+            ".codex/config.toml",
+            ("mcp_servers",),
+            _command_args,
+            "trust this project in Codex (it reads .codex/config.toml only in a trusted one)",
+        ),
         Host(
             "opencode",
             ".config/opencode/opencode.json",
@@ -85,6 +102,10 @@ class Change:
     new: str | None
     diff: str
     old: str | None = None  # the text the diff was made from; None: no file then
+    note: str = ""  # what a person should know beyond the diff
+    # Folders between the host's base folder and the file, deepest first: a detach that
+    # deletes the file takes away those it leaves empty (attach made them).
+    folders: tuple[Path, ...] = ()
 
 
 def plan_attach(
@@ -98,56 +119,76 @@ def plan_attach(
 ) -> list[Change]:
     """The changes that attach memdesk to `host` (empty when it already is, exactly so)."""
     spec = HOSTS[host]
-    argv = [*shlex.split(command or hook_settings.memdesk_command()), "mcp"]
+    command = command or hook_settings.memdesk_command()
+    argv = [*shlex.split(command), "mcp"]
     if db is not None:
         argv += ["--db", str(Path(db).expanduser().resolve())]
     entry = spec.entry(argv, {"MEMDESK_AGENT": host})
     path = spec.path(project, cwd, home)
-    document = _read(path)
-    _container(document, spec.container, create=True)[NAME] = entry
-    changes = [_change(path, document)]
+    old = _text(path)
+    servers = _servers(spec, path, old)
+    ours = [name for name, value in servers.items() if _is_ours(value, command)]
+    name = ours[0] if ours else _free_name(servers)
+    note = ""
+    if name != NAME:
+        note = (
+            f'{path} already has a server named "{NAME}" that is not this memdesk; it is '
+            f'left as it is, and this one is named "{name}"'
+        )
+    changes = [_change(path, old, _with_server(spec, path, old, name, entry), note)]
     if host == "claude-code":
         settings = (cwd if project else home) / ".claude" / "settings.json"
-        hooks = hook_settings.with_hooks(
-            _read(settings), command or hook_settings.memdesk_command(), db
+        text = _text(settings)
+        changes.append(
+            _change(settings, text, _parsed(settings, hook_settings.with_hooks, text, command, db))
         )
-        changes.append(_change(settings, hooks))
     return [c for c in changes if c.diff]
 
 
-def plan_detach(host: str, *, project: bool, cwd: Path, home: Path) -> list[Change]:
+def plan_detach(
+    host: str, *, project: bool, cwd: Path, home: Path, command: str | None = None
+) -> list[Change]:
     """The changes that take memdesk out of `host` again (empty when it is not there)."""
     spec = HOSTS[host]
+    command = command or hook_settings.memdesk_command()
     path = spec.path(project, cwd, home)
+    base = cwd if project else home
     changes = []
-    if path.exists():
-        document = _read(path)
-        servers = _container(document, spec.container, create=False)
-        if servers is not None and NAME in servers and _is_ours(servers[NAME]):
-            del servers[NAME]
-            changes.append(_change(path, document))
+    if (old := _text(path)) is not None:
+        new = old
+        for name, value in _servers(spec, path, old).items():
+            if _is_ours(value, command):
+                new = _without_server(spec, path, new, name)
+        changes.append(_removal(path, old, _unless_only_memdesks(path, old, new), base))
     if host == "claude-code":
         settings = (cwd if project else home) / ".claude" / "settings.json"
-        current = _read(settings) if settings.exists() else {}
-        if (kept := _without_hooks(current)) != current:
-            changes.append(_change(settings, kept))
+        if (text := _text(settings)) is not None:
+            kept = _parsed(settings, hook_settings.without_hooks, text)
+            changes.append(
+                _removal(settings, text, _unless_only_memdesks(settings, text, kept), base)
+            )
     return [c for c in changes if c.diff]
 
 
-def attached_command(host: str, path: Path) -> list[str] | None:
-    """The command line memdesk's entry in `path` runs for `host` (None: no entry of ours)."""
-    try:
-        servers = _container(_read(path), HOSTS[host].container, create=False)
-    except (OSError, ValueError):
-        return None
-    entry = servers.get(NAME) if servers is not None else None
-    if not _is_ours(entry):
-        return None
-    command = entry["command"]
-    return [
-        str(w)
-        for w in (command if isinstance(command, list) else [command, *entry.get("args", [])])
-    ]
+def _removal(path: Path, old: str, new: str | None, base: Path) -> Change:
+    change = _change(path, old, new)
+    if new is not None:
+        return change
+    folders = tuple(p for p in path.parents if p != base and base in p.parents)
+    return dataclasses.replace(change, folders=folders)
+
+
+def attached_servers(host: str, path: Path) -> dict[str, list[str]]:
+    """Each server in `path` that runs a memdesk's `mcp` (this install's or another's): its
+    name and command line. ValueError: the file cannot be read as the host's format."""
+    old = _text(path)
+    if old is None:
+        return {}
+    return {
+        name: _argv(value)
+        for name, value in _servers(HOSTS[host], path, old).items()
+        if _runs_memdesk(value)
+    }
 
 
 def apply(changes: list[Change]) -> None:
@@ -170,8 +211,17 @@ def apply(changes: list[Change]) -> None:
     for change, temp in staged:
         if temp is None:
             change.path.unlink()
+            _remove_empty(change.folders)
         else:
             os.replace(temp, change.path)
+
+
+def _remove_empty(folders: tuple[Path, ...]) -> None:
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or not ours to remove): it stays, and so do its parents
+            return
 
 
 def _check_writable(change: Change) -> None:
@@ -183,7 +233,7 @@ def _check_writable(change: Change) -> None:
         )
     if path.exists() and path.stat().st_uid != os.getuid():
         raise ValueError(f"{path} belongs to another user; memdesk does not write it")
-    now = path.read_text(encoding="utf-8") if path.exists() else None
+    now = _text(path)
     if now != change.old:
         raise ValueError(f"{path} changed since its diff was shown; nothing was written, run again")
 
@@ -195,8 +245,8 @@ def _staged(change: Change) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.memdesk-{os.getpid()}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(change.new or "")
+    with os.fdopen(fd, "wb") as out:
+        out.write((change.new or "").encode("utf-8"))
         out.flush()
         os.fsync(out.fileno())
     if path.exists():
@@ -204,104 +254,114 @@ def _staged(change: Change) -> Path:
     return temp
 
 
-def _read(path: Path) -> Any:
-    """The file's document: a TOML document that keeps its comments and layout, or JSON."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if path.suffix == ".toml":
-        import tomlkit  # here, not above: the `memdesk` command's start stays light
-
-        try:
-            return tomlkit.parse(text)
-        except tomlkit.exceptions.ParseError as exc:
-            raise ValueError(f"{path} is not valid TOML ({exc}); fix it by hand first") from None
+def _text(path: Path) -> str | None:
+    """The file's text exactly, CRLF and all (None: no file)."""
     try:
-        document = json.loads(text) if text.strip() else {}
+        return path.read_bytes().decode("utf-8") if path.exists() else None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; fix it by hand first") from None
+
+
+def _is_toml(path: Path) -> bool:
+    return path.suffix == ".toml"
+
+
+def _servers(spec: Host, path: Path, text: str | None) -> dict[str, Any]:
+    """The host's servers in the file (empty when it has none)."""
+    if not text or not text.strip():
+        return {}
+    if _is_toml(path):
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path} is not valid TOML ({exc}); fix it by hand first") from None
+    else:
+        document = _parsed(path, lambda t: json_text.parse(t).value, text)
+        if not isinstance(document, dict):
+            raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
+    servers = document
+    for key in spec.container:
+        servers = servers.get(key, {}) if isinstance(servers, dict) else None
+    if not isinstance(servers, dict):
+        raise ValueError(f'"{spec.container[-1]}" in {path} is not a table/object; fix it by hand')
+    return servers
+
+
+def _with_server(spec: Host, path: Path, text: str | None, name: str, entry: dict[str, Any]) -> str:
+    container = spec.container[0]
+    if _is_toml(path):
+        if text is None:
+            return toml_text.block(container, name, entry)
+        if text == "":  # the person's empty file: the newline before tells detach to keep it
+            return "\n" + toml_text.block(container, name, entry)
+        return toml_text.put(text, container, name, entry)
+    if text is None or not text.strip():
+        return json_text.new_file({container: {name: entry}})
+    return _parsed(path, json_text.put, text, (container,), name, entry)
+
+
+def _without_server(spec: Host, path: Path, text: str, name: str) -> str:
+    if _is_toml(path):
+        return toml_text.remove(text, spec.container[0], name)
+    return _parsed(path, json_text.remove, text, spec.container, name)
+
+
+def _unless_only_memdesks(path: Path, old: str, new: str) -> str | None:
+    """`new`, or None (delete the file) when memdesk created the file and nothing but its
+    entry was ever put in it."""
+    if _is_toml(path):
+        return None if new == "" and old.startswith("[") else new
+    if json_text.made_by_memdesk(old) and json_text.parse(new).value == {}:
+        return None
+    return new
+
+
+def _parsed(path: Path, edit: Callable[..., Any], *args: Any) -> Any:
+    """`edit`'s result, its complaint about the file's JSON named with the file."""
+    try:
+        return edit(*args)
     except ValueError as exc:
-        raise ValueError(
-            f"{path} is not plain JSON ({exc}); memdesk does not rewrite a file with comments "
-            "(JSONC): add the memdesk entry by hand, or remove the comments first"
-        ) from None
-    if not isinstance(document, dict):
-        raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
-    return document
+        raise ValueError(f"{path}: {exc}") from None
 
 
-def _container(document: Any, keys: tuple[str, ...], *, create: bool) -> Any:
-    toml = _is_toml(document)
-    node = document
-    for key in keys:
-        if key not in node:
-            if not create:
-                return None
-            # A TOML container of tables gets no header of its own: [mcp_servers.memdesk].
-            node[key] = _super_table() if toml else {}
-        node = node[key]
-        if not isinstance(node, dict):
-            raise ValueError(f'"{key}" in the host\'s file is not a table/object; fix it by hand')
-    return node
+def _free_name(servers: dict[str, Any]) -> str:
+    if NAME not in servers:
+        return NAME
+    return next(f"{NAME}-{n}" for n in range(2, len(servers) + 3) if f"{NAME}-{n}" not in servers)
 
 
-def _is_ours(entry: Any) -> bool:
-    """An entry memdesk wrote: it runs `… mcp` of a memdesk command (never another server a
-    person named "memdesk")."""
+def _argv(entry: dict[str, Any]) -> list[str]:
+    command = entry.get("command")
+    words = command if isinstance(command, list) else [command, *(entry.get("args") or [])]
+    return [str(w) for w in words if w is not None]
+
+
+def _runs_memdesk(entry: Any) -> bool:
+    """Any memdesk's MCP server, by the look of its command line."""
     if not isinstance(entry, dict):
         return False
-    command = entry.get("command")
-    argv = command if isinstance(command, list) else [command, *entry.get("args", [])]
-    words = [str(w) for w in argv if w is not None]
+    words = _argv(entry)
     return "mcp" in words and any("memdesk" in w for w in words)
 
 
-def _without_hooks(settings: dict[str, Any]) -> dict[str, Any]:
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return settings
-    out = {**settings, "hooks": {}}
-    for event, groups in hooks.items():
-        kept = [
-            group
-            for group in groups
-            if not any(
-                hook_settings.MARK in str(h.get("command", "")) for h in group.get("hooks", [])
-            )
-        ]
-        if kept:
-            out["hooks"][event] = kept
-    if not out["hooks"]:
-        del out["hooks"]
-    return out
+def _is_ours(entry: Any, command: str) -> bool:
+    """An entry this memdesk wrote: it runs `COMMAND mcp` (a server of the person's own, or
+    another install's, named "memdesk" is never changed or removed)."""
+    if not isinstance(entry, dict):
+        return False
+    prefix = [*shlex.split(command), "mcp"]
+    return _argv(entry)[: len(prefix)] == prefix
 
 
-def _change(path: Path, document: Any) -> Change:
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    if _is_toml(document):
-        # tomlkit leaves the blank line before a removed table behind: one newline ends it.
-        new: str | None = document.as_string().rstrip("\n") + "\n"
-    else:
-        new = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    if path.exists() and _hollow(document):
-        new = None  # nothing but memdesk's emptied container: memdesk made it, and takes it away
+def _change(path: Path, old: str | None, new: str | None, note: str = "") -> Change:
+    if new == old:
+        return Change(path, new, "", old)
     diff = "".join(
         difflib.unified_diff(
-            old.splitlines(keepends=True),
+            (old or "").splitlines(keepends=True),
             (new or "").splitlines(keepends=True),
             fromfile=str(path),
             tofile=str(path) if new is not None else "/dev/null",
         )
     )
-    return Change(path, new, diff, old if path.exists() else None)
-
-
-def _is_toml(document: Any) -> bool:
-    return type(document).__name__ == "TOMLDocument"
-
-
-def _super_table() -> Any:
-    import tomlkit
-
-    return tomlkit.table(is_super_table=True)
-
-
-def _hollow(node: Any) -> bool:
-    """Nothing in it but empty objects or tables."""
-    return isinstance(node, dict) and all(_hollow(value) for value in node.values())
+    return Change(path, new, diff, old, note)

@@ -91,14 +91,18 @@ def _hooks(path: Path, db: Path, report: Report) -> None:
 
 
 def _mcp(host: str, path: Path, db: Path, report: Report) -> None:
-    words = attach.attached_command(host, path)
-    if words is None:
+    try:
+        servers = attach.attached_servers(host, path)
+    except ValueError as exc:
+        report.bad(f"{host} cannot read {exc}")
         return
-    wrong, target = _wrong_with(words, db, f"run `memdesk attach {host}` again")
-    if wrong:
-        report.bad(f"{path}: {host}'s memdesk MCP server {wrong}")
-        return
-    report.ok(f"{path}: {host} runs memdesk's MCP server" + (f" on {target}" if target else ""))
+    for name, words in servers.items():
+        wrong, target = _wrong_with(words, db, f"run `memdesk attach {host}` again")
+        if wrong:
+            called = "" if name == attach.NAME else f' (named "{name}")'
+            report.bad(f"{path}: {host}'s memdesk MCP server{called} {wrong}")
+            continue
+        report.ok(f"{path}: {host} runs memdesk's MCP server" + (f" on {target}" if target else ""))
 
 
 def _wrong_with(words: list[str], db: Path, fix: str) -> tuple[str | None, str | None]:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 import difflib
-import json
 import os
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
+from memdesk.api import json_text
 from memdesk.api.hooks import DENY_FLAG, EVENTS
 
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
@@ -41,40 +40,82 @@ def hook_command(
     return f"{command} hook {event}{where}"
 
 
+def hook_entry(
+    event: str, command: str, db: str | os.PathLike[str] | None, deny: bool = False
+) -> dict[str, Any]:
+    """memdesk's group for `event` in a Claude Code settings file."""
+    entry: dict[str, Any] = {
+        "hooks": [
+            {"type": "command", "command": hook_command(event, command, db, deny), "timeout": 30}
+        ]
+    }
+    if event.startswith("PostToolUse"):
+        entry = {"matcher": "*", **entry}
+    if event == "PreToolUse":  # the calls a standing rule can be about
+        entry = {"matcher": ACTION_TOOLS, **entry}
+    return entry
+
+
 def with_hooks(
-    settings: dict[str, Any],
+    text: str | None,
     command: str = "memdesk",
     db: str | os.PathLike[str] | None = None,
     deny: bool = False,
-) -> dict[str, Any]:
-    """`settings` with one memdesk hook per event (on the database `db`, when given); other
-    hooks are left as they are. With `deny`, a tool call one of the person's rules forbids is
-    refused (the default reminds the agent of the rule)."""
-    out = copy.deepcopy(settings)
-    hooks = out.setdefault("hooks", {})
+) -> str:
+    """The settings file's text (None: no file yet) with one memdesk hook per event (on the
+    database `db`, when given), every other byte as it was. With `deny`, a tool call one of
+    the person's rules forbids is refused (the default reminds the agent of the rule)."""
+    entries = {event: hook_entry(event, command, db, deny) for event in EVENTS}
+    if text is None:
+        return json_text.new_file({"hooks": {e: [g] for e, g in entries.items()}})
+    hooks = _document(text).get("hooks")
+    if hooks is None:
+        return json_text.put(text, (), "hooks", {e: [g] for e, g in entries.items()}, made=True)
     if not isinstance(hooks, dict):
         raise ValueError('the settings file\'s "hooks" is not an object; fix it by hand first')
-    for event in EVENTS:
-        groups = [
-            group
-            for group in hooks.get(event, [])
-            if not any(MARK in str(h.get("command", "")) for h in group.get("hooks", []))
-        ]
-        entry: dict[str, Any] = {
-            "hooks": [
-                {
-                    "type": "command",
-                    "command": hook_command(event, command, db, deny),
-                    "timeout": 30,
-                }
-            ]
-        }
-        if event.startswith("PostToolUse"):
-            entry = {"matcher": "*", **entry}
-        if event == "PreToolUse":  # the calls a standing rule can be about
-            entry = {"matcher": ACTION_TOOLS, **entry}
-        hooks[event] = [*groups, entry]
-    return out
+    for event, entry in entries.items():
+        groups = hooks.get(event)
+        if groups is None:
+            text = json_text.put(text, ("hooks",), event, [entry], made=True)
+            continue
+        if not isinstance(groups, list):
+            raise ValueError(f'the settings file\'s hooks "{event}" is not a list; fix it by hand')
+        ours = [i for i, group in enumerate(groups) if _is_ours(group)]
+        if not ours:
+            text = json_text.append(text, ("hooks", event), entry)
+            continue
+        for extra in reversed(ours[1:]):
+            text = json_text.remove(text, ("hooks", event), extra)
+        if groups[ours[0]] != entry:
+            text = json_text.replace(text, ("hooks", event), ours[0], entry)
+    return text
+
+
+def without_hooks(text: str) -> str:
+    """The settings file's text with memdesk's hooks (and the lists and object memdesk made
+    for them) taken out, every other byte as it was."""
+    hooks = _document(text).get("hooks")
+    if not isinstance(hooks, dict):
+        return text
+    for event, groups in hooks.items():
+        for index in reversed(range(len(groups) if isinstance(groups, list) else 0)):
+            if _is_ours(groups[index]):
+                text = json_text.remove(text, ("hooks", event), index)
+    return text
+
+
+def _is_ours(group: Any) -> bool:
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    return isinstance(hooks, list) and any(
+        isinstance(h, dict) and MARK in str(h.get("command", "")) for h in hooks
+    )
+
+
+def _document(text: str) -> dict[str, Any]:
+    document = json_text.parse(text).value
+    if not isinstance(document, dict):
+        raise ValueError("the settings file does not hold a JSON object; fix it by hand first")
+    return document
 
 
 def mcp_snippet(command: str, db: str | os.PathLike[str] | None) -> str:
@@ -90,17 +131,14 @@ def plan(
     deny: bool = False,
 ) -> tuple[str, str]:
     """(new text, unified diff) for installing the hooks into the file at `path`."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    old = path.read_text(encoding="utf-8") if path.exists() else None
     try:
-        current = json.loads(old) if old.strip() else {}
+        new = with_hooks(old, command, db, deny)
     except ValueError as exc:
         raise ValueError(f"{path} is not valid JSON ({exc}); fix it by hand first") from None
-    if not isinstance(current, dict):
-        raise ValueError(f"{path} does not hold a JSON object; fix it by hand first")
-    new = json.dumps(with_hooks(current, command, db, deny), indent=2, ensure_ascii=False) + "\n"
     diff = "".join(
         difflib.unified_diff(
-            old.splitlines(keepends=True),
+            (old or "").splitlines(keepends=True),
             new.splitlines(keepends=True),
             fromfile=str(path),
             tofile=str(path),

@@ -94,6 +94,7 @@ class AttachDialog(QDialog):
             self.summary.setText(
                 f"Attach writes memdesk into {name}'s configuration ({files}); every other "
                 f"entry stays. On this database: {self._db}. Then restart {name}."
+                + "".join(f"\n{c.note}" for c in attaching if c.note)
             )
         else:
             self.summary.setText(f"memdesk is attached to {name} on {self._db}.")
