@@ -303,6 +303,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--project", help="with --find-duplicates: only this project")
 
     command("agents", commands.agents, "the agents that opened sessions, last seen first")
+    p = command(
+        "injections",
+        commands.injections,
+        "what memdesk gave each agent session (briefing, per prompt, before a tool call), "
+        "newest first, each memory marked when a later tool call acted on it or went "
+        "against it",
+    )
+    p.add_argument("--sessions", type=int, default=10, help="how many sessions (default 10)")
 
     socket_help = "socket path (default: $MEMDESK_SOCKET, else derived from the database)"
     p = command(

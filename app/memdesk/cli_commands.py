@@ -219,8 +219,10 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
         if input(f"Write these changes to {path}? [y/N] ").strip().lower() not in ("y", "yes"):
             print("nothing written")
             return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(new, encoding="utf-8")
+    from memdesk.api import attach
+
+    old = path.read_bytes().decode("utf-8") if path.exists() else None
+    _planned(lambda: attach.apply([attach.Change(path, new, diff, old)]))
     print(
         f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
         f"each tool call and at the end\n{mcp}"
@@ -266,6 +268,10 @@ def inbox(svc: Any, a: argparse.Namespace) -> Any:
 
 def agents(svc: Any, a: argparse.Namespace) -> Any:
     return svc.agents()
+
+
+def injections(svc: Any, a: argparse.Namespace) -> Any:
+    return svc.injections(a.sessions)
 
 
 def _fields(a: argparse.Namespace) -> dict[str, Any]:

@@ -163,6 +163,8 @@ def human(command: str, result: Any) -> str:
             f"{'(open) ' if a['open'] else ''}{_line(a['last'], 60)}"
             for a in result
         )
+    if command == "injections":
+        return _injections(result)
     if command == "backup":
         if isinstance(result, list):
             return "\n".join(_backup(b) for b in result) if result else "no backups yet"
@@ -175,6 +177,32 @@ def human(command: str, result: Any) -> str:
             f"before is kept as {result['before']['name']}"
         )
     return "\n".join(f"{k}: {v}" for k, v in result.items())
+
+
+INJECTED = {"start": "session start", "prompt": "prompt", "action": "before a tool call"}
+
+
+def _injections(sessions: list[dict[str, Any]]) -> str:
+    if not sessions:
+        return "no agent session has been given memories yet"
+    lines = []
+    for s in sessions:
+        where = " · ".join(x for x in (s["project"], s["task"]) if x)
+        lines.append(
+            f"{s['agent']} session {s['session']}{f' ({where})' if where else ''}, "
+            f"{s['started_at'][:16].replace('T', ' ')}: {s['chars']:,} characters "
+            f"(≈ {s['tokens']:,} tokens)"
+        )
+        for e in s["events"]:
+            lines.append(
+                f"  {e['at'][11:19]} {INJECTED.get(e['event'], e['event'])}: "
+                f"{len(e['memories'])} memories, {e['chars']:,} characters"
+            )
+            for m in e["memories"]:
+                mark = " [acted on]" if m["acted_on"] else ""
+                mark += " [went against]" if m["went_against"] else ""
+                lines.append(f"    {m['id'][:8]} {_line(m['line'], 70)}{mark}")
+    return "\n".join(lines)
 
 
 def _sync(result: dict[str, Any]) -> str:

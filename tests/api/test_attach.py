@@ -99,7 +99,9 @@ def test_claude_code_gets_its_hooks_too_and_loses_only_memdesks(tmp_path):
         f"{MEMDESK} hook SessionStart --db {DB}" == hooks["SessionStart"][0]["hooks"][0]["command"]
     )
 
-    attach.apply(attach.plan_detach("claude-code", project=False, cwd=cwd, home=home, command=MEMDESK))
+    attach.apply(
+        attach.plan_detach("claude-code", project=False, cwd=cwd, home=home, command=MEMDESK)
+    )
     assert json.loads(settings.read_text()) == {"model": "opus", "hooks": {"PostToolUse": [mine]}}
     assert not (home / ".claude.json").exists()
 
@@ -199,7 +201,9 @@ def test_codex_servers_in_dotted_keys_keep_every_line_and_codex_can_still_read_t
     home, cwd = tmp_path / "home", tmp_path / "work"
     path = home / ".codex" / "config.toml"
     path.parent.mkdir(parents=True)
-    mine = 'model = "o4"\nmcp_servers.docs.command = "npx"\nmcp_servers.docs.args = ["-y", "docs"]\n'
+    mine = (
+        'model = "o4"\nmcp_servers.docs.command = "npx"\nmcp_servers.docs.args = ["-y", "docs"]\n'
+    )
     path.write_text(mine)
     attach.apply(_attached("codex", home, cwd))
     servers = tomllib.loads(path.read_text())["mcp_servers"]
@@ -248,9 +252,7 @@ def test_detach_takes_away_the_files_and_folders_attach_made_and_no_others(host,
     assert sorted(p.name for p in cwd.rglob("*")) == ["keep.txt"]
 
 
-def test_a_crash_between_the_files_of_one_attach_leaves_each_before_or_after(
-    tmp_path, monkeypatch
-):
+def test_a_crash_between_the_files_of_one_attach_leaves_each_before_or_after(tmp_path, monkeypatch):
     home, cwd = tmp_path / "home", tmp_path / "work"
     config, settings = home / ".claude.json", home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)

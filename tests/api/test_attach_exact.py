@@ -35,14 +35,15 @@ _scalars = st.one_of(
 )
 _values = st.recursive(
     _scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_keys, inner, max_size=3)),
     max_leaves=8,
 )
 _server = st.fixed_dictionaries(
     {"command": st.sampled_from(["npx", "uvx", "/usr/bin/my-notes"])},
-    optional={"args": st.lists(st.text(max_size=6), max_size=2), "env": st.dictionaries(_keys, st.text(max_size=4), max_size=1)},
+    optional={
+        "args": st.lists(st.text(max_size=6), max_size=2),
+        "env": st.dictionaries(_keys, st.text(max_size=4), max_size=1),
+    },
 )
 
 
@@ -51,7 +52,9 @@ def json_config(draw, container: str, jsonc: bool) -> str:
     document = draw(st.dictionaries(_keys.filter(lambda k: k != container), _values, max_size=4))
     shape = draw(st.sampled_from(["absent", "empty", "servers"]))
     if shape != "absent":
-        servers = draw(st.dictionaries(st.sampled_from(["docs", "web", "memdesk", "git"]), _server, max_size=3))
+        servers = draw(
+            st.dictionaries(st.sampled_from(["docs", "web", "memdesk", "git"]), _server, max_size=3)
+        )
         document[container] = {} if shape == "empty" else servers
         keys = list(document)
         order = draw(st.permutations(keys))
@@ -88,14 +91,26 @@ def toml_config(draw) -> str:
     lines: list[str] = []
     if draw(st.booleans()):
         lines.append("# my Codex settings")
-    for key in draw(st.lists(st.sampled_from(["model", "approval_policy", "sandbox_mode", "über"]), unique=True, max_size=3)):
-        value = tomlkit.item(draw(st.one_of(st.text(max_size=8), st.integers(0, 99), st.booleans()))).as_string()
+    for key in draw(
+        st.lists(
+            st.sampled_from(["model", "approval_policy", "sandbox_mode", "über"]),
+            unique=True,
+            max_size=3,
+        )
+    ):
+        value = tomlkit.item(
+            draw(st.one_of(st.text(max_size=8), st.integers(0, 99), st.booleans()))
+        ).as_string()
         lines.append(f"{tomlkit.key(key).as_string()} = {value}")
     if draw(st.booleans()):  # a server in dotted keys, the layout that once lost a line
         lines.append('mcp_servers.docs.command = "npx"')
         lines.append('mcp_servers.docs.args = ["-y", "docs"]  # keep me')
     for name in draw(st.lists(st.sampled_from(["web", "memdesk", "git"]), unique=True, max_size=2)):
-        lines += ["", f"[mcp_servers.{name}]", f'command = "{draw(st.sampled_from(["uvx", "npx"]))}"']
+        lines += [
+            "",
+            f"[mcp_servers.{name}]",
+            f'command = "{draw(st.sampled_from(["uvx", "npx"]))}"',
+        ]
         if draw(st.booleans()):
             lines += ["", f"[mcp_servers.{name}.env]", 'TOKEN = "x"']
     if draw(st.booleans()):
@@ -128,7 +143,9 @@ def _round_trip(host: str, project: bool, text: str | None, tmp_path: Path) -> N
     servers = _servers(host, written)
     ours = [v for v in servers.values() if MEMDESK in json.dumps(v)]
     assert len(ours) == 1, written
-    assert attach.plan_attach(host, project=project, db=DB, cwd=cwd, home=home, command=MEMDESK) == []
+    assert (
+        attach.plan_attach(host, project=project, db=DB, cwd=cwd, home=home, command=MEMDESK) == []
+    )
 
     attach.apply(attach.plan_detach(host, project=project, cwd=cwd, home=home, command=MEMDESK))
     if text is None:
@@ -146,7 +163,11 @@ def _servers(host: str, text: str) -> dict:
 
 
 @pytest.mark.parametrize("host", sorted(set(attach.HOSTS) - {"codex"}))
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_json_hosts_attach_then_detach_is_byte_exact(host, data, tmp_path):
     container = attach.HOSTS[host].container[0]
@@ -154,7 +175,11 @@ def test_json_hosts_attach_then_detach_is_byte_exact(host, data, tmp_path):
     _round_trip(host, data.draw(st.booleans()), text, tmp_path)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(text=st.one_of(st.none(), st.just(""), toml_config()), project=st.booleans())
 def test_codex_attach_then_detach_is_byte_exact(text, project, tmp_path):
     _round_trip("codex", project, text, tmp_path)

@@ -130,6 +130,7 @@ class Dispatcher:
             "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
             "proposals.list": lambda p, s: svc.proposals(**p),
             "proposals.decide": self._decide,
+            "injections": lambda p, s: svc.injections(**_person(s, "injections", p)),
             "inbox.list": lambda p, s: svc.inbox(**_person(s, "inbox.list", p)),
             "inbox.accept": lambda p, s: svc.accept(p.pop("keys"), actor=s.actor, **p),
             "inbox.reject": lambda p, s: svc.reject(p.pop("keys"), actor=s.actor, **p),

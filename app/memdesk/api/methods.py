@@ -366,6 +366,13 @@ METHODS = [
         ("id", "accept"),
     ),
     Method(
+        "injections",
+        "What memdesk gave each agent session's model (user role only), newest session "
+        "first: each session start, prompt and tool-call injection with its characters, "
+        "≈ tokens and memories, each marked acted_on or went_against by a later tool call.",
+        {"sessions": "how many of the newest sessions (1..10000, default 50)"},
+    ),
+    Method(
         "inbox.list",
         "What waits for the person's decision (user role only): proposals, possible updates, "
         "merges, withheld writes; each with its key, type, why, support and the memories it "

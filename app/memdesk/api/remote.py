@@ -150,6 +150,9 @@ class RemoteService:
     def decide_proposal(self, number: int, accept: bool) -> dict[str, Any]:
         return self._call("proposals.decide", id=number, accept=accept)
 
+    def injections(self, sessions: int = 50) -> list[dict[str, Any]]:
+        return self._call("injections", sessions=sessions)
+
     def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
         return self._call("inbox.list", status=status)
 
