@@ -121,7 +121,8 @@ def test_a_file_with_comments_a_trailing_comma_and_a_bom_keeps_them_all(tmp_path
     mine = '\ufeff{\n  // my servers\n  "mcp": {"a": {"type": "local"},},  /* x */\n}\n'
     path.write_text(mine)
     attach.apply(_attached("opencode", home, cwd, project=True))
-    assert "// my servers" in path.read_text() and "/* x */" in path.read_text()
+    assert "// my servers" in path.read_text()
+    assert "/* x */" in path.read_text()
     attach.apply(attach.plan_detach("opencode", project=True, cwd=cwd, home=home, command=MEMDESK))
     assert path.read_text() == mine
 
@@ -224,7 +225,8 @@ def test_another_memdesk_of_the_persons_is_kept_and_this_one_gets_a_name_of_its_
     assert 'named "memdesk-2"' in changes[0].note
     attach.apply(changes)
     servers = json.loads(path.read_text())["mcpServers"]
-    assert servers["memdesk"] == theirs and servers["memdesk-2"]["command"] == MEMDESK
+    assert servers["memdesk"] == theirs
+    assert servers["memdesk-2"]["command"] == MEMDESK
     assert _attached("cursor", home, cwd) == []  # found again under its own name
 
     attach.apply(attach.plan_detach("cursor", project=False, cwd=cwd, home=home, command=MEMDESK))
@@ -288,4 +290,5 @@ def test_a_project_attach_names_the_hosts_trust_step_and_the_detach_that_undoes_
     code, out, _ = run("detach", "gemini-cli", "--yes")
     assert "with --project: this project's" in out
     code, out, _ = run("detach", "gemini-cli", "--project", "--yes")
-    assert "detached" in out and not (tmp_path / ".gemini").exists()
+    assert "detached" in out
+    assert not (tmp_path / ".gemini").exists()

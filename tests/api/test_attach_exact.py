@@ -6,7 +6,6 @@ servers of the person's own (one of them named "memdesk")."""
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from pathlib import Path
 

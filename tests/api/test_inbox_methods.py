@@ -58,6 +58,7 @@ def test_what_agents_were_given_is_the_persons_to_read_over_the_socket_and_the_c
         assert "sessions" in refused.value.message
     code, out, _ = run("injections")
     assert code == 0
-    assert "claude-code session s1 (shop)" in out and "session start: 1 memories" in out
+    assert "claude-code session s1 (shop)" in out
+    assert "session start: 1 memories" in out
     code, out, _ = run("--json", "injections", "--sessions", "1")
     assert json.loads(out)[0]["session"] == "s1"
