@@ -148,7 +148,8 @@ def _round_trip(host: str, project: bool, text: str | None, tmp_path: Path) -> N
 
     attach.apply(attach.plan_detach(host, project=project, cwd=cwd, home=home, command=MEMDESK))
     if text is None:
-        assert not path.exists() and not path.parent.exists() or path.parent in (home, cwd)
+        assert not path.exists()
+        assert path.parent in (home, cwd) or not path.parent.exists()
     else:
         assert path.read_bytes() == text.encode("utf-8")
 
