@@ -484,11 +484,11 @@ def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_p
     assert code == 0
     code, out, _ = run("doctor")
     assert code == 0, out
-    assert "SessionStart runs /" in out
+    assert "hooks run memdesk /" in out
     assert "all is well" in out
     code, out, _ = run("doctor", db=tmp_path / "other.db")
     assert code == 1
-    assert "uses the database" in out
+    assert out.count("use the database") == 1  # one line for the file, not one per hook
     settings = tmp_path / ".claude" / "settings.json"
     bare = settings.read_text().replace(sys.executable.rsplit("/", 1)[0] + "/", "")
     settings.write_text(bare)  # what `hook install` wrote before: a bare `memdesk`
@@ -539,3 +539,46 @@ def test_a_folder_or_a_path_under_a_file_as_database_is_named_plainly(run, tmp_p
     assert code == 2
     assert "Errno" not in err
     assert f"cannot create the folder {plain}: a file of that name is in the way" in err
+
+
+def test_doctor_finds_what_breaks_every_session_and_reports_nothing_deliberate(
+    run, tmp_path, monkeypatch
+):
+    """#35 item 7: doctor crashed on a sync folder that is a file, said nothing of a database
+    path that is a folder or not SQLite, passed a hook command that is not memdesk (`true`),
+    and called a deliberate `attach --project --db` seven problems."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    db = tmp_path / "memdesk.db"
+    (tmp_path / "memdesk.db.sync").write_text("not a folder")
+    code, out, _ = run("doctor", db=db)
+    assert code == 1
+    assert "memdesk.db.sync" in out
+    assert "could not be read" in out
+
+    (tmp_path / "memdesk.db.sync").unlink()
+    for garbage, said in ((db, "not SQLite"), (tmp_path / "folder.db", "is a folder")):
+        if said == "is a folder":
+            garbage.mkdir()
+        else:
+            garbage.write_bytes(b"GIF89a not a database")
+        code, out, _ = run("doctor", db=garbage)
+        assert code == 1
+        assert said in out
+    db.unlink()
+
+    project_db = tmp_path / "project.db"
+    assert run("attach", "claude-code", "--project", "--yes", db=project_db)[0] == 0
+    code, out, _ = run("doctor", db=db)
+    assert code == 0, out
+    assert f"`memdesk doctor --db {project_db}` checks that one" in out
+
+    settings = work / ".claude" / "settings.json"
+    memdesk_program = json.loads(settings.read_text())["hooks"]["SessionStart"][0]["hooks"][0]
+    program = memdesk_program["command"].split()[0]
+    settings.write_text(settings.read_text().replace(program, "/bin/true"))
+    code, out, _ = run("doctor", db=project_db)
+    assert code == 1
+    assert "runs /bin/true, which is not memdesk" in out

@@ -159,7 +159,7 @@ def test_doctor_checks_every_attached_host_points_at_memdesk_and_this_database(
     code, out, _ = run("doctor")
     assert code == 0, out
     for host in ("cursor", "codex", "opencode"):
-        assert f"{host} runs memdesk's MCP server on " in out
+        assert f"{host}'s memdesk MCP server runs /" in out
     code, out, _ = run("doctor", db=tmp_path / "other.db")
     assert code == 1
     assert "codex's memdesk MCP server uses the database" in out

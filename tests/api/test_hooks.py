@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from memdesk import paths
+from memdesk.api import hook_failures, hooks
 from memdesk.api.client import Client
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -350,3 +352,40 @@ def test_a_long_session_keeps_what_the_user_said_first_and_last(hook, tmp_path, 
     given = started["hookSpecificOutput"]["additionalContext"]
     assert "pnpm only" in given
     assert "port 5173" in given
+
+
+def test_a_hosts_own_mcp_list_run_is_not_a_failed_session_end(tmp_path, monkeypatch):
+    """#35 item 7: `claude mcp list` fires SessionEnd with no session and nothing said; with
+    no memdesk running that was counted as a failed hook."""
+    monkeypatch.setenv("MEMDESK_SOCKET", str(tmp_path / "none.sock"))
+    db = tmp_path / "m.db"
+    out, err = hooks.run("SessionEnd", json.dumps({"session_id": "x", "cwd": str(tmp_path)}), db)
+    assert (out, err) == ("", "")
+    assert hook_failures.recent(db) == []
+    said = tmp_path / "t.jsonl"
+    said.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "Use pnpm."}}) + "\n"
+    )
+    payload = {"session_id": "y", "transcript_path": str(said)}
+    hooks.run("SessionEnd", json.dumps(payload), db)
+    assert [f["event"] for f in hook_failures.recent(db)] == ["SessionEnd"]  # this one is lost
+
+
+def test_after_a_start_that_failed_the_later_failures_name_that_reason(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMDESK_SOCKET", str(tmp_path / "none.sock"))
+    db = tmp_path / "m.db"
+    hook_failures.note(db, "SessionStart", "memdesk serve could not start: disk full", "s1")
+    _, err = hooks.run("UserPromptSubmit", json.dumps({"session_id": "s1", "prompt": "hi"}), db)
+    assert "the session start at" in err
+    assert "disk full" in err
+    assert "memdesk serve`" not in err  # not "start it with `memdesk serve`": it failed to
+    _, err = hooks.run("UserPromptSubmit", json.dumps({"session_id": "s2", "prompt": "hi"}), db)
+    assert "start it with" in err  # another session: memdesk simply is not running
+
+
+def test_the_doctor_counts_only_this_databases_failures_from_the_shared_log(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "log_dir", lambda: tmp_path / "logs")
+    mine, theirs = tmp_path / "gone" / "mine.db", tmp_path / "gone" / "theirs.db"
+    hook_failures.note(theirs, "SessionStart", "their folder is missing")
+    hook_failures.note(mine, "SessionStart", "my folder is missing")
+    assert [f["why"] for f in hook_failures.recent(mine)] == ["my folder is missing"]

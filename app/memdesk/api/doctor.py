@@ -10,7 +10,6 @@ when there is none.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import time
@@ -18,10 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memdesk.api import attach, hook_failures, hook_settings, naming
+from memdesk import paths
+from memdesk.api import attach, hook_failures, hook_settings, json_text, naming
 from memdesk.api.client import Client, MemdeskError
+from memdesk.api.hooks import EVENTS
 from memdesk.core.sync import config as sync_config
 
+SQLITE_HEADER = b"SQLite format 3\x00"
 RECENT_S = 24 * 3600  # failures older than a day are history, not a problem
 
 
@@ -40,21 +42,48 @@ class Report:
 
 def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Report:
     """Every check; `serving=False` for the window, which serves the database itself (asking
-    its own socket from its GUI thread would wait on itself)."""
+    its own socket from its GUI thread would wait on itself). A file that cannot be read is
+    a problem found, never a crash of the doctor."""
     report = Report()
+    here = cwd or Path.cwd()
+    checks: list[tuple[str, Any]] = [(str(db), lambda: _database(db, report))]
     if serving:
-        _serving(db, report)
+        checks.append((str(db), lambda: _serving(db, report)))
     files = {hook_settings.settings_path(project, cwd) for project in (False, True)}
     for path in sorted(files):
-        _hooks(path, db, report)
+        checks.append((str(path), lambda path=path: _hooks(path, db, here, report)))
     for host, spec in attach.HOSTS.items():
         # In the home folder, the project's file is the person's own: checked once.
-        for path in sorted({spec.path(p, cwd or Path.cwd(), Path.home()) for p in (False, True)}):
-            if path.exists():
-                _mcp(host, path, db, report)
-    _failures(db, report)
-    _sync(db, report)
+        for path in sorted({spec.path(p, here, Path.home()) for p in (False, True)}):
+            checks.append((str(path), lambda h=host, p=path: _mcp(h, p, db, here, report)))
+    checks.append(("the hook failure notes", lambda: _failures(db, report)))
+    checks.append(("the sync set-up", lambda: _sync(db, report)))
+    for what, check in checks:
+        try:
+            check()
+        except OSError as exc:
+            report.bad(f"{what} could not be read: {paths.describe(exc)}")
     return report
+
+
+def _database(db: Path, report: Report) -> None:
+    """The database path itself: a folder, or a file that is not SQLite, fails every
+    session while the rest of the set-up looks right."""
+    if db.is_dir():
+        report.bad(
+            f"{db} is a folder, not a database file; every agent session fails: give memdesk "
+            "a file path (--db FILE, or MEMDESK_DB)"
+        )
+    elif db.exists():
+        with db.open("rb") as file:
+            head = file.read(16)
+        if head and head != SQLITE_HEADER:
+            report.bad(
+                f"{db} is not a memdesk database (not SQLite); every agent session fails: "
+                "move it away, or give memdesk another --db"
+            )
+    elif not db.parent.is_dir() and any(p.exists() and not p.is_dir() for p in db.parents):
+        report.bad(f"{db} lies under a file, not a folder; memdesk cannot make it there")
 
 
 def _serving(db: Path, report: Report) -> None:
@@ -71,49 +100,99 @@ def _serving(db: Path, report: Report) -> None:
         )
 
 
-def _hooks(path: Path, db: Path, report: Report) -> None:
+def _hooks(path: Path, db: Path, cwd: Path, report: Report) -> None:
     try:
-        settings = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, ValueError) as exc:
+        text = path.read_text(encoding="utf-8") if path.exists() else "{}"
+        settings = json_text.parse(text).value
+    except (UnicodeDecodeError, ValueError) as exc:
         report.bad(f"{path} cannot be read ({exc}); Claude Code will not run memdesk's hooks")
         return
     commands = _memdesk_commands(settings)
     if not commands:
         report.ok(f"{path}: no memdesk hooks")
         return
-    for event, command in commands:
-        words = _split(command)
-        wrong, target = _wrong_with(words, db, "run `memdesk hook install` again")
-        if wrong:
-            report.bad(f"{path}: the {event} hook {wrong}")
-            continue
-        report.ok(f"{path}: {event} runs {words[0]}" + (f" on {target}" if target else ""))
+    found = [(event, _split(command)) for event, command in commands]
+    _judge(path, "hooks", [words for _, words in found], db, cwd, "memdesk hook install", report)
 
 
-def _mcp(host: str, path: Path, db: Path, report: Report) -> None:
+def _mcp(host: str, path: Path, db: Path, cwd: Path, report: Report) -> None:
+    if not path.exists():
+        return
     try:
         servers = attach.attached_servers(host, path)
     except ValueError as exc:
-        report.bad(f"{host} cannot read {exc}")
+        report.bad(f"{host} cannot use memdesk: {exc}")
         return
-    for name, words in servers.items():
-        wrong, target = _wrong_with(words, db, f"run `memdesk attach {host}` again")
-        if wrong:
-            called = "" if name == attach.NAME else f' (named "{name}")'
-            report.bad(f"{path}: {host}'s memdesk MCP server{called} {wrong}")
-            continue
-        report.ok(f"{path}: {host} runs memdesk's MCP server" + (f" on {target}" if target else ""))
+    if servers:
+        what = f"{host}'s memdesk MCP server"
+        _judge(path, what, list(servers.values()), db, cwd, f"memdesk attach {host}", report)
 
 
-def _wrong_with(words: list[str], db: Path, fix: str) -> tuple[str | None, str | None]:
-    """(what is wrong with a command line memdesk wrote, or None; the database it names)."""
+def _judge(
+    path: Path,
+    what: str,
+    commands: list[list[str]],
+    db: Path,
+    cwd: Path,
+    again: str,
+    report: Report,
+) -> None:
+    """One line for a file's memdesk entries: all is well, what is wrong with them, or (a
+    project's file naming its own database, as `attach --project --db` writes) deliberate."""
+    project = path.is_relative_to(cwd) and cwd != Path.home()
+    fix = f"run `{again}{' --project' if project else ''}` again"
+    wrongs = {w for w in (_wrong_program(words, fix) for words in commands) if w}
+    if wrongs:
+        for wrong in sorted(wrongs):
+            report.bad(f"{path}: {what} {wrong}")
+        return
+    targets = {_database_of(words) for words in commands}
+    other = {t for t in targets if t is not None and Path(t).expanduser().resolve() != db}
+    if not other:
+        target = next((t for t in targets if t), None)
+        doing = "run memdesk" if what == "hooks" else "runs"
+        report.ok(f"{path}: {what} {doing} {commands[0][0]}" + (f" on {target}" if target else ""))
+        return
+    if project and len(targets) == 1:
+        (target,) = other
+        report.ok(
+            f"{path}: this project's {what} use the database {target} (as `attach --project "
+            f"--db` writes); `memdesk doctor --db {target}` checks that one"
+        )
+        return
+    report.bad(
+        f"{path}: {what} use{'s' if len(commands) == 1 else ''} the database "
+        f"{', '.join(sorted(other))}, not {db}: {fix} (or pass that --db to doctor)"
+    )
+
+
+def _wrong_program(words: list[str], fix: str) -> str | None:
+    """What is wrong with the program a command line memdesk wrote runs, or None."""
     program = words[0] if words else ""
     if not (os.path.isabs(program) and os.access(program, os.X_OK)):
-        return f"runs {program!r}, which is not an executable file by absolute path; {fix}", None
-    target = words[words.index("--db") + 1] if "--db" in words[:-1] else None
-    if target is not None and Path(target).expanduser().resolve() != db:
-        return f"uses the database {target}, not {db}", target
-    return None, target
+        return f"runs {program!r}, which is not an executable file by absolute path; {fix}"
+    if not _is_memdesk(words):
+        return f"runs {program}, which is not memdesk; {fix}"
+    return None
+
+
+def _is_memdesk(words: list[str]) -> bool:
+    """The program is memdesk: `python -m memdesk`, a script that loads memdesk, or
+    memdesk's own executable (read, never run: the window checks this on a timer)."""
+    if words[1:3] == ["-m", "memdesk"]:
+        return True
+    try:
+        with open(words[0], "rb") as program:
+            head = program.read(8192)
+    except OSError:
+        return False
+    if head.startswith(b"#!"):
+        return b"memdesk" in head
+    return "memdesk" in Path(words[0]).name.lower()
+
+
+def _database_of(words: list[str]) -> str | None:
+    return words[words.index("--db") + 1] if "--db" in words[:-1] else None
 
 
 def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:
@@ -123,9 +202,15 @@ def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:
         for group in groups if isinstance(groups, list) else ():
             for hook in group.get("hooks", []) if isinstance(group, dict) else ():
                 command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
-                if hook_settings.MARK in command:
+                if hook_settings.MARK in command or _hook_shaped(command):
                     found.append((str(event), command))
     return found
+
+
+def _hook_shaped(command: str) -> bool:
+    """`PROGRAM hook EVENT …`: memdesk's hook line, even once its program was changed."""
+    words = _split(command)
+    return any(a == "hook" and b in EVENTS for a, b in zip(words, words[1:], strict=False))
 
 
 def _split(command: str) -> list[str]:

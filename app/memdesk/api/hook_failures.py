@@ -27,10 +27,16 @@ def notes_paths(db: str | os.PathLike[str] | None) -> list[Path]:
     ]
 
 
-def note(db: str | os.PathLike[str] | None, event: str, why: str) -> None:
+def note(
+    db: str | os.PathLike[str] | None, event: str, why: str, session: str | None = None
+) -> None:
     """Keep one failure; never raises (a hook that cannot note its failure still fails open)."""
     entry = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "event": event}
     entry["why"] = why[:500]
+    if session:
+        entry["session"] = session[:200]
+    with contextlib.suppress(OSError, ValueError):
+        entry["db"] = str(paths.resolve_db_path(db))  # the shared log holds every database's
     try:
         beside, fallback = notes_paths(db)
         path = beside
@@ -48,15 +54,21 @@ def note(db: str | os.PathLike[str] | None, event: str, why: str) -> None:
 
 
 def recent(db: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
-    """The kept failures, oldest first."""
+    """The kept failures of this database, oldest first."""
+    beside, shared = notes_paths(db)
+    database = str(paths.resolve_db_path(db))
     out = []
-    for line in (ln for path in notes_paths(db) for ln in _lines(path)):
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and {"at", "event", "why"} <= entry.keys():
-            out.append({k: str(entry[k]) for k in ("at", "event", "why")})
+    for path in (beside, shared):
+        for line in _lines(path):
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if not (isinstance(entry, dict) and {"at", "event", "why"} <= entry.keys()):
+                continue
+            if path == shared and entry.get("db") != database:
+                continue  # another database's failure (or one too old to say whose)
+            out.append({k: str(entry[k]) for k in ("at", "event", "why", "session") if k in entry})
     return sorted(out, key=lambda e: e["at"])
 
 

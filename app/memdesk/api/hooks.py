@@ -20,7 +20,7 @@ from typing import Any
 
 from memdesk import paths
 from memdesk.api import hook_failures, naming, projects, transcripts, workspace
-from memdesk.api.client import Client, MemdeskError
+from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 AGENT_ENV = "MEMDESK_AGENT"
 # The agent host's own hook: what it sends at session end is the host's transcript, not the
@@ -54,6 +54,7 @@ def run(
     """(stdout, stderr) of the hook for `event` given its stdin; never raises. A failure is
     also noted beside the database, for the window and `memdesk doctor` to show: the agent
     carries on, and the person is not left to find out from a debug log."""
+    payload: dict[str, Any] = {}
     try:
         if len(stdin) > MAX_STDIN_BYTES:
             raise ValueError(f"the hook input is over {MAX_STDIN_BYTES:,} bytes; not read")
@@ -61,12 +62,45 @@ def run(
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
         return _handle(event, payload, db, deny), ""
+    except ServerUnavailable as exc:
+        if event == "SessionEnd" and not _transcript_to_keep(payload):
+            return "", ""  # e.g. a host's own `mcp list` run: no session, nothing to keep
+        why = _after_failed_start(db, payload.get("session_id")) or str(exc)
     except (MemdeskError, OSError, ValueError, transcripts.TranscriptError) as exc:
         why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
     except Exception as exc:  # fail-open whatever happens: the agent must never be blocked
         why = f"{type(exc).__name__}: {exc}"[:500]
-    hook_failures.note(db, event, why)
+    session = payload.get("session_id") if isinstance(payload, dict) else None
+    hook_failures.note(db, event, why, session if isinstance(session, str) else None)
     return "", f"memdesk hook {event}: {why}\n"
+
+
+def _transcript_to_keep(payload: dict[str, Any]) -> bool:
+    """The ending session said something to capture (a transcript with messages in it)."""
+    path = payload.get("transcript_path")
+    if not path:
+        return False
+    try:
+        return bool(transcripts.read(str(path))[0])
+    except transcripts.TranscriptError:
+        return False
+
+
+def _after_failed_start(db: Any, session: Any) -> str | None:
+    """Why memdesk is not running when this session's start could not start it: that
+    failure's reason is the fix, not "start memdesk"."""
+    starts = [
+        f
+        for f in hook_failures.recent(db)
+        if f["event"] == "SessionStart" and f.get("session") == session
+    ]
+    last = starts[-1] if starts else None
+    if last is None:
+        return None
+    return (
+        f"memdesk is not running: the session start at {last['at']} could not start it "
+        f"({last['why']})"
+    )
 
 
 def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
