@@ -582,3 +582,39 @@ def test_doctor_finds_what_breaks_every_session_and_reports_nothing_deliberate(
     code, out, _ = run("doctor", db=project_db)
     assert code == 1
     assert "runs /bin/true, which is not memdesk" in out
+
+
+def test_the_set_up_commands_speak_json_too(run, tmp_path, monkeypatch):
+    """#35 item 9: doctor, attach, detach and service refused --json, and `memdesk --json
+    doctor` printed text."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("--json", "attach", "cursor")
+    listed = json.loads(out)
+    assert (code, listed["written"]) == (0, False)  # no --yes: listed, nothing written
+    assert listed["changes"][0]["action"] == "create"
+    assert not (tmp_path / ".cursor" / "mcp.json").exists()
+    code, out, _ = run("attach", "cursor", "--yes", "--json")
+    assert json.loads(out)["written"] is True
+    for argv in (("--json", "doctor"), ("doctor", "--json")):
+        code, out, _ = run(*argv)
+        report = json.loads(out)
+        assert (code, report["problems"]) == (0, 0)
+        assert any("cursor's memdesk MCP server runs" in c["text"] for c in report["checks"])
+    code, out, _ = run("--json", "detach", "cursor", "--yes")
+    assert json.loads(out)["changes"][0]["action"] == "delete"
+
+
+def test_json_piped_into_head_ends_quietly(tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path), "MEMDESK_DB": str(tmp_path / "m.db")}
+    done = subprocess.run(
+        f"{sys.executable} -m memdesk --json doctor | head -2",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.startswith("{")
+    assert done.stderr == ""

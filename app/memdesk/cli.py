@@ -334,8 +334,9 @@ def _parser() -> argparse.ArgumentParser:
             verb,
             handler,
             f"{what} an agent host's configuration (Claude Code also gets its hooks); shows "
-            "the diff and asks; every other entry of the file is kept",
-            database,
+            "the diff and asks; every other entry of the file is kept (with --json: written "
+            "only with --yes, else listed)",
+            common,
         )
         p.add_argument("host", choices=sorted(HOSTS), help="the agent host")
         p.add_argument("--project", action="store_true", help="this folder's file, not yours")
@@ -352,7 +353,7 @@ def _parser() -> argparse.ArgumentParser:
         commands.service,
         "`install`: run `memdesk serve` at every login (a systemd user unit, else an XDG "
         "autostart entry), so agents never wait for it; `remove` undoes that",
-        database,
+        common,
     )
     p.add_argument("action", choices=("install", "remove"))
     command(
@@ -361,16 +362,18 @@ def _parser() -> argparse.ArgumentParser:
         "is memdesk there for agents: who serves the database, whether Claude Code's hooks "
         "point at an existing command and this database, which hook runs failed lately "
         "(exit 1 when anything is wrong)",
-        database,
+        common,
     )
     shtab.add_argument_to(parser, ["--print-completion"], help="print a shell completion script")
     return parser
 
 
-_OWN_PROCESS = {
+_OWN_PROCESS = {  # speak their own protocols on stdio; they return the exit code
     commands.serve,
     commands.mcp,
     commands.hook,
+}
+_NO_DATABASE = {  # read or write other files, never the database
     commands.doctor,
     commands.attach,
     commands.detach,
@@ -392,8 +395,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return app.run(args.db)
         if handler in _OWN_PROCESS:
             return handler(None, args)
-        with cli_output.backend(args.db) as svc:
-            result = handler(svc, args)
+        if handler in _NO_DATABASE:
+            result = handler(None, args)
+        else:
+            with cli_output.backend(args.db) as svc:
+                result = handler(svc, args)
     except commands.ProblemsFound as found:
         result, code = found.result, found.code
     except MemdeskError as exc:

@@ -290,16 +290,20 @@ def serve(_svc: Any, a: argparse.Namespace) -> int:
     return serve.run(a)
 
 
-def doctor(_svc: Any, a: argparse.Namespace) -> int:
+def doctor(_svc: Any, a: argparse.Namespace) -> dict[str, Any]:
     from memdesk.api import doctor
 
     report = doctor.examine(a.db)
-    print("\n".join(report.lines))
-    print("all is well" if not report.problems else f"{report.problems} problem(s) found")
-    return 1 if report.problems else 0
+    result = {
+        "checks": [{"ok": not line.startswith("!"), "text": line[2:]} for line in report.lines],
+        "problems": report.problems,
+    }
+    if report.problems:
+        raise ProblemsFound(result, 1)
+    return result
 
 
-def attach(_svc: Any, a: argparse.Namespace) -> int:
+def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     from memdesk.api import attach as hosts
 
     changes = _planned(
@@ -307,68 +311,95 @@ def attach(_svc: Any, a: argparse.Namespace) -> int:
             a.host, project=a.project, db=a.db, cwd=Path.cwd(), home=Path.home()
         )
     )
-    if not changes:
-        print(f"memdesk is already attached to {a.host} there, on {a.db}; nothing to change")
-        return 0
-    if _confirmed(changes, a.yes):
-        _planned(lambda: hosts.apply(changes))
-        first = hosts.HOSTS[a.host].project_first if a.project else ""
-        where = " --project" if a.project else ""
-        print(
-            f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
-            f"restart {a.host} to load it{f', then {first}' if first else ''}. "
-            f"`memdesk detach {a.host}{where}` takes it out again"
-        )
-    return 0
+    first = hosts.HOSTS[a.host].project_first if a.project else ""
+    where = " --project" if a.project else ""
+    done = (
+        f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
+        f"restart {a.host} to load it{f', then {first}' if first else ''}. "
+        f"`memdesk detach {a.host}{where}` takes it out again"
+    )
+    nothing = f"memdesk is already attached to {a.host} there, on {a.db}; nothing to change"
+    return _write_host_files(a, changes, done, nothing)
 
 
-def detach(_svc: Any, a: argparse.Namespace) -> int:
+def detach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     from memdesk.api import attach as hosts
 
     changes = _planned(
         lambda: hosts.plan_detach(a.host, project=a.project, cwd=Path.cwd(), home=Path.home())
     )
-    if not changes:
-        elsewhere = (
-            "in this project (without --project: your own files)"
-            if a.project
-            else "in your own files (with --project: this project's)"
-        )
-        print(f"memdesk is not attached to {a.host} {elsewhere}; nothing to change")
-        return 0
-    if _confirmed(changes, a.yes):
+    elsewhere = (
+        "in this project (without --project: your own files)"
+        if a.project
+        else "in your own files (with --project: this project's)"
+    )
+    nothing = f"memdesk is not attached to {a.host} {elsewhere}; nothing to change"
+    done = f"detached memdesk from {a.host}; every other entry is as it was"
+    return _write_host_files(a, changes, done, nothing)
+
+
+def _write_host_files(
+    a: argparse.Namespace, changes: list[Any], done: str, nothing: str
+) -> dict[str, Any] | None:
+    """Show the diffs, ask (unless --yes), write. Under --json nothing is asked: without
+    --yes the changes are only listed (written false)."""
+    from memdesk.api import attach as hosts
+
+    as_json = getattr(a, "json", False)
+    result: dict[str, Any] = {
+        "host": a.host,
+        "project": a.project,
+        "changes": [
+            {
+                "path": str(c.path),
+                "action": "delete" if c.new is None else ("create" if c.old is None else "edit"),
+                "diff": c.diff,
+                "note": c.note,
+            }
+            for c in changes
+        ],
+        "written": False,
+        "message": nothing if not changes else "",
+    }
+    if changes and (a.yes if as_json else _confirmed(changes, a.yes)):
         _planned(lambda: hosts.apply(changes))
-        print(f"detached memdesk from {a.host}; every other entry is as it was")
-    return 0
+        result.update(written=True, message=done)
+    if as_json:
+        return result
+    if result["message"]:
+        print(result["message"])
+    return None
 
 
-def service(_svc: Any, a: argparse.Namespace) -> int:
+def service(_svc: Any, a: argparse.Namespace) -> dict[str, Any]:
     from memdesk.api import hook_settings, user_service
 
     if a.action == "remove":
-        print(user_service.remove())
-        return 0
+        return {"message": user_service.remove()}
     import shlex
 
     command = shlex.split(hook_settings.memdesk_command())
-    print(user_service.install(command, Path(a.db).expanduser().resolve()))
-    return 0
+    return {"message": user_service.install(command, Path(a.db).expanduser().resolve())}
 
 
-def desktop(_svc: Any, a: argparse.Namespace) -> int:
+def desktop(_svc: Any, a: argparse.Namespace) -> dict[str, Any]:
     from memdesk import desktop_entry
     from memdesk.api import hook_settings
 
     if a.action == "remove":
         gone = desktop_entry.remove()
-        print(f"removed {', '.join(map(str, gone))}" if gone else "no desktop entry to remove")
-        return 0
+        return {
+            "removed": [str(p) for p in gone],
+            "message": f"removed {', '.join(map(str, gone))}"
+            if gone
+            else "no desktop entry to remove",
+        }
     written = desktop_entry.install(hook_settings.memdesk_command())
-    print(
-        f"wrote {', '.join(map(str, written))}; memdesk is in your application menu "
-        "(`memdesk desktop remove` takes it out)"
-    )
-    return 0
+    return {
+        "written": [str(p) for p in written],
+        "message": f"wrote {', '.join(map(str, written))}; memdesk is in your application menu "
+        "(`memdesk desktop remove` takes it out)",
+    }
 
 
 def _planned(plan: Any) -> Any:

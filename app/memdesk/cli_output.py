@@ -165,6 +165,12 @@ def human(command: str, result: Any) -> str:
         )
     if command == "injections":
         return _injections(result)
+    if command == "doctor":
+        lines = [f"{'  ' if c['ok'] else '! '}{c['text']}" for c in result["checks"]]
+        problems = result["problems"]
+        return "\n".join([*lines, f"{problems} problem(s) found" if problems else "all is well"])
+    if command in ("service", "desktop"):
+        return str(result["message"])
     if command == "backup":
         if isinstance(result, list):
             return "\n".join(_backup(b) for b in result) if result else "no backups yet"
