@@ -5,6 +5,7 @@ arguments, and returns what to print (or raises a MemdeskError)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -306,17 +307,37 @@ def doctor(_svc: Any, a: argparse.Namespace) -> dict[str, Any]:
 def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     from memdesk.api import attach as hosts
 
+    portable = getattr(a, "portable", False)
     changes = _planned(
         lambda: hosts.plan_attach(
-            a.host, project=a.project, db=a.db, cwd=Path.cwd(), home=Path.home()
+            a.host,
+            project=a.project,
+            db=None if portable else a.db,
+            cwd=Path.cwd(),
+            home=Path.home(),
+            command=hosts.PORTABLE if portable else None,
         )
     )
+    if a.project and changes and not portable:
+        changes[0] = dataclasses.replace(
+            changes[0],
+            note=(changes[0].note + "; " if changes[0].note else "")
+            + "this names this machine's memdesk and database by absolute path; for a file "
+            "your team commits, attach with --portable (`memdesk` from each person's PATH, on "
+            "their default database)",
+        )
     first = hosts.HOSTS[a.host].project_first if a.project else ""
     where = " --project" if a.project else ""
     done = (
         f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
         f"restart {a.host} to load it{f', then {first}' if first else ''}. "
         f"`memdesk detach {a.host}{where}` takes it out again"
+        + (
+            ". Written portable: each person needs `memdesk` on PATH; it uses their default "
+            "database"
+            if portable
+            else ""
+        )
     )
     nothing = f"memdesk is already attached to {a.host} there, on {a.db}; nothing to change"
     return _write_host_files(a, changes, done, nothing)

@@ -292,3 +292,23 @@ def test_a_project_attach_names_the_hosts_trust_step_and_the_detach_that_undoes_
     code, out, _ = run("detach", "gemini-cli", "--project", "--yes")
     assert "detached" in out
     assert not (tmp_path / ".gemini").exists()
+
+
+def test_a_project_file_for_the_team_can_name_no_ones_paths(run, tmp_path, monkeypatch):
+    """#35 item 11: `attach --project` wrote the person's venv and database paths into files
+    a team commits."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("attach", "claude-code", "--project", "--yes")
+    assert "attach with --portable" in out  # the absolute form says what it wrote
+    assert run("detach", "claude-code", "--project", "--yes")[0] == 0
+    code, out, _ = run("attach", "claude-code", "--project", "--portable", "--yes")
+    assert "Written portable" in out
+    server = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["memdesk"]
+    assert (server["command"], server["args"]) == ("memdesk", ["mcp"])
+    hooks = json.loads((tmp_path / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks["SessionStart"][0]["hooks"][0]["command"] == "memdesk hook SessionStart"
+    assert str(tmp_path) not in (tmp_path / ".mcp.json").read_text()
+    assert run("detach", "claude-code", "--project", "--yes")[0] == 0
+    assert not (tmp_path / ".mcp.json").exists()
+    assert not (tmp_path / ".claude").exists()

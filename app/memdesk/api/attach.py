@@ -32,6 +32,9 @@ from typing import Any
 from memdesk.api import hook_settings, json_text, toml_text
 
 NAME = "memdesk"  # the server's key in every host's file
+# A project file meant to be committed names no one's paths: `memdesk` as each person's PATH
+# finds it, on each person's default database.
+PORTABLE = "memdesk"
 
 
 @dataclass(frozen=True)
@@ -345,12 +348,14 @@ def _runs_memdesk(entry: Any) -> bool:
 
 
 def _is_ours(entry: Any, command: str) -> bool:
-    """An entry this memdesk wrote: it runs `COMMAND mcp` (a server of the person's own, or
-    another install's, named "memdesk" is never changed or removed)."""
+    """An entry this memdesk wrote: it runs `COMMAND mcp`, or the portable `memdesk mcp` (a
+    server of the person's own, or another install's, named "memdesk" is never changed or
+    removed)."""
     if not isinstance(entry, dict):
         return False
+    argv = _argv(entry)
     prefix = [*shlex.split(command), "mcp"]
-    return _argv(entry)[: len(prefix)] == prefix
+    return argv[: len(prefix)] == prefix or argv[:2] == [PORTABLE, "mcp"]
 
 
 def _change(path: Path, old: str | None, new: str | None, note: str = "") -> Change:
