@@ -60,6 +60,19 @@ def test_observations_make_a_working_memory_within_its_budget(service):
         service.working_memory("s1", budget_chars=10)
 
 
+def test_modified_files_are_named_so_the_next_session_can_open_them(service):
+    """#35 item 12: they read as their last three parts (`w/shop/pricing/rules.py` became
+    `shop/pricing/rules.py`), neither absolute nor relative to the project."""
+    service.session_start("s1", actor=CLAUDE, task="checkout", cwd="/w/shop")
+    _work(service, "s1")
+    service.observe("s1", "Write", {"file_path": "/etc/shop/deep/conf.toml", "content": "x"})
+    block = service.working_memory("s1")["text"]
+    assert "- pricing/rules.py" in block  # relative to the folder the agent works in
+    assert "- /etc/shop/deep/conf.toml" in block  # elsewhere: in full
+    again = service.session_start("s2", actor=CLAUDE, task="checkout", cwd="/w/shop")
+    assert "- pricing/rules.py" in again["text"]
+
+
 def test_a_crashed_session_is_recovered_at_the_next_start_and_archived(service):
     service.session_start("s1", actor=CLAUDE, task="checkout")
     _work(service, "s1")

@@ -116,7 +116,7 @@ class Sessions:
         crashed = self._crashed_before(row)
         recovered = None
         if crashed is not None:
-            notes = session_notes.read(list(crashed.observations), crashed.task)
+            notes = session_notes.read(list(crashed.observations), crashed.task, crashed.cwd)
             recovery = session_notes.block(
                 f"Recovered: your previous session ({crashed.id[:8]}, last seen "
                 f"{crashed.last_seen_at[:16].replace('T', ' ')} UTC) ended without a close",
@@ -373,7 +373,8 @@ class Sessions:
         )
         if not seen:
             return ""
-        return session_notes.block("Working memory", session_notes.read(seen, row.task), budget)
+        notes = session_notes.read(seen, row.task, row.cwd)
+        return session_notes.block("Working memory", notes, budget)
 
     def _crashed_before(self, row: Session) -> Session | None:
         """This agent's latest earlier session on the same task (or folder) that never ended
@@ -405,7 +406,7 @@ class Sessions:
         interrupted: bool,
     ) -> dict[str, Any] | None:
         seen = list(row.observations.order_by(Observation.id))
-        notes = session_notes.read(seen, row.task)
+        notes = session_notes.read(seen, row.task, row.cwd)
         if not seen and not messages and what is None:
             self._close(row, None)
             return None

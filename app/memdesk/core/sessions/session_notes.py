@@ -3,13 +3,14 @@ the recovery block after a crash, and the parts of the L2 session summary."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from memdesk.core import guard
-from memdesk.core.sessions.observe import short
 
 MAX_ITEMS = 12  # per section of a summary
 
@@ -38,16 +39,18 @@ _DECISION = re.compile(
 _TODO = re.compile(r"\b(?:TODO|FIXME|still need to|left to do|not done yet|follow[- ]up)\b", re.I)
 
 
-def read(observations: Sequence[Any], task: str | None) -> Notes:
-    """`observations`: rows with kind, text, path, failed, oldest first. One the injection
-    guard would withhold is left out: notes are injected into the next session's context, and
-    a tool's output (a web page, a file) is anyone's words."""
+def read(observations: Sequence[Any], task: str | None, root: str | None = None) -> Notes:
+    """`observations`: rows with kind, text, path, failed, oldest first; `root`: the folder
+    the session worked in, which file paths are shown relative to. One the injection guard
+    would withhold is left out: notes are injected into the next session's context, and a
+    tool's output (a web page, a file) is anyone's words."""
     notes = Notes(task=task)
     for seen in reversed(observations):
         if guard.scan(f"{seen.text}\n{seen.path or ''}"):
             continue
-        if seen.kind in ("edit", "write") and seen.path and short(seen.path) not in notes.files:
-            notes.files.append(short(seen.path))
+        if seen.kind in ("edit", "write") and seen.path:
+            if (path := shown_path(seen.path, root)) not in notes.files:
+                notes.files.append(path)
         elif seen.kind == "command" and seen.failed:
             if seen.text not in notes.errors:
                 notes.errors.append(seen.text)
@@ -63,6 +66,16 @@ def read(observations: Sequence[Any], task: str | None) -> Notes:
             if found and not seen.failed and found["msg"] not in notes.commits:
                 notes.commits.append(found["msg"])
     return notes
+
+
+def shown_path(path: str, root: str | None) -> str:
+    """A file as an agent can open it: relative to the folder the session worked in when it
+    lies there, else in full (its last parts alone named neither)."""
+    file = PurePosixPath(path.replace("\\", "/"))
+    if root and file.is_absolute():
+        with contextlib.suppress(ValueError):
+            return str(file.relative_to(root.replace("\\", "/")))
+    return str(file)
 
 
 def block(title: str, notes: Notes, budget: int) -> str:
