@@ -109,3 +109,36 @@ def test_huge_tool_output_is_kept_as_one_short_line():
         seen = observe(*call)
         assert "\n" not in seen.text
         assert len(seen.text) <= 200
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "result", "expected"),
+    [
+        (
+            "run_shell_command",
+            {"command": "pytest -q"},
+            {"llmContent": "Exit Code: 1"},
+            "`pytest -q` failed (exit 1)",
+        ),
+        ("run_shell_command", {"command": "ls"}, {"llmContent": "Exit Code: 0"}, "ran `ls`"),
+        ("shell", {"command": ["bash", "-lc", "make test"]}, {"exit_code": 0}, "ran `make test`"),
+        (
+            "replace",
+            {"file_path": "/p/a.py", "old_string": "a", "new_string": "b"},
+            {},
+            "edited p/a.py (-1 +1 lines): b",
+        ),
+        ("write_file", {"file_path": "/p/b.py", "content": "x\ny"}, {}, "wrote p/b.py (2 lines)"),
+        ("read_file", {"absolute_path": "/p/c.py"}, {}, "read p/c.py"),
+        (
+            "apply_patch",
+            {"input": "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y = 2\n*** End Patch"},
+            {},
+            "edited src/a.py (-1 +1 lines): y = 2",
+        ),
+    ],
+)
+def test_other_hosts_tool_calls_read_as_claude_codes_do(tool, args, result, expected):
+    """Gemini CLI's and Codex's own tool names and argument shapes (their hooks report them
+    as they are): a shell call read as `used run_shell_command` before."""
+    assert observe(tool, args, result).text == expected

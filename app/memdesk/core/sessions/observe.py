@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,13 +27,37 @@ class Seen:
     failed: bool = False
 
 
+# Claude Code's names, then Gemini CLI's (run_shell_command, replace, write_file, …),
+# Codex's (shell, exec_command, apply_patch, update_plan) and Copilot CLI's (bash, view, …).
 _EDIT = {"edit", "multiedit", "notebookedit", "str_replace", "apply_patch", "replace"}
 _WRITE = {"write", "create", "create_file", "write_file"}
-_READ = {"read", "view", "read_file", "notebookread"}
-_COMMAND = {"bash", "shell", "run", "exec", "execute", "terminal", "run_command"}
-_SEARCH = {"grep", "glob", "search", "find", "ls", "websearch", "codebase_search"}
-_FETCH = {"webfetch", "fetch"}
-_TODO = {"todowrite", "todo", "update_plan", "plan"}
+_READ = {"read", "view", "read_file", "notebookread", "read_many_files"}
+_COMMAND = {
+    "bash",
+    "shell",
+    "run",
+    "exec",
+    "execute",
+    "terminal",
+    "run_command",
+    "run_shell_command",
+    "exec_command",
+    "local_shell",
+}
+_SEARCH = {
+    "grep",
+    "glob",
+    "search",
+    "find",
+    "ls",
+    "websearch",
+    "codebase_search",
+    "search_file_content",
+    "list_directory",
+    "google_web_search",
+}
+_FETCH = {"webfetch", "fetch", "web_fetch"}
+_TODO = {"todowrite", "todo", "update_plan", "plan", "write_todos"}
 _DELEGATE = {"task", "agent", "subagent", "delegate"}
 
 
@@ -54,6 +79,12 @@ def _edit(args: dict[str, Any], result: Any) -> Seen:
     if isinstance(edits, list) and edits:
         new = edits[0].get("new_string", "") if isinstance(edits[0], dict) else ""
         what = f"{len(edits)} changes"
+    elif isinstance(patch := args.get("input") or args.get("patch"), str):
+        lines = patch.splitlines()
+        added = [ln[1:] for ln in lines if ln.startswith("+") and not ln.startswith("+++")]
+        removed = [ln for ln in lines if ln.startswith("-") and not ln.startswith("---")]
+        new = "\n".join(added)
+        what = f"-{len(removed)} +{len(added)} lines"
     else:
         old = args.get("old_string") or args.get("old_str") or ""
         what = f"-{_lines(old)} +{_lines(new)} lines"
@@ -76,7 +107,7 @@ _EXIT = re.compile(r"exit (?:code|status)[:= ]*(-?\d+)", re.IGNORECASE)
 
 
 def _command(args: dict[str, Any], result: Any) -> Seen:
-    command = _first_line(str(args.get("command") or args.get("cmd") or ""))
+    command = _first_line(_command_line(args.get("command") or args.get("cmd") or ""))
     code = _exit_code(result)
     error = _error_text(result)
     if code not in (None, 0) or (code is None and error is not None):
@@ -84,6 +115,21 @@ def _command(args: dict[str, Any], result: Any) -> Seen:
         detail = f": {error}" if error else ""
         return Seen("command", 8, f"`{command}` failed{why}{detail}", failed=True)
     return Seen("command", 4, f"ran `{command}`")
+
+
+def _command_line(command: Any) -> str:
+    """A command as typed: Codex gives argv (`["bash", "-lc", "pytest -q"]`), the script
+    inside a shell's -c is what the agent ran."""
+    if isinstance(command, list):
+        words = [str(w) for w in command]
+        if len(words) >= 3 and words[1] in ("-c", "-lc") and _SHELL_NAME.search(words[0]):
+            return words[2]
+        return shlex.join(words)
+    return str(command)
+
+
+_SHELL_NAME = re.compile(r"(?:^|/)(?:ba|z|da|k)?sh$")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
 
 
 def _search(args: dict[str, Any], result: Any) -> Seen:
@@ -133,9 +179,12 @@ def short(path: object, keep: int = 3) -> str:
 
 
 def _path(args: dict[str, Any]) -> str | None:
-    for key in ("file_path", "path", "notebook_path", "filename", "file"):
+    for key in ("file_path", "absolute_path", "path", "notebook_path", "filename", "file"):
         if isinstance(args.get(key), str):
             return args[key]
+    patch = args.get("input") or args.get("patch")  # Codex's apply_patch names its files inside
+    if isinstance(patch, str) and (found := _PATCH_FILE.search(patch)):
+        return found[1].strip()
     return None
 
 
