@@ -15,7 +15,7 @@ from memdesk import __version__, cli_output, paths
 from memdesk import cli_commands as commands
 from memdesk.api import naming
 from memdesk.api.attach import HOSTS
-from memdesk.api.hooks import EVENTS as HOOK_EVENTS
+from memdesk.api.hooks import ALL_EVENTS as HOOK_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.views.display import visible
 from memdesk.paths import resolve_db_path

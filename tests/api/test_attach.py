@@ -46,6 +46,8 @@ def _without_memdesk(host: str, text: str) -> dict:
     document = _parsed(host, text)
     servers = document[attach.HOSTS[host].container[0]]
     del servers["memdesk"]
+    if host == "gemini-cli":
+        del document["hooks"]  # its session hooks, in the same file
     return document
 
 
@@ -312,3 +314,23 @@ def test_a_project_file_for_the_team_can_name_no_ones_paths(run, tmp_path, monke
     assert run("detach", "claude-code", "--project", "--yes")[0] == 0
     assert not (tmp_path / ".mcp.json").exists()
     assert not (tmp_path / ".claude").exists()
+
+
+def test_gemini_cli_gets_its_session_hooks_in_its_own_protocol(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    attach.apply(_attached("gemini-cli", home, cwd))
+    settings = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert set(settings["hooks"]) == {
+        "SessionStart",
+        "BeforeAgent",
+        "AfterTool",
+        "PreCompress",
+        "SessionEnd",
+    }  # BeforeTool can only refuse a call: not hooked unless the person asks for refusals
+    [hook] = settings["hooks"]["BeforeAgent"][0]["hooks"]
+    assert hook["command"] == f"{MEMDESK} hook BeforeAgent --agent gemini-cli --db {DB}"
+    assert hook["timeout"] == 30_000  # milliseconds, as Gemini CLI counts them
+    attach.apply(
+        attach.plan_detach("gemini-cli", project=False, cwd=cwd, home=home, command=MEMDESK)
+    )
+    assert not (home / ".gemini").exists()

@@ -315,12 +315,21 @@ def test_hook_options_may_come_before_the_event(db_path):
         "x.db",
         False,
         None,
+        None,
     )
     assert hooks.parse_args(["PreToolUse", "--db=y.db", "--deny-forbidden"]) == (
         "PreToolUse",
         "y.db",
         True,
         None,
+        None,
+    )
+    assert hooks.parse_args(["BeforeAgent", "--agent", "gemini-cli", "--db", "z.db"]) == (
+        "BeforeAgent",
+        "z.db",
+        False,
+        None,
+        "gemini-cli",
     )
     assert hooks.parse_args(["SessionEnd", "--dbx"])[3] == "--dbx"
 

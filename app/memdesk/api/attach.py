@@ -11,8 +11,9 @@ Each host keeps its MCP servers in its own file and shape (from each host's docu
 | codex       | ~/.codex/config.toml             | .codex/config.toml    | [mcp_servers.NAME]   |
 | opencode    | ~/.config/opencode/opencode.json | opencode.json         | mcp.NAME, "local"    |
 
-Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json:
-memdesk reads Claude Code's hook payloads only; the other hosts get the MCP tools. Attaching
+Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json,
+and Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
+gemini-cli`); the other hosts get the MCP tools. Attaching
 twice changes nothing; detaching removes memdesk's entry (and the file, when only memdesk's
 entry was in it), nothing else. Qt-free, no rules: planning is pure, the command writes.
 """
@@ -138,14 +139,25 @@ def plan_attach(
             f'{path} already has a server named "{NAME}" that is not this memdesk; it is '
             f'left as it is, and this one is named "{name}"'
         )
-    changes = [_change(path, old, _with_server(spec, path, old, name, entry), note)]
-    if host == "claude-code":
-        settings = (cwd if project else home) / ".claude" / "settings.json"
-        text = _text(settings)
-        changes.append(
-            _change(settings, text, _parsed(settings, hook_settings.with_hooks, text, command, db))
-        )
+    new = _with_server(spec, path, old, name, entry)
+    hooks = _hooks_file(host, path, project, cwd, home)
+    if hooks == path:  # Gemini CLI: its hooks and its servers in one settings.json
+        new = _parsed(path, hook_settings.with_hooks, new, command, db, False, host)
+    changes = [_change(path, old, new, note)]
+    if hooks is not None and hooks != path:
+        text = _text(hooks)
+        hooked = _parsed(hooks, hook_settings.with_hooks, text, command, db, False, host)
+        changes.append(_change(hooks, text, hooked))
     return [c for c in changes if c.diff]
+
+
+def _hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> Path | None:
+    """Where `host` reads memdesk's session hooks (None: it gets the MCP tools only)."""
+    if host == "claude-code":
+        return (cwd if project else home) / ".claude" / "settings.json"
+    if host == "gemini-cli":
+        return path
+    return None
 
 
 def plan_detach(
@@ -156,20 +168,19 @@ def plan_detach(
     command = command or hook_settings.memdesk_command()
     path = spec.path(project, cwd, home)
     base = cwd if project else home
+    hooks = _hooks_file(host, path, project, cwd, home)
     changes = []
     if (old := _text(path)) is not None:
         new = old
         for name, value in _servers(spec, path, old).items():
             if _is_ours(value, command):
                 new = _without_server(spec, path, new, name)
+        if hooks == path:
+            new = _parsed(path, hook_settings.without_hooks, new)
         changes.append(_removal(path, old, _unless_only_memdesks(path, old, new), base))
-    if host == "claude-code":
-        settings = (cwd if project else home) / ".claude" / "settings.json"
-        if (text := _text(settings)) is not None:
-            kept = _parsed(settings, hook_settings.without_hooks, text)
-            changes.append(
-                _removal(settings, text, _unless_only_memdesks(settings, text, kept), base)
-            )
+    if hooks is not None and hooks != path and (text := _text(hooks)) is not None:
+        kept = _parsed(hooks, hook_settings.without_hooks, text)
+        changes.append(_removal(hooks, text, _unless_only_memdesks(hooks, text, kept), base))
     return [c for c in changes if c.diff]
 
 

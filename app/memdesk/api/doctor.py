@@ -20,7 +20,7 @@ from typing import Any
 from memdesk import paths
 from memdesk.api import attach, hook_failures, hook_settings, json_text, naming
 from memdesk.api.client import Client, MemdeskError
-from memdesk.api.hooks import EVENTS
+from memdesk.api.hooks import ALL_EVENTS
 from memdesk.core.sync import config as sync_config
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -210,7 +210,7 @@ def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:
 def _hook_shaped(command: str) -> bool:
     """`PROGRAM hook EVENT …`: memdesk's hook line, even once its program was changed."""
     words = _split(command)
-    return any(a == "hook" and b in EVENTS for a, b in zip(words, words[1:], strict=False))
+    return any(a == "hook" and b in ALL_EVENTS for a, b in zip(words, words[1:], strict=False))
 
 
 def _split(command: str) -> list[str]:

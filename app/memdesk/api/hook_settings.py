@@ -1,4 +1,5 @@
-"""Writing memdesk's hooks into a Claude Code settings file, keeping everything else in it."""
+"""Writing memdesk's hooks into a host's settings file (Claude Code's settings.json, Gemini
+CLI's settings.json), keeping every other byte of it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.api import json_text
-from memdesk.api.hooks import DENY_FLAG, EVENTS
+from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
 
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
+GEMINI_ACTION_TOOLS = "run_shell_command|write_file|replace"
 MARK = "memdesk hook"  # how memdesk recognises its own entries (to update, never duplicate)
 
 
@@ -32,23 +34,36 @@ def memdesk_command() -> str:
 
 
 def hook_command(
-    event: str, command: str, db: str | os.PathLike[str] | None, deny: bool = False
+    event: str,
+    command: str,
+    db: str | os.PathLike[str] | None,
+    deny: bool = False,
+    host: str = "claude-code",
 ) -> str:
     where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
-    if deny and event == "PreToolUse":
+    if host != "claude-code":
+        where = f" {AGENT_FLAG} {host}{where}"
+    if deny and HOST_EVENTS[host].get(event) == "PreToolUse":
         where += f" {DENY_FLAG}"
     return f"{command} hook {event}{where}"
 
 
 def hook_entry(
-    event: str, command: str, db: str | os.PathLike[str] | None, deny: bool = False
+    event: str,
+    command: str,
+    db: str | os.PathLike[str] | None,
+    deny: bool = False,
+    host: str = "claude-code",
 ) -> dict[str, Any]:
-    """memdesk's group for `event` in a Claude Code settings file."""
-    entry: dict[str, Any] = {
-        "hooks": [
-            {"type": "command", "command": hook_command(event, command, db, deny), "timeout": 30}
-        ]
-    }
+    """memdesk's group for `event` in the host's settings file."""
+    line = hook_command(event, command, db, deny, host)
+    if host == "gemini-cli":  # its timeouts are in milliseconds; a name shows in its logs
+        hook = {"name": "memdesk", "type": "command", "command": line, "timeout": 30_000}
+        entry: dict[str, Any] = {"hooks": [hook]}
+        if event == "BeforeTool":
+            entry = {"matcher": GEMINI_ACTION_TOOLS, **entry}
+        return entry
+    entry = {"hooks": [{"type": "command", "command": line, "timeout": 30}]}
     if event.startswith("PostToolUse"):
         entry = {"matcher": "*", **entry}
     if event == "PreToolUse":  # the calls a standing rule can be about
@@ -56,16 +71,27 @@ def hook_entry(
     return entry
 
 
+def host_events(host: str, deny: bool) -> list[str]:
+    """The events memdesk hooks on `host`: Gemini CLI's BeforeTool only to refuse (it cannot
+    carry a reminder)."""
+    events = list(HOST_EVENTS[host])
+    if host == "gemini-cli" and not deny:
+        events.remove("BeforeTool")
+    return events
+
+
 def with_hooks(
     text: str | None,
     command: str = "memdesk",
     db: str | os.PathLike[str] | None = None,
     deny: bool = False,
+    host: str = "claude-code",
 ) -> str:
-    """The settings file's text (None: no file yet) with one memdesk hook per event (on the
-    database `db`, when given), every other byte as it was. With `deny`, a tool call one of
-    the person's rules forbids is refused (the default reminds the agent of the rule)."""
-    entries = {event: hook_entry(event, command, db, deny) for event in EVENTS}
+    """The settings file's text (None: no file yet) with one memdesk hook per event of
+    `host` (on the database `db`, when given), every other byte as it was. With `deny`, a
+    tool call one of the person's rules forbids is refused (the default reminds the agent of
+    the rule, where the host can carry it)."""
+    entries = {e: hook_entry(e, command, db, deny, host) for e in host_events(host, deny)}
     if text is None:
         return json_text.new_file({"hooks": {e: [g] for e, g in entries.items()}})
     hooks = _document(text).get("hooks")

@@ -37,6 +37,22 @@ EVENTS = (
     "PreCompact",
     "SessionEnd",
 )
+# Other hosts' own names for the same moments (each host's hooks reference): memdesk's step
+# is named by Claude Code's event. Gemini CLI cannot add context before a tool call
+# (BeforeTool may only deny), so its rules reach it in the briefing, or as a refusal.
+HOST_EVENTS = {
+    "claude-code": {event: event for event in EVENTS},
+    "gemini-cli": {
+        "SessionStart": "SessionStart",
+        "BeforeAgent": "UserPromptSubmit",
+        "BeforeTool": "PreToolUse",
+        "AfterTool": "PostToolUse",
+        "PreCompress": "PreCompact",
+        "SessionEnd": "SessionEnd",
+    },
+}
+ALL_EVENTS = tuple(dict.fromkeys(e for events in HOST_EVENTS.values() for e in events))
+AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes' author
 # Seconds an event may take before the hook gives up (Claude Code waits for it).
 # A tool's whole output can ride in PostToolUse's payload; past this the input is not read on.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
@@ -50,10 +66,13 @@ def run(
     db: str | os.PathLike[str] | None = None,
     *,
     deny: bool = False,
+    agent: str | None = None,
 ) -> tuple[str, str]:
-    """(stdout, stderr) of the hook for `event` given its stdin; never raises. A failure is
-    also noted beside the database, for the window and `memdesk doctor` to show: the agent
-    carries on, and the person is not left to find out from a debug log."""
+    """(stdout, stderr) of the hook for `event` given its stdin, as `agent`'s host speaks
+    hooks (Claude Code's protocol by default); never raises. A failure is also noted beside
+    the database, for the window and `memdesk doctor` to show: the agent carries on, and the
+    person is not left to find out from a debug log."""
+    agent = agent or os.environ.get(AGENT_ENV) or "claude-code"
     payload: dict[str, Any] = {}
     try:
         if len(stdin) > MAX_STDIN_BYTES:
@@ -61,7 +80,7 @@ def run(
         payload = json.loads(stdin or "{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
-        return _handle(event, payload, db, deny), ""
+        return _handle(event, payload, db, deny, agent), ""
     except ServerUnavailable as exc:
         if event == "SessionEnd" and not _transcript_to_keep(payload):
             return "", ""  # e.g. a host's own `mcp list` run: no session, nothing to keep
@@ -103,16 +122,20 @@ def _after_failed_start(db: Any, session: Any) -> str | None:
     )
 
 
-def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
-    if event not in EVENTS:
-        raise ValueError(f"unknown event {event!r}; memdesk handles: {', '.join(EVENTS)}")
+def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str) -> str:
+    steps = HOST_EVENTS.get(agent, HOST_EVENTS["claude-code"])
+    step = steps.get(event)
+    if step is None:
+        raise ValueError(f"unknown event {event!r}; memdesk handles: {', '.join(steps)}")
     session = payload.get("session_id")
     if not isinstance(session, str) or not session:
         raise ValueError("the hook input has no session_id")
-    with _connect(event, db) as memdesk:
-        if event == "SessionStart":
-            return _context("SessionStart", _start(memdesk, payload)["text"])
-        if event == "UserPromptSubmit":
+    if step == "PreToolUse" and agent == "gemini-cli" and not deny:
+        return ""  # BeforeTool can only refuse: a reminder would reach no one
+    with _connect(step, db, agent) as memdesk:
+        if step == "SessionStart":
+            return _context(event, _start(memdesk, payload)["text"])
+        if step == "UserPromptSubmit":
             prompt = payload.get("prompt") or ""
             try:
                 found = memdesk.session_prompt(session, prompt)
@@ -121,8 +144,8 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
                     raise
                 _start(memdesk, payload)
                 found = memdesk.session_prompt(session, prompt)
-            return _context("UserPromptSubmit", found["text"] if found["ids"] else "")
-        if event == "PreToolUse":
+            return _context(event, found["text"] if found["ids"] else "")
+        if step == "PreToolUse":
             found = _ensure(
                 memdesk,
                 payload,
@@ -130,10 +153,10 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool) -> str:
                     session, str(payload.get("tool_name") or "unknown"), payload.get("tool_input")
                 ),
             )
-            return _before_tool(found, deny)
-        if event in ("PostToolUse", "PostToolUseFailure"):
+            return _before_tool(found, deny, agent)
+        if step in ("PostToolUse", "PostToolUseFailure"):
             result = payload.get("tool_response")
-            if event == "PostToolUseFailure":
+            if step == "PostToolUseFailure":
                 result = {"error": payload.get("error") or "failed", "is_error": True}
             _ensure(
                 memdesk,
@@ -207,9 +230,13 @@ def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
         return call()
 
 
-def _before_tool(found: dict[str, Any], deny: bool) -> str:
+def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
     """Silent when no rule applies; the rules as context; or, when the person chose it and
-    one of their rules forbids the call, Claude Code's deny with the rule's words."""
+    one of their rules forbids the call, the host's refusal with the rule's words."""
+    if agent == "gemini-cli":
+        if deny and found.get("deny"):
+            return json.dumps({"decision": "deny", "reason": found["deny"]}, ensure_ascii=False)
+        return ""
     if deny and found.get("deny"):
         decision = {
             "hookEventName": "PreToolUse",
@@ -232,12 +259,12 @@ class _connect:
     nothing owns the database (the session is long; the start is ~0.5 s); the events on
     every prompt and tool call never wait for a start."""
 
-    def __init__(self, event: str, db: Any) -> None:
+    def __init__(self, event: str, db: Any, agent: str) -> None:
         self.event = event
         self.db_path = paths.resolve_db_path(db)
         self.socket = naming.socket_path(self.db_path)
         self.timeout = TIMEOUTS.get(event, 2.0)
-        self.agent = os.environ.get(AGENT_ENV) or "claude-code"
+        self.agent = agent
 
     def __enter__(self) -> Client:
         if self.event != "SessionStart":
@@ -267,13 +294,15 @@ class _connect:
 def main(argv: list[str]) -> int:
     """`memdesk hook EVENT [--db PATH] [--deny-forbidden]` without the full CLI: the fast
     path. Options may stand before or after the event, `--db PATH` or `--db=PATH`."""
-    event, db, deny, unknown = parse_args(argv)
+    event, db, deny, unknown, agent = parse_args(argv)
     if unknown:
         sys.stderr.write(
-            f"memdesk hook: unknown option {unknown!r}; options: --db PATH, {DENY_FLAG}\n"
+            f"memdesk hook: unknown option {unknown!r}; options: --db PATH, {AGENT_FLAG} "
+            f"HOST, {DENY_FLAG}\n"
         )
         return 0  # fail-open: a hook never blocks the agent
-    out, err = run(event, sys.stdin.buffer.read(MAX_STDIN_BYTES + 1), db, deny=deny)
+    stdin = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
+    out, err = run(event, stdin, db, deny=deny, agent=agent)
     if out:
         sys.stdout.write(out + "\n")
     if err:
@@ -281,19 +310,22 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def parse_args(argv: list[str]) -> tuple[str, str | None, bool, str | None]:
-    """(event, database, deny, the first unknown option) of `memdesk hook`'s arguments."""
-    event, db, deny = "", None, False
+def parse_args(argv: list[str]) -> tuple[str, str | None, bool, str | None, str | None]:
+    """(event, database, deny, the first unknown option, agent) of `memdesk hook`'s
+    arguments."""
+    event, db, deny, agent = "", None, False, None
     words = iter(argv)
     for word in words:
-        if word == "--db":
-            db = next(words, None)
-        elif word.startswith("--db="):
-            db = word.split("=", 1)[1]
+        if word in ("--db", AGENT_FLAG):
+            value = next(words, None)
+            db, agent = (value, agent) if word == "--db" else (db, value)
+        elif word.startswith(("--db=", f"{AGENT_FLAG}=")):
+            name, value = word.split("=", 1)
+            db, agent = (value, agent) if name == "--db" else (db, value)
         elif word == DENY_FLAG:
             deny = True
         elif word.startswith("-"):
-            return event, db, deny, word
+            return event, db, deny, word, agent
         elif not event:
             event = word
-    return event, db, deny, None
+    return event, db, deny, None, agent

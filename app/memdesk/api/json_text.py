@@ -98,7 +98,9 @@ def replace(text: str, path: tuple[str, ...], index: int, value: Any) -> str:
 def remove(text: str, path: tuple[str, ...], which: str | int) -> str:
     """`text` without member `which` (or the item at that index) of the container at `path`,
     and without each container on the path that memdesk made and that is left empty."""
-    made = [made_here(text, path[:depth]) for depth in range(1, len(path) + 1)]
+    made: list[bool] = []
+    for depth in range(1, len(path) + 1):  # inside a container memdesk made, all is its own
+        made.append(bool(made and made[-1]) or made_here(text, path[:depth]))
     text = _cut(text, _at(parse(text), path), which)  # type: ignore[arg-type]
     for depth in range(len(path), 0, -1):
         node = _at(parse(text), path[:depth])
