@@ -327,6 +327,8 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
             "their default database)",
         )
     first = hosts.HOSTS[a.host].project_first if a.project else ""
+    if a.host == "gemini-cli" and not a.project:
+        first = "trust each folder you work in when it asks (it runs hooks only there)"
     where = " --project" if a.project else ""
     done = (
         f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "

@@ -324,7 +324,6 @@ def test_gemini_cli_gets_its_session_hooks_in_its_own_protocol(tmp_path):
         "SessionStart",
         "BeforeAgent",
         "AfterTool",
-        "PreCompress",
         "SessionEnd",
     }  # BeforeTool can only refuse a call: not hooked unless the person asks for refusals
     [hook] = settings["hooks"]["BeforeAgent"][0]["hooks"]

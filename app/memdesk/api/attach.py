@@ -77,7 +77,8 @@ HOSTS = {
             ".gemini/settings.json",
             ("mcpServers",),
             _command_args,
-            "trust this folder when Gemini CLI asks (it reads .gemini/settings.json only then)",
+            "trust this folder when Gemini CLI asks (it reads .gemini/settings.json, and runs "
+            "memdesk's hooks, only in a trusted folder)",
         ),
         Host(
             "codex",

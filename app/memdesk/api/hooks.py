@@ -37,9 +37,11 @@ EVENTS = (
     "PreCompact",
     "SessionEnd",
 )
-# Other hosts' own names for the same moments (each host's hooks reference): memdesk's step
-# is named by Claude Code's event. Gemini CLI cannot add context before a tool call
-# (BeforeTool may only deny), so its rules reach it in the briefing, or as a refusal.
+# Other hosts' own names for the same moments (each host's hooks reference, checked against
+# the real CLI: tests/data/gemini-cli-0.61.0/): memdesk's step is named by Claude Code's
+# event. Gemini CLI cannot add context before a tool call (BeforeTool may only deny), so its
+# rules reach it in the briefing, or as a refusal; its PreCompress fires before every model
+# turn and its transcript is whole at SessionEnd, so it is not hooked.
 HOST_EVENTS = {
     "claude-code": {event: event for event in EVENTS},
     "gemini-cli": {
@@ -47,7 +49,6 @@ HOST_EVENTS = {
         "BeforeAgent": "UserPromptSubmit",
         "BeforeTool": "PreToolUse",
         "AfterTool": "PostToolUse",
-        "PreCompress": "PreCompact",
         "SessionEnd": "SessionEnd",
     },
 }

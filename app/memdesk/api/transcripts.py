@@ -1,9 +1,16 @@
-"""Reading a session transcript into [{role, content}]: Claude Code's JSONL, or a plain JSON
-array / JSONL of {role, content} messages. Standard library only (the hooks import it)."""
+"""Reading a session transcript into [{role, content}]: Claude Code's JSONL, Gemini CLI's chat
+JSONL (records by id, a later one replacing the earlier; `$set` lines patch its header), or a
+plain JSON array / JSONL of {role, content} messages. Standard library only (the hooks import
+it).
+
+What a host injected into the user's turn — Gemini CLI's `<hook_context>` (memdesk's own
+briefing among it), a `<memory-context>` block — is not the person's words: it is cut out, or
+memdesk would read its own memories back as what the user said."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +26,12 @@ MAX_PARTS = 8  # a session's newest ~6 MiB of words; only a longer one loses its
 # A day-long session's JSONL is a few MiB; past this only the newest part is read (the newest
 # messages are the ones kept anyway), so a huge or endless file costs a bounded read.
 MAX_BYTES = 32 * 1024 * 1024
+
+
+_INJECTED = re.compile(
+    r"<(hook_context|memory-context)>.*?</\1>\s*|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
+    re.S,
+)
 
 
 class TranscriptError(ValueError):
@@ -62,7 +75,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
                     ) from None
     messages: list[dict[str, str]] = []
     session = None
-    for record in records if isinstance(records, list) else []:
+    for record in _latest_by_id(records if isinstance(records, list) else []):
         if not isinstance(record, dict):
             continue
         session = session or record.get("sessionId") or record.get("session_id")
@@ -77,14 +90,31 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
     return messages, session
 
 
+def _latest_by_id(records: list[Any]) -> list[Any]:
+    """Gemini CLI rewrites a message by appending it again under its id: the last one holds,
+    in the place of the first."""
+    order: list[Any] = []
+    latest: dict[Any, Any] = {}
+    for number, record in enumerate(records):
+        key = record.get("id") if isinstance(record, dict) else None
+        key = key if isinstance(key, str) else number
+        if key not in latest:
+            order.append(key)
+        latest[key] = record
+    return [latest[key] for key in order]
+
+
 def _message(record: dict[str, Any]) -> dict[str, str] | None:
     if record.get("isMeta") or record.get("isCompactSummary"):
         return None  # Claude Code's own notes (command wrappers, compaction summaries)
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
     role = inner.get("role") or record.get("type")
+    role = "assistant" if role in ("gemini", "model") else role
     if role not in ("user", "assistant"):
         return None
-    text = _text(inner.get("content"))
+    # Gemini CLI keeps what the person typed apart from what hooks added to the turn.
+    content = record.get("displayContent") or inner.get("content")
+    text = _INJECTED.sub("", _text(content)) if role == "user" else _text(content)
     if not text.strip() or text.lstrip().startswith(("<command-", "<local-command", "Caveat:")):
         return None
     limit = USER_CHARS if role == "user" else ASSISTANT_CHARS
@@ -100,7 +130,9 @@ def _text(content: Any) -> str:
         return "\n".join(
             block["text"]
             for block in content
-            if isinstance(block, dict) and block.get("type") == "text" and "text" in block
+            if isinstance(block, dict)
+            and block.get("type", "text") == "text"  # Gemini's parts: {"text": …}
+            and isinstance(block.get("text"), str)
         )
     return ""
 
