@@ -329,6 +329,10 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     first = hosts.HOSTS[a.host].project_first if a.project else ""
     if a.host == "gemini-cli" and not a.project:
         first = "trust each folder you work in when it asks (it runs hooks only there)"
+    if a.host == "codex":  # it skips hooks it was not told to trust, without a word
+        first = (first + ", then " if first else "") + (
+            "trust memdesk's hooks in Codex's /hooks screen (it runs no hook until you do)"
+        )
     where = " --project" if a.project else ""
     done = (
         f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "

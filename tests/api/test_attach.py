@@ -333,3 +333,19 @@ def test_gemini_cli_gets_its_session_hooks_in_its_own_protocol(tmp_path):
         attach.plan_detach("gemini-cli", project=False, cwd=cwd, home=home, command=MEMDESK)
     )
     assert not (home / ".gemini").exists()
+
+
+def test_codex_gets_its_session_hooks_beside_its_config(run, tmp_path, monkeypatch):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    attach.apply(_attached("codex", home, cwd))
+    hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
+    assert "PostToolUseFailure" not in hooks  # Codex has no such event
+    [hook] = hooks["UserPromptSubmit"][0]["hooks"]
+    assert hook["command"] == f"{MEMDESK} hook UserPromptSubmit --agent codex --db {DB}"
+    assert hooks["PreToolUse"][0]["matcher"] == "Bash|apply_patch"
+    attach.apply(attach.plan_detach("codex", project=False, cwd=cwd, home=home, command=MEMDESK))
+    assert not (home / ".codex").exists()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("attach", "codex", "--yes")
+    assert "trust memdesk's hooks in Codex's /hooks screen" in out

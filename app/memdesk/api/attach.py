@@ -12,8 +12,9 @@ Each host keeps its MCP servers in its own file and shape (from each host's docu
 | opencode    | ~/.config/opencode/opencode.json | opencode.json         | mcp.NAME, "local"    |
 
 Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json,
-and Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
-gemini-cli`); the other hosts get the MCP tools. Attaching
+Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
+gemini-cli`), Codex in the hooks.json beside its config.toml; the other hosts get the MCP
+tools. Attaching
 twice changes nothing; detaching removes memdesk's entry (and the file, when only memdesk's
 entry was in it), nothing else. Qt-free, no rules: planning is pure, the command writes.
 """
@@ -86,7 +87,7 @@ HOSTS = {
             ".codex/config.toml",
             ("mcp_servers",),
             _command_args,
-            "trust this project in Codex (it reads .codex/config.toml only in a trusted one)",
+            "trust this project in Codex (it reads .codex/ only in a trusted one)",
         ),
         Host(
             "opencode",
@@ -158,6 +159,8 @@ def _hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> 
         return (cwd if project else home) / ".claude" / "settings.json"
     if host == "gemini-cli":
         return path
+    if host == "codex":  # hooks.json beside config.toml
+        return path.with_name("hooks.json")
     return None
 
 

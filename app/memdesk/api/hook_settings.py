@@ -15,6 +15,7 @@ from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
 
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
 GEMINI_ACTION_TOOLS = "run_shell_command|write_file|replace"
+CODEX_ACTION_TOOLS = "Bash|apply_patch"  # its shell reaches hooks as "Bash"
 MARK = "memdesk hook"  # how memdesk recognises its own entries (to update, never duplicate)
 
 
@@ -67,7 +68,7 @@ def hook_entry(
     if event.startswith("PostToolUse"):
         entry = {"matcher": "*", **entry}
     if event == "PreToolUse":  # the calls a standing rule can be about
-        entry = {"matcher": ACTION_TOOLS, **entry}
+        entry = {"matcher": CODEX_ACTION_TOOLS if host == "codex" else ACTION_TOOLS, **entry}
     return entry
 
 

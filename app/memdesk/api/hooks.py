@@ -44,6 +44,9 @@ EVENTS = (
 # turn and its transcript is whole at SessionEnd, so it is not hooked.
 HOST_EVENTS = {
     "claude-code": {event: event for event in EVENTS},
+    # Codex speaks Claude Code's protocol (tests/data/codex-0.169.0/); it has no failed-tool
+    # event, and cuts SessionEnd hooks at 3 s (PreCompact has caught a long session earlier).
+    "codex": {event: event for event in EVENTS if event != "PostToolUseFailure"},
     "gemini-cli": {
         "SessionStart": "SessionStart",
         "BeforeAgent": "UserPromptSubmit",

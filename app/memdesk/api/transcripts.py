@@ -34,6 +34,18 @@ _INJECTED = re.compile(
 )
 
 
+# A user-role message that is the host's own note, not the person: Claude Code's command
+# wrappers, Codex's environment and AGENTS.md instructions.
+_HOST_NOTES = (
+    "<command-",
+    "<local-command",
+    "Caveat:",
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+)
+
+
 class TranscriptError(ValueError):
     """The file is not a transcript memdesk can read; the message says what was expected."""
 
@@ -78,7 +90,9 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
     for record in _latest_by_id(records if isinstance(records, list) else []):
         if not isinstance(record, dict):
             continue
-        session = session or record.get("sessionId") or record.get("session_id")
+        meta = record.get("payload") if record.get("type") == "session_meta" else record
+        if isinstance(meta, dict):
+            session = session or meta.get("sessionId") or meta.get("session_id")
         message = _message(record)
         if message is not None:
             messages.append(message)
@@ -108,6 +122,8 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
     if record.get("isMeta") or record.get("isCompactSummary"):
         return None  # Claude Code's own notes (command wrappers, compaction summaries)
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
+    if isinstance(record.get("payload"), dict):  # Codex's session log: response items
+        inner = record["payload"] if record["payload"].get("type") == "message" else {}
     role = inner.get("role") or record.get("type")
     role = "assistant" if role in ("gemini", "model") else role
     if role not in ("user", "assistant"):
@@ -115,7 +131,7 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
     # Gemini CLI keeps what the person typed apart from what hooks added to the turn.
     content = record.get("displayContent") or inner.get("content")
     text = _INJECTED.sub("", _text(content)) if role == "user" else _text(content)
-    if not text.strip() or text.lstrip().startswith(("<command-", "<local-command", "Caveat:")):
+    if not text.strip() or text.lstrip().startswith(_HOST_NOTES):
         return None
     limit = USER_CHARS if role == "user" else ASSISTANT_CHARS
     return {"role": role, "content": text[:limit]}
@@ -131,7 +147,8 @@ def _text(content: Any) -> str:
             block["text"]
             for block in content
             if isinstance(block, dict)
-            and block.get("type", "text") == "text"  # Gemini's parts: {"text": …}
+            # Gemini's parts are {"text": …}; Codex's blocks input_text / output_text
+            and block.get("type", "text") in ("text", "input_text", "output_text")
             and isinstance(block.get("text"), str)
         )
     return ""

@@ -79,7 +79,7 @@ def _edit(args: dict[str, Any], result: Any) -> Seen:
     if isinstance(edits, list) and edits:
         new = edits[0].get("new_string", "") if isinstance(edits[0], dict) else ""
         what = f"{len(edits)} changes"
-    elif isinstance(patch := args.get("input") or args.get("patch"), str):
+    elif patch := _patch(args):
         lines = patch.splitlines()
         added = [ln[1:] for ln in lines if ln.startswith("+") and not ln.startswith("+++")]
         removed = [ln for ln in lines if ln.startswith("-") and not ln.startswith("---")]
@@ -182,9 +182,18 @@ def _path(args: dict[str, Any]) -> str | None:
     for key in ("file_path", "absolute_path", "path", "notebook_path", "filename", "file"):
         if isinstance(args.get(key), str):
             return args[key]
-    patch = args.get("input") or args.get("patch")  # Codex's apply_patch names its files inside
-    if isinstance(patch, str) and (found := _PATCH_FILE.search(patch)):
+    if (patch := _patch(args)) and (found := _PATCH_FILE.search(patch)):
         return found[1].strip()
+    return None
+
+
+def _patch(args: dict[str, Any]) -> str | None:
+    """Codex's apply_patch text, which names its files inside (its hooks pass it as
+    "command"; an editor tool's "command" is a verb like str_replace)."""
+    for key in ("input", "patch", "command"):
+        text = args.get(key)
+        if isinstance(text, str) and "*** Begin Patch" in text:
+            return text
     return None
 
 
