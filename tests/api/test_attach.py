@@ -21,6 +21,7 @@ EXISTING = {
     "claude-code": '{"numStartups": 3, "mcpServers": {"git": {"command": "uvx"}}}',
     "cursor": '{"mcpServers": {"browser": {"command": "npx", "args": ["browser-mcp"]}}}',
     "gemini-cli": '{"theme": "GitHub", "mcpServers": {"web": {"command": "x"}}}',
+    "copilot-cli": '{\n  "mcpServers": {\n    "gh": {"type": "http", "url": "https://x"}\n  }\n}\n',
     "codex": '# mine\nmodel = "o4"\n\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs"]\n',
     "opencode": '{\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": {}\n}\n',
 }
@@ -68,6 +69,14 @@ def test_attach_writes_the_documented_shape_keeps_the_rest_and_detach_undoes_it(
     env = {"MEMDESK_AGENT": host}  # its writes are the host's, by name
     if host == "opencode":
         assert server == {"type": "local", "command": argv, "enabled": True, "environment": env}
+    elif host == "copilot-cli":
+        assert server == {
+            "type": "local",
+            "command": argv[0],
+            "args": argv[1:],
+            "env": env,
+            "tools": ["*"],
+        }
     else:
         assert server == {"command": argv[0], "args": argv[1:], "env": env}
     assert _without_memdesk(host, path.read_text()) == _parsed(host, EXISTING[host])

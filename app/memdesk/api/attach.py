@@ -10,6 +10,7 @@ Each host keeps its MCP servers in its own file and shape (from each host's docu
 | gemini-cli  | ~/.gemini/settings.json          | .gemini/settings.json | mcpServers.NAME      |
 | codex       | ~/.codex/config.toml             | .codex/config.toml    | [mcp_servers.NAME]   |
 | opencode    | ~/.config/opencode/opencode.json | opencode.json         | mcp.NAME, "local"    |
+| copilot-cli | ~/.copilot/mcp-config.json       | .github/mcp.json      | mcpServers.NAME      |
 
 Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json,
 Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
@@ -56,6 +57,11 @@ def _command_args(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
     return {"command": argv[0], "args": argv[1:], "env": env}
 
 
+def _copilot(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
+    # Copilot CLI lists a local server's tools to allow: all of memdesk's.
+    return {"type": "local", "command": argv[0], "args": argv[1:], "env": env, "tools": ["*"]}
+
+
 def _opencode(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
     return {"type": "local", "command": argv, "enabled": True, "environment": env}
 
@@ -88,6 +94,13 @@ HOSTS = {
             ("mcp_servers",),
             _command_args,
             "trust this project in Codex (it reads .codex/ only in a trusted one)",
+        ),
+        Host(
+            "copilot-cli",
+            ".copilot/mcp-config.json",
+            ".github/mcp.json",
+            ("mcpServers",),
+            _copilot,
         ),
         Host(
             "opencode",
