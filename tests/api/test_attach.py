@@ -168,7 +168,9 @@ def test_doctor_checks_every_attached_host_points_at_memdesk_and_this_database(
     for host in ("cursor", "codex", "opencode"):
         assert run("attach", host, "--yes")[0] == 0
     code, out, _ = run("doctor")
-    assert code == 0, out
+    problems = [line for line in out.splitlines() if line.startswith("!")]
+    assert len(problems) == 1, out  # Codex's hooks wait to be trusted in its /hooks screen
+    assert "Codex has not been told to trust" in problems[0]
     for host in ("cursor", "codex", "opencode"):
         assert f"{host}'s memdesk MCP server runs /" in out
     code, out, _ = run("doctor", db=tmp_path / "other.db")
@@ -358,3 +360,41 @@ def test_codex_gets_its_session_hooks_beside_its_config(run, tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     code, out, _ = run("attach", "codex", "--yes")
     assert "trust memdesk's hooks in Codex's /hooks screen" in out
+
+
+def test_doctor_checks_each_hosts_hooks_and_codexs_trust_in_them(run, tmp_path, monkeypatch):
+    """The live trial: doctor said "all is well" with Gemini CLI's hook pointing at a missing
+    program, and with Codex's hooks that Codex skipped, untrusted."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for host in ("gemini-cli", "codex"):
+        assert run("attach", host, "--yes")[0] == 0
+    code, out, _ = run("doctor")
+    assert code == 1
+    assert "Codex has not been told to trust memdesk's hooks" in out
+    assert "gemini-cli" not in "".join(ln for ln in out.splitlines() if ln.startswith("!"))
+    hooks = tmp_path / ".codex" / "hooks.json"
+    config = tmp_path / ".codex" / "config.toml"
+    trust = "".join(
+        f'\n[hooks.state."{hooks}:{snake}:0:0"]\ntrusted_hash = "sha256:x"\n'
+        for snake in (
+            "session_start",
+            "user_prompt_submit",
+            "pre_tool_use",
+            "post_tool_use",
+            "pre_compact",
+            "session_end",
+        )
+    )
+    config.write_text(config.read_text() + trust)
+    code, out, _ = run("doctor")
+    assert code == 0, out
+    settings = tmp_path / ".gemini" / "settings.json"
+    program = json.loads(settings.read_text())["mcpServers"]["memdesk"]["command"]
+    text = settings.read_text()
+    settings.write_text(
+        text.replace(f"{program} hook SessionStart", "/gone/memdesk hook SessionStart")
+    )
+    code, out, _ = run("doctor")
+    assert code == 1
+    assert "runs '/gone/memdesk'" in out

@@ -155,7 +155,7 @@ def plan_attach(
             f'left as it is, and this one is named "{name}"'
         )
     new = _with_server(spec, path, old, name, entry)
-    hooks = _hooks_file(host, path, project, cwd, home)
+    hooks = hooks_file(host, path, project, cwd, home)
     if hooks == path:  # Gemini CLI: its hooks and its servers in one settings.json
         new = _parsed(path, hook_settings.with_hooks, new, command, db, False, host)
     changes = [_change(path, old, new, note)]
@@ -166,7 +166,7 @@ def plan_attach(
     return [c for c in changes if c.diff]
 
 
-def _hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> Path | None:
+def hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> Path | None:
     """Where `host` reads memdesk's session hooks (None: it gets the MCP tools only)."""
     if host == "claude-code":
         return (cwd if project else home) / ".claude" / "settings.json"
@@ -185,7 +185,7 @@ def plan_detach(
     command = command or hook_settings.memdesk_command()
     path = spec.path(project, cwd, home)
     base = cwd if project else home
-    hooks = _hooks_file(host, path, project, cwd, home)
+    hooks = hooks_file(host, path, project, cwd, home)
     changes = []
     if (old := _text(path)) is not None:
         new = old

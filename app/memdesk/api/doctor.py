@@ -11,6 +11,7 @@ when there is none.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -49,13 +50,16 @@ def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Repor
     checks: list[tuple[str, Any]] = [(str(db), lambda: _database(db, report))]
     if serving:
         checks.append((str(db), lambda: _serving(db, report)))
-    files = {hook_settings.settings_path(project, cwd) for project in (False, True)}
-    for path in sorted(files):
-        checks.append((str(path), lambda path=path: _hooks(path, db, here, report)))
+    hook_files: set[Path] = set()
     for host, spec in attach.HOSTS.items():
         # In the home folder, the project's file is the person's own: checked once.
-        for path in sorted({spec.path(p, here, Path.home()) for p in (False, True)}):
+        places = {spec.path(p, here, Path.home()): p for p in (False, True)}
+        for path in sorted(places):
             checks.append((str(path), lambda h=host, p=path: _mcp(h, p, db, here, report)))
+            hooks = attach.hooks_file(host, path, places[path], here, Path.home())
+            if hooks is not None and hooks not in hook_files:
+                hook_files.add(hooks)
+                checks.append((str(hooks), lambda h=host, p=hooks: _hooks(h, p, db, here, report)))
     checks.append(("the hook failure notes", lambda: _failures(db, report)))
     checks.append(("the sync set-up", lambda: _sync(db, report)))
     for what, check in checks:
@@ -100,19 +104,43 @@ def _serving(db: Path, report: Report) -> None:
         )
 
 
-def _hooks(path: Path, db: Path, cwd: Path, report: Report) -> None:
+def _hooks(host: str, path: Path, db: Path, cwd: Path, report: Report) -> None:
+    if not path.exists():
+        return
     try:
-        text = path.read_text(encoding="utf-8") if path.exists() else "{}"
-        settings = json_text.parse(text).value
+        settings = json_text.parse(path.read_text(encoding="utf-8")).value
     except (UnicodeDecodeError, ValueError) as exc:
-        report.bad(f"{path} cannot be read ({exc}); Claude Code will not run memdesk's hooks")
+        report.bad(f"{path} cannot be read ({exc}); {host} will not run memdesk's hooks")
         return
     commands = _memdesk_commands(settings)
     if not commands:
-        report.ok(f"{path}: no memdesk hooks")
         return
     found = [(event, _split(command)) for event, command in commands]
-    _judge(path, "hooks", [words for _, words in found], db, cwd, "memdesk hook install", report)
+    again = "memdesk hook install" if host == "claude-code" else f"memdesk attach {host}"
+    _judge(path, "hooks", [words for _, words in found], db, cwd, again, report)
+    if host == "codex":
+        _codex_trust(path, [event for event, _ in found], report)
+
+
+def _codex_trust(hooks: Path, events: list[str], report: Report) -> None:
+    """Codex runs a hook only once the person trusted it (its /hooks screen writes
+    `[hooks.state."<hooks.json>:<event>:…"]` into config.toml); untrusted, it skips it
+    without a word."""
+    import tomllib
+
+    config = hooks.with_name("config.toml")
+    try:
+        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        state = {}
+    trusted = {key.rsplit(":", 3)[1] for key in state if key.startswith(f"{hooks}:")}
+    untrusted = [e for e in events if re.sub(r"(?<!^)([A-Z])", r"_\1", e).lower() not in trusted]
+    if untrusted:
+        report.bad(
+            f"{hooks}: Codex has not been told to trust memdesk's hooks "
+            f"({', '.join(sorted(set(untrusted)))}), so it runs none of them: open Codex, "
+            "go to /hooks and trust them"
+        )
 
 
 def _mcp(host: str, path: Path, db: Path, cwd: Path, report: Report) -> None:

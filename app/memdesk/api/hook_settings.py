@@ -64,7 +64,9 @@ def hook_entry(
         if event == "BeforeTool":
             entry = {"matcher": GEMINI_ACTION_TOOLS, **entry}
         return entry
-    entry = {"hooks": [{"type": "command", "command": line, "timeout": 30}]}
+    # Codex cuts a SessionEnd hook at 3 s whatever it is given (and warns at each run).
+    seconds = 3 if host == "codex" and event == "SessionEnd" else 30
+    entry = {"hooks": [{"type": "command", "command": line, "timeout": seconds}]}
     if event.startswith("PostToolUse"):
         entry = {"matcher": "*", **entry}
     if event == "PreToolUse":  # the calls a standing rule can be about
