@@ -398,3 +398,20 @@ def test_doctor_checks_each_hosts_hooks_and_codexs_trust_in_them(run, tmp_path, 
     code, out, _ = run("doctor")
     assert code == 1
     assert "runs '/gone/memdesk'" in out
+
+
+def test_copilot_cli_gets_its_session_hooks_in_its_settings(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    settings = home / ".copilot" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{\n  "banner": "never"\n}\n')
+    attach.apply(_attached("copilot-cli", home, cwd))
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert "PreToolUse" not in hooks  # it takes no reminder before a tool, only a refusal
+    [hook] = hooks["SessionStart"][0]["hooks"]
+    assert hook["command"] == f"{MEMDESK} hook SessionStart --agent copilot-cli --db {DB}"
+    attach.apply(
+        attach.plan_detach("copilot-cli", project=False, cwd=cwd, home=home, command=MEMDESK)
+    )
+    assert settings.read_text() == '{\n  "banner": "never"\n}\n'
+    assert not (home / ".copilot" / "mcp-config.json").exists()

@@ -1,7 +1,7 @@
-"""Gemini CLI's and Codex's session lifecycle through `memdesk hook EVENT --agent HOST`, fed
-the payloads and transcripts those CLIs really sent (tests/data/gemini-cli-0.61.0/ and
-tests/data/codex-0.169.0/, captured offline against a stand-in model): what the person said in
-one session is in the next one's briefing, as with Claude Code."""
+"""Gemini CLI's, Codex's and Copilot CLI's session lifecycle through `memdesk hook EVENT
+--agent HOST`, fed the payloads and transcripts those CLIs really sent (tests/data/gemini-cli-
+0.61.0/, codex-0.169.0/, copilot-cli-1.0.102/, captured offline against a stand-in model):
+what the person said in one session is in the next one's briefing, as with Claude Code."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ class Captured:
     before_tool: str
     after_tool: tuple[str, ...]  # payload files of its after-tool event
     written: str  # a file one of its tool calls wrote
+    transcript: str = "transcript-at-session-end.jsonl"
+    # Copilot CLI names no transcript at SessionEnd: its log lies under ~/.copilot by session
+    log_by_session: bool = False
 
     def load(self, name: str) -> dict:
         return json.loads((DATA / self.folder / name).read_text())
@@ -48,6 +51,15 @@ HOSTS = {
         ("PostToolUse.json", "PostToolUse-2.json"),
         "patched.txt",
     ),
+    "copilot-cli": Captured(
+        "copilot-cli-1.0.102/pascal",
+        "UserPromptSubmit",
+        "PreToolUse",
+        ("PostToolUse.json", "PostToolUse-2.json", "PostToolUse-3.json"),
+        "notes.txt",
+        "session-events.jsonl",
+        log_by_session=True,
+    ),
 }
 
 
@@ -55,21 +67,24 @@ HOSTS = {
 def host(request, serve, db_path, sock_path, tmp_path):
     serve()
     agent, captured = request.param, HOSTS[request.param]
-    env = {**os.environ, "MEMDESK_SOCKET": sock_path}
+    home = tmp_path / "home"
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path, "HOME": str(home)}
     env.pop("MEMDESK_AGENT", None)
     repo = tmp_path / "shop"
     (repo / ".git").mkdir(parents=True)
-    transcript = tmp_path / "session.jsonl"
-    original = (DATA / captured.folder / "transcript-at-session-end.jsonl").read_text()
+    session = captured.load("SessionEnd.json")["session_id"]
+    transcript = (
+        home / ".copilot" / "session-state" / session / "events.jsonl"
+        if captured.log_by_session
+        else tmp_path / "session.jsonl"
+    )
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    original = (DATA / captured.folder / captured.transcript).read_text()
     transcript.write_text(original.replace("please run the shell check", f"{SAID} Run the check."))
 
     def payload(name: str, **fields) -> dict:
-        return {
-            **captured.load(name),
-            "cwd": str(repo),
-            "transcript_path": str(transcript),
-            **fields,
-        }
+        where = {} if captured.log_by_session else {"transcript_path": str(transcript)}
+        return {**captured.load(name), "cwd": str(repo), **where, **fields}
 
     def start(event: str, *flags: str) -> subprocess.Popen:
         return subprocess.Popen(
@@ -100,12 +115,10 @@ def test_a_session_is_briefed_observed_and_its_words_reach_the_next(host, sock_p
         memdesk.add("Checkout totals are computed in pricing/totals.py", kind="observation")
 
     started = host("SessionStart", host.payload("SessionStart.json"))
-    assert started["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    assert "Name: Ada" in started["hookSpecificOutput"]["additionalContext"]
+    assert "Name: Ada" in _context(host.agent, started, "SessionStart")
     question = host.payload(f"{captured.prompt}.json", prompt="where are checkout totals?")
     asked = host(captured.prompt, question)
-    assert asked["hookSpecificOutput"]["hookEventName"] == captured.prompt
-    assert "pricing/totals.py" in asked["hookSpecificOutput"]["additionalContext"]
+    assert "pricing/totals.py" in _context(host.agent, asked, captured.prompt)
     for name in captured.after_tool:
         event = host.payload(name)["hook_event_name"]
         assert host(event, host.payload(name)) is None
@@ -125,7 +138,15 @@ def test_a_session_is_briefed_observed_and_its_words_reach_the_next(host, sock_p
         assert captured.written in archived["content"]  # what its tools did
 
     later = host("SessionStart", host.payload("SessionStart.json", session_id="next"))
-    assert "pnpm only, never npm" in later["hookSpecificOutput"]["additionalContext"]
+    assert "pnpm only, never npm" in _context(host.agent, later, "SessionStart")
+
+
+def _context(agent: str, output: dict, event: str) -> str:
+    """The context a hook gave, in the one shape its host reads."""
+    if agent == "copilot-cli":
+        return output["additionalContext"]
+    assert output["hookSpecificOutput"]["hookEventName"] == event
+    return output["hookSpecificOutput"]["additionalContext"]
 
 
 def test_a_rule_a_call_breaks_is_refused_in_the_hosts_own_shape(host, sock_path):
@@ -140,6 +161,10 @@ def test_a_rule_a_call_breaks_is_refused_in_the_hosts_own_shape(host, sock_path)
         assert reminded is None  # BeforeTool cannot carry a reminder
         assert refused["decision"] == "deny"
         assert "pnpm only, never npm" in refused["reason"]
+    elif host.agent == "copilot-cli":
+        assert reminded is None
+        assert refused["permissionDecision"] == "deny"  # top level: the only shape it reads
+        assert "pnpm only, never npm" in refused["permissionDecisionReason"]
     else:
         assert "pnpm only, never npm" in reminded["hookSpecificOutput"]["additionalContext"]
         assert refused["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -147,8 +172,20 @@ def test_a_rule_a_call_breaks_is_refused_in_the_hosts_own_shape(host, sock_path)
 
 @pytest.mark.parametrize("captured", sorted(HOSTS.values(), key=lambda c: c.folder))
 def test_what_hooks_added_to_the_turn_is_never_read_as_the_persons_words(captured):
-    messages, _ = transcripts.read(DATA / captured.folder / "transcript-at-session-end.jsonl")
+    messages, _ = transcripts.read(DATA / captured.folder / captured.transcript)
     assert messages == [
         {"role": "user", "content": "please run the shell check"},  # no MARKER-… context
         {"role": "assistant", "content": "done"},
     ]
+
+
+def test_a_session_start_and_its_first_prompt_at_once_both_answer(host, db_path):
+    """Copilot CLI runs SessionStart and UserPromptSubmit side by side: neither may fail
+    for the other having started the session first."""
+    prompt = host.payload(f"{host.captured.prompt}.json", session_id="race", prompt="hello")
+    start = host.payload("SessionStart.json", session_id="race")
+    running = [(host.start("SessionStart"), start), (host.start(host.captured.prompt), prompt)]
+    for process, sent in running:
+        _, err = process.communicate(json.dumps(sent), timeout=60)
+        assert (process.returncode, err) == (0, "")
+    assert hook_failures.recent(db_path) == []

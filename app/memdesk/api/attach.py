@@ -14,8 +14,9 @@ Each host keeps its MCP servers in its own file and shape (from each host's docu
 
 Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json,
 Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
-gemini-cli`), Codex in the hooks.json beside its config.toml; the other hosts get the MCP
-tools. Attaching
+gemini-cli`), Codex in the hooks.json beside its config.toml, Copilot CLI in
+~/.copilot/settings.json (.github/copilot/settings.json for a project); Cursor and opencode
+get the MCP tools. Attaching
 twice changes nothing; detaching removes memdesk's entry (and the file, when only memdesk's
 entry was in it), nothing else. Qt-free, no rules: planning is pure, the command writes.
 """
@@ -101,6 +102,8 @@ HOSTS = {
             ".github/mcp.json",
             ("mcpServers",),
             _copilot,
+            "trust this folder in Copilot CLI (it reads .github/ servers and hooks only in a "
+            "trusted folder)",
         ),
         Host(
             "opencode",
@@ -174,6 +177,12 @@ def hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> P
         return path
     if host == "codex":  # hooks.json beside config.toml
         return path.with_name("hooks.json")
+    if host == "copilot-cli":
+        return (
+            cwd / ".github" / "copilot" / "settings.json"
+            if project
+            else path.with_name("settings.json")
+        )
     return None
 
 

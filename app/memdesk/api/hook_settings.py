@@ -75,11 +75,12 @@ def hook_entry(
 
 
 def host_events(host: str, deny: bool) -> list[str]:
-    """The events memdesk hooks on `host`: Gemini CLI's BeforeTool only to refuse (it cannot
-    carry a reminder)."""
+    """The events memdesk hooks on `host`: Gemini CLI's and Copilot CLI's before-tool hook
+    only to refuse (they cannot carry a reminder)."""
     events = list(HOST_EVENTS[host])
-    if host == "gemini-cli" and not deny:
-        events.remove("BeforeTool")
+    before_tool = {"gemini-cli": "BeforeTool", "copilot-cli": "PreToolUse"}.get(host)
+    if before_tool and not deny:
+        events.remove(before_tool)
     return events
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from memdesk import paths
@@ -47,6 +49,10 @@ HOST_EVENTS = {
     # Codex speaks Claude Code's protocol (tests/data/codex-0.169.0/); it has no failed-tool
     # event, and cuts SessionEnd hooks at 3 s (PreCompact has caught a long session earlier).
     "codex": {event: event for event in EVENTS if event != "PostToolUseFailure"},
+    # Copilot CLI, registered by Claude Code's (PascalCase) names, sends snake_case payloads
+    # (tests/data/copilot-cli-1.0.102/); it takes context only as a top-level
+    # additionalContext, cannot take it before a tool call, and compacts without a word.
+    "copilot-cli": {event: event for event in EVENTS if event != "PreCompact"},
     "gemini-cli": {
         "SessionStart": "SessionStart",
         "BeforeAgent": "UserPromptSubmit",
@@ -55,6 +61,8 @@ HOST_EVENTS = {
         "SessionEnd": "SessionEnd",
     },
 }
+REFUSE_ONLY = frozenset({"gemini-cli", "copilot-cli"})  # hosts with no reminder before a tool
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 ALL_EVENTS = tuple(dict.fromkeys(e for events in HOST_EVENTS.values() for e in events))
 AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes' author
 # Seconds an event may take before the hook gives up (Claude Code waits for it).
@@ -134,11 +142,11 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
     session = payload.get("session_id")
     if not isinstance(session, str) or not session:
         raise ValueError("the hook input has no session_id")
-    if step == "PreToolUse" and agent == "gemini-cli" and not deny:
-        return ""  # BeforeTool can only refuse: a reminder would reach no one
+    if step == "PreToolUse" and agent in REFUSE_ONLY and not deny:
+        return ""  # the host's before-tool hook can only refuse: a reminder reaches no one
     with _connect(step, db, agent) as memdesk:
         if step == "SessionStart":
-            return _context(event, _start(memdesk, payload)["text"])
+            return _context(event, _start(memdesk, payload)["text"], agent)
         if step == "UserPromptSubmit":
             prompt = payload.get("prompt") or ""
             try:
@@ -148,7 +156,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                     raise
                 _start(memdesk, payload)
                 found = memdesk.session_prompt(session, prompt)
-            return _context(event, found["text"] if found["ids"] else "")
+            return _context(event, found["text"] if found["ids"] else "", agent)
         if step == "PreToolUse":
             found = _ensure(
                 memdesk,
@@ -159,7 +167,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
             )
             return _before_tool(found, deny, agent)
         if step in ("PostToolUse", "PostToolUseFailure"):
-            result = payload.get("tool_response")
+            result = payload.get("tool_response", payload.get("tool_result"))
             if step == "PostToolUseFailure":
                 result = {"error": payload.get("error") or "failed", "is_error": True}
             _ensure(
@@ -175,7 +183,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
             return ""
         messages: list[dict[str, str]] = []
         unread = None
-        path = payload.get("transcript_path")
+        path = payload.get("transcript_path") or _copilot_transcript(agent, session)
         if path:
             try:
                 messages, _ = transcripts.read(str(path))
@@ -234,12 +242,25 @@ def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
         return call()
 
 
+def _copilot_transcript(agent: str, session: str) -> str | None:
+    """Copilot CLI's SessionEnd names no transcript; its session log is kept by session id."""
+    if agent != "copilot-cli" or not _SAFE_ID.fullmatch(session):
+        return None
+    log = Path.home() / ".copilot" / "session-state" / session / "events.jsonl"
+    return str(log) if log.is_file() else None
+
+
 def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
     """Silent when no rule applies; the rules as context; or, when the person chose it and
     one of their rules forbids the call, the host's refusal with the rule's words."""
     if agent == "gemini-cli":
         if deny and found.get("deny"):
             return json.dumps({"decision": "deny", "reason": found["deny"]}, ensure_ascii=False)
+        return ""
+    if agent == "copilot-cli":
+        if deny and found.get("deny"):
+            refusal = {"permissionDecision": "deny", "permissionDecisionReason": found["deny"]}
+            return json.dumps(refusal, ensure_ascii=False)
         return ""
     if deny and found.get("deny"):
         decision = {
@@ -251,9 +272,11 @@ def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
     return _context("PreToolUse", found.get("text") or "")
 
 
-def _context(event: str, text: str) -> str:
+def _context(event: str, text: str, agent: str = "claude-code") -> str:
     if not text:
         return ""
+    if agent == "copilot-cli":  # it reads only a top-level additionalContext
+        return json.dumps({"additionalContext": text}, ensure_ascii=False)
     output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     return json.dumps(output, ensure_ascii=False)
 

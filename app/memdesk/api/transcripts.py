@@ -28,6 +28,7 @@ MAX_PARTS = 8  # a session's newest ~6 MiB of words; only a longer one loses its
 MAX_BYTES = 32 * 1024 * 1024
 
 
+_COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
 _INJECTED = re.compile(
     r"<(hook_context|memory-context)>.*?</\1>\s*|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
     re.S,
@@ -124,6 +125,10 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
     if isinstance(record.get("payload"), dict):  # Codex's session log: response items
         inner = record["payload"] if record["payload"].get("type") == "message" else {}
+    if record.get("type") in _COPILOT_ROLES and isinstance(record.get("data"), dict):
+        # Copilot CLI's events.jsonl: what was typed is `content` (`transformedContent`
+        # carries what hooks added)
+        inner = {"role": _COPILOT_ROLES[record["type"]], "content": record["data"].get("content")}
     role = inner.get("role") or record.get("type")
     role = "assistant" if role in ("gemini", "model") else role
     if role not in ("user", "assistant"):

@@ -214,7 +214,8 @@ def _error_text(result: Any) -> str | None:
             text = result.get(key)
             if isinstance(text, str) and text.strip():
                 return _error_line(text)
-        if result.get("is_error") or result.get("isError"):
+        failed = result.get("result_type") in ("failure", "error")  # Copilot CLI's result
+        if result.get("is_error") or result.get("isError") or failed:
             return _error_line(_as_text(result)) or "error"
         return None
     if isinstance(result, str) and re.search(r"\b(error|failed|traceback)\b", result, re.I):
