@@ -6,7 +6,8 @@ the person is still answered.
 Starts `memdesk serve` on a temporary database and, for `--seconds`, runs at once: clients
 sending random bytes and random JSON-RPC (every method, hostile parameters), lines over the
 size limit, half lines dribbled a byte at a time, subscribers that never read while an agent
-writes, batches of 100 large lists, and 40 connections held open. Meanwhile the person's CLI
+writes, batches of 100 large lists, 40 connections held open, 40 agents searching nonstop, writers
+renaming themselves for every connection and `stats` in a loop. Meanwhile the person's CLI
 connection pings and searches every 0.2 s. Prints the server's RSS (start, highest, end),
 the person's latency (p50, p95, highest, failures), the internal errors seen (must be 0) and
 whether the store checks clean afterwards.
@@ -22,6 +23,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import json  # noqa: E402
+import multiprocessing  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import socket  # noqa: E402
@@ -48,6 +50,8 @@ class Run:
         self.until = until
         self.internal_errors: list[str] = []
         self.lock = threading.Lock()
+        # Shared with the searchers' process: how many agent requests were answered.
+        self.agent_requests = multiprocessing.get_context("fork").Value("q", 0)
 
     def alive(self) -> bool:
         return time.monotonic() < self.until
@@ -172,7 +176,50 @@ def crowd(run: Run) -> None:
         peer.close()
 
 
+def searcher(run: Run) -> None:
+    """An agent searching nonstop, one request at a time, as agents' clients do."""
+    words = ["deploy", "staging", "keys", "w1", "w42", "w777", "w3000"]
+    rng = random.Random(threading.get_ident())
+    while run.alive():
+        try:
+            with Client(socket_path=run.sock, agent=f"searcher-{rng.randrange(40)}") as c:
+                while run.alive():
+                    c.call("memory.search", query=" ".join(rng.sample(words, 2)), k=10)
+                    with run.agent_requests.get_lock():
+                        run.agent_requests.value += 1
+        except (MemdeskError, OSError):
+            time.sleep(0.05)
+
+
+def renamed_writers(run: Run) -> None:
+    """Writers that take a new name for every connection (the budget was per name)."""
+    count = 0
+    while run.alive():
+        count += 1
+        try:
+            with Client(socket_path=run.sock, agent=f"writer-{count}") as c:
+                c.call(
+                    "memory.add_many",
+                    items=[{"content": f"note {count}-{n} about w{n}"} for n in range(100)],
+                )
+        except (MemdeskError, OSError):
+            time.sleep(0.05)
+
+
+def stats_loop(run: Run) -> None:
+    while run.alive():
+        try:
+            with Client(socket_path=run.sock, agent="stats-looper") as c:
+                while run.alive():
+                    c.call("stats")
+        except (MemdeskError, OSError):
+            time.sleep(0.05)
+
+
 ABUSERS = {
+    "searchers": lambda run: _elsewhere(run, searcher, 40),
+    "renamed": lambda run: _several(run, renamed_writers, 4),
+    "stats": stats_loop,
     "random": lambda run: _several(run, random_requests, 4),
     "oversized": oversized_lines,
     "dribble": dribblers,
@@ -180,6 +227,14 @@ ABUSERS = {
     "batches": large_batches,
     "crowd": crowd,
 }
+
+
+def _elsewhere(run: Run, job, count: int) -> None:
+    """`count` of `job` in a process of their own: their threads would otherwise hold the
+    person's client back on this process's interpreter lock, not on memdesk."""
+    process = multiprocessing.get_context("fork").Process(target=_several, args=(run, job, count))
+    process.start()
+    process.join()
 
 
 def _several(run: Run, job, count: int) -> None:
@@ -284,6 +339,9 @@ def main() -> int:
         )
     for failure in failures[:5]:
         print("  failed:", failure)
+    if run.agent_requests.value:
+        answered = run.agent_requests.value
+        print(f"the agents' searches answered: {answered:,} ({answered / args.seconds:,.0f}/s)")
     print(f"internal errors: {len(run.internal_errors)}")
     for line in run.internal_errors[:5]:
         print("  ", line)

@@ -368,3 +368,35 @@ def test_a_flooding_agent_is_refused_with_the_reason(raw, service, monkeypatch):
     assert service.count() == 8  # the refused batch wrote nothing
     peer.send(_rpc("memory.search", {"query": "flood"}))  # reading goes on
     assert json.loads(peer.line())["result"]["hits"]
+
+
+def test_the_persons_request_waits_behind_one_agent_request_not_a_queue(serve, sock_path):
+    """#33 item 5: with agents flooding the server, the person's CLI waited behind every
+    request they had queued (36 s under 40 searching agents)."""
+    serve()
+    with Client(socket_path=sock_path, agent="cli", role="user", timeout=60) as person:
+        person.call(
+            "memory.add_many",
+            items=[{"content": f"note {n} about w{n % 7} and w{n % 5}"} for n in range(3000)],
+            dedup=False,
+        )
+        started = time.perf_counter()
+        person.call("memory.search", query="w3 note", k=5)
+        alone = time.perf_counter() - started
+        agents = []
+        for n in range(40):
+            agent = socket.socket(socket.AF_UNIX)
+            agent.connect(sock_path)
+            lines = [_rpc("system.hello", {"agent": f"flood-{n}"})]
+            lines += [
+                _rpc("memory.search", {"query": f"w{k % 7} note", "k": 50}, k) for k in range(30)
+            ]
+            agent.sendall(b"".join(lines))
+            agents.append(agent)
+        time.sleep(0.05)  # their 1,200 searches are in memdesk's hands before the person asks
+        started = time.perf_counter()
+        person.call("memory.search", query="w3 note", k=5)
+        flooded = time.perf_counter() - started
+        for agent in agents:
+            agent.close()
+    assert flooded < 0.1 + 5 * alone, (alone, flooded)  # a search or two, not the flood

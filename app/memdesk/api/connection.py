@@ -73,9 +73,12 @@ class Connection(QObject):
         parent: QObject,
         *,
         on_closed: Callable[[Connection], None],
+        ask_turn: Callable[[Connection], None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._on_closed = on_closed
+        self._ask_turn = ask_turn  # the server's queue of agents' turns
+        self._queued = False
         self.session = Session()
         self._sock = sock
         self._dispatcher = dispatcher
@@ -157,31 +160,88 @@ class Connection(QObject):
 
     def _drain(self) -> None:
         self._drain_scheduled = False
+        if self._ask_turn is not None and self.session.role != "user":
+            # An agent's request waits for its turn among the agents' (one request a turn),
+            # so the person's tools, served the moment they ask, wait behind one at most.
+            self._greet()
+            if self._ready():
+                self._queue_turn()
+            else:
+                self._check_partial()
+            return
+        self._serve(self._limits.lines_per_turn)
+
+    def take_turn(self) -> None:
+        """One request of this agent's, then the next connection's turn."""
+        self._queued = False
+        if self._sock is not None:
+            self._serve(1)
+
+    def _queue_turn(self) -> None:
+        if not self._queued and self._ask_turn is not None:
+            self._queued = True
+            self._ask_turn(self)
+
+    def _serve(self, lines: int) -> None:
         turn_ends = time.monotonic() + self._limits.turn_seconds
         handled = 0
-        while not (self._closing or self._last_said or self._working):
-            if handled == self._limits.lines_per_turn or time.monotonic() > turn_ends:
-                self._drain_later()  # the others' turn first
+        while self._ready():
+            if handled == lines or time.monotonic() > turn_ends:
+                if self._ask_turn is not None and self.session.role != "user":
+                    self._queue_turn()
+                else:
+                    self._drain_later()  # the others' turn first
                 return
-            if self._sock.bytesToWrite() >= self._limits.max_pending_output:
-                return  # resumed by bytesWritten once the client reads its answers
             handled += 1
-            if self._batch is not None:
-                self._answer_next_in_batch(self._batch)
-                continue
+            self._serve_one()
+        self._check_partial()
+
+    def _ready(self) -> bool:
+        """A request waits and may be answered now (not while earlier work runs, nor while
+        the client has not read what it was sent)."""
+        if self._closing or self._last_said or self._working:
+            return False
+        if self._sock is None or self._sock.bytesToWrite() >= self._limits.max_pending_output:
+            return False  # resumed by bytesWritten once the client reads its answers
+        if self._batch is not None:
+            return True
+        if self._buffer.find(b"\n", self._scanned) >= 0:
+            return True
+        self._scanned = len(self._buffer)
+        return False
+
+    def _serve_one(self) -> None:
+        if self._batch is not None:
+            self._answer_next_in_batch(self._batch)
+            return
+        end = self._buffer.find(b"\n", self._scanned)
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        self._scanned = 0
+        self._partial_since = None  # the next line's clock starts at its first byte
+        self.last_active = time.monotonic()
+        if len(line) > self._limits.max_line_bytes:
+            self._too_long(len(line))
+            return
+        self._handle_line(line)
+
+    def _greet(self) -> None:
+        """A greeting is answered at once, before any turn: it touches no memories, and the
+        person's tools greet as an agent until it is answered."""
+        while self._ready() and self._batch is None:
             end = self._buffer.find(b"\n", self._scanned)
-            if end < 0:
-                self._scanned = len(self._buffer)
-                break
-            line = bytes(self._buffer[:end])
-            del self._buffer[: end + 1]
-            self._scanned = 0
-            self._partial_since = None  # the next line's clock starts at its first byte
-            self.last_active = time.monotonic()
-            if len(line) > self._limits.max_line_bytes:
-                self._too_long(len(line))
+            head = bytes(self._buffer[:end])
+            if b"system.hello" not in head or len(head) > 4096:
                 return
-            self._handle_line(line)
+            try:
+                message = protocol.decode(head)
+            except RpcError:
+                return
+            if not (isinstance(message, dict) and message.get("method") == "system.hello"):
+                return
+            self._serve_one()
+
+    def _check_partial(self) -> None:
         if self._closing or self._last_said or self._working:
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):

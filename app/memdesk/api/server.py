@@ -69,6 +69,9 @@ class SocketServer(QObject):
         )
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
+        # Agents' connections with a request waiting, each served one request a turn.
+        self._turns: collections.deque[Connection] = collections.deque()
+        self._turn_scheduled = False
         self._unsubscribe: Callable[[], None] | None = None
         self._pending_changes: collections.deque[Change] = collections.deque()
         self._sweep = QTimer(self)
@@ -193,10 +196,36 @@ class SocketServer(QObject):
             if len(self._connections) >= self._limits.max_connections:
                 self._make_room()
             connection = Connection(
-                sock, self._dispatcher, self._limits, self, on_closed=self._on_connection_closed
+                sock,
+                self._dispatcher,
+                self._limits,
+                self,
+                on_closed=self._on_connection_closed,
+                ask_turn=self._want_turn,
             )
             self._connections.append(connection)
             self._announce_agents()
+
+    def _want_turn(self, connection: Connection) -> None:
+        self._turns.append(connection)
+        if not self._turn_scheduled:
+            self._turn_scheduled = True
+            QTimer.singleShot(0, self, self._next_turn)
+
+    @Slot()
+    def _next_turn(self) -> None:
+        """One agent request, then back to the event loop: a request of the person's that
+        arrived meanwhile is read and answered before the next agent's turn. (Serving agents
+        for 4 ms a turn kept their throughput but left the person p95 143 ms, not 20.)"""
+        self._turn_scheduled = False
+        while self._turns:
+            connection = self._turns.popleft()
+            if connection in self._connections:
+                connection.take_turn()
+                break
+        if self._turns and not self._turn_scheduled:
+            self._turn_scheduled = True
+            QTimer.singleShot(0, self, self._next_turn)
 
     def _make_room(self) -> None:
         """At the connection limit, the connection idle longest yields to a new one (agents'
