@@ -341,13 +341,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("host", choices=sorted(HOSTS), help="the agent host")
         p.add_argument("--project", action="store_true", help="this folder's file, not yours")
         p.add_argument("--yes", action="store_true", help="write without asking")
-        if verb == "attach":
-            p.add_argument(
-                "--portable",
-                action="store_true",
-                help="for a file a team commits: run `memdesk` from PATH on each person's "
-                "default database, not this machine's absolute paths",
-            )
+        p.add_argument(
+            "--portable",
+            action="store_true",
+            help="for a file a team commits: `memdesk` from PATH on each person's default "
+            "database, not this machine's absolute paths (detach: take that form out)",
+        )
     p = command(
         "desktop",
         commands.desktop,

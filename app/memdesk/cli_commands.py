@@ -337,7 +337,8 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     done = (
         f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "
         f"restart {a.host} to load it{f', then {first}' if first else ''}. "
-        f"`memdesk detach {a.host}{where}` takes it out again"
+        f"`memdesk detach {a.host}{where}{' --portable' if portable else ''}` takes it out "
+        "again"
         + (
             ". Written portable: each person needs `memdesk` on PATH; it uses their default "
             "database"
@@ -352,8 +353,15 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
 def detach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
     from memdesk.api import attach as hosts
 
+    portable = getattr(a, "portable", False)
     changes = _planned(
-        lambda: hosts.plan_detach(a.host, project=a.project, cwd=Path.cwd(), home=Path.home())
+        lambda: hosts.plan_detach(
+            a.host,
+            project=a.project,
+            cwd=Path.cwd(),
+            home=Path.home(),
+            command=hosts.PORTABLE if portable else None,
+        )
     )
     elsewhere = (
         "in this project (without --project: your own files)"

@@ -322,7 +322,11 @@ def test_a_project_file_for_the_team_can_name_no_ones_paths(run, tmp_path, monke
     hooks = json.loads((tmp_path / ".claude" / "settings.json").read_text())["hooks"]
     assert hooks["SessionStart"][0]["hooks"][0]["command"] == "memdesk hook SessionStart"
     assert str(tmp_path) not in (tmp_path / ".mcp.json").read_text()
-    assert run("detach", "claude-code", "--project", "--yes")[0] == 0
+    assert (tmp_path / ".mcp.json").exists()
+    code, out, _ = run("detach", "claude-code", "--project", "--yes")
+    assert "nothing to change" not in out  # the hooks, the one part keyed by their mark
+    assert (tmp_path / ".mcp.json").exists()  # a portable entry is not this install's
+    assert run("detach", "claude-code", "--project", "--portable", "--yes")[0] == 0
     assert not (tmp_path / ".mcp.json").exists()
     assert not (tmp_path / ".claude").exists()
 

@@ -183,3 +183,24 @@ def test_json_hosts_attach_then_detach_is_byte_exact(host, data, tmp_path):
 @given(text=st.one_of(st.none(), st.just(""), toml_config()), project=st.booleans())
 def test_codex_attach_then_detach_is_byte_exact(text, project, tmp_path):
     _round_trip("codex", project, text, tmp_path)
+
+
+REAL = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.mark.parametrize(
+    ("host", "captured", "project"),
+    [
+        ("gemini-cli", "gemini-cli-0.61.0/settings.json", False),
+        ("codex", "codex-0.169.0/config.toml", False),
+        ("codex", "codex-0.169.0/config.trusted.toml", False),
+        ("copilot-cli", "copilot-cli-1.0.102/config/mcp-config.json", False),
+        ("copilot-cli", "copilot-cli-1.0.102/config/workspace.github-mcp.json", True),
+    ],
+)
+def test_the_real_configs_the_hosts_wrote_come_back_byte_for_byte(
+    host, captured, project, tmp_path
+):
+    """The files the real CLIs ran with in tests/data/ (their own servers, hooks, trust
+    tables): attach then detach leaves each exactly as it was."""
+    _round_trip(host, project, (REAL / captured).read_text(encoding="utf-8"), tmp_path)

@@ -385,14 +385,13 @@ def _runs_memdesk(entry: Any) -> bool:
 
 
 def _is_ours(entry: Any, command: str) -> bool:
-    """An entry this memdesk wrote: it runs `COMMAND mcp`, or the portable `memdesk mcp` (a
-    server of the person's own, or another install's, named "memdesk" is never changed or
-    removed)."""
+    """An entry this memdesk wrote: it runs `COMMAND mcp` (the portable `memdesk mcp` only
+    when COMMAND is that too: a server of the person's own, or another install's, named
+    "memdesk" is never changed or removed)."""
     if not isinstance(entry, dict):
         return False
-    argv = _argv(entry)
     prefix = [*shlex.split(command), "mcp"]
-    return argv[: len(prefix)] == prefix or argv[:2] == [PORTABLE, "mcp"]
+    return _argv(entry)[: len(prefix)] == prefix
 
 
 def _change(path: Path, old: str | None, new: str | None, note: str = "") -> Change:
