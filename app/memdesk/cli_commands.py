@@ -64,7 +64,27 @@ def edit(svc: Any, a: argparse.Namespace) -> Any:
             "--project, --task, --importance or --visibility",
             field="content",
         )
-    return svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
+    updated = svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
+    if fields.get("visibility") == "private":
+        _private_is_not_taken_back(Path(a.db))
+    return updated
+
+
+def _private_is_not_taken_back(db: Path) -> None:
+    """Sync never sends a private memory; it cannot unsend the shared one (#34 item 4)."""
+    from memdesk.core.sync import config as sync_config
+
+    try:
+        remotes = [r.name for r in sync_config.load(db).remotes]
+    except (OSError, ValueError):
+        return
+    if remotes:
+        print(
+            f"note: from now on this memory is not synced; its last shared version stays in "
+            f"{', '.join(remotes)} (the files and their history) and on your other machines "
+            "until you delete it there",
+            file=sys.stderr,
+        )
 
 
 def rm(svc: Any, a: argparse.Namespace) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 
@@ -94,3 +95,18 @@ def test_sync_remove_stops_syncing_and_keeps_everything(run, tmp_path):
     assert "sync is not set up" in err
     assert run("sync", "init", str(remote))[0] == 0  # and it can be set up again
     assert run("sync")[1].strip() == "origin: sent 0, took 0"
+
+
+def test_making_a_synced_memory_private_says_the_shared_version_stays_out_there(run, tmp_path):
+    """#34 item 4: the last shared version stays in the remote and on the other machines;
+    nothing said so."""
+    remote = tmp_path / "shared" / "memories.git"
+    code, out, _ = run("--json", "add", "My salary review is in March")
+    memory = json.loads(out)["id"]
+    assert run("sync", "init", str(remote))[0] == 0
+    assert run("sync")[0] == 0
+    code, _, err = run("edit", memory, "--visibility", "private")
+    assert code == 0
+    assert "its last shared version stays in origin" in err
+    code, _, err = run("edit", memory, "--visibility", "shared")
+    assert err == ""
