@@ -246,6 +246,11 @@ def _parser() -> argparse.ArgumentParser:
         help="with init: a team remote taking only this project (repeatable)",
     )
     p.add_argument("--as", dest="writer", help="with init: who your memories are by (user@host)")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what a sync would send, take, put in the Trash, ask and refuse; change nothing",
+    )
 
     p = command(
         "hook",

@@ -192,13 +192,15 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         if not a.url:
             raise ValidationError("name the project: sync local PROJECT", field="project")
         return svc.sync_local(a.url, local=not a.shared)
+    if a.dry_run and a.action is not None:
+        raise ValidationError("--dry-run goes with `sync` itself", field="dry_run")
     if a.url or a.branch or a.projects or a.writer:
         raise ValidationError(
             "REMOTE, --branch, --project and --as go with `sync init`", field="action"
         )
     if a.action == "status":
         return svc.sync_status()
-    result = svc.sync(a.name)
+    result = svc.sync(a.name, dry_run=a.dry_run)
     if not all(r["ok"] for r in result["remotes"]):
         raise ProblemsFound(result, SYNC_FAILED)  # printed as usual, the others synced
     return result

@@ -237,9 +237,23 @@ def _sync(result: dict[str, Any]) -> str:
         if not r["ok"]:
             lines.append(f"{r['remote']}: failed: {r['error']}")
             continue
-        lines.append(f"{r['remote']}: {_sync_counts(r)}")
-        lines.extend(f"  refused {why}" for why in r["refused"])
+        if r.get("dry_run"):
+            lines.append(f"{r['remote']}: {_preview(r)}")
+        else:
+            lines.append(f"{r['remote']}: {_sync_counts(r)}")
+        lines.extend(
+            f"  {'would refuse' if r.get('dry_run') else 'refused'} {why}" for why in r["refused"]
+        )
     return "\n".join(lines)
+
+
+def _preview(r: dict[str, Any]) -> str:
+    text = f"would send {r['sent']}, take {r['taken']}"
+    if r["to_trash"]:
+        text += f" ({r['to_trash']} of them to the Trash)"
+    if r["conflicts"]:
+        text += f", ask you about {r['conflicts']} conflict(s)"
+    return text + "; nothing was changed (dry run)"
 
 
 def _sync_counts(r: dict[str, Any]) -> str:

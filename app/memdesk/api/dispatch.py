@@ -142,7 +142,7 @@ class Dispatcher:
             "system.backups": lambda p, s: svc.backups(),
             "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
             "sync.run": lambda p, s: self._elsewhere(
-                lambda: svc.sync(p.get("remote"), actor=s.actor)
+                lambda: svc.sync(p.get("remote"), actor=s.actor, **_flag(p, "dry_run"))
             ),
             "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
             "sync.remove": lambda p, s: svc.sync_remove(p["name"], actor=s.actor),

@@ -431,7 +431,10 @@ METHODS = [
         "sync.run",
         "Pull, merge and push (user role only), with one remote or each in turn; returns per "
         "remote what was sent, taken, refused (with why) and the conflicts left in the inbox.",
-        {"remote": "a remote's name (default: every remote)"},
+        {
+            "remote": "a remote's name (default: every remote)",
+            "dry_run": "true: say what it would send, take, trash, ask and refuse; change nothing",
+        },
     ),
     Method(
         "sync.remove",

@@ -180,8 +180,8 @@ class RemoteService:
     def sync_init(self, url: str, **options: Any) -> dict[str, Any]:
         return self._call("sync.init", url=url, **_given(options))
 
-    def sync(self, remote: str | None = None) -> dict[str, Any]:
-        return self._call("sync.run", **_given({"remote": remote}))
+    def sync(self, remote: str | None = None, dry_run: bool = False) -> dict[str, Any]:
+        return self._call("sync.run", **_given({"remote": remote}), dry_run=dry_run)
 
     def sync_remove(self, name: str) -> dict[str, Any]:
         return self._call("sync.remove", name=name)

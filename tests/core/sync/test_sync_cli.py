@@ -110,3 +110,23 @@ def test_making_a_synced_memory_private_says_the_shared_version_stays_out_there(
     assert "its last shared version stays in origin" in err
     code, _, err = run("edit", memory, "--visibility", "shared")
     assert err == ""
+
+
+def test_a_dry_run_says_what_a_sync_would_do_and_changes_nothing(run, tmp_path):
+    remote = tmp_path / "shared" / "memories.git"
+    laptop, desktop = tmp_path / "laptop.db", tmp_path / "desktop.db"
+    for words in ("The VPN config is in ~/vpn.", "Staging is at stage.acme.io."):
+        assert run("add", words, db=laptop)[0] == 0
+    assert run("sync", "init", str(remote), db=laptop)[0] == 0
+    code, out, _ = run("sync", "--dry-run", db=laptop)
+    assert (code, out.strip()) == (0, "origin: would send 2, take 0; nothing was changed (dry run)")
+    code, out, _ = run("sync", "--dry-run", db=laptop)
+    assert "would send 2" in out  # nothing went out the first time
+    assert run("sync", db=laptop)[0] == 0
+    assert run("sync", "init", str(remote), db=desktop)[0] == 0
+    code, out, _ = run("--json", "sync", "--dry-run", db=desktop)
+    [preview] = json.loads(out)["remotes"]
+    assert (preview["taken"], preview["dry_run"]) == (2, True)
+    assert "VPN" not in run("search", "VPN", db=desktop)[1]  # still nothing taken
+    code, out, _ = run("sync", "status", db=desktop)
+    assert "never synced" in out

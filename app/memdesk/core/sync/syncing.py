@@ -86,18 +86,20 @@ class Sync(SyncWrites, SyncQuestions):
         *,
         actor: Actor = USER,
         on_step: Callable[[Step], None] | None = None,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
         """Sync with one remote, or every remote in turn. `on_step` (the window) is given
         what each sync wrote here, to undo. One remote failing does not keep the others from
         syncing: its entry says why (`ok` false); when every one failed, the first failure is
-        raised."""
+        raised. With `dry_run`, each remote is fetched and merged in memory only: what would
+        be sent, taken, put in the Trash, asked and refused, nothing written or pushed."""
         _person_only(actor, "sync")
         config = sync_config.load(self.path)
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
         results, failures = [], []
         for each in chosen:
             try:
-                results.append(self._sync_remote(config, each, on_step))
+                results.append(self._sync_remote(config, each, on_step, dry_run))
             except MemdeskError as exc:
                 failures.append(exc)
                 results.append({"remote": each.name, "ok": False, "error": exc.message})
@@ -156,7 +158,11 @@ class Sync(SyncWrites, SyncQuestions):
     # -- one remote --------------------------------------------------------------------------
 
     def _sync_remote(
-        self, config: Config, remote: Remote, on_step: Callable[[Step], None] | None
+        self,
+        config: Config,
+        remote: Remote,
+        on_step: Callable[[Step], None] | None,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
         started = clock.now()
         try:
@@ -164,7 +170,7 @@ class Sync(SyncWrites, SyncQuestions):
                 mirror = git.Mirror(sync_config.mirror_path(self.path, remote), remote.branch)
                 for _ in range(TRIES):
                     try:
-                        result = self._sync_once(config, remote, mirror, on_step)
+                        result = self._sync_once(config, remote, mirror, on_step, dry_run)
                         break
                     except git.Rejected:
                         continue
@@ -174,10 +180,12 @@ class Sync(SyncWrites, SyncQuestions):
                     )
         except MemdeskError as exc:
             result = {"ok": False, "error": exc.message}
-            sync_config.save_result(self.path, remote, {**result, "at": started})
+            if not dry_run:
+                sync_config.save_result(self.path, remote, {**result, "at": started})
             raise
         result = {"ok": True, "remote": remote.name, "at": started, **result}
-        sync_config.save_result(self.path, remote, result)
+        if not dry_run:
+            sync_config.save_result(self.path, remote, result)
         return result
 
     def _sync_once(
@@ -186,6 +194,7 @@ class Sync(SyncWrites, SyncQuestions):
         remote: Remote,
         mirror: git.Mirror,
         on_step: Callable[[Step], None] | None,
+        dry_run: bool = False,
     ) -> dict[str, Any]:
         head = mirror.fetch()
         base, theirs = TreeSide.read(mirror, mirror.base()), TreeSide.read(mirror, head)
@@ -207,6 +216,8 @@ class Sync(SyncWrites, SyncQuestions):
         unshared = _stopped_sharing(remote, config.excluded(remote), incoming, local)
         refused.update(unshared)
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
+        if dry_run:
+            return _preview(outcome, incoming, refused)
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if changes or head is None:
@@ -253,6 +264,19 @@ class Sync(SyncWrites, SyncQuestions):
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str]) -> dict:
+    """What a sync would do, from its merge in memory."""
+    takes = [u for u in outcome.take if u.id in incoming]
+    return {
+        "dry_run": True,
+        "sent": outcome.sent,
+        "taken": len(takes),
+        "to_trash": sum(u.deleted for u in takes),
+        "conflicts": len(outcome.conflicts),
+        "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
+    }
 
 
 def _person_only(actor: Actor, what: str) -> None:
