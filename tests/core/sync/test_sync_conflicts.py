@@ -153,3 +153,25 @@ def test_what_this_machine_stopped_sharing_is_never_changed_by_a_sync(machines, 
     after = machines.run("a", lambda s: s.get(memory["id"]))
     assert (after["content"], after["version"]) == (before["content"], before["version"])
     assert any(memory["id"] in line for line in result["refused"])  # and it says why
+
+
+def test_different_fields_changed_on_each_side_merge_without_asking(machines):
+    """#34: tags changed on one machine and the text on the other conflicted as a whole
+    memory."""
+    memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays.", tags=["ops"]))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.update(memory["id"], tags=["ops", "release"]))
+    machines.run("b", lambda s: s.update(memory["id"], content="Releases go out on Thursdays."))
+    machines.sync("b")
+    result = machines.sync("a")[0]
+    assert result["conflicts"] == 0
+    machines.sync("b", "a")
+    for name in ("a", "b"):
+        merged = machines.run(name, lambda s: s.get(memory["id"]))
+        assert merged["content"] == "Releases go out on Thursdays."
+        assert merged["tags"] == ["ops", "release"]
+        assert not [i for i in machines.run(name, lambda s: s.inbox()) if i["type"] != "extract"]
+    assert machines.shared("a") == machines.shared("b")
+    history = machines.run("a", lambda s: s.history(memory["id"]))
+    assert len(history) >= 3  # the merge is a version of its own, the earlier ones kept

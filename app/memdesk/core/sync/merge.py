@@ -3,9 +3,12 @@ agreed on (the base). Pure: it reads units and decides; the caller writes.
 
 - Changed on one side only: that side's state.
 - The same change on both, or the same words with other version stamps: one agreed state.
-- Changed on both, differently: "two machines disagree". The remote's state goes into the
-  repository, this machine keeps its own and the person decides (the memory is held out of
-  later syncs until then, so neither side overwrites the other unasked).
+- Changed on both, in different fields (tags here, the text there): both changes, merged,
+  go to both sides without asking.
+- Changed on both, in the same field, differently: "two machines disagree". The remote's
+  state goes into the repository, this machine keeps its own and the person decides (the
+  memory is held out of later syncs until then, so neither side overwrites the other
+  unasked).
 - Deleted on one side, edited on the other: the edit is kept everywhere and the person is
   asked whether to delete it after all.
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from memdesk.core.sync.files import Unit
+from memdesk.core.sync.files import Unit, record_unit
 
 # Kinds of the inbox items a merge leaves (proposal.kind)
 DISAGREE = "sync_disagree"
@@ -43,6 +46,7 @@ class Outcome:
     take: list[Unit] = field(default_factory=list)  # remote states to write here
     conflicts: list[Conflict] = field(default_factory=list)
     sent: int = 0  # memories whose state here goes to the remote
+    merged: set[str] = field(default_factory=set)  # taken states made of both sides' fields
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,12 @@ def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> O
             out.tree[memory_id] = mine
             out.sent += 1
             continue
-        _both_changed(out, mine, remote.load(memory_id))
+        agreed = base.load(memory_id) if b is not None else None
+        _both_changed(out, mine, remote.load(memory_id), agreed)
     return out
 
 
-def _both_changed(out: Outcome, mine: Unit, theirs: Unit) -> None:
+def _both_changed(out: Outcome, mine: Unit, theirs: Unit, agreed: Unit | None) -> None:
     mine_fields, their_fields = mine.fields(), theirs.fields()
     mine_gone, theirs_gone = "deleted" in mine_fields, "deleted" in their_fields
     if mine_gone and theirs_gone or _same_words(mine_fields, their_fields):
@@ -99,9 +104,37 @@ def _both_changed(out: Outcome, mine: Unit, theirs: Unit) -> None:
         out.kept.add(theirs.id)
         out.take.append(theirs)
         out.conflicts.append(Conflict(DELETED_HERE, mine.id, mine, theirs))
+    elif (both := _fields_merged(agreed, mine_fields, their_fields)) is not None:
+        out.tree[mine.id] = both
+        out.take.append(both)
+        out.merged.add(mine.id)
+        out.sent += 1
     else:
         out.kept.add(theirs.id)
         out.conflicts.append(Conflict(DISAGREE, mine.id, mine, theirs))
+
+
+def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None:
+    """Both sides' changes in one state when they changed different fields of the state both
+    last agreed on (None: they changed one field differently, or there is nothing to merge
+    against)."""
+    if agreed is None or agreed.in_identity or "deleted" in agreed.fields():
+        return None
+    base = agreed.fields()
+    keys = (set(base) | set(mine) | set(theirs)) - set(_STAMPS) - {"id"}
+    ours = {k for k in keys if mine.get(k) != base.get(k)}
+    other = {k for k in keys if theirs.get(k) != base.get(k)}
+    if ours & other or not ours or not other:
+        return None
+    newer = max((mine, theirs), key=lambda f: str(f.get("updated") or ""))
+    fields = {**base, **{k: mine[k] for k in ours}, **{k: theirs[k] for k in other}}
+    fields.update(
+        version=max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1,
+        updated=newer.get("updated"),
+        writer=newer.get("writer"),
+        successor=base.get("successor"),
+    )
+    return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
 
 
 def _same_words(a: dict, b: dict) -> bool:

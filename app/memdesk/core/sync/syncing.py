@@ -213,6 +213,9 @@ class Sync(SyncWrites, SyncQuestions):
             local = render(remote, config.excluded(remote), known, config.writer)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
+        for unit in outcome.take:  # a state made of both sides is checked like any other
+            if unit.id in outcome.merged:
+                incoming[unit.id] = checked(unit)
         unshared = _stopped_sharing(remote, config.excluded(remote), incoming, local)
         refused.update(unshared)
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
