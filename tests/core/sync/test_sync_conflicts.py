@@ -175,3 +175,15 @@ def test_different_fields_changed_on_each_side_merge_without_asking(machines):
     assert machines.shared("a") == machines.shared("b")
     history = machines.run("a", lambda s: s.history(memory["id"]))
     assert len(history) >= 3  # the merge is a version of its own, the earlier ones kept
+
+
+def test_a_disagreement_shows_every_field_that_differs_with_both_values(machines):
+    memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays.", tags=["ops"]))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.update(memory["id"], tags=["ops", "release"]))
+    machines.run("b", lambda s: s.update(memory["id"], tags=["ops", "friday"]))
+    machines.sync("b")
+    assert machines.sync("a")[0]["conflicts"] == 1
+    why = _sync_item(machines, "a")["why"]
+    assert "tags: [-ops, release-] {+ops, friday+}" in why  # it said only "also differs: tags"

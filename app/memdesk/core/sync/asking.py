@@ -123,4 +123,11 @@ def _word_diff(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
     others = sorted(
         k for k in theirs if k not in ("content", "version", "updated") and mine.get(k) != theirs[k]
     )
-    return words + (f" (also differs: {', '.join(others)})" if others else "")
+    fields = "; ".join(f"{k}: [-{_shown(mine.get(k))}-] {{+{_shown(theirs[k])}+}}" for k in others)
+    return words + (f" (also differs: {fields})" if others else "")
+
+
+def _shown(value: Any) -> str:
+    """A field's value as a person reads it in the diff: a list as its items."""
+    text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return text if len(text) <= 80 else text[:79] + "…"
