@@ -16,6 +16,7 @@ from memdesk import cli_commands as commands
 from memdesk.api import naming
 from memdesk.api.attach import HOSTS
 from memdesk.api.hooks import ALL_EVENTS as HOOK_EVENTS
+from memdesk.api.hooks import HOST_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.views.display import visible
 from memdesk.paths import resolve_db_path
@@ -255,13 +256,20 @@ def _parser() -> argparse.ArgumentParser:
     p = command(
         "hook",
         commands.hook,
-        "Claude Code hooks: `hook EVENT` reads the hook's JSON on stdin (SessionStart, "
-        "UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, "
-        "SessionEnd); `hook install` writes them into Claude Code's settings after showing "
-        "the diff",
+        "agent hosts' session hooks: `hook EVENT` reads the hook's JSON on stdin (Claude "
+        "Code's SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, "
+        "PreCompact, SessionEnd; with --agent gemini-cli, codex or copilot-cli, that host's "
+        "events, as `memdesk attach HOST` writes them); `hook install` writes Claude Code's "
+        "into its settings after showing the diff",
         database,
     )
     p.add_argument("event", choices=(*HOOK_EVENTS, "install"))
+    p.add_argument(
+        "--agent",
+        choices=sorted(HOST_EVENTS),
+        help="the host running the hook: its protocol, and who its writes are by "
+        "(default claude-code)",
+    )
     p.add_argument("--project", action="store_true", help="install: .claude/settings.json here")
     p.add_argument("--yes", action="store_true", help="install: write without asking")
     p.add_argument(
@@ -338,9 +346,9 @@ def _parser() -> argparse.ArgumentParser:
         p = command(
             verb,
             handler,
-            f"{what} an agent host's configuration (Claude Code also gets its hooks); shows "
-            "the diff and asks; every other entry of the file is kept (with --json: written "
-            "only with --yes, else listed)",
+            f"{what} an agent host's configuration (MCP; Claude Code, Gemini CLI, Codex and "
+            "Copilot CLI also get their session hooks); shows the diff and asks; every other "
+            "byte of the file is kept (with --json: written only with --yes, else listed)",
             common,
         )
         p.add_argument("host", choices=sorted(HOSTS), help="the agent host")

@@ -217,7 +217,7 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     if a.event != "install":
         from memdesk.api import hooks
 
-        out, err = hooks.run(a.event, sys.stdin.read(), a.db, deny=a.deny_forbidden)
+        out, err = hooks.run(a.event, sys.stdin.read(), a.db, deny=a.deny_forbidden, agent=a.agent)
         sys.stdout.write(out + "\n" if out else "")
         sys.stderr.write(err)
         return 0  # fail-open: a hook never blocks the agent

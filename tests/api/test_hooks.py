@@ -398,3 +398,28 @@ def test_the_doctor_counts_only_this_databases_failures_from_the_shared_log(tmp_
     hook_failures.note(theirs, "SessionStart", "their folder is missing")
     hook_failures.note(mine, "SessionStart", "my folder is missing")
     assert [f["why"] for f in hook_failures.recent(mine)] == ["my folder is missing"]
+
+
+def test_a_prompt_hook_beside_a_starting_memdesk_waits_for_it(tmp_path, monkeypatch):
+    """The live Copilot CLI trial: it runs the first prompt's hook beside SessionStart's,
+    which was still starting memdesk, and the prompt's hook failed "memdesk is not running"."""
+    import threading
+
+    from tests.api.conftest import ServeProcess
+
+    sock = str(tmp_path / "s.sock")
+    monkeypatch.setenv("MEMDESK_SOCKET", sock)
+    db = tmp_path / "m.db"
+    started: list[ServeProcess] = []
+    Path(sock + ".log").write_bytes(b"")  # what a session start's start of serve leaves first
+    later = threading.Timer(0.3, lambda: started.append(ServeProcess(db, sock)))
+    later.start()
+    try:
+        payload = json.dumps({"session_id": "s1", "prompt": "hello", "cwd": str(tmp_path)})
+        out, err = hooks.run("UserPromptSubmit", payload, db, agent="copilot-cli")
+        assert err == ""
+        assert hook_failures.recent(db) == []
+    finally:
+        later.join()
+        for process in started:
+            process.stop()

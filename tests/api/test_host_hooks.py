@@ -105,6 +105,7 @@ def host(request, serve, db_path, sock_path, tmp_path):
 
     run.agent, run.captured = agent, captured  # type: ignore[attr-defined]
     run.payload, run.start = payload, start  # type: ignore[attr-defined]
+    run.transcript = transcript  # type: ignore[attr-defined]
     return run
 
 
@@ -188,4 +189,22 @@ def test_a_session_start_and_its_first_prompt_at_once_both_answer(host, db_path)
     for process, sent in running:
         _, err = process.communicate(json.dumps(sent), timeout=60)
         assert (process.returncode, err) == (0, "")
+    assert hook_failures.recent(db_path) == []
+
+
+def test_a_session_log_still_being_written_at_its_end_is_read_again(host, sock_path, db_path):
+    """The live Copilot CLI trial: 1 session end in 11 found the log without its messages
+    yet ("no user or assistant messages found")."""
+    import threading
+
+    if not host.captured.log_by_session:
+        pytest.skip("only Copilot CLI reads its log by session id at SessionEnd")
+    end = host.payload("SessionEnd.json")
+    whole = host.transcript.read_text()
+    host.transcript.write_text(whole.splitlines()[0] + "\n")  # the session's first line only
+    later = threading.Timer(0.15, lambda: host.transcript.write_text(whole))
+    later.start()
+    host("SessionStart", host.payload("SessionStart.json"))
+    assert host("SessionEnd", end) is None
+    later.join()
     assert hook_failures.recent(db_path) == []

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,8 @@ AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes'
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
 DENY_FLAG = "--deny-forbidden"  # PreToolUse: refuse a call the person's own rule forbids
+STARTING_S = 15.0  # how long after a serve began starting a hook waits for it
+TRANSCRIPT_TRIES = 3  # a session log still being written at SessionEnd is read again
 
 
 def run(
@@ -184,11 +187,15 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
         messages: list[dict[str, str]] = []
         unread = None
         path = payload.get("transcript_path") or _copilot_transcript(agent, session)
-        if path:
+        for attempt in range(TRANSCRIPT_TRIES if path else 0):
             try:
                 messages, _ = transcripts.read(str(path))
+                unread = None
+                break
             except transcripts.TranscriptError as exc:
                 unread = str(exc)  # the session still ends: its observations are summarised
+                if attempt + 1 < TRANSCRIPT_TRIES:
+                    time.sleep(0.2)  # Copilot CLI may still be writing its last lines
         for part in transcripts.parts(messages):
             _ensure(
                 memdesk, payload, lambda part=part: memdesk.session_end(session, transcript=part)
@@ -295,9 +302,7 @@ class _connect:
 
     def __enter__(self) -> Client:
         if self.event != "SessionStart":
-            self.client = Client(
-                socket_path=self.socket, agent=self.agent, timeout=self.timeout, role=HOOK_ROLE
-            )
+            self.client = self._client_once_started()
             return self.client
         from memdesk.api import headless  # subprocess: only this event may start serve
 
@@ -314,8 +319,31 @@ class _connect:
             raise ValueError(str(exc)) from None
         return self.client
 
+    def _client_once_started(self) -> Client:
+        """A client; when a session start is starting memdesk right now (Copilot CLI runs the
+        first prompt's hook beside it), waited for, never started from here."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                return Client(
+                    socket_path=self.socket, agent=self.agent, timeout=self.timeout, role=HOOK_ROLE
+                )
+            except ServerUnavailable:
+                if not _starting(self.socket) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
     def __exit__(self, *exc: object) -> None:
         self.client.close()
+
+
+def _starting(socket: str) -> bool:
+    """A `memdesk serve` began starting for this socket in the last few seconds (its log is
+    made as it starts)."""
+    try:
+        return time.time() - os.stat(socket + ".log").st_mtime < STARTING_S
+    except OSError:
+        return False
 
 
 def main(argv: list[str]) -> int:
