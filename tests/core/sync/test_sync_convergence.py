@@ -1,7 +1,8 @@
-"""Three machines editing, deleting, restoring and syncing in any order: once the person has
-decided what waits in the inboxes, two rounds of syncs leave every machine with the same
-memories, and nothing written anywhere is lost (each memory holds a text some machine wrote,
-and every memory not deleted for good is still somewhere).
+"""Three machines editing, deleting, restoring, making private and syncing in any order: no
+sync ever changes what a machine stopped sharing; once the person has decided what waits in
+the inboxes, two rounds of syncs leave every machine with the same shared memories, and
+nothing written anywhere is lost (each memory holds a text some machine wrote, and every
+memory not deleted for good is still somewhere).
 
 Bounded here; longer by hand: MEMDESK_SYNC_EXAMPLES=200 pytest tests/core/sync -k converge
 """
@@ -34,6 +35,8 @@ class SyncingMachines(RuleBasedStateMachine):
         self.written: dict[str, set[str]] = {}  # the model: every text each memory was given
         self.purged: set[str] = set()  # deleted for good somewhere
         self.count = 0
+        # What each machine stopped sharing, as it stood then: no sync may change it.
+        self.private: dict[str, dict[str, tuple[str, int]]] = {name: {} for name in NAMES}
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -76,6 +79,40 @@ class SyncingMachines(RuleBasedStateMachine):
 
         self.machines.run(name, flip)
 
+    @rule(name=machine, n=st.integers(0, 50))
+    def make_private(self, name, n):
+        memory_id = self._pick(name, n)
+        if memory_id is None or self.machines.shared(name)[memory_id]["status"] != "active":
+            return
+        self.machines.run(name, lambda s: s.update(memory_id, visibility="private"))
+        self.private[name][memory_id] = self._as_it_is(name, memory_id)
+
+    @rule(name=machine, other=machine, n=st.integers(0, 50), a=word)
+    def stop_sharing_what_another_then_edits(self, name, other, n, a):
+        """The case that once overwrote it: a memory both machines hold stops being shared on
+        one, the other edits it, both sync."""
+        if name == other:
+            return
+        self.machines.sync(name, other)
+        here, there = self.machines.shared(name), self.machines.shared(other)
+        both = sorted(
+            i for i in set(here) & set(there) if here[i]["status"] == there[i]["status"] == "active"
+        )
+        if not both:
+            return
+        memory_id = both[n % len(both)]
+        self.machines.run(name, lambda s: s.update(memory_id, visibility="private"))
+        self.private[name][memory_id] = self._as_it_is(name, memory_id)
+        self.count += 1
+        text = f"Edit {self.count} says {a}."
+        self.machines.run(other, lambda s: s.update(memory_id, content=text))
+        self.written[memory_id].add(text)
+        self.machines.sync(other, name)
+
+    def _as_it_is(self, name: str, memory_id: str) -> tuple[str, int]:
+        memory = self.machines.run(name, lambda s: s.get(memory_id))
+        return memory["content"], memory["version"]
+
     @rule(name=machine)
     def empty_trash(self, name):
         self.purged |= {
@@ -100,11 +137,19 @@ class SyncingMachines(RuleBasedStateMachine):
                 (s.accept if accept else s.reject)(keys)
 
         self.machines.run(name, decide)
+        for memory_id in self.private[name]:  # the person's own decision may change it
+            self.private[name][memory_id] = self._as_it_is(name, memory_id)
 
     def _waiting(self, name: str) -> int:
         return len(
             [i for i in self.machines.run(name, lambda s: s.inbox()) if "sync_" in i["type"]]
         )
+
+    @invariant()
+    def no_sync_changes_what_a_machine_stopped_sharing(self):
+        for name in NAMES:
+            for memory_id, then in self.private[name].items():
+                assert self._as_it_is(name, memory_id) == then
 
     @invariant()
     def nothing_is_lost_anywhere(self):
@@ -121,12 +166,16 @@ class SyncingMachines(RuleBasedStateMachine):
                 break
         self.machines.sync(*NAMES, *NAMES)  # two syncs each
         everything = [self.machines.shared(name) for name in NAMES]
-        # A memory deleted before it was ever synced stays in its own machine's Trash alone.
+        unshared = set().union(*(set(self.private[name]) for name in NAMES))
+        # A memory deleted before it was ever synced stays in its own machine's Trash alone;
+        # one a machine stopped sharing may differ there from the rest.
         kept = [
-            {i: m for i, m in states.items() if m["status"] != "deleted"} for states in everything
+            {i: m for i, m in states.items() if m["status"] != "deleted" and i not in unshared}
+            for states in everything
         ]
         assert kept[0] == kept[1] == kept[2]
-        assert set(self.written) - self.purged <= set().union(*everything) <= set(self.written)
+        somewhere = set().union(*everything) | unshared
+        assert set(self.written) - self.purged <= somewhere <= set(self.written)
 
 
 class Converging(SyncingMachines):
