@@ -94,6 +94,22 @@ def test_a_possible_update_is_accepted_or_rejected_with_a_reason(service):
     assert "replaced by" in service.history(old["id"])[-1]["reason"]
 
 
+def test_an_agent_whose_updates_are_fine_replaces_its_own_notes_unasked(service):
+    """#31 item 4: an agent writing notes that differ by a number filled the Inbox; the
+    person can say its updates are fine. Its own notes only: another's stays an Inbox item."""
+    service.set_agent_mode("claude-code", "updates_fine")
+    first = service.add("The nightly build 41 is green on main", actor=CLAUDE)
+    second = service.add("The nightly build 42 is green on main", actor=CLAUDE)
+    assert second["replaced"] == first["id"]
+    assert service.inbox() == []
+    assert service.get(first["id"])["status"] == "inactive"  # kept, retired, not lost
+    assert service.get(second["id"])["supersedes"] == first["id"]
+    assert "updates are fine" in service.history(first["id"])[-1]["reason"]
+    others = service.add("The nightly build 43 is green on main", actor=CURSOR)
+    assert others["possible_update_of"] == second["id"]  # another agent's: still asked
+    assert [item["type"] for item in service.inbox()] == ["update"]
+
+
 def test_edit_and_accept_stores_the_persons_words(service):
     service.session_start("s1", actor=CLAUDE)
     service.session_end(

@@ -169,3 +169,23 @@ def test_v10_lists_what_earlier_injections_gave_one_row_per_memory(db_path):
         ("s1", "m1", "2026-11-01"),
         ("s1", "m2", "2026-11-01"),
     ]
+
+
+def test_a_v12_store_keeps_its_agent_controls_and_takes_the_new_one(db_path):
+    """v13 makes agent_control again (SQLite cannot widen a CHECK): no row may be lost."""
+    database = peewee.SqliteDatabase(str(db_path))
+    try:
+        migrations.migrate(database, db_path, target=12)
+        database.execute_sql(
+            "INSERT INTO agent_control VALUES ('cursor', 'paused', '2026-01-01T00:00:00Z')"
+        )
+    finally:
+        database.close()
+    service = MemoryService.open(db_path)
+    try:
+        assert service.agent_modes() == {"cursor": "paused"}
+        service.set_agent_mode("claude-code", "updates_fine")
+        assert service.agent_modes()["claude-code"] == "updates_fine"
+    finally:
+        service.close()
+    assert _user_version(db_path) == 13

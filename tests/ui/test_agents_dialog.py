@@ -38,3 +38,18 @@ def test_pausing_an_agent_from_the_roster_is_undoable_and_shown(qtbot, service, 
     assert service.agent_modes() == {}
     window.undo_stack.redo()
     assert service.agent_modes() == {"claude-code": "paused"}
+
+
+def test_an_agents_updates_can_be_let_through_from_the_roster_and_undone(qtbot, service, window):
+    """#31 item 4: the person can say an agent's updates of its own notes are fine."""
+    dialog = AgentsDialog(service, window.undo_stack, pytest.fail, window)
+    qtbot.addWidget(dialog)
+    dialog.controls["claude-code"].setCurrentText("Active, its updates fine")
+    assert service.agent_modes() == {"claude-code": "updates_fine"}
+    service.add("The nightly build 41 is green on main", actor=CLAUDE)
+    service.add("The nightly build 42 is green on main", actor=CLAUDE)
+    assert service.inbox() == []
+    window.undo_stack.undo()
+    assert service.agent_modes() == {}
+    service.add("The nightly build 43 is green on main", actor=CLAUDE)
+    assert [item["type"] for item in service.inbox()] == ["update"]

@@ -349,9 +349,10 @@ METHODS = [
     ),
     Method(
         "agents.control",
-        "Pause an agent (it may neither read nor write), make it read-only, or let it act "
-        "again (user role only).",
-        {"agent": "agent name", "mode": "active | paused | read_only"},
+        "Pause an agent (it may neither read nor write), make it read-only, let its updates "
+        "of its own notes replace them without an Inbox item, or let it act again (user role "
+        "only).",
+        {"agent": "agent name", "mode": "active | paused | read_only | updates_fine"},
         ("agent", "mode"),
     ),
     Method(

@@ -13,6 +13,9 @@ KINDS = ("fact", "preference", "decision", "learning", "observation", "context",
 SOURCES = ("user", "agent", "system")
 STATUSES = ("active", "inactive", "deleted")
 VISIBILITIES = ("shared", "private")  # private: seen only by the agent that wrote it
+# An agent control: active, and a note of its own that updates an older one of its own
+# replaces it without an Inbox item (the person's choice, View ▸ Agents).
+UPDATES_FINE = "updates_fine"
 RELATIONS = ("related", "supersedes", "duplicate_of", "derived_from", "possible_update")
 
 IDENTITY_LIMIT = 1000  # characters of the profile as agents get it (see profile_size)

@@ -269,6 +269,23 @@ def _v12_forgotten(db: peewee.SqliteDatabase) -> None:
     )
 
 
+def _v13_updates_fine(db: peewee.SqliteDatabase) -> None:
+    """A third control: an agent whose updates of its own notes replace them unasked. SQLite
+    cannot change a CHECK: the table is made again with every row it held."""
+    db.execute_sql(
+        """CREATE TABLE agent_control_v13 (
+            agent TEXT PRIMARY KEY,
+            mode TEXT NOT NULL CHECK (mode IN ('paused', 'read_only', 'updates_fine')),
+            changed_at TEXT NOT NULL
+        )"""
+    )
+    db.execute_sql(
+        "INSERT INTO agent_control_v13 SELECT agent, mode, changed_at FROM agent_control"
+    )
+    db.execute_sql("DROP TABLE agent_control")
+    db.execute_sql("ALTER TABLE agent_control_v13 RENAME TO agent_control")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -283,6 +300,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v10_injected_memory,
     _v11_writer,
     _v12_forgotten,
+    _v13_updates_fine,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

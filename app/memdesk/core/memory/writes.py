@@ -77,6 +77,9 @@ class Writes:
                 return self._reinforce(alike, actor, pending)
         if draft.layer == "L0":
             self._check_identity_room([len(draft.content)])
+        replacing = alike if alike is not None and self._updates_fine(actor, alike) else None
+        if replacing is not None:
+            supersedes, alike = replacing.uuid, None
         values = _new_row(draft, actor, clock.now(), supersedes)
         cursor = self.database.cursor()
         cursor.execute(_insert_sql(tuple(values)), tuple(values.values()))
@@ -85,6 +88,14 @@ class Writes:
             neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
         out = to_dict(row)
+        if replacing is not None:
+            # The person let this agent's updates of its own notes through: the newer one
+            # replaces the older, kept retired, as accepting the Inbox item would.
+            self._touch([replacing.uuid])
+            why = f"replaced by {row.uuid}: {actor.agent}'s updates are fine (View ▸ Agents)"
+            self._set_status(replacing, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
+            Link.create(src=row, dst=replacing, relation="supersedes", created_at=clock.now())
+            out["replaced"] = replacing.uuid
         if alike is not None:
             # Alike but saying something else (another number, a negation, a name): stored,
             # and linked so the person can retire the stale one.
@@ -93,6 +104,15 @@ class Writes:
             self._propose_update(row, alike, actor, pending)
             out["possible_update_of"] = alike.uuid
         return out
+
+    def _updates_fine(self, actor: Actor, alike: Memory) -> bool:
+        """The person chose that this agent's updates of its own notes need no review."""
+        return (
+            actor.source == "agent"
+            and alike.agent == actor.agent
+            and alike.source == "agent"
+            and self.agent_modes().get(actor.agent) == rules.UPDATES_FINE  # type: ignore[attr-defined]
+        )
 
     def _propose_update(
         self, row: Memory, alike: Memory, actor: Actor, pending: list[Change]

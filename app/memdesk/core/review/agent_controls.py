@@ -1,18 +1,21 @@
 """Per-agent controls (mixed into MemoryService): the person can pause an agent (it may
-neither read nor write memories) or make it read-only. Kept in the database; looked up from
+neither read nor write memories), make it read-only, or let its own updates replace its older
+notes unasked. Kept in the database; looked up from
 memory on every request, so a control costs a request nothing."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from memdesk.core import clock, validate
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotAllowed, TooMany
 from memdesk.core.review.write_budget import Overrun, WriteBudgets
 from memdesk.store import Proposal
 
-MODES = ("active", "paused", "read_only")
+# UPDATES_FINE: for an agent that writes progress notes (263 "possible update" items in a
+# minute otherwise).
+MODES = ("active", "paused", "read_only", rules.UPDATES_FINE)
 OVERRUN = "overrun"  # the Inbox notice of an agent refused for its write budget
 
 
@@ -28,7 +31,8 @@ class AgentControls:
         return dict(self._modes)
 
     def set_agent_mode(self, agent: str, mode: str, *, actor: Actor = USER) -> dict[str, Any]:
-        """Pause an agent, make it read-only, or let it act again ("active")."""
+        """Pause an agent, make it read-only, let its updates of its own notes through
+        ("updates_fine"), or let it act as any agent again ("active")."""
         if actor.source != "user":
             raise NotAllowed("only the person may pause or restrict an agent", field="agent")
         name = validate.name(agent, "agent")

@@ -25,7 +25,12 @@ from memdesk.ui.agents.attach_dialog import AttachDialog
 from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Agent", "Control", "Last seen (UTC)", "Session", "Task", "Last work")
-MODES = {"active": "Active", "read_only": "Read-only", "paused": "Paused"}
+MODES = {
+    "active": "Active",
+    "updates_fine": "Active, its updates fine",  # its own notes replaced without an Inbox item
+    "read_only": "Read-only",
+    "paused": "Paused",
+}
 
 
 class ModeCommand(QUndoCommand):

@@ -67,7 +67,17 @@ def describe(item: dict[str, Any]) -> str:
         )
         parts.append(f"<p><i>Memories it concerns:</i></p><ul>{rows}</ul>")
     parts.append(f"<p><i>{ACCEPTING[item['type']]}</i></p>")
+    if item["type"] == "update" and item["agent"] and _its_own(item):
+        parts.append(
+            f"<p><i>If {_text(item['agent'])}'s updates of its own notes need no review: View ▸ "
+            "Agents…, its control “Active, its updates fine” (undoable).</i></p>"
+        )
     return "".join(parts)
+
+
+def _its_own(item: dict[str, Any]) -> bool:
+    """Every memory of an update item is the proposing agent's own note."""
+    return all(m["agent"] == item["agent"] and m["source"] == "agent" for m in item["memories"])
 
 
 def word_diff(old: str, new: str) -> str:
