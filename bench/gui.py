@@ -141,17 +141,21 @@ def wait_painted(app: QApplication, window: MainWindow) -> None:
     app.processEvents()
 
 
-def open_window(app: QApplication, db: Path) -> tuple[float, MainWindow, MemoryService]:
-    """Seconds from opening the file to a painted window with its sidebar counts."""
+def open_window(app: QApplication, db: Path) -> tuple[float, float, MainWindow, MemoryService]:
+    """Seconds from opening the file to a painted window that takes input (its list shown;
+    the sidebar counts still being made off the GUI thread), and to its counts shown."""
     started = time.perf_counter()
     service = MemoryService.open(db)
     settings = QSettings(str(db.with_suffix(".ini")), QSettings.Format.IniFormat)
     window = MainWindow(service, settings=settings)
     window.show()
     wait_painted(app, window)
-    window.stats.wait()
+    interactive = time.perf_counter() - started
+    while not window.stats.ready:
+        app.processEvents()
+        time.sleep(0.001)
     wait_painted(app, window)
-    return time.perf_counter() - started, window, service
+    return interactive, time.perf_counter() - started, window, service
 
 
 def until(app: QApplication, window: MainWindow, done) -> tuple[float, float]:
@@ -180,10 +184,10 @@ def main() -> int:
         service.close()
         print(f"filled {args.count:,} memories in {filled:.1f} s (add_many, batches of {BATCH})")
 
-        empty, window, service = open_window(app, Path(folder) / "empty.db")
+        empty, empty_counted, window, service = open_window(app, Path(folder) / "empty.db")
         window.close()
         service.close()
-        interactive, window, service = open_window(app, db)
+        interactive, counted, window, service = open_window(app, db)
         started = time.perf_counter()
         stats = service.stats()
         stats_call_ms = (time.perf_counter() - started) * 1000
@@ -264,9 +268,13 @@ def main() -> int:
 
         rss, peak = rss_mb()
         print(
-            f"time to interactive window (sidebar counts shown): {interactive:.2f} s beside "
+            f"time to interactive window (list shown, takes input): {interactive:.2f} s beside "
             f"{empty:.2f} s for an empty database, {interactive / empty:.2f}x "
             "(target <= 1.5 s and <= 1.5x)"
+        )
+        print(
+            f"  its sidebar counts shown: {counted:.2f} s beside {empty_counted:.2f} s empty "
+            "(counted off the GUI thread)"
         )
         print(
             f"stats() of {stats['total']:,} memories, {stats['links']:,} links, "

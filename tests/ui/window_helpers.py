@@ -19,7 +19,14 @@ def open_window(qtbot, service: MemoryService, settings_file: Path) -> MainWindo
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
+    counted(window)
     return window
+
+
+def counted(window: MainWindow) -> None:
+    """Wait for the window's first counts (made off the GUI thread once it is shown)."""
+    window.stats.wait()
+    QApplication.processEvents()
 
 
 def recorded_import(service: MemoryService, document: dict):

@@ -451,6 +451,8 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if not self.stats.ready:  # the first counts, off the GUI thread, once there is a window
+            self.stats.request()
         if self.first_layout:
             self.first_layout = False
             window_settings.first_layout(self)

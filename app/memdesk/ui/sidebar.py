@@ -51,6 +51,7 @@ class Sidebar(QTreeWidget):
         super().__init__(parent)
         self._stats = stats
         self._key = "all"
+        self._wanted: str | None = None  # a project or tag to show once the counts name it
         self.setHeaderHidden(True)
         self.setColumnCount(2)
         self.setRootIsDecorated(False)
@@ -72,9 +73,11 @@ class Sidebar(QTreeWidget):
         return self._key
 
     def select_key(self, key: str) -> None:
-        """Show `key` (falls back to all memories when that project or tag is gone)."""
-        item = self._find(key) or self._find("all")
-        self.setCurrentItem(item)
+        """Show `key` (falls back to all memories when that project or tag is gone; before
+        the first counts arrive, all memories until they name it)."""
+        item = self._find(key)
+        self._wanted = key if item is None and not self._stats.ready else None
+        self.setCurrentItem(item or self._find("all"))
 
     @Slot()
     def refresh(self) -> None:
@@ -98,6 +101,9 @@ class Sidebar(QTreeWidget):
             self.setCurrentItem(self._find(self._key) or self._find("all"))
         finally:
             self.blockSignals(False)
+        if self._wanted is not None and self._stats.ready:
+            wanted, self._wanted = self._wanted, None
+            self.select_key(wanted)
         self.counts_changed.emit()
 
     def _add_group(self, title: str, prefix: str, counts: dict[str, int]) -> None:
@@ -115,7 +121,8 @@ class Sidebar(QTreeWidget):
             self._add(group, f"{prefix}:{name}", name, count)
 
     def _add(self, parent: Any, key: str, label: str, count: int) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [label, f"{count:,}"])
+        shown = f"{count:,}" if self._stats.ready else "…"  # counting, off the GUI thread
+        item = QTreeWidgetItem(parent, [label, shown])
         item.setData(0, KEY_ROLE, key)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         item.setForeground(1, self.palette().placeholderText())
@@ -135,7 +142,8 @@ class Sidebar(QTreeWidget):
 
     def count_of(self, key: str) -> int:
         item = self._find(key)
-        return int(item.text(1).replace(",", "")) if item else 0
+        text = item.text(1).replace(",", "") if item else ""
+        return int(text) if text.isdigit() else 0
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
     def _on_current_item_changed(self, current: QTreeWidgetItem | None, _previous: Any) -> None:

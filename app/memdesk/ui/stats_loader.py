@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from memdesk.core import MemoryService
+from memdesk.core.rules import IDENTITY_LIMIT
 
 
 class _Job(QRunnable):
@@ -35,7 +36,10 @@ class StatsLoader(QObject):
     def __init__(self, service: MemoryService, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.service = service
-        self.latest: dict[str, Any] = service.stats()  # the first counts are needed at once
+        # Nothing counted until the window is shown and the first count arrives: counting
+        # 100,000 memories took 0.22 s of a 0.36 s start, the window waiting on it.
+        self.latest: dict[str, Any] = _nothing_counted(service)
+        self.ready = False
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._running = False
@@ -65,7 +69,18 @@ class StatsLoader(QObject):
     @Slot(dict)
     def _on_loaded(self, stats: dict[str, Any]) -> None:
         self.latest = stats
+        self.ready = True
         self._running = False
         if self._again:
             self._again = False
             self.request()
+
+
+def _nothing_counted(service: MemoryService) -> dict[str, Any]:
+    """The shape of `service.stats()` before its first count."""
+    counts: dict[str, Any] = {
+        key: {} for key in ("by_status", "by_layer", "by_kind", "by_source", "projects")
+    }
+    counts.update(agents={}, tags={}, total=0, versions=0, links=0, searches=0, proposals=0)
+    counts.update(inbox=0, identity={"size": 0, "limit": IDENTITY_LIMIT}, path=str(service.path))
+    return counts
