@@ -419,3 +419,14 @@ def test_copilot_cli_gets_its_session_hooks_in_its_settings(tmp_path):
     )
     assert settings.read_text() == '{\n  "banner": "never"\n}\n'
     assert not (home / ".copilot" / "mcp-config.json").exists()
+
+
+@pytest.mark.parametrize("crafted", ["[" * 100_000, '{"mcpServers": ' * 50_000, "\x00{}"])
+def test_a_crafted_host_file_is_refused_with_a_sentence_and_left_alone(crafted, tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(crafted)
+    with pytest.raises(ValueError, match=str(path)):
+        _attached("cursor", home, cwd)
+    assert path.read_text() == crafted

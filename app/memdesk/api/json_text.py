@@ -39,7 +39,10 @@ def parse(text: str) -> Node:
     """The document's tree with each value's place in `text`; ValueError says where it is
     not JSON."""
     pos = _skip(text, 1 if text.startswith("\ufeff") else 0)
-    node = _value(text, pos)
+    try:
+        node = _value(text, pos)
+    except RecursionError:  # a crafted file of nested brackets; no host writes one
+        raise ValueError("it is nested too deeply to be a host's settings") from None
     if _skip(text, node.end) != len(text):
         raise ValueError(f"unexpected text after the document at character {node.end}")
     return node
