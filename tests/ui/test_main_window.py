@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
@@ -613,3 +613,28 @@ def test_columns_squeezed_by_a_narrow_window_come_back_when_it_widens(qtbot, ser
     wide = again.browser.table
     qtbot.waitUntil(lambda: wide.columnWidth(3) == DEFAULT_WIDTHS[3], timeout=1000)
     assert all(wide.columnWidth(c) == w for c, w in DEFAULT_WIDTHS.items())
+
+
+def test_the_window_takes_input_before_its_counts_and_keeps_the_view_it_had(
+    qtbot, service, tmp_path
+):
+    """#31 item 3: the sidebar's first counts are made off the GUI thread; until they come
+    the counts read "…", and a tag view restored from the last run is shown once known."""
+    service.add("Deploys go out on Tuesdays", tags=["ops"])
+    service.add("Pytest runs with -q", tags=["testing"])
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("view/key", "tag:ops")
+    settings.sync()
+    from memdesk.ui.main_window import MainWindow
+
+    window = MainWindow(service, settings=settings, socket_path="/tmp/memdesk-test.sock")
+    qtbot.addWidget(window)
+    window.show()
+    assert not window.stats.ready
+    assert window.sidebar.currentItem().text(1) == "…"
+    assert "… active" in window.status.counts.text()
+    window.stats.wait()
+    qtbot.waitUntil(lambda: window.stats.ready)
+    assert window.sidebar.current_key == "tag:ops"
+    assert window.browser.model.rowCount() == 1
+    assert "2 active" in window.status.counts.text()

@@ -444,7 +444,8 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
 
     @Slot()
     def _update_counts(self) -> None:
-        self.status.set_counts(self.browser.model.rowCount(), self.sidebar.count_of("all"))
+        active = self.sidebar.count_of("all") if self.stats.ready else None
+        self.status.set_counts(self.browser.model.rowCount(), active)
 
     def save_settings(self) -> None:
         window_settings.save_settings(self)

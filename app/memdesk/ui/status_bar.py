@@ -164,8 +164,10 @@ class StatusBar(QStatusBar):
         self.agents.setText(f"{len(names)} connected: {shown}" if names else "0 agents connected")
         self.agents.setToolTip(tip("\n".join(listed) or "No agent is connected"))
 
-    def set_counts(self, shown: int, active: int) -> None:
-        self.counts.setText(f"{shown:,} shown · {active:,} active")
+    def set_counts(self, shown: int, active: int | None) -> None:
+        """`active` None: still being counted."""
+        counted = "…" if active is None else f"{active:,}"
+        self.counts.setText(f"{shown:,} shown · {counted} active")
 
 
 class _PathLabel(QElidingLabel):

@@ -80,6 +80,10 @@ class AgentsDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # The control's longest choice in full ("Active, its u…" said nothing).
+        self.table.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents
+        )
         for row, entry in enumerate(roster):
             state = " (open)" if entry["open"] else ""
             cells = (
@@ -99,8 +103,10 @@ class AgentsDialog(QDialog):
                 control.addItem(label, mode)
             control.setCurrentIndex(list(MODES).index(entry["mode"]))
             control.setToolTip(
-                "Read-only: it may search and read but not change memories. Paused: it may "
-                "do neither until you set it back to Active. Undo with Ctrl+Z."
+                "Active, its updates fine: a note of its own that updates an older one of its "
+                "own replaces it without asking you in the Inbox. Read-only: it may search and "
+                "read but not change memories. Paused: it may do neither until you set it back "
+                "to Active. Undo with Ctrl+Z."
             )
             control.currentIndexChanged.connect(
                 lambda _=0, a=entry["agent"], c=control: self._on_control(a, c)
