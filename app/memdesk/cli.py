@@ -13,6 +13,7 @@ import shtab
 
 from memdesk import __version__, cli_output, paths
 from memdesk import cli_commands as commands
+from memdesk import cli_setup as setup
 from memdesk.api import naming
 from memdesk.api.attach import HOSTS
 from memdesk.api.hooks import ALL_EVENTS as HOOK_EVENTS
@@ -255,7 +256,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(
         "hook",
-        commands.hook,
+        setup.hook,
         "agent hosts' session hooks: `hook EVENT` reads the hook's JSON on stdin (Claude "
         "Code's SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, "
         "PreCompact, SessionEnd; with --agent gemini-cli, codex or copilot-cli, that host's "
@@ -327,12 +328,12 @@ def _parser() -> argparse.ArgumentParser:
 
     socket_help = "socket path (default: $MEMDESK_SOCKET, else derived from the database)"
     p = command(
-        "serve", commands.serve, "serve agents over the local socket, without a window", database
+        "serve", setup.serve, "serve agents over the local socket, without a window", database
     )
     p.add_argument("--socket", help=socket_help)
     p = command(
         "mcp",
-        commands.mcp,
+        setup.mcp,
         "run the MCP bridge on stdio (for agent hosts); starts `memdesk serve` if none runs",
         database,
         epilog="environment: MEMDESK_AGENT names the agent its writes are attributed to "
@@ -340,8 +341,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--socket", help=socket_help)
     for verb, handler, what in (
-        ("attach", commands.attach, "write memdesk's MCP server into"),
-        ("detach", commands.detach, "take memdesk's entries out of"),
+        ("attach", setup.attach, "write memdesk's MCP server into"),
+        ("detach", setup.detach, "take memdesk's entries out of"),
     ):
         p = command(
             verb,
@@ -362,14 +363,14 @@ def _parser() -> argparse.ArgumentParser:
         )
     p = command(
         "desktop",
-        commands.desktop,
+        setup.desktop,
         "`install`: put memdesk in the desktop's application menu (an XDG desktop entry and "
         "its icon); `remove` takes it out",
     )
     p.add_argument("action", choices=("install", "remove"))
     p = command(
         "service",
-        commands.service,
+        setup.service,
         "`install`: run `memdesk serve` at every login (a systemd user unit, else an XDG "
         "autostart entry), so agents never wait for it; `remove` undoes that",
         common,
@@ -377,7 +378,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=("install", "remove"))
     command(
         "doctor",
-        commands.doctor,
+        setup.doctor,
         "is memdesk there for agents: who serves the database, whether Claude Code's hooks "
         "point at an existing command and this database, which hook runs failed lately "
         "(exit 1 when anything is wrong)",
@@ -388,16 +389,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 _OWN_PROCESS = {  # speak their own protocols on stdio; they return the exit code
-    commands.serve,
-    commands.mcp,
-    commands.hook,
+    setup.serve,
+    setup.mcp,
+    setup.hook,
 }
 _NO_DATABASE = {  # read or write other files, never the database
-    commands.doctor,
-    commands.attach,
-    commands.detach,
-    commands.service,
-    commands.desktop,
+    setup.doctor,
+    setup.attach,
+    setup.detach,
+    setup.service,
+    setup.desktop,
 }
 
 
