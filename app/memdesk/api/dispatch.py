@@ -290,6 +290,9 @@ class Dispatcher:
         return self.service.import_json(params["text"], actor=session.actor)
 
     def _check(self, params: Params, session: Session) -> dict[str, Any]:
+        # The person's: at 100k memories a check is the slowest call an agent could loop on
+        # (~1 s of the server each), and a rebuild rewrites the whole index.
+        _person(session, "system.check", params)
         if _flag(params, "rebuild").get("rebuild"):
             self.service.rebuild_index()
         problems = self.service.check()

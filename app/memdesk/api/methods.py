@@ -466,7 +466,7 @@ METHODS = [
     ),
     Method(
         "system.check",
-        "Check the database file and the search index; returns {ok, problems}.",
+        "Check the database file and the search index (user role only); returns {ok, problems}.",
         {"rebuild": "boolean (default false): rebuild the search index first"},
     ),
 ]
