@@ -224,6 +224,7 @@ def _sync(result: dict[str, Any]) -> str:
                 lines.append("  never synced: run memdesk sync")
             elif last["ok"]:
                 lines.append(f"  last sync {last['at']}: {_sync_counts(last)}")
+                lines.extend(f"  note: {said}" for said in last.get("notices", []))
             else:
                 lines.append(f"  last sync {last['at']} failed: {last['error']}")
             if r["waiting"]:
@@ -244,6 +245,7 @@ def _sync(result: dict[str, Any]) -> str:
         lines.extend(
             f"  {'would refuse' if r.get('dry_run') else 'refused'} {why}" for why in r["refused"]
         )
+        lines.extend(f"  note: {said}" for said in r.get("notices", []))
     return "\n".join(lines)
 
 

@@ -131,3 +131,44 @@ def test_a_team_remote_gives_only_its_projects_knowledge(machines, tmp_path):
     own = "\n".join(machines.tree().values())
     assert "2FA" not in own
     assert "pasted into chat" not in own
+
+
+def test_a_project_moved_to_a_team_remote_is_announced_to_the_persons_other_machines(
+    machines, tmp_path
+):
+    """#34 item 2: once one machine synced a project with a team remote, its edits stopped
+    reaching the person's other machine, and both said "sent 0, took 0"."""
+    team = tmp_path / "team.git"
+    memory = machines.run("a", lambda s: s.add("acme deploys with Argo CD.", project="acme"))
+    for name in ("a", "b"):  # two machines of Ana's
+        machines.run(name, lambda s, n=name: s.sync_init(str(machines.remote), writer=f"ana@{n}"))
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run("a", lambda s: s.update(memory["id"], content="acme deploys with Flux."))
+    machines.run("a", lambda s: s.sync())
+    [result] = machines.sync("b")
+    [said] = result["notices"]
+    assert "project acme syncs through a team remote" in said
+    assert f"memdesk sync init {team} --project acme" in said
+    status = machines.run("b", lambda s: s.sync_status())
+    assert status["remotes"][0]["last"]["notices"] == [said]
+    [own, _team] = machines.run("a", lambda s: s.sync())["remotes"]
+    assert own["notices"] == []  # a knows: it syncs acme with the team itself
+
+
+@pytest.mark.parametrize(
+    "crafted",
+    [
+        "[1, 2]",
+        '{"mallory@evil": {"acme": "https://x\\u001b[31m"}}',
+        '{"w": ' * 5000 + "{}" + "}" * 5000,
+        "x" * 70_000,
+    ],
+)
+def test_a_crafted_announcement_is_ignored(machines, crafted):
+    machines.init("a")
+    machines.sync("a")
+    machines.push_files({"teams.json": crafted})
+    [result] = machines.sync("a")
+    assert result["ok"]
+    assert result["notices"] == []

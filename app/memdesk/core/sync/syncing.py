@@ -24,7 +24,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import Busy, MemdeskError, NotAllowed, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.sync import config as sync_config
-from memdesk.core.sync import git
+from memdesk.core.sync import git, moved
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
@@ -219,10 +219,14 @@ class Sync(SyncWrites, SyncQuestions):
         unshared = _stopped_sharing(remote, config.excluded(remote), incoming, local)
         refused.update(unshared)
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
+        teams_now, teams = _team_moves(mirror, theirs, remote, config)
+        told = moved.notices(teams, config)
         if dry_run:
-            return _preview(outcome, incoming, refused)
+            return {**_preview(outcome, incoming, refused), "notices": told}
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
+        if teams != teams_now:
+            changes[moved.TEAMS] = moved.text(teams)
         if changes or head is None:
             message = f"memdesk sync: {outcome.sent} from {_machine()}"
             commit = mirror.commit(head, changes, message)
@@ -237,6 +241,7 @@ class Sync(SyncWrites, SyncQuestions):
             "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
             "held": sorted((set(refused) - {IDENTITY}) | still),
             "commit": commit,
+            "notices": told,
         }
 
     def _write_merge(
@@ -267,6 +272,21 @@ class Sync(SyncWrites, SyncQuestions):
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _team_moves(
+    mirror: git.Mirror, theirs: TreeSide, remote: Remote, config: Config
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """(what the person's own remote announces of projects moved to team remotes, and the
+    same with this machine's brought up to date); nothing for a team remote."""
+    if not moved.is_own(remote):
+        return {}, {}
+    entry = theirs.tree.get(moved.TEAMS)
+    data = None
+    if entry is not None and entry.size <= moved.MAX_BYTES:
+        data = mirror.read([entry.sha])[entry.sha]
+    now = moved.announced(data)
+    return now, moved.with_mine(now, config)
 
 
 def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str]) -> dict:
