@@ -172,3 +172,22 @@ def test_a_crafted_announcement_is_ignored(machines, crafted):
     [result] = machines.sync("a")
     assert result["ok"]
     assert result["notices"] == []
+
+
+def test_an_announced_team_address_carries_no_password():
+    from memdesk.core.sync import moved
+    from memdesk.core.sync.config import Config, Remote
+
+    config = Config(
+        remotes=[
+            Remote("origin", "/srv/mine.git"),
+            Remote("team", "https://ana:tok3n@git.example/acme.git", projects=["acme"]),
+        ],
+        writer="ana@laptop",
+    )
+    announced = moved.with_mine({"ana@desktop": {"web": "/srv/web.git"}}, config)
+    assert announced == {
+        "ana@desktop": {"web": "/srv/web.git"},  # the other machine's kept
+        "ana@laptop": {"acme": "https://git.example/acme.git"},
+    }
+    assert b"tok3n" not in moved.text(announced)
