@@ -43,6 +43,7 @@ from memdesk.core.search.recall import Recall
 from memdesk.core.sessions import archive, context
 from memdesk.core.sessions.injections import Injections
 from memdesk.core.sessions.lifecycle import Sessions
+from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.syncing import Sync
 from memdesk.core.views.as_of import AsOf
 from memdesk.core.views.dashboard import Dashboard
@@ -372,6 +373,11 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
             "inbox": self.inbox_count(),
             "path": str(self.path),
         }
+
+    def own_writers(self) -> frozenset[str]:
+        """The writers whose synced memories are the person's own words (this machine and
+        the person's others); any other writer's are someone else's."""
+        return sync_config.writers_of_mine(self.path)
 
     def check(self) -> list[str]:
         """Problems in the file or the search index; an empty list means healthy."""

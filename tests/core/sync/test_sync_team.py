@@ -191,3 +191,30 @@ def test_an_announced_team_address_carries_no_password():
         "ana@laptop": {"acme": "https://git.example/acme.git"},
     }
     assert b"tok3n" not in moved.text(announced)
+
+
+def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machines, tmp_path):
+    """#34 item 3: a teammate's memory was briefed among the person's own rules as "written
+    by user"; a memory from the person's own other machine stays the person's words."""
+    from memdesk.core import agent
+
+    team = tmp_path / "team.git"
+    for name in ("ana", "ana2"):
+        machines.run(name, lambda s, n=name: s.sync_init(str(machines.remote), writer=f"{n}@home"))
+    own = machines.run(
+        "ana2", lambda s: s.add("Always run the acme tests with -x.", project="acme")
+    )
+    machines.sync("ana2", "ana")
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run(
+        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
+    )
+    theirs = machines.run("bo", lambda s: s.add("acme deploys with Flux.", project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    claude = agent("claude-code")
+    given = machines.run("ana", lambda s: s.session_start("s1", actor=claude, project="acme"))
+    assert '"acme deploys with Flux." (synced from bo@work)' in given["text"]
+    assert "- Always run the acme tests with -x.\n" in given["text"] + "\n"  # the person's own
+    assert theirs["id"] in given["briefed"]
+    assert own["id"] in given["briefed"]

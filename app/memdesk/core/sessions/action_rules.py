@@ -40,6 +40,7 @@ class Applied:
     agent: str | None
     forbids: bool
     named: int  # how many of the call's cues the rule names
+    writer: str | None = None  # its machine, when it came through sync
 
 
 def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
@@ -55,7 +56,15 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
             continue
         forbids = any(_forbids(text, name, names) for name in named if _may_forbid(name, cues))
         out.append(
-            Applied(hit["id"], hit["content"], hit["source"], hit.get("agent"), forbids, len(named))
+            Applied(
+                hit["id"],
+                hit["content"],
+                hit["source"],
+                hit.get("agent"),
+                forbids,
+                len(named),
+                hit.get("writer"),
+            )
         )
     out.sort(key=lambda a: (not a.forbids, -a.named))
     return out[:MAX_RULES]
@@ -72,7 +81,7 @@ def forbids(content: str, cues: Cues) -> bool:
     )
 
 
-def block(applied: Sequence[Applied], what: str) -> str:
+def block(applied: Sequence[Applied], what: str, own: frozenset[str] = frozenset()) -> str:
     """The context for the agent: the rules, the forbidding one marked, within BUDGET."""
     lines = []
     used = 0
@@ -81,7 +90,8 @@ def block(applied: Sequence[Applied], what: str) -> str:
         if len(text) > LINE_CHARS:
             text = text[: LINE_CHARS - 1] + "…"
         mark = "[forbids this] " if rule.forbids else ""
-        line = f"- {mark}{quoting.injected(text, rule.source, rule.agent)}\n"
+        someone = quoting.someone_else(rule.writer, own)
+        line = f"- {mark}{quoting.injected(text, rule.source, rule.agent, someone)}\n"
         if used + len(line) > BUDGET:
             break
         lines.append(line)

@@ -34,6 +34,9 @@ LINE_CHARS = 300
 TRUST = {"user": 1.0, "system": 1.0, "agent": 0.6}
 KIND_WEIGHT = {"preference": 1.0, "decision": 1.0, "fact": 0.85, "learning": 0.7}
 THIS_PROJECT = 1.15
+# A memory synced from a writer not known as the person's machine (a teammate's): below the
+# person's own words, never instead of them (#34 item 3).
+SOMEONE_ELSE = 0.8
 # The heading also asks the agent to save what the user states that lasts: the session end
 # hears much, the agent hears in the moment (one line, paid for in every session).
 HEADING = (
@@ -46,7 +49,7 @@ MORE = "({} more stored: ask memdesk's memory tool, op search)"
 # Walks the partial index memory_standing: no sort, however many memories a project holds.
 _CANDIDATES = f"""
 SELECT uuid, content, source, agent, kind, project, importance, reinforce_count, created_at,
-       updated_at
+       updated_at, writer
 FROM memory INDEXED BY memory_standing
 WHERE {STANDING} AND inject AND project IS ? AND source = ?
   AND (? OR visibility = 'shared' OR agent IS ?)
@@ -72,6 +75,7 @@ class Candidate(NamedTuple):
     reinforce_count: int
     created_at: str
     updated_at: str
+    writer: str | None
 
 
 @dataclass(frozen=True)
@@ -86,10 +90,13 @@ def build(
     viewer: str | None,
     budget: int,
     signals: frozenset[str] = frozenset(),
+    own: frozenset[str] = frozenset(),
 ) -> Briefing:
     """The briefing for a session of `viewer` (an agent; None: the person, who sees every
     private memory too) in `project` (None: the global memories only), ranked by how each
-    rule fits the `signals` of where the agent works (`workspace_fit`)."""
+    rule fits the `signals` of where the agent works (`workspace_fit`); a memory synced from
+    a writer not in `own` (the person's machines) ranks below the person's own words and is
+    named as theirs."""
     if budget <= 0:
         return Briefing("", [], 0)
     scopes = [None] if project is None else [project, None]
@@ -104,7 +111,9 @@ def build(
     now = datetime.now(UTC)
     rows.sort(
         key=lambda row: (
-            score(row, project, now) * workspace_fit.fit(row.content, signals),
+            score(row, project, now)
+            * workspace_fit.fit(row.content, signals)
+            * (SOMEONE_ELSE if quoting.someone_else(row.writer, own) else 1.0),
             row.updated_at,
         ),
         reverse=True,
@@ -117,7 +126,7 @@ def build(
     used = len(HEADING) + len(MORE.format(total))  # room for the last line, if it is needed
     stale = staleness.why_stale({row.uuid: row.updated_at for row in rows}, now)
     for row in rows:
-        line = _line(row, stale.get(row.uuid))
+        line = _line(row, stale.get(row.uuid), quoting.someone_else(row.writer, own))
         if used + len(line) > budget:
             continue  # a shorter one further down may still fit
         lines.append(line)
@@ -143,9 +152,9 @@ def score(row: Candidate, project: str | None, now: datetime) -> float:
     return TRUST.get(row.source, 0.6) * kind * here * reinforced * (0.5 + row.importance) * alive
 
 
-def _line(row: Candidate, doubt: str | None) -> str:
+def _line(row: Candidate, doubt: str | None, synced_from: str | None) -> str:
     text = " ".join(row.content.split())
     if len(text) > LINE_CHARS:
         text = text[: LINE_CHARS - 1] + "…"
     mark = f"[may be outdated: {doubt}] " if doubt else ""
-    return f"- {mark}{quoting.injected(text, row.source, row.agent)}\n"
+    return f"- {mark}{quoting.injected(text, row.source, row.agent, synced_from)}\n"

@@ -20,6 +20,8 @@ class Memories(Protocol):
 
     def search(self, query: str, **options: Any) -> Any: ...
 
+    def own_writers(self) -> frozenset[str]: ...
+
 
 OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
@@ -54,6 +56,7 @@ def build_context(
             f"({profile['size']} characters); use at least {used}",
             field="budget_chars",
         )
+    own = service.own_writers()
     related = " ".join(concepts.related_words(query))
     found = service.search(
         f"{query}\n{related}" if related else query,
@@ -73,7 +76,8 @@ def build_context(
             or concepts.only_by_sql_keyword(hit["content"], query)
         ):
             continue
-        text = quoting.injected(hit["content"], hit["source"], hit.get("agent"))
+        someone = quoting.someone_else(hit.get("writer"), own)
+        text = quoting.injected(hit["content"], hit["source"], hit.get("agent"), someone)
         doubt = f"; may be outdated: {stale[hit['id']]}" if hit["id"] in stale else ""
         line = f"- [{hit['kind']}, {hit['created_at'][:10]}{doubt}] {text}\n"
         extra = len(line) + (len(heading) if not ids else 0)

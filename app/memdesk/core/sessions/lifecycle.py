@@ -109,7 +109,11 @@ class Sessions:
         if identity:
             parts.append(f"## Identity\n{identity}")
         standing = briefing.build(
-            row.project, actor.agent if actor.source == "agent" else None, budget, where
+            row.project,
+            actor.agent if actor.source == "agent" else None,
+            budget,
+            where,
+            own=self.own_writers(),  # type: ignore[attr-defined]
         )
         if standing.text:
             parts.append(standing.text)
@@ -192,7 +196,8 @@ class Sessions:
             actor=actor,
         )
         applied = action_rules.applying(found["hits"], cues)
-        text = action_rules.block(applied, action_rules.describe(cues))
+        own = self.own_writers()  # type: ignore[attr-defined]
+        text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
         if ids:
             self._given(row, "action", ids, len(text))

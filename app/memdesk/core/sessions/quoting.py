@@ -1,14 +1,24 @@
 """How a memory's text is put before a model. The person's words are given as they are; what
-an agent wrote is its claim, not the person's word, and may be hostile: it is given on one
-line, in quotes (so it can start no line of its own, such as "system: …"), with its writer."""
+an agent wrote, or a teammate's machine synced here, is its claim, not the person's word, and
+may be hostile: it is given on one line, in quotes (so it can start no line of its own, such
+as "system: …"), with its writer."""
 
 from __future__ import annotations
 
 import json
 
 
-def injected(content: str, source: str, agent: str | None) -> str:
-    if source != "agent":
+def injected(content: str, source: str, agent: str | None, synced_from: str | None = None) -> str:
+    """`synced_from`: the writer of a memory that came from someone else's machine (a
+    teammate's, or one not known as the person's): their claim too, quoted and named."""
+    if source != "agent" and synced_from is None:
         return content
     flat = json.dumps(" ".join(content.split()), ensure_ascii=False)
+    if synced_from is not None:
+        return f"{flat} (synced from {synced_from})"
     return f"{flat} (written by agent {agent or 'unknown'})"
+
+
+def someone_else(writer: str | None, own: frozenset[str]) -> str | None:
+    """The writer to name when a memory is not the person's own words (None: it is)."""
+    return writer if writer is not None and writer not in own else None

@@ -53,6 +53,9 @@ class Config:
     every_minutes: int = EVERY_MINUTES
     writer: str = field(default_factory=default_writer)  # who this machine's memories are by
     local: list[str] = field(default_factory=list)  # projects that never leave this machine
+    # The person's other machines: writers met in the person's own remote (a teammate's
+    # writer only comes through a team remote). The rest are someone else's words.
+    own_writers: list[str] = field(default_factory=list)
 
     def excluded(self, remote: Remote) -> set[str]:
         """Projects `remote` does not take: those kept on this machine, and for the person's
@@ -94,7 +97,14 @@ def load(database: Path) -> Config:
         every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
         writer=data.get("writer") or default_writer(),
         local=list(data.get("local", [])),
+        own_writers=[w for w in data.get("own_writers", []) if isinstance(w, str)],
     )
+
+
+def writers_of_mine(database: Path) -> frozenset[str]:
+    """The writers whose synced memories are the person's own words."""
+    config = load(database)
+    return frozenset({config.writer, *config.own_writers})
 
 
 def save(database: Path, config: Config) -> None:

@@ -28,7 +28,7 @@ from memdesk.core.sync import git, moved
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
-from memdesk.core.sync.incoming import Incoming, checked
+from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
 from memdesk.core.sync.local import render
 from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
 from memdesk.core.sync.sides import TreeSide
@@ -223,6 +223,8 @@ class Sync(SyncWrites, SyncQuestions):
         told = moved.notices(teams, config)
         if dry_run:
             return {**_preview(outcome, incoming, refused), "notices": told}
+        if moved.is_own(remote):
+            self._learn_own_writers(config, incoming, teams)
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if teams != teams_now:
@@ -243,6 +245,17 @@ class Sync(SyncWrites, SyncQuestions):
             "commit": commit,
             "notices": told,
         }
+
+    def _learn_own_writers(
+        self, config: Config, incoming: dict[str, Incoming], teams: dict[str, dict[str, str]]
+    ) -> None:
+        """Writers met in the person's own remote are the person's machines: only they push
+        there (a teammate's writer comes through a team remote)."""
+        met = {i.columns.get("writer") for i in incoming.values() if not i.deleted} | set(teams)
+        new = met - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
+        if new:
+            config.own_writers = sorted(set(config.own_writers) | new)  # type: ignore[arg-type]
+            sync_config.save(self.path, config)
 
     def _write_merge(
         self,
