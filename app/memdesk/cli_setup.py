@@ -96,13 +96,7 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
             "your team commits, attach with --portable (`memdesk` from each person's PATH, on "
             "their default database)",
         )
-    first = hosts.HOSTS[a.host].project_first if a.project else ""
-    if a.host == "gemini-cli" and not a.project:
-        first = "trust each folder you work in when it asks (it runs hooks only there)"
-    if a.host == "codex":  # it skips hooks it was not told to trust, without a word
-        first = (first + ", then " if first else "") + (
-            "trust memdesk's hooks in Codex's /hooks screen (it runs no hook until you do)"
-        )
+    first = hosts.HOSTS[a.host].first(a.project)
     where = " --project" if a.project else ""
     done = (
         f"attached memdesk to {a.host} ({', '.join(str(c.path) for c in changes)}); "

@@ -49,9 +49,18 @@ class Host:
     container: tuple[str, ...]  # where the servers live in the document
     entry: Callable[[list[str], dict[str, str]], dict[str, Any]]  # (argv, env) -> its shape
     project_first: str = ""  # what the host asks before it loads a project's file
+    user_first: str = ""  # what it asks before it runs what the person's own file holds
+
+    def first(self, project: bool) -> str:
+        """What the person does in the host before memdesk's entry takes effect."""
+        return self.project_first if project else self.user_first
 
     def path(self, project: bool, cwd: Path, home: Path) -> Path:
         return (cwd / self.project_file) if project else (home / self.user_file)
+
+
+# Codex skips hooks it was not told to trust, without a word.
+_CODEX_HOOKS = "trust memdesk's hooks in Codex's /hooks screen (it runs no hook until you do)"
 
 
 def _command_args(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
@@ -87,6 +96,7 @@ HOSTS = {
             _command_args,
             "trust this folder when Gemini CLI asks (it reads .gemini/settings.json, and runs "
             "memdesk's hooks, only in a trusted folder)",
+            "trust each folder you work in when it asks (it runs hooks only there)",
         ),
         Host(
             "codex",
@@ -94,7 +104,9 @@ HOSTS = {
             ".codex/config.toml",
             ("mcp_servers",),
             _command_args,
-            "trust this project in Codex (it reads .codex/ only in a trusted one)",
+            "trust this project in Codex (it reads .codex/ only in a trusted one), then "
+            + _CODEX_HOOKS,
+            _CODEX_HOOKS,
         ),
         Host(
             "copilot-cli",
