@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +84,10 @@ class Unit:
 
     @property
     def path(self) -> str:
-        return IDENTITY if self.in_identity else memory_path(self.id)
+        if self.in_identity:
+            return IDENTITY
+        # The text after the front matter's closing line (values are one-line JSON).
+        return memory_path(self.id, self.text.partition(f"\n{FENCE}\n")[2])
 
     def fields(self) -> dict[str, Any]:
         return parse_entry(self.text) if self.in_identity else parse_file(self.text)
@@ -93,16 +97,42 @@ class Unit:
         return "deleted" in self.fields()
 
 
-def memory_path(memory_id: str) -> str:
-    # A folder per two leading characters: 100,000 files in one folder defeat most browsers.
-    return f"{MEMORIES}/{memory_id[:2]}/{memory_id}.md"
+def memory_path(memory_id: str, content: str = "") -> str:
+    """Where a memory's file lives: a folder per two leading characters of its id (100,000
+    files in one folder defeat most browsers), named by the first words of its text, then the
+    id, so a person browsing the repository on a git host sees what each file holds. The id
+    is the key: a file renamed with its text is the same memory."""
+    slug = _slug(content)
+    return f"{MEMORIES}/{memory_id[:2]}/{slug}{_SLUG_END if slug else ''}{memory_id}.md"
 
 
 def id_of_path(path: str) -> str | None:
+    """The memory id a file name holds (`<slug>--<id>.md`, or `<id>.md` as written before
+    names had slugs); None for a file that is not a memory's."""
     parts = path.split("/")
-    if len(parts) == 3 and parts[0] == MEMORIES and parts[2].endswith(".md"):
-        return parts[2].removesuffix(".md")
-    return None
+    if len(parts) != 3 or parts[0] != MEMORIES or not parts[2].endswith(".md"):
+        return None
+    slug, _, memory_id = parts[2].removesuffix(".md").rpartition(_SLUG_END)
+    if not memory_id or slug and not _SLUG.fullmatch(slug):
+        return None
+    return memory_id
+
+
+_SLUG_END = "--"
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_SLUG_WORD = re.compile(r"[a-z0-9]+")
+SLUG_CHARS = 40
+
+
+def _slug(content: str) -> str:
+    """The text's first words, lower-case ASCII joined by hyphens, at most SLUG_CHARS."""
+    plain = unicodedata.normalize("NFKD", content[: SLUG_CHARS * 4]).encode("ascii", "ignore")
+    words: list[str] = []
+    for word in _SLUG_WORD.findall(plain.decode().lower()):
+        if sum(len(w) + 1 for w in words) + len(word) > SLUG_CHARS:
+            break
+        words.append(word)
+    return "-".join(words)
 
 
 # -- writing -----------------------------------------------------------------------------------

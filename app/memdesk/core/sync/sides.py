@@ -20,6 +20,8 @@ class TreeSide:
     tree: dict[str, Entry]
     identity: dict[str, Unit] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)  # memory id -> its file
+    # Other files of the same id (a name from before slugs, written again by an older memdesk)
+    others: dict[str, list[str]] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # id or path -> why
     _texts: dict[str, Unit] = field(default_factory=dict)
 
@@ -32,6 +34,8 @@ class TreeSide:
                 continue
             if entry.size > MAX_FILE_BYTES:
                 side.refused[memory_id] = f"{path} is {entry.size:,} bytes, far past a memory's"
+            elif memory_id in side.paths:
+                side.others.setdefault(memory_id, []).append(path)
             else:
                 side.paths[memory_id] = path
         identity = side.tree.get(IDENTITY)

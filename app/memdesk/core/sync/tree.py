@@ -11,9 +11,10 @@ _README = """# memdesk memories
 
 Kept by [memdesk](https://github.com/memdesk/memdesk) on every machine that syncs here.
 {identity}
-- `memories/`: one Markdown file per memory; its front matter says what it is (layer, kind,
-  tags, project, who wrote it, when, its version and links). A file with `deleted` in its
-  front matter is a tombstone: the memory was deleted (machines move it to their Trash).
+- `memories/`: one Markdown file per memory, named by its first words and its id; its front
+  matter says what it is (layer, kind, tags, project, who wrote it, when, its version and
+  links). A file with `deleted` in its front matter is a tombstone: the memory was deleted
+  (machines move it to their Trash).
 
 Private memories, memories held back from agents, the record of sessions (their prompts,
 tool calls and what agents were given) and the retrieval log never leave the machine they
@@ -36,6 +37,7 @@ def tree_changes(outcome: Outcome, theirs: TreeSide, *, team: bool) -> dict[str,
             changes[path] = None  # moved into the identity profile
         entry = theirs.tree.get(unit.path)
         if not unit.in_identity and (entry is None or entry.sha != unit.digest):
+            changes.update((other, None) for other in theirs.others.get(memory_id, ()))
             changes[unit.path] = unit.text.encode()
     entries = sorted(
         [u for u in outcome.tree.values() if u.in_identity]
