@@ -86,7 +86,8 @@ def test_the_repository_reads_without_memdesk(machines):
     assert "README.md" in tree
     assert tree["identity.md"].count("<!-- memdesk ") == 2
     assert "I am Ana, a backend developer." in tree["identity.md"]
-    fact = tree[f"memories/{ids['fact'][:2]}/the-billing-service-runs-on-postgres-15--{ids['fact']}.md"]  # noqa: E501
+    slug = "the-billing-service-runs-on-postgres-15"
+    fact = tree[f"memories/{ids['fact'][:2]}/{slug}--{ids['fact']}.md"]
     assert fact.startswith("---\nid: ")
     assert 'project: "billing"' in fact
     assert 'tags: ["db", "infra"]' in fact
