@@ -1,8 +1,12 @@
 """Sync at scale: the first push of a large store, the first pull on a second machine, an
-incremental sync of 100 changes each way, and a sync with nothing to do — beside raw git
-committing and pushing the same files from a work tree (the floor for a first push).
+incremental sync of 100 changes each way, and a sync with nothing to do — beside plain git
+doing the same file work in the same run: committing and pushing the files from a work tree
+(a first push), `git clone` of the repository (a first pull), and `git fetch` + `git status`
+after a Python start (a sync with nothing to do, which the person runs as `memdesk sync`).
 
-    python bench/sync.py [--memories 100000] [--changes 100]
+    python bench/sync.py [--memories 20000] [--changes 100]
+
+Targets (issue #34): first pull <= 3x clone, nothing to do <= 5x fetch + Python start.
 """
 
 from __future__ import annotations
@@ -71,9 +75,34 @@ def raw_git(remote: Path, folder: Path) -> None:
     timed("baseline: raw git add + commit + push", commit_and_push)
 
 
+def clone_and_fetch(remote: Path, folder: Path) -> tuple[float, float, float]:
+    """Plain git's first pull (`git clone`), its sync with nothing to do (`git fetch` +
+    `git status` in the clone, after a Python start as a CLI has), and clone's peak RSS."""
+    clone = folder / "plain-clone"
+    started = time.perf_counter()
+    subprocess.run(["git", "clone", "-q", str(remote), str(clone)], check=True)
+    cloned = time.perf_counter() - started
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    subprocess.run(["git", "-C", str(clone), "fetch", "-q"], check=True)
+    subprocess.run(["git", "-C", str(clone), "status", "-s"], check=True, capture_output=True)
+    fetched = time.perf_counter() - started
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return cloned, fetched, rss
+
+
+def cli_sync(db: Path) -> float:
+    """`memdesk sync` as the person types it: a process of its own, no window or serve."""
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "memdesk", "--db", str(db), "sync"], check=True, capture_output=True
+    )
+    return time.perf_counter() - started
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--memories", type=int, default=20_000)
     parser.add_argument("--changes", type=int, default=100)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
@@ -89,12 +118,28 @@ def main() -> int:
         a.close()
         raw_git(remote, folder)
 
+        cloned, fetched, clone_rss = clone_and_fetch(remote, folder)
         b = MemoryService.open(folder / "b.db")
         b.sync_init(str(remote))
-        result = timed("b: first pull", b.sync)["remotes"][0]
-        print(f"  took {result['taken']:,}")
-        timed("b: sync with nothing to do", b.sync)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        started = time.perf_counter()
+        result = b.sync()["remotes"][0]
+        pulled = time.perf_counter() - started
+        pull_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{'b: first pull':<44}{pulled:>8.2f} s  (took {result['taken']:,})")
+        print(f"{'  baseline: git clone':<44}{cloned:>8.2f} s  -> {pulled / cloned:.1f}x (<= 3x)")
+        print(
+            f"  peak RSS: this process {pull_rss:,.0f} MB (before the pull {before:,.0f} MB); "
+            f"git clone {clone_rss:,.0f} MB"
+        )
+        timed("b: sync with nothing to do (in process)", b.sync)
         b.close()
+        idle = cli_sync(folder / "b.db")
+        print(f"{'b: `memdesk sync` with nothing to do':<44}{idle:>8.2f} s")
+        print(
+            f"{'  baseline: Python start + git fetch + status':<44}{fetched:>8.2f} s  -> "
+            f"{idle / fetched:.1f}x (<= 5x)"
+        )
 
         a = MemoryService.open(folder / "a.db")
         edits, adds = ids[: args.changes * 6 // 10], args.changes * 3 // 10

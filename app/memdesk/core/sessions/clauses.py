@@ -65,7 +65,8 @@ _RULED_OUT = re.compile(
     r"not a target|not supported|forbidden|banned|not something we)\b|\b(?:isn't|aren't)\s+"
     r"(?:welcome|allowed|a target|supported|something|where|the way|how)\b|\bno-go\b|"
     r"\bwe (?:don't|do not|never|no longer|dropped|avoid)\b|\bnobody\b|\bstays? out\b|"
-    r"\bno (?:separate|manual|custom)\b",
+    r"\bno (?:separate|manual|custom)\b|\boff[- ]limits\b|\bnot an option\b|\bnon-?starter\b|"
+    r"\bout of bounds\b|\bnot permitted\b",
     _I,
 )
 # The person's habit or taste, and the team's own way.
@@ -125,7 +126,7 @@ _DESCRIBES = re.compile(
 _STATE = re.compile(
     r"\b(?:is|are|looks?|seems?|feels?)\s+(?:\w+\s+)?(?:outdated|broken|failing|wrong|off|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
-    r"annoying|messy|ugly|better|worse)\b",
+    r"annoying|messy|ugly|better|worse)\b(?![- ]limits)",
     _I,
 )
 _POINTS_BACK = re.compile(
@@ -158,15 +159,15 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     I'd rather not see export default") is one statement, kept whole."""
     out: list[Heard] = []
     refused: list[str] = []
-    for sentence in _SENTENCES.split(heard.prose(message)):
-        if not sentence.strip():
-            continue
-        if heard.not_a_statement(_strip(sentence)):
+    for sentence in sentences_of(message):
+        chunks = _chunks(sentence)
+        why = heard.not_a_statement(_strip(sentence))
+        if why and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
         found = [
             heard_here
-            for chunk in _chunks(sentence)
+            for chunk in chunks
             if (heard_here := _judge(_strip(chunk), sentence)) is not None
         ]
         if len(found) == 1:
@@ -177,6 +178,17 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             about_user = all(f.about_user for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user))
     return out, refused
+
+
+def sentences_of(message: str) -> list[str]:
+    """The message's sentences as the user wrote them (pasted text left out)."""
+    return [s for s in _SENTENCES.split(heard.prose(message)) if s.strip()]
+
+
+def whole(sentence: str) -> str:
+    """A sentence as a memory's text: lead-in and trailing courtesies off, said of the user."""
+    content = person(_strip(sentence).rstrip(".!;, "))
+    return content[:1].upper() + content[1:]
 
 
 def _chunks(sentence: str) -> list[str]:

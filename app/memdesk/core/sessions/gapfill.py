@@ -102,7 +102,10 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
             text = message.get("content", "")
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
-            found.extend(_with_clauses(_in_message(sentences(text)), text))
+            in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
+            if heard.doubted(text):
+                in_message = [_at_most_medium(f) for f in in_message]
+            found.extend(in_message)
         if message.get("role") in ("user", "assistant"):
             previous = message
     return found
@@ -132,7 +135,10 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
         inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
         if len(inside) == 1:
             n = kept.index(inside[0])
-            kept[n] = replace(inside[0], content=heard_here.content, sentence=heard_here.sentence)
+            # the clause's cut when it holds the table's, else both halves: the whole sentence
+            holds = _overlaps(inside[0].sentence.casefold(), heard_here.said.casefold())
+            content = heard_here.content if holds else clauses.whole(heard_here.sentence)
+            kept[n] = replace(inside[0], content=content, sentence=heard_here.sentence)
         elif not inside:
             kept.append(_from_clause(heard_here))
     return [_asked_now(f) for f in kept]
@@ -146,6 +152,46 @@ _CHANGE_NOW = re.compile(
     r"edit|tweak|adjust)\b",
     re.IGNORECASE,
 )
+
+
+def _one_per_sentence(found: list[Finding], text: str) -> list[Finding]:
+    """One finding for the clauses of a sentence that say one thing ("Credentials come from
+    Airflow connections; I'd rather we never hardcode them"): each alone leaves out what the
+    other holds. Clauses on different things ("I prefer pytest, and always run ruff") stay
+    two findings."""
+    out = [f for f in found if f.pattern == "accepted_decision"]
+    rest = [f for f in found if f.pattern != "accepted_decision"]
+    for sentence in clauses.sentences_of(text):
+        inside = [f for f in rest if f.sentence.strip(" .!") in sentence]
+        if len(inside) > 1 and len(sentence) <= MAX_SENTENCE and _one_thing(inside):
+            best = min(inside, key=lambda f: _RANK[f.confidence])
+            scope = GLOBAL if all(f.scope == GLOBAL for f in inside) else PROJECT
+            content = clauses.whole(sentence)
+            out.append(replace(best, content=content, sentence=sentence.strip(), scope=scope))
+        else:
+            out.extend(inside)
+        rest = [f for f in rest if f not in inside]
+    return out + rest
+
+
+_RANK = {HIGH: 0, MEDIUM: 1, LOW: 2}
+_POINTING_BACK = re.compile(r"\b(?:it|its|them|they|their|that|this|those|these|one)\b", re.I)
+_STEM = 4
+
+
+def _one_thing(parts: list[Finding]) -> bool:
+    """Whether a later clause points back at an earlier one or shares a word with it."""
+    seen: set[str] = set()
+    for n, part in enumerate(parts):
+        words = {w[:_STEM] for w in _WORDS.findall(part.sentence.casefold()) if len(w) >= _STEM}
+        if n and (words & seen or _POINTING_BACK.search(part.sentence)):
+            return True
+        seen |= words
+    return False
+
+
+def _at_most_medium(finding: Finding) -> Finding:
+    return replace(finding, confidence=MEDIUM) if finding.confidence == HIGH else finding
 
 
 def _asked_now(finding: Finding) -> Finding:

@@ -26,6 +26,10 @@ HEDGE = re.compile(
     _I,
 )
 TRANSIENT = re.compile(
+    r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
+    r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
+    r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
+    r"\w+|\bfor (?:this|the) [\w -]{1,30} only\b|"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
@@ -53,7 +57,9 @@ SARCASM = re.compile(
     r"sure|yeah),?\s+(?:let's just|another|the\b|\w+ (?:decided|is always))|\bjust like in "
     r"(?:19|20)\d\d\b|\blet's just\b|\boh great\b|\blove how\b|\bclearly working\b|"
     r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
-    r"^great, so\b)",
+    r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
+    r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
+    r"\bthanks,? whoever\b|\bwhat a (?:joy|treat|time)\b)",
     _I,
 )
 REMINDER = re.compile(
@@ -74,7 +80,16 @@ REPORTED = re.compile(
     r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears? by|recommends?|"
     r"prefers?|likes?|loves?)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
-    r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b",
+    r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b|"
+    # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
+    # claims …", "My old supervisor always said …", "DHH's position is that …"
+    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please)\b)(?:[\w'’.-]+\s+){0,7}?"
+    r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
+    r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
+    r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
+    r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|"
+    r"(?:is|was|are|were) pushing)\b|"
+    r"\b(?:position|argument|view|take|stance|opinion) (?:is|was) that\b",
     _I,
 )
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
@@ -87,8 +102,13 @@ UNDECIDED = re.compile(
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
+    r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed|at \d+ ?%)[.!]?$|"
+    r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
+    r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
+    r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|running|"
+    r"looking|building|failing)\b|"
     r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
-    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b|\b(?:is|are) \w+ now\b|"
+    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
     r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+",
     _I,
 )
@@ -100,11 +120,16 @@ PAST = re.compile(
     r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
     _I,
 )
-# Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs.
+# Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs, compiler and
+# linter output (a source position, a gutter, a level with a code: "error[E0502]:").
 _LOG_LINE = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
-    r"\w*(?:error|exception|warning)\b:|(?:error|warn|info|debug|fatal)\s*[:\]-]|[+-]{3} |"
-    r"@@ |\$ |>>> |# |[│●✕✓×] |==\d+==|\S+\.\w+:\d+(?::\d+)?:|(?-i:[A-Z]+_[A-Z_]+\b))",
+    r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
+    r"critical|hint|help|note)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
+    r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
+    r"(?-i:[A-Z]+_[A-Z_]+\b))|"
+    r"[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
+    r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r):\d+(?::\d+)?\b",
     _I,
 )
 
@@ -120,17 +145,25 @@ def is_pasted(line: str) -> bool:
 
 
 def prose(message: str) -> str:
-    """The words the user wrote in `message`: code blocks, inline code spans of more than a
-    word or two, pasted lines, and whatever follows a line that introduces a paste ("Here's
-    the commit message I wrote:") left out."""
+    """The words the user wrote in `message`: code blocks, pasted lines, a block of lines
+    (no blank line between) that is mostly pasted, and whatever follows a line that
+    introduces a paste ("Here's the commit message I wrote:") left out. The lines of a
+    pasted log between its error lines ("Note that in CI this is true by default.") read
+    like prose, and are not the user's."""
     message = re.sub(r"```.*?(?:```|$)", "\n", message, flags=re.DOTALL)
     kept = []
-    for line in message.splitlines():
-        if _INTRODUCES_PASTE.search(line):
-            break
-        if not is_pasted(line):
-            kept.append(line)
-    return "\n".join(kept)
+    for block in re.split(r"\n\s*\n", message):
+        lines = block.splitlines()
+        pasted = [is_pasted(line) for line in lines]
+        if sum(pasted) >= 2 and sum(pasted) * 2 >= len(lines):
+            continue
+        for line, was_pasted in zip(lines, pasted, strict=True):
+            if _INTRODUCES_PASTE.search(line):
+                return "\n".join(kept)
+            if not was_pasted:
+                kept.append(line)
+        kept.append("")
+    return "\n".join(kept).strip("\n")
 
 
 _INTRODUCES_PASTE = re.compile(
@@ -138,6 +171,47 @@ _INTRODUCES_PASTE = re.compile(
     r"excerpt|snippet)\b[^:]*:\s*$",
     _I,
 )
+
+
+# The tone of a whole message. Sarcasm or venting in one sentence colours the others ("I swear
+# Terraform exists to punish me. Every plan shows 40 changes I didn't make."), as does a word
+# in scare quotes ("Heroku's 'zero-downtime' deploy"), an opening burst of praise, or a
+# closing verdict that waves the rest away ("Grain of salt.", "Different times.").
+_SCARE_QUOTE = re.compile(r"(?<=\w )['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])")
+_PRAISE = re.compile(
+    r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
+    r"amazing|awesome|superb|splendid|excellent|terrific|marvell?ous|nice one|love it|"
+    r"love that)\b\s*[,!.]",
+    _I,
+)
+# Two or three words, no object: a verdict ("Grain of salt."), not a request ("Ship it.").
+_VERDICT = re.compile(
+    r"^(?!.*\b(?:the|this|that|it|them|a|an|my|our|your|me|us)\b)"
+    r"(?-i:[A-Z]?[a-z]+)(?: [a-z]+){1,2}[.!]?$",
+    _I,
+)
+_NOT_A_VERDICT = re.compile(
+    r"^(?:not|no|only|just|and|or|also|plus|except|unless|e\.g|i\.e|always|never|ever|"
+    r"period|seriously|please|thanks|thank you|thx|ty|ok|okay|cheers|done|got it|again|"
+    r"same|here|there|yes|yep|sure)\b",
+    _I,
+)
+
+
+def doubted(message: str) -> bool:
+    """Whether the message's tone makes what it states the person's to confirm."""
+    said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", prose(message)) if s.strip()]
+    if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) for s in said):
+        return True
+    if said and _PRAISE.match(said[0]):
+        return True
+    last = said[-1] if len(said) > 1 else ""
+    return bool(_VERDICT.match(last)) and not _NOT_A_VERDICT.match(last)
+
+
+# What only the clause it is in says: "look at why the pipeline went red — keep in mind CI
+# has a 20 minute timeout" holds a statement beside the status.
+CLAUSE_ONLY = ("a past event", "how things are at the moment")
 
 
 def not_a_statement(sentence: str) -> str | None:
