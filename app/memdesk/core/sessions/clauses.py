@@ -23,7 +23,10 @@ from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
 
 _I = re.IGNORECASE
 MAX_CHUNK = 300
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+# Not after "e.g." and its kind: "name modules with a Live suffix, e.g. RoomLive" is one.
+_SENTENCES = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=\S)|\n+"
+)
 _ASIDES = re.compile(r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*")
 _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
@@ -39,7 +42,7 @@ LEAD_IN = re.compile(
     r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
     r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
     r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"
-    r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right,?\s+|sure,?\s+|just\s+|"
+    r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right(?!\s+now\b),?\s+|sure,?\s+|just\s+|"
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
     # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:"
@@ -196,7 +199,7 @@ def _chunks(sentence: str) -> list[str]:
     the budget", "not the usual 6379", "so …") stays with the one before it."""
     chunks: list[str] = []
     for chunk in _ASIDES.split(sentence):
-        if chunks and _POINTS_BACK.match(chunk.strip()):
+        if chunks and _POINTS_BACK.match(chunk.strip(" ,")):
             chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
         elif chunk.strip():
             chunks.append(chunk)

@@ -41,14 +41,14 @@ class Finding:
 
 # Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
 _SPLIT = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z\"'(*_`])|\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=[A-Z\"'(*_`])|\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
     r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|always|never|please|don't|do not|keep|use)\b)|"
     r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|note|ps|hm+|wait|good|great|"
-    r"nice|right|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
+    r"nice|right(?!\s+now\b)|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.

@@ -72,7 +72,8 @@ REPORTED = re.compile(
     r"reckons|claimed|insisted)\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
     r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|\bwrote that\b|"
     r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
-    r"\bsomeone on\b|"
+    r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
+    r"swear|told (?:us|me))\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|manager|boss|lead|teammate|friend|team ?mate)s?|"
     r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
     r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
@@ -97,12 +98,14 @@ UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
     r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
     r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
-    r"let me think|i'm tempted|back and forth|no decision)\b",
+    r"let me think|i'm tempted|back and forth|no decision|toying with|playing with the idea|"
+    r"kicking around|mulling|weighing (?:up )?whether|floating the idea|considering)\b",
     _I,
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
-    r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed|at \d+ ?%)[.!]?$|"
+    r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
+    r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
     r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
     r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
     r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|running|"
@@ -117,7 +120,8 @@ PAST = re.compile(
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
-    r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
 )
 # Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs, compiler and
@@ -201,7 +205,7 @@ _NOT_A_VERDICT = re.compile(
 def doubted(message: str) -> bool:
     """Whether the message's tone makes what it states the person's to confirm."""
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", prose(message)) if s.strip()]
-    if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) for s in said):
+    if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) for s in said):
         return True
     if said and _PRAISE.match(said[0]):
         return True
