@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.sessions import heard
+from memdesk.core.sessions import embedded, heard
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
 
 _I = re.IGNORECASE
@@ -95,9 +95,16 @@ _VALUE = re.compile(
     r"\bport\s+\d{2,5}\b|\bon\s+\d{4,5}\b|\b\d+(?:\.\d+){1,2}\b|\bv\d+(?:\.\d+)*\b|"
     r"\b[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\b|\b(?:https?|s3|gs)://\S+|(?:^|\s)~?/[\w./-]+|"
     r"#[\w-]{2,}|\b[A-Z][A-Z0-9_]{3,}\b|\b\d+\s?(?:cores?|gb|mb|kb|tb|minutes?|hours?|"
-    r"seconds?|levels?|nodes?|replicas?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|"
+    r"threads?|users?|days?|weeks?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
     r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"
     r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b",
+)
+# What a statement told inside a request holds when it is a fact of its own: a concrete value,
+# or what the team's is ("chispa is our assertion library", "Hammer is what we use").
+_CONCRETE = re.compile(
+    r"\b(?:is|are) (?:our|my|the team's|what (?:we|i))\b|\bour \w[\w -]{1,30} (?:is|are|runs?|"
+    r"uses?|lives?)\b|\bwe (?:keep|use|run|deploy|ship|build|pin|store|host)\b"
 )
 _ENV_VERB = re.compile(
     r"\b(?:is|are|'s|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
@@ -106,7 +113,8 @@ _ENV_VERB = re.compile(
     _I,
 )
 _PEOPLE = re.compile(
-    r"^(?:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+(?:is (?:my|our|the) [\w -]{2,30}|(?:co-)?(?:owns|"
+    r"^(?:[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)(?:\s(?:from|on|in|of) (?:the )?[\w -]{2,20}?)?\s+"
+    r"(?:is (?:my|our|the) [\w -]{2,30}|(?:co-)?(?:owns|"
     r"leads|maintains|handles|runs|reviews|manages|signs off|approves|is in charge of))\b",
 )
 # A chunk that asks for work now: its markers may still state a rule, which the person
@@ -173,6 +181,22 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             for chunk in chunks
             if (heard_here := _judge(_strip(chunk), sentence)) is not None
         ]
+        if not any(f.confidence == HIGH for f in found):
+            told = [
+                heard_here
+                for statement, framed in embedded.statements_in(sentence)
+                if (
+                    framed
+                    or _CONCRETE.search(statement)
+                    or _VALUE.search(statement)
+                    or _PEOPLE.match(statement)
+                )
+                and (heard_here := _judge(statement, sentence)) is not None
+                and heard_here.confidence == HIGH
+            ]
+            if told:
+                out.extend(told)
+                continue
         if len(found) == 1:
             out.append(found[0])
         elif found and len(sentence) <= MAX_CHUNK:
@@ -199,7 +223,8 @@ def _chunks(sentence: str) -> list[str]:
     the budget", "not the usual 6379", "so …") stays with the one before it."""
     chunks: list[str] = []
     for chunk in _ASIDES.split(sentence):
-        if chunks and _POINTS_BACK.match(chunk.strip(" ,")):
+        # a short aside ("(red/green)") belongs to what it stands beside
+        if chunks and (_POINTS_BACK.match(chunk.strip(" ,")) or len(chunk.split()) < 3):
             chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
         elif chunk.strip():
             chunks.append(chunk)

@@ -194,8 +194,22 @@ def _at_most_medium(finding: Finding) -> Finding:
     return replace(finding, confidence=MEDIUM) if finding.confidence == HIGH else finding
 
 
+# An instruction about one place in the code ("use Decimal in the shipping calculator
+# function"): a change to make there, not a rule for everywhere.
+_ONE_PLACE = re.compile(
+    r"^(?:please\s+)?(?:use|prefer|avoid|keep|put|call|return|log|raise|throw|store|name|"
+    r"switch|pass|send|show|hide)\b.*\b(?:in|on|to|for|from|inside|within) (?:the|this|that) "
+    r"[\w .-]{1,40}?(?:function|method|class|file|module|component|screen|page|test|script|"
+    r"endpoint|handler|view|query|form|modal|table|job|migration|field|column|button|route|"
+    r"controller|model|template|widget|hook|reducer|service)\b",
+    re.IGNORECASE,
+)
+
+
 def _asked_now(finding: Finding) -> Finding:
-    if finding.confidence == HIGH and _CHANGE_NOW.search(finding.content):
+    if finding.confidence == HIGH and (
+        _CHANGE_NOW.search(finding.content) or _ONE_PLACE.search(finding.content)
+    ):
         return replace(finding, confidence=MEDIUM)
     return finding
 

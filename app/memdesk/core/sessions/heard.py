@@ -124,6 +124,15 @@ PAST = re.compile(
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
 )
+# A story told in the past tense: "The game jam build shipped with exceptions enabled",
+# "Our API returned 500s all night". Not where something is kept ("logs stored in Loki").
+TOLD_AS_PAST = re.compile(
+    r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
+    r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|hit|threw|made)\b"
+    r"(?!\s+(?:by|to|from|via|through|as|in|on|at|into|under|for)\b)",
+    _I,
+)
 # Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs, compiler and
 # linter output (a source position, a gutter, a level with a code: "error[E0502]:").
 _LOG_LINE = re.compile(
@@ -233,6 +242,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("someone else's view", REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
+        ("a past event", TOLD_AS_PAST),
         ("how things are at the moment", STATUS),
     ):
         if rule.search(body):
