@@ -84,6 +84,8 @@ _FIRST_PERSON = re.compile(
 _TEAM = re.compile(
     r"\bwe(?:'re| are) an? [\w.+-]+(?: [\w.+-]+)? (?:shop|project|team|house)\b|\bwe (?:stick "
     r"(?:to|with)|rely on|use|cap|support|follow|log|drive|run|deploy|build|write|target|pin|"
+    r"(?!should|could|might|may|will|would|can|need|had|did|were|was|went|just|tried|also)"
+    r"[a-z]{3,}(?<!ed) (?:with|through|via|using|against|from|on|in|to)\b|"
     r"keep|do|release|ship|hash|route|wrap|format|lint|test|put|store|name)\b"
     # "we use this helper", "we use it in three places": the code at hand, not the team's way
     r"(?!\s+(?:this|that|these|those|it|them|the same|the other)\b)|\bour [\w -]{2,30}"
@@ -98,7 +100,12 @@ _VALUE = re.compile(
     r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|"
     r"threads?|users?|days?|weeks?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
     r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"
-    r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b",
+    r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b|"
+    # a number said of something ("minSdk is 24", "Postgres 16", "below 3.5 V")
+    r"\b(?:is|are|of|at|to|below|above|under|over|=)\s~?\d+(?:\.\d+)?\b|"
+    r"\b[A-Za-z][\w+-]*[A-Za-z]\s\d{1,3}\b(?!\s*(?:%|times|more|less|of)\b)|"
+    # a name in the middle of the sentence ("runs on Intercom", "handled by Rafael Soto")
+    r"(?<=[a-z,] )(?-i:[A-Z][\w.+-]*[A-Za-z0-9])",
 )
 # What a statement told inside a request holds when it is a fact of its own: a concrete value,
 # or what the team's is ("chispa is our assertion library", "Hammer is what we use").
@@ -107,9 +114,17 @@ _CONCRETE = re.compile(
     r"uses?|lives?)\b|\bwe (?:keep|use|run|deploy|ship|build|pin|store|host)\b"
 )
 _ENV_VERB = re.compile(
+    # a verb in the present after its subject ("the API sends UTC", "QA tracks bugs in …")
+    r"(?<=\w )(?:gets|get)\s\w+ed\b|(?<=[a-z] )(?!(?:is|has|was|this|its|does|yes|always|"
+    r"plus|less|across|unless|perhaps|thus|as|us)\b)[a-z]{2,}(?<![su])s\b|"
     r"\b(?:is|are|'s|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
     r"targets?|installs?|deploys?|ships?|served|hosted|stored|scheduled|issued|comes? from|"
     r"reads? from|talks? to|expects?|ends?|cuts?|releases?|called)\b",
+    _I,
+)
+_HANDLED_BY = re.compile(
+    r"\b(?:is|are|gets|get) (?:handled|owned|maintained|run|managed|reviewed|approved|signed "
+    r"off|looked after|done) by (?-i:[A-Z][\w-]+)",
     _I,
 )
 _PEOPLE = re.compile(
@@ -125,6 +140,24 @@ _TASK = re.compile(
     r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
     r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
     r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b",
+    _I,
+)
+# A request by its shape, whatever its verb: a first word that is not a subject, then an
+# object ("Tag the new RDS instance …", "Hand-write the Error impls").
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?!(?:the|a|an|our|my|this|that|these|those|all|every|each|some|no|we|"
+    r"i|it|they|you|there|here|staging|prod|production|ci|for|in|on|at|with|from|to|by|after|"
+    r"before|during|across|under|over|about|per|via|once|when|if)\b)[a-z][\w-]*\s+(?:the|a|an|our|"
+    r"my|this|that|these|those|all|every|some|it|them|me|us|your|its|their)\b",
+    _I,
+)
+# What is wrong now, told to have it looked at: "The crane list returns 404 locally", "The
+# PDF job is stuck retrying, see why".
+_PROBLEM = re.compile(
+    r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
+    r"stuck|janky|laggy|glitch\w*|misbehav\w*|doesn't work|does not work|won't|"
+    r"can't find|is missing|are missing|snaps?|flickers?)\b|"
+    r",\s*(?:fix|check|see|look into|investigate|debug|figure out|sort out|deal with)\b",
     _I,
 )
 # "Always the same error", "Never seen this before": a description, not a rule.
@@ -145,6 +178,13 @@ _POINTS_BACK = re.compile(
     r"i\.e\.|like\b)",
     _I,
 )
+# "I need the symbol upload fixed": a request, not a taste.
+_ASKS = re.compile(
+    r"^i (?:need|want|would like|'d like) (?!.*\b(?:always|never|every)\b)(?:you to|it|this|"
+    r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated))\b|^i need\b",
+    _I,
+)
+_SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 _DEICTIC_START = re.compile(r"^(?:it|this|that|these|those|they|there)\b", _I)
 _PROJECT_WORDS = re.compile(
     r"\b(?:we|we're|our|us|here|this (?:repo|repository|project|codebase|service|crate|app)|"
@@ -223,8 +263,13 @@ def _chunks(sentence: str) -> list[str]:
     the budget", "not the usual 6379", "so …") stays with the one before it."""
     chunks: list[str] = []
     for chunk in _ASIDES.split(sentence):
-        # a short aside ("(red/green)") belongs to what it stands beside
-        if chunks and (_POINTS_BACK.match(chunk.strip(" ,")) or len(chunk.split()) < 3):
+        # a short aside ("(red/green)") belongs to what it stands beside, as does what follows
+        # a reason or condition told first ("Since my machine is an M2, builds target arm64")
+        if chunks and (
+            _POINTS_BACK.match(chunk.strip(" ,"))
+            or len(chunk.split()) < 3
+            or _SUBORDINATE.match(chunks[-1].strip())
+        ):
             chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
         elif chunk.strip():
             chunks.append(chunk)
@@ -242,10 +287,12 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         return None
     if _DESCRIBES.match(chunk) or _STATE.search(chunk):
         return None
-    task = bool(_TASK.match(chunk))
+    if _PROBLEM.search(chunk) and not _GENERAL.search(chunk):
+        return None
+    task = bool(_TASK.match(chunk) or _IMPERATIVE.match(chunk) or _ASKS.match(chunk))
     body = _TAIL_TASK.sub("", chunk).strip(" ,") if task else chunk
     about_user = bool(re.match(r"(?:i|i'm|i'd|my)\b", body, _I)) and not _PROJECT_WORDS.search(body)
-    if _PEOPLE.match(body):
+    if _PEOPLE.match(body) or _HANDLED_BY.search(body) and not task:
         return _heard(HIGH, "fact", body, sentence, about_user=False)
     first_person = _FIRST_PERSON.search(body)
     general = _GENERAL.search(body) or _RULED_OUT.search(body)

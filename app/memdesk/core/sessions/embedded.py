@@ -22,6 +22,11 @@ _REASON = re.compile(
     r"(?P<x>(?!(?:it|that|this|then|so|you|please|also|make|add|run|check|fix)\b)[^,;]{12,})",
     _I,
 )
+# "tag it and let goreleaser publish it, we never build the binaries by hand": a statement of
+# the user's or the team's spliced on with a comma.
+_SPLICED = re.compile(
+    r",\s+(?P<x>(?:we|i|our)\s+(?!(?:can|could|should|might|will)\b)[^,;]{8,})", _I
+)
 # "remember that X", "keeping in mind X", "keeping to our rule that X", "note that X".
 _FRAMED = re.compile(
     r"\b(?:remember|keep(?:ing)? in mind|bear(?:ing)? in mind|note|noting|knowing|given|"
@@ -67,7 +72,8 @@ def statements_in(sentence: str) -> list[tuple[str, bool]]:
             out.append(f"{match['who']} {match['verb']} {noun}")
     for match in _THATS.finditer(sentence):
         out.append(f"{_noun(match['np'])} is {match['what'].strip()}")
-    out.extend(match["x"].strip(" ,.!?") for match in _REASON.finditer(sentence))
+    for pattern in (_REASON, _SPLICED):
+        out.extend(match["x"].strip(" ,.!?") for match in pattern.finditer(sentence))
     return [(s, True) for s in framed] + [(_tidy(s), False) for s in out]
 
 

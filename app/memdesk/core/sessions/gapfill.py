@@ -103,6 +103,7 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
+            in_message = _leaning_back(in_message)
             if heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             found.extend(in_message)
@@ -188,6 +189,31 @@ def _one_thing(parts: list[Finding]) -> bool:
             return True
         seen |= words
     return False
+
+
+def _leaning_back(found: list[Finding]) -> list[Finding]:
+    """A short statement of the user's that only points back ("I like to sanity-check it.")
+    says why the one before it holds: it joins that one, or, alone, is the person's to
+    confirm."""
+    out: list[Finding] = []
+    for finding in found:
+        short = len(finding.sentence.split()) <= _SHORT
+        if short and _LEANS_BACK.match(finding.sentence) and finding.kind != "decision":
+            if out:
+                before = out[-1]
+                joined = f"{before.content.rstrip('.')}. {finding.content}"
+                out[-1] = replace(before, content=joined)
+                continue
+            finding = _at_most_medium(finding)
+        out.append(finding)
+    return out
+
+
+_SHORT = 8
+_LEANS_BACK = re.compile(
+    r"^(?:i|we)\b.*\b(?:it|them|that|this|those|these)(?:\s+(?:too|as well|first|later))?[.!]?$",
+    re.IGNORECASE,
+)
 
 
 def _at_most_medium(finding: Finding) -> Finding:

@@ -22,10 +22,12 @@ HEDGE = re.compile(
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying)|"
     r"in a world where|had we|let's say|in theory|picture an?|imagine|wondering|curious "
-    r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly)\b",
+    r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
+    r"hypothetically|half thinking|i'm thinking|may or may not)\b|^\w+,\s+(?:if|suppose|say)\b",
     _I,
 )
 TRANSIENT = re.compile(
+    r"^until\b|\buntil (?:\w+day|next|the end of|further notice)\b|"
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
     r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
@@ -59,7 +61,9 @@ SARCASM = re.compile(
     r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
-    r"\bthanks,? whoever\b|\bwhat a (?:joy|treat|time)\b)",
+    r"\bthanks,? whoever\b|\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
+    r"\b(\w+)[ ,]+\1[ ,]+\1\b|^obviously,? the (?:best|perfect|right)\b|very helpful\b|"
+    r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
 )
 REMINDER = re.compile(
@@ -70,7 +74,8 @@ REMINDER = re.compile(
 REPORTED = re.compile(
     r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
     r"reckons|claimed|insisted)\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
-    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|\bwrote that\b|"
+    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
+    r"\bwrote (?:in [\w ]{1,30} )?that\b|"
     r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
     r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
     r"swear|told (?:us|me))\b|"
@@ -99,12 +104,16 @@ UNDECIDED = re.compile(
     r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
     r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
     r"let me think|i'm tempted|back and forth|no decision|toying with|playing with the idea|"
-    r"kicking around|mulling|weighing (?:up )?whether|floating the idea|considering)\b",
+    r"kicking around|mulling|weighing (?:up )?whether|floating the idea|considering|"
+    r"not commit(?:ting)? to|we may\b)\b",
     _I,
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
+    r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
+    r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
+    r"\b(?:waiting on|waiting for)\b|"
     r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
     r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
     r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
@@ -120,6 +129,8 @@ PAST = re.compile(
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
+    r"(?:\d+|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
+    r"in the [\w.]+ days|"
     r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
@@ -140,7 +151,12 @@ _LOG_LINE = re.compile(
     r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
     r"critical|hint|help|note)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
-    r"(?-i:[A-Z]+_[A-Z_]+\b))|"
+    r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|"
+    r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) ))",
+    _I,
+)
+# Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
+_SOURCE_POSITION = re.compile(
     r"[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
     r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r):\d+(?::\d+)?\b",
     _I,
@@ -152,6 +168,8 @@ def is_pasted(line: str) -> bool:
     if not stripped:
         return False
     if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
+        return True
+    if _SOURCE_POSITION.search(stripped):
         return True
     symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
     return symbols >= 4 and symbols > len(stripped) / 12
@@ -204,9 +222,9 @@ _VERDICT = re.compile(
     _I,
 )
 _NOT_A_VERDICT = re.compile(
-    r"^(?:not|no|only|just|and|or|also|plus|except|unless|e\.g|i\.e|always|never|ever|"
-    r"period|seriously|please|thanks|thank you|thx|ty|ok|okay|cheers|done|got it|again|"
-    r"same|here|there|yes|yep|sure)\b",
+    r"^(?:not|no|only|just|and|or|also|plus|except|unless|e\.g|i\.e|please|thanks)\b|"
+    r"^(?:no exceptions|thank you|got it|thanks again|same here|full stop|every time|"
+    r"always and everywhere|never ever|not ever|ever again)[.!]?$",
     _I,
 )
 
