@@ -119,3 +119,22 @@ def test_sync_now_on_a_fresh_window_syncs_once(qtbot, service, tmp_path):
     qtbot.waitUntil(lambda: bool(reports), timeout=20_000)
     qtbot.wait(300)
     assert len(reports) == 1
+
+
+def test_preview_says_what_a_sync_would_do_and_changes_nothing(qtbot, service, tmp_path):
+    remote, desktop = tmp_path / "memories.git", tmp_path / "desktop.db"
+    _other_machine(desktop, "sync", "init", str(remote))
+    _other_machine(desktop, "add", "Desktop: lunch is at noon.")
+    _other_machine(desktop, "sync")
+    service.add("Laptop: the printer is on floor 2.")
+    service.sync_init(str(remote))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.preview, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "would send" in dialog.would.text(), timeout=20_000)
+    assert "origin: would send 1, take 1." in dialog.would.text()
+    assert "Nothing has changed yet" in dialog.would.text()
+    assert service.sync_status()["remotes"][0]["last"] is None  # never synced
+    assert "Desktop: lunch is at noon." not in [m["content"] for m in service.list_memories()]
+    dialog.close()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.sync.sync_control import SyncControl
+from memdesk.ui.sync.sync_preview import SyncPreview, described
 
 INTRO = (
     "Sync keeps this database's shared memories in a git repository, so your other machines "
@@ -44,6 +45,14 @@ class SyncDialog(QDialog):
         self.remotes.setTextFormat(self.remotes.textFormat().RichText)
         self.sync_now = QPushButton("&Sync Now", self)
         self.sync_now.clicked.connect(self._sync_now)
+        self.preview = QPushButton("Pre&view", self)
+        self.preview.setToolTip("Say what a sync would send, take and ask, changing nothing")
+        self.preview.clicked.connect(self._preview)
+        self.would = QLabel(self)
+        self.would.setWordWrap(True)
+        self.would.setTextFormat(self.would.textFormat().PlainText)
+        self._previewing = SyncPreview(service, self)
+        self._previewing.done.connect(self._previewed)
         self.error = QLabel(self)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020;")
@@ -76,6 +85,7 @@ class SyncDialog(QDialog):
         keep.setLayout(keep_form)
         now = QHBoxLayout()
         now.addWidget(self.sync_now)
+        now.addWidget(self.preview)
         now.addStretch(1)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
@@ -83,6 +93,7 @@ class SyncDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(self.remotes)
         layout.addLayout(now)
+        layout.addWidget(self.would)
         layout.addWidget(self.error)
         layout.addWidget(adding)
         layout.addWidget(keep)
@@ -94,7 +105,9 @@ class SyncDialog(QDialog):
     def refresh(self) -> None:
         status = self._service.sync_status()
         self.local.setText(", ".join(status["local"]))
-        self.sync_now.setEnabled(bool(status["remotes"]) and not self._control.schedule.busy)
+        idle = bool(status["remotes"]) and not self._control.schedule.busy
+        self.sync_now.setEnabled(idle)
+        self.preview.setEnabled(idle)
         if not status["remotes"]:
             self.remotes.setText("<p>Sync is not set up: add a remote below.</p>")
             return
@@ -111,8 +124,26 @@ class SyncDialog(QDialog):
         self.sync_now.setText("Syncing…")
         self._control.sync_now()
 
+    @Slot()
+    def _preview(self) -> None:
+        self.error.clear()
+        self.preview.setEnabled(False)
+        self.would.setText("Fetching each remote to see what a sync would do…")
+        self._previewing.start()
+
+    @Slot(object, object)
+    def _previewed(self, result: dict[str, Any] | None, error: str | None) -> None:
+        self.preview.setEnabled(True)
+        self.would.setText(described(result) if result is not None else "")
+        self.error.setText(error or "")
+
+    def done(self, code: int) -> None:
+        self._previewing.wait()  # a preview still fetching must not outlive the dialog
+        super().done(code)
+
     @Slot(object, object)
     def _finished(self, _result: Any, error: str | None) -> None:
+        self.would.clear()
         self.sync_now.setText("&Sync Now")
         self.error.setText(error or "")
         self.refresh()
