@@ -36,6 +36,7 @@ _TAIL_TASK = re.compile(
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|"
+    r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
     r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
@@ -224,15 +225,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if not any(f.confidence == HIGH for f in found):
             told = [
                 heard_here
-                for statement, framed in embedded.statements_in(sentence)
-                if (
-                    framed
-                    or _CONCRETE.search(statement)
-                    or _VALUE.search(statement)
-                    or _PEOPLE.match(statement)
-                )
-                and (heard_here := _judge(statement, sentence)) is not None
-                and heard_here.confidence == HIGH
+                for statement, how in embedded.statements_in(sentence)
+                if (heard_here := _told(statement, how, sentence)) is not None
             ]
             if told:
                 out.extend(told)
@@ -280,6 +274,23 @@ def _strip(text: str) -> str:
     text = text.strip().strip("*_`\"'").strip()
     text = LEAD_IN.sub("", text)
     return _TRAILING.sub("", text).strip(" ,:")
+
+
+def _told(statement: str, how: str, sentence: str) -> Heard | None:
+    """A statement cut out of a request, when it holds on its own: what the user framed as a
+    rule is one, said in any words; a reason or an aside only with a concrete value, a
+    person, or what the team's is."""
+    heard_here = _judge(statement, sentence)
+    framed = how == embedded.FRAMED and heard_here is None and len(statement.split()) >= 3
+    if framed and not heard.not_a_statement(statement):
+        return _heard(HIGH, "fact", statement, sentence, about_user=False)
+    if heard_here is None or heard_here.confidence != HIGH:
+        return None
+    if how == embedded.TOLD and not (
+        _CONCRETE.search(statement) or _VALUE.search(statement) or _PEOPLE.match(statement)
+    ):
+        return None
+    return heard_here
 
 
 def _judge(chunk: str, sentence: str) -> Heard | None:

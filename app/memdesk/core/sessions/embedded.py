@@ -25,7 +25,7 @@ _REASON = re.compile(
 # "tag it and let goreleaser publish it, we never build the binaries by hand": a statement of
 # the user's or the team's spliced on with a comma.
 _SPLICED = re.compile(
-    r",\s+(?P<x>(?:we|i|our)\s+(?!(?:can|could|should|might|will)\b)[^,;]{8,})", _I
+    r",\s+(?P<x>(?:we|i|our)\s+(?!(?:can|could|should|might|will)\b)[^,;—–]{8,})", _I
 )
 # "remember that X", "keeping in mind X", "keeping to our rule that X", "note that X".
 _FRAMED = re.compile(
@@ -57,12 +57,17 @@ _NP_START = re.compile(
 )
 
 
-def statements_in(sentence: str) -> list[tuple[str, bool]]:
+FRAMED, SPLICED, TOLD = "framed", "spliced", "told"
+
+
+def statements_in(sentence: str) -> list[tuple[str, str]]:
     """The statements told inside `sentence` (a request), each as a sentence of its own, and
-    whether the user framed it as one ("remember that …", "our rule that …"): a reason
-    ("… since the data tests must pass before every merge") may state the rule only with the
-    request around it."""
-    framed = [_tidy(m["x"].strip(" ,.!?")) for m in _FRAMED.finditer(sentence)]
+    how: FRAMED by the user as one ("remember that …", "our rule that …"), SPLICED on as the
+    user's or the team's own ("…, we never publish from laptops"), or TOLD as a reason or
+    an aside, which may state the rule only with the request around it ("… since the data
+    tests must pass before every merge")."""
+    framed = [(_tidy(m["x"].strip(" ,.!?")), FRAMED) for m in _FRAMED.finditer(sentence)]
+    spliced = [(_tidy(m["x"].strip(" ,.!?")), SPLICED) for m in _SPLICED.finditer(sentence)]
     out: list[str] = []
     for match in _WHICH.finditer(sentence):
         noun = _noun(match["np"])
@@ -72,9 +77,8 @@ def statements_in(sentence: str) -> list[tuple[str, bool]]:
             out.append(f"{match['who']} {match['verb']} {noun}")
     for match in _THATS.finditer(sentence):
         out.append(f"{_noun(match['np'])} is {match['what'].strip()}")
-    for pattern in (_REASON, _SPLICED):
-        out.extend(match["x"].strip(" ,.!?") for match in pattern.finditer(sentence))
-    return [(s, True) for s in framed] + [(_tidy(s), False) for s in out]
+    out.extend(match["x"].strip(" ,.!?") for match in _REASON.finditer(sentence))
+    return framed + spliced + [(_tidy(s), TOLD) for s in out]
 
 
 def _noun(phrase: str) -> str:

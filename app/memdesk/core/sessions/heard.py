@@ -32,6 +32,10 @@ TRANSIENT = re.compile(
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
     r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
     r"\w+|\bfor (?:this|the) [\w -]{1,30} only\b|"
+    r"^for (?:the|our|my|this|that|tomorrow's|today's) [\w' -]{0,40}?(?:demo|deck|slides|"
+    r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
+    r"hotfix|spike|prototype|poc|experiment|trial|dry run|rehearsal|sprint|hackathon|launch|"
+    r"offsite|interview|audit|incident)\b|"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
@@ -61,7 +65,8 @@ SARCASM = re.compile(
     r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
-    r"\bthanks,? whoever\b|\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
+    r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
+    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
     r"\b(\w+)[ ,]+\1[ ,]+\1\b|^obviously,? the (?:best|perfect|right)\b|very helpful\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
@@ -140,7 +145,7 @@ PAST = re.compile(
 TOLD_AS_PAST = re.compile(
     r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
     r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|hit|threw|made)\b"
+    r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|threw|made|found)\b"
     r"(?!\s+(?:by|to|from|via|through|as|in|on|at|into|under|for)\b)",
     _I,
 )
@@ -151,6 +156,7 @@ _LOG_LINE = re.compile(
     r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
     r"critical|hint|help|note)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
+    r"=\s*(?:help|note|hint):|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|"
     r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) ))",
     _I,
@@ -186,6 +192,9 @@ def prose(message: str) -> str:
     for block in re.split(r"\n\s*\n", message):
         lines = block.splitlines()
         pasted = [is_pasted(line) for line in lines]
+        # a log's own lines go on indented after its first
+        for n in range(1, len(lines)):
+            pasted[n] = pasted[n] or pasted[n - 1] and lines[n].startswith("  ")
         if sum(pasted) >= 2 and sum(pasted) * 2 >= len(lines):
             continue
         for line, was_pasted in zip(lines, pasted, strict=True):
@@ -206,25 +215,12 @@ _INTRODUCES_PASTE = re.compile(
 
 # The tone of a whole message. Sarcasm or venting in one sentence colours the others ("I swear
 # Terraform exists to punish me. Every plan shows 40 changes I didn't make."), as does a word
-# in scare quotes ("Heroku's 'zero-downtime' deploy"), an opening burst of praise, or a
-# closing verdict that waves the rest away ("Grain of salt.", "Different times.").
+# in scare quotes ("Heroku's 'zero-downtime' deploy"), or an opening burst of praise.
 _SCARE_QUOTE = re.compile(r"(?<=\w )['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])")
 _PRAISE = re.compile(
     r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
     r"amazing|awesome|superb|splendid|excellent|terrific|marvell?ous|nice one|love it|"
     r"love that)\b\s*[,!.]",
-    _I,
-)
-# Two or three words, no object: a verdict ("Grain of salt."), not a request ("Ship it.").
-_VERDICT = re.compile(
-    r"^(?!.*\b(?:the|this|that|it|them|a|an|my|our|your|me|us)\b)"
-    r"(?-i:[A-Z]?[a-z]+)(?: [a-z]+){1,2}[.!]?$",
-    _I,
-)
-_NOT_A_VERDICT = re.compile(
-    r"^(?:not|no|only|just|and|or|also|plus|except|unless|e\.g|i\.e|please|thanks)\b|"
-    r"^(?:no exceptions|thank you|got it|thanks again|same here|full stop|every time|"
-    r"always and everywhere|never ever|not ever|ever again)[.!]?$",
     _I,
 )
 
@@ -234,10 +230,7 @@ def doubted(message: str) -> bool:
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", prose(message)) if s.strip()]
     if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) for s in said):
         return True
-    if said and _PRAISE.match(said[0]):
-        return True
-    last = said[-1] if len(said) > 1 else ""
-    return bool(_VERDICT.match(last)) and not _NOT_A_VERDICT.match(last)
+    return bool(said) and bool(_PRAISE.match(said[0]))
 
 
 # What only the clause it is in says: "look at why the pipeline went red — keep in mind CI
