@@ -213,7 +213,9 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     refused: list[str] = []
     for sentence in sentences_of(message):
         chunks = _chunks(sentence)
-        why = heard.not_a_statement(_strip(sentence))
+        why = heard.not_a_statement(_strip(sentence)) or (
+            "said for the task at hand" if heard.TRANSIENT.search(sentence) else None
+        )
         if why and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -239,6 +241,11 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             about_user = all(f.about_user for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user))
     return out, refused
+
+
+def asks_for_work(text: str) -> bool:
+    """Whether `text` is a request by its shape ("point the debug build at staging")."""
+    return bool(_IMPERATIVE.match(text) or _ASKS.match(text))
 
 
 def sentences_of(message: str) -> list[str]:

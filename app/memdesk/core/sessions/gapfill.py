@@ -83,6 +83,8 @@ def sentences(text: str) -> list[str]:
     """A message's sentences and clauses, each trimmed; pasted text left out."""
     out = []
     for part in _SPLIT.split(heard.prose(text)):
+        if heard.TRANSIENT.search(part):
+            continue  # "today only: staging is QINT2" is for an occasion, lead-in and all
         part = part.strip().strip("*_`\"'").strip()
         part = _OPENER.sub("", part).strip()
         if part:
@@ -227,14 +229,35 @@ _ONE_PLACE = re.compile(
     r"switch|pass|send|show|hide)\b.*\b(?:in|on|to|for|from|inside|within) (?:the|this|that) "
     r"[\w .-]{1,40}?(?:function|method|class|file|module|component|screen|page|test|script|"
     r"endpoint|handler|view|query|form|modal|table|job|migration|field|column|button|route|"
-    r"controller|model|template|widget|hook|reducer|service)\b",
+    r"controller|model|template|widget|hook|reducer|service|dialog|slider|panel|tab)\b|"
+    # a source file or a function by name, what an instruction starts with: "in render/blur.rs
+    # always clamp …", "use errgroup in cmd/sync.go …", "withdraw() in Vault.sol should …"
+    r"^(?:(?:please\s+)?(?:use|in|inside|within|make|keep|put|call|change|have|add)\b"
+    r"[^;]{0,60}?)?(?<![*\w])(?:[\w-]+/)*[\w-]+\.(?:py|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|cs|"
+    r"cpp|c|h|ex|exs|hs|swift|php|scala|clj|ml|nim|sol|lua|vue|svelte|gd|r|sql|pl|pm|cob|cbl)"
+    r"\b(?!\.)|^(?:(?:please\s+)?(?:use|in|make|call|change)\b[^;]{0,60}?)?\b\w+(?:\.\w+)*\(\)|"
+    r"^(?:in|inside|on) (?:the|this|that) [\w .-]{1,40}?(?:function|method|class|file|module|"
+    r"component|screen|page|dialog|modal|form|view|panel|tab|widget|endpoint|handler)\b",
+    re.IGNORECASE,
+)
+
+
+# What makes an instruction a rule and not a task: it says how, always ("keep the bundle
+# under 350 kB", "use the v2 API for everything", "treat us-west-1 as off-limits").
+_A_RULE = re.compile(
+    r"^(?:please\s+)?(?:keep|use|prefer|avoid|treat|stick|put|name|write|run|never|always|"
+    r"don't|do not)\b|\b(?:always|never|every|all|any|for everything|going forward|from now on|"
+    r"instead of|rather than|by default|as a rule|whenever|only)\b|,\s*not\s",
     re.IGNORECASE,
 )
 
 
 def _asked_now(finding: Finding) -> Finding:
     if finding.confidence == HIGH and (
-        _CHANGE_NOW.search(finding.content) or _ONE_PLACE.search(finding.content)
+        _CHANGE_NOW.search(finding.content)
+        or _ONE_PLACE.search(finding.content)
+        or clauses.asks_for_work(finding.content)
+        and not _A_RULE.search(finding.content)
     ):
         return replace(finding, confidence=MEDIUM)
     return finding

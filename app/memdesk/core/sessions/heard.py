@@ -13,7 +13,13 @@ import re
 _I = re.IGNORECASE
 QUESTION = re.compile(
     r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
-    r"what|why|how|when|where|which|who|any idea|anyone)\b",
+    r"what|why|how|when|where|which|who|whose|whats|any idea|anyone)\b|"
+    r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
+    _I,
+)
+# A question typed without its mark, wherever it is asked.
+ASKED = re.compile(
+    r",\s*any (?:clue|idea|ideas|thoughts)\b|\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b",
     _I,
 )
 HEDGE = re.compile(
@@ -23,11 +29,15 @@ HEDGE = re.compile(
     r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying)|"
     r"in a world where|had we|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
-    r"hypothetically|half thinking|i'm thinking|may or may not)\b|^\w+,\s+(?:if|suppose|say)\b",
+    r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
+    r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
+    r"pretend (?:we|that|it)|say we had|if we had)\b|^\w+,\s+(?:if|suppose|say)\b",
     _I,
 )
 TRANSIENT = re.compile(
-    r"^until\b|\buntil (?:\w+day|next|the end of|further notice)\b|"
+    r"^until\b|\buntil (?:\w+day|next|the end of|further notice|\d\d?(?::\d\d)?)\b|"
+    r"\b(?:rn|asap|today only|for the next (?:couple (?:of )?|few )?(?:\w+ )?(?:hours?|"
+    r"minutes?|days?|weeks?))\b|\bwhile (?:we|i|they|you) \w+|"
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
     r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
@@ -66,8 +76,10 @@ SARCASM = re.compile(
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
     r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
-    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
-    r"\b(\w+)[ ,]+\1[ ,]+\1\b|^obviously,? the (?:best|perfect|right)\b|very helpful\b|"
+    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|\b\w*(?P<ch>[a-z])(?P=ch){3,}\w*\b|"
+    r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
+    r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
+    r"\b(?P<w>\w+)[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|very helpful\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
 )
@@ -94,13 +106,16 @@ REPORTED = re.compile(
     r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b|"
     # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
     # claims …", "My old supervisor always said …", "DHH's position is that …"
-    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please)\b)(?:[\w'’.-]+\s+){0,7}?"
+    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please)\b)(?:[\w'’.,-]+\s+){0,7}?"
     r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
     r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
-    r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|"
+    r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|say|think|claim|"
+    r"argue|insist|recommend|suggest|believe|reckon|want us to|"
     r"(?:is|was|are|were) pushing)\b|"
-    r"\b(?:position|argument|view|take|stance|opinion) (?:is|was) that\b",
+    r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
+    r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
+    r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b",
     _I,
 )
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
@@ -110,7 +125,10 @@ UNDECIDED = re.compile(
     r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
     r"let me think|i'm tempted|back and forth|no decision|toying with|playing with the idea|"
     r"kicking around|mulling|weighing (?:up )?whether|floating the idea|considering|"
-    r"not commit(?:ting)? to|we may\b)\b",
+    r"not commit(?:ting)? to|we may\b|nobody(?:'s| has)? agreed|no one(?:'s| has)? agreed|"
+    r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
+    r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
+    r"never seen it written)\b",
     _I,
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
@@ -118,11 +136,15 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
-    r"\b(?:waiting on|waiting for)\b|"
+    r"\b(?:waiting on|waiting for)\b|\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
+    r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
+    r"\b(?:is|are) being \w+ed\b|\b(?:is|are) (?:throwing|returning|crashing|flapping|"
+    r"restarting|rebuilding|refreshing|deploying|migrating|draining|rolling)\b|"
+    r"\bout of the [\w -]{1,20}pool\b|"
     r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
     r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
     r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
-    r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|running|"
+    r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|"
     r"looking|building|failing)\b|"
     r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
@@ -164,9 +186,14 @@ _LOG_LINE = re.compile(
 # Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
 _SOURCE_POSITION = re.compile(
     r"[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
-    r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r):\d+(?::\d+)?\b",
+    r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r|ml|nim|sol):\d+(?::\d+)?\b|"
+    r"\bin file \"[^\"]+\", line \d+",
     _I,
 )
+
+
+# A row of a command's table ("billing-7c9d8f   1/1   Running   0   3d").
+_TABLE_ROW = re.compile(r"\S+(?: {2,}\S+){3,}")
 
 
 def is_pasted(line: str) -> bool:
@@ -176,6 +203,8 @@ def is_pasted(line: str) -> bool:
     if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
         return True
     if _SOURCE_POSITION.search(stripped):
+        return True
+    if _TABLE_ROW.search(stripped):
         return True
     symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
     return symbols >= 4 and symbols > len(stripped) / 12
@@ -241,7 +270,7 @@ CLAUSE_ONLY = ("a past event", "how things are at the moment")
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
-    if body.endswith("?") or QUESTION.match(body):
+    if body.endswith("?") or QUESTION.match(body) or ASKED.search(body):
         return "a question"
     for why, rule in (
         ("a condition or a hedge", HEDGE),
