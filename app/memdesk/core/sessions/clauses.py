@@ -106,7 +106,12 @@ _VALUE = re.compile(
     r"\b(?:is|are|of|at|to|below|above|under|over|=)\s~?\d+(?:\.\d+)?\b|"
     r"\b[A-Za-z][\w+-]*[A-Za-z]\s\d{1,3}\b(?!\s*(?:%|times|more|less|of)\b)|"
     # a name in the middle of the sentence ("runs on Intercom", "handled by Rafael Soto")
-    r"(?<=[a-z,] )(?-i:[A-Z][\w.+-]*[A-Za-z0-9])",
+    r"(?<=[a-z,] )(?-i:[A-Z][\w.+-]*[A-Za-z0-9])|"
+    # an identifier, typed in lower case as often as not ("binary_id", "ppx_expect")
+    r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|"
+    # the named thing a statement is about ("ferryman's go services log json …")
+    r"^(?!(?i:let|it|that|there|what|he|she|who|here|where|how|everyone|nobody|somebody|"
+    r"someone|one)'s)[\w.-]+'s\s+\w",
 )
 # What a statement told inside a request holds when it is a fact of its own: a concrete value,
 # or what the team's is ("chispa is our assertion library", "Hammer is what we use").
@@ -185,6 +190,10 @@ _ASKS = re.compile(
     r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated))\b|^i need\b",
     _I,
 )
+# A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
+_UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
+# What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
+_SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 _DEICTIC_START = re.compile(r"^(?:it|this|that|these|those|they|there)\b", _I)
 _PROJECT_WORDS = re.compile(
@@ -270,6 +279,9 @@ def _chunks(sentence: str) -> list[str]:
             _POINTS_BACK.match(chunk.strip(" ,"))
             or len(chunk.split()) < 3
             or _SUBORDINATE.match(chunks[-1].strip())
+            or _UNFINISHED.search(chunks[-1])
+            or _FIRST_PERSON.search(chunks[-1])
+            and _SPELLS_OUT.match(chunk.strip(" ,"))
         ):
             chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
         elif chunk.strip():

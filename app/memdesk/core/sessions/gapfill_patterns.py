@@ -50,14 +50,16 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e.".
+_SUBJECT_I = r"\b[Ii]"
 _FIRST_PERSON = (
-    (re.compile(r"\bI don't\b"), "the user doesn't"),
-    (re.compile(r"\bI do not\b"), "the user does not"),
-    (re.compile(r"\bI'm\b"), "the user is"),
-    (re.compile(r"\bI am\b"), "the user is"),
-    (re.compile(r"\bI've\b"), "the user has"),
-    (re.compile(r"\bI'd\b"), "the user would"),
-    (re.compile(r"\bI\b"), "the user"),
+    (re.compile(_SUBJECT_I + r" (?:don't|dont)\b"), "the user doesn't"),
+    (re.compile(_SUBJECT_I + r" do not\b"), "the user does not"),
+    (re.compile(_SUBJECT_I + r"'m\b"), "the user is"),
+    (re.compile(_SUBJECT_I + r" am\b"), "the user is"),
+    (re.compile(_SUBJECT_I + r"'ve\b"), "the user has"),
+    (re.compile(_SUBJECT_I + r"'d\b"), "the user would"),
+    (re.compile(_SUBJECT_I + r"\b(?![.'’]\w)"), "the user"),
     (re.compile(r"\bmy\b", _I), "the user's"),
     (re.compile(r"\bme\b", _I), "the user"),
 )

@@ -79,7 +79,8 @@ SARCASM = re.compile(
     r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|\b\w*(?P<ch>[a-z])(?P=ch){3,}\w*\b|"
     r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
     r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
-    r"\b(?P<w>\w+)[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|very helpful\b|"
+    r"\b(?P<w>\w+)[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
+    r"very helpful\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
 )
@@ -128,7 +129,7 @@ UNDECIDED = re.compile(
     r"not commit(?:ting)? to|we may\b|nobody(?:'s| has)? agreed|no one(?:'s| has)? agreed|"
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
-    r"never seen it written)\b",
+    r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt)\b",
     _I,
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
@@ -136,7 +137,8 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
-    r"\b(?:waiting on|waiting for)\b|\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
+    r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
+    r"\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
     r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
     r"\b(?:is|are) being \w+ed\b|\b(?:is|are) (?:throwing|returning|crashing|flapping|"
     r"restarting|rebuilding|refreshing|deploying|migrating|draining|rolling)\b|"
@@ -157,7 +159,7 @@ PAST = re.compile(
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
     r"(?:\d+|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
-    r"in the [\w.]+ days|"
+    r"in the [\w.]+ days|i once|"
     r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
@@ -176,7 +178,7 @@ TOLD_AS_PAST = re.compile(
 _LOG_LINE = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
     r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
-    r"critical|hint|help|note)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
+    r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
     r"=\s*(?:help|note|hint):|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|"
