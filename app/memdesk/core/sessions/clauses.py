@@ -222,6 +222,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     refused: list[str] = []
     for sentence in sentences_of(message):
         chunks = _chunks(sentence)
+        if all(len(chunk) > MAX_CHUNK for chunk in chunks):
+            continue  # nothing in it is short enough to be one statement
         why = heard.not_a_statement(_strip(sentence)) or (
             "said for the task at hand" if heard.TRANSIENT.search(sentence) else None
         )

@@ -38,14 +38,15 @@ _FRAMED = re.compile(
 # "NP, which is our assertion library" / "NP, which Aiko maintains": the noun phrase is the
 # last words before the comma after a preposition or verb.
 _WHICH = re.compile(
-    r"(?P<np>(?:(?:the|our|my|a|an)\s+)?[\w.+/@:-]+(?:\s+[\w.+/@:-]+){0,3}),\s+which\s+"
+    r"(?<![\w.+/@:-])(?P<np>(?:(?:the|our|my|a|an)\s+)?[\w.+/@:-]+(?:\s+[\w.+/@:-]+){0,3}),\s+which\s+"
     r"(?:(?P<be>is|are)\s+(?P<what>[^,;—–()]{4,})|(?P<who>(?-i:[A-Z][\w-]+)(?:\s+(?-i:[A-Z]"
     r"[\w-]+))?)\s+(?P<verb>maintains|owns|runs|handles|reviews|leads|manages))",
     _I,
 )
 # "with Playwright, since that's our e2e tool" -> "Playwright is our e2e tool".
 _THATS = re.compile(
-    r"(?P<np>[\w.+/@:-]+(?:\s+[\w.+/@:-]+){0,2}),?\s+(?:since|because|as)\s+(?:that's|that is|"
+    r"(?<![\w.+/@:-])(?P<np>[\w.+/@:-]+(?:\s+[\w.+/@:-]+){0,2}),?\s+(?:since|because|as)\s+"
+    r"(?:that's|that is|"
     r"it's|it is)\s+(?P<what>[^,;—–()]{4,})",
     _I,
 )

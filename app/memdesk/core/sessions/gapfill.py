@@ -106,7 +106,7 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
             in_message = _leaning_back(in_message)
-            if heard.doubted(text):
+            if in_message and heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             found.extend(in_message)
         if message.get("role") in ("user", "assistant"):

@@ -9,6 +9,7 @@ negatives that still get through.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _I = re.IGNORECASE
 QUESTION = re.compile(
@@ -76,10 +77,11 @@ SARCASM = re.compile(
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
     r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
-    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|\b\w*(?P<ch>[a-z])(?P=ch){3,}\w*\b|"
+    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
+    r"\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}|"
     r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
     r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
-    r"\b(?P<w>\w+)[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
+    r"\b(?P<w>[a-z]{2,12})[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
     r"very helpful\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
@@ -187,15 +189,15 @@ _LOG_LINE = re.compile(
 )
 # Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
 _SOURCE_POSITION = re.compile(
-    r"[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
+    r"(?<![\w./-])[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
     r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r|ml|nim|sol):\d+(?::\d+)?\b|"
     r"\bin file \"[^\"]+\", line \d+",
     _I,
 )
 
 
-# A row of a command's table ("billing-7c9d8f   1/1   Running   0   3d").
-_TABLE_ROW = re.compile(r"\S+(?: {2,}\S+){3,}")
+# A row of a command's table ("billing-7c9d8f   1/1   Running   0   3d"): four columns or more.
+_COLUMN_GAP = re.compile(r" {2,}")
 
 
 def is_pasted(line: str) -> bool:
@@ -206,12 +208,13 @@ def is_pasted(line: str) -> bool:
         return True
     if _SOURCE_POSITION.search(stripped):
         return True
-    if _TABLE_ROW.search(stripped):
+    if len(_COLUMN_GAP.split(stripped)) >= 4:
         return True
     symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
     return symbols >= 4 and symbols > len(stripped) / 12
 
 
+@lru_cache(maxsize=256)  # the table and the clause reader each read a message's prose
 def prose(message: str) -> str:
     """The words the user wrote in `message`: code blocks, pasted lines, a block of lines
     (no blank line between) that is mostly pasted, and whatever follows a line that
@@ -269,6 +272,7 @@ def doubted(message: str) -> bool:
 CLAUSE_ONLY = ("a past event", "how things are at the moment")
 
 
+@lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
