@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 
 import pytest
@@ -335,12 +336,17 @@ def test_a_wrong_type_is_invalid_params_naming_the_field(raw, service, method, p
     assert error["data"]["field"] == field
 
 
-def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service):
+def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service, server):
     peer = raw()
     peer.send(_rpc("memory.add", {"content": "before"}))
     assert "result" in json.loads(peer.line())
     pages = service.database.execute_sql("PRAGMA page_count").fetchone()[0]
-    service.database.execute_sql(f"PRAGMA max_page_count = {pages}")
+
+    def everywhere(sql: str) -> None:  # max_page_count is per connection: here and the agents'
+        service.database.execute_sql(sql)
+        server._dispatcher.in_agents_lane(lambda: service.database.execute_sql(sql)).result()
+
+    everywhere(f"PRAGMA max_page_count = {pages}")
     try:
         items = [{"content": "x" * 3000 + str(n)} for n in range(50)]
         peer.send(_rpc("memory.add_many", {"items": items, "dedup": False}))
@@ -350,7 +356,7 @@ def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service):
         peer.send(_rpc("memory.count", {}))
         assert json.loads(peer.line())["result"] == 1
     finally:
-        service.database.execute_sql("PRAGMA max_page_count = 1073741823")
+        everywhere("PRAGMA max_page_count = 1073741823")
 
 
 def test_a_flooding_agent_is_refused_with_the_reason(raw, service, monkeypatch):
@@ -400,3 +406,35 @@ def test_the_persons_request_waits_behind_one_agent_request_not_a_queue(serve, s
         for agent in agents:
             agent.close()
     assert flooded < 0.1 + 5 * alone, (alone, flooded)  # a search or two, not the flood
+
+
+def test_the_person_reads_while_an_agents_long_write_runs(serve, sock_path):
+    """#33 item 5: one agent's `memory.add_many` (a transaction of up to a second) held the
+    person's search until it ended: both ran on the server's one thread. Agents' requests
+    now run on a thread of their own, and the person reads beside the writer."""
+    serve()
+    texts = [
+        f"Deploy note {n}: " + " ".join(f"w{(n * k) % 97}" for k in range(300)) for n in range(80)
+    ]
+    agent_ran: list[float] = []
+
+    def agent_writes() -> None:
+        with Client(socket_path=sock_path, agent="writer", timeout=60) as agent:
+            started = time.perf_counter()
+            agent.call("memory.add_many", items=[{"content": t} for t in texts])
+            agent_ran.extend((started, time.perf_counter()))
+
+    with Client(socket_path=sock_path, agent="cli", role="user", timeout=60) as person:
+        person.call("memory.add", content="Staging listens on port 5433.")
+        writer = threading.Thread(target=agent_writes)
+        writer.start()
+        time.sleep(0.15)  # the write is under way
+        asked = time.perf_counter()
+        hits = person.call("memory.search", query="staging port", k=5)["hits"]
+        answered = time.perf_counter()
+        writer.join()
+    assert hits
+    started, ended = agent_ran
+    assert ended - started > 0.3, "the agent's write was too short to overlap the search"
+    assert asked > started
+    assert answered < ended, (answered - asked, ended - started)  # not after the write

@@ -63,7 +63,7 @@ class Connection(QObject):
     when that work ends; this connection reads nothing more until then, so its answers keep
     their order, while every other connection is served meanwhile."""
 
-    _worked = Signal(object, object)  # (request id, the finished Future), to this thread
+    _worked = Signal(object)  # the _Working whose Future has finished, to this thread
 
     def __init__(
         self,
@@ -89,7 +89,7 @@ class Connection(QObject):
         self._last_said = False  # the goodbye is sent: read nothing more
         self._drain_scheduled = False
         self._batch: _Batch | None = None
-        self._working = False  # a request's work runs elsewhere; its answer comes first
+        self._work: _Working | None = None  # a request's work runs elsewhere; its answer first
         self._worked.connect(self._on_worked)
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
@@ -133,8 +133,12 @@ class Connection(QObject):
 
     def say_goodbye(self, payload: bytes) -> None:
         """Send a last message and close; no request after it is read, even one that has
-        already arrived (the message promises the client that)."""
+        already arrived (the message promises the client that). Work that ran elsewhere and
+        has ended is answered first: what was done is never left for the client to resend."""
         self._last_said = True
+        work, self._work = self._work, None
+        if work is not None and work.future.done() and not work.quiet:
+            self.send(protocol.encode(_finished(work.id, work.future)))
         self.send(payload)
         self.flush()
         self.close()
@@ -199,7 +203,7 @@ class Connection(QObject):
     def _ready(self) -> bool:
         """A request waits and may be answered now (not while earlier work runs, nor while
         the client has not read what it was sent)."""
-        if self._closing or self._last_said or self._working:
+        if self._closing or self._last_said or self._work is not None:
             return False
         if self._sock is None or self._sock.bytesToWrite() >= self._limits.max_pending_output:
             return False  # resumed by bytesWritten once the client reads its answers
@@ -242,7 +246,7 @@ class Connection(QObject):
             self._serve_one()
 
     def _check_partial(self) -> None:
-        if self._closing or self._last_said or self._working:
+        if self._closing or self._last_said or self._work is not None:
             return
         if len(self._buffer) > self._limits.max_line_bytes and self._scanned == len(self._buffer):
             self._too_long(len(self._buffer))
@@ -285,17 +289,21 @@ class Connection(QObject):
             return
         reply = self._answer(message)
         if isinstance(reply, _Working):
-            self._working = True
-            reply.future.add_done_callback(lambda done: self._worked.emit(reply.id, done))
+            self._work = reply
+            reply.future.add_done_callback(lambda _done: self._worked.emit(reply))
         elif reply is not None:
             self.send(protocol.encode(reply))
 
-    @Slot(object, object)
-    def _on_worked(self, request_id: Any, done: Future) -> None:
-        self._working = False
+    @Slot(object)
+    def _on_worked(self, working: _Working) -> None:
+        if self._work is not working:
+            return  # answered already, at goodbye
+        self._work = None
         if self._closing:
             return
-        self.send(protocol.encode(_finished(request_id, done)))
+        reply = _finished(working.id, working.future)
+        if not working.quiet:
+            self.send(protocol.encode(reply))
         self._drain_later()
 
     def _answer_next_in_batch(self, batch: _Batch) -> None:
@@ -315,7 +323,7 @@ class Connection(QObject):
                 ),
             )
         else:
-            reply = self._answer(message)
+            reply = self._answer(message, in_batch=True)
         if isinstance(reply, _Working):  # inside a batch, its answer is waited for
             reply = _finished(reply.id, reply.future)
         if reply is not None:
@@ -326,13 +334,18 @@ class Connection(QObject):
             if batch.encoded:
                 self.send(b"[" + b",".join(batch.encoded) + b"]\n")
 
-    def _answer(self, message: Any) -> dict[str, Any] | _Working | None:
+    def _answer(self, message: Any, *, in_batch: bool = False) -> dict[str, Any] | _Working | None:
         """The reply to one request, None for a notification (which never gets one), or the
         work whose end the reply waits for."""
         try:
             request = protocol.parse_request(message)
         except RpcError as exc:
             return protocol.error(protocol.request_id(message), exc)
+        if self.session.role != "user" and not in_batch and request.method not in _INLINE:
+            work = self._dispatcher.in_agents_lane(
+                lambda: self._dispatcher.call(request.method, request.params, self.session)
+            )
+            return _Working(request.id, work, quiet=request.is_notification)
         try:
             value = self._dispatcher.call(request.method, request.params, self.session)
         except RpcError as exc:
@@ -346,7 +359,7 @@ class Connection(QObject):
             reply = protocol.error(request.id, exc)
         else:
             if isinstance(value, Future):
-                return _Working(request.id, value)
+                return _Working(request.id, value, quiet=request.is_notification)
             reply = protocol.result(request.id, value)
         return None if request.is_notification else reply
 
@@ -379,6 +392,11 @@ class Connection(QObject):
 class _Working:
     id: Any
     future: Future
+    quiet: bool = False  # a notification's: run, never answered
+
+
+# Answered on the server's thread whoever asks: no memories are read or written.
+_INLINE = frozenset({"system.hello", "system.ping", "system.describe"})
 
 
 def _finished(request_id: Any, done: Future) -> dict[str, Any]:

@@ -68,6 +68,7 @@ class Dispatcher:
         self.service = service
         self._request_seconds = request_seconds
         self._background: ThreadPoolExecutor | None = None
+        self._agents_lane: ThreadPoolExecutor | None = None
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
@@ -221,6 +222,29 @@ class Dispatcher:
                 self.service.release_thread()
 
         return self._background.submit(run)
+
+    def in_agents_lane(self, work: Callable[[], Any]) -> Future:
+        """Run an agent's request on the agents' own thread, one at a time in the order their
+        turns came: the server's thread stays free for the person's requests, which read
+        beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
+        search 0.3-1.2 s when both ran on one thread."""
+        if self._agents_lane is None:
+            self._agents_lane = ThreadPoolExecutor(1, thread_name_prefix="memdesk-agents")
+
+        def run() -> Any:
+            value = work()
+            return value.result() if isinstance(value, Future) else value
+
+        return self._agents_lane.submit(run)
+
+    def shutdown(self) -> None:
+        """Wait for work still running off the server's thread and close those threads'
+        database connections: the database closes after them."""
+        for lane in (self._agents_lane, self._background):
+            if lane is not None:
+                lane.submit(self.service.release_thread)
+                lane.shutdown(wait=True)
+        self._agents_lane = self._background = None
 
     def _describe(self) -> dict[str, Any]:
         return {

@@ -172,6 +172,7 @@ class SocketServer(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._dispatcher.shutdown()  # what agents asked for ends before the goodbyes
         closing = protocol.encode(protocol.notification("system.closing", {"reason": reason}))
         for connection in list(self._connections):
             connection.say_goodbye(closing)
