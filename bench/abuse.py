@@ -297,7 +297,7 @@ def main() -> int:
         server = subprocess.Popen(
             [sys.executable, "-m", "memdesk", "serve", "--db", str(db), "--socket", sock],
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=open(os.path.join(folder, "serve.err"), "w"),  # noqa: SIM115
         )
         server.stdout.readline()  # it says where it listens once it does
         start_rss = rss_mb(server.pid)
@@ -319,10 +319,15 @@ def main() -> int:
         for worker in workers:
             worker.join()
         end_rss = rss_mb(server.pid)
+        if server.poll() is not None:
+            print("memdesk serve died:\n" + Path(folder, "serve.err").read_text(errors="replace")[:3000])
         with Client(socket_path=sock, agent="memdesk-cli", role="user", timeout=60) as c:
             problems = c.call("system.check")["problems"]
         server.terminate()
         server.wait(30)
+        said = Path(folder, "serve.err").read_text(errors="replace").strip()
+        if said:
+            print("memdesk serve said:\n" + said[-3000:])
     took.sort()
     print(f"{args.seconds:g} s of abuse on {args.memories:,} memories")
     print(f"server RSS: start {start_rss:.0f} MB, highest {peak:.0f} MB, end {end_rss:.0f} MB")

@@ -17,14 +17,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtNetwork import QLocalSocket
 
 from memdesk.api import errors, protocol
-from memdesk.api.dispatch import Dispatcher, Session
+from memdesk.api.dispatch import Dispatcher, NotRun, Session
 from memdesk.api.errors import RpcError
 from memdesk.core import MemdeskError
 
@@ -63,8 +63,6 @@ class Connection(QObject):
     when that work ends; this connection reads nothing more until then, so its answers keep
     their order, while every other connection is served meanwhile."""
 
-    _worked = Signal(object)  # the _Working whose Future has finished, to this thread
-
     def __init__(
         self,
         sock: QLocalSocket,
@@ -74,10 +72,14 @@ class Connection(QObject):
         *,
         on_closed: Callable[[Connection], None],
         ask_turn: Callable[[Connection], None] | None = None,
+        report_work: Callable[[Connection, _Working], None],
     ) -> None:
         super().__init__(parent)
         self._on_closed = on_closed
         self._ask_turn = ask_turn  # the server's queue of agents' turns
+        # Called from the thread that did a request's work: the server carries the news to
+        # its own thread, and to this connection only if it is still there.
+        self._report_work = report_work
         self._queued = False
         self.session = Session()
         self._sock = sock
@@ -90,7 +92,6 @@ class Connection(QObject):
         self._drain_scheduled = False
         self._batch: _Batch | None = None
         self._work: _Working | None = None  # a request's work runs elsewhere; its answer first
-        self._worked.connect(self._on_worked)
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
         self._partial_since: float | None = None
@@ -137,8 +138,11 @@ class Connection(QObject):
         has ended is answered first: what was done is never left for the client to resend."""
         self._last_said = True
         work, self._work = self._work, None
-        if work is not None and work.future.done() and not work.quiet:
-            self.send(protocol.encode(_finished(work.id, work.future)))
+        if work is not None:
+            work.future.cancel()  # not started: never run, so the client may send it again
+            answered = work.future.done() and not work.future.cancelled() and not work.quiet
+            if answered and _ran(work.future):
+                self.send(protocol.encode(_finished(work.id, work.future)))
         self.send(payload)
         self.flush()
         self.close()
@@ -290,19 +294,28 @@ class Connection(QObject):
         reply = self._answer(message)
         if isinstance(reply, _Working):
             self._work = reply
-            reply.future.add_done_callback(lambda _done: self._worked.emit(reply))
+            reply.future.add_done_callback(lambda _done: self._report_work(self, reply))
         elif reply is not None:
             self.send(protocol.encode(reply))
 
-    @Slot(object)
-    def _on_worked(self, working: _Working) -> None:
+    @property
+    def busy(self) -> bool:
+        """A request of its own is being worked on right now (one waiting its turn is not:
+        it is called off, unrun, if this connection must go)."""
+        return self._work is not None and self._work.future.running()
+
+    def worked(self, working: _Working) -> None:
+        """A request's work that ran elsewhere has ended: answer it (on the server's thread)."""
         if self._work is not working:
             return  # answered already, at goodbye
         self._work = None
+        self.last_active = time.monotonic()
         if self._closing:
             return
         reply = _finished(working.id, working.future)
-        if not working.quiet:
+        if working.in_batch and self._batch is not None:
+            self._batch_answered(self._batch, None if working.quiet else reply)
+        elif not working.quiet:
             self.send(protocol.encode(reply))
         self._drain_later()
 
@@ -323,9 +336,14 @@ class Connection(QObject):
                 ),
             )
         else:
-            reply = self._answer(message, in_batch=True)
-        if isinstance(reply, _Working):  # inside a batch, its answer is waited for
-            reply = _finished(reply.id, reply.future)
+            reply = self._answer(message)
+        if isinstance(reply, _Working):  # answered when its work ends, the batch waiting
+            working = self._work = replace(reply, in_batch=True)
+            reply.future.add_done_callback(lambda _done: self._report_work(self, working))
+            return
+        self._batch_answered(batch, reply)
+
+    def _batch_answered(self, batch: _Batch, reply: dict[str, Any] | None) -> None:
         if reply is not None:
             batch.encoded.append(protocol.encode(reply)[:-1])  # without its newline
             batch.size += len(batch.encoded[-1])
@@ -334,14 +352,14 @@ class Connection(QObject):
             if batch.encoded:
                 self.send(b"[" + b",".join(batch.encoded) + b"]\n")
 
-    def _answer(self, message: Any, *, in_batch: bool = False) -> dict[str, Any] | _Working | None:
+    def _answer(self, message: Any) -> dict[str, Any] | _Working | None:
         """The reply to one request, None for a notification (which never gets one), or the
         work whose end the reply waits for."""
         try:
             request = protocol.parse_request(message)
         except RpcError as exc:
             return protocol.error(protocol.request_id(message), exc)
-        if self.session.role != "user" and not in_batch and request.method not in _INLINE:
+        if self.session.role != "user" and request.method not in _INLINE:
             work = self._dispatcher.in_agents_lane(
                 lambda: self._dispatcher.call(request.method, request.params, self.session)
             )
@@ -393,10 +411,15 @@ class _Working:
     id: Any
     future: Future
     quiet: bool = False  # a notification's: run, never answered
+    in_batch: bool = False  # its answer joins the batch's
 
 
 # Answered on the server's thread whoever asks: no memories are read or written.
 _INLINE = frozenset({"system.hello", "system.ping", "system.describe"})
+
+
+def _ran(done: Future) -> bool:
+    return not isinstance(done.exception(), NotRun)
 
 
 def _finished(request_id: Any, done: Future) -> dict[str, Any]:

@@ -52,6 +52,10 @@ UNGATED = frozenset(
 )
 
 
+class NotRun(Exception):
+    """An agent's request still waiting its turn when the server closed: it was not run."""
+
+
 class Dispatcher:
     """Calls the service for each method; `call` raises RpcError for anything it cannot do."""
 
@@ -69,6 +73,7 @@ class Dispatcher:
         self._request_seconds = request_seconds
         self._background: ThreadPoolExecutor | None = None
         self._agents_lane: ThreadPoolExecutor | None = None
+        self._closing = False
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
@@ -232,14 +237,18 @@ class Dispatcher:
             self._agents_lane = ThreadPoolExecutor(1, thread_name_prefix="memdesk-agents")
 
         def run() -> Any:
+            if self._closing:
+                raise NotRun  # never started: the client sends it to the next owner
             value = work()
             return value.result() if isinstance(value, Future) else value
 
         return self._agents_lane.submit(run)
 
     def shutdown(self) -> None:
-        """Wait for work still running off the server's thread and close those threads'
-        database connections: the database closes after them."""
+        """Let the work running off the server's thread end (at most one request's time
+        limit), skip what waits behind it, and close those threads' database connections:
+        the database closes after them."""
+        self._closing = True
         for lane in (self._agents_lane, self._background):
             if lane is not None:
                 lane.submit(self.service.release_thread)

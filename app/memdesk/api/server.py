@@ -41,6 +41,17 @@ class AlreadyRunning(ServerError):
     """A live memdesk already serves this socket."""
 
 
+class _Relay(QObject):
+    """Carries "this request's work has ended" from the thread that did it to the server's,
+    where the connection is answered if it is still open: a connection closed meanwhile is
+    deleted on the server's thread, and no other thread may touch it."""
+
+    done = Signal(object, object)  # the Connection, its _Working
+
+    def report(self, connection: Connection, working: object) -> None:
+        self.done.emit(connection, working)
+
+
 class SocketServer(QObject):
     clients_changed = Signal(int)
     agents_changed = Signal(list)  # the names of the connected agents, as they said hello
@@ -69,6 +80,9 @@ class SocketServer(QObject):
         )
         self._server: QLocalServer | None = None
         self._connections: list[Connection] = []
+        self._relay = _Relay(self)
+        # queued even from this thread: an answer never runs inside the request that asked
+        self._relay.done.connect(self._on_work_done, Qt.ConnectionType.QueuedConnection)
         # Agents' connections with a request waiting, each served one request a turn.
         self._turns: collections.deque[Connection] = collections.deque()
         self._turn_scheduled = False
@@ -203,6 +217,7 @@ class SocketServer(QObject):
                 self,
                 on_closed=self._on_connection_closed,
                 ask_turn=self._want_turn,
+                report_work=self._relay.report,
             )
             self._connections.append(connection)
             self._announce_agents()
@@ -228,11 +243,20 @@ class SocketServer(QObject):
             self._turn_scheduled = True
             QTimer.singleShot(0, self, self._next_turn)
 
+    @Slot(object, object)
+    def _on_work_done(self, connection: Connection, working: object) -> None:
+        # by identity: a connection deleted meanwhile must not be asked anything
+        if any(c is connection for c in self._connections):
+            connection.worked(working)  # type: ignore[arg-type]
+
     def _make_room(self) -> None:
         """At the connection limit, the connection idle longest yields to a new one (agents'
         before the person's tools): silent connections kept open must not lock everyone out.
         It is told why, and reconnects when it next needs memdesk."""
-        idle = sorted(self._connections, key=lambda c: (c.session.role == "user", c.last_active))
+        idle = sorted(
+            (c for c in self._connections if not c.busy),  # a request in hand is not idle
+            key=lambda c: (c.session.role == "user", c.last_active),
+        )
         if not idle:
             return False
         victim = idle[0]
