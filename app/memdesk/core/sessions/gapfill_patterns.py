@@ -60,11 +60,14 @@ _FIRST_PERSON = (
     (re.compile(_SUBJECT_I + r"'ve\b"), "the user has"),
     (re.compile(_SUBJECT_I + r"'d\b"), "the user would"),
     (re.compile(_SUBJECT_I + r"\b(?![.'’]\w)"), "the user"),
-    (re.compile(r"\bmy\b", _I), "the user's"),
-    (re.compile(r"\bme\b", _I), "the user"),
+    (re.compile(r"(?<![/\w])my(?![/\w])", _I), "the user's"),
+    (re.compile(r"(?<![/\w])me(?![/\w])", _I), "the user"),
 )
+# The verb after "the user" as its subject (first, or after a comma or a conjunction), not as
+# an object ("showing the user full files").
 _VERB_AFTER_USER = re.compile(
-    r"\bthe user (always |never |usually |often |also |really |generally |only )?"
+    r"(^|[,;:] |\b(?:and|but|so|because|since|that|when|if|as) )"
+    r"the user (always |never |usually |often |also |really |generally |only )?"
     r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b|does\b|doesn't|"
     r"\w+ed\b)([a-z]+)\b(?!')"
 )
@@ -74,7 +77,7 @@ def person(text: str) -> str:
     """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing."""
     for pattern, replacement in _FIRST_PERSON:
         text = pattern.sub(replacement, text)
-    return _VERB_AFTER_USER.sub(lambda m: f"the user {m[1] or ''}{_third(m[2])}", text)
+    return _VERB_AFTER_USER.sub(lambda m: f"{m[1]}the user {m[2] or ''}{_third(m[3])}", text)
 
 
 def _third(verb: str) -> str:

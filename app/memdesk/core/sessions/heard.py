@@ -77,7 +77,7 @@ SARCASM = re.compile(
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
     r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
-    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|"
+    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|^nothing like\b|"
     r"\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}|"
     r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
     r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
@@ -114,7 +114,7 @@ REPORTED = re.compile(
     r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
     r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|say|think|claim|"
-    r"argue|insist|recommend|suggest|believe|reckon|want us to|"
+    r"argue|insist|recommend|suggest|believe|reckon|want us to|feels|felt|figures|"
     r"(?:is|was|are|were) pushing)\b|"
     r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
     r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
@@ -131,7 +131,9 @@ UNDECIDED = re.compile(
     r"not commit(?:ting)? to|we may\b|nobody(?:'s| has)? agreed|no one(?:'s| has)? agreed|"
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
-    r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt)\b",
+    r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
+    r"or might not|who knows|kinda|kind of want|sort of want)\b|^might\b|"
+    r"^i'?ll (?!always|never)\w+",
     _I,
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
@@ -140,6 +142,12 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
+    r"\bkeeps? (?!in\b)\w+ing\b|\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
+    r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
+    r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
+    r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
+    r"\bsince (?:\d|this|yesterday|last|this morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"\b(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? yet\b|"
     r"\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
     r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
     r"\b(?:is|are) being \w+ed\b|\b(?:is|are) (?:throwing|returning|crashing|flapping|"
@@ -161,7 +169,8 @@ PAST = re.compile(
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
     r"(?:\d+|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
-    r"in the [\w.]+ days|i once|"
+    r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|the day)|"
     r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
@@ -183,7 +192,8 @@ _LOG_LINE = re.compile(
     r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
     r"=\s*(?:help|note|hint):|"
-    r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|"
+    r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
+    r".*\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
     r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) ))",
     _I,
 )
