@@ -320,7 +320,10 @@ def main() -> int:
             worker.join()
         end_rss = rss_mb(server.pid)
         if server.poll() is not None:
-            print("memdesk serve died:\n" + Path(folder, "serve.err").read_text(errors="replace")[:3000])
+            print(
+                "memdesk serve died:\n"
+                + Path(folder, "serve.err").read_text(errors="replace")[:3000]
+            )
         with Client(socket_path=sock, agent="memdesk-cli", role="user", timeout=60) as c:
             problems = c.call("system.check")["problems"]
         server.terminate()
