@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.api import attach
+from memdesk.api import attach, opencode_plugin
 from memdesk.api.hooks import EVENTS
 
 MEMDESK = "/opt/memdesk/bin/memdesk"
@@ -49,6 +49,8 @@ def _without_memdesk(host: str, text: str) -> dict:
     del servers["memdesk"]
     if host == "gemini-cli":
         del document["hooks"]  # its session hooks, in the same file
+    if host == "opencode":
+        del document["plugin"]  # its session hooks: memdesk's plugin, in the same file
     return document
 
 
@@ -69,6 +71,12 @@ def test_attach_writes_the_documented_shape_keeps_the_rest_and_detach_undoes_it(
     env = {"MEMDESK_AGENT": host}  # its writes are the host's, by name
     if host == "opencode":
         assert server == {"type": "local", "command": argv, "enabled": True, "environment": env}
+        (plugin,) = _parsed(host, path.read_text())["plugin"]
+        assert plugin == [
+            opencode_plugin.PLUGIN.as_uri(),
+            {"command": ["/opt/memdesk/bin/memdesk"], "db": DB},
+        ]
+        assert opencode_plugin.PLUGIN.is_file()  # shipped with memdesk (package data)
     elif host == "copilot-cli":
         assert server == {
             "type": "local",

@@ -256,11 +256,26 @@ def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
     with subprocess.Popen(
         [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
         stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     ) as bridge:
         try:
-            time.sleep(1.5)  # up and reading its stdin
+            # up and answering, as when a host ends its session (a fixed 1.5 s wait sent the
+            # signal mid-start on a busy machine: Python's own exit 130)
+            hello = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"},
+                },
+            }
+            bridge.stdin.write(json.dumps(hello).encode() + b"\n")
+            bridge.stdin.flush()
+            assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
+            time.sleep(0.2)
             bridge.send_signal(signal.SIGINT)
             assert bridge.wait(timeout=3) == 0
         finally:

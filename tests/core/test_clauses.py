@@ -153,6 +153,8 @@ def test_what_only_sounds_like_a_statement_is_not_stored(message):
         ("The mobile app's minSdk is 26 and it stays there.", "26"),
         ("Customer invoices are handled by Mirela Santos.", "mirela"),
         ("Support tickets land in Zendesk under the acme-help brand.", "zendesk"),
+        # a referent named, not pointed at
+        ("For the record, this repo is pnpm only, never npm.", "pnpm only"),
         # a statement spliced on with a comma
         ("Cut the 3.1 tag and let CI publish it, we never publish from laptops.", "laptops"),
     ],

@@ -15,8 +15,8 @@ Each host keeps its MCP servers in its own file and shape (from each host's docu
 Claude Code also gets its hooks (session start, prompt, tool calls, end) in its settings.json,
 Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
 gemini-cli`), Codex in the hooks.json beside its config.toml, Copilot CLI in
-~/.copilot/settings.json (.github/copilot/settings.json for a project); Cursor and opencode
-get the MCP tools. Attaching
+~/.copilot/settings.json (.github/copilot/settings.json for a project), opencode as a plugin
+listed in its opencode.json (api/opencode_plugin.py); Cursor gets the MCP tools. Attaching
 twice changes nothing; detaching removes memdesk's entry (and the file, when only memdesk's
 entry was in it), nothing else. Qt-free, no rules: planning is pure, the command writes.
 """
@@ -171,7 +171,13 @@ def plan_attach(
         )
     new = _with_server(spec, path, old, name, entry)
     hooks = hooks_file(host, path, project, cwd, home)
-    if hooks == path:  # Gemini CLI: its hooks and its servers in one settings.json
+    if host == "opencode" and command == PORTABLE:
+        hooks = None  # its plugin is a file of this install: not a portable line
+        note = note or (
+            "opencode's session hooks are a plugin file of this install, left out of the "
+            "portable form: each person runs `memdesk attach opencode` for their own"
+        )
+    if hooks == path:  # Gemini CLI, opencode: hooks and servers in one settings file
         new = _parsed(path, hook_settings.with_hooks, new, command, db, False, host)
     changes = [_change(path, old, new, note)]
     if hooks is not None and hooks != path:
@@ -185,7 +191,7 @@ def hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> P
     """Where `host` reads memdesk's session hooks (None: it gets the MCP tools only)."""
     if host == "claude-code":
         return (cwd if project else home) / ".claude" / "settings.json"
-    if host == "gemini-cli":
+    if host in ("gemini-cli", "opencode"):  # hooks (opencode: its plugin) beside the servers
         return path
     if host == "codex":  # hooks.json beside config.toml
         return path.with_name("hooks.json")

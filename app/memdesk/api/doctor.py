@@ -17,9 +17,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from memdesk import paths
-from memdesk.api import attach, hook_failures, hook_settings, json_text, naming
+from memdesk.api import attach, hook_failures, hook_settings, json_text, naming, opencode_plugin
 from memdesk.api.client import Client, MemdeskError
 from memdesk.api.hooks import ALL_EVENTS
 from memdesk.core.sync import config as sync_config
@@ -113,6 +115,13 @@ def _hooks(host: str, path: Path, db: Path, cwd: Path, report: Report) -> None:
         report.bad(f"{path} cannot be read ({exc}); {host} will not run memdesk's hooks")
         return
     commands = _memdesk_commands(settings)
+    for plugin, event, line in opencode_plugin.commands(settings):
+        if not Path(url2pathname(urlparse(plugin).path)).is_file():
+            report.bad(
+                f"{path}: opencode's memdesk plugin {plugin} is not there (memdesk moved or "
+                f"was uninstalled); run `memdesk attach {host}` again"
+            )
+        commands.append((event, line))
     if not commands:
         return
     found = [(event, _split(command)) for event, command in commands]

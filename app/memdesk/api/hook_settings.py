@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memdesk.api import json_text
+from memdesk.api import json_text, opencode_plugin
 from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
 
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
@@ -94,7 +94,9 @@ def with_hooks(
     """The settings file's text (None: no file yet) with one memdesk hook per event of
     `host` (on the database `db`, when given), every other byte as it was. With `deny`, a
     tool call one of the person's rules forbids is refused (the default reminds the agent of
-    the rule, where the host can carry it)."""
+    the rule, where the host can carry it). opencode's hooks are a plugin it loads."""
+    if host == "opencode":
+        return opencode_plugin.with_plugin(text, command, db, deny)
     entries = {e: hook_entry(e, command, db, deny, host) for e in host_events(host, deny)}
     if text is None:
         return json_text.new_file({"hooks": {e: [g] for e, g in entries.items()}})
@@ -124,6 +126,7 @@ def with_hooks(
 def without_hooks(text: str) -> str:
     """The settings file's text with memdesk's hooks (and the lists and object memdesk made
     for them) taken out, every other byte as it was."""
+    text = opencode_plugin.without_plugin(text)
     hooks = _document(text).get("hooks")
     if not isinstance(hooks, dict):
         return text

@@ -54,6 +54,12 @@ HOST_EVENTS = {
     # (tests/data/copilot-cli-1.0.102/); it takes context only as a top-level
     # additionalContext, cannot take it before a tool call, and compacts without a word.
     "copilot-cli": {event: event for event in EVENTS if event != "PreCompact"},
+    # opencode runs memdesk's plugin (api/hosts/opencode.js), which speaks Claude Code's
+    # protocol; it can refuse a tool call but not remind before one, and never compacts aloud.
+    "opencode": {
+        event: event
+        for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SessionEnd")
+    },
     "gemini-cli": {
         "SessionStart": "SessionStart",
         "BeforeAgent": "UserPromptSubmit",
@@ -62,7 +68,8 @@ HOST_EVENTS = {
         "SessionEnd": "SessionEnd",
     },
 }
-REFUSE_ONLY = frozenset({"gemini-cli", "copilot-cli"})  # hosts with no reminder before a tool
+# hosts with no reminder before a tool
+REFUSE_ONLY = frozenset({"gemini-cli", "copilot-cli", "opencode"})
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 ALL_EVENTS = tuple(dict.fromkeys(e for events in HOST_EVENTS.values() for e in events))
 AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes' author

@@ -195,7 +195,13 @@ _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|o
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
 _SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
-_DEICTIC_START = re.compile(r"^(?:it|this|that|these|those|they|there)\b", _I)
+# "it", "this", "they" at the start point back at what the conversation held; "this repo"
+# names what it is.
+_DEICTIC_START = re.compile(
+    r"^(?:it|this|that|these|those|they|there)\b(?!\s+(?:repo|repository|project|codebase|app|"
+    r"service|crate|package|module|team|monorepo|workspace|library)\b)",
+    _I,
+)
 _PROJECT_WORDS = re.compile(
     r"\b(?:we|we're|our|us|here|this (?:repo|repository|project|codebase|service|crate|app)|"
     r"the (?:repo|project|codebase|team|service|crate|app|suite)|ci|staging|prod|production)\b",
