@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,10 @@ for (const [kind, sessionID, text] of steps) {
     } else if (kind === "bash") {
       await hooks["tool.execute.before"]({ tool: "bash", sessionID }, { args: { command: text } });
       out.push("ran");
+    } else if (kind === "write") {
+      const args = { filePath: text, content: "x" };
+      await hooks["tool.execute.after"]({ tool: "write", sessionID, args }, { output: "Wrote" });
+      out.push("observed");
     } else if (kind === "idle") {
       await hooks.event({ event: { type: "session.idle", properties: { sessionID } } });
       out.push("ended");
@@ -80,7 +86,8 @@ def test_what_the_user_said_reaches_the_next_sessions_model(serve, db_path, sock
             tmp_path,
             options,
             [
-                ["prompt", "ses_1", "For the record, this repo is pnpm only, never npm."],
+                ["prompt", "ses_1", '"For the record, this repo is pnpm only, never npm."'],
+                ["write", "ses_1", str(tmp_path / "notes.md")],
                 ["idle", "ses_1", ""],
             ],
         )
@@ -93,6 +100,10 @@ def test_what_the_user_said_reaches_the_next_sessions_model(serve, db_path, sock
         hits = person.call("memory.search", query="pnpm", k=5)["hits"]
     kept = [h["content"] for h in hits if h["layer"] == "L1"]  # beside the session's summary
     assert kept == ["This repo is pnpm only, never npm"]
+    with closing(sqlite3.connect(db_path)) as db:  # the write, by its file (opencode's filePath)
+        assert db.execute("SELECT kind, path FROM observation WHERE kind = 'write'").fetchall() == [
+            ("write", str(tmp_path / "notes.md"))
+        ]
 
 
 def test_a_forbidden_call_is_refused_with_the_rule_and_nothing_fails_a_prompt(

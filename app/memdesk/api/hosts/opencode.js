@@ -16,6 +16,19 @@ import { join } from "node:path";
 
 const TIMEOUT_MS = 15000; // a hung memdesk must not hang the session (opencode has no limit)
 const TOOLS = { bash: "Bash", edit: "Edit", write: "Write", multiedit: "MultiEdit" };
+// opencode's argument names, as Claude Code's hook payloads name them
+const ARGS = { filePath: "file_path", oldString: "old_string", newString: "new_string" };
+
+function toolInput(args) {
+  const named = {};
+  for (const [key, value] of Object.entries(args || {})) named[ARGS[key] || key] = value;
+  return named;
+}
+
+// `opencode run "…"` hands the prompt over in quotes; the person did not type them
+function unquoted(text) {
+  return /^".*"$/s.test(text) ? text.slice(1, -1) : text;
+}
 
 export const memdesk = async ({ client, directory, worktree }, options = {}) => {
   const command = Array.isArray(options.command) ? options.command : ["memdesk"];
@@ -52,7 +65,7 @@ export const memdesk = async ({ client, directory, worktree }, options = {}) => 
           .map((p) => p.text)
           .join("\n");
         if (text && (info.role === "user" || info.role === "assistant")) {
-          said.push({ role: info.role, content: text });
+          said.push({ role: info.role, content: info.role === "user" ? unquoted(text) : text });
         }
       }
       if (said.length === 0 || ended.get(sessionID) === said.length) return;
@@ -80,10 +93,12 @@ export const memdesk = async ({ client, directory, worktree }, options = {}) => 
           const start = hook("SessionStart", { session_id: sessionID, source: "startup" });
           if (start.additionalContext) given.push(start.additionalContext);
         }
-        const prompt = (output.parts || [])
-          .filter((p) => p.type === "text" && !p.synthetic)
-          .map((p) => p.text)
-          .join("\n");
+        const prompt = unquoted(
+          (output.parts || [])
+            .filter((p) => p.type === "text" && !p.synthetic)
+            .map((p) => p.text)
+            .join("\n"),
+        );
         const asked = hook("UserPromptSubmit", { session_id: sessionID, prompt });
         if (asked.additionalContext) given.push(asked.additionalContext);
         if (given.length === 0) return;
@@ -103,13 +118,12 @@ export const memdesk = async ({ client, directory, worktree }, options = {}) => 
     },
     "tool.execute.before": async (input, output) => {
       if (!options.deny || !TOOLS[input.tool]) return; // opencode cannot carry a reminder here
-      const args = output.args || {};
       const told = hook(
         "PreToolUse",
         {
           session_id: input.sessionID,
           tool_name: TOOLS[input.tool],
-          tool_input: args.command ? { command: args.command } : { file_path: args.filePath },
+          tool_input: toolInput(output.args),
         },
         ["--deny-forbidden"],
       );
@@ -122,7 +136,7 @@ export const memdesk = async ({ client, directory, worktree }, options = {}) => 
         hook("PostToolUse", {
           session_id: input.sessionID,
           tool_name: TOOLS[input.tool] || input.tool,
-          tool_input: input.args || {},
+          tool_input: toolInput(input.args),
           tool_response: String((output && output.output) || "").slice(0, 4000),
         });
       } catch {
