@@ -16,7 +16,8 @@ Claude Code also gets its hooks (session start, prompt, tool calls, end) in its 
 Gemini CLI in the same settings.json as its servers (`memdesk hook EVENT --agent
 gemini-cli`), Codex in the hooks.json beside its config.toml, Copilot CLI in
 ~/.copilot/settings.json (.github/copilot/settings.json for a project), opencode as a plugin
-listed in its opencode.json (api/opencode_plugin.py); Cursor gets the MCP tools. Attaching
+listed in its opencode.json (api/opencode_plugin.py), Cursor in the hooks.json beside its
+mcp.json. Attaching
 twice changes nothing; detaching removes memdesk's entry (and the file, when only memdesk's
 entry was in it), nothing else. Qt-free, no rules: planning is pure, the command writes.
 """
@@ -195,6 +196,8 @@ def hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> P
         return path
     if host == "codex":  # hooks.json beside config.toml
         return path.with_name("hooks.json")
+    if host == "cursor":  # hooks.json beside mcp.json, in ~/.cursor or the project's .cursor
+        return path.with_name("hooks.json")
     if host == "copilot-cli":
         return (
             cwd / ".github" / "copilot" / "settings.json"
@@ -369,7 +372,9 @@ def _unless_only_memdesks(path: Path, old: str, new: str) -> str | None:
     entry was ever put in it."""
     if _is_toml(path):
         return None if new == "" and old.startswith("[") else new
-    if json_text.made_by_memdesk(old) and json_text.parse(new).value == {}:
+    left = json_text.parse(new).value
+    # Cursor's hooks.json as memdesk made it holds its required version beside the hooks
+    if json_text.made_by_memdesk(old) and left in ({}, {"version": 1}):
         return None
     return new
 

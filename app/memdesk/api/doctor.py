@@ -237,7 +237,10 @@ def _memdesk_commands(settings: Any) -> list[tuple[str, str]]:
     found = []
     for event, groups in (hooks or {}).items() if isinstance(hooks, dict) else ():
         for group in groups if isinstance(groups, list) else ():
-            for hook in group.get("hooks", []) if isinstance(group, dict) else ():
+            flat = isinstance(group, dict) and "hooks" not in group  # Cursor's entries
+            for hook in (
+                ([group] if flat else group.get("hooks", [])) if isinstance(group, dict) else ()
+            ):
                 command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
                 if hook_settings.MARK in command or _hook_shaped(command):
                     found.append((str(event), command))

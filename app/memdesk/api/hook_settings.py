@@ -16,6 +16,7 @@ from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
 GEMINI_ACTION_TOOLS = "run_shell_command|write_file|replace"
 CODEX_ACTION_TOOLS = "Bash|apply_patch"  # its shell reaches hooks as "Bash"
+CURSOR_ACTION_TOOLS = "Shell|Write|Edit|Delete"
 MARK = "memdesk hook"  # how memdesk recognises its own entries (to update, never duplicate)
 
 
@@ -58,6 +59,9 @@ def hook_entry(
 ) -> dict[str, Any]:
     """memdesk's group for `event` in the host's settings file."""
     line = hook_command(event, command, db, deny, host)
+    if host == "cursor":  # flat entries; its matcher is a regex of tool names
+        flat: dict[str, Any] = {"command": line, "timeout": 30}
+        return {**flat, "matcher": CURSOR_ACTION_TOOLS} if event == "preToolUse" else flat
     if host == "gemini-cli":  # its timeouts are in milliseconds; a name shows in its logs
         hook = {"name": "memdesk", "type": "command", "command": line, "timeout": 30_000}
         entry: dict[str, Any] = {"hooks": [hook]}
@@ -78,7 +82,11 @@ def host_events(host: str, deny: bool) -> list[str]:
     """The events memdesk hooks on `host`: Gemini CLI's and Copilot CLI's before-tool hook
     only to refuse (they cannot carry a reminder)."""
     events = list(HOST_EVENTS[host])
-    before_tool = {"gemini-cli": "BeforeTool", "copilot-cli": "PreToolUse"}.get(host)
+    before_tool = {
+        "gemini-cli": "BeforeTool",
+        "copilot-cli": "PreToolUse",
+        "cursor": "preToolUse",
+    }.get(host)
     if before_tool and not deny:
         events.remove(before_tool)
     return events
@@ -99,7 +107,8 @@ def with_hooks(
         return opencode_plugin.with_plugin(text, command, db, deny)
     entries = {e: hook_entry(e, command, db, deny, host) for e in host_events(host, deny)}
     if text is None:
-        return json_text.new_file({"hooks": {e: [g] for e, g in entries.items()}})
+        head = {"version": 1} if host == "cursor" else {}  # Cursor requires its version
+        return json_text.new_file({**head, "hooks": {e: [g] for e, g in entries.items()}})
     hooks = _document(text).get("hooks")
     if hooks is None:
         return json_text.put(text, (), "hooks", {e: [g] for e, g in entries.items()}, made=True)
@@ -138,10 +147,12 @@ def without_hooks(text: str) -> str:
 
 
 def _is_ours(group: Any) -> bool:
-    hooks = group.get("hooks") if isinstance(group, dict) else None
-    return isinstance(hooks, list) and any(
-        isinstance(h, dict) and MARK in str(h.get("command", "")) for h in hooks
-    )
+    if not isinstance(group, dict):
+        return False
+    hooks = group.get("hooks")
+    if not isinstance(hooks, list):  # Cursor's entries are flat
+        return MARK in str(group.get("command", ""))
+    return any(isinstance(h, dict) and MARK in str(h.get("command", "")) for h in hooks)
 
 
 def _document(text: str) -> dict[str, Any]:

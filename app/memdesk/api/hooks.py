@@ -60,6 +60,16 @@ HOST_EVENTS = {
         event: event
         for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SessionEnd")
     },
+    # Cursor, from its hooks reference and its own SDK's hook runner (it cannot be run here):
+    # a session start and a tool's after-effects take context; a prompt's context is read by
+    # Cursor 3.x (undocumented, ignored before); before a tool it can only refuse.
+    "cursor": {
+        "sessionStart": "SessionStart",
+        "beforeSubmitPrompt": "UserPromptSubmit",
+        "preToolUse": "PreToolUse",
+        "postToolUse": "PostToolUse",
+        "sessionEnd": "SessionEnd",
+    },
     "gemini-cli": {
         "SessionStart": "SessionStart",
         "BeforeAgent": "UserPromptSubmit",
@@ -69,7 +79,7 @@ HOST_EVENTS = {
     },
 }
 # hosts with no reminder before a tool
-REFUSE_ONLY = frozenset({"gemini-cli", "copilot-cli", "opencode"})
+REFUSE_ONLY = frozenset({"gemini-cli", "copilot-cli", "opencode", "cursor"})
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 ALL_EVENTS = tuple(dict.fromkeys(e for events in HOST_EVENTS.values() for e in events))
 AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes' author
@@ -102,6 +112,8 @@ def run(
         payload = json.loads(stdin or "{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
+        if agent == "cursor":
+            payload = _from_cursor(payload)
         return _handle(event, payload, db, deny, agent), ""
     except ServerUnavailable as exc:
         if event == "SessionEnd" and not _transcript_to_keep(payload):
@@ -256,6 +268,25 @@ def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
         return call()
 
 
+# Cursor's tool names, as Claude Code's (the rules and observations speak those).
+_CURSOR_TOOLS = {"Shell": "Bash", "Write": "Write", "Edit": "Edit", "Delete": "Delete"}
+
+
+def _from_cursor(payload: dict[str, Any]) -> dict[str, Any]:
+    """Cursor's hook input in Claude Code's field names: its conversation is the session, its
+    first workspace root the folder (its `cwd` is often empty)."""
+    roots = payload.get("workspace_roots")
+    cwd = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
+    tool = payload.get("tool_name")
+    return {
+        **payload,
+        "session_id": payload.get("session_id") or payload.get("conversation_id"),
+        "cwd": cwd or payload.get("cwd"),
+        "tool_name": _CURSOR_TOOLS.get(tool, tool) if isinstance(tool, str) else tool,
+        "tool_response": payload.get("tool_output"),
+    }
+
+
 def _copilot_transcript(agent: str, session: str) -> str | None:
     """Copilot CLI's SessionEnd names no transcript; its session log is kept by session id."""
     if agent != "copilot-cli" or not _SAFE_ID.fullmatch(session):
@@ -276,6 +307,15 @@ def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
             refusal = {"permissionDecision": "deny", "permissionDecisionReason": found["deny"]}
             return json.dumps(refusal, ensure_ascii=False)
         return ""
+    if agent == "cursor":
+        if deny and found.get("deny"):
+            refusal = {
+                "permission": "deny",
+                "agent_message": found["deny"],
+                "user_message": found["deny"],
+            }
+            return json.dumps(refusal, ensure_ascii=False)
+        return ""
     if deny and found.get("deny"):
         decision = {
             "hookEventName": "PreToolUse",
@@ -291,6 +331,8 @@ def _context(event: str, text: str, agent: str = "claude-code") -> str:
         return ""
     if agent == "copilot-cli":  # it reads only a top-level additionalContext
         return json.dumps({"additionalContext": text}, ensure_ascii=False)
+    if agent == "cursor":  # over 10,000 characters it drops the context whole
+        return json.dumps({"additional_context": text[:10_000]}, ensure_ascii=False)
     output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     return json.dumps(output, ensure_ascii=False)
 

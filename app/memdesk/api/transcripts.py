@@ -129,7 +129,7 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
         # Copilot CLI's events.jsonl: what was typed is `content` (`transformedContent`
         # carries what hooks added)
         inner = {"role": _COPILOT_ROLES[record["type"]], "content": record["data"].get("content")}
-    role = inner.get("role") or record.get("type")
+    role = inner.get("role") or record.get("role") or record.get("type")
     role = "assistant" if role in ("gemini", "model") else role
     if role not in ("user", "assistant"):
         return None
