@@ -1,4 +1,5 @@
-"""Three machines editing, deleting, restoring, making private and syncing in any order: no
+"""Three machines editing, deleting, restoring, making private, keeping a project on the
+machine only and syncing in any order: no
 sync ever changes what a machine stopped sharing; once the person has decided what waits in
 the inboxes, two rounds of syncs leave every machine with the same shared memories, and
 nothing written anywhere is lost (each memory holds a text some machine wrote, and every
@@ -24,6 +25,7 @@ from tests.core.sync.conftest import Machines
 NAMES = ("a", "b", "c")
 machine = st.sampled_from(NAMES)
 word = st.sampled_from(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"])
+project = st.sampled_from([None, "web"])
 
 
 class SyncingMachines(RuleBasedStateMachine):
@@ -37,6 +39,7 @@ class SyncingMachines(RuleBasedStateMachine):
         self.count = 0
         # What each machine stopped sharing, as it stood then: no sync may change it.
         self.private: dict[str, dict[str, tuple[str, int]]] = {name: {} for name in NAMES}
+        self.local: dict[str, set[str]] = {name: set() for name in NAMES}  # `sync local`
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -45,12 +48,30 @@ class SyncingMachines(RuleBasedStateMachine):
         here = sorted(self.machines.shared(name))
         return here[n % len(here)] if here else None
 
-    @rule(name=machine, a=word, b=word)
-    def add(self, name, a, b):
+    @rule(name=machine, a=word, b=word, where=project)
+    def add(self, name, a, b, where):
         self.count += 1
         text = f"Memory {self.count} says {a} {b}."
-        added = self.machines.run(name, lambda s: s.add(text, dedup=False))
+        added = self.machines.run(name, lambda s: s.add(text, dedup=False, project=where))
         self.written[added["id"]] = {text}
+        self._noted(name, added["id"])
+
+    def _noted(self, name: str, memory_id: str) -> None:
+        """This machine's own change to a memory it keeps to itself: the new state holds."""
+        memory = self.machines.run(name, lambda s: s.get(memory_id))
+        if memory_id in self.private[name] or memory["project"] in self.local[name]:
+            self.private[name][memory_id] = memory["content"], memory["version"]
+
+    @rule(name=machine)
+    def keep_local(self, name):
+        """`memdesk sync local web`: the project's memories stay on this machine from now."""
+        if "web" in self.local[name]:
+            return
+        self.machines.run(name, lambda s: s.sync_local("web"))
+        self.local[name].add("web")
+        for memory_id, state in self.machines.shared(name).items():
+            if state["project"] == "web":
+                self.private[name][memory_id] = self._as_it_is(name, memory_id)
 
     @rule(name=machine, n=st.integers(0, 50), a=word)
     def edit(self, name, n, a):
@@ -64,6 +85,7 @@ class SyncingMachines(RuleBasedStateMachine):
         except NotAllowed:  # in the Trash
             return
         self.written[memory_id].add(text)
+        self._noted(name, memory_id)
 
     @rule(name=machine, n=st.integers(0, 50))
     def remove_or_restore(self, name, n):
@@ -78,6 +100,7 @@ class SyncingMachines(RuleBasedStateMachine):
                 s.remove(memory_id)
 
         self.machines.run(name, flip)
+        self._noted(name, memory_id)
 
     @rule(name=machine, n=st.integers(0, 50))
     def make_private(self, name, n):
@@ -121,6 +144,8 @@ class SyncingMachines(RuleBasedStateMachine):
             if state["status"] == "deleted"
         }
         self.machines.run(name, lambda s: s.empty_trash())
+        for memory_id in self.purged:
+            self.private[name].pop(memory_id, None)
 
     @rule(name=machine)
     def sync(self, name):
@@ -167,6 +192,10 @@ class SyncingMachines(RuleBasedStateMachine):
         self.machines.sync(*NAMES, *NAMES)  # two syncs each
         everything = [self.machines.shared(name) for name in NAMES]
         unshared = set().union(*(set(self.private[name]) for name in NAMES))
+        kept_local = set().union(*self.local.values())
+        unshared |= {  # a project some machine keeps to itself: not the same everywhere
+            i for states in everything for i, m in states.items() if m["project"] in kept_local
+        }
         # A memory deleted before it was ever synced stays in its own machine's Trash alone;
         # one a machine stopped sharing may differ there from the rest.
         kept = [
