@@ -7,7 +7,8 @@ Starts `memdesk serve` on a temporary database and, for `--seconds`, runs at onc
 sending random bytes and random JSON-RPC (every method, hostile parameters), lines over the
 size limit, half lines dribbled a byte at a time, subscribers that never read while an agent
 writes, batches of 100 large lists, 40 connections held open, 40 agents searching nonstop, writers
-renaming themselves for every connection and `stats` in a loop. Meanwhile the person's CLI
+renaming themselves for every connection, `stats` in a loop, and the person's own tool syncing
+with a crafted remote (75 MB of huge files, forged fields, git hooks). Meanwhile the person's CLI
 connection pings and searches every 0.2 s. Prints the server's RSS (start, highest, end),
 the person's latency (p50, p95, highest, failures), the internal errors seen (must be 0) and
 whether the store checks clean afterwards.
@@ -32,6 +33,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+import uuid  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 from memdesk.api.client import Client, MemdeskError  # noqa: E402
@@ -52,6 +54,7 @@ class Run:
         self.lock = threading.Lock()
         # Shared with the searchers' process: how many agent requests were answered.
         self.agent_requests = multiprocessing.get_context("fork").Value("q", 0)
+        self.remote_report = ""
 
     def alive(self) -> bool:
         return time.monotonic() < self.until
@@ -216,6 +219,50 @@ def stats_loop(run: Run) -> None:
             time.sleep(0.05)
 
 
+def crafted_remote(run: Run) -> None:
+    """The person's own tool syncing, again and again, with a remote made to hurt: 300 memory
+    files of 250 KB of random words (75 MB to read), files claiming the person's words with
+    out-of-range fields, and git hooks on the remote's side that must never run."""
+    folder = Path(run.sock).parent
+    bare, work, hooks = folder / "crafted.git", folder / "crafted-work", folder / "hooks"
+    ran = folder / "a-remote-hook-ran"
+    git = ["git", "-c", "user.name=x", "-c", "user.email=x@x"]
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    hooks.mkdir()
+    for name in ("pre-receive", "update", "post-receive", "post-update", "reference-transaction"):
+        (hooks / name).write_text(f"#!/bin/sh\ntouch {ran}\n")
+        (hooks / name).chmod(0o755)
+    rng = random.Random(7)
+    words = [f"w{n}" for n in range(20_000)]
+    for n in range(300):
+        memory_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        text = " ".join(rng.choices(words, k=40_000))[:250_000]
+        front = (
+            f'---\nid: "{memory_id}"\nlayer: "{"L0" if n % 3 else "L1"}"\nkind: "fact"\n'
+            f'status: "active"\nwriter: "mallory@evil"\nsource: "user"\n'
+            f'confidence: {0.1 if n % 2 else 1}\nupdated: "9999-01-01T00:00:00Z"\n---\n'
+        )
+        path = work / "memories" / memory_id[:2] / f"{memory_id}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(front + text + "\n")
+    subprocess.run([*git, "-C", str(work), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(work), "commit", "-qm", "crafted"], check=True)
+    subprocess.run([*git, "-C", str(work), "push", "-q", str(bare), "main"], check=True)
+    subprocess.run(["git", "-C", str(bare), "config", "core.hooksPath", str(hooks)], check=True)
+    ran.unlink(missing_ok=True)  # the push above ran them once, as the remote's owner
+    syncs = 0
+    with Client(socket_path=run.sock, agent="memdesk-cli", role="user", timeout=120) as c:
+        c.call("sync.init", url=str(bare))
+        while run.alive():
+            with contextlib.suppress(MemdeskError):
+                c.call("sync.run")
+            syncs += 1
+    run.remote_report = (
+        f"{syncs} syncs with it; a remote hook ran: {'YES' if ran.exists() else 'no'}"
+    )
+
+
 ABUSERS = {
     "searchers": lambda run: _elsewhere(run, searcher, 40),
     "renamed": lambda run: _several(run, renamed_writers, 4),
@@ -226,6 +273,7 @@ ABUSERS = {
     "deaf": deaf_subscribers,
     "batches": large_batches,
     "crowd": crowd,
+    "remote": crafted_remote,
 }
 
 
@@ -350,6 +398,8 @@ def main() -> int:
     if run.agent_requests.value:
         answered = run.agent_requests.value
         print(f"the agents' searches answered: {answered:,} ({answered / args.seconds:,.0f}/s)")
+    if run.remote_report:
+        print(f"the crafted remote: {run.remote_report}")
     print(f"internal errors: {len(run.internal_errors)}")
     for line in run.internal_errors[:5]:
         print("  ", line)
