@@ -23,10 +23,7 @@ from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
 
 _I = re.IGNORECASE
 MAX_CHUNK = 300
-# Not after "e.g." and its kind: "name modules with a Live suffix, e.g. RoomLive" is one.
-_SENTENCES = re.compile(
-    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=\S)|\n+"
-)
+_SENTENCES = re.compile(heard.SENTENCE_END + r"\s+(?=\S)|\n+")
 _ASIDES = re.compile(r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*")
 _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"

@@ -12,6 +12,9 @@ import re
 from functools import lru_cache
 
 _I = re.IGNORECASE
+# Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
+# Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
+SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
 QUESTION = re.compile(
     r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
     r"what|why|how|when|where|which|who|whose|whats|any idea|anyone)\b|"
