@@ -8,7 +8,7 @@ sending random bytes and random JSON-RPC (every method, hostile parameters), lin
 size limit, half lines dribbled a byte at a time, subscribers that never read while an agent
 writes, batches of 100 large lists, 40 connections held open, 40 agents searching nonstop, writers
 renaming themselves for every connection, `stats` in a loop, and the person's own tool syncing
-with a crafted remote (75 MB of huge files, forged fields, git hooks). Meanwhile the person's CLI
+with a crafted remote (32 MB of long files, forged fields, git hooks). Meanwhile the person's CLI
 connection pings and searches every 0.2 s. Prints the server's RSS (start, highest, end),
 the person's latency (p50, p95, highest, failures), the internal errors seen (must be 0) and
 whether the store checks clean afterwards.
@@ -221,8 +221,9 @@ def stats_loop(run: Run) -> None:
 
 def crafted_remote(run: Run) -> None:
     """The person's own tool syncing, again and again, with a remote made to hurt: 300 memory
-    files of 250 KB of random words (75 MB to read), files claiming the person's words with
-    out-of-range fields, and git hooks on the remote's side that must never run."""
+    files of random words (75 of 250 KB, 225 of 60 KB for the guard to read: 32 MB), claiming
+    the person's words, some with out-of-range fields, and git hooks on the remote's side that
+    must never run."""
     folder = Path(run.sock).parent
     bare, work, hooks = folder / "crafted.git", folder / "crafted-work", folder / "hooks"
     ran = folder / "a-remote-hook-ran"
@@ -237,11 +238,15 @@ def crafted_remote(run: Run) -> None:
     words = [f"w{n}" for n in range(20_000)]
     for n in range(300):
         memory_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        text = " ".join(rng.choices(words, k=40_000))[:250_000]
+        # A quarter too big to take; the rest just under the limit, so the guard reads them.
+        size = 250_000 if n % 4 == 0 else 60_000
+        text = " ".join(rng.choices(words, k=size // 5))[:size]
+        updated = "9999-01-01" if n % 5 == 0 else "2026-01-02"
         front = (
             f'---\nid: "{memory_id}"\nlayer: "{"L0" if n % 3 else "L1"}"\nkind: "fact"\n'
             f'status: "active"\nwriter: "mallory@evil"\nsource: "user"\n'
-            f'confidence: {0.1 if n % 2 else 1}\nupdated: "9999-01-01T00:00:00Z"\n---\n'
+            f'confidence: {0.1 if n % 2 else 1}\ncreated: "2026-01-01T00:00:00Z"\n'
+            f'updated: "{updated}T00:00:00Z"\n---\n'
         )
         path = work / "memories" / memory_id[:2] / f"{memory_id}.md"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,7 @@ from memdesk.core.errors import (
 from memdesk.core.events import Change, ChangeFeed
 from memdesk.core.files import transfer
 from memdesk.core.files.backups import Backups
+from memdesk.core.guard import apart
 from memdesk.core.memory import dedup, steps
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity import Identity
@@ -119,6 +120,13 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
     @property
     def path(self) -> Path:
         return Path(self.database.database)
+
+    @contextmanager
+    def serving(self) -> Iterator[None]:
+        """While a server answers clients from this service: the guard reads long texts in a
+        process of its own, so scanning them never holds up another client's request."""
+        with apart.serving():
+            yield
 
     def release_thread(self) -> None:
         """Close the calling thread's own connection: a worker thread calls this when done."""

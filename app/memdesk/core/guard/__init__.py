@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from memdesk.core.guard import languages, links, secrets, steering, views
+from memdesk.core.guard import apart, languages, links, secrets, steering, views
 
 _DEPTH = 2  # base64 inside base64 is read; deeper nesting is not worth the time
 # Long text is read in overlapping windows: an instruction is a sentence or two, and no rule
@@ -31,6 +31,10 @@ def flag_of(text: str) -> str | None:
 
 def scan(text: str) -> list[str]:
     """Why `text` should be withheld from agents (empty: it need not be)."""
+    return apart.scan(text, _scan_here)
+
+
+def _scan_here(text: str) -> list[str]:
     found = views.invisible(text)
     for window in _windows(text):
         found += _read(window, _DEPTH)
