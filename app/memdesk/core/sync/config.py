@@ -120,10 +120,30 @@ def last_result(database: Path, remote: Remote) -> dict[str, Any] | None:
 
 def forget_result(database: Path, remote: Remote) -> None:
     (folder(database) / f"{remote.name}.last.json").unlink(missing_ok=True)
+    save_quiet(database, remote, None)
 
 
 def save_result(database: Path, remote: Remote, result: dict[str, Any]) -> None:
     _write_json(folder(database) / f"{remote.name}.last.json", result)
+
+
+def quiet(database: Path, remote: Remote) -> dict[str, Any] | None:
+    """The commit and local state at which the last sync with `remote` found nothing to do,
+    and what it said."""
+    try:
+        found = json.loads((folder(database) / f"{remote.name}.quiet.json").read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return (
+        found if isinstance(found, dict) and {"commit", "local", "result"} <= found.keys() else None
+    )
+
+
+def save_quiet(database: Path, remote: Remote, found: dict[str, Any] | None) -> None:
+    if found is None:
+        (folder(database) / f"{remote.name}.quiet.json").unlink(missing_ok=True)
+    else:
+        _write_json(folder(database) / f"{remote.name}.quiet.json", found)
 
 
 def _write_json(path: Path, data: Any) -> None:

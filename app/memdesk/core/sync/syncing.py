@@ -29,7 +29,7 @@ from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
-from memdesk.core.sync.local import render
+from memdesk.core.sync.local import render, state
 from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
@@ -197,7 +197,13 @@ class Sync(SyncWrites, SyncQuestions):
         dry_run: bool = False,
     ) -> dict[str, Any]:
         head = mirror.fetch()
-        base, theirs = TreeSide.read(mirror, mirror.base()), TreeSide.read(mirror, head)
+        last_base = mirror.base()
+        if not dry_run and head is not None and head == last_base:
+            quiet = sync_config.quiet(self.path, remote)
+            if quiet and quiet["commit"] == head and quiet["local"] == self._state(config, remote):
+                return quiet["result"]  # the last sync found nothing to do, and nothing moved
+        theirs = TreeSide.read(mirror, head)
+        base = theirs if head == last_base else TreeSide.read(mirror, last_base)
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
         changed = theirs.within_budget(changed)
@@ -211,6 +217,7 @@ class Sync(SyncWrites, SyncQuestions):
         with self.database.atomic():  # type: ignore[attr-defined]  # one snapshot to render
             known = base.ids | theirs.ids
             local = render(remote, config.excluded(remote), known, config.writer)
+            state = None if dry_run else self._state(config, remote)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
         for unit in outcome.take:  # a state made of both sides is checked like any other
@@ -236,7 +243,7 @@ class Sync(SyncWrites, SyncQuestions):
         else:
             commit = head
         mirror.set_base(commit)
-        return {
+        result = {
             "sent": outcome.sent,
             "taken": taken,
             "conflicts": len(outcome.conflicts),
@@ -245,6 +252,18 @@ class Sync(SyncWrites, SyncQuestions):
             "commit": commit,
             "notices": told,
         }
+        nothing_done = commit == head and not (taken or outcome.conflicts or told)
+        sync_config.save_quiet(
+            self.path,
+            remote,
+            {"commit": commit, "local": state, "result": result} if nothing_done else None,
+        )
+        return result
+
+    def _state(self, config: Config, remote: Remote) -> str:
+        """What this machine holds for `remote`, as a digest (local.state), read at once."""
+        with self.database.atomic():  # type: ignore[attr-defined]
+            return state(remote, config.excluded(remote), config.writer, _held(remote))
 
     def _learn_own_writers(
         self, config: Config, incoming: dict[str, Incoming], teams: dict[str, dict[str, str]]
