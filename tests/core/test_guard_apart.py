@@ -68,3 +68,15 @@ def test_short_texts_never_leave(servers, monkeypatch):
             assert guard.scan("the staging db is on port 5433") == []
     else:
         assert guard.scan(_long_note(7)) == []
+
+
+def test_many_texts_read_side_by_side_keep_their_order_and_findings():
+    texts = [f"note {n}: the build runs on runner-{n} at 0{n % 10}:00" for n in range(2_500)]
+    texts[1_234] = HOSTILE
+    with guard.reading(len(texts)) as reading:
+        reading.read(texts[:1_000])
+        reading.read(texts[1_000:])
+        found = reading.findings()
+    assert len(found) == len(texts)
+    assert [n for n, reasons in enumerate(found) if reasons] == [1_234]
+    assert found[1_234] == guard.scan(HOSTILE)

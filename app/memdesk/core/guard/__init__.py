@@ -34,6 +34,12 @@ def scan(text: str) -> list[str]:
     return apart.scan(text, _scan_here)
 
 
+def reading(expected: int) -> apart.Reading:
+    """`with guard.reading(n) as r:` hand texts over with `r.read(texts)` as they come, then
+    `r.findings()`: each text's `scan`, many read side by side while the caller goes on."""
+    return apart.Reading(_scan_here, expected)
+
+
 def _scan_here(text: str) -> list[str]:
     found = views.invisible(text)
     for window in _windows(text):

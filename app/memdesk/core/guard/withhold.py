@@ -16,12 +16,17 @@ def unsure(confidence: float) -> str:
 
 
 def reasons_for(
-    content: str, source: str, *, confidence: float | None = None, earlier: str | None = None
+    content: str,
+    source: str,
+    *,
+    confidence: float | None = None,
+    earlier: str | None = None,
+    scanned: list[str] | None = None,
 ) -> str | None:
     """The memory.flag value for `content` written by `source`: the guard's reasons read
-    afresh, plus a writer's doubt (given now, or kept from `earlier` until the person edits
-    or accepts); None when nothing is withheld."""
-    reasons = guard.scan(content)
+    afresh (or `scanned` already, with guard.scan_many), plus a writer's doubt (given now, or
+    kept from `earlier` until the person edits or accepts); None when nothing is withheld."""
+    reasons = guard.scan(content) if scanned is None else list(scanned)
     if source != "user":
         if confidence is not None and confidence < CONFIDENT:
             reasons.append(unsure(confidence))

@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memdesk.core import clock, rules, validate
-from memdesk.core.errors import ValidationError
+from memdesk.core import clock, guard, rules, validate
+from memdesk.core.errors import MemdeskError, ValidationError
 from memdesk.core.files.transfer import checked_state
 from memdesk.core.guard import withhold
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit
 from memdesk.core.sync.local import LOCAL_RELATIONS
 
 UNKNOWN_WRITER = "unknown"  # a file written by hand without one
+_PART = 500
 _RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
 
 
@@ -31,6 +32,46 @@ class Incoming:
 
 def checked(unit: Unit) -> Incoming:
     """The unit's memory, validated; raises ValidationError naming the field."""
+    found = _fields_checked(unit)
+    if not found.deleted:
+        found.flag = _flag(found)
+    return found
+
+
+def checked_all(units: list[Unit]) -> dict[str, Incoming | MemdeskError]:
+    """`checked` of each unit (or why not); the guard reads the texts of one part while the
+    fields of the next are checked."""
+    found: dict[str, Incoming | MemdeskError] = {}
+    memories: list[Incoming] = []
+    with guard.reading(len(units)) as reading:
+        for start in range(0, len(units), _PART):
+            part = []
+            for unit in units[start : start + _PART]:
+                try:
+                    memory = _fields_checked(unit)
+                except MemdeskError as exc:
+                    found[unit.id] = exc
+                    continue
+                found[unit.id] = memory
+                if not memory.deleted:
+                    part.append(memory)
+            reading.read([memory.columns["content"] for memory in part])
+            memories += part
+        for memory, reasons in zip(memories, reading.findings(), strict=True):
+            memory.flag = _flag(memory, reasons)
+    return found
+
+
+def _flag(found: Incoming, scanned: list[str] | None = None) -> str | None:
+    # A file's claimed writer does not excuse its doubt: "source: user" with confidence 0.1
+    # reached agents unheld.
+    columns = found.columns
+    return withhold.reasons_for(
+        columns["content"], "remote", confidence=columns["confidence"], scanned=scanned
+    )
+
+
+def _fields_checked(unit: Unit) -> Incoming:
     fields = unit.fields()
     if fields.get("id") != unit.id:
         raise ValidationError("its id does not match its file name", field="id")
@@ -60,10 +101,7 @@ def checked(unit: Unit) -> Incoming:
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
     columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
-    # A file's claimed writer does not excuse its doubt: "source: user" with confidence 0.1
-    # reached agents unheld.
-    flag = withhold.reasons_for(columns["content"], "remote", confidence=columns["confidence"])
-    return Incoming(unit.id, False, columns, _links(fields.get("links", [])), flag)
+    return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
 
 
 def _not_ahead(stamp: str, name: str) -> None:

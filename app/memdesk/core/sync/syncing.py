@@ -28,7 +28,7 @@ from memdesk.core.sync import git, moved
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
-from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
+from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked, checked_all
 from memdesk.core.sync.local import render, state
 from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
 from memdesk.core.sync.sides import TreeSide
@@ -367,12 +367,10 @@ def _check_all(
     its projects' knowledge and archive, never the identity profile nor another project's
     memories (a team remote's identity.md once became the person's profile for every agent)."""
     incoming, refused = {}, dict(theirs.refused)
-    for memory_id in ids:
+    for memory_id, found in checked_all([theirs.load(i) for i in sorted(ids)]).items():
         where = theirs.paths.get(memory_id, IDENTITY)
-        try:
-            found = checked(theirs.load(memory_id))
-        except MemdeskError as exc:
-            refused[memory_id] = f"{where}: field {exc.field}: {exc.message}"
+        if isinstance(found, MemdeskError):
+            refused[memory_id] = f"{where}: field {found.field}: {found.message}"
             continue
         if not found.deleted and not remote.takes(
             found.columns["project"], found.columns["layer"], excluded
