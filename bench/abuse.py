@@ -219,12 +219,12 @@ def stats_loop(run: Run) -> None:
             time.sleep(0.05)
 
 
-def crafted_remote(run: Run) -> None:
-    """The person's own tool syncing, again and again, with a remote made to hurt: 300 memory
-    files of random words (75 of 250 KB, 225 of 60 KB for the guard to read: 32 MB), claiming
+def craft_remote(folder: Path) -> None:
+    """A remote made to hurt, for the person's own tool to sync with: 300 memory files of
+    random words (75 of 250 KB, 225 of 60 KB for the guard to read: 32 MB), claiming
     the person's words, some with out-of-range fields, and git hooks on the remote's side that
-    must never run."""
-    folder = Path(run.sock).parent
+    must never run. Built before the abuse starts (under every other abuser, building it took
+    longer than the run)."""
     bare, work, hooks = folder / "crafted.git", folder / "crafted-work", folder / "hooks"
     ran = folder / "a-remote-hook-ran"
     git = ["git", "-c", "user.name=x", "-c", "user.email=x@x"]
@@ -256,6 +256,12 @@ def crafted_remote(run: Run) -> None:
     subprocess.run([*git, "-C", str(work), "push", "-q", str(bare), "main"], check=True)
     subprocess.run(["git", "-C", str(bare), "config", "core.hooksPath", str(hooks)], check=True)
     ran.unlink(missing_ok=True)  # the push above ran them once, as the remote's owner
+
+
+def crafted_remote(run: Run) -> None:
+    """The person's own tool syncing, again and again, with the remote `craft_remote` made."""
+    folder = Path(run.sock).parent
+    bare, ran = folder / "crafted.git", folder / "a-remote-hook-ran"
     syncs = 0
     with Client(socket_path=run.sock, agent="memdesk-cli", role="user", timeout=120) as c:
         c.call("sync.init", url=str(bare))
@@ -347,6 +353,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="md-abuse-") as folder:
         db, sock = Path(folder) / "abuse.db", os.path.join(folder, "s")
         seed(db, args.memories)
+        if "remote" in (args.only or ABUSERS):
+            craft_remote(Path(folder))
         server = subprocess.Popen(
             [sys.executable, "-m", "memdesk", "serve", "--db", str(db), "--socket", sock],
             stdout=subprocess.PIPE,

@@ -107,4 +107,4 @@ class Reading:
 
 
 def _each(texts: list[str], here: Callable[[str], list[str]]) -> list[list[str]]:
-    return [here(text) for text in texts]
+    return [scan(text, here) for text in texts]  # in a worker: always here
