@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 from memdesk.api.bookkeeper import Bookkeeper
 
@@ -43,3 +44,26 @@ def test_no_merging_while_changes_keep_coming(service):
         keeper.note_changes(1)  # an agent writing in every tick
         keeper.tick()
     assert service.tidy_index() is True
+
+
+def test_idle_work_never_waits_for_another_writer_and_loses_nothing(service, db_path):
+    """The server's thread does this work between requests: waiting there for a writer's lock
+    (a sync taking a remote's files) kept the person waiting for seconds."""
+    service.add("The deploy script lives in tools/deploy.sh")
+    keeper = Bookkeeper(service)
+    service.search("deploy script")
+    keeper.tick()
+    writer = sqlite3.connect(db_path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another writer holds the store
+    try:
+        started = time.monotonic()
+        keeper.tick()  # idle: it would write the search's bookkeeping now
+        for _ in range(5):
+            keeper.tick()  # and merge the index
+        assert time.monotonic() - started < 1.0  # the busy timeout is 5 s a try
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert service.queued_recalls() == 1
+    keeper.tick()
+    assert _logged(db_path) == 1

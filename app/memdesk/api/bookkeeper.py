@@ -66,9 +66,12 @@ class Bookkeeper:
 
     def _guarded(self, work: Callable[..., T], *args: Any) -> T | None:
         try:
-            return work(*args)
-        except MemdeskError as exc:  # busy: another writer held the lock too long
-            logger.info("idle work not done yet: %s", exc.message)
+            # On the server's thread: waiting for another writer's lock here kept the
+            # person's requests waiting too (seconds, behind a sync taking a remote's files).
+            with self._service.not_waiting():
+                return work(*args)
+        except MemdeskError as exc:  # busy: another writer holds the lock; a later tick
+            logger.debug("idle work not done yet: %s", exc.message)
         except Exception:
             logger.exception("idle work failed")
         return None

@@ -56,6 +56,7 @@ from memdesk.store import (
     Proposal,
     RetrievalLog,
     close_database,
+    not_waiting,
     open_database,
     time_limit,
 )
@@ -126,6 +127,13 @@ class MemoryService(  # each mixin is one room of rules (reads, writes, sessions
         """While a server answers clients from this service: the guard reads long texts in a
         process of its own, so scanning them never holds up another client's request."""
         with apart.serving():
+            yield
+
+    @contextmanager
+    def not_waiting(self) -> Iterator[None]:
+        """Writes in the block raise Busy at once while another writer holds the store (idle
+        bookkeeping on the server's thread: the person's requests must not queue behind it)."""
+        with not_waiting(self.database):
             yield
 
     def release_thread(self) -> None:

@@ -1,6 +1,6 @@
 """The SQLite store: models, schema migrations and the FTS5 index. Knows nothing of Qt."""
 
-from memdesk.store.db import DB, SchemaError, close_database, write_transaction
+from memdesk.store.db import DB, SchemaError, close_database, not_waiting, write_transaction
 from memdesk.store.models import (
     Forgotten,
     Injection,
@@ -28,5 +28,6 @@ __all__ = [
     "SchemaError",
     "close_database",
     "open_database",
+    "not_waiting",
     "write_transaction",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import peewee
 
@@ -34,6 +36,18 @@ def close_database(database: peewee.SqliteDatabase) -> None:
     if not database.is_closed():
         optimize(database)
     database.close()
+
+
+@contextmanager
+def not_waiting(database: peewee.SqliteDatabase) -> Iterator[None]:
+    """This thread's writes in the block fail at once ("database is locked") while another
+    writer holds the lock, instead of waiting up to BUSY_TIMEOUT_MS for it."""
+    connection = database.connection()
+    connection.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
 
 def write_transaction() -> peewee._atomic:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -11,6 +12,7 @@ from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.errors import Busy
 from memdesk.core.search import retrieval
 from memdesk.core.search.filters import Filters
 from memdesk.store import Memory, RetrievalLog
@@ -78,7 +80,8 @@ class Recall:
             self._recalls.append(entry)
             full = len(self._recalls) >= RECALL_BATCH
         if full:
-            self.flush_recalls()
+            with contextlib.suppress(Busy), self.not_waiting():  # type: ignore[attr-defined]
+                self.flush_recalls()  # else the next search tries again
 
     def queued_recalls(self) -> int:
         """Searches whose bookkeeping is not written yet."""
@@ -107,6 +110,10 @@ class Recall:
         counts = [(count, last, memory_id) for memory_id, (count, last) in recalled.items()]
         try:
             self._write_bookkeeping(counts, rows)
+        except Busy:
+            with self._recalls_lock:  # written by a later flush, not lost
+                self._recalls[:0] = batch
+            raise
         except (UnicodeError, ValueError, sqlite3.Error):
             # One bad row must cost only itself, never the batch or another client's write.
             logger.exception("search bookkeeping batch refused; writing its rows one by one")
