@@ -170,3 +170,49 @@ def test_clauses_on_one_thing_are_one_memory_and_a_reason_joins_its_rule():
     (rule,) = gapfill.find(["Always show me the migration SQL before a run. I like to read it."])
     assert "migration SQL" in rule.content
     assert "read it" in rule.content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # an observation hedged, a thing one keeps forgetting
+        "The bottleneck seems to be the image resizing step.",
+        "Which flag turns off the vitest cache? I always forget.",
+        # the task at hand, however firm it sounds
+        "The README still links to the old wiki, please fix it.",
+        "Use the retry helper and fix the broken assertions.",
+        # mock praise
+        "Great, port 3000 is definitely the most original choice anyone has ever made.",
+        "Obviously you should commit the .env file, brilliant idea.",
+        # someone else's taste, by name
+        "Priya loves to deploy on Fridays, she brags about it.",
+        # how far things have got, what is wrong right now
+        "The migration is about halfway done, 40 of 90 tables so far.",
+        "At this point the build queue is the only blocker for the release.",
+        "The error is always a 502 from the load balancer.",
+        "seeing timeout errors from the payments sandbox any idea why",
+        # a story
+        "We once deployed the docs site on port 8088 for a conference.",
+        "I spent the whole afternoon fighting the webpack config.",
+        # pasted SQL
+        "select id, email from users where created_at > now() - interval '1 day'",
+    ],
+)
+def test_observations_asks_mockery_and_stories_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("Always run the linter and fix the warnings it reports before pushing.", "linter"),
+        ("In case anyone asks again: our staging cluster is named kestrel-stg.", "kestrel-stg"),
+        ("Important, and not just for today: the build cache lives in /var/cache/ci.", "/var/"),
+    ],
+)
+def test_a_rule_framed_at_length_or_joined_to_a_fix_is_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_past_tense_is_never_given_a_present_ending():
+    assert "spents" not in " ".join(f.content for f in gapfill.find(["I spent a year on Rust."]))

@@ -31,6 +31,13 @@ _TAIL_TASK = re.compile(
     r"cover|link|screenshot|restart|watch|include|autogenerate)\b.*$",
     _I,
 )
+# A longer framing of what follows ("Let me set the record straight, since you keep getting it
+# wrong:", "In case it comes up again:"): its words describe the telling, not the statement.
+FRAMING = (
+    r"(?:let me|in case|important|to be clear|to clarify|once and for all|before (?:we|you)|"
+    r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last))\b"
+    r"[^:.!?]{0,80}:\s+"
+)
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
@@ -44,7 +51,8 @@ LEAD_IN = re.compile(
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
     # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:"
-    r"(?!(?:todo|fixme|task|step)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+)+",
+    r"(?!(?:todo|fixme|task|step)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+|"
+    rf"{FRAMING})+",
     _I,
 )
 _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)

@@ -69,8 +69,10 @@ _VERB_AFTER_USER = re.compile(
     r"(^|[,;:] |\b(?:and|but|so|because|since|that|when|if|as) )"
     r"the user (always |never |usually |often |also |really |generally |only )?"
     r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b|does\b|doesn't|"
-    r"\w+ed\b)([a-z]+)\b(?!')"
-)
+    r"\w+ed\b|had\b|(?:spent|went|ran|took|made|got|lost|broke|forgot|sent|saw|wrote|built|"
+    r"found|came|thought|told|said|left|kept|began|chose|knew|gave|heard|held|meant|spoke)\b)"
+    r"([a-z]+)\b(?!')"
+)  # nor a past tense ("the user spent", never "spents")
 
 
 def person(text: str) -> str:

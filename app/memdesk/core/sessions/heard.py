@@ -23,7 +23,8 @@ QUESTION = re.compile(
 )
 # A question typed without its mark, wherever it is asked.
 ASKED = re.compile(
-    r",\s*any (?:clue|idea|ideas|thoughts)\b|\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b",
+    r",\s*any (?:clue|idea|ideas|thoughts)\b|\bany (?:clue|idea|ideas) (?:why|how|what|where)\b|"
+    r"\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b",
     _I,
 )
 HEDGE = re.compile(
@@ -35,7 +36,9 @@ HEDGE = re.compile(
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
     r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
-    r"pretend (?:we|that|it)|say we had|if we had)\b|^\w+,\s+(?:if|suppose|say)\b",
+    r"pretend (?:we|that|it)|say we had|if we had|seems? to(?: be| have)?|appears? to be|"
+    r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+))\b|"
+    r"^\w+,\s+(?:if|suppose|say)\b",
     _I,
 )
 TRANSIENT = re.compile(
@@ -50,12 +53,17 @@ TRANSIENT = re.compile(
     r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
     r"hotfix|spike|prototype|poc|experiment|trial|dry run|rehearsal|sprint|hackathon|launch|"
     r"offsite|interview|audit|incident)\b|"
+    r"(?<!\bnot just for )(?<!\bnot only for )(?<!\bnot just )"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|next time|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"spike|demo|experiment)|in this (?:pr|change|ticket|commit|branch|pass|session)|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
-    r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b",
+    r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b|"
+    r"\bplease (?:fix|repair|update|change|correct|adjust|patch) (?:it|this|that|them)\b|"
+    r"^(?!.*\b(?:always|never|every|each|whenever|any ?time|from now on|going forward)\b)"
+    r".*\band (?:then )?(?:fix|repair|rewrite|update|regenerate|rerun|re-run) (?:the|this|that|"
+    r"these|those|it|them)\b",
     _I,
 )
 APOLOGY = re.compile(
@@ -85,7 +93,9 @@ SARCASM = re.compile(
     r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
     r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
     r"\b(?P<w>[a-z]{2,12})[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
-    r"very helpful\b|"
+    r"very helpful\b|\b(?:brilliant|genius|great) idea\b|\bdefinitely the (?:most|best) \w+|"
+    r"\b(?:anyone|anybody) (?:has )?ever (?:picked|chosen|seen|made|written)\b|"
+    r"^obviously,? (?:we|you) should\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
 )
@@ -96,7 +106,8 @@ REMINDER = re.compile(
 # Poetry, but that's his thing").
 REPORTED = re.compile(
     r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
-    r"reckons|claimed|insisted)\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
+    r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
+    r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
     r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
     r"\bwrote (?:in [\w ]{1,30} )?that\b|"
     r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
@@ -163,7 +174,12 @@ STATUS = re.compile(
     r"looking|building|failing)\b|"
     r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
-    r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+",
+    r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+|"
+    r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
+    r"^(?:the|this|that) (?:failure|error|crash|bug|flake|exception|problem|issue|slowness)s? "
+    r"(?:is|are|seems?|happens?)\b|"
+    r"\b(?:getting|seeing|hitting) (?:[\w-]+ ){0,3}(?:errors?|exceptions?|failures?|timeouts?|"
+    r"warnings?|crashes)\b",
     _I,
 )
 # What happened once, told as a story.
@@ -174,7 +190,10 @@ PAST = re.compile(
     r"(?:\d+|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
     r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
     r"august|september|october|november|december|the day)|"
-    r"experimented|we had|in (?:19|20)\d\d|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"experimented|we had|in (?:19|20)\d\d|once (?:ran|had|used|tried|deployed|went|did|moved|"
+    r"shipped|spent|broke|lost)|i remember (?:we|when|that|how)|"
+    r"^(?:i|we) (?:spent|wasted|went|lost|broke|forgot|chased|saw|took) |"
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
     _I,
 )
@@ -209,6 +228,13 @@ _SOURCE_POSITION = re.compile(
 )
 
 
+# A statement of SQL pasted on a line of its own ("select * from orders o join users u …").
+_SQL = re.compile(
+    r"(?:select\s+(?:distinct\s+)?(?:\*|[\w.]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+[\w.]+|"
+    r"insert\s+into\s+[\w.]+\s*(?:\(|values\b|select\b)|delete\s+from\s+[\w.]+\s+where\b|"
+    r"update\s+[\w.]+\s+set\s+\w+\s*=|(?:create|alter|drop)\s+(?:table|index|view)\s+[\w.]+)",
+    _I,
+)
 # A row of a command's table ("billing-7c9d8f   1/1   Running   0   3d"): four columns or more.
 _COLUMN_GAP = re.compile(r" {2,}")
 
@@ -219,7 +245,7 @@ def is_pasted(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
         return True
-    if _SOURCE_POSITION.search(stripped):
+    if _SOURCE_POSITION.search(stripped) or _SQL.match(stripped):
         return True
     if len(_COLUMN_GAP.split(stripped)) >= 4:
         return True
