@@ -1,5 +1,6 @@
 """Three machines editing, deleting, restoring, making private, keeping a project on the
-machine only and syncing in any order: no
+machine only, moving it to a team's remote where a teammate (a second writer) writes too, and
+syncing in any order: no
 sync ever changes what a machine stopped sharing; once the person has decided what waits in
 the inboxes, two rounds of syncs leave every machine with the same shared memories, and
 nothing written anywhere is lost (each memory holds a text some machine wrote, and every
@@ -23,6 +24,7 @@ from memdesk.core import NotAllowed
 from tests.core.sync.conftest import Machines
 
 NAMES = ("a", "b", "c")
+TEAMMATE, TEAMMATE_WRITER = "teammate", "bo@work"
 machine = st.sampled_from(NAMES)
 word = st.sampled_from(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"])
 project = st.sampled_from([None, "web"])
@@ -35,11 +37,15 @@ class SyncingMachines(RuleBasedStateMachine):
         self.machines = Machines(self.root)
         self.machines.init(*NAMES)
         self.written: dict[str, set[str]] = {}  # the model: every text each memory was given
+        self.joined: set[str] = set()
         self.purged: set[str] = set()  # deleted for good somewhere
         self.count = 0
         # What each machine stopped sharing, as it stood then: no sync may change it.
         self.private: dict[str, dict[str, tuple[str, int]]] = {name: {} for name in NAMES}
         self.local: dict[str, set[str]] = {name: set() for name in NAMES}  # `sync local`
+        self.on_team: set[str] = set()  # machines whose "web" goes to the team's remote
+        self.theirs: set[str] = set()  # memories only the teammate wrote
+        self.team = self.root / "team.git"
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -73,6 +79,43 @@ class SyncingMachines(RuleBasedStateMachine):
             if state["project"] == "web":
                 self.private[name][memory_id] = self._as_it_is(name, memory_id)
 
+    @rule(name=machine)
+    def join_team(self, name):
+        """`memdesk sync init TEAM --project web`: from now "web" syncs with the team."""
+        if name in self.on_team:
+            return
+        self.machines.run(
+            name, lambda s: s.sync_init(str(self.team), name="team", projects=["web"])
+        )
+        self.on_team.add(name)
+
+    @rule(n=st.integers(0, 50), a=word)
+    def teammate_writes(self, n, a):
+        """A second writer, on the team's remote only: adds a note to "web" or edits one."""
+        if not self.on_team:
+            return
+        if TEAMMATE not in self.joined:
+            self.machines.run(
+                TEAMMATE,
+                lambda s: s.sync_init(str(self.team), projects=["web"], writer=TEAMMATE_WRITER),
+            )
+            self.joined.add(TEAMMATE)
+        self.machines.sync(TEAMMATE)
+        self.count += 1
+        text = f"Teammate note {self.count} says {a}."
+        memory_id = self._pick(TEAMMATE, n)
+        if memory_id is None or n % 2:
+            memory_id = self.machines.run(TEAMMATE, lambda s: s.add(text, project="web"))["id"]
+            self.written[memory_id] = set()
+            self.theirs.add(memory_id)
+        else:
+            try:
+                self.machines.run(TEAMMATE, lambda s: s.update(memory_id, content=text))
+            except NotAllowed:  # in the Trash
+                return
+        self.written[memory_id].add(text)
+        self.machines.sync(TEAMMATE)
+
     @rule(name=machine, n=st.integers(0, 50), a=word)
     def edit(self, name, n, a):
         memory_id = self._pick(name, n)
@@ -85,6 +128,7 @@ class SyncingMachines(RuleBasedStateMachine):
         except NotAllowed:  # in the Trash
             return
         self.written[memory_id].add(text)
+        self.theirs.discard(memory_id)
         self._noted(name, memory_id)
 
     @rule(name=machine, n=st.integers(0, 50))
@@ -177,22 +221,33 @@ class SyncingMachines(RuleBasedStateMachine):
                 assert self._as_it_is(name, memory_id) == then
 
     @invariant()
+    def a_teammates_words_are_never_the_persons(self):
+        for name in NAMES:
+            for memory_id, state in self.machines.shared(name).items():
+                if memory_id in self.theirs:
+                    writer = self.machines.run(name, lambda s, i=memory_id: s.get(i)["writer"])
+                    assert writer == TEAMMATE_WRITER, (name, state["content"], writer)
+
+    @invariant()
     def nothing_is_lost_anywhere(self):
         for name in NAMES:
             for memory_id, state in self.machines.shared(name).items():
                 assert state["content"] in self.written[memory_id]
 
     def teardown_converged(self) -> None:
+        everyone = (*NAMES, *self.joined)
         for _ in range(10):  # each round: every inbox decided, then everyone syncs
-            for name in NAMES:
+            for name in everyone:
                 self._decide(name, accept=True)
-            self.machines.sync(*NAMES)
+            self.machines.sync(*everyone)
             if not any(self._waiting(name) for name in NAMES):
                 break
-        self.machines.sync(*NAMES, *NAMES)  # two syncs each
+        self.machines.sync(*everyone, *everyone)  # two syncs each
         everything = [self.machines.shared(name) for name in NAMES]
         unshared = set().union(*(set(self.private[name]) for name in NAMES))
         kept_local = set().union(*self.local.values())
+        if self.on_team:  # the own machines that did not join lose sight of "web": #34 item 2
+            kept_local.add("web")
         unshared |= {  # a project some machine keeps to itself: not the same everywhere
             i for states in everything for i, m in states.items() if m["project"] in kept_local
         }
@@ -203,7 +258,7 @@ class SyncingMachines(RuleBasedStateMachine):
             for states in everything
         ]
         assert kept[0] == kept[1] == kept[2]
-        somewhere = set().union(*everything) | unshared
+        somewhere = set().union(*everything, *map(self.machines.shared, self.joined)) | unshared
         assert set(self.written) - self.purged <= somewhere <= set(self.written)
 
 
