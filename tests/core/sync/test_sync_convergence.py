@@ -206,7 +206,7 @@ class SyncingMachines(RuleBasedStateMachine):
                 (s.accept if accept else s.reject)(keys)
 
         self.machines.run(name, decide)
-        for memory_id in self.private[name]:  # the person's own decision may change it
+        for memory_id in self.private.get(name, {}):  # the person's own decision may change it
             self.private[name][memory_id] = self._as_it_is(name, memory_id)
 
     def _waiting(self, name: str) -> int:
