@@ -6,7 +6,8 @@ every request of the person's wait at each step that lets the lock go: a crafted
 200 such files took the person's p95 to 238 ms. Only a long-running owner of the database
 turns this on (`serving`); a one-off command would pay the worker's start (~0.5 s) for
 nothing. One worker, started on first use and kept; texts are scanned here again if it
-cannot run.
+cannot run. Many texts at once (a first pull of thousands of memories) are read by one worker
+per core for the time of that reading (`Reading`), whoever runs it.
 """
 
 from __future__ import annotations

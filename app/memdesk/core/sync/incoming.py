@@ -16,7 +16,7 @@ from memdesk.core.sync.files import SYNCED_COLUMNS, Unit
 from memdesk.core.sync.local import LOCAL_RELATIONS
 
 UNKNOWN_WRITER = "unknown"  # a file written by hand without one
-_PART = 500
+_PART = 500  # units checked before their texts go to the guard: it reads while we check on
 _RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
 
 
