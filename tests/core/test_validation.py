@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core import IdentityFull, MemdeskError, TooLarge, ValidationError
+from memdesk.core import IdentityFull, MemdeskError, TooLarge, ValidationError, clock
 
 
 @pytest.fixture
@@ -129,3 +129,17 @@ def test_errors_convert_to_a_dict_for_the_api(service):
     assert out["code"] == "invalid"
     assert out["field"] == "kind"
     assert "opinion" in out["message"]
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["2026-13-01T10:00:00.000Z", "2026-02-30T10:00:00.000Z", "２０２６-05-01T10:00:00.000Z"],
+)
+def test_a_time_in_the_stored_format_must_still_be_a_real_date(written):
+    with pytest.raises(ValidationError, match="updated_at"):
+        clock.parse_time(written, "updated_at")
+
+
+def test_a_time_in_the_stored_format_is_kept_as_written():
+    assert clock.parse_time("2026-05-01T10:00:00.250Z", "t") == "2026-05-01T10:00:00.250Z"
+    assert clock.parse_time("2026-05-01T10:00:00Z", "t") == "2026-05-01T10:00:00.000Z"

@@ -25,6 +25,7 @@ from memdesk.core.memory.records import EDITABLE_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours, retrieval
 from memdesk.core.search.filters import Filters
 from memdesk.store import Link, Memory, MemoryVersion, Proposal, time_limit
+from memdesk.store.bulk import insert_rows
 
 UNSET: Any = object()  # "not given", as opposed to None ("clear it")
 
@@ -170,9 +171,7 @@ class Writes:
         rows = [_new_row(d, actor, stamp) for d in drafts]
         if not rows:
             return []
-        self.database.cursor().executemany(
-            _insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows]
-        )
+        insert_rows(self.database, "memory", tuple(rows[0]), [tuple(r.values()) for r in rows])
         pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
         return [to_dict(Memory(**row)) for row in rows]
 

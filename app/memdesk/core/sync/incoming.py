@@ -32,7 +32,7 @@ class Incoming:
 
 def checked(unit: Unit) -> Incoming:
     """The unit's memory, validated; raises ValidationError naming the field."""
-    found = _fields_checked(unit)
+    found = _fields_checked(unit, _latest())
     if not found.deleted:
         found.flag = _flag(found)
     return found
@@ -43,12 +43,13 @@ def checked_all(units: list[Unit]) -> dict[str, Incoming | MemdeskError]:
     fields of the next are checked."""
     found: dict[str, Incoming | MemdeskError] = {}
     memories: list[Incoming] = []
+    latest = _latest()
     with guard.reading(len(units)) as reading:
         for start in range(0, len(units), _PART):
             part = []
             for unit in units[start : start + _PART]:
                 try:
-                    memory = _fields_checked(unit)
+                    memory = _fields_checked(unit, latest)
                 except MemdeskError as exc:
                     found[unit.id] = exc
                     continue
@@ -71,7 +72,7 @@ def _flag(found: Incoming, scanned: list[str] | None = None) -> str | None:
     )
 
 
-def _fields_checked(unit: Unit) -> Incoming:
+def _fields_checked(unit: Unit, latest: str) -> Incoming:
     fields = unit.fields()
     if fields.get("id") != unit.id:
         raise ValidationError("its id does not match its file name", field="id")
@@ -94,8 +95,8 @@ def _fields_checked(unit: Unit) -> Incoming:
         "updated_at": fields.get("updated"),
     }
     state = checked_state(record)
-    _not_ahead(state["created_at"], "created")
-    _not_ahead(state["updated_at"], "updated")
+    _not_ahead(state["created_at"], "created", latest)
+    _not_ahead(state["updated_at"], "updated", latest)
     if state["status"] == "deleted":
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
@@ -104,10 +105,14 @@ def _fields_checked(unit: Unit) -> Incoming:
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
 
 
-def _not_ahead(stamp: str, name: str) -> None:
-    """A date a day or more ahead of this machine's clock is made up (year 9999 kept a file
-    always newest, so it won every merge)."""
-    if stamp > clock.format_time(datetime.now(UTC) + timedelta(days=1)):
+def _latest() -> str:
+    """The latest date a file may carry: a day or more ahead of this machine's clock is made
+    up (year 9999 kept a file always newest, so it won every merge)."""
+    return clock.format_time(datetime.now(UTC) + timedelta(days=1))
+
+
+def _not_ahead(stamp: str, name: str, latest: str) -> None:
+    if stamp > latest:
         raise ValidationError(f"{name} is {stamp[:10]}, in the future", field=name)
 
 

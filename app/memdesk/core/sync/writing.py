@@ -17,6 +17,7 @@ from memdesk.core.sync.files import Unit
 from memdesk.core.sync.incoming import Incoming
 from memdesk.core.sync.local import LOCAL_RELATIONS
 from memdesk.store import Link, Memory
+from memdesk.store.bulk import insert_rows
 
 CHUNK = 500  # rows per statement: SQLite caps the bound variables of one
 # The links a memory's file lists: to what this machine shares, not its inbox's hints.
@@ -89,11 +90,12 @@ class SyncWrites:
                 if row.content != values["content"] or row.task != values["task"]:
                     tasks |= {row.task, values["task"]}
             done += 1
-        if new:  # a prepared statement: the query builder cost more than SQLite storing the row
+        if new:
             columns = tuple(new[0])
-            self.database.cursor().executemany(  # type: ignore[attr-defined]
-                f"INSERT INTO memory ({', '.join(columns)}) "
-                f"VALUES ({', '.join('?' * len(columns))})",
+            insert_rows(
+                self.database,  # type: ignore[attr-defined]
+                "memory",
+                columns,
                 [tuple(row[c] for c in columns) for row in new],
             )
         self._take_links([t for t in takes if not t.deleted], set(rows))

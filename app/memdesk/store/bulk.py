@@ -1,0 +1,33 @@
+"""Many new rows of a table in one statement.
+
+With one INSERT per row (`executemany`), the full-text index's trigger does its
+per-statement work for each memory: 20,000 memories took 2.9-4.1 s to insert. Staged in a
+temporary table and moved with one INSERT … SELECT, the same rows and index took 0.9 s
+(bench/sync.py's first pull; docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import peewee
+
+_STAGE = "temp.memdesk_bulk_rows"
+
+
+def insert_rows(
+    database: peewee.Database, table: str, columns: Sequence[str], rows: Sequence[tuple]
+) -> None:
+    """Insert `rows` (values in the order of `columns`) into `table`, in that order. Call it
+    inside a transaction: the rows appear together or not at all."""
+    if not rows:
+        return
+    names = ", ".join(columns)
+    cursor = database.cursor()
+    cursor.execute(f"DROP TABLE IF EXISTS {_STAGE}")
+    cursor.execute(f"CREATE TABLE {_STAGE} ({names})")  # untyped: each value kept as given
+    try:
+        cursor.executemany(f"INSERT INTO {_STAGE} VALUES ({', '.join('?' * len(columns))})", rows)
+        cursor.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_STAGE} ORDER BY rowid")
+    finally:
+        cursor.execute(f"DROP TABLE {_STAGE}")
