@@ -216,3 +216,89 @@ def test_a_rule_framed_at_length_or_joined_to_a_fix_is_still_stored(message, evi
 
 def test_a_past_tense_is_never_given_a_present_ending():
     assert "spents" not in " ".join(f.content for f in gapfill.find(["I spent a year on Rust."]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a report of how things are now, under a heading or said of "the current" one
+        "Status: the staging db is on Postgres 15.4, the replicas are still on 15.2.",
+        "Latest numbers: the ranker scores 0.64 nDCG on the dev queries.",
+        "The current importer needs 40 minutes per dump.",
+        "At this moment the runner ci-09 is cordoned, so builds go to ci-03 only.",
+        # another's taste or a crowd's belief
+        "My supervisor likes Harvard-style references in every chapter.",
+        "Many devs on the mailing list swear the cache should be 512 MB, not 256.",
+        # not decided
+        "One option could be to cap uploads at 20 MB, but it's a rough idea, don't hold me to it.",
+        # mockery: doubled openers and irony markers
+        "yes yes, 'just add a queue', it's so simple, the cron job definitely needs Kafka",
+        "yeah because the default timeout was clearly too short, let's set it to 900 seconds",
+        "Naturally the vendor SDK is the only way to read the sensor. Naturally it needs Java 8.",
+        # for this session or branch only
+        "Throughout this profiling session always log the allocation counts per frame.",
+        "On this branch, skip the mypy step; we'll re-enable it later.",
+        # a story: what was done after an incident, what it led to
+        "All the alert rules were rewritten after the May incident, it took Omar two weeks.",
+        "the old SD cards were imaged with dd, so those loggers ended up with a broken fstab",
+        # a command and its output
+        "$ git log --oneline -3\n3f2e1d0 ci: always pin actions by sha\n77ab12c docs: use mkdocs",
+        # what one cannot tell, and what to do next
+        "Is the team on spaces or tabs? I can't tell from the repo.",
+        "ok next step is the billing export, can you look at it",
+    ],
+)
+def test_reports_crowds_drafts_irony_and_outputs_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "not_kept"),
+    [
+        # a request beside the rule: the rule is kept, the request is not
+        (
+            "Every dependency is pinned to a minor. The one in tools/lint is stale, bump it.",
+            "bump",
+        ),
+        ("Let's profile the parser first. We always feed the parser UTF-8.", "profile"),
+        (
+            "Black runs in CI here, no exceptions. Now please reformat `cli.py`, only that file.",
+            "reformat",
+        ),
+        (
+            "Please to prepare the changelog for 2.0. In changelogs we never name customers.",
+            "prepare",
+        ),
+    ],
+)
+def test_the_task_beside_a_rule_is_not_stored(message, not_kept):
+    kept = _kept(message)
+    assert kept
+    assert not any(not_kept in content.lower() for content in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # the rule's second clause names what it is about only as "it", or is too short alone
+        ("Docs here build with mkdocs-material; never move it to sphinx.", "mkdocs"),
+        (
+            "oh, and shell scripts in my repos always start with `set -eu` and use shellcheck.",
+            "shellcheck",
+        ),
+    ],
+)
+def test_a_rule_in_two_clauses_is_stored_whole(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_standing_decision_said_with_lets_is_still_stored():
+    assert _kept("Let's send every outbound email through the mailer service.")
+
+
+def test_a_messages_later_statement_is_asked_not_stored():
+    found = gapfill.find(
+        ["Every service here deploys with Helm 3. The api chart renders 14 resources on a Pi."]
+    )
+    assert [f.confidence for f in found if "helm" in f.content.lower()] == [gapfill.HIGH]
+    assert [f.confidence for f in found if "14 resources" in f.content] == [gapfill.MEDIUM]

@@ -50,8 +50,10 @@ LEAD_IN = re.compile(
     r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right(?!\s+now\b),?\s+|sure,?\s+|just\s+|"
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
-    # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:"
-    r"(?!(?:todo|fixme|task|step)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+|"
+    # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:" nor a report's
+    # "Status:" (heard.STATUS reads it)
+    r"(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results)\b)"
+    r"(?:[a-z']+\s){0,3}[a-z']+:\s+|"
     rf"{FRAMING})+",
     _I,
 )
@@ -146,11 +148,18 @@ _PEOPLE = re.compile(
 # A chunk that asks for work now: its markers may still state a rule, which the person
 # confirms ("add the test, table-driven like the rest of the repo").
 _TASK = re.compile(
-    r"^(?:can you |could you |pls |please |let's |let us )?(?:add|fix|write|run|rerun|create|"
+    r"^(?:(?:now|next|then|first|so|ok(?:ay)?),?\s+)?(?:can you |could you |pls |please )?(?:to )?"
+    r"(?:add|fix|write|run|rerun|create|tune|tweak|"
     r"update|build|start|check|open|move|split|make|look|rework|finish|bump|upgrade|init|hit|seed|rotate|"
     r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
     r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
-    r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b",
+    r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b|"
+    # a plan for now: "let's tune the gains", not "let's always squash", "let's route every …"
+    r"^(?:let's|let us|lets)\s+(?!(?:always|never|stick|keep|standardi[sz]e|agree|go with|not)\b)"
+    r"(?!.*\b(?:every|all|always|never|each|any|from now on|going forward)\b)|"
+    # "now please reformat cli.py": please and a verb, not "please always …"
+    r"^(?:(?:now|next|then|first|so|ok(?:ay)?),?\s+)?please\s+(?:to\s+)?(?!(?:always|never|don't|"
+    r"do not|keep|use|prefer|avoid|stick|make sure|remember|note)\b)[a-z]+\b",
     _I,
 )
 # A request by its shape, whatever its verb: a first word that is not a subject, then an
@@ -168,7 +177,10 @@ _PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
     r"stuck|janky|laggy|glitch\w*|misbehav\w*|doesn't work|does not work|won't|"
     r"can't find|is missing|are missing|snaps?|flickers?)\b|"
-    r",\s*(?:fix|check|see|look into|investigate|debug|figure out|sort out|deal with)\b",
+    r",\s*(?:fix|check|see|look into|investigate|debug|figure out|sort out|deal with)\b|"
+    # "…, update it to 3.12": what to change in the thing just named
+    r",\s*(?:please\s+)?(?:update|upgrade|bump|fix|change|rewrite|replace|move|rename|remove|"
+    r"delete|convert|migrate|port|refactor|clean up|tidy) (?:it|them|this|that)\b",
     _I,
 )
 # "Always the same error", "Never seen this before": a description, not a rule.
@@ -203,7 +215,8 @@ _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|un
 # "it", "this", "they" at the start point back at what the conversation held; "this repo"
 # names what it is.
 _DEICTIC_START = re.compile(
-    r"^(?:it|this|that|these|those|they|there)\b(?!\s+(?:repo|repository|project|codebase|app|"
+    r"^(?:it|this|that|these|those|they|there|the one|this one|that one)\b"
+    r"(?!\s+(?:repo|repository|project|codebase|app|"
     r"service|crate|package|module|team|monorepo|workspace|library)\b)",
     _I,
 )

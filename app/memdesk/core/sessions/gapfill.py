@@ -53,7 +53,7 @@ _OPENER = re.compile(
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    r"|(?!(?:todo|fixme|task|step|remember)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+"
+    r"|(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results|remember)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+"
     rf"|{clauses.FRAMING})+",
     re.IGNORECASE,
 )
@@ -107,7 +107,7 @@ def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
-            in_message = _leaning_back(in_message)
+            in_message = _one_lead(_leaning_back(in_message))
             if in_message and heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             found.extend(in_message)
@@ -168,7 +168,8 @@ def _one_per_sentence(found: list[Finding], text: str) -> list[Finding]:
     rest = [f for f in found if f.pattern != "accepted_decision"]
     for sentence in clauses.sentences_of(text):
         inside = [f for f in rest if f.sentence.strip(" .!") in sentence]
-        if len(inside) > 1 and len(sentence) <= MAX_SENTENCE and _one_thing(inside):
+        whole = len(inside) > 1 and _one_thing(inside) or _leans_on_before(inside, sentence)
+        if whole and len(sentence) <= MAX_SENTENCE:
             best = min(inside, key=lambda f: _RANK[f.confidence])
             scope = GLOBAL if all(f.scope == GLOBAL for f in inside) else PROJECT
             content = clauses.whole(sentence)
@@ -185,14 +186,28 @@ _STEM = 4
 
 
 def _one_thing(parts: list[Finding]) -> bool:
-    """Whether a later clause points back at an earlier one or shares a word with it."""
+    """Whether a later clause points back at an earlier one, shares a word with it, or is
+    too short to say anything alone ("…always start with a shebang and use argparse")."""
     seen: set[str] = set()
     for n, part in enumerate(parts):
         words = {w[:_STEM] for w in _WORDS.findall(part.sentence.casefold()) if len(w) >= _STEM}
-        if n and (words & seen or _POINTING_BACK.search(part.sentence)):
+        short = len(part.content.split()) < 3
+        if n and (words & seen or _POINTING_BACK.search(part.sentence) or short):
             return True
         seen |= words
     return False
+
+
+def _leans_on_before(inside: list[Finding], sentence: str) -> bool:
+    """Whether the one finding of a sentence is its later clause and names what it is about
+    only as "it" ("citations use biblatex; never switch it to natbib")."""
+    if len(inside) != 1:
+        return False
+    said = inside[0].sentence.strip(" .!")
+    return sentence.find(said) > 0 and bool(_IT.search(said))
+
+
+_IT = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
 def _leaning_back(found: list[Finding]) -> list[Finding]:
@@ -218,6 +233,21 @@ _LEANS_BACK = re.compile(
     r"^(?:i|we)\b.*\b(?:it|them|that|this|those|these)(?:\s+(?:too|as well|first|later))?[.!]?$",
     re.IGNORECASE,
 )
+
+
+def _one_lead(found: list[Finding]) -> list[Finding]:
+    """A message's first statement is stored; any later one is the person's to confirm.
+    A person states one lasting thing beside the task they came with: the second statement
+    a message holds was more often that task's context ("The current build takes 11 s") than
+    another rule (dev sets as first measured: 10 of 24 such findings right, 8 of 10 messages
+    with the right one first)."""
+    out, stored = [], False
+    for finding in found:
+        if finding.confidence == HIGH:
+            finding = _at_most_medium(finding) if stored else finding
+            stored = True
+        out.append(finding)
+    return out
 
 
 def _at_most_medium(finding: Finding) -> Finding:

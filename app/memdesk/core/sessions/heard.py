@@ -37,7 +37,8 @@ HEDGE = re.compile(
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
     r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
     r"pretend (?:we|that|it)|say we had|if we had|seems? to(?: be| have)?|appears? to be|"
-    r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+))\b|"
+    r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+)|"
+    r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out))\b|"
     r"^\w+,\s+(?:if|suppose|say)\b",
     _I,
 )
@@ -59,7 +60,11 @@ TRANSIENT = re.compile(
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"spike|demo|experiment)|in this (?:pr|change|ticket|commit|branch|pass|session)|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
-    r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while)\b|"
+    r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while|"
+    r"at this moment|(?:during|throughout) (?:this|the current) (?:[\w-]+ ){0,2}?(?:session|"
+    r"sprint|run|investigation|migration|incident|outage|release|week|pass|hunt)|"
+    r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
+    r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
     r"\bplease (?:fix|repair|update|change|correct|adjust|patch) (?:it|this|that|them)\b|"
     r"^(?!.*\b(?:always|never|every|each|whenever|any ?time|from now on|going forward)\b)"
     r".*\band (?:then )?(?:fix|repair|rewrite|update|regenerate|rerun|re-run) (?:the|this|that|"
@@ -95,7 +100,9 @@ SARCASM = re.compile(
     r"\b(?P<w>[a-z]{2,12})[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
     r"very helpful\b|\b(?:brilliant|genius|great) idea\b|\bdefinitely the (?:most|best) \w+|"
     r"\b(?:anyone|anybody) (?:has )?ever (?:picked|chosen|seen|made|written)\b|"
-    r"^obviously,? (?:we|you) should\b|"
+    r"^obviously,? (?:we|you) should\b|^(?:yes|yeah|sure|right),? (?:yes|yeah|sure|right)\b|"
+    r"\bit'?s so (?:simple|easy|obvious)\b|\bdefinitely needs\b|^yeah,? because\b|"
+    r"\bclearly (?:too|the best|so)\b|"
     r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
     _I,
 )
@@ -113,11 +120,14 @@ REPORTED = re.compile(
     r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
     r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
     r"swear|told (?:us|me))\b|"
-    r"\b(?:my (?:colleague|coworker|co-worker|manager|boss|lead|teammate|friend|team ?mate)s?|"
+    r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
+    r"supervisor|advisor|adviser|reviewer|client|manager|boss|lead|teammate|friend|team ?mate)s?|"
+    r"(?:some|many|most|a few|a lot of|lots of|other|certain) (?:folks|people|users|devs|"
+    r"developers|engineers|guys|commenters|posters|redditors|teams|colleagues|blogs)|"
     r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
     r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
     r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
-    r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears? by|recommends?|"
+    r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears?|swore|recommends?|"
     r"prefers?|likes?|loves?)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
     r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b|"
@@ -146,7 +156,9 @@ UNDECIDED = re.compile(
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
-    r"or might not|who knows|kinda|kind of want|sort of want)\b|^might\b|"
+    r"or might not|who knows|kinda|kind of want|sort of want|could be to|(?:a |just a )?draft "
+    r"idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|half-baked|not final|"
+    r"not set in stone|early thoughts?)\b|^might\b|"
     r"^i'?ll (?!always|never)\w+",
     _I,
 )
@@ -179,7 +191,10 @@ STATUS = re.compile(
     r"^(?:the|this|that) (?:failure|error|crash|bug|flake|exception|problem|issue|slowness)s? "
     r"(?:is|are|seems?|happens?)\b|"
     r"\b(?:getting|seeing|hitting) (?:[\w-]+ ){0,3}(?:errors?|exceptions?|failures?|timeouts?|"
-    r"warnings?|crashes)\b",
+    r"warnings?|crashes)\b|"
+    # a report's heading ("Status: …", "Current numbers: …"), "the current build takes …"
+    r"^(?:status|progress|update|latest|current|numbers|results)(?: \w+)?\s*:|^(?:the )?current\b|"
+    r"\b(?:is|are) still (?:on|at|in)\b",
     _I,
 )
 # What happened once, told as a story.
@@ -194,7 +209,9 @@ PAST = re.compile(
     r"shipped|spent|broke|lost)|i remember (?:we|when|that|how)|"
     r"^(?:i|we) (?:spent|wasted|went|lost|broke|forgot|chased|saw|took) |"
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked))\b",
+    r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
+    r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
+    r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months))\b",
     _I,
 )
 # A story told in the past tense: "The game jam build shipped with exceptions enabled",
@@ -265,9 +282,11 @@ def prose(message: str) -> str:
     for block in re.split(r"\n\s*\n", message):
         lines = block.splitlines()
         pasted = [is_pasted(line) for line in lines]
-        # a log's own lines go on indented after its first
+        # a log's own lines go on indented after its first; a command's ("$ git log") output
+        # runs to the end of its block
         for n in range(1, len(lines)):
             pasted[n] = pasted[n] or pasted[n - 1] and lines[n].startswith("  ")
+            pasted[n] = pasted[n] or any(line.lstrip().startswith("$ ") for line in lines[:n])
         if sum(pasted) >= 2 and sum(pasted) * 2 >= len(lines):
             continue
         for line, was_pasted in zip(lines, pasted, strict=True):
@@ -303,7 +322,17 @@ def doubted(message: str) -> bool:
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", prose(message)) if s.strip()]
     if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) for s in said):
         return True
+    # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
+    # an opener of irony
+    openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
+    if len(openers) > len(set(openers)):
+        return True
     return bool(said) and bool(_PRAISE.match(said[0]))
+
+
+_IRONIC_OPENER = re.compile(
+    r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
+)
 
 
 # What only the clause it is in says: "look at why the pipeline went red — keep in mind CI
