@@ -6,17 +6,23 @@ import os
 import stat
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "memdesk"
 DB_ENV = "MEMDESK_DB"
 
 
+# platformdirs is imported where it is asked: a hook starts on every prompt, and with
+# XDG_RUNTIME_DIR set it never needs it.
+
+
 def data_dir() -> Path:
+    import platformdirs
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def log_dir() -> Path:
+    import platformdirs
+
     return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import socket
 import stat
 from pathlib import Path
@@ -109,6 +108,8 @@ def read_role_key(socket: str | os.PathLike[str]) -> str | None:
 def write_role_key(socket: str | os.PathLike[str]) -> str:
     """A fresh random key, readable by this user only (written anew: never reused from a file
     someone else may have placed)."""
+    import secrets  # here: a hook, which only reads keys, starts on every prompt
+
     path = role_key_path(socket)
     key = secrets.token_hex(32)
     path.unlink(missing_ok=True)

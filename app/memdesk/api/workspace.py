@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +140,14 @@ def _package_json(text: str) -> list[str]:
     return words
 
 
+def _toml(text: str) -> Any:
+    import tomllib  # here, not at the top: a hook imports this module on every prompt
+
+    return _parse(tomllib.loads, text)
+
+
 def _pyproject(text: str) -> list[str]:
-    data = _parse(tomllib.loads, text)
+    data = _toml(text)
     if not isinstance(data, dict):
         return []
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
@@ -161,7 +166,7 @@ def _pyproject(text: str) -> list[str]:
 
 
 def _cargo(text: str) -> list[str]:
-    data = _parse(tomllib.loads, text)
+    data = _toml(text)
     if not isinstance(data, dict):
         return []
     words = []
