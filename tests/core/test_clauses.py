@@ -302,3 +302,60 @@ def test_a_messages_later_statement_is_asked_not_stored():
     )
     assert [f.confidence for f in found if "helm" in f.content.lower()] == [gapfill.HIGH]
     assert [f.confidence for f in found if "14 resources" in f.content] == [gapfill.MEDIUM]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what is wrong now, however concrete
+        "The save button does nothing in Firefox. No error in the console either.",
+        "the uploader stops retrying after about 4 hours and the queue just sits there",
+        "Charts render inverted in the print view but fine on screen.",
+        "If two admins edit a role the second save silently overwrites the first.",
+        "The temperature readings bounce around when the fan kicks in.",
+        "The cart page is blank on iOS 17. Then the API 500s.",
+        "seeing `KeyError: 'sku'` in the importer when a row has no sku column",
+        # a run's outcome
+        "ran the suite: 880 passed, 2 skipped, 1 failed, the failing one is test_resize_gif",
+        "the build passes locally now but the docs job fails with 3 warnings",
+        "the report query returns in 300ms now instead of 9s, the new index helps",
+        # a remark on the work at hand
+        "The migration you wrote works but the column names are inconsistent.",
+        "This breaks the CLI, you moved `main` to app/run.py but setup.cfg still points at cli.py.",
+        "I like the approach but the cache key now includes the user id, which we don't need.",
+        "I don't think the retry is needed there, the call is idempotent anyway.",
+        # answers and one-offs
+        "yes, go with option 3, the streaming parser",
+        "just this run: skip the e2e tests, I only want the unit results",
+        "The branch is `feat/sso-callback`, it's pushed",
+        # musing and venting
+        "hmm, I wonder if the worker pool should be bigger. not sure",
+        "I'm torn between Celery and RQ for this. RQ is simpler but Celery is everywhere.",
+        "I hate locale bugs so much",
+        # a change asked for, said after where
+        "In the Android app, make the settings screen remember the last tab.",
+    ],
+)
+def test_bug_reports_run_results_and_review_remarks_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a rule or fact that mentions a failure or a flaky thing is still one
+        ("Priya owns the flaky e2e suite, so anything failing there goes to her.", "priya"),
+        ("CI fails on any new mypy error, so keep the types clean.", "mypy"),
+        ("For the record, we ship GLES2 only because the kiosk GPU breaks with Vulkan.", "gles2"),
+        # a bug report first, the lasting statement after it
+        ("The map tiles flicker on zoom. Our tile server is tiles.int.example:8088.", "8088"),
+    ],
+)
+def test_a_statement_beside_a_failure_is_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_what_the_user_quotes_stays_as_written_and_never_becomes_a_verb():
+    (rule,) = _kept("please stop signing off with 'Hope this helps!', I never need that.")
+    assert "'Hope this helps!'" in rule
+    assert "never needs" in rule

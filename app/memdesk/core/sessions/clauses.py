@@ -154,6 +154,9 @@ _TASK = re.compile(
     r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
     r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
     r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare)\b|"
+    # a request after where it applies: "In the Unity project, make …", "In docs/auth.md add …"
+    r"^in [^,]{1,60}?,?\s+(?:please\s+)?(?:make|add|change|fix|update|write|move|rename|remove|"
+    r"delete|create|put|set|insert|drop|replace)\b|"
     # a plan for now: "let's tune the gains", not "let's always squash", "let's route every …"
     r"^(?:let's|let us|lets)\s+(?!(?:always|never|stick|keep|standardi[sz]e|agree|go with|not)\b)"
     r"(?!.*\b(?:every|all|always|never|each|any|from now on|going forward)\b)|"
@@ -327,6 +330,8 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     person, or what the team's is."""
     heard_here = _judge(statement, sentence)
     framed = how == embedded.FRAMED and heard_here is None and len(statement.split()) >= 3
+    # a clause, not "the last tab" of "make the screen remember the last tab"
+    framed = framed and bool(_ENV_VERB.search(statement))
     if framed and not heard.not_a_statement(statement):
         return _heard(HIGH, "fact", statement, sentence, about_user=False)
     if heard_here is None or heard_here.confidence != HIGH:

@@ -69,14 +69,27 @@ _VERB_AFTER_USER = re.compile(
     r"(^|[,;:] |\b(?:and|but|so|because|since|that|when|if|as) )"
     r"the user (always |never |usually |often |also |really |generally |only )?"
     r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b|does\b|doesn't|"
-    r"\w+ed\b|had\b|(?:spent|went|ran|took|made|got|lost|broke|forgot|sent|saw|wrote|built|"
+    # an adverb is not the verb, nor "need" a past tense ("the user never needs", not "nevers")
+    r"(?:always|never|usually|often|also|really|generally|only)\b|(?!\w*eed\b)\w+ed\b|had\b|(?:spent|went|ran|took|made|got|lost|broke|forgot|sent|saw|wrote|built|"
     r"found|came|thought|told|said|left|kept|began|chose|knew|gave|heard|held|meant|spoke)\b)"
     r"([a-z]+)\b(?!')"
 )  # nor a past tense ("the user spent", never "spents")
 
 
 def person(text: str) -> str:
-    """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing."""
+    """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing;
+    what the user quotes stays as they wrote it ("stop ending with 'Let me know …'")."""
+    out, last = [], 0
+    for quoted in _QUOTED.finditer(text):
+        out += [_said_of_the_user(text[last : quoted.start()]), quoted[0]]
+        last = quoted.end()
+    return "".join([*out, _said_of_the_user(text[last:])])
+
+
+_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
+
+
+def _said_of_the_user(text: str) -> str:
     for pattern, replacement in _FIRST_PERSON:
         text = pattern.sub(replacement, text)
     return _VERB_AFTER_USER.sub(lambda m: f"{m[1]}the user {m[2] or ''}{_third(m[3])}", text)

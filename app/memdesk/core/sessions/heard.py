@@ -38,7 +38,8 @@ HEDGE = re.compile(
     r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
     r"pretend (?:we|that|it)|say we had|if we had|seems? to(?: be| have)?|appears? to be|"
     r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+)|"
-    r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out))\b|"
+    r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out|find)|i wonder|"
+    r"i (?:don'?t|do not) think)\b|"
     r"^\w+,\s+(?:if|suppose|say)\b",
     _I,
 )
@@ -65,6 +66,11 @@ TRANSIENT = re.compile(
     r"sprint|run|investigation|migration|incident|outage|release|week|pass|hunt)|"
     r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
+    r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
+    # an answer to the agent's question: "yeah go with option 2", "take the second one"
+    r"^(?:(?:yeah|yes|yep|ok(?:ay)?|sure),?\s+)?(?:let's\s+)?(?:go with|take|pick|do) (?:option "
+    r"|approach |variant )?(?:#?\d|[abc]\b|one\b|two\b|the (?:first|second|third|last|latter|"
+    r"former|other)\b)|"
     r"\bplease (?:fix|repair|update|change|correct|adjust|patch) (?:it|this|that|them)\b|"
     r"^(?!.*\b(?:always|never|every|each|whenever|any ?time|from now on|going forward)\b)"
     r".*\band (?:then )?(?:fix|repair|rewrite|update|regenerate|rerun|re-run) (?:the|this|that|"
@@ -145,6 +151,38 @@ REPORTED = re.compile(
     r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b",
     _I,
 )
+# What is wrong now, told to have it looked at ("The export button does nothing on Safari",
+# "the sensor task stops logging after 6 hours"), a run's outcome ("412 passed, 1 failed"), and
+# a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
+# approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
+WRONG_NOW = re.compile(
+    r"^(?!.*\b(?:always|never|every|each|any|whenever|must|should|from now on|going forward|"
+    r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
+    r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
+    r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
+    r"flakes|spikes|stutters|drifts|overwrites|falls through|does nothing|nothing happens|"
+    r"(?:is|are)n't working|(?:is|are) not working|show(?:s)? up as|busted|inverted|garbled|"
+    r"garbage|corrupted|truncated|flakiness|mismatch|silently|segfault|off by (?:one|"
+    r"exactly|\d))\b|\bdoesn'?t (?:work|load|render|show|fire|save|update|reset|start|build|"
+    r"compile|respond)\b|\b(?:is|are) (?:still |so |really )?flaky\b|"
+    r"\b(?:is|are) (?:\w+ )?(?:blank|unresponsive)\b|"
+    r"\bno (?:error|errors|warning|warnings|request|output|response|logs?|conflict warning)\b|"
+    r"\b\d+ (?:passed|failed|skipped|errors|warnings)\b|"
+    r"\b(?:passes|passed|builds?|built) (?:now|locally|fine)\b|"
+    r"\b(?:plan|output|log|trace|profile|snapshot|explain|profiler) shows\b|"
+    r"\bnow instead of\b|\binstead of ~?\d|"
+    r"^(?:the )?(?:failing|flaky|broken|slow|offending|culprit) (?:one|test|case|step|file|line|"
+    r"call|query|request|job)|\b(?:errors?|failures?|warnings?|crashes) (?:come|comes|came) "
+    r"from\b|(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|"
+    r"put|created|generated)\b|\b(?:the|this|that|your) [\w-]+ you (?:just )?(?:wrote|added|"
+    r"made|generated|created|changed)\b|(?:jump|bounce)s? around|\bfreeze\b|\bstutter\b|"
+    r"\b[45]\d\ds\b|^(?:getting|seeing|hitting|got)\b|"
+    r"\bit'?s (?:pushed|merged|deployed|live|up|in|green|red|fixed)\b|"
+    r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
+    r"direction|solution|plan|version|design|naming|layout)\b|"
+    r"\bi (?:hate|love) [\w ]{1,30} so much\b)",
+    _I,
+)
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
@@ -156,8 +194,9 @@ UNDECIDED = re.compile(
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
-    r"or might not|who knows|kinda|kind of want|sort of want|could be to|(?:a |just a )?draft "
-    r"idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|half-baked|not final|"
+    r"or might not|who knows|torn between|kinda|kind of want|sort of want|could be to|"
+    r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
+    r"half-baked|not final|"
     r"not set in stone|early thoughts?)\b|^might\b|"
     r"^i'?ll (?!always|never)\w+",
     _I,
@@ -337,7 +376,7 @@ _IRONIC_OPENER = re.compile(
 
 # What only the clause it is in says: "look at why the pipeline went red — keep in mind CI
 # has a 20 minute timeout" holds a statement beside the status.
-CLAUSE_ONLY = ("a past event", "how things are at the moment")
+CLAUSE_ONLY = ("a past event", "how things are at the moment", "what is wrong now")
 
 
 @lru_cache(maxsize=1024)
@@ -358,6 +397,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("a past event", PAST),
         ("a past event", TOLD_AS_PAST),
         ("how things are at the moment", STATUS),
+        ("what is wrong now", WRONG_NOW),
     ):
         if rule.search(body):
             return why
