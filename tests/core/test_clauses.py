@@ -347,6 +347,7 @@ def test_bug_reports_run_results_and_review_remarks_are_not_stored(message):
         ("Priya owns the flaky e2e suite, so anything failing there goes to her.", "priya"),
         ("CI fails on any new mypy error, so keep the types clean.", "mypy"),
         ("For the record, we ship GLES2 only because the kiosk GPU breaks with Vulkan.", "gles2"),
+        ("My desktop is a Ryzen box, so use amd64 images when you build locally.", "amd64"),
         # a bug report first, the lasting statement after it
         ("The map tiles flicker on zoom. Our tile server is tiles.int.example:8088.", "8088"),
     ],

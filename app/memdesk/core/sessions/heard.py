@@ -168,7 +168,7 @@ WRONG_NOW = re.compile(
     r"\b(?:is|are) (?:\w+ )?(?:blank|unresponsive)\b|"
     r"\bno (?:error|errors|warning|warnings|request|output|response|logs?|conflict warning)\b|"
     r"\b\d+ (?:passed|failed|skipped|errors|warnings)\b|"
-    r"\b(?:passes|passed|builds?|built) (?:now|locally|fine)\b|"
+    r"\b(?:passes|passed|builds|built) (?:now|locally|fine)\b|"
     r"\b(?:plan|output|log|trace|profile|snapshot|explain|profiler) shows\b|"
     r"\bnow instead of\b|\binstead of ~?\d|"
     r"^(?:the )?(?:failing|flaky|broken|slow|offending|culprit) (?:one|test|case|step|file|line|"
