@@ -262,6 +262,11 @@ def test_reports_crowds_drafts_irony_and_outputs_are_not_stored(message):
         ),
         ("Let's profile the parser first. We always feed the parser UTF-8.", "profile"),
         (
+            "Add caching to the loader? five workers, eviction after 10 minutes. "
+            "(btw Omar owns the cache cluster, ask him before resizing it)",
+            "workers",
+        ),
+        (
             "Black runs in CI here, no exceptions. Now please reformat `cli.py`, only that file.",
             "reformat",
         ),

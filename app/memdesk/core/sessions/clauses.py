@@ -128,7 +128,9 @@ _CONCRETE = re.compile(
 )
 _ENV_VERB = re.compile(
     # a verb in the present after its subject ("the API sends UTC", "QA tracks bugs in …")
-    r"(?<=\w )(?:gets|get)\s\w+ed\b|(?<=[a-z] )(?!(?:is|has|was|this|its|does|yes|always|"
+    # (not a counted noun: "three attempts, backoff from 200ms" has no verb)
+    r"(?<=\w )(?:gets|get)\s\w+ed\b|(?<=[a-z] )(?<!\btwo )(?<!three )(?<!\bfour )(?<!\bfive )"
+    r"(?<!\bfew )(?<!\bmany )(?<!several )(?!(?:is|has|was|this|its|does|yes|always|"
     r"plus|less|across|unless|perhaps|thus|as|us)\b)[a-z]{2,}(?<![su])s\b|"
     r"\b(?:is|are|'s|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
     r"targets?|installs?|deploys?|ships?|served|hosted|stored|scheduled|issued|comes? from|"
