@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdesk.core.sessions import embedded, heard
+from memdesk.core.sessions import embedded, heard, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
 
 _I = re.IGNORECASE
@@ -290,7 +290,7 @@ def asks_for_work(text: str) -> bool:
 
 def sentences_of(message: str) -> list[str]:
     """The message's sentences as the user wrote them (pasted text left out)."""
-    return [s for s in _SENTENCES.split(heard.prose(message)) if s.strip()]
+    return [s for s in _SENTENCES.split(pasted.prose(message)) if s.strip()]
 
 
 def whole(sentence: str) -> str:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, heard
+from memdesk.core.sessions import clauses, heard, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
 
 GLOBAL, PROJECT = "global", "project"
@@ -84,7 +84,7 @@ _LASTING = re.compile(
 def sentences(text: str) -> list[str]:
     """A message's sentences and clauses, each trimmed; pasted text left out."""
     out = []
-    for part in _SPLIT.split(heard.prose(text)):
+    for part in _SPLIT.split(pasted.prose(text)):
         if heard.TRANSIENT.search(part):
             continue  # "today only: staging is QINT2" is for an occasion, lead-in and all
         part = part.strip().strip("*_`\"'").strip()
@@ -396,7 +396,7 @@ def _accepted(proposal: str, reply: str) -> list[Finding]:
     if not _ACCEPT.match(first):
         return []
     out = []
-    for sentence in re.split(r"(?<=[.!?])\s+", heard.prose(proposal)):
+    for sentence in re.split(r"(?<=[.!?])\s+", pasted.prose(proposal)):
         match = _PROPOSAL.search(sentence)
         if match is None or sentence.rstrip().endswith("?") and "shall" not in sentence.lower():
             continue

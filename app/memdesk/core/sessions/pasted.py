@@ -1,0 +1,91 @@
+"""Text the user pasted rather than wrote: logs, tracebacks, prompts, diffs, compiler and
+linter output, command output, SQL and tables. What is left, `prose`, is what extraction reads."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_I = re.IGNORECASE
+
+
+# Lines a person pastes rather than writes: logs, tracebacks, prompts, diffs, compiler and
+# linter output (a source position, a gutter, a level with a code: "error[E0502]:").
+_LOG_LINE = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
+    r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
+    r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
+    r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
+    r"=\s*(?:help|note|hint):|"
+    r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
+    r".*\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
+    r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) ))",
+    _I,
+)
+# Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
+_SOURCE_POSITION = re.compile(
+    r"(?<![\w./-])[\w./-]+\.(?:py|pyi|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|kts|cs|cpp|cc|c|h|hpp|ex|exs|hs|"
+    r"swift|php|scala|clj|jl|lua|sh|vue|svelte|gd|r|ml|nim|sol):\d+(?::\d+)?\b|"
+    r"\bin file \"[^\"]+\", line \d+",
+    _I,
+)
+
+
+# A statement of SQL pasted on a line of its own ("select * from orders o join users u …").
+_SQL = re.compile(
+    r"(?:select\s+(?:distinct\s+)?(?:\*|[\w.]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+[\w.]+|"
+    r"insert\s+into\s+[\w.]+\s*(?:\(|values\b|select\b)|delete\s+from\s+[\w.]+\s+where\b|"
+    r"update\s+[\w.]+\s+set\s+\w+\s*=|(?:create|alter|drop)\s+(?:table|index|view)\s+[\w.]+)",
+    _I,
+)
+# A row of a command's table ("billing-7c9d8f   1/1   Running   0   3d"): four columns or more.
+_COLUMN_GAP = re.compile(r" {2,}")
+
+
+def is_pasted(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
+        return True
+    if _SOURCE_POSITION.search(stripped) or _SQL.match(stripped):
+        return True
+    if len(_COLUMN_GAP.split(stripped)) >= 4:
+        return True
+    symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
+    return symbols >= 4 and symbols > len(stripped) / 12
+
+
+@lru_cache(maxsize=256)  # the table and the clause reader each read a message's prose
+def prose(message: str) -> str:
+    """The words the user wrote in `message`: code blocks, pasted lines, a block of lines
+    (no blank line between) that is mostly pasted, and whatever follows a line that
+    introduces a paste ("Here's the commit message I wrote:") left out. The lines of a
+    pasted log between its error lines ("Note that in CI this is true by default.") read
+    like prose, and are not the user's."""
+    message = re.sub(r"```.*?(?:```|$)", "\n", message, flags=re.DOTALL)
+    kept = []
+    for block in re.split(r"\n\s*\n", message):
+        lines = block.splitlines()
+        marked = [is_pasted(line) for line in lines]
+        # a log's own lines go on indented after its first; a command's ("$ git log") output
+        # runs to the end of its block
+        for n in range(1, len(lines)):
+            marked[n] = marked[n] or marked[n - 1] and lines[n].startswith("  ")
+            marked[n] = marked[n] or any(line.lstrip().startswith("$ ") for line in lines[:n])
+        if sum(marked) >= 2 and sum(marked) * 2 >= len(lines):
+            continue
+        for line, was_pasted in zip(lines, marked, strict=True):
+            if _INTRODUCES_PASTE.search(line):
+                return "\n".join(kept)
+            if not was_pasted:
+                kept.append(line)
+        kept.append("")
+    return "\n".join(kept).strip("\n")
+
+
+_INTRODUCES_PASTE = re.compile(
+    r"\b(?:here's|here is|here are|from the|output|log|logs|trace|message|says|said|got this|"
+    r"excerpt|snippet)\b[^:]*:\s*$",
+    _I,
+)
