@@ -365,3 +365,22 @@ def test_what_the_user_quotes_stays_as_written_and_never_becomes_a_verb():
     (rule,) = _kept("please stop signing off with 'Hope this helps!', I never need that.")
     assert "'Hope this helps!'" in rule
     assert "never needs" in rule
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a file position quoted in the user's own sentence is not a pasted log line
+        (
+            "The linter flags `api/users.go:42`. Here we run golangci-lint with --fast, always.",
+            "--fast",
+        ),
+        # a word in quotes is mentioned, not used
+        ("In this repo, drafts always get the label 'not yet'.", "label"),
+        # for the next time, not only this one
+        ("So you don't have to ask next time: I like commits under 200 lines.", "200 lines"),
+        ("One habit I want you to keep doing from now on: list the files you touched.", "files"),
+    ],
+)
+def test_a_statement_is_heard_beside_what_only_looks_like_a_paste_or_a_one_off(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])

@@ -254,7 +254,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
             continue  # nothing in it is short enough to be one statement
         why = heard.not_a_statement(_strip(sentence)) or (
-            "said for the task at hand" if heard.TRANSIENT.search(sentence) else None
+            "said for the task at hand" if heard.for_the_task_at_hand(sentence) else None
         )
         if why and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
             refused.append(sentence.strip())

@@ -85,7 +85,7 @@ def sentences(text: str) -> list[str]:
     """A message's sentences and clauses, each trimmed; pasted text left out."""
     out = []
     for part in _SPLIT.split(pasted.prose(text)):
-        if heard.TRANSIENT.search(part):
+        if heard.for_the_task_at_hand(part):
             continue  # "today only: staging is QINT2" is for an occasion, lead-in and all
         part = part.strip().strip("*_`\"'").strip()
         part = _OPENER.sub("", part).strip()

@@ -31,6 +31,7 @@ _SOURCE_POSITION = re.compile(
 )
 
 
+_IN_BACKTICKS = re.compile(r"`[^`\n]+`")
 # A statement of SQL pasted on a line of its own ("select * from orders o join users u …").
 _SQL = re.compile(
     r"(?:select\s+(?:distinct\s+)?(?:\*|[\w.]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+[\w.]+|"
@@ -48,7 +49,9 @@ def is_pasted(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
         return True
-    if _SOURCE_POSITION.search(stripped) or _SQL.match(stripped):
+    # a position the user quotes in their own sentence ("the detector flags `metrics.go:118`")
+    # is a mention, not a pasted line
+    if _SOURCE_POSITION.search(_IN_BACKTICKS.sub("`…`", stripped)) or _SQL.match(stripped):
         return True
     if len(_COLUMN_GAP.split(stripped)) >= 4:
         return True
