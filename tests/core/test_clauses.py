@@ -320,6 +320,9 @@ def test_a_messages_later_statement_is_asked_not_stored():
         "The temperature readings bounce around when the fan kicks in.",
         "The cart page is blank on iOS 17. Then the API 500s.",
         "seeing `KeyError: 'sku'` in the importer when a row has no sku column",
+        "The CSV export randomly loses its last row.",
+        "Push notifications arrive twice for some users on Android 14.",
+        "The reports page takes 9 seconds to open with the March data.",
         # a run's outcome
         "ran the suite: 880 passed, 2 skipped, 1 failed, the failing one is test_resize_gif",
         "the build passes locally now but the docs job fails with 3 warnings",

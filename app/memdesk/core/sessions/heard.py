@@ -183,7 +183,11 @@ WRONG_NOW = re.compile(
     r"\bit'?s (?:pushed|merged|deployed|live|up|in|green|red|fixed)\b|"
     r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
     r"direction|solution|plan|version|design|naming|layout)\b|"
-    r"\bi (?:hate|love) [\w ]{1,30} so much\b)",
+    r"\bi (?:hate|love) [\w ]{1,30} so much\b|"
+    # behaviour seen now and then, how long something takes now
+    r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
+    r"reason))\b|"
+    r"\btakes? (?:about |around |~)?\d+(?:\.\d+)? ?(?:s|ms|secs?|seconds|mins?|minutes)\b)",
     _I,
 )
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
