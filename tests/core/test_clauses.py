@@ -387,3 +387,30 @@ def test_what_the_user_quotes_stays_as_written_and_never_becomes_a_verb():
 )
 def test_a_statement_is_heard_beside_what_only_looks_like_a_paste_or_a_one_off(message, evidence):
     assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "careful, that loop mutates the list while iterating over it",
+        "Looks good except the cache key ignores the locale.",
+        "you're swallowing the timeout here, re-raise it",
+        "The snapshot test doesn't actually compare the rendered markup.",
+        "tried it on the staging phone, scroll still stutters",
+        "the checksum differs between runs, weird",
+        "Option B. Not for this, we can revisit once traffic grows.",
+        "eh, 2 shards is fine, it's a throwaway benchmark cluster",
+        "I think the retries pile up behind the lock.",
+    ],
+)
+def test_review_remarks_trials_and_musings_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_plain_value_with_nothing_tying_it_to_how_things_stay_is_asked():
+    said = "the thumbnail worker handles about 40 images per second on the M1"
+    assert _kept(said) == []
+    assert any("40 images" in content for content in _shown(said))
+    # the same kind of fact said of our own setup, or where it lives, is stored
+    assert _kept("Our thumbnail worker runs on 4 cores in prod.")
+    assert _kept("The thumbnail worker lives in services/thumbs and listens on 7070.")

@@ -232,6 +232,21 @@ _PROJECT_WORDS = re.compile(
 )
 
 
+_ANCHORED = re.compile(
+    r"\b(?:we|we're|we've|our|ours|us|here|this (?:repo|repository|project|codebase|service|"
+    r"crate|app|team|org|company|monorepo|package|module|library|workspace|firmware|board|"
+    r"cluster|machine|box|laptop)|the (?:team|company)|prod|production|staging|ci|i|i'm|my|"
+    r"fyi|for the record|for future reference|btw|by the way|heads[- ]up|note|remember|"
+    r"always|never|every|by default|"
+    # where things are and what they are built on: said of how things stay
+    r"lives|live|listens|hosted|deployed to|deploys to|pinned|named|called|source of truth|"
+    r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"
+    r"builds with|built with|is on|are on|lands? in|goes to|go to|stays?|for good|permanently|"
+    r"keep(?:ing)? in mind|bear(?:ing)? in mind|\d+ ?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
+    _I,
+)
+
+
 @dataclass(frozen=True)
 class Heard:
     confidence: str
@@ -336,7 +351,11 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     framed = framed and bool(_ENV_VERB.search(statement))
     if framed and not heard.not_a_statement(statement):
         return _heard(HIGH, "fact", statement, sentence, about_user=False)
-    if heard_here is None or heard_here.confidence != HIGH:
+    if heard_here is None:
+        return None
+    # a plain fact told in passing with nothing tying it to how things stay is asked
+    plain_fact = heard_here.confidence == MEDIUM and heard_here.kind == "fact"
+    if heard_here.confidence != HIGH and not plain_fact:
         return None
     if how == embedded.TOLD and not (
         _CONCRETE.search(statement) or _VALUE.search(statement) or _PEOPLE.match(statement)
@@ -370,7 +389,11 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     if not task and _VALUE.search(body) and _ENV_VERB.search(body):
         if _DEICTIC_START.match(body):
             return None  # "it runs on 5173": which "it" is lost without the conversation
-        return _heard(HIGH, "fact", body, sentence, about_user)
+        # A value said of something with nothing tying it to how things stay (ours, here,
+        # this repo, told for the record) is as often what happens now ("the model overfits
+        # after epoch 8"): the person confirms it.
+        anchored = _ANCHORED.search(sentence)
+        return _heard(HIGH if anchored else MEDIUM, "fact", body, sentence, about_user)
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     return None

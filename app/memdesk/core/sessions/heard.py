@@ -34,7 +34,7 @@ HEDGE = re.compile(
     r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder|i'm not sure|not sure|"
     r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
-    r"some ?day|eventually|i guess|i suppose|probably|i think we|worth (?:a )?(?:look|trying)|"
+    r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
     r"in a world where|had we|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
@@ -70,6 +70,8 @@ TRANSIENT = re.compile(
     r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
+    r"(?<!\bnot )\bjust for this\b|"
+    r"\bthrowaway\b|^option [a-z0-9]\b|"
     # an answer to the agent's question: "yeah go with option 2", "take the second one"
     r"^(?:(?:yeah|yes|yep|ok(?:ay)?|sure),?\s+)?(?:let's\s+)?(?:go with|take|pick|do) (?:option "
     r"|approach |variant )?(?:#?\d|[abc]\b|one\b|two\b|the (?:first|second|third|last|latter|"
@@ -186,7 +188,12 @@ WRONG_NOW = re.compile(
     r"\bi (?:hate|love) [\w ]{1,30} so much\b|"
     # behaviour seen now and then, how long something takes now
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
-    r"reason))\b|"
+    r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
+    # what was tried just now, and a reviewer's remark on the code at hand
+    r"^(?:tried|ran|reproduced)\b|\bi (?:tried|reproduced|ran)\b|\brepro(?:duced|s)?\b|"
+    r"^(?:careful,? (?:that|this|these|those|you|here|there)|looks good|lgtm|nit(?:pick)?)\b|"
+    r"(?:^|[,—-]\s*)you'?re \w+ing\b|"
+    r"\b(?:doesn't|does not|don't|do not) actually\b|"
     r"\btakes? (?:about |around |~)?\d+(?:\.\d+)? ?(?:s|ms|secs?|seconds|mins?|minutes)\b)",
     _I,
 )
@@ -201,7 +208,8 @@ UNDECIDED = re.compile(
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
-    r"or might not|who knows|torn between|kinda|kind of want|sort of want|could be to|"
+    r"or might not|who knows|torn between|kinda|(?:kind|sort) of (?:want|prefer|like)|"
+    r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
     r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
     r"half-baked|not final|"
     r"not set in stone|early thoughts?)\b|^might\b|"
