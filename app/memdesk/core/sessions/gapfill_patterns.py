@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memdesk.core.sessions import pasted
+
 HIGH, MEDIUM, LOW = "high", "medium", "low"
 _I = re.IGNORECASE
 
@@ -80,13 +82,10 @@ def person(text: str) -> str:
     """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing;
     what the user quotes stays as they wrote it ("stop ending with 'Let me know …'")."""
     out, last = [], 0
-    for quoted in _QUOTED.finditer(text):
+    for quoted in pasted.QUOTED.finditer(text):
         out += [_said_of_the_user(text[last : quoted.start()]), quoted[0]]
         last = quoted.end()
     return "".join([*out, _said_of_the_user(text[last:])])
-
-
-_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
 
 def _said_of_the_user(text: str) -> str:

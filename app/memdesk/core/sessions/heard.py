@@ -342,11 +342,8 @@ def not_a_statement(sentence: str) -> str | None:
 def unquoted(text: str) -> str:
     """`text` without what it quotes: a word in quotes is mentioned, not used ("when I say
     'tonight' that's PT" is said for good; "drafts get the label 'not yet'" is a rule)."""
-    return _QUOTED.sub("“…”", text)
+    return pasted.QUOTED.sub("“…”", text)
 
 
 def for_the_task_at_hand(text: str) -> bool:
     return bool(TRANSIENT.search(unquoted(text)))
-
-
-_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")

@@ -31,6 +31,8 @@ _SOURCE_POSITION = re.compile(
 )
 
 
+# What the user quotes inside their own sentence: mentioned, not said ("when I say 'tonight'").
+QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^'\n]*'(?!\w)")
 _IN_BACKTICKS = re.compile(r"`[^`\n]+`")
 # A statement of SQL pasted on a line of its own ("select * from orders o join users u …").
 _SQL = re.compile(
