@@ -242,6 +242,8 @@ _ANCHORED = re.compile(
     r"lives|live|listens|hosted|deployed to|deploys to|pinned|named|called|source of truth|"
     r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"
     r"builds with|built with|is on|are on|lands? in|goes to|go to|stays?|for good|permanently|"
+    r"talks? to|targets?|uses|comes? in at|(?:is|are) (?:cut|published|served|released|signed)|"
+    r"served (?:from|by)|hosted (?:on|at|by)|stored in|kept in|written to|logs? to|syncs? to|"
     r"keep(?:ing)? in mind|bear(?:ing)? in mind|\d+ ?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
     _I,
 )
