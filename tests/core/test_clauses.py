@@ -414,3 +414,29 @@ def test_a_plain_value_with_nothing_tying_it_to_how_things_stay_is_asked():
     # the same kind of fact said of our own setup, or where it lives, is stored
     assert _kept("Our thumbnail worker runs on 4 cores in prod.")
     assert _kept("The thumbnail worker lives in services/thumbs and listens on 7070.")
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        (
+            "could you bump the retry limit (we're on celery 5.3 here, don't upgrade it) and rerun",
+            "5.3",
+        ),
+        ("before I forget — we pin python to 3.12 via .python-version, don't bump it.", "3.12"),
+    ],
+)
+def test_a_statement_beside_a_question_or_a_reminder_to_oneself_is_heard(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Suppose we moved to Postgres — every query would need rewriting.",
+        "only look at the last hour of metrics, older data is noise for this outage",
+        "nit: you never check the return code of `fsync`",
+    ],
+)
+def test_a_condition_an_incident_and_a_nit_stay_unstored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -44,6 +44,7 @@ LEAD_IN = re.compile(
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
     r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
+    r"before i forget\s*[,:—–-]+\s*|"
     r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
     r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
     r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"
@@ -52,7 +53,7 @@ LEAD_IN = re.compile(
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
     # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:" nor a report's
     # "Status:" (heard.STATUS reads it)
-    r"(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results)\b)"
+    r"(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick)\b)"
     r"(?:[a-z']+\s){0,3}[a-z']+:\s+|"
     rf"{FRAMING})+",
     _I,
@@ -132,7 +133,7 @@ _ENV_VERB = re.compile(
     r"(?<=\w )(?:gets|get)\s\w+ed\b|(?<=[a-z] )(?<!\btwo )(?<!three )(?<!\bfour )(?<!\bfive )"
     r"(?<!\bfew )(?<!\bmany )(?<!several )(?!(?:is|has|was|this|its|does|yes|always|"
     r"plus|less|across|unless|perhaps|thus|as|us)\b)[a-z]{2,}(?<![su])s\b|"
-    r"\b(?:is|are|'s|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
+    r"\b(?:is|are|'s|'re|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
     r"targets?|installs?|deploys?|ships?|served|hosted|stored|scheduled|issued|comes? from|"
     r"reads? from|talks? to|expects?|ends?|cuts?|releases?|called)\b",
     _I,

@@ -62,7 +62,8 @@ TRANSIENT = re.compile(
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
-    r"spike|demo|experiment)|in this (?:pr|change|ticket|commit|branch|pass|session)|"
+    r"spike|demo|experiment|incident|outage|investigation)|"
+    r"in this (?:pr|change|ticket|commit|branch|pass|session)|^(?:nit|nitpick)\b|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
     r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while|"
     r"at this moment|(?:during|throughout) (?:this|the current) (?:[\w-]+ ){0,2}?(?:session|"
@@ -310,7 +311,14 @@ _IRONIC_OPENER = re.compile(
 
 # What only the clause it is in says: "look at why the pipeline went red — keep in mind CI
 # has a 20 minute timeout" holds a statement beside the status.
-CLAUSE_ONLY = ("a past event", "how things are at the moment", "what is wrong now")
+CLAUSE_ONLY = (
+    "a past event",
+    "how things are at the moment",
+    "what is wrong now",
+    # "can you add a retry (we're on boto3 1.34 here, don't use anything newer)": the question
+    # is one part of the sentence (a condition is not: it governs all that follows)
+    "a question",
+)
 
 
 @lru_cache(maxsize=1024)
