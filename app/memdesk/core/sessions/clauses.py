@@ -38,6 +38,11 @@ FRAMING = (
     r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last))\b"
     r"[^:.!?]{0,80}:\s+"
 )
+# Words before a colon that say what follows is a task, a report or a review's nit: kept, so
+# the rules of `heard` read them.
+NOT_A_LEAD_IN = (
+    "todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick"
+)
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
@@ -52,9 +57,8 @@ LEAD_IN = re.compile(
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
     # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:" nor a report's
-    # "Status:" (heard.STATUS reads it)
-    r"(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick)\b)"
-    r"(?:[a-z']+\s){0,3}[a-z']+:\s+|"
+    # "Status:" (heard reads those)
+    rf"(?!(?:{NOT_A_LEAD_IN})\b)(?:[a-z']+\s){{0,3}}[a-z']+:\s+|"
     rf"{FRAMING})+",
     _I,
 )

@@ -53,7 +53,7 @@ _OPENER = re.compile(
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    r"|(?!(?:todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick|remember)\b)(?:[a-z']+\s){0,3}[a-z']+:\s+"
+    rf"|(?!(?:{clauses.NOT_A_LEAD_IN}|remember)\b)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
     rf"|{clauses.FRAMING})+",
     re.IGNORECASE,
 )
