@@ -440,3 +440,45 @@ def test_a_statement_beside_a_question_or_a_reminder_to_oneself_is_heard(message
 )
 def test_a_condition_an_incident_and_a_nit_stay_unstored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # how often a bug shows is not a rule
+        "the modal always submits twice instead of once when I press enter",
+        "the sidebar scrolls back to the top on every click",
+        "the chart re-renders every time I resize the window",
+        "the app opens then instantly closes on my phone, nothing in logcat",
+        # a remark on what was done, a belief looked back on
+        "you should have kept the old index, the query plan got worse",
+        "I never expected a regex to take down prod, but here we are",
+        # an answer about what happened a minute ago, a state an event left
+        "the one on 9001, I restarted it a few minutes ago",
+        "prod is on 2.8.0 now after the rollout",
+        # musing
+        "wonder whether the cache hit rate drops at night",
+        # a change to the code in front of us, and one to make once
+        "Please return an empty list here instead of None.",
+        "go back to the earlier version and only keep the logging change",
+        "No need for the docstring on that helper.",
+    ],
+)
+def test_symptoms_looks_back_and_changes_at_hand_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a bug told beside the rule does not take the rule's place
+        ("the login page reloads on every save. we use yarn 4 here, not npm.", "yarn 4"),
+        # a rule that says how often is still one
+        ("Our worker restarts every time a deploy lands, so jobs must be idempotent.", "idempotent"),
+        ("Use pnpm here, not npm.", "pnpm"),
+        # Nix flakes are a tool, not flaky tests
+        ("Everything here builds with Nix flakes, no global installs.", "nix flakes"),
+    ],
+)
+def test_a_rule_beside_or_worded_like_a_symptom_is_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])

@@ -281,7 +281,13 @@ _ONE_PLACE = re.compile(
     r"cpp|c|h|ex|exs|hs|swift|php|scala|clj|ml|nim|sol|lua|vue|svelte|gd|r|sql|pl|pm|cob|cbl)"
     r"\b(?!\.)|^(?:(?:please\s+)?(?:use|in|make|call|change)\b[^;]{0,60}?)?\b\w+(?:\.\w+)*\(\)|"
     r"^(?:in|inside|on) (?:the|this|that) [\w .-]{1,40}?(?:function|method|class|file|module|"
-    r"component|screen|page|dialog|modal|form|view|panel|tab|widget|endpoint|handler)\b",
+    r"component|screen|page|dialog|modal|form|view|panel|tab|widget|endpoint|handler)\b|"
+    # "use COALESCE here instead of the CASE": here is the code in front of us, unless the
+    # sentence says it holds throughout ("use pnpm here, not npm", "always …")
+    r"^(?!.*(?:,\s*not\b|\b(?:always|never|every\w*|all|any|whenever|from now on|going "
+    r"forward|in (?:this|the|our) (?:repo|project|codebase|team))\b))(?:please\s+)?(?:use|prefer|"
+    r"avoid|keep|put|call|return|switch|change|replace|swap|make|add|do)\b[^.;]{1,60}?"
+    r"\b(?:here|there|in here)\b",
     re.IGNORECASE,
 )
 

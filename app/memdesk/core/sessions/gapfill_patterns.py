@@ -382,7 +382,7 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: _cap(b),
         lambda m, b: (
             None
-            if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we)\b", m["s"], _I)
+            if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
             else (HIGH if not re.match(r"the\b", m["s"], _I) or _GENERAL.search(b) else MEDIUM)
         ),
         user=False,

@@ -35,7 +35,7 @@ HEDGE = re.compile(
     r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
-    r"in a world where|had we|let's say|in theory|picture an?|imagine|wondering|curious "
+    r"in a world where|had we|wonder (?:if|whether|why|how|what)|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
     r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
@@ -166,7 +166,7 @@ WRONG_NOW = re.compile(
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
     r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
-    r"flakes|spikes|stutters|drifts|overwrites|falls through|does nothing|nothing happens|"
+    r"flakes (?:on|in|out|again|sometimes|constantly|randomly|every|a lot)|spikes|stutters|drifts|overwrites|falls through|does nothing|nothing happens|"
     r"(?:is|are)n't working|(?:is|are) not working|show(?:s)? up as|busted|inverted|garbled|"
     r"garbage|corrupted|truncated|flakiness|mismatch|silently|segfault|off by (?:one|"
     r"exactly|\d))\b|\bdoesn'?t (?:work|load|render|show|fire|save|update|reset|start|build|"
@@ -217,6 +217,35 @@ UNDECIDED = re.compile(
     r"^i'?ll (?!always|never)\w+",
     _I,
 )
+# What a thing does wrong, however often it does it ("the date picker closes on every
+# keystroke", "htmx always replaces the whole page instead of the errors div", "the window
+# opens then immediately closes"): "always" and "every" tell how often the bug shows, not a
+# rule. A rule says so (must, should, make sure) or is the team's ("our worker restarts …").
+MISBEHAVES = re.compile(
+    r"^(?!.*\b(?:we|our|us|must|should|need to|needs to|make sure|by design|on purpose|"
+    r"intended|intentionally|expected|unless|so (?:always|never|don't|do not))\b)"
+    r"(?!(?:please|always|never|just|only|don't|do not)\b)"
+    r".*?(?<=\w )(?:always |just |then |immediately |instantly |still |also )*"
+    r"(?:opens|closes|resets|reloads|replaces|drops|jumps|re-?renders|refreshes|redirects|"
+    r"disappears|vanishes|flickers|duplicates|doubles|wipes|clears|loses|skips|ignores|"
+    r"reconnects|restarts|scrolls|blinks|spins|loops|pops up|shows up|submits|fires|"
+    r"triggers|deletes|overwrites|truncates|rounds|returns|renders|prints|sends|shows|"
+    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out)\b"
+    r"[^.;]{0,80}?(?:\bevery time (?:i|you|someone|somebody|the user|a user)\b|"
+    r"\b(?:on|after) (?:every|each) (?:keystroke|key ?press|click|tap|render|save|reload|"
+    r"refresh|scroll|resize|frame|navigation|login|page ?load)\b|\binstead of\b|"
+    r"\bthen (?:immediately |instantly |just )?\w+s\b|\bon (?:my|his|her|their) (?:laptop|"
+    r"machine|phone|device|box|mac|pc|desktop)\b)",
+    _I,
+)
+# A remark on what was done, and a belief looked back on: "you should never have removed
+# that check", "I never thought CSS could make me cry".
+LOOKED_BACK = re.compile(
+    r"\b(?:should|shouldn't|should not|could|would)(?: never| not)? have (?:been )?"
+    r"[a-z]+(?:ed|en|t|ne)\b|\b(?:i|we) (?:never|always|had never) (?:thought|knew|expected|"
+    r"imagined|realized|realised|noticed|understood|guessed|believed|assumed|dreamed)\b",
+    _I,
+)
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
@@ -250,7 +279,9 @@ STATUS = re.compile(
     r"warnings?|crashes)\b|"
     # a report's heading ("Status: …", "Current numbers: …"), "the current build takes …"
     r"^(?:status|progress|update|latest|current|numbers|results)(?: \w+)?\s*:|^(?:the )?current\b|"
-    r"\b(?:is|are) still (?:on|at|in)\b",
+    r"\b(?:is|are) still (?:on|at|in)\b|"
+    # a state an event left: "staging is on 1.4.2 now after the deploy"
+    r"\bnow,? (?:after|since) (?:the|my|your|our|that|this)\b",
     _I,
 )
 # What happened once, told as a story.
@@ -258,7 +289,7 @@ PAST = re.compile(
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
-    r"(?:\d+|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
+    r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
     r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
     r"august|september|october|november|december|the day)|"
     r"experimented|we had|in (?:19|20)\d\d|once (?:ran|had|used|tried|deployed|went|did|moved|"
@@ -341,6 +372,8 @@ def not_a_statement(sentence: str) -> str | None:
         ("a past event", TOLD_AS_PAST),
         ("how things are at the moment", STATUS),
         ("what is wrong now", WRONG_NOW),
+        ("what is wrong now", MISBEHAVES),
+        ("a past event", LOOKED_BACK),
     ):
         if rule.search(body if rule is SARCASM else mentioned):
             return why
