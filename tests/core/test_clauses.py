@@ -482,3 +482,47 @@ def test_symptoms_looks_back_and_changes_at_hand_are_not_stored(message):
 )
 def test_a_rule_beside_or_worded_like_a_symptom_is_still_stored(message, evidence):
     assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # "fwiw" is a lead-in like "fyi"
+        ("fwiw our metrics collector listens on port 8125. can you wire the counter in?", "8125"),
+        # whenever the agent does a thing of its work, how to do it
+        ("going forward, when you draft release notes, put breaking changes first.", "breaking"),
+        # "your" and a plural: every answer, not this one
+        ("Keep your replies brief, I'm on my phone a lot.", "brief"),
+        # "everywhere" makes a tool the person's own
+        ("i use neovim everywhere, so no VS Code instructions.", "neovim"),
+        # the team's own guide says what the team does
+        ("our runbook says restarts go through the on-call, always", "on-call"),
+        # an aside in a question, and the sentence going on after it
+        (
+            "could you split the loader (I always profile with py-spy, never cProfile) so I can "
+            "time each stage?",
+            "py-spy",
+        ),
+        # a hyphenated verb takes its ending at the end
+        ("and I never squash-merge, so keep commits small.", "never squash-merges"),
+    ],
+)
+def test_lead_ins_whenever_rules_and_asides_in_questions_are_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_schedule_on_a_weekday_is_not_a_day_something_happened():
+    said = "The dashboards are refreshed weekly on Monday by the reporting job."
+    assert any("weekly on monday" in content.lower() for content in _shown(said))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "when you get a chance, rename the helper",
+        "when you push this, ping me on the PR",
+        "keep your fix small please",
+    ],
+)
+def test_a_when_of_the_moment_and_this_ones_fix_are_not_rules(message):
+    assert _kept(message) == [], gapfill.find([message])

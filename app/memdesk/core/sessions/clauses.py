@@ -44,7 +44,7 @@ NOT_A_LEAD_IN = (
     "todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick"
 )
 LEAD_IN = re.compile(
-    r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|"
+    r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
@@ -87,7 +87,8 @@ _RULED_OUT = re.compile(
 )
 # The person's habit or taste, and the team's own way.
 _FIRST_PERSON = re.compile(
-    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:stick (?:to|with)|always|never|"
+    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:learn|work|read|think) best\b|"
+    r"\bi (?:stick (?:to|with)|always|never|"
     r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
     r"hold)\b|"
     r"\bi'm (?:not a fan of|strict about|fine with)\b|\bmy (?:go-to|default|rule)\b|"
@@ -102,7 +103,8 @@ _TEAM = re.compile(
     r"keep|do|release|ship|hash|route|wrap|format|lint|test|put|store|name)\b"
     # "we use this helper", "we use it in three places": the code at hand, not the team's way
     r"(?!\s+(?:this|that|these|those|it|them|the same|the other)\b)|\bour [\w -]{2,30}"
-    r"(?:is|are|live|lives|run|runs|go|goes|use|uses|expects?|sit|sits)\b",
+    r"(?:is|are|live|lives|run|runs|go|goes|use|uses|expects?|sit|sits|says|requires|"
+    r"mandates|forbids|bans)\b",
     _I,
 )
 # A plain fact about the environment: a subject, a verb of being or placing, a concrete value.
@@ -324,22 +326,36 @@ def whole(sentence: str) -> str:
 
 def _chunks(sentence: str) -> list[str]:
     """Dashed asides, parentheses and semicolon clauses; one that points back ("that's
-    the budget", "not the usual 6379", "so …") stays with the one before it."""
+    the budget", "not the usual 6379", "so …") stays with the one before it, and what goes on
+    after a parenthesis ("… a plugin (I always run …) so I can toggle it?") with the sentence
+    around it."""
     chunks: list[str] = []
-    for chunk in _ASIDES.split(sentence):
+    aside = -1  # the chunk a parenthesis just closed, when it stands alone
+    start = 0
+    for cut in [*_ASIDES.finditer(sentence), None]:
+        chunk = sentence[start : cut.start() if cut else len(sentence)]
+        start = cut.end() if cut else len(sentence)
+        if not chunk.strip():
+            continue
+        after_aside, aside = aside == len(chunks) - 1 and len(chunks) >= 2, -1
         # a short aside ("(red/green)") belongs to what it stands beside, as does what follows
         # a reason or condition told first ("Since my machine is an M2, builds target arm64")
-        if chunks and (
+        joins = chunks and (
             _POINTS_BACK.match(chunk.strip(" ,"))
             or len(chunk.split()) < 3
             or _SUBORDINATE.match(chunks[-1].strip())
             or _UNFINISHED.search(chunks[-1])
             or _FIRST_PERSON.search(chunks[-1])
             and _SPELLS_OUT.match(chunk.strip(" ,"))
-        ):
+        )
+        if joins and after_aside:
+            chunks[-2] = f"{chunks[-2]} {chunk.strip()}"
+        elif joins:
             chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
-        elif chunk.strip():
+        else:
             chunks.append(chunk)
+            if cut is not None and ")" in cut[0]:
+                aside = len(chunks) - 1
     return chunks
 
 
@@ -385,7 +401,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     if _PEOPLE.match(body) or _HANDLED_BY.search(body) and not task:
         return _heard(HIGH, "fact", body, sentence, about_user=False)
     first_person = _FIRST_PERSON.search(body)
-    general = _GENERAL.search(body) or _RULED_OUT.search(body)
+    general = _GENERAL.search(body) or _RULED_OUT.search(body) or heard.WHENEVER_YOU.match(body)
     if first_person and not task:
         return _heard(HIGH, "preference", body, sentence, about_user)
     if _TEAM.search(body) and not task and not _DEICTIC_START.match(body):

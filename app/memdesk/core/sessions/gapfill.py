@@ -44,11 +44,13 @@ _SPLIT = re.compile(
     heard.SENTENCE_END + r"\s+(?=[A-Z\"'(*_`])|"
     r"\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
     r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|always|never|please|don't|do not|keep|use)\b)|"
-    r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)",
+    r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)|"
+    r"(?:,\s+|,?\s+so\s+)(?=please\s+(?:use|stick|keep|avoid|write|answer|explain|reply|"
+    r"prefer|give|show|always|never|don't)\b)",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|note|ps|hm+|wait|good|great|"
+    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|fwiw|note|ps|hm+|wait|good|great|"
     r"nice|right(?!\s+now\b)|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a

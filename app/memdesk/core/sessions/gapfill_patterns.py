@@ -74,7 +74,7 @@ _VERB_AFTER_USER = re.compile(
     # an adverb is not the verb, nor "need" a past tense ("the user never needs", not "nevers")
     r"(?:always|never|usually|often|also|really|generally|only)\b|(?!\w*eed\b)\w+ed\b|had\b|(?:spent|went|ran|took|made|got|lost|broke|forgot|sent|saw|wrote|built|"
     r"found|came|thought|told|said|left|kept|began|chose|knew|gave|heard|held|meant|spoke)\b)"
-    r"([a-z]+)\b(?!')"
+    r"([a-z]+(?:-[a-z]+)*)\b(?!')"  # "squash-merge" takes its ending at the end
 )  # nor a past tense ("the user spent", never "spents")
 
 
@@ -95,6 +95,9 @@ def _said_of_the_user(text: str) -> str:
 
 
 def _third(verb: str) -> str:
+    head, dash, last = verb.rpartition("-")
+    if dash:
+        return f"{head}-{_third(last)}"
     if verb.endswith(("s", "sh", "ch", "x", "o")):
         return verb + "es"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
@@ -163,7 +166,8 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
     what = match["x"]
     if _TASK_PLACE.search(what):
         return None
-    if re.match(_DEICTIC, what, _I):
+    # "keep your answers short" is about every answer; "keep your fix small", about this one
+    if re.match(_DEICTIC, what, _I) and not re.match(r"your [\w-]+s\b", what, _I):
         return None
     if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
         return HIGH
@@ -370,7 +374,12 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
         "preference",
         lambda m, b: f"The user uses {person(_rest(m['x']))}",
-        lambda m, b: None if re.match(_DEICTIC, m["x"], _I) else MEDIUM,
+        lambda m, b: (
+            None
+            if re.match(_DEICTIC, m["x"], _I)
+            else HIGH if re.search(r"\b(?:everywhere|always|for everything|by default|in every|"
+            r"for all|for every|on every)\b|,\s*not\b", m["x"], _I) else MEDIUM
+        ),
         user=True,
     ),
     _p(

@@ -18,6 +18,19 @@ _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
 # Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
 SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
+# "When you give me SQL, write the keywords in uppercase": whenever the agent does a thing of
+# its work, how to do it; neither a question nor a condition of the moment ("when you're
+# done", "when you push this").
+WHENEVER_YOU = re.compile(
+    r"^(?:when(?:ever)?|each time|every time|any ?time) (?:you|u) (?!(?:are|'re|get|have|'ve|"
+    r"finish|finished|done|can|could|need|want|push this|run this|see this)\b)"
+    r"(?:write|give|show|send|make|add|create|generate|suggest|review|explain|answer|reply|"
+    r"name|commit|touch|edit|change|open|draft|refactor|test|document|log|format|paste|post|"
+    r"propose|summari[sz]e|quote|cite|build|deploy|release|migrate|scaffold|set up|install|"
+    r"update|bump|rename|plot|chart|print|return|use)\b"
+    r"(?![^,]*\b(?:this|that|it|these|those|them)\b)[^,?]{0,80},\s+(?=\w)(?!.*\?\s*$)",
+    _I,
+)
 QUESTION = re.compile(
     r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
     r"what|why|how|when|where|which|who|whose|whats|any idea|anyone)\b|"
@@ -123,13 +136,15 @@ REMINDER = re.compile(
 )
 # Someone else's view, told by the user: not the user's rule ("my colleague keeps pushing for
 # Poetry, but that's his thing").
+# What the team's own documents say is the team's: "our style guide says …".
+_NOT_OURS = r"(?<!our )(?<!our style )(?<!our team )(?<!our coding )(?<!our contributing )"
 REPORTED = re.compile(
-    r"\b[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
+    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
     r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
     r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
     r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
     r"\bwrote (?:in [\w ]{1,30} )?that\b|"
-    r"\b(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
+    r"\b" + _NOT_OURS + r"(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
     r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
     r"swear|told (?:us|me))\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
@@ -145,7 +160,9 @@ REPORTED = re.compile(
     r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b|"
     # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
     # claims …", "My old supervisor always said …", "DHH's position is that …"
-    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please)\b)(?:[\w'’.,-]+\s+){0,7}?"
+    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
+    r"documentation|readme|runbook|handbook|playbook|policy|conventions?|standards?|rules|"
+    r"wiki))\b)(?:[\w'’.,-]+\s+){0,7}?"
     r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
     r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
@@ -295,7 +312,7 @@ PAST = re.compile(
     r"experimented|we had|in (?:19|20)\d\d|once (?:ran|had|used|tried|deployed|went|did|moved|"
     r"shipped|spent|broke|lost)|i remember (?:we|when|that|how)|"
     r"^(?:i|we) (?:spent|wasted|went|lost|broke|forgot|chased|saw|took) |"
-    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
     r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
     r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months))\b",
@@ -356,11 +373,12 @@ CLAUSE_ONLY = (
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
-    if body.endswith("?") or QUESTION.match(body) or ASKED.search(body):
+    whenever = bool(WHENEVER_YOU.match(body))
+    if body.endswith("?") or not whenever and (QUESTION.match(body) or ASKED.search(body)):
         return "a question"
     mentioned = unquoted(body)  # irony reads the quotes themselves
     for why, rule in (
-        ("a condition or a hedge", HEDGE),
+        ("a condition or a hedge", None if whenever else HEDGE),
         ("said for the task at hand", TRANSIENT),
         ("an apology", APOLOGY),
         ("taken back", CANCEL),
@@ -375,7 +393,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("what is wrong now", MISBEHAVES),
         ("a past event", LOOKED_BACK),
     ):
-        if rule.search(body if rule is SARCASM else mentioned):
+        if rule is not None and rule.search(body if rule is SARCASM else mentioned):
             return why
     return None
 
