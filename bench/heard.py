@@ -12,7 +12,8 @@ extraction alone (`gapfill.find`).
 With --heldout, the final set instead (bench/data/heldout_v3/, 150 durable turns and 150
 hard negatives of ten other projects, by a third author): used to report, never to tune.
 
-A statement is heard when a finding's text holds all its evidence strings: stored when that
+A statement is heard when a finding's text holds all its evidence strings, as the person said
+them or as a memory says them of "the user" (--verbatim: as said only): stored when that
 finding is high confidence, shown when high or medium (the person is asked). Precision is of
 what is stored: a stored finding is right when it carries its statement's evidence; every
 other stored finding, on a statement's turn or a negative, is wrong.
@@ -30,6 +31,7 @@ import json
 from collections import defaultdict
 
 from memdesk.core.sessions import gapfill
+from memdesk.core.sessions.gapfill_patterns import person
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
 HELDOUT = DATA.parent / "heldout_v3" / "turns.jsonl"
@@ -51,12 +53,29 @@ def _evidence() -> dict[tuple[str, str], list[str]]:
 
 def _carries(content: str, evidence: list[str]) -> bool:
     text = content.casefold()
-    return all(e.casefold() in text for e in evidence)
+    return all(any(form in text for form in _as_stored(e)) for e in evidence)
+
+
+def _as_stored(evidence: str) -> set[str]:
+    """The evidence as a memory says it: memories speak of "the user", so the person's "my
+    manager" is stored as "the user's manager" and "(I) count pages from 1" as "counts pages
+    from 1" (`gapfill_patterns.person`). --verbatim scores the person's words only."""
+    forms = {evidence.casefold()}
+    if not VERBATIM:
+        forms.add(person(evidence).casefold())
+        forms.add(person(f"I {evidence}").casefold().removeprefix("the user "))
+    return forms
+
+
+VERBATIM = "--verbatim" in sys.argv
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print misses and false stores")
+    parser.add_argument(
+        "--verbatim", action="store_true", help="evidence in the person's words only (no 'the user')"
+    )
     parser.add_argument("--heldout", action="store_true", help="the final held-out set")
     parser.add_argument("--turns", type=Path, help="another set of that shape (dev_v4)")
     args = parser.parse_args()

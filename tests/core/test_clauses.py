@@ -526,3 +526,50 @@ def test_a_schedule_on_a_weekday_is_not_a_day_something_happened():
 )
 def test_a_when_of_the_moment_and_this_ones_fix_are_not_rules(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a program's own complaint, pasted
+        "ld: library not found for -lssl\nclang: error: linker command failed with exit code 1",
+        # banter with the agent
+        "haha you always spot the missing semicolon before I do",
+        # a bug seen in one place or growing as it is used
+        "Checkout hangs on the payment step in Firefox only.",
+        "RAM climbs about 50MB every time I switch tabs in the editor",
+        # a guess
+        "the audio drops for half a second whenever the autosave runs, pretty sure it's the disk",
+        # one place and no further
+        "We should use a dataclass in `load_config()` instead of the dict — just that function.",
+        "I'd rather you didn't stub the network in this particular test.",
+        # the rule applied here, now
+        "The retry delay should be exponential, not fixed, in `client.py` — change it and rerun.",
+        # the one in front of us
+        "yes, please use the existing parser instead of writing another one",
+    ],
+)
+def test_pastes_banter_one_place_bugs_and_guesses_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # an apology or a call for attention before the statement
+        ("Sorry, to be clear: I prefer early returns over nested ifs. Now fix the parser.", "early returns"),
+        ("Listen, I work on a metered connection, so don't suggest large downloads.", "metered"),
+        # what the team decided
+        ("Per the team decision, all new tables get a created_at column. Add the invoices table.", "created_at"),
+        # a pinned version with why the next one fails
+        ("Our firmware builds with gcc 12.2 and nothing newer, the vendor HAL breaks on 13.", "12.2"),
+        # a one-off told after the statement is its own clause
+        ("My workstation has 24 GB of VRAM; let's try the medium model for now.", "24 gb"),
+    ],
+)
+def test_apologies_team_decisions_and_later_one_offs_leave_the_statement_heard(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_rule_told_for_now_before_a_dash_stays_for_now():
+    assert _kept("for now — always deploy from the release branch") == []

@@ -45,6 +45,9 @@ NOT_A_LEAD_IN = (
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
+    # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
+    r"(?:sorry|listen|look),\s+|"
+    r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
@@ -88,6 +91,8 @@ _RULED_OUT = re.compile(
 # The person's habit or taste, and the team's own way.
 _FIRST_PERSON = re.compile(
     r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:learn|work|read|think) best\b|"
+    # where and with what the person works: "I work on a 4G hotspot most days"
+    r"\bi (?:work|develop|code|study|program) (?:on|from|in|with) (?!(?:it|this|that|them)\b)|"
     r"\bi (?:stick (?:to|with)|always|never|"
     r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
     r"hold)\b|"
@@ -220,6 +225,10 @@ _ASKS = re.compile(
     r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated))\b|^i need\b",
     _I,
 )
+# What limits or acts on the clause before it: "just that function", "switch it and rerun".
+_LIMITS = re.compile(
+    r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b", _I
+)
 # A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
@@ -281,7 +290,18 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         why = heard.not_a_statement(_strip(sentence)) or (
             "said for the task at hand" if heard.for_the_task_at_hand(sentence) else None
         )
-        if why and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
+        # "…, so the 13B model won't fit locally; let's use the small checkpoint for now": a
+        # one-off told after the statement is one clause of the sentence (told first, as in
+        # "for now — …", it governs all that follows)
+        later_one_off = (
+            why == "said for the task at hand"
+            and len(chunks) > 1
+            and not heard.for_the_task_at_hand(chunks[0])
+            # "… — just that function, the rest can stay", "… — switch it and rerun": about
+            # what came before
+            and not any(_LIMITS.match(c.strip()) for c in chunks[1:])
+        )
+        if why and not later_one_off and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
         found = [

@@ -169,6 +169,10 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
     # "keep your answers short" is about every answer; "keep your fix small", about this one
     if re.match(_DEICTIC, what, _I) and not re.match(r"your [\w-]+s\b", what, _I):
         return None
+    # "use the existing helper instead of writing a new one": the one in front of us
+    at_hand = re.match(r"the (?:existing|same|other|current|previous|old|new)\b", what, _I)
+    if at_hand and not re.search(r"\b(?:always|never|every\w*|all|any)\b", what, _I):
+        return MEDIUM
     if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
         return HIGH
     return MEDIUM

@@ -48,7 +48,8 @@ HEDGE = re.compile(
     r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
-    r"in a world where|had we|wonder (?:if|whether|why|how|what)|let's say|in theory|picture an?|imagine|wondering|curious "
+    r"in a world where|had we|wonder (?:if|whether|why|how|what)|pretty sure|i suspect|"
+    r"i bet|my (?:guess|hunch) is|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
     r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
@@ -86,11 +87,18 @@ TRANSIENT = re.compile(
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
     r"\bthrowaway\b|^option [a-z0-9]\b|"
+    # one place and no further: "just that function, the rest can stay as is"
+    r"\b(?:in|for) this particular \w+|\bjust (?:that|this|the one) (?:function|file|method|"
+    r"class|test|module|component|query|script|endpoint|screen|page|one)\b|"
+    r"\bthe rest can stay\b|"
     # an answer to the agent's question: "yeah go with option 2", "take the second one"
     r"^(?:(?:yeah|yes|yep|ok(?:ay)?|sure),?\s+)?(?:let's\s+)?(?:go with|take|pick|do) (?:option "
     r"|approach |variant )?(?:#?\d|[abc]\b|one\b|two\b|the (?:first|second|third|last|latter|"
     r"former|other)\b)|"
     r"\bplease (?:fix|repair|update|change|correct|adjust|patch) (?:it|this|that|them)\b|"
+    # "X should be Hann, not rectangular — switch it and rerun": the rule applied here, now
+    r"(?:[—–]\s*|\s-\s|,\s*)(?:please\s+)?(?:switch|change|swap|flip|fix|convert|update) "
+    r"(?:it|this|that|them)\b|"
     r"^(?!.*\b(?:always|never|every|each|whenever|any ?time|from now on|going forward)\b)"
     r".*\band (?:then )?(?:fix|repair|rewrite|update|regenerate|rerun|re-run) (?:the|this|that|"
     r"these|those|it|them)\b",
@@ -107,7 +115,7 @@ CANCEL = re.compile(
     _I,
 )
 SARCASM = re.compile(
-    r"(?:/s\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|\boh,? (?:great|wonderful|"
+    r"(?:/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
@@ -180,6 +188,7 @@ REPORTED = re.compile(
 # approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
 WRONG_NOW = re.compile(
     r"^(?!.*\b(?:always|never|every|each|any|whenever|must|should|from now on|going forward|"
+    r"nothing (?:newer|older|else)|pinned|"
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
     r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
@@ -238,21 +247,30 @@ UNDECIDED = re.compile(
 # keystroke", "htmx always replaces the whole page instead of the errors div", "the window
 # opens then immediately closes"): "always" and "every" tell how often the bug shows, not a
 # rule. A rule says so (must, should, make sure) or is the team's ("our worker restarts …").
+_ACTS = (
+    r"opens|closes|resets|reloads|replaces|drops|jumps|re-?renders|refreshes|redirects|"
+    r"disappears|vanishes|flickers|duplicates|doubles|wipes|clears|loses|skips|ignores|"
+    r"reconnects|restarts|scrolls|blinks|spins|loops|pops up|shows up|submits|fires|"
+    r"triggers|deletes|overwrites|truncates|rounds|returns|renders|prints|sends|shows|"
+    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out"
+)
+# what only a fault does, so "whenever" tells when it shows ("sound cuts out whenever …")
+_FAULTS = r"goes (?:up|down)|grows|climbs|creeps up|balloons|leaks|spikes|lags|cuts out"
+_HOW_IT_SHOWS = (
+    r"\bevery time (?:i|you|someone|somebody|the user|a user)\b|"
+    r"\b(?:on|after) (?:every|each) (?:keystroke|key ?press|click|tap|render|save|reload|"
+    r"refresh|scroll|resize|frame|navigation|login|page ?load)\b|\binstead of\b|"
+    r"\bthen (?:immediately |instantly |just )?\w+s\b|\bonly (?:in|on) \w+|"
+    r"\b(?:in|on) (?!(?:prod|production|staging|ci|main)\b)[\w ]{1,20} only\b|"
+    r"\bon (?:my|his|her|their) (?:laptop|machine|phone|device|box|mac|pc|desktop)\b"
+)
 MISBEHAVES = re.compile(
     r"^(?!.*\b(?:we|our|us|must|should|need to|needs to|make sure|by design|on purpose|"
     r"intended|intentionally|expected|unless|so (?:always|never|don't|do not))\b)"
     r"(?!(?:please|always|never|just|only|don't|do not)\b)"
     r".*?(?<=\w )(?:always |just |then |immediately |instantly |still |also )*"
-    r"(?:opens|closes|resets|reloads|replaces|drops|jumps|re-?renders|refreshes|redirects|"
-    r"disappears|vanishes|flickers|duplicates|doubles|wipes|clears|loses|skips|ignores|"
-    r"reconnects|restarts|scrolls|blinks|spins|loops|pops up|shows up|submits|fires|"
-    r"triggers|deletes|overwrites|truncates|rounds|returns|renders|prints|sends|shows|"
-    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out)\b"
-    r"[^.;]{0,80}?(?:\bevery time (?:i|you|someone|somebody|the user|a user)\b|"
-    r"\b(?:on|after) (?:every|each) (?:keystroke|key ?press|click|tap|render|save|reload|"
-    r"refresh|scroll|resize|frame|navigation|login|page ?load)\b|\binstead of\b|"
-    r"\bthen (?:immediately |instantly |just )?\w+s\b|\bon (?:my|his|her|their) (?:laptop|"
-    r"machine|phone|device|box|mac|pc|desktop)\b)",
+    rf"(?:(?:{_ACTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS})|"
+    rf"(?:{_FAULTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS}|\bwhenever\b))",
     _I,
 )
 # A remark on what was done, and a belief looked back on: "you should never have removed

@@ -19,7 +19,10 @@ _LOG_LINE = re.compile(
     r"=\s*(?:help|note|hint):|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
     r".*\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
-    r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) ))",
+    r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) )|"
+    # a program's own complaint ("ld: symbol(s) not found for …", "bash: foo: command not found")
+    r"(?-i:[a-z][\w.+-]{1,20}):(?: [\w()'.-]+:?){0,4}? (?:error|warning|fatal|undefined|cannot|"
+    r"no such|not found|command not found|permission denied)\b)",
     _I,
 )
 # Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
