@@ -573,3 +573,55 @@ def test_apologies_team_decisions_and_later_one_offs_leave_the_statement_heard(m
 
 def test_a_rule_told_for_now_before_a_dash_stays_for_now():
     assert _kept("for now — always deploy from the release branch") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what is in front of us, done without
+        "nope, we don't need the cache layer for this, it's a one-off report",
+        "I'd rather you not rename the class, the diff gets noisy",
+        # what the agent's code does, told to it
+        "the migration is fine, but you drop the index before copying the rows. swap those",
+        # a review opened with praise
+        "nice writeup, but the second example still uses the old API",
+        # what the agent did, reviewed
+        "after your refactor the importer skips the header row",
+        "you changed the default port but never updated the docs, so nothing connects",
+        # answers
+        "I mean the test that times out, not the flaky one",
+        "yes, go ahead and drop the temp table",
+        # a fault however often, and a limit on this one test or sweep
+        "the worker dies at batch 300 every time, nothing in the logs",
+        "use a batch size of 64 for this sweep, we'll tune it later",
+        # a guess, a condition, what is not known yet
+        "only if it's cheap, otherwise skip it",
+        "that assumes the ids are sorted, which we don't know yet",
+    ],
+)
+def test_replies_and_reviews_of_the_work_at_hand_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a fact told after the agent's work is judged
+        ("looks good, but fyi the proxy in front of the api caps bodies at 10MB.", "10mb"),
+        ("naming is fine, but migrations here are written in plain SQL, not the ORM DSL", "plain sql"),
+        # told after a side note, and where a thing moved to
+        ("that link is dead. side note, our docs moved to docs.acme.internal.", "docs.acme.internal"),
+        # "ever" after a comma
+        ("No `# noqa` comments, ever — fix the lint or ask me.", "noqa"),
+        # how the build runs is not a past event
+        ("from now on, don't edit gen/, it comes out of protoc during the build.", "gen/"),
+        # a move is where things are now, unless it is told as what used to be
+        ("we don't need the retries here. our metrics moved to Prometheus last month.", "prometheus"),
+    ],
+)
+def test_a_statement_after_a_verdict_a_side_note_or_a_move_is_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_what_used_to_be_before_a_migration_is_still_a_story():
+    assert _kept("The nightly job used to run on cron before we migrated to Airflow.") == []

@@ -24,7 +24,12 @@ from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
 _I = re.IGNORECASE
 MAX_CHUNK = 300
 _SENTENCES = re.compile(heard.SENTENCE_END + r"\s+(?=\S)|\n+")
-_ASIDES = re.compile(r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*")
+_ASIDES = re.compile(
+    r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*|"
+    # a verdict on the work, then what holds: "naming is fine, but test files here are …"
+    r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
+    r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
+)
 _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
     r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
@@ -46,7 +51,7 @@ NOT_A_LEAD_IN = (
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
     # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
-    r"(?:sorry|listen|look),\s+|"
+    r"(?:sorry|listen|look|side ?note),\s+|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
@@ -75,7 +80,8 @@ _GENERAL = re.compile(
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
     r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
     r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|instead of|"
-    r"rather than|only)\b|,\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b",
+    r"rather than|only)\b|,\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b|"
+    r",\s*ever\b",
     _I,
 )
 # Something ruled out, in whatever words.
@@ -116,7 +122,8 @@ _TEAM = re.compile(
 _VALUE = re.compile(
     r"\bport\s+\d{2,5}\b|\bon\s+\d{4,5}\b|\b\d+(?:\.\d+){1,2}\b|\bv\d+(?:\.\d+)*\b|"
     r"\b[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\b|\b(?:https?|s3|gs)://\S+|(?:^|\s)~?/[\w./-]+|"
-    r"#[\w-]{2,}|\b[A-Z][A-Z0-9_]{3,}\b|\b\d+\s?(?:cores?|gb|mb|kb|tb|minutes?|hours?|"
+    # a quantity in any case: "10MB", "16 GB", "4g"
+    r"#[\w-]{2,}|\b[A-Z][A-Z0-9_]{3,}\b|\b\d+\s?(?i:cores?|gb|mb|kb|tb|g|minutes?|hours?|"
     r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|"
     r"threads?|users?|days?|weeks?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
     r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"

@@ -169,8 +169,14 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
     # "keep your answers short" is about every answer; "keep your fix small", about this one
     if re.match(_DEICTIC, what, _I) and not re.match(r"your [\w-]+s\b", what, _I):
         return None
-    # "use the existing helper instead of writing a new one": the one in front of us
-    at_hand = re.match(r"the (?:existing|same|other|current|previous|old|new)\b", what, _I)
+    # "use the existing helper instead of writing a new one", "keep the fix under 20 lines",
+    # "use the sandbox account for this": the one in front of us
+    at_hand = re.match(
+        r"the (?:existing|same|other|current|previous|old|new|fix|change|diff|patch|pr|commit|"
+        r"function|test|script|file|query|migration|code|output|answer|reply|summary)\b",
+        what,
+        _I,
+    ) or re.search(r"\bfor (?:this|that|these)\b(?! (?:repo|project|codebase|team|service)\b)", what, _I)
     if at_hand and not re.search(r"\b(?:always|never|every\w*|all|any)\b", what, _I):
         return MEDIUM
     if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
@@ -191,7 +197,7 @@ def _contrast(match: re.Match[str], body: str) -> str | None:
     subject = match["s"].strip()
     if _TASK_SUBJECT.match(subject) or re.match(r"(?:fix|change|move|put|make|add)\b", subject, _I):
         return None
-    return HIGH
+    return None if _STATE.match(match["rest"].strip()) else HIGH
 
 
 _REASON = re.compile(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", _I)  # a lesson, not an order
@@ -296,7 +302,7 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "no_ever",  # "No unsafe code in this crate, ever"
-        r"^no\s+(?P<x>[a-z][\w -]{2,60}.*?)(?:,\s*|\s+)(?:ever|anywhere|at all)$",
+        r"^no\s+(?P<x>[a-z`][\w -]{2,60}.*?)(?:,\s*|\s+)(?:ever|anywhere|at all)$",
         "fact",
         lambda m, b: _cap(b),
         user=False,
@@ -304,10 +310,17 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "we_dont",
         r"^(?:here,?\s+)?we\s+(?:don't|do not|never|no longer|avoid|won't)\s+"
-        r"(?:use|run|support|need|want|allow|ship|deploy|do|touch|add|write|commit|push|have|"
+        r"(?P<v>use|run|support|need|want|allow|ship|deploy|do|touch|add|write|commit|push|have|"
         r"keep|rely on|depend on)?\s*(?P<x>(?!" + _DEICTIC + r").{2,200})$",
         "fact",
         lambda m, b: _cap(b),
+        # "we don't need the fallback", "… all these checks": what is in front of us
+        lambda m, b: (
+            None
+            if (m["v"] or "").lower() in ("need", "want")
+            and re.match(r"(?:the|a|an|all (?:these|those|the)|any of (?:that|this|these))\b", m["x"], _I)
+            else HIGH
+        ),
         user=False,
     ),
     _p(

@@ -49,6 +49,7 @@ HEDGE = re.compile(
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
     r"in a world where|had we|wonder (?:if|whether|why|how|what)|pretty sure|i suspect|"
+    r"only if|(?:don't|do not|doesn't|does not) \w+ yet|"
     r"i bet|my (?:guess|hunch) is|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
@@ -76,6 +77,8 @@ TRANSIENT = re.compile(
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this morning|this afternoon|this week|next week|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
+    r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
+    r"sweep|chart|table|notebook|dataset|job|helper|"
     r"spike|demo|experiment|incident|outage|investigation)|"
     r"in this (?:pr|change|ticket|commit|branch|pass|session)|^(?:nit|nitpick)\b|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
@@ -86,7 +89,7 @@ TRANSIENT = re.compile(
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
-    r"\bthrowaway\b|^option [a-z0-9]\b|"
+    r"\bthrowaway\b|^option [a-z0-9]\b|\bit'?s late\b|"
     # one place and no further: "just that function, the rest can stay as is"
     r"\b(?:in|for) this particular \w+|\bjust (?:that|this|the one) (?:function|file|method|"
     r"class|test|module|component|query|script|endpoint|screen|page|one)\b|"
@@ -213,6 +216,10 @@ WRONG_NOW = re.compile(
     r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
     r"direction|solution|plan|version|design|naming|layout)\b|"
     r"\bi (?:hate|love) [\w ]{1,30} so much\b|"
+    r"^(?:great|nice|good|cool|solid|thanks)(?: \w+){0,2},? but\b|"
+    # what the agent's code does, told to it: "but you copy the whole repo before pip install"
+    r"(?:^|[,;]\s*|\bbut\s+)you (?!always|never|should|must|can|need|have to|may|might|will|"
+    r"don't|do not|'ll|'re|are|were)[a-z]+s?\b(?= (?:the|a|an|it|them|this|that|every|each|all)\b)|"
     # behaviour seen now and then, how long something takes now
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
     r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
@@ -255,7 +262,10 @@ _ACTS = (
     r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out"
 )
 # what only a fault does, so "whenever" tells when it shows ("sound cuts out whenever …")
-_FAULTS = r"goes (?:up|down)|grows|climbs|creeps up|balloons|leaks|spikes|lags|cuts out"
+_FAULTS = (
+    r"goes (?:up|down)|grows|climbs|creeps up|balloons|leaks|spikes|lags|cuts out|dies|"
+    r"crashes|segfaults|errors out|times out|jumps? to|spikes? to|drops? to|resets? to|allocates"
+)
 _HOW_IT_SHOWS = (
     r"\bevery time (?:i|you|someone|somebody|the user|a user)\b|"
     r"\b(?:on|after) (?:every|each) (?:keystroke|key ?press|click|tap|render|save|reload|"
@@ -270,14 +280,37 @@ MISBEHAVES = re.compile(
     r"(?!(?:please|always|never|just|only|don't|do not)\b)"
     r".*?(?<=\w )(?:always |just |then |immediately |instantly |still |also )*"
     rf"(?:(?:{_ACTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS})|"
-    rf"(?:{_FAULTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS}|\bwhenever\b))",
+    rf"(?:{_FAULTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS}|\bwhenever\b|\bevery (?:time|few|other|"
+    r"\d+)\b|\b(?:randomly|sometimes|always)\b))",
+    _I,
+)
+# An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
+ANSWER = re.compile(
+    r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d)\b|"
+    r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b",
+    _I,
+)
+# What is in front of us, done without: "we don't need the fallback in this function", "I'd
+# rather you not split the file".
+AT_HAND = re.compile(
+    r"\bwe (?:don't|do not) (?:need|want) (?:the|a|an|all (?:these|those|the)|any of (?:that|"
+    r"this|these)|this|that|these|those)\b|"
+    r"\bi'?d rather you (?:not |didn't |did not )?\w+ (?:the|this|that) (?:file|function|test|"
+    r"class|module|component|method|query|script|pr|diff|change|commit|helper|loop)\b",
     _I,
 )
 # A remark on what was done, and a belief looked back on: "you should never have removed
 # that check", "I never thought CSS could make me cry".
 LOOKED_BACK = re.compile(
+    r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future)\b)"
+    r"(?:.*(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|put|"
+    r"created|generated|deleted|broke)\b|.*\b(?:after|since|with) your (?:change|fix|commit|"
+    r"patch|pr|edit|refactor|update)\b)|"
     r"\b(?:should|shouldn't|should not|could|would)(?: never| not)? have (?:been )?"
-    r"[a-z]+(?:ed|en|t|ne)\b|\b(?:i|we) (?:never|always|had never) (?:thought|knew|expected|"
+    r"[a-z]+(?:ed|en|t|ne)\b|"
+    r"(?:^|[,.;]\s*)you should (?:never |not |always )?\w+\b.*\b(?:here|there|(?:this|that) "
+    r"(?!repo|project|codebase|team)\w+)\b|"
+    r"\b(?:i|we) (?:never|always|had never) (?:thought|knew|expected|"
     r"imagined|realized|realised|noticed|understood|guessed|believed|assumed|dreamed)\b",
     _I,
 )
@@ -321,9 +354,14 @@ STATUS = re.compile(
 )
 # What happened once, told as a story.
 PAST = re.compile(
+    # not a move, which says where things are now: "our wiki moved to wiki.orbis.local"
+    # ("X used to run on cron before we migrated" is still the story of before)
+    r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b).*\b(?:moved|migrated|switched) (?:over )?to\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
-    r"back when|in the old|the old|previous|before the \w+|years ago|during the|went out|"
+    r"back when|in the old|the old|previous|before the \w+|years ago|went out|"
+    # "during the outage"; "during the build" is how things run
+    r"during the (?!build|deploy|release|tests?|ci|night|day|week|run)|"
     r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
     r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
     r"august|september|october|november|december|the day)|"
@@ -379,6 +417,7 @@ _IRONIC_OPENER = re.compile(
 # has a 20 minute timeout" holds a statement beside the status.
 CLAUSE_ONLY = (
     "a past event",
+    "an answer to the agent",
     "how things are at the moment",
     "what is wrong now",
     # "can you add a retry (we're on boto3 1.34 here, don't use anything newer)": the question
@@ -410,6 +449,8 @@ def not_a_statement(sentence: str) -> str | None:
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
         ("a past event", LOOKED_BACK),
+        ("an answer to the agent", ANSWER),
+        ("said for the task at hand", AT_HAND),
     ):
         if rule is not None and rule.search(body if rule is SARCASM else mentioned):
             return why
