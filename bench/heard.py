@@ -74,7 +74,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print misses and false stores")
     parser.add_argument(
-        "--verbatim", action="store_true", help="evidence in the person's words only (no 'the user')"
+        "--verbatim",
+        action="store_true",
+        help="evidence in the person's words only (no 'the user')",
     )
     parser.add_argument("--heldout", action="store_true", help="the final held-out set")
     parser.add_argument("--turns", type=Path, help="another set of that shape (dev_v4)")

@@ -474,7 +474,10 @@ def test_symptoms_looks_back_and_changes_at_hand_are_not_stored(message):
         # a bug told beside the rule does not take the rule's place
         ("the login page reloads on every save. we use yarn 4 here, not npm.", "yarn 4"),
         # a rule that says how often is still one
-        ("Our worker restarts every time a deploy lands, so jobs must be idempotent.", "idempotent"),
+        (
+            "Our worker restarts every time a deploy lands, so jobs must be idempotent.",
+            "idempotent",
+        ),
         ("Use pnpm here, not npm.", "pnpm"),
         # Nix flakes are a tool, not flaky tests
         ("Everything here builds with Nix flakes, no global installs.", "nix flakes"),
@@ -557,12 +560,21 @@ def test_pastes_banter_one_place_bugs_and_guesses_are_not_stored(message):
     ("message", "evidence"),
     [
         # an apology or a call for attention before the statement
-        ("Sorry, to be clear: I prefer early returns over nested ifs. Now fix the parser.", "early returns"),
+        (
+            "Sorry, to be clear: I prefer early returns over nested ifs. Now fix the parser.",
+            "early returns",
+        ),
         ("Listen, I work on a metered connection, so don't suggest large downloads.", "metered"),
         # what the team decided
-        ("Per the team decision, all new tables get a created_at column. Add the invoices table.", "created_at"),
+        (
+            "Per the team decision, all new tables get a created_at column. Add the invoices.",
+            "created_at",
+        ),
         # a pinned version with why the next one fails
-        ("Our firmware builds with gcc 12.2 and nothing newer, the vendor HAL breaks on 13.", "12.2"),
+        (
+            "Our firmware builds with gcc 12.2 and nothing newer, the vendor HAL breaks on 13.",
+            "12.2",
+        ),
         # a one-off told after the statement is its own clause
         ("My workstation has 24 GB of VRAM; let's try the medium model for now.", "24 gb"),
     ],
@@ -608,15 +620,24 @@ def test_replies_and_reviews_of_the_work_at_hand_are_not_stored(message):
     [
         # a fact told after the agent's work is judged
         ("looks good, but fyi the proxy in front of the api caps bodies at 10MB.", "10mb"),
-        ("naming is fine, but migrations here are written in plain SQL, not the ORM DSL", "plain sql"),
+        (
+            "naming is fine, but migrations here are written in plain SQL, not the ORM DSL",
+            "plain sql",
+        ),
         # told after a side note, and where a thing moved to
-        ("that link is dead. side note, our docs moved to docs.acme.internal.", "docs.acme.internal"),
+        (
+            "that link is dead. side note, our docs moved to docs.acme.internal.",
+            "docs.acme.internal",
+        ),
         # "ever" after a comma
         ("No `# noqa` comments, ever — fix the lint or ask me.", "noqa"),
         # how the build runs is not a past event
         ("from now on, don't edit gen/, it comes out of protoc during the build.", "gen/"),
         # a move is where things are now, unless it is told as what used to be
-        ("we don't need the retries here. our metrics moved to Prometheus last month.", "prometheus"),
+        (
+            "we don't need the retries here. our metrics moved to Prometheus last month.",
+            "prometheus",
+        ),
     ],
 )
 def test_a_statement_after_a_verdict_a_side_note_or_a_move_is_stored(message, evidence):

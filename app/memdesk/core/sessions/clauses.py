@@ -175,7 +175,8 @@ _TASK = re.compile(
     r"scale|backfill|cut|format|tidy|speed|handle|simplify|clean|get|draft|merge|commit|"
     r"benchmark|set up|setup|give|put|use|implement|refactor|remove|delete|deploy|install|"
     r"try|show|tell|send|test|wire|hook|migrate|generate|regenerate|review|read|compare|"
-    r"go back|revert|undo|redo|roll back|restore|retry|swap|inline|extract|change|replace|switch)\b|"
+    r"go back|revert|undo|redo|roll back|restore|retry|swap|inline|extract|change|replace|"
+    r"switch)\b|"
     # a request after where it applies: "In the Unity project, make …", "In docs/auth.md add …"
     r"^in [^,]{1,60}?,?\s+(?:please\s+)?(?:make|add|change|fix|update|write|move|rename|remove|"
     r"delete|create|put|set|insert|drop|replace)\b|"
@@ -234,7 +235,8 @@ _ASKS = re.compile(
 )
 # What limits or acts on the clause before it: "just that function", "switch it and rerun".
 _LIMITS = re.compile(
-    r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b", _I
+    r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b",
+    _I,
 )
 # A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)

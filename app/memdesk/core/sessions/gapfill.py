@@ -50,7 +50,8 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 _OPENER = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|fwiw|sorry|listen|side ?note|note|ps|hm+|wait|good|great|"
+    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|fwiw|sorry|listen|side ?note|"
+    r"note|ps|hm+|wait|good|great|"
     r"nice|right(?!\s+now\b)|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a

@@ -176,7 +176,9 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
         r"function|test|script|file|query|migration|code|output|answer|reply|summary)\b",
         what,
         _I,
-    ) or re.search(r"\bfor (?:this|that|these)\b(?! (?:repo|project|codebase|team|service)\b)", what, _I)
+    ) or re.search(
+        r"\bfor (?:this|that|these)\b(?! (?:repo|project|codebase|team|service)\b)", what, _I
+    )
     if at_hand and not re.search(r"\b(?:always|never|every\w*|all|any)\b", what, _I):
         return MEDIUM
     if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
@@ -318,7 +320,9 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: (
             None
             if (m["v"] or "").lower() in ("need", "want")
-            and re.match(r"(?:the|a|an|all (?:these|those|the)|any of (?:that|this|these))\b", m["x"], _I)
+            and re.match(
+                r"(?:the|a|an|all (?:these|those|the)|any of (?:that|this|these))\b", m["x"], _I
+            )
             else HIGH
         ),
         user=False,
@@ -394,8 +398,14 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: (
             None
             if re.match(_DEICTIC, m["x"], _I)
-            else HIGH if re.search(r"\b(?:everywhere|always|for everything|by default|in every|"
-            r"for all|for every|on every)\b|,\s*not\b", m["x"], _I) else MEDIUM
+            else HIGH
+            if re.search(
+                r"\b(?:everywhere|always|for everything|by default|in every|"
+                r"for all|for every|on every)\b|,\s*not\b",
+                m["x"],
+                _I,
+            )
+            else MEDIUM
         ),
         user=True,
     ),

@@ -118,7 +118,8 @@ CANCEL = re.compile(
     _I,
 )
 SARCASM = re.compile(
-    r"(?:/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|\boh,? (?:great|wonderful|"
+    r"(?:/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|"
+    r"\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
@@ -150,12 +151,15 @@ REMINDER = re.compile(
 # What the team's own documents say is the team's: "our style guide says …".
 _NOT_OURS = r"(?<!our )(?<!our style )(?<!our team )(?<!our coding )(?<!our contributing )"
 REPORTED = re.compile(
-    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ (?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
+    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ "
+    r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
     r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
     r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
     r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
     r"\bwrote (?:in [\w ]{1,30} )?that\b|"
-    r"\b" + _NOT_OURS + r"(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
+    r"\b"
+    + _NOT_OURS
+    + r"(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
     r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
     r"swear|told (?:us|me))\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
@@ -195,7 +199,8 @@ WRONG_NOW = re.compile(
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
     r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
-    r"flakes (?:on|in|out|again|sometimes|constantly|randomly|every|a lot)|spikes|stutters|drifts|overwrites|falls through|does nothing|nothing happens|"
+    r"flakes (?:on|in|out|again|sometimes|constantly|randomly|every|a lot)|spikes|stutters|"
+    r"drifts|overwrites|falls through|does nothing|nothing happens|"
     r"(?:is|are)n't working|(?:is|are) not working|show(?:s)? up as|busted|inverted|garbled|"
     r"garbage|corrupted|truncated|flakiness|mismatch|silently|segfault|off by (?:one|"
     r"exactly|\d))\b|\bdoesn'?t (?:work|load|render|show|fire|save|update|reset|start|build|"
@@ -356,7 +361,8 @@ STATUS = re.compile(
 PAST = re.compile(
     # not a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
-    r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b).*\b(?:moved|migrated|switched) (?:over )?to\b).*?"
+    r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b)"
+    r".*\b(?:moved|migrated|switched) (?:over )?to\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     r"back when|in the old|the old|previous|before the \w+|years ago|went out|"
