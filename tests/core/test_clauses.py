@@ -3,9 +3,12 @@ sounds like one (core/sessions/clauses.py, heard.py)."""
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 
-from memdesk.core.sessions import gapfill
+from memdesk.core.sessions import clauses, gapfill, heard, pasted
 
 
 def _kept(message: str, confidence: str = gapfill.HIGH) -> list[str]:
@@ -646,3 +649,29 @@ def test_a_statement_after_a_verdict_a_side_note_or_a_move_is_stored(message, ev
 
 def test_what_used_to_be_before_a_migration_is_still_a_story():
     assert _kept("The nightly job used to run on cron before we migrated to Airflow.") == []
+
+
+_CRAFTED_UNITS = (
+    "you should go, ",
+    "the cache goes up then ",
+    "it opens ",
+    "we don't need ",
+    "our style guide says ",
+    "you made it, ",
+    "when you write ",
+    "but you copy ",
+    "fine, but ",
+)
+
+
+@pytest.mark.parametrize("unit", _CRAFTED_UNITS)
+def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit):
+    """A transcript is untrusted: 45,000 characters of one phrase must not hold session end
+    for seconds (a rule with `.*` after a phrase that repeats read it once per repeat)."""
+    text = unit * 3000
+    for module in (heard, clauses, pasted, gapfill):
+        for name, rule in vars(module).items():
+            if isinstance(rule, re.Pattern):
+                started = time.perf_counter()
+                rule.search(text)
+                assert time.perf_counter() - started < 1.5, f"{module.__name__}.{name}"

@@ -313,7 +313,8 @@ LOOKED_BACK = re.compile(
     r"patch|pr|edit|refactor|update)\b)|"
     r"\b(?:should|shouldn't|should not|could|would)(?: never| not)? have (?:been )?"
     r"[a-z]+(?:ed|en|t|ne)\b|"
-    r"(?:^|[,.;]\s*)you should (?:never |not |always )?\w+\b.*\b(?:here|there|(?:this|that) "
+    r"(?:^|[,.;]\s*)you should (?:never |not |always )?\w+\b[^.;]{0,120}?"
+    r"\b(?:here|there|(?:this|that) "
     r"(?!repo|project|codebase|team)\w+)\b|"
     r"\b(?:i|we) (?:never|always|had never) (?:thought|knew|expected|"
     r"imagined|realized|realised|noticed|understood|guessed|believed|assumed|dreamed)\b",
