@@ -93,3 +93,38 @@ def test_the_memories_holding_every_word_are_taken_only_when_they_are_the_best(
     if every is not None:
         best = _rank(retrieval._quoted(words), limit)
         assert [row[-1] for row in every] == pytest.approx([row[-1] for row in best], abs=1e-9)
+
+
+def test_the_person_typing_two_words_sees_memories_holding_both(service):
+    """A search box narrows: with enough memories holding both words, short memories saying
+    one of them over and over no longer push them off the list (they would by BM25 alone)."""
+    filler = "along the shore with the usual notes about tides and boats and gulls"
+    service.add_many(
+        [{"content": f"coast {filler} {n}"} for n in range(200)]
+        + [{"content": f"coast weather {filler} {n}"} for n in range(30)]
+        + [{"content": f"weather weather weather {n}"} for n in range(10)],
+        dedup=False,
+    )
+    typed = service.search("coast weath", k=10, typing=True)["hits"]
+    assert len(typed) == 10
+    assert all("coast weather" in h["content"] for h in typed)
+    # an agent's question is not typing: the best of either word, as before
+    asked = service.search("coast weather", k=10)["hits"]
+    assert any(h["content"].startswith("weather weather") for h in asked)
+
+
+def test_a_few_letters_held_by_most_of_the_store_show_its_newest_holders(service, monkeypatch):
+    """'pyt' in a store where most memories hold a word it begins does not narrow anything:
+    the newest holders come first, ranked among themselves, without scoring every holder."""
+    monkeypatch.setattr(rare_first, "BUDGET", 20)
+    service.add_many([{"content": f"python note {n}"} for n in range(80)], dedup=False)
+    service.add_many([{"content": f"other note {n}"} for n in range(20)], dedup=False)
+    newest = service.add("pytest runs the python suite")
+    hits = service.search("pyt", k=5, typing=True)["hits"]
+    assert newest["id"] in [h["id"] for h in hits]
+    assert all(h["content"].startswith(("python", "pytest")) for h in hits)
+    scored: list[str] = []
+    real = retrieval._prefetched
+    monkeypatch.setattr(retrieval, "_prefetched", lambda *a: scored.append(a[0]) or real(*a))
+    service.search("pyt", k=5, typing=True)
+    assert scored == []  # no query ranked every holder by BM25

@@ -61,11 +61,28 @@ def ranked(
     rank: Callable[[str, int], list[tuple]],
     quoted: Callable[[list[str]], str],
     bonus: float = 0.0,
+    *,
+    narrowing: bool = False,
+    newest: Callable[[str, int], list[tuple] | None] | None = None,
 ) -> list[tuple]:
     """The best `limit` rows for `words`: `rank(match, n)` gives the best n rows of an FTS5
     match expression, each row's first column a unique key and its last the rank (lower is
-    better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match."""
+    better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match. With
+    `narrowing` (the person typing in the window), the memories holding every word, when
+    there are `limit` of them: a search box narrows as words are added; and a first few
+    letters held by more than half the store ("pyt") do not narrow at all: `newest(match, n)`
+    gives the newest n holders, ranked among themselves (None: it cannot)."""
     counts = frequency.Counts()
+    if narrowing and len(words) > 1:
+        every = rank(" AND ".join(frequency.term(w) for w in words), limit)
+        if len(every) >= limit:
+            return every
+    elif narrowing and newest is not None and words[0].endswith(frequency.PREFIX):
+        half = counts.stored() // 2
+        if half > BUDGET and counts.held(words[0], half + 1) > half:
+            rows = newest(quoted(words), limit)
+            if rows is not None:
+                return sorted(rows, key=lambda row: row[-1])
     if counts.stored() <= BUDGET:
         return rank(quoted(words), limit)  # no word can be common
     every = _holding_every_word(words, limit, rank, bonus, counts)

@@ -136,14 +136,16 @@ def search(
     """The top `k` hits as dicts of HIT_COLUMNS plus `score`, best first. With `typing`, a
     last word not yet ended (no space after it) matches every word it begins ("sha" finds
     "sharding"): the person's search as they type. Shorter than MIN_PREFIX, it is a word:
-    "s" would match a large share of every word there is (400 ms at 100k memories)."""
+    "s" would match a large share of every word there is (400 ms at 100k memories). Typed
+    words narrow, as in any search box: when enough memories hold every one of them, those
+    are the hits."""
     words = terms(text)
     if not words:
         return []
     last = _WORD.findall(text.casefold())[-1:]
     if typing and last and len(last[0]) >= MIN_PREFIX and text[-1].isalnum() and last[0] in words:
         words = [w for w in words if w != last[0]] + [last[0] + frequency.PREFIX]
-    return _ranked(words, filters, k, weights, dates.mentioned(text))
+    return _ranked(words, filters, k, weights, dates.mentioned(text), narrowing=typing)
 
 
 def containing_any(words: list[str], filters: Filters, k: int) -> list[dict]:
@@ -152,7 +154,13 @@ def containing_any(words: list[str], filters: Filters, k: int) -> list[dict]:
 
 
 def _ranked(
-    words: list[str], filters: Filters, k: int, weights: Weights, named: peewee.Expression | None
+    words: list[str],
+    filters: Filters,
+    k: int,
+    weights: Weights,
+    named: peewee.Expression | None,
+    *,
+    narrowing: bool = False,
 ) -> list[dict]:
     limit = max(weights.pool, 2 * k)
     in_index = all(k in IN_INDEX for k, v in filters.__dict__.items() if v)
@@ -175,8 +183,15 @@ def _ranked(
                 return _prefetched(match, filters, weights, n)
             return _exact(match, filters, weights, n, named)
 
+        def newest(match: str, n: int) -> list | None:
+            if in_index and named is None:
+                return _newest_prefetched(match, filters, weights, n)
+            return None
+
         bonus = weights.date_bonus if named is not None else 0.0
-        rows = rare_first.ranked(words, limit, rank, _quoted, bonus)
+        rows = rare_first.ranked(
+            words, limit, rank, _quoted, bonus, narrowing=narrowing, newest=newest
+        )
     now = datetime.now(UTC)
     scored = sorted(
         ((_fuse(-row[-1], row, now, weights), row) for row in rows),
@@ -248,6 +263,16 @@ def _prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: i
     return Memory._meta.database.execute_sql(
         _PREFETCH, (*weights.columns, match, wanted)
     ).fetchall()
+
+
+# FTS5 walks its matches newest first and stops at the limit: bm25 is computed for those only.
+_NEWEST = _PREFETCH.replace("ORDER BY r LIMIT ?", "ORDER BY rowid DESC LIMIT ?")
+
+
+def _newest_prefetched(wanted_terms: str, filters: Filters, weights: Weights, wanted: int) -> list:
+    """The newest `wanted` matches, each with its bm25, when every filter is inside the MATCH."""
+    match = match_expression(wanted_terms, filters)
+    return Memory._meta.database.execute_sql(_NEWEST, (*weights.columns, match, wanted)).fetchall()
 
 
 # Every other filter, and the date bonus, need the memory row. CROSS JOIN makes FTS5's matches
