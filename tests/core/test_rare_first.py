@@ -113,9 +113,9 @@ def test_the_person_typing_two_words_sees_memories_holding_both(service):
     assert any(h["content"].startswith("weather weather") for h in asked)
 
 
-def test_a_few_letters_held_by_most_of_the_store_show_its_newest_holders(service, monkeypatch):
-    """'pyt' in a store where most memories hold a word it begins does not narrow anything:
-    the newest holders come first, ranked among themselves, without scoring every holder."""
+def test_a_few_letters_held_by_many_memories_show_their_newest_holders(service, monkeypatch):
+    """'pyt' in a store where a great many memories hold a word it begins: the newest
+    holders come first, ranked among themselves, without scoring every holder."""
     monkeypatch.setattr(rare_first, "BUDGET", 20)
     service.add_many([{"content": f"python note {n}"} for n in range(80)], dedup=False)
     service.add_many([{"content": f"other note {n}"} for n in range(20)], dedup=False)

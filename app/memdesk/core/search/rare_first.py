@@ -70,16 +70,17 @@ def ranked(
     better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match. With
     `narrowing` (the person typing in the window), the memories holding every word, when
     there are `limit` of them: a search box narrows as words are added; and a first few
-    letters held by more than half the store ("pyt") do not narrow at all: `newest(match, n)`
-    gives the newest n holders, ranked among themselves (None: it cannot)."""
+    letters held by more than BUDGET memories ("dep" in a big store) have nothing rare to
+    rank by cheaply (a scan of every holder, 50-100 ms at 100k, for each key): `newest(match,
+    n)` gives the newest n holders, ranked among themselves (None: it cannot), until the
+    next letters narrow the search."""
     counts = frequency.Counts()
     if narrowing and len(words) > 1:
         every = rank(" AND ".join(frequency.term(w) for w in words), limit)
         if len(every) >= limit:
             return every
     elif narrowing and newest is not None and words[0].endswith(frequency.PREFIX):
-        half = counts.stored() // 2
-        if half > BUDGET and counts.held(words[0], half + 1) > half:
+        if counts.stored() > BUDGET and counts.held(words[0], BUDGET + 1) > BUDGET:
             rows = newest(quoted(words), limit)
             if rows is not None:
                 return sorted(rows, key=lambda row: row[-1])
