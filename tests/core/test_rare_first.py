@@ -128,3 +128,19 @@ def test_a_few_letters_held_by_many_memories_show_their_newest_holders(service, 
     monkeypatch.setattr(retrieval, "_prefetched", lambda *a: scored.append(a[0]) or real(*a))
     service.search("pyt", k=5, typing=True)
     assert scored == []  # no query ranked every holder by BM25
+
+
+def test_few_holding_both_typed_words_come_first_then_the_newest_holders(service, monkeypatch):
+    """Two typed words that few memories hold together, one of them held by many: those
+    holding both lead, the newest holders of either fill the page, and no query ranks every
+    holder of the broad word."""
+    monkeypatch.setattr(rare_first, "BUDGET", 20)
+    both = service.add("pytest cache directory lives in .pytest_cache")
+    service.add_many([{"content": f"pytest note {n}"} for n in range(60)], dedup=False)
+    ranked_all: list[str] = []
+    real = retrieval._prefetched
+    monkeypatch.setattr(retrieval, "_prefetched", lambda *a: ranked_all.append(a[0]) or real(*a))
+    hits = service.search("pytest cac", k=5, typing=True)["hits"]
+    assert hits[0]["id"] == both["id"]
+    assert [h["content"] for h in hits[1:]] == [f"pytest note {n}" for n in (59, 58, 57, 56)]
+    assert all(" AND " in match for match in ranked_all)  # only the narrow query was ranked

@@ -67,23 +67,19 @@ def ranked(
 ) -> list[tuple]:
     """The best `limit` rows for `words`: `rank(match, n)` gives the best n rows of an FTS5
     match expression, each row's first column a unique key and its last the rank (lower is
-    better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match. With
-    `narrowing` (the person typing in the window), the memories holding every word, when
-    there are `limit` of them: a search box narrows as words are added; and a first few
-    letters held by more than BUDGET memories ("dep" in a big store) have nothing rare to
-    rank by cheaply (a scan of every holder, 50-100 ms at 100k, for each key): `newest(match,
-    n)` gives the newest n holders, ranked among themselves (None: it cannot), until the
-    next letters narrow the search."""
+    better, at most `bonus` below bm25); `quoted(words)` is the OR of words as a match.
+
+    With `narrowing` (the person typing in the window) a search box narrows as words are
+    added: the memories holding every word, when there are `limit` of them. A word held by
+    more than BUDGET memories ("dep" in a big store) has nothing rare to rank by cheaply (a
+    scan of every holder, 50-100 ms at 100k, at each key): then `newest(match, n)` (None: it
+    cannot) gives the newest holders, ranked with those holding every word, until the next
+    letters narrow the search."""
     counts = frequency.Counts()
-    if narrowing and len(words) > 1:
-        every = rank(" AND ".join(frequency.term(w) for w in words), limit)
-        if len(every) >= limit:
-            return every
-    elif narrowing and newest is not None and words[0].endswith(frequency.PREFIX):
-        if counts.stored() > BUDGET and counts.held(words[0], BUDGET + 1) > BUDGET:
-            rows = newest(quoted(words), limit)
-            if rows is not None:
-                return sorted(rows, key=lambda row: row[-1])
+    if narrowing:
+        typed = _typed(words, limit, rank, newest, quoted, counts)
+        if typed is not None:
+            return typed
     if counts.stored() <= BUDGET:
         return rank(quoted(words), limit)  # no word can be common
     every = _holding_every_word(words, limit, rank, bonus, counts)
@@ -103,6 +99,31 @@ def ranked(
         for row in rank(quoted(others), limit):
             if row[0] not in best or row[-1] < best[row[0]][-1]:
                 best[row[0]] = row
+    return sorted(best.values(), key=lambda row: row[-1])[:limit]
+
+
+def _typed(
+    words: list[str],
+    limit: int,
+    rank: Callable[[str, int], list[tuple]],
+    newest: Callable[[str, int], list[tuple] | None] | None,
+    quoted: Callable[[list[str]], str],
+    counts: frequency.Counts,
+) -> list[tuple] | None:
+    """The rows for the person's typing, or None for the exact ranking. A row's rank is its
+    bm25 for the same words whichever query found it, so rows of both queries sort together."""
+    every: list[tuple] = []
+    if len(words) > 1:
+        every = rank(" AND ".join(frequency.term(w) for w in words), limit)
+        if len(every) >= limit:
+            return every
+    elif not words[0].endswith(frequency.PREFIX):
+        return None
+    broad = counts.stored() > BUDGET and any(counts.held(w, BUDGET + 1) > BUDGET for w in words)
+    more = newest(quoted(words), limit) if broad and newest is not None else None
+    if more is None:
+        return None
+    best = {row[0]: row for row in more} | {row[0]: row for row in every}
     return sorted(best.values(), key=lambda row: row[-1])[:limit]
 
 
