@@ -638,3 +638,20 @@ def test_the_window_takes_input_before_its_counts_and_keeps_the_view_it_had(
     assert window.sidebar.current_key == "tag:ops"
     assert window.browser.model.rowCount() == 1
     assert "2 active" in window.status.counts.text()
+
+
+def test_a_long_memory_found_by_search_is_laid_out_only_as_far_as_its_cell_shows(
+    qtbot, service, window
+):
+    """A 60 KB memory among the hits was laid out whole as rich text at every repaint
+    (~35 ms a cell): the window froze while the person typed."""
+    from memdesk.ui.list.memory_table_view import SHOWN_CHARS, _laid_out
+
+    long_text = "deploy the service with helm and check the pods " * 1200
+    service.add(long_text)
+    qtbot.keyClicks(window.browser.search, "helm")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    window.browser.table.viewport().repaint()
+    doc = _laid_out(long_text, "helm", window.browser.table.font())
+    assert doc.characterCount() <= SHOWN_CHARS + 1
+    assert "helm" in doc.toPlainText()
