@@ -675,3 +675,44 @@ def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit
                 started = time.perf_counter()
                 rule.search(text)
                 assert time.perf_counter() - started < 1.5, f"{module.__name__}.{name}"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a fault said with "always" or "every": how often it shows
+        "exports over 50k rows always fail with 504 on prod-eu, smaller ones are fine",
+        "the heartbeat flaps every few minutes on node-3, always the same node",
+        "val accuracy goes to 91% then back to 40% every other epoch",
+        "the retry queue jumps back to 0 whenever a worker restarts",
+        "the login works for everybody except users with an apostrophe in their name",
+        "search stopped working after the index rebuild, have to restart the api each time",
+        "requests sit in the queue for minutes even though the workers are idle",
+        "the nightly build uses the same flags as always, nothing changed",
+        # the agent's own work, told to it
+        "your migration adds the column but never backfills it",
+        "the helm chart you wrote mounts the secret as a file and the app reads it as an env var",
+        "the test you added only checks the happy path",
+        # what was checked
+        "i checked three failing runs, all on the arm runners",
+    ],
+)
+def test_faults_and_remarks_on_the_agents_work_are_not_stored_however_often(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a rule told by what breaks
+        ("CI fails on any new clippy warning, so keep the lints clean.", "clippy"),
+        ("the VPN drops any connection idle for 10 min, so long jobs need keepalives", "vpn"),
+        ("For the record, our web export breaks with mono, so GDScript only.", "gdscript"),
+        # who owns what, beside the agent's work mentioned as an object
+        ("Nadia from infra owns the DNS zone, so tell me the record you picked.", "nadia"),
+        # a version that is fixed, whatever breaks on the next one
+        ("The kiosk images are pinned to Debian 11, the vendor driver breaks on 12.", "debian 11"),
+    ],
+)
+def test_a_rule_told_by_what_breaks_is_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])

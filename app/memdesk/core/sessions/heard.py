@@ -229,7 +229,8 @@ WRONG_NOW = re.compile(
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
     r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
     # what was tried just now, and a reviewer's remark on the code at hand
-    r"^(?:tried|ran|reproduced)\b|\bi (?:tried|reproduced|ran)\b|\brepro(?:duced|s)?\b|"
+    r"^(?:tried|ran|reproduced)\b|\bi (?:tried|reproduced|ran|checked|verified|tested)\b|"
+    r"\brepro(?:duced|s)?\b|"
     r"^(?:careful,? (?:that|this|these|those|you|here|there)|looks good|lgtm|nit(?:pick)?)\b|"
     r"(?:^|[,—-]\s*)you'?re \w+ing\b|"
     r"\b(?:doesn't|does not|don't|do not) actually\b|"
@@ -304,9 +305,61 @@ AT_HAND = re.compile(
     r"class|module|component|method|query|script|pr|diff|change|commit|helper|loop)\b",
     _I,
 )
+# A fault, in the words bug reports and reviews use: what fails, breaks, hangs, leaks, drops,
+# comes out wrong, too low, upside down, twice; an HTTP error; nan. Said of how a thing
+# behaves, "always" and "every" tell how often the fault shows ("uploads over 10mb always fail
+# with 413"): only what makes it a rule keeps it ("must", "so keep …", "we …", "I always …").
+_FAULT_WORDS = (
+    r"fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|hang|hangs|"
+    r"freezes|stuck|flaps?|flapping|flickers?|stutters?|lags?|janky|glitch\w*|"
+    r"overshoots?|undershoots?|drifts?|leaks?|leaking|drops|dropped|dropping|loses|lost|skips|"
+    r"skipped|ignores|ignored|misses|missed|duplicates?|duplicated|twice|rejects?|rejected|"
+    r"declined|denied|refused|times out|timed out|hits? (?:a |the )?timeout|nan|inf|"
+    r"undefined|exception|traceback|panics?|segfaults?|oom|out of memory|black screen|"
+    r"blank|upside down|shifted|off by|wrong|incorrect|too (?:low|high|slow|big|small|long)|"
+    r"\d+x too|overflows?|saturates?|corrupt\w*|garbage|garbled|truncate[sd]?|silently|"
+    r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"
+    r"(?:returns?|got|gets?|getting|with|throws?) (?:a |an )?[45]\d\d|[45]\d\d(?:s| errors?)|"
+    r"crashloopbackoff|"
+    r"never (?:sets|gets|clears|tightens|sticks|fires|runs|returns|closes|finishes|completes|"
+    r"loads|saves|arrives|shows|updates|stops|ends|works)|"
+    r"only (?:checks|logs|says|covers|tests|handles|once)|works [\w ]{0,24}?(?:but|except)|"
+    r"(?:runs|renders|loads|builds|compiles|works) (?:fine |ok |okay )?but|stopped \w+|"
+    r"(?:goes|jumps|drops|spikes|climbs) (?:up |back |down )?to ~?\d+ ?%?|jumps back|snaps back|"
+    r"even though|nothing (?:has )?changed|though\s*[.!]?$|"
+    r"(?:doesn'?t|does not|isn'?t|aren'?t) (?:work|load|stick|connect|start|render|save|show|"
+    r"fire|close|update|compile|build|run|finish)|(?:won'?t|can'?t|cannot) (?:connect|start|"
+    r"render|save|load|compile|finish)"
+)
+_RULE_WORDS = (
+    r"must|should|shall|make sure|please|need to|needs to|has to|by default|"
+    # (not a workaround: "have to restart the api each time")
+    r"have to (?!restart|reboot|rerun|retry|refresh|reload|clear|kill|re-?run)|"
+    r"as a rule|from now on|going forward|for the record|fyi|note that|keep in mind|"
+    r"remember|rule|policy|convention|no exceptions|non-negotiable|so (?:keep|don't|do not|"
+    r"always|never|use|avoid|make|add|run)|we|we're|our|us|i (?:always|never|prefer|like|"
+    r"want|hate)|always use|never use|don't use|owns?|owned by|maintains|is the|"
+    r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"
+    # a rule told by what breaks: "CI fails on any warning", "unless there's a comment"
+    r"any|anything|everything|anyone|if|unless|because|go(?:es)? to (?!(?:~|back|up|down)?\s*\d)|"
+    # a correction's opener: what follows is what is true
+    r"that's (?:wrong|not right|incorrect)|that is (?:wrong|not right|incorrect)"
+)
+FAULT = re.compile(
+    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*\b(?:{_FAULT_WORDS})\b",
+    _I,
+)
 # A remark on what was done, and a belief looked back on: "you should never have removed
 # that check", "I never thought CSS could make me cry".
 LOOKED_BACK = re.compile(
+    r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future|must|should|"
+    r"please|(?:always|never) (?!\w+s\b)\w+)\b)(?:(?:in |on |for )?your (?!answers|replies|"
+    r"explanations|responses|messages|commits|commit messages|prs|summaries|reviews|"
+    r"code reviews)[\w-]+\b|"
+    # (what the agent made, as what a clause is about: not "tell me the path you picked")
+    r".*(?:^|[,;]\s*|\bbut\s+|\band\s+|\bin\s+)(?:the|this|that) [\w -]{1,30} you (?:just )?"
+    r"(?:wrote|added|made|generated|created|"
+    r"changed|drafted|pasted|built|gave|suggested|proposed|picked|chose|put|ran|used)\b)|"
     r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future)\b)"
     r"(?:.*(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|put|"
     r"created|generated|deleted|broke)\b|.*\b(?:after|since|with) your (?:change|fix|commit|"
@@ -455,6 +508,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("how things are at the moment", STATUS),
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
+        ("what is wrong now", FAULT),
         ("a past event", LOOKED_BACK),
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
