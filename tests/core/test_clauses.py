@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from memdesk.core.sessions import clauses, gapfill, heard, pasted
+from memdesk.core.sessions import clauses, faults, gapfill, heard, pasted
 
 
 def _kept(message: str, confidence: str = gapfill.HIGH) -> list[str]:
@@ -669,7 +669,7 @@ def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit
     """A transcript is untrusted: 45,000 characters of one phrase must not hold session end
     for seconds (a rule with `.*` after a phrase that repeats read it once per repeat)."""
     text = unit * 3000
-    for module in (heard, clauses, pasted, gapfill):
+    for module in (heard, faults, clauses, pasted, gapfill):
         for name, rule in vars(module).items():
             if isinstance(rule, re.Pattern):
                 started = time.perf_counter()

@@ -1,0 +1,138 @@
+"""What is wrong now, told to have it looked at: a bug report, a run's outcome, a remark on
+the work at hand, however often the fault shows. Said of how a thing behaves, "always" and
+"every" are how often it goes wrong, not a rule (`core/sessions/heard.py` asks these)."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# What is wrong now, told to have it looked at ("The export button does nothing on Safari",
+# "the sensor task stops logging after 6 hours"), a run's outcome ("412 passed, 1 failed"), and
+# a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
+# approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
+WRONG_NOW = re.compile(
+    r"^(?!.*\b(?:always|never|every|each|any|whenever|must|should|from now on|going forward|"
+    r"nothing (?:newer|older|else)|pinned|"
+    r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
+    r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
+    r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
+    r"flakes (?:on|in|out|again|sometimes|constantly|randomly|every|a lot)|spikes|stutters|"
+    r"drifts|overwrites|falls through|does nothing|nothing happens|"
+    r"(?:is|are)n't working|(?:is|are) not working|show(?:s)? up as|busted|inverted|garbled|"
+    r"garbage|corrupted|truncated|flakiness|mismatch|silently|segfault|off by (?:one|"
+    r"exactly|\d))\b|\bdoesn'?t (?:work|load|render|show|fire|save|update|reset|start|build|"
+    r"compile|respond)\b|\b(?:is|are) (?:still |so |really )?flaky\b|"
+    r"\b(?:is|are) (?:\w+ )?(?:blank|unresponsive)\b|"
+    r"\bno (?:error|errors|warning|warnings|request|output|response|logs?|conflict warning)\b|"
+    r"\b\d+ (?:passed|failed|skipped|errors|warnings)\b|"
+    r"\b(?:passes|passed|builds|built) (?:now|locally|fine)\b|"
+    r"\b(?:plan|output|log|trace|profile|snapshot|explain|profiler) shows\b|"
+    r"\bnow instead of\b|\binstead of ~?\d|"
+    r"^(?:the )?(?:failing|flaky|broken|slow|offending|culprit) (?:one|test|case|step|file|line|"
+    r"call|query|request|job)|\b(?:errors?|failures?|warnings?|crashes) (?:come|comes|came) "
+    r"from\b|(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|"
+    r"put|created|generated)\b|\b(?:the|this|that|your) [\w-]+ you (?:just )?(?:wrote|added|"
+    r"made|generated|created|changed)\b|(?:jump|bounce)s? around|\bfreeze\b|\bstutter\b|"
+    r"\b[45]\d\ds\b|^(?:getting|seeing|hitting|got)\b|"
+    r"\bit'?s (?:pushed|merged|deployed|live|up|in|green|red|fixed)\b|"
+    r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
+    r"direction|solution|plan|version|design|naming|layout)\b|"
+    r"\bi (?:hate|love) [\w ]{1,30} so much\b|"
+    r"^(?:great|nice|good|cool|solid|thanks)(?: \w+){0,2},? but\b|"
+    # what the agent's code does, told to it: "but you copy the whole repo before pip install"
+    r"(?:^|[,;]\s*|\bbut\s+)you (?!always|never|should|must|can|need|have to|may|might|will|"
+    r"don't|do not|'ll|'re|are|were)[a-z]+s?\b(?= (?:the|a|an|it|them|this|that|every|each|all)\b)|"
+    # behaviour seen now and then, how long something takes now
+    r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
+    r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
+    # what was tried just now, and a reviewer's remark on the code at hand
+    r"^(?:tried|ran|reproduced)\b|\bi (?:tried|reproduced|ran|checked|verified|tested)\b|"
+    r"\brepro(?:duced|s)?\b|"
+    r"^(?:careful,? (?:that|this|these|those|you|here|there)|looks good|lgtm|nit(?:pick)?)\b|"
+    r"(?:^|[,—-]\s*)you'?re \w+ing\b|"
+    r"\b(?:doesn't|does not|don't|do not) actually\b|"
+    r"\btakes? (?:about |around |~)?\d+(?:\.\d+)? ?(?:s|ms|secs?|seconds|mins?|minutes)\b)",
+    _I,
+)
+
+# What a thing does wrong, however often it does it ("the date picker closes on every
+# keystroke", "htmx always replaces the whole page instead of the errors div", "the window
+# opens then immediately closes"): "always" and "every" tell how often the bug shows, not a
+# rule. A rule says so (must, should, make sure) or is the team's ("our worker restarts …").
+_ACTS = (
+    r"opens|closes|resets|reloads|replaces|drops|jumps|re-?renders|refreshes|redirects|"
+    r"disappears|vanishes|flickers|duplicates|doubles|wipes|clears|loses|skips|ignores|"
+    r"reconnects|restarts|scrolls|blinks|spins|loops|pops up|shows up|submits|fires|"
+    r"triggers|deletes|overwrites|truncates|rounds|returns|renders|prints|sends|shows|"
+    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out"
+)
+# what only a fault does, so "whenever" tells when it shows ("sound cuts out whenever …")
+_FAULTS = (
+    r"goes (?:up|down)|grows|climbs|creeps up|balloons|leaks|spikes|lags|cuts out|dies|"
+    r"crashes|segfaults|errors out|times out|jumps? to|spikes? to|drops? to|resets? to|allocates"
+)
+_HOW_IT_SHOWS = (
+    r"\bevery time (?:i|you|someone|somebody|the user|a user)\b|"
+    r"\b(?:on|after) (?:every|each) (?:keystroke|key ?press|click|tap|render|save|reload|"
+    r"refresh|scroll|resize|frame|navigation|login|page ?load)\b|\binstead of\b|"
+    r"\bthen (?:immediately |instantly |just )?\w+s\b|\bonly (?:in|on) \w+|"
+    r"\b(?:in|on) (?!(?:prod|production|staging|ci|main)\b)[\w ]{1,20} only\b|"
+    r"\bon (?:my|his|her|their) (?:laptop|machine|phone|device|box|mac|pc|desktop)\b"
+)
+MISBEHAVES = re.compile(
+    r"^(?!.*\b(?:we|our|us|must|should|need to|needs to|make sure|by design|on purpose|"
+    r"intended|intentionally|expected|unless|so (?:always|never|don't|do not))\b)"
+    r"(?!(?:please|always|never|just|only|don't|do not)\b)"
+    r".*?(?<=\w )(?:always |just |then |immediately |instantly |still |also )*"
+    rf"(?:(?:{_ACTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS})|"
+    rf"(?:{_FAULTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS}|\bwhenever\b|\bevery (?:time|few|other|"
+    r"\d+)\b|\b(?:randomly|sometimes|always)\b))",
+    _I,
+)
+
+# A fault, in the words bug reports and reviews use: what fails, breaks, hangs, leaks, drops,
+# comes out wrong, too low, upside down, twice; an HTTP error; nan. Said of how a thing
+# behaves, "always" and "every" tell how often the fault shows ("uploads over 10mb always fail
+# with 413"): only what makes it a rule keeps it ("must", "so keep …", "we …", "I always …").
+_FAULT_WORDS = (
+    r"fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|hang|hangs|"
+    r"freezes|stuck|flaps?|flapping|flickers?|stutters?|lags?|janky|glitch\w*|"
+    r"overshoots?|undershoots?|drifts?|leaks?|leaking|drops|dropped|dropping|loses|lost|skips|"
+    r"skipped|ignores|ignored|misses|missed|duplicates?|duplicated|twice|rejects?|rejected|"
+    r"declined|denied|refused|times out|timed out|hits? (?:a |the )?timeout|nan|inf|"
+    r"undefined|exception|traceback|panics?|segfaults?|oom|out of memory|black screen|"
+    r"blank|upside down|shifted|off by|wrong|incorrect|too (?:low|high|slow|big|small|long)|"
+    r"\d+x too|overflows?|saturates?|corrupt\w*|garbage|garbled|truncate[sd]?|silently|"
+    r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"
+    r"(?:returns?|got|gets?|getting|with|throws?) (?:a |an )?[45]\d\d|[45]\d\d(?:s| errors?)|"
+    r"crashloopbackoff|"
+    r"never (?:sets|gets|clears|tightens|sticks|fires|runs|returns|closes|finishes|completes|"
+    r"loads|saves|arrives|shows|updates|stops|ends|works)|"
+    r"only (?:checks|logs|says|covers|tests|handles|once)|works [\w ]{0,24}?(?:but|except)|"
+    r"(?:runs|renders|loads|builds|compiles|works) (?:fine |ok |okay )?but|stopped \w+|"
+    r"(?:goes|jumps|drops|spikes|climbs) (?:up |back |down )?to ~?\d+ ?%?|jumps back|snaps back|"
+    r"even though|nothing (?:has )?changed|though\s*[.!]?$|"
+    r"(?:doesn'?t|does not|isn'?t|aren'?t) (?:work|load|stick|connect|start|render|save|show|"
+    r"fire|close|update|compile|build|run|finish)|(?:won'?t|can'?t|cannot) (?:connect|start|"
+    r"render|save|load|compile|finish)"
+)
+_RULE_WORDS = (
+    r"must|should|shall|make sure|please|need to|needs to|has to|by default|"
+    # (not a workaround: "have to restart the api each time")
+    r"have to (?!restart|reboot|rerun|retry|refresh|reload|clear|kill|re-?run)|"
+    r"as a rule|from now on|going forward|for the record|fyi|note that|keep in mind|"
+    r"remember|rule|policy|convention|no exceptions|non-negotiable|so (?:keep|don't|do not|"
+    r"always|never|use|avoid|make|add|run)|we|we're|our|us|i (?:always|never|prefer|like|"
+    r"want|hate)|always use|never use|don't use|owns?|owned by|maintains|is the|"
+    r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"
+    # a rule told by what breaks: "CI fails on any warning", "unless there's a comment"
+    r"any|anything|everything|anyone|if|unless|because|go(?:es)? to (?!(?:~|back|up|down)?\s*\d)|"
+    # a correction's opener: what follows is what is true
+    r"that's (?:wrong|not right|incorrect)|that is (?:wrong|not right|incorrect)"
+)
+FAULT = re.compile(
+    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*\b(?:{_FAULT_WORDS})\b",
+    _I,
+)
