@@ -362,7 +362,7 @@ def test_a_full_disk_is_its_own_error_and_reads_still_answer(raw, service, serve
 def test_a_flooding_agent_is_refused_with_the_reason(raw, service, monkeypatch):
     from memdesk.core.review.write_budget import WriteBudgets
 
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=10))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=10))
     peer = raw()
     items = [{"content": f"flood {n}"} for n in range(8)]
     peer.send(_rpc("memory.add_many", {"items": items, "dedup": False}))

@@ -13,7 +13,7 @@ CLAUDE = agent("claude-code")
 
 
 def test_a_flood_is_refused_with_when_to_retry_and_the_person_is_told(service, monkeypatch):
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=60))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=60))
     for _ in range(60):  # a burst the size of the budget is fine
         service.admit(CLAUDE, writes=True)
     with pytest.raises(TooMany, match="over its write budget of 60 memories a minute; retry in"):
@@ -25,7 +25,7 @@ def test_a_flood_is_refused_with_when_to_retry_and_the_person_is_told(service, m
 
 
 def test_a_batch_over_the_byte_budget_is_refused_whole(service, monkeypatch):
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(bytes_per_minute=1000))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(bytes_per_minute=1000))
     service.admit(CLAUDE, writes=True, memories=5, size=600)
     with pytest.raises(TooMany, match="a minute; retry in"):
         service.admit(CLAUDE, writes=True, memories=5, size=600)
@@ -33,7 +33,7 @@ def test_a_batch_over_the_byte_budget_is_refused_whole(service, monkeypatch):
 
 
 def test_the_persons_writes_have_no_budget(service, monkeypatch):
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=1))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=1))
     from memdesk.core import USER
 
     for _ in range(10):
@@ -42,7 +42,7 @@ def test_the_persons_writes_have_no_budget(service, monkeypatch):
 
 
 def test_the_inbox_gets_one_notice_per_overrun_not_one_per_refusal(service, monkeypatch):
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=1))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=1))
     service.admit(CLAUDE, writes=True)
     for _ in range(5):
         with pytest.raises(TooMany):

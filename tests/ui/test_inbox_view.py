@@ -143,7 +143,7 @@ def test_find_duplicates_then_merge_and_undo(qtbot, service, window):
 
 
 def test_an_agent_over_its_budget_is_a_notice_to_see_not_edit(qtbot, service, window, monkeypatch):
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=1))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=1))
     service.admit(CURSOR, writes=True)
     with pytest.raises(TooMany):
         service.admit(CURSOR, writes=True)

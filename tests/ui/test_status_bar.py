@@ -30,7 +30,7 @@ def test_an_agent_over_its_write_budget_is_named(qtbot, service, monkeypatch):
     from memdesk.core.errors import TooMany
     from memdesk.core.review.write_budget import WriteBudgets
 
-    monkeypatch.setattr(service, "_budgets", WriteBudgets(writes_per_minute=2))
+    monkeypatch.setattr(service.rooms.controls, "_budgets", WriteBudgets(writes_per_minute=2))
     bar = StatusBar(service.path, over_budget=service.over_budget)
     qtbot.addWidget(bar)
     assert bar.flooding.isHidden()

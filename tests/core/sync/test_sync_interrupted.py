@@ -17,7 +17,7 @@ MEMORIES = 300
 # written, their links not yet, nothing committed), before the commit, before the push,
 # before the base moves.
 KILL_POINTS = {
-    "mid-write": ("memdesk.core.sync.syncing", "Sync", "_take_links"),
+    "mid-write": ("memdesk.core.sync.writing", "SyncWrites", "_take_links"),
     "before-commit": ("memdesk.core.sync.git", "Mirror", "commit"),
     "before-push": ("memdesk.core.sync.git", "Mirror", "push"),
     "before-base": ("memdesk.core.sync.git", "Mirror", "set_base"),

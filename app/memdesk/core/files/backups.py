@@ -18,10 +18,8 @@ from typing import Any
 
 from memdesk.core import guard
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
-from memdesk.core.events import Change
-from memdesk.core.memory import dedup
-from memdesk.core.search import frequency
 from memdesk.store import backup as store_backup
 from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
@@ -41,12 +39,13 @@ _NAME = re.compile(
 
 
 class Backups:
-    """The service's backup methods (mixed into MemoryService)."""
+    """Taking backups, listing them, and restoring one (the current state kept first)."""
 
-    path: Path
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
 
     def backup_folder(self) -> Path:
-        return self.path.parent / FOLDER
+        return self.desk.path.parent / FOLDER
 
     def backup(self, *, automatic: bool = False, actor: Actor = USER) -> dict[str, Any]:
         """Copy the database now into the backup folder; returns the backup's description.
@@ -56,14 +55,16 @@ class Backups:
         """
         _refuse_agents(actor, "take backups")
         if not automatic:
-            self.flush_recalls()  # type: ignore[attr-defined]
+            self.desk.settle()
         return self._snapshot("auto" if automatic else "manual")
 
     def backups(self) -> list[dict[str, Any]]:
         """Every backup of this database, newest first."""
         folder = self.backup_folder()
-        paths = folder.glob(f"{_glob_safe(self.path.stem)}-*.sqlite3") if folder.is_dir() else ()
-        found = [d for d in (_describe(p, self.path.stem) for p in paths) if d is not None]
+        paths = (
+            folder.glob(f"{_glob_safe(self.desk.path.stem)}-*.sqlite3") if folder.is_dir() else ()
+        )
+        found = [d for d in (_describe(p, self.desk.path.stem) for p in paths) if d is not None]
         # mtime orders two taken within one second (a backup, then the one before a restore)
         found.sort(key=lambda d: (d[1]["taken_at"], d[0]), reverse=True)
         return [described for _, described in found]
@@ -86,19 +87,17 @@ class Backups:
             facts = store_backup.verify(source, SCHEMA_VERSION)
         except store_backup.BackupError as exc:
             raise ValidationError(str(exc), field="name") from None
-        self.flush_recalls()  # type: ignore[attr-defined]
+        self.desk.settle()
         before = self._snapshot("before-restore", checked=False)
-        database = self.database  # type: ignore[attr-defined]
+        database = self.desk.database
         try:
             store_backup.restore_into(database.connection(), source)
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
-        migrate(database, self.path)  # a backup from an older memdesk
+        migrate(database, self.desk.path)  # a backup from an older memdesk
         statistics.analyze(database)  # the backup's own statistics are not to be trusted
         withheld = _guard_again(database)
-        self._word_counts = dedup.WordCounts(frequency.count)
-        self._modes = None  # the agent controls are the backup's now
-        self.changes.publish([Change("reset", "", None, actor.label)])  # type: ignore[attr-defined]
+        self.desk.replaced(by=actor.label)
         logger.info("restored %s (current state kept as %s)", source, before["name"])
         return {
             "restored": source.name,
@@ -111,18 +110,18 @@ class Backups:
         folder = self.backup_folder()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         at = datetime.now(UTC).strftime(_STAMP)
-        dest, n = folder / f"{self.path.stem}-{at}-{kind}.sqlite3", 1
+        dest, n = folder / f"{self.desk.path.stem}-{at}-{kind}.sqlite3", 1
         while dest.exists():  # two in one second
             n += 1
-            dest = folder / f"{self.path.stem}-{at}-{n}-{kind}.sqlite3"
+            dest = folder / f"{self.desk.path.stem}-{at}-{n}-{kind}.sqlite3"
         try:
-            store_backup.snapshot(self.path, dest, checked=checked)
+            store_backup.snapshot(self.desk.path, dest, checked=checked)
         except (store_backup.BackupError, OSError) as exc:
-            raise StorageFailed(f"could not back up {self.path}: {exc}") from exc
+            raise StorageFailed(f"could not back up {self.desk.path}: {exc}") from exc
         if kind == "auto":
             for old in [b for b in self.backups() if b["kind"] == "auto"][KEEP:]:
                 Path(old["path"]).unlink(missing_ok=True)
-        described = _describe(dest, self.path.stem)
+        described = _describe(dest, self.desk.path.stem)
         assert described is not None
         return described[1]
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from memdesk.core import rules
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import (
     IdentityFull,
     ValidationError,
@@ -16,51 +17,39 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change
 from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.edits import Edits
+from memdesk.core.memory.identity_room import identity_rows
+from memdesk.core.memory.proposals import Proposals
 from memdesk.core.memory.reads import visible_to
+from memdesk.core.memory.versions import Versions
+from memdesk.core.memory.writes import Writes
 from memdesk.store import Memory, Proposal
 
 IDENTITY_PROPOSAL = "identity"  # the Inbox kind of an agent's edit of the profile
 
 
 class Identity:
-    """Mixin of MemoryService: the profile is all active L0 entries together."""
+    """The profile is all active L0 entries together: an agent proposes, the person edits."""
 
-    def _identity_rows(self) -> list[Memory]:
-        # Sorted here, not by SQLite: asked to order, it walked every memory by date to skip
-        # sorting the profile's few rows (linear in the store, at every session start).
-        rows = Memory.select().where((Memory.layer == "L0") & (Memory.status == "active"))
-        return sorted(rows, key=lambda row: (row.created_at, row.id))
-
-    def _check_identity_room(
+    def __init__(
         self,
-        adding: Sequence[int],
-        exclude: Memory | None = None,
-        advice: str = "or shorten this text by {over}",
+        desk: Desk,
+        writes: Writes,
+        edits: Edits,
+        versions: Versions,
+        proposing: Proposals,
     ) -> None:
-        """Refuse when the profile with entries of the lengths `adding` (and without
-        `exclude`) would pass the limit."""
-        kept = [
-            len(r.content) for r in self._identity_rows() if exclude is None or r.id != exclude.id
-        ]
-        used = rules.profile_size(kept)
-        total = rules.profile_size(kept + list(adding))
-        if total > rules.IDENTITY_LIMIT:
-            raise IdentityFull(
-                f"Identity (L0) would be {total:,} characters; the limit is "
-                f"{rules.IDENTITY_LIMIT:,} ({used:,} used by other entries, "
-                f"{max(0, rules.IDENTITY_LIMIT - used):,} free). Merge or remove identity "
-                f"entries first, {advice.format(over=_chars(total - rules.IDENTITY_LIMIT))}. "
-                "Nothing was changed.",
-                field="content",
-                size=total,
-                limit=rules.IDENTITY_LIMIT,
-            )
+        self.desk = desk
+        self.writes = writes
+        self.edits = edits
+        self.versions = versions
+        self.proposing = proposing
 
     def identity(self, *, actor: Actor = USER) -> dict[str, Any]:
         """The whole profile: active L0 entries joined by newlines, with its size and limit.
         An agent is not given an entry the injection guard withholds, nor another agent's
         private one: the profile is injected into every session."""
-        rows = [r for r in self._identity_rows() if visible_to(r, actor)]
+        rows = [r for r in identity_rows() if visible_to(r, actor)]
         return {
             "text": "\n".join(r.content for r in rows),
             "size": rules.profile_size(len(r.content) for r in rows),
@@ -97,10 +86,10 @@ class Identity:
                 limit=rules.IDENTITY_LIMIT,
             )
         rules.check_may_write(actor, "L0")
-        with self._write() as pending:
+        with self.desk.write() as pending:
             # What the caller could not see, it did not mean to remove: an agent's text is
             # mapped onto the entries it is given, the others stay as they are.
-            rows = [r for r in self._identity_rows() if visible_to(r, actor)]
+            rows = [r for r in identity_rows() if visible_to(r, actor)]
             if expected is not None and [r.uuid for r in rows] != list(expected):
                 raise VersionConflict(
                     "the identity profile changed since it was read; "
@@ -123,7 +112,7 @@ class Identity:
         )
         proposed = None
         if not unchanged:
-            proposed = self._propose(  # type: ignore[attr-defined]
+            proposed = self.proposing.propose(
                 pending,
                 kind=IDENTITY_PROPOSAL,
                 content=text,
@@ -133,11 +122,11 @@ class Identity:
             ).id
         return {**self.identity(actor=actor), "proposed": proposed}
 
-    def _accept_identity(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
+    def accept_proposal(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
         """The person accepts an agent's proposed profile, onto the entries that agent saw."""
         seen = json.loads(proposal.subject or "[]")
-        with self._write() as pending:
-            by_id = {r.uuid: r for r in self._identity_rows()}
+        with self.desk.write() as pending:
+            by_id = {r.uuid: r for r in identity_rows()}
             if any(uuid not in by_id for uuid in seen):
                 raise VersionConflict(
                     "the identity profile changed since this was proposed; reject it and edit "
@@ -154,7 +143,7 @@ class Identity:
         contents, added = map_onto([r.content for r in rows], text)
         for row, content in zip(rows, contents, strict=True):
             if content is None:
-                self._set_status(
+                self.versions.set_status(
                     row,
                     "deleted",
                     actor,
@@ -163,7 +152,7 @@ class Identity:
                     reason="removed from the identity profile",
                 )
             elif content != row.content:
-                self._apply(
+                self.edits.apply(
                     row,
                     {"content": content},
                     actor,
@@ -172,7 +161,7 @@ class Identity:
                     reason="identity profile edited",
                 )
         for line in added:
-            self._add(
+            self.writes.add_draft(
                 Draft(content=line, layer="L0", kind="preference"), actor, pending, dedup=False
             )
 
@@ -215,7 +204,3 @@ def map_onto(entries: list[str], text: str) -> tuple[list[str | None], list[str]
             added.append(line.strip())
     contents = ["\n".join(ls).strip() or None for ls in lines]
     return contents, added
-
-
-def _chars(count: int) -> str:
-    return f"{count:,} character{'' if count == 1 else 's'}"

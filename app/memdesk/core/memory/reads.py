@@ -9,6 +9,7 @@ from typing import Any
 
 from memdesk.core import guard, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import (
     NotFound,
     ValidationError,
@@ -20,9 +21,12 @@ from memdesk.store import Link, Memory, MemoryVersion
 
 
 class Reads:
-    """Mixin of MemoryService: lookups that never write."""
+    """Lookups that never write."""
 
-    def _row(self, memory_id: object, field: str = "id", actor: Actor | None = None) -> Memory:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    def row(self, memory_id: object, field: str = "id", actor: Actor | None = None) -> Memory:
         """Find a memory by its id, or by a unique prefix of at least 4 characters. To an
         agent (`actor`), another agent's private memory does not exist."""
         if not isinstance(memory_id, str) or not memory_id.strip():
@@ -51,9 +55,29 @@ class Reads:
             raise NotFound(f"no memory with id {memory_id!r}", field=field)
         return row
 
+    def rows(
+        self, ids: Sequence[str], field: str = "ids", actor: Actor | None = None
+    ) -> list[Memory]:
+        """The memories named by `ids` (each once, in order); their states kept if recording."""
+        if not isinstance(ids, list | tuple) or not ids:
+            raise ValidationError(f"{field} must be a non-empty list of memory ids", field=field)
+        exact: dict[str, Memory] = {}
+        for start in range(0, len(ids), 500):  # one query per chunk: bulk actions of thousands
+            chunk = [i for i in ids[start : start + 500] if isinstance(i, str)]
+            exact.update((r.uuid, r) for r in Memory.select().where(Memory.uuid.in_(chunk)))
+        unique: dict[int, Memory] = {}
+        for memory_id in ids:  # prefixes and unknown ids: found, or refused, one by one
+            row = exact.get(memory_id) if isinstance(memory_id, str) else None
+            if row is None or not visible_to(row, actor):
+                row = self.row(memory_id, field, actor)
+            unique.setdefault(row.id, row)
+        rows = list(unique.values())
+        self.desk.touch([row.uuid for row in rows])
+        return rows
+
     def get(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
-        self.flush_recalls()  # recall counts shown must include queued searches
-        row = self._row(memory_id, actor=actor)
+        self.desk.settle()  # recall counts shown must include queued searches
+        row = self.row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row, actor)
         out["stale"] = self.stale([out]).get(row.uuid)
@@ -86,7 +110,7 @@ class Reads:
         self, *, offset: int = 0, limit: int = 50, order: str = "-updated_at", **filters: Any
     ) -> list[dict[str, Any]]:
         """A page of memories matching `filters` (see `Filters.build`), sorted in SQL."""
-        self.flush_recalls()  # recall counts shown must include queued searches
+        self.desk.settle()  # recall counts shown must include queued searches
         offset = validate.integer(offset, "offset", 0)
         limit = validate.integer(limit, "limit", 1, 10_000)
         query = (
@@ -107,10 +131,10 @@ class Reads:
         supersedes; and `edits`: [id, t] of each later edit (update or revert). One statement
         each, the seconds computed by SQLite, the rows transposed in C (zip)."""
         where, params = (
-            self.database.get_sql_context().sql(Filters.build(**filters).where()).query()
+            self.desk.database.get_sql_context().sql(Filters.build(**filters).where()).query()
         )
         seconds = "ROUND((julianday({}) - 2440587.5) * 86400.0, 3)"
-        rows = self.database.execute_sql(
+        rows = self.desk.database.execute_sql(
             f"SELECT uuid, {seconds.format('created_at')}, layer, kind, source, agent, project,"
             f" task, status, supersedes FROM memory AS t1 WHERE {where}",
             params,
@@ -126,7 +150,7 @@ class Reads:
         }
         out["edits"] = [
             list(edit)
-            for edit in self.database.execute_sql(
+            for edit in self.desk.database.execute_sql(
                 f"SELECT t1.uuid, {seconds.format('v.changed_at')} FROM memory_version AS v "
                 "JOIN memory AS t1 ON t1.id = v.memory_id "
                 f"WHERE v.change IN ('update', 'revert') AND {where}",
@@ -137,12 +161,12 @@ class Reads:
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
-        self.flush_recalls()  # recall counts shown must include queued searches
-        row = self._row(memory_id, actor=actor)
+        self.desk.settle()  # recall counts shown must include queued searches
+        row = self.row(memory_id, actor=actor)
         entries = _versions(row)
         return entries if actor.source != "agent" else _seen_by_agents(entries)
 
-    def _versions_agents_see(self, row: Memory) -> set[int]:
+    def versions_agents_see(self, row: Memory) -> set[int]:
         """The version numbers of `row` an agent may read, and so revert to."""
         return {entry["version"] for entry in _seen_by_agents(_versions(row))}
 

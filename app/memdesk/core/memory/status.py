@@ -8,15 +8,23 @@ from typing import Any
 
 from memdesk.core import clock, rules
 from memdesk.core.actor import USER, Actor
-from memdesk.core.errors import NotAllowed, ValidationError
+from memdesk.core.desk import Desk
+from memdesk.core.errors import NotAllowed
 from memdesk.core.events import Change
-from memdesk.core.memory.reads import visible_to
+from memdesk.core.memory.identity_room import check_identity_room
+from memdesk.core.memory.reads import Reads
 from memdesk.core.memory.records import to_dict
+from memdesk.core.memory.versions import Versions
 from memdesk.store import Forgotten, Memory, MemoryVersion
 
 
 class StatusChanges:
-    """Mixin of MemoryService: remove, restore, purge, empty the Trash (each in `_write()`)."""
+    """remove, restore, purge, empty the Trash."""
+
+    def __init__(self, desk: Desk, reads: Reads, versions: Versions) -> None:
+        self.desk = desk
+        self.reads = reads
+        self.versions = versions
 
     def remove(
         self, memory_id: str, *, reason: str | None = None, actor: Actor = USER
@@ -33,11 +41,13 @@ class StatusChanges:
     def _remove(
         self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
     ) -> list[dict[str, Any]]:
-        with self._write() as pending:
-            rows = self._rows(ids, field, actor)
+        with self.desk.write() as pending:
+            rows = self.reads.rows(ids, field, actor)
             for row in rows:
                 rules.check_may_write(actor, row.layer)
-                self._set_status(row, "deleted", actor, pending, change="remove", reason=reason)
+                self.versions.set_status(
+                    row, "deleted", actor, pending, change="remove", reason=reason
+                )
             return [to_dict(row) for row in rows]
 
     def restore(
@@ -56,75 +66,46 @@ class StatusChanges:
     def _restore(
         self, ids: Sequence[str], field: str, reason: str | None, actor: Actor
     ) -> list[dict[str, Any]]:
-        with self._write() as pending:
-            rows = self._rows(ids, field, actor)
+        with self.desk.write() as pending:
+            rows = self.reads.rows(ids, field, actor)
             earlier = _statuses_before_trash([r for r in rows if r.status == "deleted"])
             for row in rows:
                 rules.check_may_write(actor, row.layer)
                 status = earlier.get(row.id, "active")
                 if row.layer == "L0" and status == "active" and row.status != "active":
-                    self._check_identity_room([len(row.content)])
-                self._set_status(row, status, actor, pending, change="restore", reason=reason)
+                    check_identity_room([len(row.content)])
+                self.versions.set_status(
+                    row, status, actor, pending, change="restore", reason=reason
+                )
             return [to_dict(row) for row in rows]
-
-    def _rows(
-        self, ids: Sequence[str], field: str = "ids", actor: Actor | None = None
-    ) -> list[Memory]:
-        """The memories named by `ids` (each once, in order); their states kept if recording."""
-        if not isinstance(ids, list | tuple) or not ids:
-            raise ValidationError(f"{field} must be a non-empty list of memory ids", field=field)
-        exact: dict[str, Memory] = {}
-        for start in range(0, len(ids), 500):  # one query per chunk: bulk actions of thousands
-            chunk = [i for i in ids[start : start + 500] if isinstance(i, str)]
-            exact.update((r.uuid, r) for r in Memory.select().where(Memory.uuid.in_(chunk)))
-        unique: dict[int, Memory] = {}
-        for memory_id in ids:  # prefixes and unknown ids: found, or refused, one by one
-            row = exact.get(memory_id) if isinstance(memory_id, str) else None
-            if row is None or not visible_to(row, actor):
-                row = self._row(memory_id, field, actor)
-            unique.setdefault(row.id, row)
-        rows = list(unique.values())
-        self._touch([row.uuid for row in rows])
-        return rows
-
-    def _set_status(
-        self,
-        row: Memory,
-        status: str,
-        actor: Actor,
-        pending: list[Change],
-        *,
-        change: str,
-        reason: str | None,
-    ) -> None:
-        if row.status != status:
-            self._save(row, {"status": status}, actor, pending, change=change, reason=reason)
 
     def clear_flag(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Release a memory the injection guard withheld: agents may see it again. Only the
         person decides that; the reasons stay in its history."""
         if actor.source != "user":
             raise NotAllowed("only the person may release a withheld memory", field="id")
-        with self._write() as pending:
-            row = self._row(memory_id)
-            self._touch([row.uuid])
+        with self.desk.write() as pending:
+            row = self.reads.row(memory_id)
+            self.desk.touch([row.uuid])
             if row.flag:
-                self._save(row, {"flag": None}, actor, pending, change="release", reason=None)
+                self.versions.save(
+                    row, {"flag": None}, actor, pending, change="release", reason=None
+                )
             return to_dict(row)
 
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links. The person's
         alone: nothing an agent or the person was told is stored may be lost by an agent."""
         _person_only(actor, "delete a memory permanently")
-        with self._write() as pending:
-            row = self._row(memory_id, actor=actor)
+        with self.desk.write() as pending:
+            row = self.reads.row(memory_id, actor=actor)
             if row.status != "deleted":
                 raise NotAllowed(
                     f"memory {row.uuid} is {row.status}; only memories in the "
                     "Trash can be deleted permanently (remove it first)",
                     field="id",
                 )
-            self._touch([row.uuid])
+            self.desk.touch([row.uuid])
             _forget([(row.uuid, row.version)])
             row.delete_instance()
             pending.append(Change("deleted", row.uuid, None, actor.label, purged=True))
@@ -133,10 +114,10 @@ class StatusChanges:
         """Delete for good every memory in the Trash (the person's alone)."""
         _person_only(actor, "empty the Trash")
         trash = Memory.status == "deleted"
-        with self._write() as pending:
+        with self.desk.write() as pending:
             purged = list(Memory.select(Memory.uuid, Memory.version).where(trash).tuples())
             uuids = [memory_id for memory_id, _version in purged]
-            self._touch(uuids)
+            self.desk.touch(uuids)
             _forget(purged)
             Memory.delete().where(trash).execute()
             pending.extend(Change("deleted", u, None, actor.label, purged=True) for u in uuids)

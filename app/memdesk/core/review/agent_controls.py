@@ -1,4 +1,4 @@
-"""Per-agent controls (mixed into MemoryService): the person can pause an agent (it may
+"""Per-agent controls: the person can pause an agent (it may
 neither read nor write memories), make it read-only, or let its own updates replace its older
 notes unasked. Kept in the database; looked up from
 memory on every request, so a control costs a request nothing."""
@@ -9,7 +9,9 @@ from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, TooMany
+from memdesk.core.memory.proposals import Proposals
 from memdesk.core.review.write_budget import Overrun, WriteBudgets
 from memdesk.store import Proposal
 
@@ -20,15 +22,26 @@ OVERRUN = "overrun"  # the Inbox notice of an agent refused for its write budget
 
 
 class AgentControls:
-    _modes: dict[str, str] | None = None
-    _budgets: WriteBudgets | None = None
+    def __init__(self, desk: Desk, proposing: Proposals) -> None:
+        self.desk = desk
+        self.proposing = proposing
+        self._modes: dict[str, str] | None = None
+        self._budgets: WriteBudgets | None = None
+        desk.forget_when_replaced(self._forget_modes)  # the backup's controls hold now
+
+    def _forget_modes(self) -> None:
+        self._modes = None
 
     def agent_modes(self) -> dict[str, str]:
         """{agent: "paused" | "read_only"} for every agent the person restricted."""
         if self._modes is None:
-            rows = self.database.execute_sql("SELECT agent, mode FROM agent_control")  # type: ignore[attr-defined]
+            rows = self.desk.database.execute_sql("SELECT agent, mode FROM agent_control")
             self._modes = dict(rows.fetchall())
         return dict(self._modes)
+
+    def updates_fine(self, agent: str | None) -> bool:
+        """The person let this agent's updates of its own notes replace the older unasked."""
+        return agent is not None and self.agent_modes().get(agent) == rules.UPDATES_FINE
 
     def set_agent_mode(self, agent: str, mode: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Pause an agent, make it read-only, let its updates of its own notes through
@@ -39,8 +52,8 @@ class AgentControls:
         if not name:
             raise NotAllowed("agent: give the agent's name", field="agent")
         validate.one_of(mode, MODES, "mode")
-        with self._write():  # type: ignore[attr-defined]
-            sql = self.database.execute_sql  # type: ignore[attr-defined]
+        with self.desk.write():
+            sql = self.desk.database.execute_sql
             if mode == "active":
                 sql("DELETE FROM agent_control WHERE agent = ?", (name,))
             else:
@@ -86,8 +99,8 @@ class AgentControls:
         if waiting.exists():
             return
         budgets = self._budgets or WriteBudgets()
-        with self._write() as pending:  # type: ignore[attr-defined]
-            self._propose(  # type: ignore[attr-defined]
+        with self.desk.write() as pending:
+            self.proposing.propose(
                 pending,
                 agent=agent,
                 kind=OVERRUN,

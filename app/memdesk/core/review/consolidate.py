@@ -1,4 +1,4 @@
-"""Consolidation (mixed into MemoryService): near-duplicates become merge proposals; the
+"""Consolidation: near-duplicates become merge proposals; the
 person merges. Nothing is merged without them, and a merge deletes nothing.
 
 Finding them is an all-pairs similarity join with prefix filtering (Bayardo et al., "Scaling
@@ -18,8 +18,13 @@ from typing import Any
 
 from memdesk.core import clock, rules
 from memdesk.core.actor import Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed
 from memdesk.core.memory import dedup
+from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.undo import Undo
+from memdesk.core.memory.versions import Versions
 from memdesk.store import Link, Memory, Proposal
 
 Progress = Callable[[int, int], None]
@@ -28,6 +33,15 @@ TRUST = {"user": 0, "agent": 1, "system": 2}  # the keeper: the person's own wor
 
 class Consolidation:
     """find_duplicates, and the merge an accepted merge proposal makes."""
+
+    def __init__(
+        self, desk: Desk, reads: Reads, versions: Versions, proposing: Proposals, undo: Undo
+    ) -> None:
+        self.desk = desk
+        self.reads = reads
+        self.versions = versions
+        self.proposing = proposing
+        self.undo = undo
 
     def find_duplicates(
         self, *, project: str | None = None, progress: Progress | None = None
@@ -55,7 +69,7 @@ class Consolidation:
         keys: list[str] = []
 
         def propose() -> None:
-            with self._write() as pending:  # type: ignore[attr-defined]
+            with self.desk.write() as pending:
                 for cluster in clusters:
                     members = sorted(
                         (by_id[u] for u in cluster if u not in taken),
@@ -66,7 +80,7 @@ class Consolidation:
                     if not same or frozenset(m[0] for m in [keeper, *same]) in known:
                         continue
                     subject = [keeper[0], *(m[0] for m in same)]
-                    row = self._propose(  # type: ignore[attr-defined]
+                    row = self.proposing.propose(
                         pending,
                         kind="merge",
                         content=keeper[1],
@@ -76,17 +90,17 @@ class Consolidation:
                     )
                     keys.append(f"proposal:{row.id}")
 
-        self._as_one(propose)  # type: ignore[attr-defined]
+        self.undo.as_one(propose)
         return {"memories": len(rows), "proposed": keys}
 
-    def _merge(
+    def merge(
         self, keeper_id: str, other_ids: list[str], content: str | None, actor: Actor
     ) -> None:
         """Keep one memory with the union of the cluster's tags, links and importance; the
         others are retired, linked to it as duplicate_of, their history kept."""
-        with self._write() as pending:  # type: ignore[attr-defined]
-            keeper = self._row(keeper_id)  # type: ignore[attr-defined]
-            others = self._rows(other_ids)  # type: ignore[attr-defined]
+        with self.desk.write() as pending:
+            keeper = self.reads.row(keeper_id)
+            others = self.reads.rows(other_ids)
             for row in (keeper, *others):
                 if row.status != "active":
                     raise NotAllowed(
@@ -106,11 +120,13 @@ class Consolidation:
                 f"{r.uuid} ({r.agent or r.source}, {r.created_at[:10]})" for r in others
             )
             reason = f"merged {merged}"
-            self._save(keeper, fields, actor, pending, change="merge", reason=reason)  # type: ignore[attr-defined]
+            self.versions.save(keeper, fields, actor, pending, change="merge", reason=reason)
             stamp = clock.now()
             for row in others:
                 why = f"merged into {keeper.uuid}"
-                self._set_status(row, "inactive", actor, pending, change="merge", reason=why)  # type: ignore[attr-defined]
+                self.versions.set_status(
+                    row, "inactive", actor, pending, change="merge", reason=why
+                )
                 Link.insert(
                     src=row, dst=keeper, relation="duplicate_of", created_at=stamp
                 ).on_conflict_ignore().execute()

@@ -1,4 +1,4 @@
-"""The inbox (mixed into MemoryService): everything awaiting the person's decision.
+"""The inbox: everything awaiting the person's decision.
 
 Two kinds of item. Proposals (a row each): what a session end found but was not sure of
 ("extract"), sharing a private memory ("promote"), a newer memory that may replace an older
@@ -14,29 +14,72 @@ Only the person decides.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import peewee
 
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
-from memdesk.core.memory.identity import IDENTITY_PROPOSAL
+from memdesk.core.memory.edits import Edits
+from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity
+from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.reads import Reads
 from memdesk.core.memory.records import to_dict
+from memdesk.core.memory.status import StatusChanges
+from memdesk.core.memory.undo import Undo
+from memdesk.core.memory.versions import Versions
+from memdesk.core.memory.writes import Writes
+from memdesk.core.review.consolidate import Consolidation
 from memdesk.store import Link, Memory, MemoryVersion, Proposal
 
-T = TypeVar("T")
 MEMORY, PROPOSAL = "memory:", "proposal:"
 GAPFILL_TAG = "gap-fill"
 STATUSES = ("pending", "rejected")
 REJECTED = "rejected in the inbox"  # a withheld memory's removal, with the person's reason
 
 
+class SyncAnswers(Protocol):
+    """What a sync asked the person (sync/asking.py): the Inbox hands the answer back."""
+
+    def accept(self, proposal: Proposal, content: str | None, actor: Actor) -> None: ...
+    def reject(self, proposal: Proposal, actor: Actor) -> None: ...
+
+
 class Inbox:
     """inbox, inbox_count, accept, reject, reconsider (and the proposals.* wrappers)."""
+
+    def __init__(
+        self,
+        desk: Desk,
+        reads: Reads,
+        writes: Writes,
+        edits: Edits,
+        status: StatusChanges,
+        versions: Versions,
+        proposing: Proposals,
+        undo: Undo,
+        *,
+        identity: Identity,
+        consolidation: Consolidation,
+        sync: SyncAnswers,
+    ) -> None:
+        self.desk = desk
+        self.reads = reads
+        self.writes = writes
+        self.edits = edits
+        self.status = status
+        self.versions = versions
+        self.proposing = proposing
+        self.undo = undo
+        # Who asked each kind of question decides what accepting or rejecting it does.
+        self.identity = identity
+        self.consolidation = consolidation
+        self.sync = sync
 
     def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
         """What waits for a decision (or was rejected), most supported first, then newest."""
@@ -72,7 +115,7 @@ class Inbox:
                     "content edits one item: accept one key with it", field="content"
                 )
             content = validate.content(content)
-        return self._as_one(lambda: [self._accept(key, content, actor) for key in keys])
+        return self.undo.as_one(lambda: [self._accept(key, content, actor) for key in keys])
 
     def reject(
         self, keys: Sequence[str], *, reason: str | None = None, actor: Actor = USER
@@ -82,13 +125,13 @@ class Inbox:
         _person_only(actor, "reject")
         keys = _keys(keys)
         reason = validate.text(reason, "reason") if reason else None
-        return self._as_one(lambda: [self._reject(key, reason, actor) for key in keys])
+        return self.undo.as_one(lambda: [self._reject(key, reason, actor) for key in keys])
 
     def reconsider(self, keys: Sequence[str], *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Put rejected items back in the inbox."""
         _person_only(actor, "reconsider")
         keys = _keys(keys)
-        return self._as_one(lambda: [self._reconsider(key, actor) for key in keys])
+        return self.undo.as_one(lambda: [self._reconsider(key, actor) for key in keys])
 
     # -- the proposals.* methods of earlier versions ---------------------------------------
 
@@ -110,55 +153,29 @@ class Inbox:
 
     # -- inside ------------------------------------------------------------------------------
 
-    def _as_one(self, action: Callable[[], T]) -> T:
-        """Several writing calls as one transaction, announced once it commits (inside a
-        window's recorded action, part of that action)."""
-        if getattr(self._local, "recorder", None) is not None:  # type: ignore[attr-defined]
-            return action()
-        return self.record(action)[0]  # type: ignore[attr-defined]
-
-    def _propose(self, pending: list[Change], **fields: Any) -> Proposal:
-        row = Proposal.create(created_at=clock.now(), **fields)
-        self._touch_proposals([row.id], created=True)
-        pending.append(Change("inbox", "", None, "system"))
-        return row
-
-    def _touch_proposals(self, numbers: list[int], *, created: bool = False) -> None:
-        recorder = getattr(self._local, "recorder", None)  # type: ignore[attr-defined]
-        if recorder is not None:
-            recorder.touch_proposals(numbers, created=created)
-
-    def _set_proposal(self, row: Proposal, **fields: Any) -> None:
-        with self._write() as pending:  # type: ignore[attr-defined]
-            self._touch_proposals([row.id])
-            for name, value in fields.items():
-                setattr(row, name, value)
-            row.save()
-            pending.append(Change("inbox", "", None, "user"))
-
     def _accept(self, key: str, content: str | None, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
             memory_id = key.removeprefix(MEMORY)
-            row = self._row(memory_id)  # type: ignore[attr-defined]
+            row = self.reads.row(memory_id)
             if not row.flag or row.status != "active":
                 raise NotAllowed(f"memory {row.uuid} is not waiting in the inbox", field="keys")
             if content is not None:
-                self.update(row.uuid, content=content, actor=actor)  # type: ignore[attr-defined]
-            return {"key": key, "memory": self.clear_flag(row.uuid, actor=actor)}  # type: ignore[attr-defined]
+                self.edits.update(row.uuid, content=content, actor=actor)
+            return {"key": key, "memory": self.status.clear_flag(row.uuid, actor=actor)}
         proposal = self._pending(key)
         kind = _kind_of(proposal)
         subject = json.loads(proposal.subject or "[]")
         if kind == "promote":
             edit = {"content": content} if content is not None else {}
-            self.update(proposal.memory, visibility="shared", actor=actor, **edit)  # type: ignore[attr-defined]
+            self.edits.update(proposal.memory, visibility="shared", actor=actor, **edit)
         elif kind == "update":
             self._replace(subject[0], subject[1:], content, actor)
         elif kind == "merge":
-            self._merge(subject[0], subject[1:], content, actor)  # type: ignore[attr-defined]
+            self.consolidation.merge(subject[0], subject[1:], content, actor)
         elif kind.startswith("sync_"):
-            self._accept_sync(proposal, content, actor)  # type: ignore[attr-defined]
+            self.sync.accept(proposal, content, actor)
         elif kind == IDENTITY_PROPOSAL:
-            self._accept_identity(proposal, content, actor)  # type: ignore[attr-defined]
+            self.identity.accept_proposal(proposal, content, actor)
         elif kind == "overrun" and content is not None:
             raise ValidationError(
                 "an agent's budget notice has no words to edit: accept it without content",
@@ -166,7 +183,7 @@ class Inbox:
             )
         elif kind != "overrun":  # a notice: accepting it says it was seen
             proposal.memory = self._store_proposed(proposal, content, actor)
-        self._set_proposal(proposal, status="accepted", decided_at=clock.now(), reason=None)
+        self.proposing.set(proposal, status="accepted", decided_at=clock.now(), reason=None)
         return {"key": key, "proposal": _proposal(proposal)}
 
     def _store_proposed(self, proposal: Proposal, content: str | None, actor: Actor) -> str:
@@ -174,9 +191,9 @@ class Inbox:
         if earlier is not None and earlier.status == "deleted" and content is None:
             # Accepted, reconsidered (its memory went to the Trash), accepted again: the same
             # memory comes back.
-            self.restore(earlier.uuid, actor=actor)  # type: ignore[attr-defined]
+            self.status.restore(earlier.uuid, actor=actor)
             return earlier.uuid
-        memory = self.add(  # type: ignore[attr-defined]
+        memory = self.writes.add(
             content or proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
         )
         return memory["id"]
@@ -184,9 +201,9 @@ class Inbox:
     def _replace(self, new_id: str, old_ids: list[str], content: str | None, actor: Actor) -> None:
         """The newest memory replaces the older ones (newest first): they are retired, each
         linked as superseded by it."""
-        with self._write() as pending:  # type: ignore[attr-defined]
-            new = self._row(new_id)  # type: ignore[attr-defined]
-            olds = [self._row(old_id) for old_id in old_ids]  # type: ignore[attr-defined]
+        with self.desk.write() as pending:
+            new = self.reads.row(new_id)
+            olds = [self.reads.row(old_id) for old_id in old_ids]
             for row in (new, *olds):
                 if row.status != "active":
                     raise NotAllowed(
@@ -197,34 +214,36 @@ class Inbox:
             fields: dict[str, Any] = {"supersedes": olds[0].uuid}
             if content is not None:
                 fields["content"] = content
-            self._save(new, fields, actor, pending, change="update", reason=None)  # type: ignore[attr-defined]
+            self.versions.save(new, fields, actor, pending, change="update", reason=None)
             why = f"replaced by {new.uuid}"
             for newer, old in zip((new, *olds), olds, strict=False):
-                self._set_status(old, "inactive", actor, pending, change="correct", reason=why)  # type: ignore[attr-defined]
+                self.versions.set_status(
+                    old, "inactive", actor, pending, change="correct", reason=why
+                )
                 _set_link(newer, old, "possible_update", present=False)
                 _set_link(new, old, "supersedes", present=True)
 
     def _reject(self, key: str, reason: str | None, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
-            row = self._row(key.removeprefix(MEMORY))  # type: ignore[attr-defined]
+            row = self.reads.row(key.removeprefix(MEMORY))
             if not row.flag or row.status != "active":
                 raise NotAllowed(f"memory {row.uuid} is not waiting in the inbox", field="keys")
             why = f"{REJECTED}: {reason}" if reason else REJECTED
-            return {"key": key, "memory": self.remove(row.uuid, reason=why, actor=actor)}  # type: ignore[attr-defined]
+            return {"key": key, "memory": self.status.remove(row.uuid, reason=why, actor=actor)}
         proposal = self._pending(key)
         if _kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=False)
         elif _kind_of(proposal).startswith("sync_"):
-            self._reject_sync(proposal, actor)  # type: ignore[attr-defined]
-        self._set_proposal(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
+            self.sync.reject(proposal, actor)
+        self.proposing.set(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
         return {"key": key, "proposal": _proposal(proposal)}
 
     def _reconsider(self, key: str, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
-            row = self._row(key.removeprefix(MEMORY))  # type: ignore[attr-defined]
+            row = self.reads.row(key.removeprefix(MEMORY))
             if not row.flag or row.status != "deleted":
                 raise NotAllowed(f"memory {row.uuid} was not rejected in the inbox", field="keys")
-            return {"key": key, "memory": self.restore(row.uuid, actor=actor)}  # type: ignore[attr-defined]
+            return {"key": key, "memory": self.status.restore(row.uuid, actor=actor)}
         proposal = self._proposal_row(_number(key))
         if proposal.status != "dismissed":
             raise NotAllowed(
@@ -232,19 +251,19 @@ class Inbox:
             )
         if _kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=True)
-        self._set_proposal(proposal, status="pending", decided_at=None, reason=None)
+        self.proposing.set(proposal, status="pending", decided_at=None, reason=None)
         return {"key": key, "proposal": _proposal(proposal)}
 
     def _set_possible_update(self, proposal: Proposal, *, present: bool) -> None:
         """Add or remove the possible_update links of an item's chain, newest first."""
         chain = json.loads(proposal.subject)
-        with self._write() as pending:  # type: ignore[attr-defined]
+        with self.desk.write() as pending:
             for new_id, old_id in zip(chain, chain[1:], strict=False):
                 new = Memory.get_or_none(Memory.uuid == new_id)
                 old = Memory.get_or_none(Memory.uuid == old_id)
                 if new is None or old is None:
                     continue
-                self._touch([new.uuid, old.uuid])  # type: ignore[attr-defined]
+                self.desk.touch([new.uuid, old.uuid])
                 _set_link(new, old, "possible_update", present=present)
                 pending.append(Change("updated", new.uuid, new.version, "user"))
 

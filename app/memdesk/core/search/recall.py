@@ -6,12 +6,14 @@ import contextlib
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy
 from memdesk.core.search import retrieval
 from memdesk.core.search.filters import Filters
@@ -24,7 +26,14 @@ RECALL_BATCH = 4096
 
 
 class Recall:
-    """Mixin of MemoryService: search and what it records."""
+    """Search, and what it records: its bookkeeping is queued and written in batches, before
+    any other write and before any read that shows it (the desk settles it)."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self._recalls: list[dict[str, Any]] = []
+        self._recalls_lock = threading.Lock()
+        desk.settle_first(self.flush_recalls)
 
     def search(
         self,
@@ -80,7 +89,7 @@ class Recall:
             self._recalls.append(entry)
             full = len(self._recalls) >= RECALL_BATCH
         if full:
-            with contextlib.suppress(Busy), self.not_waiting():  # type: ignore[attr-defined]
+            with contextlib.suppress(Busy), self.desk.not_waiting():
                 self.flush_recalls()  # else the next search tries again
 
     def queued_recalls(self) -> int:
@@ -125,8 +134,8 @@ class Recall:
 
     def _write_bookkeeping(self, counts: list[tuple], rows: list[dict[str, Any]]) -> None:
         # Two statements run in C: thousands of rows cost milliseconds, not tens of them.
-        with self._transaction():
-            cursor = self.database.cursor()
+        with self.desk.transaction():
+            cursor = self.desk.database.cursor()
             cursor.executemany(
                 "UPDATE memory SET recall_count = recall_count + ?, last_recalled_at = ? "
                 "WHERE uuid = ?",

@@ -13,14 +13,12 @@ from memdesk.core.search import concepts
 from memdesk.core.sessions import quoting
 
 
-class Memories(Protocol):
-    """What the block is built from (the service): the identity profile and search."""
-
+class Profile(Protocol):
     def identity(self, *, actor: Actor) -> dict[str, Any]: ...
 
-    def search(self, query: str, **options: Any) -> Any: ...
 
-    def own_writers(self) -> frozenset[str]: ...
+class Searcher(Protocol):
+    def search(self, query: str, **options: Any) -> Any: ...
 
 
 OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
@@ -28,7 +26,9 @@ MIN_BUDGET, MAX_BUDGET = 200, 100_000
 
 
 def build_context(
-    service: Memories,
+    profile_of: Profile,
+    recall: Searcher,
+    own: frozenset[str],
     query: str,
     *,
     project: str | None = None,
@@ -45,7 +45,7 @@ def build_context(
     query = validate.query(query)
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
     k = validate.integer(k, "k", 1, 100)
-    profile = service.identity(actor=actor) if identity else {"text": "", "size": 0}
+    profile = profile_of.identity(actor=actor) if identity else {"text": "", "size": 0}
     parts = [OPEN]
     if profile["text"]:
         parts.append(f"## Identity\n{profile['text']}\n")
@@ -56,9 +56,8 @@ def build_context(
             f"({profile['size']} characters); use at least {used}",
             field="budget_chars",
         )
-    own = service.own_writers()
     related = " ".join(concepts.related_words(query))
-    found = service.search(
+    found = recall.search(
         f"{query}\n{related}" if related else query,
         k=min(k + len(given), 100),
         layers=["L1"],

@@ -1,4 +1,4 @@
-"""What memdesk gave each agent session's model (mixed into MemoryService): every session
+"""What memdesk gave each agent session's model: every session
 start and prompt injection with the memories in it and its size, whether a later tool call of
 the session acted on each (`acted_on`), and for one memory how often agents were given it and
 acted on it. The person's view: the window reads it, agents are never told what other
@@ -10,6 +10,8 @@ import json
 from typing import Any
 
 from memdesk.core import validate
+from memdesk.core.desk import Desk
+from memdesk.core.memory.reads import Reads
 from memdesk.core.sessions.acted_on import acted_on, went_against
 from memdesk.store import Injection, Memory, Observation, Session
 
@@ -19,6 +21,10 @@ LINE = 120
 
 
 class Injections:
+    def __init__(self, desk: Desk, reads: Reads) -> None:
+        self.desk = desk
+        self.reads = reads
+
     def injections(self, sessions: int = 50) -> list[dict[str, Any]]:
         """The newest `sessions` that were given anything, newest first: each with its
         events in order (when, start or prompt, characters, ≈ tokens, the memories)."""
@@ -62,20 +68,20 @@ class Injections:
 
     def injected(self, memory_id: str) -> dict[str, Any]:
         """How often agents were given one memory, and the last time (session, agent, when)."""
-        row = self._row(memory_id)  # type: ignore[attr-defined]
-        found = self.database.execute_sql(  # type: ignore[attr-defined]
+        row = self.reads.row(memory_id)
+        found = self.desk.database.execute_sql(
             "SELECT COUNT(*), COUNT(DISTINCT session_id), MAX(at) FROM injected_memory "
             "WHERE memory = ?",
             (row.uuid,),
         ).fetchone()
         times, in_sessions, last_at = found
         after: dict[str, list[str]] = {}
-        for session_id, text in self.database.execute_sql(  # type: ignore[attr-defined]
+        for session_id, text in self.desk.database.execute_sql(
             _CALLS_AFTER_GIVEN, (row.uuid,)
         ).fetchall():
             after.setdefault(session_id, []).append(text)
         used = sum(acted_on(row.content, texts) for texts in after.values())
-        latest = self.database.execute_sql(  # type: ignore[attr-defined]
+        latest = self.desk.database.execute_sql(
             "SELECT session_id FROM injected_memory WHERE memory = ? ORDER BY at DESC LIMIT 1",
             (row.uuid,),
         ).fetchone()

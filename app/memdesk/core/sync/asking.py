@@ -1,4 +1,4 @@
-"""The inbox's sync items (mixed into MemoryService through Sync): one per memory two machines
+"""The inbox's sync items: one per memory two machines
 could not merge alone, kept up to date by later syncs, and what accepting or rejecting each
 does."""
 
@@ -6,28 +6,50 @@ from __future__ import annotations
 
 import difflib
 import json
-from pathlib import Path
 from typing import Any
 
 from memdesk.core.actor import Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import MemdeskError, NotAllowed
 from memdesk.core.events import Change
+from memdesk.core.memory.edits import Edits
+from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.status import StatusChanges
+from memdesk.core.memory.versions import Versions
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync import git
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.incoming import Incoming, checked
 from memdesk.core.sync.merge import DELETED_HERE, DELETED_THERE, DISAGREE
 from memdesk.core.sync.sides import TreeSide
+from memdesk.core.sync.writing import SyncWrites
 from memdesk.store import Proposal
 
 
 class SyncQuestions:
-    """_ask leaves an item; _accept_sync and _reject_sync are the Inbox's accept and reject
-    for it."""
+    """`ask` leaves an Inbox item for what a sync could not merge alone; `accept` and `reject`
+    are the Inbox's answer to it."""
 
-    path: Path
+    def __init__(
+        self,
+        desk: Desk,
+        reads: Reads,
+        edits: Edits,
+        status: StatusChanges,
+        versions: Versions,
+        proposing: Proposals,
+        takes: SyncWrites,
+    ) -> None:
+        self.desk = desk
+        self.reads = reads
+        self.edits = edits
+        self.status = status
+        self.versions = versions
+        self.proposing = proposing
+        self.takes = takes
 
-    def _ask(self, remote: Remote, conflict: Any, pending: list[Change]) -> None:
+    def ask(self, remote: Remote, conflict: Any, pending: list[Change]) -> None:
         """One inbox item per memory and kind: a later sync updates it, never adds another."""
         mine, theirs = conflict.mine.fields(), conflict.theirs.fields()
         shown = theirs if conflict.kind != DELETED_THERE else mine
@@ -40,9 +62,9 @@ class SyncQuestions:
             & (Proposal.subject == subject)
         )
         if existing is not None:
-            self._set_proposal(existing, content=content, why=why, agent=remote.name)  # type: ignore[attr-defined]
+            self.proposing.set(existing, content=content, why=why, agent=remote.name)
             return
-        self._propose(  # type: ignore[attr-defined]
+        self.proposing.propose(
             pending,
             kind=conflict.kind,
             content=content,
@@ -52,28 +74,28 @@ class SyncQuestions:
             memory=conflict.id,
         )
 
-    def _accept_sync(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
+    def accept(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
         memory_id = json.loads(proposal.subject)[0]
         if proposal.kind in (DELETED_THERE, DELETED_HERE):
-            self.remove(memory_id, reason=f"deleted on {proposal.agent} too", actor=actor)  # type: ignore[attr-defined]
+            self.status.remove(memory_id, reason=f"deleted on {proposal.agent} too", actor=actor)
             return
         theirs = self._synced_state(proposal.agent, memory_id)
-        with self._write() as pending:  # type: ignore[attr-defined]
-            self._take(proposal.agent, [theirs], {}, pending)
+        with self.desk.write() as pending:
+            self.takes.take(proposal.agent, [theirs], {}, pending)
         if content is not None:
-            self.update(memory_id, content=content, actor=actor)  # type: ignore[attr-defined]
+            self.edits.update(memory_id, content=content, actor=actor)
 
-    def _reject_sync(self, proposal: Proposal, actor: Actor) -> None:
+    def reject(self, proposal: Proposal, actor: Actor) -> None:
         """Keeping this machine's version makes it the newest, so the next sync sends it."""
         if proposal.kind != DISAGREE:
             return
-        with self._write() as pending:  # type: ignore[attr-defined]
-            row = self._row(json.loads(proposal.subject)[0])  # type: ignore[attr-defined]
+        with self.desk.write() as pending:
+            row = self.reads.row(json.loads(proposal.subject)[0])
             why = f"kept over {proposal.agent}'s version"
-            self._save(row, {}, actor, pending, change="sync", reason=why)  # type: ignore[attr-defined]
+            self.versions.save(row, {}, actor, pending, change="sync", reason=why)
 
     def _synced_state(self, remote_name: str | None, memory_id: str) -> Incoming:
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         try:
             remote = config.remote(remote_name)
         except MemdeskError:
@@ -82,7 +104,7 @@ class SyncQuestions:
                 "read; reject the item to keep this machine's",
                 field="keys",
             ) from None
-        mirror = git.Mirror(sync_config.mirror_path(self.path, remote), remote.branch)
+        mirror = git.Mirror(sync_config.mirror_path(self.desk.path, remote), remote.branch)
         side = TreeSide.read(mirror, mirror.base())
         if memory_id not in side.ids:
             raise NotAllowed(f"{remote.name} no longer holds memory {memory_id}", field="keys")

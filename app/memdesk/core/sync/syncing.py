@@ -1,4 +1,4 @@
-"""Sync (mixed into MemoryService): set up, pull, merge and push through git (writing what
+"""Sync: set up, pull, merge and push through git (writing what
 came in: writing.py; the inbox items a merge leaves: asking.py).
 
 One sync with one remote: fetch; merge this machine's shared memories with the remote's and
@@ -21,8 +21,10 @@ from typing import Any
 
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, NotAllowed, ValidationError
 from memdesk.core.memory.steps import Step
+from memdesk.core.memory.undo import Undo
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync import git, moved
 from memdesk.core.sync.asking import SyncQuestions
@@ -39,10 +41,19 @@ from memdesk.store import Memory, Proposal
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
 
 
-class Sync(SyncWrites, SyncQuestions):
+class Sync:
     """sync_init, sync, sync_remove, sync_local, sync_status."""
 
-    path: Path
+    def __init__(self, desk: Desk, undo: Undo, takes: SyncWrites, questions: SyncQuestions) -> None:
+        self.desk = desk
+        self.undo = undo
+        self.takes = takes
+        self.questions = questions
+
+    def own_writers(self) -> frozenset[str]:
+        """The writers whose synced memories are the person's own words (this machine and
+        the person's others); any other writer's are someone else's."""
+        return sync_config.writers_of_mine(self.desk.path)
 
     def sync_init(
         self,
@@ -57,7 +68,7 @@ class Sync(SyncWrites, SyncQuestions):
         """Set up a remote: a bare repository path (made if absent), ssh or https. Nothing
         is sent until the first sync. `writer` names who this machine's memories are by."""
         _person_only(actor, "set up sync")
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         if writer is not None:
             config.writer = validate.name(writer, "writer") or config.writer
         remote = sync_config.checked_remote(url, branch, name, projects, config)
@@ -68,7 +79,7 @@ class Sync(SyncWrites, SyncQuestions):
                 field="projects",
             )
         _bare_repository_at(remote.url, remote.branch)
-        mirror_path = sync_config.mirror_path(self.path, remote)
+        mirror_path = sync_config.mirror_path(self.desk.path, remote)
         shutil.rmtree(mirror_path, ignore_errors=True)  # a failed earlier init's leftovers
         try:
             mirror = git.Mirror.create(mirror_path, remote.url, remote.branch)
@@ -77,7 +88,7 @@ class Sync(SyncWrites, SyncQuestions):
             shutil.rmtree(mirror_path, ignore_errors=True)
             raise
         config.remotes.append(remote)
-        sync_config.save(self.path, config)
+        sync_config.save(self.desk.path, config)
         return self.sync_status(actor=actor)
 
     def sync(
@@ -94,7 +105,7 @@ class Sync(SyncWrites, SyncQuestions):
         raised. With `dry_run`, each remote is fetched and merged in memory only: what would
         be sent, taken, put in the Trash, asked and refused, nothing written or pushed."""
         _person_only(actor, "sync")
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
         results, failures = [], []
         for each in chosen:
@@ -111,13 +122,13 @@ class Sync(SyncWrites, SyncQuestions):
         """Stop syncing with a remote: its set-up and this machine's mirror of it go; the
         remote itself and every memory here stay as they are."""
         _person_only(actor, "stop syncing")
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         remote = config.remote(validate.name(name, "name"))
-        with _only_one(sync_config.folder(self.path) / f"{remote.name}.lock"):
+        with _only_one(sync_config.folder(self.desk.path) / f"{remote.name}.lock"):
             config.remotes.remove(remote)
-            sync_config.save(self.path, config)
-            shutil.rmtree(sync_config.mirror_path(self.path, remote), ignore_errors=True)
-            sync_config.forget_result(self.path, remote)
+            sync_config.save(self.desk.path, config)
+            shutil.rmtree(sync_config.mirror_path(self.desk.path, remote), ignore_errors=True)
+            sync_config.forget_result(self.desk.path, remote)
         return self.sync_status(actor=actor)
 
     def sync_local(
@@ -129,14 +140,14 @@ class Sync(SyncWrites, SyncQuestions):
         name = validate.name(project, "project")
         if name is None:
             raise ValidationError("name the project to keep on this machine", field="project")
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         config.local = sorted(set(config.local) | {name} if local else set(config.local) - {name})
-        sync_config.save(self.path, config)
+        sync_config.save(self.desk.path, config)
         return self.sync_status(actor=actor)
 
     def sync_status(self, *, actor: Actor = USER) -> dict[str, Any]:
         _person_only(actor, "see the sync set-up")
-        config = sync_config.load(self.path)
+        config = sync_config.load(self.desk.path)
         waiting = _waiting_by_remote()
         return {
             "every_minutes": config.every_minutes if config.remotes else None,
@@ -148,7 +159,7 @@ class Sync(SyncWrites, SyncQuestions):
                     "url": r.url,
                     "branch": r.branch,
                     "projects": r.projects,
-                    "last": sync_config.last_result(self.path, r),
+                    "last": sync_config.last_result(self.desk.path, r),
                     "waiting": waiting.get(r.name, 0),
                 }
                 for r in config.remotes
@@ -166,8 +177,8 @@ class Sync(SyncWrites, SyncQuestions):
     ) -> dict[str, Any]:
         started = clock.now()
         try:
-            with _only_one(sync_config.folder(self.path) / f"{remote.name}.lock"):
-                mirror = git.Mirror(sync_config.mirror_path(self.path, remote), remote.branch)
+            with _only_one(sync_config.folder(self.desk.path) / f"{remote.name}.lock"):
+                mirror = git.Mirror(sync_config.mirror_path(self.desk.path, remote), remote.branch)
                 for _ in range(TRIES):
                     try:
                         result = self._sync_once(config, remote, mirror, on_step, dry_run)
@@ -181,11 +192,11 @@ class Sync(SyncWrites, SyncQuestions):
         except MemdeskError as exc:
             result = {"ok": False, "error": exc.message}
             if not dry_run:
-                sync_config.save_result(self.path, remote, {**result, "at": started})
+                sync_config.save_result(self.desk.path, remote, {**result, "at": started})
             raise
         result = {"ok": True, "remote": remote.name, "at": started, **result}
         if not dry_run:
-            sync_config.save_result(self.path, remote, result)
+            sync_config.save_result(self.desk.path, remote, result)
         return result
 
     def _sync_once(
@@ -199,7 +210,7 @@ class Sync(SyncWrites, SyncQuestions):
         head = mirror.fetch()
         last_base = mirror.base()
         if not dry_run and head is not None and head == last_base:
-            quiet = sync_config.quiet(self.path, remote)
+            quiet = sync_config.quiet(self.desk.path, remote)
             if quiet and quiet["commit"] == head and quiet["local"] == self._state(config, remote):
                 return quiet["result"]  # the last sync found nothing to do, and nothing moved
         theirs = TreeSide.read(mirror, head)
@@ -211,10 +222,10 @@ class Sync(SyncWrites, SyncQuestions):
         incoming, refused = _check_all(theirs, changed, remote, config.excluded(remote))
         # Refused earlier and not changed since: still held, or this machine's older state
         # would go out over the remote's as if it were new.
-        last = sync_config.last_result(self.path, remote) or {}
+        last = sync_config.last_result(self.desk.path, remote) or {}
         still = {i for i in last.get("held", []) if i not in changed}
-        self.flush_recalls()  # type: ignore[attr-defined]
-        with self.database.atomic():  # type: ignore[attr-defined]  # one snapshot to render
+        self.desk.settle()
+        with self.desk.database.atomic():  # one snapshot to render
             known = base.ids | theirs.ids
             local = render(remote, config.excluded(remote), known, config.writer)
             state = None if dry_run else self._state(config, remote)
@@ -254,7 +265,7 @@ class Sync(SyncWrites, SyncQuestions):
         }
         nothing_done = commit == head and not (taken or outcome.conflicts or told)
         sync_config.save_quiet(
-            self.path,
+            self.desk.path,
             remote,
             {"commit": commit, "local": state, "result": result} if nothing_done else None,
         )
@@ -262,7 +273,7 @@ class Sync(SyncWrites, SyncQuestions):
 
     def _state(self, config: Config, remote: Remote) -> str:
         """What this machine holds for `remote`, as a digest (local.state), read at once."""
-        with self.database.atomic():  # type: ignore[attr-defined]
+        with self.desk.database.atomic():
             return state(remote, config.excluded(remote), config.writer, _held(remote))
 
     def _learn_own_writers(
@@ -274,7 +285,7 @@ class Sync(SyncWrites, SyncQuestions):
         new = met - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
         if new:
             config.own_writers = sorted(set(config.own_writers) | new)  # type: ignore[arg-type]
-            sync_config.save(self.path, config)
+            sync_config.save(self.desk.path, config)
 
     def _write_merge(
         self,
@@ -290,15 +301,15 @@ class Sync(SyncWrites, SyncQuestions):
             return 0
 
         def write() -> int:
-            with self._write() as pending:  # type: ignore[attr-defined]
-                done = self._take_all(remote, takes, local, refused, pending)
+            with self.desk.write() as pending:
+                done = self.takes.take_all(remote, takes, local, refused, pending)
                 for conflict in outcome.conflicts:
-                    self._ask(remote, conflict, pending)
+                    self.questions.ask(remote, conflict, pending)
                 return done
 
         if on_step is None:
             return write()
-        taken, step = self.record(write)  # type: ignore[attr-defined]
+        taken, step = self.undo.record(write)
         on_step(step)
         return taken
 

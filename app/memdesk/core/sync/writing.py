@@ -1,4 +1,4 @@
-"""Writing what a sync brought (mixed into MemoryService through Sync): each remote state as
+"""Writing what a sync brought: each remote state as
 a new version of the memory here, new memories in one prepared statement, links replaced, all
 inside the sync's one transaction; refused as a whole for the identity when it would overfill
 the profile (the rest still written)."""
@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from memdesk.core import clock
 from memdesk.core.actor import SYSTEM
+from memdesk.core.desk import Desk
 from memdesk.core.errors import IdentityFull
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
+from memdesk.core.memory.identity_room import check_identity_room
 from memdesk.core.memory.records import keep_version
 from memdesk.core.search import neighbours
 from memdesk.core.sync.config import Remote
@@ -29,9 +31,12 @@ _SHARED_LINKS_FROM = (
 
 
 class SyncWrites:
-    """_take_all, _take and _take_links: what Sync and the inbox's decisions write."""
+    """Writing what a remote sent: for a sync, and for the Inbox's answer to its question."""
 
-    def _take_all(
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    def take_all(
         self,
         remote: Remote,
         takes: list[Incoming],
@@ -44,9 +49,9 @@ class SyncWrites:
         for attempt in (takes, [t for t in takes if t.deleted or t.columns["layer"] != "L0"]):
             written: list[Change] = []
             try:
-                with self.database.atomic():  # type: ignore[attr-defined]
-                    done = self._take(remote.name, attempt, local, written)
-                    self._check_identity_room([])  # type: ignore[attr-defined]
+                with self.desk.database.atomic():
+                    done = self.take(remote.name, attempt, local, written)
+                    check_identity_room([])
             except IdentityFull as exc:
                 for take in takes:
                     if take not in attempt or not take.deleted and take.columns["layer"] == "L0":
@@ -56,11 +61,11 @@ class SyncWrites:
             return done
         return 0
 
-    def _take(
+    def take(
         self, remote: str, takes: list[Incoming], local: dict[str, Unit], pending: list
     ) -> int:
         rows = _rows([t.id for t in takes])
-        self._touch(list(rows))  # type: ignore[attr-defined]
+        self.desk.touch(list(rows))
         done, tasks, new = 0, set(), []
         why = f"from {remote}"
         for take in takes:
@@ -93,7 +98,7 @@ class SyncWrites:
         if new:
             columns = tuple(new[0])
             insert_rows(
-                self.database,  # type: ignore[attr-defined]
+                self.desk.database,
                 "memory",
                 columns,
                 [tuple(row[c] for c in columns) for row in new],
@@ -112,10 +117,10 @@ class SyncWrites:
         db = Memory._meta.database
         for take in takes:
             src = ids[take.id]
-            self._touch([to for to, _ in take.links if to in ids])  # type: ignore[attr-defined]
+            self.desk.touch([to for to, _ in take.links if to in ids])
             if take.id in existed:
                 old = db.execute_sql(_SHARED_LINKS_FROM, (src, *LOCAL_RELATIONS)).fetchall()
-                self._touch([u for _, u in old])  # type: ignore[attr-defined]
+                self.desk.touch([u for _, u in old])
                 Link.delete().where(Link.id.in_([n for n, _ in old])).execute()
             for to, relation in take.links:
                 if to in ids:

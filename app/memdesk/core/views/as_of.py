@@ -12,12 +12,16 @@ import json
 from typing import Any
 
 from memdesk.core.clock import parse_time
+from memdesk.core.desk import Desk
 from memdesk.core.search.filters import Filters
 
 SHOWN = ("content", "layer", "kind", "status", "version", "project", "tags", "visibility")
 
 
 class AsOf:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
     def as_of(self, moment: Any, **filters: Any) -> dict[str, dict[str, Any]]:
         """{id: state} of the memories matching `filters` that were active at `moment`
         (ISO 8601, or a time ago such as "7d"). Filters other than status apply to what the
@@ -25,11 +29,11 @@ class AsOf:
         at = parse_time(moment, "moment")
         filters.pop("status", None)
         where, params = (
-            self.database.get_sql_context()  # type: ignore[attr-defined]
+            self.desk.database.get_sql_context()
             .sql(Filters.build(status=None, **filters).where())
             .query()
         )
-        rows = self.database.execute_sql(  # type: ignore[attr-defined]
+        rows = self.desk.database.execute_sql(
             "SELECT t1.uuid, t1.content, t1.layer, t1.kind, t1.status, t1.version, t1.project, "
             "t1.tags, t1.visibility, (SELECT v.state FROM memory_version AS v "
             "WHERE v.memory_id = t1.id AND v.changed_at > ? ORDER BY v.version LIMIT 1) "

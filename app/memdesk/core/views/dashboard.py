@@ -1,4 +1,4 @@
-"""The figures of the Stats dashboard (mixed into MemoryService): activity per day, what
+"""The figures of the Stats dashboard: activity per day, what
 agents recall and never recall, search latency, and the file's size. Plain SQL aggregates,
 meant to run off the GUI thread."""
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import clock, validate
+from memdesk.core.desk import Desk
 from memdesk.core.memory.records import to_dict
 from memdesk.core.search.decay import DECAY
 from memdesk.store import Memory
@@ -19,13 +20,14 @@ TOP = 10
 
 
 class Dashboard:
-    path: Path
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
 
     def dashboard(self, days: int = 30) -> dict[str, Any]:
         days = validate.integer(days, "days", 1, 3660)
-        self.flush_recalls()  # type: ignore[attr-defined]
+        self.desk.settle()
         since = (datetime.now(UTC) - timedelta(days=days - 1)).strftime("%Y-%m-%d")
-        sql = self.database.execute_sql  # type: ignore[attr-defined]
+        sql = self.desk.database.execute_sql
         added = dict(
             sql(
                 "SELECT substr(created_at, 1, 10) AS day, COUNT(*) FROM memory "
@@ -74,8 +76,8 @@ class Dashboard:
                 "days": round(DECAY.stale_after_days),
                 "oldest": [to_dict(m) for m in stale.order_by(Memory.created_at).limit(TOP)],
             },
-            "file_bytes": _size(self.path),
-            "wal_bytes": _size(self.path.with_name(self.path.name + "-wal")),
+            "file_bytes": _size(self.desk.path),
+            "wal_bytes": _size(self.desk.path.with_name(self.desk.path.name + "-wal")),
         }
 
 

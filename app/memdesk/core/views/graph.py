@@ -1,4 +1,4 @@
-"""The memory graph (mixed into MemoryService): memories as nodes, their typed links as edges,
+"""The memory graph: memories as nodes, their typed links as edges,
 and hub nodes for projects and tags so memories without links still have a place.
 
 A node budget keeps the picture readable and fast: the most recently changed memories are
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memdesk.core import validate
+from memdesk.core.desk import Desk
 from memdesk.core.search.filters import Filters
 
 BUDGET = 500
@@ -20,6 +21,9 @@ HUB_KINDS = ("project", "tag", "task", "agent")
 
 
 class Graph:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
     def graph(
         self, *, budget: int = BUDGET, hubs: Sequence[str] = ("project", "tag"), **filters: Any
     ) -> dict[str, Any]:
@@ -30,7 +34,7 @@ class Graph:
         budget = validate.integer(budget, "budget", 1, MAX_BUDGET)
         kinds = {validate.one_of(kind, HUB_KINDS, "hubs") for kind in hubs}
         found = Filters.build(**filters)
-        database = self.database  # type: ignore[attr-defined]
+        database = self.desk.database
         where, params = database.get_sql_context().sql(found.where()).query()
         sql = database.execute_sql
         total = sql(f"SELECT COUNT(*) FROM memory AS t1 WHERE {where}", params).fetchone()[0]

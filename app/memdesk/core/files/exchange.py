@@ -1,0 +1,65 @@
+"""Export to JSON or Markdown, and importing an export (the formats: transfer.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.actor import USER, Actor
+from memdesk.core.desk import Desk
+from memdesk.core.errors import NotAllowed, ValidationError
+from memdesk.core.files import transfer
+from memdesk.core.search.filters import Filters
+
+
+class Exchange:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    def export(
+        self, format: str = "json", *, progress: transfer.Progress | None = None, **filters: Any
+    ) -> str:
+        """All memories (any status) matching `filters`, as JSON or Markdown text.
+
+        `progress(done, total)` is called page by page; returning False cancels.
+        """
+        self.desk.settle()  # recall counts shown must include queued searches
+        filters.setdefault("status", None)
+        chosen = Filters.build(**filters)
+        writer = {"json": transfer.export_json, "markdown": transfer.export_markdown}
+        validate.one_of(format, writer, "format")
+        with self.desk.database.atomic():  # one snapshot, even while agents write
+            return writer[format](chosen, progress)
+
+    def plan_import(self, text: str) -> dict[str, Any]:
+        """What `import_json(text)` would do, without writing: added, changed, errors."""
+        try:
+            records, links = transfer.parse(text)
+        except ValidationError as exc:
+            return {
+                "added": [],
+                "changed": [],
+                "unchanged": 0,
+                "errors": exc.data.get("errors", [exc.message]),
+            }
+        return {**transfer.plan(records), "errors": transfer.refusals(records, links)}
+
+    def import_json(
+        self, text: str, *, progress: transfer.Progress | None = None, actor: Actor = USER
+    ) -> dict[str, Any]:
+        """Import an export all-or-nothing; differing memories become new versions.
+
+        Only the user (or memdesk itself) may import: an export holds every layer and names
+        its own writers.
+        """
+        if actor.source == "agent":
+            raise NotAllowed(
+                "import writes a whole export (any layer, any writer); only the user may "
+                "import. Agents may check a file with plan_import (dry_run).",
+                field="text",
+            )
+        records, links = transfer.parse(text)
+        with self.desk.write() as pending:
+            return transfer.apply(
+                records, links, pending, touch=self.desk.touch, progress=progress, actor=actor
+            )

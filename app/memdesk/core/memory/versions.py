@@ -1,0 +1,71 @@
+"""Writing a memory's next version: the state before kept in its history, the new fields
+read again by the guard, the change announced. Every room that changes a memory's fields or
+status does it here, so no change skips the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memdesk.core.actor import Actor
+from memdesk.core.desk import Desk
+from memdesk.core.events import Change
+from memdesk.core.guard import withhold
+from memdesk.core.memory.records import keep_version
+from memdesk.core.search import neighbours
+from memdesk.store import Memory
+
+
+class Versions:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+
+    def save(
+        self,
+        row: Memory,
+        fields: dict[str, Any],
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> None:
+        """Keep the state before, then write `fields` (column values) as the next version."""
+        if "content" in fields and "flag" not in fields:  # new words are read again
+            flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
+            fields = {**fields, "flag": flag}
+        self._record(row, actor, change, reason)
+        old_task = row.task
+        for key, value in fields.items():
+            setattr(row, key, value)
+        columns = [*fields, "version", "updated_at"]
+        # A prepared statement: peewee's save() cost more to build than SQLite took to run it.
+        self.desk.database.execute_sql(
+            f"UPDATE memory SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
+            (*(getattr(row, c) for c in columns), row.id),
+        )
+        if "content" in fields or "task" in fields:
+            neighbours.refresh_around(row)
+            if old_task is not None and old_task != row.task:
+                neighbours.refresh_task(old_task)
+        event = {"deleted": "deleted", "active": "restored"}.get(fields.get("status", ""))
+        pending.append(Change(event or "updated", row.uuid, row.version, actor.label))
+
+    def set_status(
+        self,
+        row: Memory,
+        status: str,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        change: str,
+        reason: str | None,
+    ) -> None:
+        if row.status != status:
+            self.save(row, {"status": status}, actor, pending, change=change, reason=reason)
+
+    def _record(self, row: Memory, actor: Actor, change: str, reason: str | None) -> None:
+        """Keep the state before a change, then bump the version and the change time."""
+        self.desk.touch([row.uuid])
+        stamp = keep_version(row, actor, change, reason)
+        row.version += 1
+        row.updated_at = stamp

@@ -1,0 +1,206 @@
+"""The end of an agent's session: what the user stated, found in the transcript, is stored
+or proposed (sessions/gapfill.py finds it), and a summary of the work is filed in the L2
+archive, once, however often the end is sent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memdesk.core import clock, validate
+from memdesk.core.actor import SYSTEM, USER, Actor
+from memdesk.core.desk import Desk
+from memdesk.core.errors import ValidationError
+from memdesk.core.memory import dedup
+from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.edits import Edits
+from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.undo import Undo
+from memdesk.core.memory.writes import Writes
+from memdesk.core.review.inbox import GAPFILL_TAG
+from memdesk.core.sessions import archive, gapfill, session_notes
+from memdesk.core.sessions.session_rows import find_session
+from memdesk.store import Memory, Observation, Proposal, Session, time_limit
+
+MAX_MESSAGES = 5000
+
+
+class Endings:
+    """session_end and archive_session."""
+
+    def __init__(
+        self, desk: Desk, writes: Writes, edits: Edits, proposing: Proposals, undo: Undo
+    ) -> None:
+        self.desk = desk
+        self.writes = writes
+        self.edits = edits
+        self.proposing = proposing
+        self.undo = undo
+
+    def session_end(
+        self,
+        session: str,
+        *,
+        actor: Actor = USER,
+        transcript: Any = None,
+        summary: str | None = None,
+        from_host: bool = True,
+    ) -> dict[str, Any]:
+        """Fill the gaps from the user's messages and file the L2 summary. Says what it
+        stored, proposed and skipped (with why). Ending the same transcript again adds
+        nothing: known memories and earlier proposals are skipped, an unchanged summary too.
+        A transcript an agent sent itself (not `from_host`, its host's hook) is the agent's
+        account of what the user said: everything found in it is proposed, nothing stored."""
+        row = find_session(session, actor)
+        messages = _messages(transcript)
+        if summary is not None:
+            summary = validate.text(summary, "summary")
+        stored, proposed, skipped = [], [], []
+        for finding in gapfill.find(messages):
+            time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
+            outcome = self._file_finding(row, finding, store=from_host)
+            {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
+                outcome[1]
+            )
+        archived = self.archive(row, messages, summary, interrupted=False)
+        return {
+            "session": row.id,
+            "stored": stored,
+            "proposed": proposed,
+            "skipped": skipped,
+            "summary": archived,
+        }
+
+    def archive_session(
+        self,
+        *,
+        what: str,
+        decisions: Sequence[str] | None = None,
+        files: Sequence[str] | None = None,
+        unfinished: Sequence[str] | None = None,
+        commits: Sequence[str] | None = None,
+        project: str | None = None,
+        task: str | None = None,
+        actor: Actor = SYSTEM,
+    ) -> dict[str, Any]:
+        """File the structured summary of a finished (or crashed) session in the L2 archive.
+
+        The archive is the system's to write, so an agent's summary is filed as the system,
+        still naming the agent.
+        """
+        content = archive.render_summary(what, decisions, files, unfinished, commits)
+        writer = actor if actor.source == "user" else Actor("system", actor.agent)
+        fields = {"layer": "L2", "kind": "summary", "project": project, "task": task}
+        draft = Draft.parse({"content": content, **fields, "tags": ["session"]})
+        with self.desk.write() as pending:
+            return self.writes.add_draft(draft, writer, pending, dedup=False)
+
+    def archive(
+        self,
+        row: Session,
+        messages: Sequence[dict[str, str]],
+        what: str | None,
+        *,
+        interrupted: bool,
+    ) -> dict[str, Any] | None:
+        seen = list(row.observations.order_by(Observation.id))
+        notes = session_notes.read(seen, row.task, row.cwd)
+        if not seen and not messages and what is None:
+            self._close(row, None)
+            return None
+        parts = session_notes.summary_parts(notes, messages, what)
+        if interrupted:
+            parts["what"] = "Interrupted (no session end): " + parts["what"]
+        writer = Actor("system", row.agent)
+        existing = Memory.get_or_none(Memory.uuid == row.summary) if row.summary else None
+        if existing is not None:
+            text = archive.render_summary(**parts)
+            if existing.content == text:
+                self._close(row, existing.uuid)
+                return {"id": existing.uuid, "unchanged": True}
+            memory = self.edits.update(existing.uuid, content=text, actor=writer)
+        else:
+            memory = self.archive_session(**parts, project=row.project, task=row.task, actor=writer)
+        self._close(row, memory["id"])
+        return {"id": memory["id"], "content": memory["content"]}
+
+    def _close(self, row: Session, summary: str | None) -> None:
+        with self.desk.write():
+            row.ended_at = clock.now()
+            row.summary = summary or row.summary
+            row.save()
+
+    def _file_finding(
+        self, row: Session, finding: gapfill.Finding, *, store: bool
+    ) -> tuple[str, dict[str, Any]]:
+        said = {"content": finding.content, "sentence": finding.sentence}
+        why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
+        if finding.confidence == gapfill.LOW:
+            return "skipped", {**said, "why": "too little said to stand on its own"}
+        # What the user said of themself holds everywhere; what they said of the work, here.
+        project = row.project if finding.scope == gapfill.PROJECT else None
+        draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
+        known = self.writes.near_duplicate(draft)
+        # Alike but another number, name or negation is news ("Postgres 16", not 14): it is
+        # filed, and linked to the older memory as a possible update by `add`.
+        if known is not None and dedup.restates(known.content, draft.content):
+            return "skipped", {**said, "why": f"already known as {known.uuid}"}
+        earlier = Proposal.get_or_none(Proposal.content == finding.content)
+        if earlier is not None:
+            if earlier.status == "pending" and earlier.session_id != row.id:
+                self.proposing.set(earlier, support=earlier.support + 1)
+            return "skipped", {**said, "why": f"already {earlier.status} (proposal {earlier.id})"}
+
+        def file() -> tuple[str | None, Proposal]:
+            memory_id = None
+            if finding.confidence == gapfill.HIGH and store:
+                memory = self.writes.add(
+                    finding.content,
+                    kind=finding.kind,
+                    tags=[GAPFILL_TAG],
+                    project=project,
+                    actor=Actor("system", row.agent),
+                )
+                memory_id = memory["id"]
+            # Kept for the stored ones too: the provenance (session and sentence) of each.
+            with self.desk.write() as pending:
+                proposal = self.proposing.propose(
+                    pending,
+                    session_id=row.id,
+                    agent=row.agent,
+                    kind=finding.kind,
+                    content=finding.content,
+                    why=why,
+                    status="accepted" if memory_id else "pending",
+                    memory=memory_id,
+                )
+            return memory_id, proposal
+
+        memory_id, proposal = self.undo.record(file)[0]
+        if memory_id:
+            return "stored", {**said, "id": memory_id}
+        return "proposed", {**said, "proposal": proposal.id}
+
+
+def _messages(transcript: Any) -> list[dict[str, str]]:
+    """A transcript as [{role, content}] (user, assistant); anything else is refused."""
+    if transcript is None:
+        return []
+    if not isinstance(transcript, list) or len(transcript) > MAX_MESSAGES:
+        raise ValidationError(
+            f"transcript must be a list of at most {MAX_MESSAGES} {{role, content}} messages",
+            field="transcript",
+        )
+    out = []
+    for n, message in enumerate(transcript):
+        if (
+            not isinstance(message, dict)
+            or message.get("role") not in ("user", "assistant", "system", "tool")
+            or not isinstance(message.get("content"), str)
+        ):
+            raise ValidationError(
+                f"transcript[{n}] must be {{role: user|assistant, content: text}}",
+                field="transcript",
+            )
+        out.append({"role": message["role"], "content": message["content"]})
+    return out
