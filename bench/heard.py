@@ -31,7 +31,7 @@ import json
 from collections import defaultdict
 
 from memdesk.core.sessions import gapfill
-from memdesk.core.sessions.gapfill_patterns import person
+from memdesk.core.sessions.third_person import person
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
 HELDOUT = DATA.parent / "heldout_v3" / "turns.jsonl"

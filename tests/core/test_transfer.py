@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from memdesk.core import SYSTEM, MemoryService, NotAllowed, ValidationError, agent
-from memdesk.core.files.transfer import Cancelled
+from memdesk.core.files.export import Cancelled
 
 
 def _rich(service) -> dict[str, str]:

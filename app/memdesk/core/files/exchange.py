@@ -1,4 +1,4 @@
-"""Export to JSON or Markdown, and importing an export (the formats: transfer.py)."""
+"""Export to JSON or Markdown, and importing an export (the formats: importing.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, ValidationError
-from memdesk.core.files import transfer
+from memdesk.core.files import export, importing
 from memdesk.core.search.filters import Filters
 
 
@@ -17,7 +17,7 @@ class Exchange:
         self.desk = desk
 
     def export(
-        self, format: str = "json", *, progress: transfer.Progress | None = None, **filters: Any
+        self, format: str = "json", *, progress: export.Progress | None = None, **filters: Any
     ) -> str:
         """All memories (any status) matching `filters`, as JSON or Markdown text.
 
@@ -26,7 +26,7 @@ class Exchange:
         self.desk.settle()  # recall counts shown must include queued searches
         filters.setdefault("status", None)
         chosen = Filters.build(**filters)
-        writer = {"json": transfer.export_json, "markdown": transfer.export_markdown}
+        writer = {"json": export.export_json, "markdown": export.export_markdown}
         validate.one_of(format, writer, "format")
         with self.desk.database.atomic():  # one snapshot, even while agents write
             return writer[format](chosen, progress)
@@ -34,7 +34,7 @@ class Exchange:
     def plan_import(self, text: str) -> dict[str, Any]:
         """What `import_json(text)` would do, without writing: added, changed, errors."""
         try:
-            records, links = transfer.parse(text)
+            records, links = importing.parse(text)
         except ValidationError as exc:
             return {
                 "added": [],
@@ -42,10 +42,10 @@ class Exchange:
                 "unchanged": 0,
                 "errors": exc.data.get("errors", [exc.message]),
             }
-        return {**transfer.plan(records), "errors": transfer.refusals(records, links)}
+        return {**importing.plan(records), "errors": importing.refusals(records, links)}
 
     def import_json(
-        self, text: str, *, progress: transfer.Progress | None = None, actor: Actor = USER
+        self, text: str, *, progress: export.Progress | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
         """Import an export all-or-nothing; differing memories become new versions.
 
@@ -58,8 +58,8 @@ class Exchange:
                 "import. Agents may check a file with plan_import (dry_run).",
                 field="text",
             )
-        records, links = transfer.parse(text)
+        records, links = importing.parse(text)
         with self.desk.write() as pending:
-            return transfer.apply(
+            return importing.apply(
                 records, links, pending, touch=self.desk.touch, progress=progress, actor=actor
             )

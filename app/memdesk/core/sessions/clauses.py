@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 from memdesk.core.sessions import embedded, heard, pasted
-from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM, person
+from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
+from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
 MAX_CHUNK = 300

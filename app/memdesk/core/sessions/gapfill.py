@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import clauses, heard, pasted
-from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern, person
+from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
+from memdesk.core.sessions.third_person import person
 
 GLOBAL, PROJECT = "global", "project"
 MAX_SENTENCE = 300

@@ -10,7 +10,7 @@ from typing import Any
 
 from memdesk.core import clock, guard, rules, validate
 from memdesk.core.errors import MemdeskError, ValidationError
-from memdesk.core.files.transfer import checked_state
+from memdesk.core.files.importing import checked_state
 from memdesk.core.guard import withhold
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit
 from memdesk.core.sync.local import LOCAL_RELATIONS

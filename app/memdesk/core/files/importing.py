@@ -1,4 +1,4 @@
-"""Export to JSON (full fidelity) and Markdown (for people); import JSON all-or-nothing.
+"""Importing an export (export.py writes them) all-or-nothing.
 
 An import is validated completely before anything is written, then applied in one
 transaction: a bad file changes nothing and its errors name the record and the field.
@@ -8,146 +8,20 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
 from memdesk.core.events import Change
+from memdesk.core.files.export import FORMAT, FORMAT_VERSION, PAGE, Progress, report
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours
-from memdesk.core.search.filters import Filters
 from memdesk.store import Link, Memory, MemoryVersion
 
-FORMAT = "memdesk-export"
-FORMAT_VERSION = 1
-PAGE = 1000
 MAX_ERRORS = 50
-
-Progress = Callable[[int, int], bool]
-
-
-class Cancelled(MemdeskError):
-    code = "cancelled"
-
-
-def _report(progress: Progress | None, done: int, total: int) -> None:
-    if progress is not None and progress(done, total) is False:
-        raise Cancelled("cancelled; nothing was written")
-
-
-def _rows(filters: Filters, progress: Progress | None) -> Iterator[Memory]:
-    """Memories in id order, a page at a time, so a 100k export never holds every row."""
-    where = filters.where()
-    total = Memory.select().where(where).count()
-    done, last_id = 0, 0
-    _report(progress, 0, total)
-    while True:
-        page = list(
-            Memory.select().where(where & (Memory.id > last_id)).order_by(Memory.id).limit(PAGE)
-        )
-        if not page:
-            return
-        yield from page
-        done += len(page)
-        last_id = page[-1].id
-        _report(progress, done, total)
-
-
-# -- export ------------------------------------------------------------------------------------
-
-
-def export_json(filters: Filters, progress: Progress | None = None) -> str:
-    memories, ids = [], {}
-    for row in _rows(filters, progress):
-        record = to_dict(row)
-        record["versions"] = [
-            {
-                "version": v.version,
-                "state": json.loads(v.state),
-                "changed_by": v.changed_by,
-                "changed_at": v.changed_at,
-                "change": v.change,
-                "reason": v.reason,
-            }
-            for v in row.versions.order_by(MemoryVersion.version)
-        ]
-        memories.append(record)
-        ids[row.id] = row.uuid
-    links = [
-        {
-            "from": ids[link.src_id],
-            "to": ids[link.dst_id],
-            "relation": link.relation,
-            "created_at": link.created_at,
-        }
-        for link in Link.select().order_by(Link.id)
-        if link.src_id in ids and link.dst_id in ids
-    ]
-    document = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "exported_at": clock.now(),
-        "memories": memories,
-        "links": links,
-    }
-    return json.dumps(document, ensure_ascii=False, indent=1)
-
-
-def export_markdown(filters: Filters, progress: Progress | None = None) -> str:
-    by_layer: dict[str, list[str]] = {layer: [] for layer in rules.LAYERS}
-    count = 0
-    for row in _rows(filters, progress):
-        by_layer[row.layer].append(_markdown_entry(to_dict(row)))
-        count += 1
-    out = [f"# memdesk export\n\nExported {clock.now()}: {count} memories.\n"]
-    for layer, entries in by_layer.items():
-        if entries:
-            out.append(f"## {layer} · {rules.LAYER_NAMES[layer]} ({len(entries)})\n")
-            out.extend(entries)
-    return "\n".join(out)
-
-
-def _markdown_entry(m: dict[str, Any]) -> str:
-    title = m["content"].splitlines()[0][:80]
-    writer = f"{m['source']} ({m['agent']})" if m["agent"] else m["source"]
-    meta = [
-        f"- id: `{m['id']}` · kind: {m['kind']} · by: {writer} · status: {m['status']}",
-        f"- created: {m['created_at']} · updated: {m['updated_at']} · version {m['version']}"
-        f" · importance {m['importance']:g} · recalled {m['recall_count']}×",
-    ]
-    if m["project"] or m["task"]:
-        meta.append(f"- project: {m['project'] or '—'} · task: {m['task'] or '—'}")
-    if m["tags"]:
-        meta.append("- tags: " + ", ".join(f"`{t}`" for t in m["tags"]))
-    if m["supersedes"]:
-        meta.append(f"- supersedes: `{m['supersedes']}`")
-    meta += _held_back(m)
-    # A blockquote keeps headings or lists inside a memory from breaking the document's shape.
-    body = "\n".join(f"> {line}".rstrip() for line in m["content"].splitlines())
-    return f"### {_escape_heading(title)}\n\n" + "\n".join(meta) + f"\n\n{body}\n"
-
-
-def _held_back(m: dict[str, Any]) -> list[str]:
-    """What keeps a memory from agents, said where a reader of the document sees it."""
-    out = []
-    if m["flag"]:
-        kind = "held as unsure" if withhold.only_unsure(m["flag"]) else "withheld from agents"
-        out.append(f"- **{kind}**: " + "; ".join(m["flag"]))
-    if not m["inject"]:
-        out.append("- **not brought up unasked** (found by search only)")
-    if m["visibility"] != "shared":
-        out.append(f"- visibility: {m['visibility']}")
-    return out
-
-
-def _escape_heading(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("#", "\\#").replace("*", "\\*").replace("_", "\\_")
-
-
-# -- import ------------------------------------------------------------------------------------
 
 
 def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -373,11 +247,11 @@ def apply(
         elif record["id"] in changed:
             _replace(record, actor, pending)
         if done % PAGE == 0:
-            _report(progress, done, total)
+            report(progress, done, total)
     _insert_links(links)
     for task in {r["task"] for r in records if r["task"] and r["id"] in added | changed}:
         neighbours.refresh_task(task)
-    _report(progress, total, total)
+    report(progress, total, total)
     return {
         "added": len(added),
         "changed": len(changed),
