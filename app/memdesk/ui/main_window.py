@@ -9,7 +9,6 @@ from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
-    QInputDialog,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import Change, MemdeskError, MemoryService
-from memdesk.core.rules import RELATIONS
 from memdesk.ui import window_settings
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.ask import confirm, warn
@@ -313,27 +311,6 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self._open_from_elsewhere(memory_id)
         self.graph.set_current(memory_id)
 
-    @Slot(str, str)
-    def link_memories(self, source: str, target: str) -> None:
-        """Link two memories (the Graph's drag), asking which relation; undoable."""
-        relations = [r for r in RELATIONS if r != "possible_update"]
-        first, second = (_quoted_title(self.service.get(i)["content"]) for i in (source, target))
-        relation, ok = QInputDialog.getItem(
-            self,
-            "Link Memories",
-            f"How is {first} related to {second}?\n(for example: the first derived_from the "
-            "second)",
-            relations,
-            0,
-            False,
-        )
-        if ok:
-            self.run("Link memories", lambda: self.service.link(source, target, relation))
-
-    @Slot(str, str, str)
-    def unlink_memories(self, source: str, target: str, relation: str) -> None:
-        self.run("Remove link", lambda: self.service.unlink(source, target, relation))
-
     def _view_filters(self) -> dict[str, Any]:
         """What the List shows, for the other views: its filters, and during a search the
         memories it found."""
@@ -485,9 +462,3 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         for view in (self.stats_view, self.graph, self.timeline):
             view.finish()
         super().closeEvent(event)
-
-
-def _quoted_title(content: str) -> str:
-    """A memory named in a question: its first line, shortened, in quotes."""
-    line = next((part.strip() for part in content.splitlines() if part.strip()), "")
-    return f"“{line if len(line) <= 50 else line[:49] + '…'}”"

@@ -1,6 +1,7 @@
 """What the person asks of memories from the window: new, correct, edit (from the detail
-panel), delete, restore, release, retag, move, set project, empty the Trash. Mixed into the
-main window; each change is one undoable step through `run` (or `perform`)."""
+panel), delete, restore, release, retag, move, set project, link (the Graph's drag), empty
+the Trash. Mixed into the main window; each change is one undoable step through `run` (or
+`perform`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import MemdeskError, VersionConflict
-from memdesk.core.rules import LAYER_NAMES
+from memdesk.core.rules import LAYER_NAMES, RELATIONS
 from memdesk.ui.ask import confirm
 from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
@@ -194,3 +195,30 @@ class MemoryActions:
 
         if self.run(f"Restore version {version}", revert):
             self.detail.show_memory(record["id"])
+
+    @Slot(str, str)
+    def link_memories(self, source: str, target: str) -> None:
+        """Link two memories (the Graph's drag), asking which relation; undoable."""
+        relations = [r for r in RELATIONS if r != "possible_update"]
+        first, second = (_quoted_title(self.service.get(i)["content"]) for i in (source, target))
+        relation, ok = QInputDialog.getItem(
+            self,
+            "Link Memories",
+            f"How is {first} related to {second}?\n(for example: the first derived_from the "
+            "second)",
+            relations,
+            0,
+            False,
+        )
+        if ok:
+            self.run("Link memories", lambda: self.service.link(source, target, relation))
+
+    @Slot(str, str, str)
+    def unlink_memories(self, source: str, target: str, relation: str) -> None:
+        self.run("Remove link", lambda: self.service.unlink(source, target, relation))
+
+
+def _quoted_title(content: str) -> str:
+    """A memory named in a question: its first line, shortened, in quotes."""
+    line = next((part.strip() for part in content.splitlines() if part.strip()), "")
+    return f"“{line if len(line) <= 50 else line[:49] + '…'}”"

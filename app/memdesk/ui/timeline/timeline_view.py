@@ -15,21 +15,17 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import (
-    QDateTime,
     QRectF,
     Qt,
     QThreadPool,
     QTimer,
-    QTimeZone,
     Signal,
     Slot,
 )
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QCheckBox,
     QComboBox,
-    QDateTimeEdit,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -39,6 +35,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui.control_row import kept_together, wrapping_row
+from memdesk.ui.timeline.as_of_controls import AsOfControls
 from memdesk.ui.timeline.history_marks import history_marks
 from memdesk.ui.timeline.range_strip import RangeStrip
 from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density
@@ -84,22 +81,13 @@ class TimelineView(QWidget):
         self.clear_range = QPushButton("Clear Range", self)
         self.clear_range.setEnabled(False)
         self.clear_range.clicked.connect(self.clear_date_range)
-        self.as_of_box = QCheckBox("As of", self)
-        self.as_of_box.setToolTip(
-            "Show exactly the memories that were active at a moment, as they were then "
-            "(drag the red line to move through time)"
+        # The window's own colours, not pyqtgraph's black.
+        background = self.palette().base().color()
+        self.plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()}, background=background)
+        self.as_of = AsOfControls(
+            self, self.plot, self._first_moment, lambda: self._pool.activeThreadCount() > 0
         )
-        self.as_of_box.toggled.connect(self._on_as_of_toggled)
-        self.as_of_edit = QDateTimeEdit(self)
-        self.as_of_edit.setTimeZone(QTimeZone.utc())
-        self.as_of_edit.setDisplayFormat("yyyy-MM-dd HH:mm 'UTC'")
-        self.as_of_edit.setDateTime(QDateTime.currentDateTimeUtc())
-        self.as_of_edit.setEnabled(False)
-        self.as_of_edit.editingFinished.connect(self._on_as_of_edited)
-        self.play = QPushButton("Play", self)
-        self.play.setToolTip("Replay how memory grew, from the first memory to now")
-        self.play.setCheckable(True)
-        self.play.toggled.connect(self._on_play_toggled)
+        self.as_of.moment_changed.connect(self._on_moment_changed)
         self.fit = QPushButton("Fit", self)
         self.fit.setToolTip("Show every memory (Home)")
         self.fit.clicked.connect(self.fit_all)
@@ -113,15 +101,13 @@ class TimelineView(QWidget):
         self.legend.setWordWrap(True)
         bar = wrapping_row(
             kept_together(self, "Lanes:", self.lanes),
-            kept_together(self, self.as_of_box, self.as_of_edit),
-            self.play,
+            kept_together(self, self.as_of.box, self.as_of.edit),
+            self.as_of.play,
             self.fit,
             self.clear_range,
             self.summary,
         )
 
-        # The window's own colours, not pyqtgraph's black.
-        background = self.palette().base().color()
         self.density = pg.PlotWidget(
             viewBox=RangeStrip(self._on_strip_dragged),
             axisItems={"bottom": pg.DateAxisItem()},
@@ -139,7 +125,6 @@ class TimelineView(QWidget):
         self.density.addItem(self.region)
         self.density.scene().sigMouseClicked.connect(self._on_density_clicked)
 
-        self.plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()}, background=background)
         self.plot.setMouseEnabled(y=False)
         self.plot.showGrid(x=True, y=False, alpha=0.2)
         self.density.setXLink(self.plot)
@@ -157,13 +142,7 @@ class TimelineView(QWidget):
         self.selection = pg.ScatterPlotItem(size=14, pen=pg.mkPen("#ff7f0e", width=2), brush=None)
         self.plot.addItem(self.selection)
         self._selected: list[str] = []
-        self.moment_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
-        self.moment_line.setVisible(False)
-        self.moment_line.sigPositionChangeFinished.connect(self._on_line_moved)
-        self.plot.addItem(self.moment_line)
         self._moment: str | None = None
-        self._play_timer = QTimer(self, interval=120)
-        self._play_timer.timeout.connect(self._play_step)
         self._history: list[Any] = []  # edit ticks, retirement bars, session spans
         self._density_timer = QTimer(self, singleShot=True, interval=60)
         self._density_timer.timeout.connect(self._update_density)
@@ -387,56 +366,21 @@ class TimelineView(QWidget):
 
     def set_moment(self, seconds: float | None) -> None:
         """Show the memories active at `seconds` (since 1970, UTC) as they were; None: now."""
-        self.as_of_box.blockSignals(True)
-        self.as_of_box.setChecked(seconds is not None)
-        self.as_of_box.blockSignals(False)
-        self.as_of_edit.setEnabled(seconds is not None)
-        if seconds is None:
-            self._moment = None
-            self.moment_line.setVisible(False)
-        else:
-            self._moment = _iso(seconds)
-            self.moment_line.setValue(seconds)
-            self.moment_line.setVisible(True)
-            self.as_of_edit.blockSignals(True)
-            self.as_of_edit.setDateTime(QDateTime.fromSecsSinceEpoch(int(seconds), QTimeZone.utc()))
-            self.as_of_edit.blockSignals(False)
+        self.as_of.set_moment(seconds)
+
+    @Slot(object)
+    def _on_moment_changed(self, seconds: float | None) -> None:
+        self._moment = None if seconds is None else _iso(seconds)
         self.reload()
 
-    def _on_as_of_toggled(self, on: bool) -> None:
-        if not on:
-            self.play.setChecked(False)
-        self.set_moment(self.as_of_edit.dateTime().toSecsSinceEpoch() if on else None)
-
-    def _on_as_of_edited(self) -> None:
-        if self.as_of_box.isChecked():
-            self.set_moment(self.as_of_edit.dateTime().toSecsSinceEpoch())
-
-    def _on_line_moved(self) -> None:
-        self.set_moment(self.moment_line.value())
-
-    def _on_play_toggled(self, on: bool) -> None:
-        if on:
-            everything = self.service.timeline(**{**self._filters, "status": None})["t"]
-            if not everything:
-                self.play.setChecked(False)
-                return
-            self._play_end = datetime.now(UTC).timestamp()
-            self._play_step_s = max((self._play_end - min(everything)) / 60, 60.0)
-            self._play_at = min(everything)
-            self.set_moment(self._play_at)
-            self._play_timer.start()
-        else:
-            self._play_timer.stop()
-
-    def _play_step(self) -> None:
-        if self._pool.activeThreadCount():
-            return  # the previous frame is still loading: wait for it
-        self._play_at += self._play_step_s
-        if self._play_at >= self._play_end:
-            self.play.setChecked(False)
-            self._play_at = self._play_end
-        self.set_moment(self._play_at)
+    def _first_moment(self) -> float | None:
+        """When the first memory these filters select (any status) was written."""
+        first = self.service.list_memories(
+            limit=1, order="created_at", **{**self._filters, "status": None}
+        )
+        if not first:
+            return None
+        return datetime.fromisoformat(first[0]["created_at"].replace("Z", "+00:00")).timestamp()
 
     # -- zoom and pan ----------------------------------------------------------------------------
 
