@@ -12,7 +12,7 @@ import pytest
 
 from memdesk.core import MemoryService
 from memdesk.core.desk import Desk
-from memdesk.core.service import DOORS, Rooms
+from memdesk.core.service import ANSWERED_BY, Rooms
 
 
 @pytest.fixture
@@ -56,37 +56,52 @@ def test_no_room_inherits_another_rooms_rules(rooms):
     assert mixed == []
 
 
-def _reaches(cls: type) -> list[tuple[str, str | None]]:
-    """Every `self.name` (and `self.name.attribute`) in the class's own source."""
+def _chains(cls: type) -> list[tuple[str, ...]]:
+    """Every attribute chain that starts at `self` in the class's own source, as names
+    (`self.a.b.c` -> ("a", "b", "c")), and every private name read off anything else."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    found = []
+    chains, private = [], []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
-        if _is_self(node.value):
-            found.append((node.attr, None))
-        elif isinstance(node.value, ast.Attribute) and _is_self(node.value.value):
-            found.append((node.value.attr, node.attr))
-    return found
+        names, value = [node.attr], node.value
+        while isinstance(value, ast.Attribute):
+            names.insert(0, value.attr)
+            value = value.value
+        if isinstance(value, ast.Name) and value.id == "self":
+            chains.append(tuple(names))
+        elif _private(node.attr) and not (isinstance(value, ast.Name) and value.id == "self"):
+            private.append(("<not self>", node.attr))
+    return chains + private
 
 
-def _is_self(node: ast.expr) -> bool:
-    return isinstance(node, ast.Name) and node.id == "self"
+def _private(name: str) -> bool:
+    # peewee's model description is read as `Model._meta` (its documented way).
+    return name.startswith("_") and not name.startswith("__") and name != "_meta"
 
 
 def test_no_name_is_reached_across_rooms_through_self(rooms):
     """A room's `self.x` is its own method or state, or a door it was given; through a door
-    it calls only what that room offers (no private helper)."""
+    it calls only what that room offers (no private helper, no room behind it), and it reads
+    no private name off anything but itself (an alias of a door included)."""
+    room_ids = {id(room) for _name, room in _built(rooms)}
     across = []
     for name, room in _built(rooms):
         cls = type(room)
         own = set(vars(cls)) | set(vars(room))
         doors = set(_doors(room))
-        for first, second in _reaches(cls):
-            if first not in own:
+        for chain in set(_chains(cls)):
+            first, rest = chain[0], chain[1:]
+            if first == "<not self>":
+                across.append(f"{name}: ._{rest[0].lstrip('_')} read off another object")
+            elif first not in own:
                 across.append(f"{name}: self.{first}")
-            elif first in doors and second is not None and second.startswith("_"):
-                across.append(f"{name}: self.{first}.{second} (private)")
+            elif first in doors and rest:
+                behind = getattr(vars(room)[first], rest[0], None)
+                if _private(rest[0]):
+                    across.append(f"{name}: self.{first}.{rest[0]} (private)")
+                elif id(behind) in room_ids:
+                    across.append(f"{name}: self.{first}.{rest[0]} (a room behind a door)")
     assert sorted(set(across)) == []
 
 
@@ -103,7 +118,7 @@ def test_a_door_never_hides_a_method_of_the_room(rooms):
 def test_the_service_answers_through_the_rooms_it_names(tmp_path):
     service = MemoryService.open(tmp_path / "m.db")
     try:
-        for room, names in DOORS.items():
+        for room, names in ANSWERED_BY.items():
             for name in names:
                 answer = getattr(service, name)
                 assert _owner(answer) is getattr(service.rooms, room) or room == "desk", name

@@ -346,7 +346,7 @@ def test_the_plan_reports_what_the_import_would_refuse(service):
 
 def test_only_the_user_may_import(service):
     text = service.export("json")
-    with pytest.raises(NotAllowed, match="only the user may import"):
+    with pytest.raises(NotAllowed, match="only the person may import"):
         service.import_json(text, actor=agent("bot"))
 
 

@@ -60,6 +60,15 @@ def check_may_choose_injection(actor: Actor) -> None:
         )
 
 
+def check_person(
+    actor: Actor, what: str, *, field: str | None = None, or_memdesk: bool = False
+) -> None:
+    """Refuse `what` to anyone but the person (and memdesk itself, `or_memdesk`)."""
+    refused = actor.source == "agent" if or_memdesk else actor.source != "user"
+    if refused:
+        raise NotAllowed(f"only the person may {what}", field=field)
+
+
 def profile_size(lengths: Iterable[int]) -> int:
     """The identity profile's size as agents are given it and the person edits it: every
     active L0 entry, one after another on its own line, the line breaks counted."""

@@ -3,7 +3,7 @@
 A thin facade. The rules live in rooms (core/memory, search, review, sessions, files,
 views, sync), each an object given, when it is built, the desk and the other rooms it
 uses: its constructor lists its doors. `Rooms` below builds them in dependency order,
-and MemoryService exposes the methods callers use (`DOORS`), so the socket API, the CLI
+and MemoryService exposes the methods callers use (`ANSWERED_BY`), so the socket API, the CLI
 and the window call `service.add(...)` as before. docs/architecture.md draws the rooms.
 """
 
@@ -47,7 +47,6 @@ from memdesk.core.views.graph import Graph
 from memdesk.core.views.stats import Stats
 from memdesk.store import close_database, open_database
 from memdesk.store import fts as store_fts
-from memdesk.store.db import write_transaction
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +103,7 @@ class Rooms:
         undo = Undo(desk, versions)
         status = StatusChanges(desk, reads, versions)
         controls = AgentControls(desk, proposing)
-        writes = Writes(desk, reads, versions, proposing, controls.updates_fine)
+        writes = Writes(desk, versions, proposing, controls.updates_fine)
         edits = Edits(desk, reads, versions, writes)
         identity = Identity(desk, writes, edits, versions, proposing)
         consolidation = Consolidation(desk, reads, versions, proposing, undo)
@@ -122,7 +121,7 @@ class Rooms:
             undo,
             identity=identity,
             consolidation=consolidation,
-            sync=questions,
+            questions=questions,
         )
 
         endings = Endings(desk, writes, edits, proposing, undo)
@@ -157,7 +156,7 @@ class Rooms:
 
 
 # The methods api/ and ui/ call, by the room that answers them.
-DOORS: dict[str, tuple[str, ...]] = {
+ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "desk": ("database", "changes", "path", "not_waiting", "time_limit"),
     "recall": ("search", "queued_recalls", "flush_recalls", "retrieval_log"),
     "reads": ("get", "stale", "list_memories", "count", "timeline", "history"),
@@ -215,7 +214,7 @@ class MemoryService:
 
     def __init__(self, database: peewee.SqliteDatabase) -> None:
         self.rooms = Rooms.build(database)
-        for room, names in DOORS.items():
+        for room, names in ANSWERED_BY.items():
             answering = getattr(self.rooms, room)
             for name in names:
                 setattr(self, name, getattr(answering, name))
@@ -246,7 +245,7 @@ class MemoryService:
         return store_fts.check(self.database)
 
     def rebuild_index(self) -> None:
-        with write_transaction():
+        with self.rooms.desk.transaction():
             store_fts.rebuild(self.database)
 
     def tidy_index(self, pages: int = 100) -> bool:

@@ -16,10 +16,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import guard
+from memdesk.core import guard, rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import NotAllowed, NotFound, StorageFailed, ValidationError
+from memdesk.core.errors import NotFound, StorageFailed, ValidationError
 from memdesk.store import backup as store_backup
 from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
@@ -53,7 +53,9 @@ class Backups:
         Only the person (or memdesk's own schedule) may: automatic backups rotate, and an
         agent must not be able to push the person's backups out.
         """
-        _refuse_agents(actor, "take backups")
+        rules.check_person(
+            actor, "take backups (the window or the memdesk command)", or_memdesk=True
+        )
         if not automatic:
             self.desk.settle()
         return self._snapshot("auto" if automatic else "manual")
@@ -81,7 +83,9 @@ class Backups:
         The current state is backed up first and named in the result, so a restore can
         itself be taken back. Listeners get one "reset" change: everything may differ.
         """
-        _refuse_agents(actor, "restore backups")
+        rules.check_person(
+            actor, "restore backups (the window or the memdesk command)", or_memdesk=True
+        )
         source = self._find_backup(name)
         try:
             facts = store_backup.verify(source, SCHEMA_VERSION)
@@ -167,11 +171,6 @@ def _reasons(flag: str | None) -> list[str]:
     except ValueError:
         return [flag]  # withheld all the same, whatever the file wrote there
     return [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]
-
-
-def _refuse_agents(actor: Actor, what: str) -> None:
-    if actor.source == "agent":
-        raise NotAllowed(f"only the person may {what} (the window or the memdesk command)")
 
 
 def _describe(path: Path, stem: str) -> tuple[int, dict[str, Any]] | None:

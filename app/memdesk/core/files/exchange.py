@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from memdesk.core import validate
+from memdesk.core import rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import NotAllowed, ValidationError
+from memdesk.core.errors import ValidationError
 from memdesk.core.files import export, importing
 from memdesk.core.search.filters import Filters
 
@@ -52,12 +52,13 @@ class Exchange:
         Only the user (or memdesk itself) may import: an export holds every layer and names
         its own writers.
         """
-        if actor.source == "agent":
-            raise NotAllowed(
-                "import writes a whole export (any layer, any writer); only the user may "
-                "import. Agents may check a file with plan_import (dry_run).",
-                field="text",
-            )
+        rules.check_person(
+            actor,
+            "import: an import writes a whole export (any layer, any writer). Agents may "
+            "check a file with plan_import (dry_run)",
+            field="text",
+            or_memdesk=True,
+        )
         records, links = importing.parse(text)
         with self.desk.write() as pending:
             return importing.apply(

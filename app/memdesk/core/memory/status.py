@@ -17,6 +17,11 @@ from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.versions import Versions
 from memdesk.store import Forgotten, Memory, MemoryVersion
 
+# What an agent may do instead, told when it asks for what only the person may.
+_TRASH_IS_THEIRS = (
+    "an agent may move a memory to the Trash (memory.remove), where the person decides"
+)
+
 
 class StatusChanges:
     """remove, restore, purge, empty the Trash."""
@@ -82,8 +87,7 @@ class StatusChanges:
     def clear_flag(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Release a memory the injection guard withheld: agents may see it again. Only the
         person decides that; the reasons stay in its history."""
-        if actor.source != "user":
-            raise NotAllowed("only the person may release a withheld memory", field="id")
+        rules.check_person(actor, "release a withheld memory", field="id")
         with self.desk.write() as pending:
             row = self.reads.row(memory_id)
             self.desk.touch([row.uuid])
@@ -96,7 +100,7 @@ class StatusChanges:
     def purge(self, memory_id: str, *, actor: Actor = USER) -> None:
         """Delete a memory from the Trash for good, with its history and links. The person's
         alone: nothing an agent or the person was told is stored may be lost by an agent."""
-        _person_only(actor, "delete a memory permanently")
+        rules.check_person(actor, f"delete a memory permanently; {_TRASH_IS_THEIRS}", field="id")
         with self.desk.write() as pending:
             row = self.reads.row(memory_id, actor=actor)
             if row.status != "deleted":
@@ -112,7 +116,7 @@ class StatusChanges:
 
     def empty_trash(self, *, actor: Actor = USER) -> int:
         """Delete for good every memory in the Trash (the person's alone)."""
-        _person_only(actor, "empty the Trash")
+        rules.check_person(actor, f"empty the Trash; {_TRASH_IS_THEIRS}", field="id")
         trash = Memory.status == "deleted"
         with self.desk.write() as pending:
             purged = list(Memory.select(Memory.uuid, Memory.version).where(trash).tuples())
@@ -130,15 +134,6 @@ def _forget(purged: list[tuple[str, int]]) -> None:
     rows = [{"uuid": u, "version": v, "at": at} for u, v in purged]
     for start in range(0, len(rows), 500):  # SQLite caps the bound variables of a statement
         Forgotten.insert_many(rows[start : start + 500]).on_conflict_replace().execute()
-
-
-def _person_only(actor: Actor, verb: str) -> None:
-    if actor.source != "user":
-        raise NotAllowed(
-            f"only the person may {verb}; an agent may move a memory to the Trash "
-            "(memory.remove), where the person decides",
-            field="id",
-        )
 
 
 def _statuses_before_trash(rows: list[Memory]) -> dict[int, str]:

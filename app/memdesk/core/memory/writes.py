@@ -21,7 +21,6 @@ from memdesk.core.memory import dedup as dedup_rules
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
 from memdesk.core.memory.proposals import Proposals
-from memdesk.core.memory.reads import Reads
 from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.versions import Versions
 from memdesk.core.search import frequency, neighbours, retrieval
@@ -40,13 +39,11 @@ class Writes:
     def __init__(
         self,
         desk: Desk,
-        reads: Reads,
         versions: Versions,
         proposing: Proposals,
         updates_fine: Callable[[str | None], bool],
     ) -> None:
         self.desk = desk
-        self.reads = reads
         self.versions = versions
         self.proposing = proposing
         # Whether the person let this agent's updates of its own notes through unasked

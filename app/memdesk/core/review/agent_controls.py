@@ -46,8 +46,7 @@ class AgentControls:
     def set_agent_mode(self, agent: str, mode: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Pause an agent, make it read-only, let its updates of its own notes through
         ("updates_fine"), or let it act as any agent again ("active")."""
-        if actor.source != "user":
-            raise NotAllowed("only the person may pause or restrict an agent", field="agent")
+        rules.check_person(actor, "pause or restrict an agent", field="agent")
         name = validate.name(agent, "agent")
         if not name:
             raise NotAllowed("agent: give the agent's name", field="agent")

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import peewee
 
-from memdesk.core import clock, validate
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError
@@ -66,7 +66,7 @@ class Inbox:
         *,
         identity: Identity,
         consolidation: Consolidation,
-        sync: SyncAnswers,
+        questions: SyncAnswers,
     ) -> None:
         self.desk = desk
         self.reads = reads
@@ -79,7 +79,7 @@ class Inbox:
         # Who asked each kind of question decides what accepting or rejecting it does.
         self.identity = identity
         self.consolidation = consolidation
-        self.sync = sync
+        self.questions = questions
 
     def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
         """What waits for a decision (or was rejected), most supported first, then newest."""
@@ -107,7 +107,7 @@ class Inbox:
     ) -> list[dict[str, Any]]:
         """Accept items (all of them, or on any refusal none). `content` edits the one item
         being accepted first: the memory it stores, updates or keeps."""
-        _person_only(actor, "accept")
+        rules.check_person(actor, "accept what waits in the inbox", field="keys")
         keys = _keys(keys)
         if content is not None:
             if len(keys) != 1:
@@ -122,14 +122,14 @@ class Inbox:
     ) -> list[dict[str, Any]]:
         """Reject items, keeping each with `reason`: a proposal as dismissed, a withheld
         memory in the Trash. `reconsider` brings them back."""
-        _person_only(actor, "reject")
+        rules.check_person(actor, "reject what waits in the inbox", field="keys")
         keys = _keys(keys)
         reason = validate.text(reason, "reason") if reason else None
         return self.undo.as_one(lambda: [self._reject(key, reason, actor) for key in keys])
 
     def reconsider(self, keys: Sequence[str], *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Put rejected items back in the inbox."""
-        _person_only(actor, "reconsider")
+        rules.check_person(actor, "reconsider what waits in the inbox", field="keys")
         keys = _keys(keys)
         return self.undo.as_one(lambda: [self._reconsider(key, actor) for key in keys])
 
@@ -173,7 +173,7 @@ class Inbox:
         elif kind == "merge":
             self.consolidation.merge(subject[0], subject[1:], content, actor)
         elif kind.startswith("sync_"):
-            self.sync.accept(proposal, content, actor)
+            self.questions.accept(proposal, content, actor)
         elif kind == IDENTITY_PROPOSAL:
             self.identity.accept_proposal(proposal, content, actor)
         elif kind == "overrun" and content is not None:
@@ -234,7 +234,7 @@ class Inbox:
         if _kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=False)
         elif _kind_of(proposal).startswith("sync_"):
-            self.sync.reject(proposal, actor)
+            self.questions.reject(proposal, actor)
         self.proposing.set(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
         return {"key": key, "proposal": _proposal(proposal)}
 
@@ -367,11 +367,6 @@ def _kind_of(p: Proposal) -> str:
     known = p.kind in ("promote", "update", "merge", "overrun", IDENTITY_PROPOSAL)
     known = known or p.kind.startswith("sync_")
     return p.kind if known else "extract"
-
-
-def _person_only(actor: Actor, verb: str) -> None:
-    if actor.source != "user":
-        raise NotAllowed(f"only the person may {verb} what waits in the inbox", field="keys")
 
 
 def _keys(keys: object) -> list[str]:

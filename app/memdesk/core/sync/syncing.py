@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import clock, validate
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import Busy, MemdeskError, NotAllowed, ValidationError
+from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
 from memdesk.core.sync import config as sync_config
@@ -67,7 +67,7 @@ class Sync:
     ) -> dict[str, Any]:
         """Set up a remote: a bare repository path (made if absent), ssh or https. Nothing
         is sent until the first sync. `writer` names who this machine's memories are by."""
-        _person_only(actor, "set up sync")
+        rules.check_person(actor, "set up sync", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         if writer is not None:
             config.writer = validate.name(writer, "writer") or config.writer
@@ -104,7 +104,7 @@ class Sync:
         syncing: its entry says why (`ok` false); when every one failed, the first failure is
         raised. With `dry_run`, each remote is fetched and merged in memory only: what would
         be sent, taken, put in the Trash, asked and refused, nothing written or pushed."""
-        _person_only(actor, "sync")
+        rules.check_person(actor, "sync", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         chosen = [config.remote(remote)] if remote or not config.remotes else config.remotes
         results, failures = [], []
@@ -121,7 +121,7 @@ class Sync:
     def sync_remove(self, name: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Stop syncing with a remote: its set-up and this machine's mirror of it go; the
         remote itself and every memory here stay as they are."""
-        _person_only(actor, "stop syncing")
+        rules.check_person(actor, "stop syncing", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         remote = config.remote(validate.name(name, "name"))
         with _only_one(sync_config.folder(self.desk.path) / f"{remote.name}.lock"):
@@ -136,7 +136,7 @@ class Sync:
     ) -> dict[str, Any]:
         """Keep a project's memories on this machine only (or let them sync again). Memories
         of it already in a repository stay there, no longer updated from here."""
-        _person_only(actor, "choose what syncs")
+        rules.check_person(actor, "choose what syncs", field="remote", or_memdesk=True)
         name = validate.name(project, "project")
         if name is None:
             raise ValidationError("name the project to keep on this machine", field="project")
@@ -146,7 +146,7 @@ class Sync:
         return self.sync_status(actor=actor)
 
     def sync_status(self, *, actor: Actor = USER) -> dict[str, Any]:
-        _person_only(actor, "see the sync set-up")
+        rules.check_person(actor, "see the sync set-up", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         waiting = _waiting_by_remote()
         return {
@@ -343,11 +343,6 @@ def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str,
         "conflicts": len(outcome.conflicts),
         "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
     }
-
-
-def _person_only(actor: Actor, what: str) -> None:
-    if actor.source == "agent":
-        raise NotAllowed(f"only the person may {what}", field="remote")
 
 
 @contextmanager
