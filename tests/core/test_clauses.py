@@ -726,3 +726,53 @@ def test_faults_and_remarks_on_the_agents_work_are_not_stored_however_often(mess
 )
 def test_a_rule_told_by_what_breaks_is_still_stored(message, evidence):
     assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # someone else's words, quoted: a ticket, a colleague, a vendor, a tool's output
+        "the spec says: 'Orders over 500 EUR must always need a second approval.' is that done?",
+        "Priya wrote in the channel: 'never deploy the billing worker on a Friday' - does "
+        "that apply to hotfixes?",
+        "from the datasheet: 'The ADC must be calibrated after every power cycle.' do we do that?",
+        "the linter output: `rule no-floating-promises: every promise must be awaited` - "
+        "can you fix those four?",
+        "excerpt from the old wiki: 'All services log to syslog on port 514.' still true?",
+        # a proposal put to the agent, not decided
+        "idea: every service gets its own read replica. what would it cost?",
+        "one alternative is to always shard by tenant id, let's discuss it with Omar",
+        # a run's progress, the state after the person's own action
+        "the sweep is at iteration 30 of 200, best loss so far 0.412",
+        "we're at 71% of the disk quota, up from 64 last week",
+        "I've bumped the pool to 40 connections for the import, will set it back after",
+        "I gave you write access to the bucket, should work now",
+        # a remark on the agent's code, named by where in it
+        "you hardcoded the tenant id in the new migration, pull it from config",
+        "you never release the lock in the except branch",
+        "every call inside this handler opens a fresh session, that's wasteful",
+        # tried again, same fault; a value stuck
+        "bumped the timeout to 120s, still fails at the upload step",
+        "the gyro z axis is always exactly 0 after a soft reset",
+        "nur für diesen Lauf: skip the slow integration suite",
+    ],
+)
+def test_others_words_plans_progress_and_remarks_on_the_code_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # the team's own document speaks for the team
+        ("our runbook says: 'page the on-call via Opsgenie, never by phone'", "opsgenie"),
+        # a command in backticks is the procedure
+        ("always seed the db with `make seed-dev` before running the api tests", "make seed-dev"),
+        # a step before another is not a story of before ("before the migration")
+        ("never rebuild the css before the e2e tests, they build it themselves", "rebuild the css"),
+        # a removed thing stays removed: a lasting fact, not a fault
+        ("the v1 billing api is gone for good, everything goes through v2 now", "v2"),
+    ],
+)
+def test_own_quotes_commands_and_lasting_removals_are_still_heard(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])

@@ -47,10 +47,12 @@ FRAMING = (
 # Words before a colon that say what follows is a task, a report or a review's nit: kept, so
 # the rules of `heard` read them.
 NOT_A_LEAD_IN = (
-    "todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick"
+    "todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick|"
+    "proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
+    r"p\.?s\.?[,:]?\s+|"
     # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
     r"(?:sorry|listen|look|side ?note),\s+|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
@@ -236,7 +238,9 @@ _ASKS = re.compile(
 )
 # What limits or acts on the clause before it: "just that function", "switch it and rerun".
 _LIMITS = re.compile(
-    r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b",
+    r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b|"
+    # "… before you commit — this time, I mean": the one-off says when what came before holds
+    r"^(?:(?:but|and)\s+)?(?:this time|this once|for now|for today)\b",
     _I,
 )
 # A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").

@@ -66,7 +66,8 @@ _ACTS = (
     r"disappears|vanishes|flickers|duplicates|doubles|wipes|clears|loses|skips|ignores|"
     r"reconnects|restarts|scrolls|blinks|spins|loops|pops up|shows up|submits|fires|"
     r"triggers|deletes|overwrites|truncates|rounds|returns|renders|prints|sends|shows|"
-    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out"
+    r"emits|logs (?:me|you|us|them|users?) out|kicks (?:me|you|us|them|users?) out|"
+    r"cuts? off|crops|clips|overlaps|misaligns"
 )
 # what only a fault does, so "whenever" tells when it shows ("sound cuts out whenever …")
 _FAULTS = (
@@ -108,8 +109,19 @@ _FAULT_WORDS = (
     r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"
     r"(?:returns?|got|gets?|getting|with|throws?) (?:a |an )?[45]\d\d|[45]\d\d(?:s| errors?)|"
     r"crashloopbackoff|"
-    r"never (?:sets|gets|clears|tightens|sticks|fires|runs|returns|closes|finishes|completes|"
-    r"loads|saves|arrives|shows|updates|stops|ends|works)|"
+    r"never (?:actually |really )?(?:sets|gets|clears|tightens|sticks|fires|runs|returns|closes|"
+    r"finishes|completes|loads|saves|arrives|shows|updates|stops|ends|works|goes (?:down|up|"
+    r"away)|comes back|recovers|shrinks|frees|releases|exits|asserts|checks|verifies|"
+    r"validates|awaits)|never actually|"
+    # tried, and no change: "lowered lr to 1e-5, still happens"
+    r"still (?:happens|fails|crashes|hangs|broken)|same (?:error|result|problem)|"
+    r"no difference|didn'?t help|did not help|"
+    # the one that misbehaves among its peers: "every other box is instant"
+    r"(?:every|all (?:the )?|the) other (?:[\w-]+ )?(?:box|boxes|machine|machines|host|hosts|node|"
+    r"nodes|server|servers|device|devices|browser|browsers|one|ones|user|users|env|envs) "
+    r"(?:is|are|works?|seems?|looks?) (?:fine|instant|ok|okay|normal|fast|quick|good)|"
+    # a value stuck where it should move: "the readings are always exactly 0x7FFF"
+    r"always (?:exactly |just )?(?:0x[0-9a-f]+|zero|null|nil|none|empty|nan|-1|0)|"
     r"only (?:checks|logs|says|covers|tests|handles|once)|works [\w ]{0,24}?(?:but|except)|"
     r"(?:runs|renders|loads|builds|compiles|works) (?:fine |ok |okay )?but|stopped \w+|"
     r"(?:goes|jumps|drops|spikes|climbs) (?:up |back |down )?to ~?\d+ ?%?|jumps back|snaps back|"
@@ -128,7 +140,8 @@ _RULE_WORDS = (
     r"want|hate)|always use|never use|don't use|owns?|owned by|maintains|is the|"
     r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"
     # a rule told by what breaks: "CI fails on any warning", "unless there's a comment"
-    r"any|anything|everything|anyone|if|unless|because|go(?:es)? to (?!(?:~|back|up|down)?\s*\d)|"
+    r"any|anything|everything|anyone|if|unless|because|"
+    r"go(?:es)? to (?!(?:~|back|up|down)?\s*\d|(?:nan|inf|zero|null|none|garbage|0)\b)|"
     # a correction's opener: what follows is what is true
     r"that's (?:wrong|not right|incorrect)|that is (?:wrong|not right|incorrect)"
 )

@@ -72,7 +72,8 @@ _NOT_A_VERB = (
     r"(?:mind|the|a|an|this|that|these|those|my|your|it|again|ever|something|anything|"
     r"everything|nothing|so|too|been|was|is|works?|seen|heard|done|had|gone|thought|"
     # an imperative takes the base form: "never used this" describes, "never use" instructs
-    r"\w+ed)\b"
+    # (not "seed", "feed", "embed": base forms that end so)
+    r"(?!(?:seed|feed|proceed|heed|speed|weed|breed|embed|shred|shed)\b)\w+ed)\b"
 )
 _ROLES = (
     r"engineer|developer|programmer|designer|manager|scientist|researcher|student|lead|"

@@ -91,6 +91,14 @@ TRANSIENT = re.compile(
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
     r"\bthrowaway\b|^option [a-z0-9]\b|\bit'?s late\b|"
+    # undone after: "I've scaled the workers to 12 for the backfill, will scale them back after"
+    r"\b(?:will|'ll|going to) (?:\w+ )?(?:it|them|that|this|\w+) back(?: down| up| off)? "
+    r"(?:after|afterwards|later|when|once)\b|"
+    r"^for the (?:[\w-]+ )?(?:benchmark|bench|ablation|sweep|backfill|load test|profiling|test) "
+    r"run\b|"
+    # in the person's other language: "nur für diesen Test", "solo para esta prueba"
+    r"\b(?:nur|bloß) (?:für (?:diesen|diese|dieses|heute|jetzt)|heute|jetzt|diesmal|einmal)\b|"
+    r"\bsolo (?:para (?:este|esta|hoy)|por hoy|esta vez|hoy)\b|"
     # one place and no further: "just that function, the rest can stay as is"
     r"\b(?:in|for) this particular \w+|\bjust (?:that|this|the one) (?:function|file|method|"
     r"class|test|module|component|query|script|endpoint|screen|page|one)\b|"
@@ -204,8 +212,12 @@ UNDECIDED = re.compile(
     r"or might not|who knows|torn between|kinda|(?:kind|sort) of (?:want|prefer|like)|"
     r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
     r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
-    r"half-baked|not final|"
-    r"not set in stone|early thoughts?)\b|^might\b|"
+    r"half-baked|not final|not set in stone|early thoughts?|let'?s discuss|to be discussed|"
+    r"up for discussion)\b|^might\b|"
+    # a proposal put to the agent: "proposal: every PR gets a preview env", "one option is …"
+    r"^(?:proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc)s?\s*:|"
+    r"^(?:one|an|another|the other|a (?:possible|simpler|cheaper)) (?:option|idea|alternative|"
+    r"approach|possibility|way) (?:is|would be|could be|might be)\b|"
     r"^i'?ll (?!always|never)\w+",
     _I,
 )
@@ -218,6 +230,11 @@ ANSWER = re.compile(
 # What is in front of us, done without: "we don't need the fallback in this function", "I'd
 # rather you not split the file".
 AT_HAND = re.compile(
+    r"\b(?:in|inside|within) (?:this|that|these|your|the new|the same) (?:\w+ )?(?:function|"
+    r"method|loop|handler|class|file|types file|diff|pr|hunk|helper|hook|component|endpoint|"
+    r"script|query|migration|test|template|module)s?\b|"
+    r"\b(?:in|inside) the (?:error|else|catch|except|fallback|retry|for|while|inner|outer) "
+    r"(?:branch|path|case|block|clause|loop)\b|"
     r"\bwe (?:don't|do not) (?:need|want) (?:the|a|an|all (?:these|those|the)|any of (?:that|"
     r"this|these)|this|that|these|those)\b|"
     r"\bi'?d rather you (?:not |didn't |did not )?\w+ (?:the|this|that) (?:file|function|test|"
@@ -237,8 +254,9 @@ LOOKED_BACK = re.compile(
     r"changed|drafted|pasted|built|gave|suggested|proposed|picked|chose|put|ran|used)\b)|"
     r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future)\b)"
     r"(?:.*(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|put|"
-    r"created|generated|deleted|broke)\b|.*\b(?:after|since|with) your (?:change|fix|commit|"
-    r"patch|pr|edit|refactor|update)\b)|"
+    r"created|generated|deleted|broke|swapped|used|forgot|missed|left|dropped|mixed up|reversed|"
+    r"inverted|hardcoded|hard-coded|duplicated|skipped|introduced|copied|commented out)\b|"
+    r".*\b(?:after|since|with) your (?:change|fix|commit|patch|pr|edit|refactor|update)\b)|"
     r"\b(?:should|shouldn't|should not|could|would)(?: never| not)? have (?:been )?"
     r"[a-z]+(?:ed|en|t|ne)\b|"
     r"(?:^|[,.;]\s*)you should (?:never |not |always )?\w+\b[^.;]{0,120}?"
@@ -260,6 +278,8 @@ STATUS = re.compile(
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
     r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
     r"\bsince (?:\d|this|yesterday|last|this morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"^since (?:upgrading|updating|switching|moving|migrating|bumping|the (?:upgrade|update|"
+    r"migration|bump|last deploy|last release))\b|"
     r"\b(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? yet\b|"
     r"\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
     r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
@@ -282,6 +302,10 @@ STATUS = re.compile(
     # a report's heading ("Status: …", "Current numbers: …"), "the current build takes …"
     r"^(?:status|progress|update|latest|current|numbers|results)(?: \w+)?\s*:|^(?:the )?current\b|"
     r"\b(?:is|are) still (?:on|at|in)\b|"
+    # progress and a change on before: "the run is at epoch 14 of 40", "87% coverage, up from 81"
+    r"\b(?:is|are|'s|'re|am) at (?:epoch|step|iteration|batch|stage|phase|round|chapter) \d|"
+    r"\b(?:up|down) from \d|\b(?:we|i|it|they)(?:'re|'m|'s| are| am| is) at \d+(?:\.\d+)? ?%|"
+    r"\bshould (?:work|be fine|be good|be ok(?:ay)?|be fixed|pass|go through) now\b|"
     # a state an event left: "staging is on 1.4.2 now after the deploy"
     r"\bnow,? (?:after|since) (?:the|my|your|our|that|this)\b",
     _I,
@@ -294,7 +318,10 @@ PAST = re.compile(
     r".*\b(?:moved|migrated|switched) (?:over )?to\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
-    r"back when|in the old|the old|previous|before the \w+|years ago|went out|"
+    r"back when|in the old|the old|previous|years ago|went out|"
+    # before an event of the past, not a step: "before the migration", not "before the tests"
+    r"before the (?:migration|outage|incident|rewrite|move|upgrade|switch|reorg|merger|"
+    r"acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
     # "during the outage"; "during the build" is how things run
     r"during the (?!build|deploy|release|tests?|ci|night|day|week|run)|"
     r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
@@ -365,6 +392,8 @@ CLAUSE_ONLY = (
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
+    if body.startswith("“…”"):
+        return "someone else's view"  # what it says is of a quotation left out (pasted.py)
     whenever = bool(WHENEVER_YOU.match(body))
     if body.endswith("?") or not whenever and (QUESTION.match(body) or ASKED.search(body)):
         return "a question"

@@ -1,5 +1,6 @@
 """Text the user pasted rather than wrote: logs, tracebacks, prompts, diffs, compiler and
-linter output, command output, SQL and tables. What is left, `prose`, is what extraction reads."""
+linter output, command output, SQL and tables, and what they quote of someone else's. What is
+left, `prose`, is what extraction reads."""
 
 from __future__ import annotations
 
@@ -64,6 +65,37 @@ def is_pasted(line: str) -> bool:
     return symbols >= 4 and symbols > len(stripped) / 12
 
 
+# What someone or something else said, quoted by the user ("the ticket says: '…'", "kernel
+# log: `…`", "my manager wrote in slack: '…'", "copied from the vendor docs: '…'"): their
+# words, not the user's. The team's own documents speak for the team ("our guide says: '…'").
+_ATTRIBUTED = re.compile(
+    r"(?:(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bi've )(?<!\bwe've )\b(?:says|said|wrote|writes|"
+    r"asked|asks|replied|answered|commented|flagged|warns|warned|put it)(?: \w+){0,3}\s*:?|"
+    r"\b(?:copied|pasted|quoted|quoting|taken) from\b[^:\n]{0,40}:|"
+    r"\b(?:log|logs|output|warning|error|message|note|notes|fragment|excerpt|snippet|quote|"
+    r"ticket|comment|email|mail|slack|chat|issue|docs|doc|readme|spec|description|title|"
+    r"changelog|announcement|memo|feedback|review|answer|reply|text|linter|scanner|compiler|"
+    r"reads|states|report|reports)(?: \w+){0,3}\s*:)\s*$",
+    _I,
+)
+_OURS = re.compile(
+    r"\b(?:our|my) (?:[\w-]+ ){0,2}(?:guide|docs|doc|readme|wiki|runbook|handbook|playbook|"
+    r"policy|conventions?|standards?|rules?|contributing|notes?)\b(?:(?!\b(?:from|by|of)\b).)*$",
+    _I,
+)
+
+
+def _others_words(line: str) -> str:
+    """`line` with what it quotes from someone or something else left out (“…”)."""
+    kept, last = [], 0
+    for quoted in QUOTED.finditer(line):
+        before = line[max(last, quoted.start() - 80) : quoted.start()]
+        theirs = _ATTRIBUTED.search(before) and not _OURS.search(before)
+        kept += [line[last : quoted.start()], "“…”" if theirs else quoted[0]]
+        last = quoted.end()
+    return "".join([*kept, line[last:]])
+
+
 @lru_cache(maxsize=256)  # the table and the clause reader each read a message's prose
 def prose(message: str) -> str:
     """The words the user wrote in `message`: code blocks, pasted lines, a block of lines
@@ -87,7 +119,7 @@ def prose(message: str) -> str:
             if _INTRODUCES_PASTE.search(line):
                 return "\n".join(kept)
             if not was_pasted:
-                kept.append(line)
+                kept.append(_others_words(line))
         kept.append("")
     return "\n".join(kept).strip("\n")
 
