@@ -776,3 +776,33 @@ def test_others_words_plans_progress_and_remarks_on_the_code_are_not_stored(mess
 )
 def test_own_quotes_commands_and_lasting_removals_are_still_heard(message, evidence):
     assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # "Figures" opening a sentence is a noun, not "he figures"
+        ("Figures in this repo are rendered with the agg backend of matplotlib.", "agg backend"),
+        # "where I keep everything" is where things are kept, not a state of the moment
+        (
+            "the export job — which must always write to /srv/exports, that's where I keep "
+            "everything — fails on empty days",
+            "/srv/exports",
+        ),
+        # "… goes through ap-south-1 only" is not "for the demo only"
+        (
+            "Shipped. Traffic for the APAC region goes through ap-south-1 only, for latency.",
+            "ap-south-1",
+        ),
+        # a taste told in passing, a team's decision, and what is told "in case it matters"
+        (
+            "can you add pagination (I'm a huge fan of cursor-based paging, generally) to the "
+            "list endpoint",
+            "cursor-based",
+        ),
+        ("one more thing — the team agreed that migrations get two reviewers", "two reviewers"),
+        ("any ideas why it's slow? in case it matters, the cache is redis 7 on port 6380", "6380"),
+    ],
+)
+def test_statements_beside_nouns_that_look_like_verbs_and_in_passing_are_heard(message, evidence):
+    assert any(evidence in content.lower() for content in _shown(message)), gapfill.find([message])

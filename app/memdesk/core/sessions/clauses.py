@@ -52,7 +52,7 @@ NOT_A_LEAD_IN = (
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
-    r"p\.?s\.?[,:]?\s+|"
+    r"p\.?s\.?[,:]?\s+|(?:in case|if) it (?:matters|helps)[,:]?\s+|"
     # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
     r"(?:sorry|listen|look|side ?note),\s+|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
@@ -105,11 +105,13 @@ _FIRST_PERSON = re.compile(
     r"\bi (?:stick (?:to|with)|always|never|"
     r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
     r"hold)\b|"
-    r"\bi'm (?:not a fan of|strict about|fine with)\b|\bmy (?:go-to|default|rule)\b|"
+    r"\bi'm (?:not |no )?(?:a |a big |a huge )?(?:fan of|strict about|fine with|partial to)\b|"
+    r"\bmy (?:go-to|default|rule)\b|"
     r"\b(?:what|how) i (?:go for|like|want)\b|\bthe way i like\b|\bhow i like\b",
     _I,
 )
 _TEAM = re.compile(
+    r"\b(?:the team|we|everyone) (?:agreed|decided|settled on|voted)\b|"
     r"\bwe(?:'re| are) an? [\w.+-]+(?: [\w.+-]+)? (?:shop|project|team|house)\b|\bwe (?:stick "
     r"(?:to|with)|rely on|use|cap|support|follow|log|drive|run|deploy|build|write|target|pin|"
     r"(?!should|could|might|may|will|would|can|need|had|did|were|was|went|just|tried|also)"

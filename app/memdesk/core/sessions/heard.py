@@ -69,7 +69,7 @@ TRANSIENT = re.compile(
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
     r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
-    r"\w+|\bfor (?:this|the) [\w -]{1,30} only\b|"
+    r"\w+|\bfor (?:this|the) [\w-]+(?: [\w-]+)? only\b|"
     r"^for (?:the|our|my|this|that|tomorrow's|today's) [\w' -]{0,40}?(?:demo|deck|slides|"
     r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
     r"hotfix|spike|prototype|poc|experiment|trial|dry run|rehearsal|sprint|hackathon|launch|"
@@ -191,7 +191,7 @@ REPORTED = re.compile(
     r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
     r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|say|think|claim|"
-    r"argue|insist|recommend|suggest|believe|reckon|want us to|feels|felt|figures|"
+    r"argue|insist|recommend|suggest|believe|reckon|want us to|feels|felt|(?<=\w )figures|"
     r"(?:is|was|are|were) pushing)\b|"
     r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
     r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
@@ -272,7 +272,7 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
-    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b)\w+ing\b|"
+    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|(?:every|any|some|no)thing\b)\w+ing\b|"
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
@@ -340,6 +340,8 @@ PAST = re.compile(
 # "Our API returned 500s all night". Not where something is kept ("logs stored in Loki").
 TOLD_AS_PAST = re.compile(
     r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
+    # a decision is told in the past and holds now: "the team agreed that migrations get …"
+    r"(?!.*\b(?:agreed|decided|settled on|voted) (?:that|to|on|for)\b)"
     r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|threw|made|found)\b"
     r"(?!\s+(?:by|to|from|via|through|as|in|on|at|into|under|for)\b)",
