@@ -806,3 +806,43 @@ def test_own_quotes_commands_and_lasting_removals_are_still_heard(message, evide
 )
 def test_statements_beside_nouns_that_look_like_verbs_and_in_passing_are_heard(message, evidence):
     assert any(evidence in content.lower() for content in _shown(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a guess in its own aside is that aside's
+        (
+            "the renderer stutters on big scenes — Mara from the engine team owns the shader "
+            "cache — probably the GC",
+            "shader cache",
+        ),
+        ("I'm a data person, so keep the JS explanations simple", "data person"),
+        ("fyi the openapi spec in `api-contracts` is the single source of truth", "openapi spec"),
+        ("again, for the second time: never force-push to release branches", "force-push"),
+        ("no emojis in your commit messages, the changelog tool reads them", "emojis"),
+        # a date format in backticks is not an elongated "sooooo"
+        ("Backups are named `db-yyyyMMdd-HHmm.tar.zst` on the NAS, that's our convention", "nas"),
+        # how to reach a machine is not a remark on the agent's work
+        (
+            "The build box is `ci-07`, you get it through the bastion `jump.acme.internal`",
+            "bastion",
+        ),
+    ],
+)
+def test_asides_roles_and_conventions_in_code_are_heard(message, evidence):
+    assert any(evidence in content.lower() for content in _shown(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "right, I meant 8192, not 8129, my typo",
+        "thanks, that's just what the team wanted",
+        "I never know how to phrase these commit messages",
+        "in this notebook we can drop the nulls, it's only for one chart",
+        "the invoice pdf is mangled on page two",
+    ],
+)
+def test_answers_thanks_and_faults_of_the_moment_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -52,7 +52,9 @@ NOT_A_LEAD_IN = (
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
-    r"p\.?s\.?[,:]?\s+|(?:in case|if) it (?:matters|helps)[,:]?\s+|"
+    r"p\.?s\.?[,:]?\s+|"
+    r"(?:again,?\s+)?for the (?:second|third|fourth|fifth|last|\w+th) time[,:]\s+|"
+    r"(?:in case|if) it (?:matters|helps)[,:]?\s+|"
     # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
     r"(?:sorry|listen|look|side ?note),\s+|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
@@ -94,7 +96,9 @@ _RULED_OUT = re.compile(
     r"(?:welcome|allowed|a target|supported|something|where|the way|how)\b|\bno-go\b|"
     r"\bwe (?:don't|do not|never|no longer|dropped|avoid)\b|\bnobody\b|\bstays? out\b|"
     r"\bno (?:separate|manual|custom)\b|\boff[- ]limits\b|\bnot an option\b|\bnon-?starter\b|"
-    r"\bout of bounds\b|\bnot permitted\b",
+    r"\bout of bounds\b|\bnot permitted\b|"
+    r"^no [\w -]{2,40} in (?:your|the|my|our) (?:answers|replies|responses|messages|commits|"
+    r"commit messages|code|prs|output|summaries|docs)\b",
     _I,
 )
 # The person's habit or taste, and the team's own way.
@@ -107,10 +111,12 @@ _FIRST_PERSON = re.compile(
     r"hold)\b|"
     r"\bi'm (?:not |no )?(?:a |a big |a huge )?(?:fan of|strict about|fine with|partial to)\b|"
     r"\bmy (?:go-to|default|rule)\b|"
+    r"\bi'm an? (?:[\w-]+ ){1,2}(?:person|dev|developer|engineer|designer|scientist|researcher)\b|"
     r"\b(?:what|how) i (?:go for|like|want)\b|\bthe way i like\b|\bhow i like\b",
     _I,
 )
 _TEAM = re.compile(
+    r"\b(?:the )?(?:single )?source of truth\b|"
     r"\b(?:the team|we|everyone) (?:agreed|decided|settled on|voted)\b|"
     r"\bwe(?:'re| are) an? [\w.+-]+(?: [\w.+-]+)? (?:shop|project|team|house)\b|\bwe (?:stick "
     r"(?:to|with)|rely on|use|cap|support|follow|log|drive|run|deploy|build|write|target|pin|"
@@ -317,7 +323,15 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             # what came before
             and not any(_LIMITS.match(c.strip()) for c in chunks[1:])
         )
-        if why and not later_one_off and (why not in heard.CLAUSE_ONLY or len(chunks) == 1):
+        # "the app freezes on big files — Ahmed maintains the Qt parts — probably the UI
+        # thread": a guess in its own aside is that aside's, when what opens is not hedged
+        later_guess = (
+            why == "a condition or a hedge"
+            and len(chunks) > 1
+            and heard.not_a_statement(_strip(chunks[0])) != why
+        )
+        clause_only = why in heard.CLAUSE_ONLY or later_guess
+        if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
         found = [

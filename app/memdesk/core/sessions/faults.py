@@ -43,7 +43,8 @@ WRONG_NOW = re.compile(
     r"^(?:great|nice|good|cool|solid|thanks)(?: \w+){0,2},? but\b|"
     # what the agent's code does, told to it: "but you copy the whole repo before pip install"
     r"(?:^|[,;]\s*|\bbut\s+)you (?!always|never|should|must|can|need|have to|may|might|will|"
-    r"don't|do not|'ll|'re|are|were)[a-z]+s?\b(?= (?:the|a|an|it|them|this|that|every|each|all)\b)|"
+    r"don't|do not|'ll|'re|are|were|get|reach|access|find|need|log|ssh)[a-z]+s?\b"
+    r"(?= (?:the|a|an|it|them|this|that|every|each|all)\b)|"
     # behaviour seen now and then, how long something takes now
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
     r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
@@ -106,6 +107,7 @@ _FAULT_WORDS = (
     r"undefined|exception|traceback|panics?|segfaults?|oom|out of memory|black screen|"
     r"blank|upside down|shifted|off by|wrong|incorrect|too (?:low|high|slow|big|small|long)|"
     r"\d+x too|overflows?|saturates?|corrupt\w*|garbage|garbled|truncate[sd]?|silently|"
+    r"mangled|mangles|messed up|borked|wonky|"
     r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"
     r"(?:returns?|got|gets?|getting|with|throws?) (?:a |an )?[45]\d\d|[45]\d\d(?:s| errors?)|"
     r"crashloopbackoff|"
@@ -135,7 +137,8 @@ _RULE_WORDS = (
     # (not a workaround: "have to restart the api each time")
     r"have to (?!restart|reboot|rerun|retry|refresh|reload|clear|kill|re-?run)|"
     r"as a rule|from now on|going forward|for the record|fyi|note that|keep in mind|"
-    r"remember|rule|policy|convention|no exceptions|non-negotiable|so (?:keep|don't|do not|"
+    r"remember|rule|policy|convention|no exceptions|non-negotiable|(?:for|in) this (?:repo|"
+    r"repository|project|codebase|crate)|so (?:keep|don't|do not|"
     r"always|never|use|avoid|make|add|run)|we|we're|our|us|i (?:always|never|prefer|like|"
     r"want|hate)|always use|never use|don't use|owns?|owned by|maintains|is the|"
     r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"

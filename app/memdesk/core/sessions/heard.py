@@ -58,6 +58,7 @@ HEDGE = re.compile(
     r"pretend (?:we|that|it)|say we had|if we had|seems? to(?: be| have)?|appears? to be|"
     r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+)|"
     r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out|find)|i wonder|"
+    r"i (?:never|don'?t|do not) (?:really )?know (?:how|what|why|when|where|if|whether)|"
     r"i (?:don'?t|do not) think)\b|"
     r"^\w+,\s+(?:if|suppose|say)\b",
     _I,
@@ -81,7 +82,9 @@ TRANSIENT = re.compile(
     r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
     r"sweep|chart|table|notebook|dataset|job|helper|"
     r"spike|demo|experiment|incident|outage|investigation)|"
-    r"in this (?:pr|change|ticket|commit|branch|pass|session)|^(?:nit|nitpick)\b|"
+    r"in this (?:pr|change|ticket|commit|branch|pass|session|notebook)|^(?:nit|nitpick)\b|"
+    r"\bonly for (?:one|a|this|that) (?:slide|demo|chart|plot|figure|talk|meeting|run|test|"
+    r"experiment|screenshot)\b|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
     r"temporarily|not yet|just this once|until (?:we|i|the)|later on|for a while|"
     r"at this moment|(?:during|throughout) (?:this|the current) (?:[\w-]+ ){0,2}?(?:session|"
@@ -209,7 +212,8 @@ UNDECIDED = re.compile(
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
-    r"or might not|who knows|torn between|kinda|(?:kind|sort) of (?:want|prefer|like)|"
+    r"or might not|who knows(?=\s*[?.!,;]|\s*$)|torn between|kinda|"
+    r"(?:kind|sort) of (?:want|prefer|like)|"
     r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
     r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
     r"half-baked|not final|not set in stone|early thoughts?|let'?s discuss|to be discussed|"
@@ -223,7 +227,10 @@ UNDECIDED = re.compile(
 )
 # An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
 ANSWER = re.compile(
-    r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d)\b|"
+    r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d+)\b|"
+    r"^(?:sorry,? |no,? )?i mean(?:t)? (?!it\b)[^,;]{1,40},? not\b|"
+    r"^(?:thanks|thank you|thx|ty|cheers)\b[^.]{0,20}\bthat'?s (?:exactly |just )?"
+    r"(?:what|how|it)\b|"
     r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b",
     _I,
 )
@@ -419,9 +426,14 @@ def not_a_statement(sentence: str) -> str | None:
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
     ):
-        if rule is not None and rule.search(body if rule is SARCASM else mentioned):
+        if rule is not None and rule.search(
+            _CODE.sub("`…`", body) if rule is SARCASM else mentioned
+        ):
             return why
     return None
+
+
+_CODE = re.compile(r"`[^`\n]*`")
 
 
 def unquoted(text: str) -> str:
