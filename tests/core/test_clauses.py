@@ -14,6 +14,7 @@ from memdesk.core.sessions import (
     gapfill,
     gapfill_patterns,
     heard,
+    markers,
     pasted,
     third_person,
 )
@@ -678,7 +679,16 @@ def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit
     for seconds (a rule with `.*` after a phrase that repeats read it once per repeat)."""
     text = unit * 3000
     rules = [(f"gapfill_patterns.{p.name}", p.regex) for p in gapfill_patterns.PATTERNS]
-    for module in (heard, faults, clauses, pasted, gapfill, gapfill_patterns, third_person):
+    for module in (
+        heard,
+        faults,
+        clauses,
+        markers,
+        pasted,
+        gapfill,
+        gapfill_patterns,
+        third_person,
+    ):
         rules += [(f"{module.__name__}.{n}", r) for n, r in vars(module).items()]
     for name, rule in rules:
         if isinstance(rule, re.Pattern):
