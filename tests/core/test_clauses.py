@@ -852,6 +852,9 @@ def test_asides_roles_and_conventions_in_code_are_heard(message, evidence):
         "I never know how to phrase these commit messages",
         "in this notebook we can drop the nulls, it's only for one chart",
         "the invoice pdf is mangled on page two",
+        # a diagnosis, beside a guess in its own aside
+        "the amounts are right in the ledger table, so it's the export side — I think the "
+        "formatter drops the decimals",
     ],
 )
 def test_answers_thanks_and_faults_of_the_moment_are_not_stored(message):

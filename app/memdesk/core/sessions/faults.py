@@ -54,6 +54,9 @@ WRONG_NOW = re.compile(
     r"^(?:careful,? (?:that|this|these|those|you|here|there)|looks good|lgtm|nit(?:pick)?)\b|"
     r"(?:^|[,—-]\s*)you'?re \w+ing\b|"
     r"\b(?:doesn't|does not|don't|do not) actually\b|"
+    # where a diagnosis points: "…, so it's the rendering side"
+    r"\bso it'?s (?:the|a|on the|in the) [\w -]{0,20}?(?:side|end|part|layer|problem|issue|bug|"
+    r"culprit)\b|"
     r"\btakes? (?:about |around |~)?\d+(?:\.\d+)? ?(?:s|ms|secs?|seconds|mins?|minutes)\b)",
     _I,
 )
