@@ -859,3 +859,9 @@ def test_asides_roles_and_conventions_in_code_are_heard(message, evidence):
 )
 def test_answers_thanks_and_faults_of_the_moment_are_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_loop_indices_and_io_are_not_the_person():
+    person = third_person.person
+    assert person("keep the loops in i-k-j order here") == "keep the loops in i-k-j order here"
+    assert person("I prefer i/o bound tests") == "the user prefers i/o bound tests"

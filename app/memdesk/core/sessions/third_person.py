@@ -18,7 +18,7 @@ _FIRST_PERSON = (
     (re.compile(_SUBJECT_I + r" am\b"), "the user is"),
     (re.compile(_SUBJECT_I + r"'ve\b"), "the user has"),
     (re.compile(_SUBJECT_I + r"'d\b"), "the user would"),
-    (re.compile(_SUBJECT_I + r"\b(?![.'’]\w)"), "the user"),
+    (re.compile(_SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"), "the user"),
     (re.compile(r"(?<![/\w])my(?![/\w])", _I), "the user's"),
     (re.compile(r"(?<![/\w])me(?![/\w])", _I), "the user"),
 )
