@@ -852,6 +852,8 @@ def test_asides_roles_and_conventions_in_code_are_heard(message, evidence):
         "I never know how to phrase these commit messages",
         "in this notebook we can drop the nulls, it's only for one chart",
         "the invoice pdf is mangled on page two",
+        # what "both" points back at is the work in front of us
+        "both need fixing before I merge",
         # a diagnosis, beside a guess in its own aside
         "the amounts are right in the ledger table, so it's the export side — I think the "
         "formatter drops the decimals",

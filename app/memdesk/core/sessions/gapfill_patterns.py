@@ -103,7 +103,8 @@ _STATE = re.compile(
 )
 # Subjects that name the task's own artefacts, not a lasting part of the environment.
 _TASK_SUBJECT = re.compile(
-    r"^(?:it|this|that|these|those|they|he|she|you|there|the (?:bug|fix|error|issue|problem|"
+    r"^(?:it|this|that|these|those|they|he|she|you|there|both|either|neither|each of (?:them|"
+    r"these|those)|all of (?:them|these|those)|the (?:bug|fix|error|issue|problem|"
     r"change|diff|test|failure|typo|crash|code|function|file|line|output|result|pr|branch|plan|"
     r"patch|build|run|job|last \w+|new \w+|first \w+|second \w+|old \w+))\b",
     _I,
