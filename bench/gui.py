@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from memdesk.core import MemoryService  # noqa: E402
 from memdesk.core.search.retrieval import MIN_PREFIX  # noqa: E402
+from memdesk.ui.app import collect_on_the_gui_thread  # noqa: E402
 from memdesk.ui.list.search_box import TYPING_PAUSE_MS  # noqa: E402
 from memdesk.ui.main_window import MainWindow  # noqa: E402
 
@@ -188,6 +189,7 @@ def main() -> int:
         window.close()
         service.close()
         interactive, counted, window, service = open_window(app, db)
+        collect_on_the_gui_thread(app)  # as `memdesk` runs it
         started = time.perf_counter()
         stats = service.stats()
         stats_call_ms = (time.perf_counter() - started) * 1000
