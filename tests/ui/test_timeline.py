@@ -256,3 +256,15 @@ def test_the_legend_keeps_each_symbol_with_its_word(qtbot, service):
     text = view.legend.text()
     assert re.search(r"[●▲■](</span>)? ", text) is None  # never a breakable space after one
     assert "●&nbsp;you" in text
+
+
+def test_a_window_reopened_on_the_timeline_loads_it_once(qtbot, service, tmp_path, window):
+    """Restoring the page shown last loaded it twice (100,000 memories: twice the wait)."""
+    window.close()
+    loads = []
+    original = service.timeline
+    service.timeline = lambda **filters: loads.append(filters) or original(**filters)
+    reopened = open_window(qtbot, service, tmp_path / "settings.ini")
+    reopened.timeline.wait()
+    assert reopened.pages.currentWidget() is reopened.timeline
+    assert len(loads) == 1

@@ -38,8 +38,10 @@ def restore_settings(window: QMainWindow) -> None:
     table.set_preferred(dict(DEFAULT_WIDTHS) | _widths(s.value("list/widths")))
     window.sidebar.select_key(str(s.value("view/key", "all")))
     window.browser.set_view_key(window.sidebar.current_key)
+    before = window.view_tabs.currentIndex()
     window.view_tabs.setCurrentIndex(int(s.value("view/page", 0)))
-    window.show_page(window.view_tabs.currentIndex())
+    if window.view_tabs.currentIndex() == before:  # no change, so no signal showed it
+        window.show_page(before)
 
 
 def save_settings(window: QMainWindow) -> None:

@@ -133,7 +133,9 @@ class Reads:
         where, params = (
             self.desk.database.get_sql_context().sql(Filters.build(**filters).where()).query()
         )
-        seconds = "ROUND((julianday({}) - 2440587.5) * 86400.0, 3)"
+        # Creation times are only drawn: unrounded (40 ms less of 100,000). Edit times are
+        # compared with an As-of moment, so they keep whole milliseconds.
+        seconds = "(julianday({}) - 2440587.5) * 86400.0"
         rows = self.desk.database.execute_sql(
             f"SELECT uuid, {seconds.format('created_at')}, layer, kind, source, agent, project,"
             f" task, status, supersedes FROM memory AS t1 WHERE {where}",
@@ -151,8 +153,8 @@ class Reads:
         out["edits"] = [
             list(edit)
             for edit in self.desk.database.execute_sql(
-                f"SELECT t1.uuid, {seconds.format('v.changed_at')} FROM memory_version AS v "
-                "JOIN memory AS t1 ON t1.id = v.memory_id "
+                f"SELECT t1.uuid, ROUND({seconds.format('v.changed_at')}, 3) "
+                "FROM memory_version AS v JOIN memory AS t1 ON t1.id = v.memory_id "
                 f"WHERE v.change IN ('update', 'revert') AND {where}",
                 params,
             ).fetchall()

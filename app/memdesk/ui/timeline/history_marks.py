@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -9,47 +10,75 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 
-def history_marks(
-    data: dict[str, list[Any]], t: np.ndarray, y: np.ndarray, index: dict[str, int]
-) -> list[Any]:
-    """Plot items for the loaded `data` (points at times `t`, heights `y`, `index` from id to
-    position): edits as ticks on their memory's row; a retired memory as a bar from its
-    creation to its successor's, joined to it; an archive summary as a span over its task."""
+@dataclass(frozen=True)
+class History:
+    """How the loaded memories changed, as positions among the loaded points (built on the
+    loading thread: the GUI thread only looks the heights up when it draws)."""
 
-    def where(i: str) -> tuple[float, float]:
-        return float(t[index[i]]), float(y[index[i]])
+    tick_times: np.ndarray  # an edit: when, on the row of the point it edited
+    tick_points: np.ndarray
+    retired: np.ndarray  # a retired memory's point, and its successor's
+    successors: np.ndarray
+    span_starts: np.ndarray  # an archive summary's task: when it began, and its summary
+    span_points: np.ndarray
 
-    items: list[Any] = []
-    ticks = [(when, where(i)[1]) for i, when in data["edits"] if i in index]
-    if ticks:
-        items.append(
-            pg.ScatterPlotItem(
-                x=[when for when, _ in ticks],
-                y=[height for _, height in ticks],
-                symbol="|",
-                size=14,
-                pen=pg.mkPen("#333", width=2),
-                brush=None,
+    @classmethod
+    def of(cls, data: dict[str, Any], t: np.ndarray, index: dict[str, int]) -> History:
+        edits = [(when, index[i]) for i, when in data["edits"] if i in index]
+        pairs = [
+            (index[old], n)
+            for n, old in enumerate(data["supersedes"])
+            if old is not None and old in index
+        ]
+        first: dict[str, float] = {}
+        for task, when in zip(data["task"], t.tolist(), strict=True):
+            if task is not None and when < first.get(task, float("inf")):
+                first[task] = when
+        spans = [
+            (first[task], n)
+            for n, (layer, task) in enumerate(zip(data["layer"], data["task"], strict=True))
+            if layer == "L2" and task in first and first[task] < t[n]
+        ]
+        tick_times, tick_points = _columns(edits, float)
+        retired, successors = _columns(pairs, int)
+        span_starts, span_points = _columns(spans, float)
+        return cls(tick_times, tick_points, retired, successors, span_starts, span_points)
+
+    def items(self, t: np.ndarray, y: np.ndarray) -> list[Any]:
+        """Plot items at heights `y`: edits as ticks on their memory's row; a retired memory
+        as a bar from its creation to its successor's, joined to it; an archive summary as a
+        span over its task."""
+        items: list[Any] = []
+        if len(self.tick_points):
+            items.append(
+                pg.ScatterPlotItem(
+                    x=self.tick_times,
+                    y=y[self.tick_points],
+                    symbol="|",
+                    size=14,
+                    pen=pg.mkPen("#333", width=2),
+                    brush=None,
+                )
             )
-        )
-    bars: list[float] = []
-    for i, old in zip(data["id"], data["supersedes"], strict=True):
-        if old is not None and old in index:
-            (t0, y0), (t1, y1) = where(old), where(i)
-            bars += [t0, y0, t1, y0, t1, y0, t1, y1]
-    if bars:
-        dashed = pg.mkPen("#9e9e9e", width=2, style=Qt.PenStyle.DashLine)
-        items.append(pg.PlotDataItem(bars[0::2], bars[1::2], connect="pairs", pen=dashed))
-    first: dict[str, float] = {}
-    for task, when in zip(data["task"], t, strict=True):
-        if task is not None:
-            first[task] = min(first.get(task, float(when)), float(when))
-    spans: list[float] = []
-    for i, layer, task in zip(data["id"], data["layer"], data["task"], strict=True):
-        if layer == "L2" and task in first and first[task] < where(i)[0]:
-            (when, height), start = where(i), first[task]
-            spans += [start, height, when, height]
-    if spans:
-        wide = pg.mkPen((89, 161, 79, 90), width=6)
-        items.append(pg.PlotDataItem(spans[0::2], spans[1::2], connect="pairs", pen=wide))
-    return items
+        if len(self.retired):
+            t0, y0 = t[self.retired], y[self.retired]
+            t1, y1 = t[self.successors], y[self.successors]
+            # Two segments each: along the old row to the successor's time, then up to it.
+            xs = np.column_stack([t0, t1, t1, t1]).ravel()
+            ys = np.column_stack([y0, y0, y0, y1]).ravel()
+            dashed = pg.mkPen("#9e9e9e", width=2, style=Qt.PenStyle.DashLine)
+            items.append(pg.PlotDataItem(xs, ys, connect="pairs", pen=dashed))
+        if len(self.span_points):
+            heights = y[self.span_points]
+            xs = np.column_stack([self.span_starts, t[self.span_points]]).ravel()
+            ys = np.column_stack([heights, heights]).ravel()
+            wide = pg.mkPen((89, 161, 79, 90), width=6)
+            items.append(pg.PlotDataItem(xs, ys, connect="pairs", pen=wide))
+        return items
+
+
+def _columns(pairs: list[tuple[Any, int]], kind: type) -> tuple[np.ndarray, np.ndarray]:
+    if not pairs:
+        return np.empty(0, dtype=kind), np.empty(0, dtype=int)
+    first, second = zip(*pairs, strict=True)
+    return np.array(first, dtype=kind), np.array(second, dtype=int)

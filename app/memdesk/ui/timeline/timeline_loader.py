@@ -26,10 +26,12 @@ class TimelineLoad(QRunnable):
         filters: dict[str, Any],
         ticket: int,
         moment: str | None,
+        lane_field: str,
     ) -> None:
         super().__init__()
         self._service, self._loader = service, loader
         self._filters, self._ticket, self._moment = filters, ticket, moment
+        self._lane_field = lane_field
 
     def run(self) -> None:
         try:
@@ -37,7 +39,7 @@ class TimelineLoad(QRunnable):
                 data = self._service.timeline(**self._filters)
             else:
                 data = as_of(self._service, self._filters, self._moment)
-            prepare(data)
+            prepare(data, self._lane_field)
             self._loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._loader.loaded.emit(self._ticket, None)

@@ -33,12 +33,10 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.rules import LAYER_NAMES
 from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.timeline.as_of_controls import AsOfControls
-from memdesk.ui.timeline.history_marks import history_marks
 from memdesk.ui.timeline.range_strip import RangeStrip
-from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density
+from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density, lanes
 from memdesk.ui.timeline.timeline_loader import TimelineLoad, TimelineLoader
 
 LANES = {"Layer": "layer", "Agent": "agent", "Project": "project", "Kind": "kind"}
@@ -169,7 +167,14 @@ class TimelineView(QWidget):
         """Load again in the background; zoom, pan and the current memory are kept."""
         self._ticket += 1
         self._pool.start(
-            TimelineLoad(self.service, self.loader, dict(self._filters), self._ticket, self._moment)
+            TimelineLoad(
+                self.service,
+                self.loader,
+                dict(self._filters),
+                self._ticket,
+                self._moment,
+                LANES[self.lanes.currentText()],
+            )
         )
 
     def finish(self) -> None:
@@ -188,19 +193,12 @@ class TimelineView(QWidget):
         if ticket != self._ticket or data is None:
             return
         self._data = data
-        self._t = np.asarray(data["t"], dtype=float)
+        self._t = data["times"]
+        self._index = data["index"]
         self._draw()
         if not self._fitted and len(self._t):
             self.fit_all()
             self._fitted = True
-
-    def _lane_values(self) -> list[str]:
-        assert self._data is not None
-        field = LANES[self.lanes.currentText()]
-        values = self._data[field]
-        if field == "layer":
-            return [f"{v} {LAYER_NAMES[v]}" for v in values]
-        return [v if v else f"(no {field})" for v in values]
 
     def _draw(self) -> None:
         if self._data is None:
@@ -208,11 +206,10 @@ class TimelineView(QWidget):
         for item in self._history:
             self.plot.removeItem(item)
         self._history.clear()
-        values = self._lane_values()
-        self.lane_names = sorted(set(values))
-        lane_of = {name: n for n, name in enumerate(self.lane_names)}
-        ids = self._data["id"]
-        lane = np.fromiter((lane_of[v] for v in values), dtype=float, count=len(values))
+        field = LANES[self.lanes.currentText()]
+        if field not in self._data["lanes"]:  # another lane choice than the load's
+            self._data["lanes"][field] = lanes(self._data[field], field)
+        self.lane_names, lane = self._data["lanes"][field]
         y = lane + self._data["spread"]
         # Shared brush objects, picked by code; the points themselves are drawn by
         # `_show_points` for what is in view (a heat map when that is more than POINT_LIMIT).
@@ -225,15 +222,14 @@ class TimelineView(QWidget):
             "symbols": symbols[self._data["source_code"]],
             "brushes": brushes[self._data["kind_code"]],
         }
-        self._index = dict(zip(ids, range(len(ids)), strict=True))
         self._show_points()
-        for item in history_marks(self._data, self._t, y, self._index):
+        for item in self._data["history"].items(self._t, y):
             self._add_history(item)
         axis = self.plot.getAxis("left")
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
         self._mark_current()
-        self.summary.setText(f"{len(ids):,} on the timeline")
+        self.summary.setText(f"{len(self._t):,} on the timeline")
         self._update_density()
 
     def _show_points(self) -> None:
