@@ -54,3 +54,17 @@ def test_a_worker_that_died_is_started_again():
     assert len(layout_worker.layout(2, [(0, 1)])) == 2
     assert layout_worker._worker is not None
     assert layout_worker._worker.pid != first.pid
+
+
+def test_the_layout_worker_never_runs_a_memdesk_package_from_the_current_folder(
+    tmp_path, monkeypatch
+):
+    planted = tmp_path / "memdesk"
+    planted.mkdir()
+    ran = tmp_path / "ran"
+    (planted / "__init__.py").write_text(f"open({str(ran)!r}, 'w').write('ran')\n")
+    monkeypatch.chdir(tmp_path)
+    layout_worker._stop_worker()
+    assert len(layout_worker.layout(2, [(0, 1)])) == 2
+    assert layout_worker._worker is not None  # laid out by the worker, not in this process
+    assert not ran.exists()

@@ -49,7 +49,9 @@ def _through_worker(nodes: int, edges: list[tuple[int, int]]) -> list[tuple[floa
     if _worker is None or _worker.poll() is not None:
         _stop_worker()
         _worker = subprocess.Popen(
-            [sys.executable, "-m", __name__],
+            # -P: not the current folder first on the path (a repository the person is in
+            # could hold a `memdesk` package of its own).
+            [sys.executable, "-P", "-m", __name__],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
