@@ -618,3 +618,28 @@ def test_json_piped_into_head_ends_quietly(tmp_path):
     )
     assert done.stdout.startswith("{")
     assert done.stderr == ""
+
+
+def test_doctor_says_when_a_hook_runs_memdesk_from_whatever_folder_it_is_in(
+    run, tmp_path, monkeypatch
+):
+    """`python -m memdesk` runs a `memdesk` folder of the repository the hook runs in;
+    memdesk writes `python -P -m memdesk`, and doctor names a command without -P."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    db = tmp_path / "project.db"
+    assert run("attach", "claude-code", "--project", "--yes", db=db)[0] == 0
+    settings = work / ".claude" / "settings.json"
+    hook = json.loads(settings.read_text())["hooks"]["SessionStart"][0]["hooks"][0]
+    program = hook["command"].split()[0]
+    settings.write_text(settings.read_text().replace(program, f"{sys.executable} -m memdesk"))
+    code, out, _ = run("doctor", db=db)
+    assert code == 1
+    assert "without -P" in out
+    settings.write_text(
+        settings.read_text().replace(f"{sys.executable} -m", f"{sys.executable} -P -m")
+    )
+    code, out, _ = run("doctor", db=db)
+    assert code == 0, out

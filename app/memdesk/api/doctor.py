@@ -210,13 +210,18 @@ def _wrong_program(words: list[str], fix: str) -> str | None:
         return f"runs {program!r}, which is not an executable file by absolute path; {fix}"
     if not _is_memdesk(words):
         return f"runs {program}, which is not memdesk; {fix}"
+    if words[1:3] == ["-m", "memdesk"]:
+        return (
+            f"runs `{program} -m memdesk` without -P: run in a repository that holds a "
+            f"`memdesk` folder, that folder is what runs; {fix}"
+        )
     return None
 
 
 def _is_memdesk(words: list[str]) -> bool:
     """The program is memdesk: `python -m memdesk`, a script that loads memdesk, or
     memdesk's own executable (read, never run: the window checks this on a timer)."""
-    if words[1:3] == ["-m", "memdesk"]:
+    if words[1:3] == ["-m", "memdesk"] or words[1:4] == ["-P", "-m", "memdesk"]:
         return True
     try:
         with open(words[0], "rb") as program:

@@ -31,7 +31,9 @@ def start_serve(db: str | os.PathLike[str], socket_path: str) -> subprocess.Pope
     logging.getLogger(__name__).info("starting memdesk serve for %s", db)
     # The desktop bundle's executable is memdesk itself; elsewhere it is Python.
     frozen = getattr(sys, "frozen", False)
-    program = [sys.executable] if frozen else [sys.executable, "-m", "memdesk"]
+    # -P: a hook runs in the agent's repository, which may hold a `memdesk` package of its
+    # own; `-m` would otherwise import that one, from the current folder, first.
+    program = [sys.executable] if frozen else [sys.executable, "-P", "-m", "memdesk"]
     command = [*program, "serve", "--db", str(db), "--socket", socket_path]
     naming.prepare_dir(socket_path)
     with log_path(socket_path).open("wb") as sink:

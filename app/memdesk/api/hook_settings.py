@@ -32,7 +32,8 @@ def memdesk_command() -> str:
     script = Path(sys.executable).with_name("memdesk" + (".exe" if os.name == "nt" else ""))
     if script.exists():
         return shlex.quote(str(script))
-    return f"{shlex.quote(sys.executable)} -m memdesk"
+    # -P: hooks run in the agent's repository, which may hold a `memdesk` package.
+    return f"{shlex.quote(sys.executable)} -P -m memdesk"
 
 
 def hook_command(

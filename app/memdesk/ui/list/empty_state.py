@@ -33,7 +33,8 @@ def mcp_snippet(db_path: str | Path) -> str:
     elif found := shutil.which("memdesk"):
         command, args = found, ["mcp"]
     else:
-        command, args = sys.executable, ["-m", "memdesk", "mcp"]
+        # -P: the host starts it in the agent's repository, which may hold a `memdesk`.
+        command, args = sys.executable, ["-P", "-m", "memdesk", "mcp"]
     server = {"command": command, "args": args, "env": {"MEMDESK_DB": str(db_path)}}
     return json.dumps({"mcpServers": {"memdesk": server}}, indent=2)
 
