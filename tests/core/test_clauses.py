@@ -867,3 +867,33 @@ def test_loop_indices_and_io_are_not_the_person():
     person = third_person.person
     assert person("keep the loops in i-k-j order here") == "keep the loops in i-k-j order here"
     assert person("I prefer i/o bound tests") == "the user prefers i/o bound tests"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a time frame of one piece of work
+        "only touch the web client this iteration, the desktop one can wait",
+        "yes, the replicas are always at 3 for this rollout",
+        # a reaction to what was shown, a pick among the agent's options
+        "Option 3. I like that it doesn't rename the tables.",
+        "the second one. I like how it avoids the extra join.",
+        "Sure, I'd always take the first approach for this",
+        # a thought left unfinished, trying to remember
+        "the catch is every worker holds its own cache, and",
+        "trying to remember if staging always uses port 5433",
+        # a reviewer's or a contractor's remark (the person's "for what it's worth" is theirs)
+        "A reviewer commented that we must never use print in the lib. meh",
+        "Our freelancer prefers Tailwind over plain CSS, for what it's worth.",
+        # what came of the person's own step
+        "I restarted the broker and the consumers never reconnect",
+        "I bumped the heap and it still always dies at step 40",
+    ],
+)
+def test_time_frames_reactions_picks_and_reports_of_a_step_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_what_the_person_prefers_for_what_its_worth_is_still_heard():
+    kept = _kept("tidy up the cli — I prefer click over argparse, for what it's worth — thanks")
+    assert any("click" in content.lower() for content in kept)

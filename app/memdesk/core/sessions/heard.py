@@ -54,7 +54,8 @@ HEDGE = re.compile(
     r"i bet|my (?:guess|hunch) is|let's say|in theory|picture an?|imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
-    r"don'?t remember|trying to recall|not certain|no idea|dunno|(?:let'?s|lets) pretend|"
+    r"don'?t remember|trying to (?:recall|remember|figure out|work out)|not certain|no idea|"
+    r"dunno|(?:let'?s|lets) pretend|"
     r"pretend (?:we|that|it)|say we had|if we had|seems? to(?: be| have)?|appears? to be|"
     r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+)|"
     r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out|find)|i wonder|"
@@ -77,7 +78,8 @@ TRANSIENT = re.compile(
     r"offsite|interview|audit|incident)\b|"
     r"(?<!\bnot just for )(?<!\bnot only for )(?<!\bnot just )"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
-    r"this morning|this afternoon|this week|next week|for this (?:pr|change|ticket|"
+    r"this (?:round|iteration|cycle|rollout|sprint)|this morning|this afternoon|this week|"
+    r"next week|for this (?:pr|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
     r"sweep|chart|table|notebook|dataset|job|helper|"
@@ -158,6 +160,7 @@ SARCASM = re.compile(
 REMINDER = re.compile(
     r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
 )
+UNFINISHED = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
 # Someone else's view, told by the user: not the user's rule ("my colleague keeps pushing for
 # Poetry, but that's his thing").
 # What the team's own documents say is the team's: "our style guide says …".
@@ -175,16 +178,18 @@ REPORTED = re.compile(
     r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
     r"swear|told (?:us|me))\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
-    r"supervisor|advisor|adviser|reviewer|client|manager|boss|lead|teammate|friend|team ?mate)s?|"
+    r"supervisor|advisor|adviser|reviewer|client|manager|boss|lead|teammate|friend|team ?mate|"
+    r"contractor|consultant|intern|freelancer)s?|our (?:contractor|consultant|intern|freelancer|"
+    r"vendor)s?|"
     r"(?:some|many|most|a few|a lot of|lots of|other|certain) (?:folks|people|users|devs|"
     r"developers|engineers|guys|commenters|posters|redditors|teams|colleagues|blogs)|"
     r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
     r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
     r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
     r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears?|swore|recommends?|"
-    r"prefers?|likes?|loves?)\b|"
+    r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
-    r"one voice|(?:his|her|their) preference|not a team decision|for what it's worth)\b|"
+    r"one voice|(?:his|her|their) preference|not a team decision)\b|"
     # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
     # claims …", "My old supervisor always said …", "DHH's position is that …"
     r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
@@ -231,7 +236,16 @@ ANSWER = re.compile(
     r"^(?:sorry,? |no,? )?i mean(?:t)? (?!it\b)[^,;]{1,40},? not\b|"
     r"^(?:thanks|thank you|thx|ty|cheers)\b[^.]{0,20}\bthat'?s (?:exactly |just )?"
     r"(?:what|how|it)\b|"
-    r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b",
+    r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b|"
+    # a reaction to what was shown: "I like that it doesn't touch the migrations" (not "I like
+    # that you explain first", said of how the agent works)
+    r"^(?:\w+,\s*)?i (?:really |do )?(?:like|love|appreciate) (?:that|how|the way) (?!you\b)|"
+    # a pick among the agent's options, said as an answer: "Sure, I prefer the first approach
+    # here" (a bare "I prefer the second option" is only proposed)
+    r"^(?=(?:sure|ok(?:ay)?|yes|yeah|yep|fine|right|hmm+|well)\b|.*\b(?:here|for this|for now)\b)"
+    r".*\b(?:prefer|like|go with|want|choose|pick|take)\b[^.;]{0,20}?\bthe (?:first|second|third|"
+    r"last|latter|former|other|original) (?:approach|option|one|version|variant|idea|proposal|"
+    r"suggestion|plan|draft|way)\b",
     _I,
 )
 # What is in front of us, done without: "we don't need the fallback in this function", "I'd
@@ -314,7 +328,12 @@ STATUS = re.compile(
     r"\b(?:up|down) from \d|\b(?:we|i|it|they)(?:'re|'m|'s| are| am| is) at \d+(?:\.\d+)? ?%|"
     r"\bshould (?:work|be fine|be good|be ok(?:ay)?|be fixed|pass|go through) now\b|"
     # a state an event left: "staging is on 1.4.2 now after the deploy"
-    r"\bnow,? (?:after|since) (?:the|my|your|our|that|this)\b",
+    r"\bnow,? (?:after|since) (?:the|my|your|our|that|this)\b|"
+    # what came of the person's own step: "I flashed the firmware and the board never comes out
+    # of reset"
+    r"^(?!.*\b(?:from now on|going forward|in future|in the future)\b)i (?:just |already )?"
+    r"(?:[a-z]+ed|ran|built|did|put|set|wrote|took|tried|made|gave|hit|reran|rebuilt) "
+    r"(?:[\w./-]+ ){0,5}?and (?:now |then |still )?(?:the|it|they|nothing|everything|that)\b",
     _I,
 )
 # What happened once, told as a story.
@@ -414,6 +433,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("taken back", CANCEL),
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
+        ("a thought left unfinished", UNFINISHED),
         ("someone else's view", REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
