@@ -897,3 +897,21 @@ def test_time_frames_reactions_picks_and_reports_of_a_step_are_not_stored(messag
 def test_what_the_person_prefers_for_what_its_worth_is_still_heard():
     kept = _kept("tidy up the cli — I prefer click over argparse, for what it's worth — thanks")
     assert any("click" in content.lower() for content in kept)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # an estimate
+        "two replicas should be plenty, each one only serves the admin panel",
+        # one item by its number
+        "for lab2 only, accept submissions until midnight",
+        # which one the agent asked about
+        "yes the blue-green one, not the canary",
+        # a count done, and a verdict on what just ran
+        "9 of the 25 done, committing what i have",
+        "debug build does the 1GB file in 9s, release in 1.1s, fine",
+    ],
+)
+def test_estimates_picks_counts_and_verdicts_on_a_run_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
