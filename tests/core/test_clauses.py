@@ -915,3 +915,28 @@ def test_what_the_person_prefers_for_what_its_worth_is_still_heard():
 )
 def test_estimates_picks_counts_and_verdicts_on_a_run_are_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # a call's parentheses are not an aside
+        ("done (btw we never call unwrap() in library code, return a Result instead)", "unwrap()"),
+        # a word or two before a parenthesis go on after it
+        (
+            "fyi — callouts (> [!NOTE] style) instead of bold 'Warning:' paragraphs please, our "
+            "docs use them",
+            "callouts instead of bold",
+        ),
+    ],
+)
+def test_calls_in_code_and_a_word_before_a_parenthesis_stay_in_the_statement(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_fault_told_before_what_was_expected_is_not_stored():
+    message = (
+        "the pagination in `list_users()` goes the wrong way on the last page, page 5 should "
+        "show users 41-50, not 31-40"
+    )
+    assert _shown(message) == []

@@ -32,6 +32,9 @@ _ASIDES = re.compile(
     r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
     r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
 )
+# A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
+# not an aside.
+_CALL = re.compile(r"[\w.]+!?\([^()\s]{0,40}\)")
 _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
     r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
@@ -191,7 +194,9 @@ def _chunks(sentence: str) -> list[str]:
     chunks: list[str] = []
     aside = -1  # the chunk a parenthesis just closed, when it stands alone
     start = 0
-    for cut in [*_ASIDES.finditer(sentence), None]:
+    calls = [m.span() for m in _CALL.finditer(sentence)]
+    cuts = [c for c in _ASIDES.finditer(sentence) if not any(a <= c.start() < b for a, b in calls)]
+    for cut in [*cuts, None]:
         chunk = sentence[start : cut.start() if cut else len(sentence)]
         start = cut.end() if cut else len(sentence)
         if not chunk.strip():
@@ -207,6 +212,9 @@ def _chunks(sentence: str) -> list[str]:
             or markers.FIRST_PERSON.search(chunks[-1])
             and _SPELLS_OUT.match(chunk.strip(" ,"))
         )
+        # "btw — admonitions (:::tip / :::warning) instead of bold lines please": a word or two
+        # before a parenthesis go on after it
+        joins = joins or after_aside and len(_strip(chunks[-2]).split()) <= 2
         if joins and after_aside:
             chunks[-2] = f"{chunks[-2]} {chunk.strip()}"
         elif joins:

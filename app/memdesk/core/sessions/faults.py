@@ -155,3 +155,12 @@ FAULT = re.compile(
     rf"^(?!.*\b(?:{_RULE_WORDS})\b).*\b(?:{_FAULT_WORDS})\b",
     _I,
 )
+
+
+# A fault told first, then what was expected: "the rounding in `convert()` goes the wrong way
+# for negative amounts, -0.005 should come out as -0.01" (the "should" is the expectation).
+WRONG_WAY = re.compile(
+    r"^[^,;]{0,80}\b(?:goes|go|rounds?|sorts?|turns?|points?|runs?|scrolls?|rotates?|flips?|"
+    r"counts?) the wrong way\b",
+    _I,
+)

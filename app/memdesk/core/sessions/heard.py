@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from memdesk.core.sessions import pasted
-from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW
+from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 
 _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
@@ -454,6 +454,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
         ("what is wrong now", FAULT),
+        ("what is wrong now", WRONG_WAY),
         ("a past event", LOOKED_BACK),
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
