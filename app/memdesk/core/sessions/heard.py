@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from memdesk.core.sessions import pasted
 from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
+from memdesk.core.sessions.others_views import REPORTED
 
 _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
@@ -162,51 +163,6 @@ REMINDER = re.compile(
     r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
 )
 UNFINISHED = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
-# Someone else's view, told by the user: not the user's rule ("my colleague keeps pushing for
-# Poetry, but that's his thing").
-# What the team's own documents say is the team's: "our style guide says …".
-_NOT_OURS = r"(?<!our )(?<!our style )(?<!our team )(?<!our coding )(?<!our contributing )"
-REPORTED = re.compile(
-    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ "
-    r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
-    r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
-    r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
-    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
-    r"\bwrote (?:in [\w ]{1,30} )?that\b|"
-    r"\b"
-    + _NOT_OURS
-    + r"(?:docs|documentation|guide|article|post|book) (?:recommends?|says?|suggests?)\b|"
-    r"\bsomeone on\b|\b(?:they|he|she|everyone|everybody) (?:said|say|says|claim|claimed|swore|"
-    r"swear|told (?:us|me))\b|"
-    r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
-    r"supervisor|advisor|adviser|reviewer|client|manager|boss|lead|teammate|friend|team ?mate|"
-    r"contractor|consultant|intern|freelancer)s?|our (?:contractor|consultant|intern|freelancer|"
-    r"vendor)s?|"
-    r"(?:some|many|most|a few|a lot of|lots of|other|certain) (?:folks|people|users|devs|"
-    r"developers|engineers|guys|commenters|posters|redditors|teams|colleagues|blogs)|"
-    r"\w+ from (?:the )?\w+|the \w+ (?:folks|team|people|guys)|(?:a|one|some) (?:contributor|"
-    r"reviewer|user|customer|blog post|article)s?|someone|somebody|people|he|she)\b[^.;]{0,80}?"
-    r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
-    r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears?|swore|recommends?|"
-    r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out)\b|"
-    r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
-    r"one voice|(?:his|her|their) preference|not a team decision)\b|"
-    # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
-    # claims …", "My old supervisor always said …", "DHH's position is that …"
-    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
-    r"documentation|readme|runbook|handbook|playbook|policy|conventions?|standards?|rules|"
-    r"wiki))\b)(?:[\w'’.,-]+\s+){0,7}?"
-    r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
-    r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
-    r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
-    r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|say|think|claim|"
-    r"argue|insist|recommend|suggest|believe|reckon|want us to|feels|felt|(?<=\w )figures|"
-    r"(?:is|was|are|were) pushing)\b|"
-    r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
-    r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
-    r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b",
-    _I,
-)
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
