@@ -49,6 +49,21 @@ def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
     assert off["briefed"] == []
 
 
+def test_a_crowded_project_says_there_are_more_without_counting_them_all(service, monkeypatch):
+    """Counting every standing memory of a crowded project read each of them: 40 ms of a
+    60 ms SessionStart at 100k memories. The agent is told there are more than the cap."""
+    from memdesk.core.sessions import briefing
+
+    monkeypatch.setattr(briefing, "COUNT_CAP", 20)
+    service.add_many(
+        [{"content": f"Service {n} listens on port {9000 + n}", "project": "p"} for n in range(30)],
+        dedup=False,
+    )
+    started = service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=300)
+    assert started["more"] == 20 - len(started["briefed"])
+    assert f"({started['more']}+ more stored" in started["text"]
+
+
 def test_an_agents_private_memory_is_briefed_to_it_alone(service):
     service.add("My scratch notes live in /tmp/cc", actor=CLAUDE, visibility="private")
     other = service.session_start("s1", actor=agent("cursor"), project="p")
