@@ -162,7 +162,9 @@ SARCASM = re.compile(
 REMINDER = re.compile(
     r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
 )
-UNFINISHED = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
+# "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
+# chunk cut before its noun, which joins the next one)
+TRAILS_OFF = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
@@ -401,7 +403,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("taken back", CANCEL),
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
-        ("a thought left unfinished", UNFINISHED),
+        ("a thought left unfinished", TRAILS_OFF),
         ("someone else's view", REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
