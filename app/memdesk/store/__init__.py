@@ -1,5 +1,6 @@
 """The SQLite store: models, schema migrations and the FTS5 index. Knows nothing of Qt."""
 
+from memdesk.store.bulk import among
 from memdesk.store.db import DB, SchemaError, close_database, not_waiting, write_transaction
 from memdesk.store.models import (
     Forgotten,
@@ -15,6 +16,7 @@ from memdesk.store.models import (
 from memdesk.store.opening import open_database
 
 __all__ = [
+    "among",
     "DB",
     "Forgotten",
     "Injection",

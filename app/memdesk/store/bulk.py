@@ -8,7 +8,8 @@ temporary table and moved with one INSERT … SELECT, the same rows and index to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Collection, Sequence
 
 import peewee
 
@@ -31,3 +32,11 @@ def insert_rows(
         cursor.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {_STAGE} ORDER BY rowid")
     finally:
         cursor.execute(f"DROP TABLE {_STAGE}")
+
+
+def among(values: Collection[object]) -> peewee.Node:
+    """`column.in_(among(values))`: the values as one JSON parameter, read by SQLite's
+    json_each. A list of thousands of `?` hits SQLite's cap on bound variables, and peewee
+    takes ~30 µs to build each (a first pull of 20,000 memories asked for its rows in 0.6 s of
+    building alone)."""
+    return peewee.SQL("(SELECT value FROM json_each(?))", (json.dumps(list(values)),))

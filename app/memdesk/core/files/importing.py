@@ -19,7 +19,7 @@ from memdesk.core.files.export import FORMAT, FORMAT_VERSION, PAGE, Progress, re
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours
-from memdesk.store import Link, Memory, MemoryVersion
+from memdesk.store import Link, Memory, MemoryVersion, among
 
 MAX_ERRORS = 50
 
@@ -195,12 +195,9 @@ def _checked_link(n: int, link: object, errors: list[str]) -> dict[str, Any] | N
 
 
 def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
-    """Rows by uuid, asked in chunks: SQLite caps the number of bound variables."""
-    found = {}
-    for start in range(0, len(uuids), 500):
-        query = Memory.select(*columns).where(Memory.uuid.in_(uuids[start : start + 500]))
-        found.update((row.uuid, row) for row in query)
-    return found
+    """Rows by uuid."""
+    query = Memory.select(*columns).where(Memory.uuid.in_(among(uuids)))
+    return {row.uuid: row for row in query}
 
 
 def plan(records: list[dict[str, Any]]) -> dict[str, Any]:

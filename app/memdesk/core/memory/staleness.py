@@ -15,10 +15,9 @@ from datetime import UTC, datetime, timedelta
 import peewee
 
 from memdesk.core import clock
-from memdesk.store import Link, Memory
+from memdesk.store import Link, Memory, among
 
 STALE_AFTER = timedelta(days=183)
-CHUNK = 500  # SQLite caps bound variables per statement
 
 
 def why_stale(updated: Mapping[str, str], now: datetime | None = None) -> dict[str, str]:
@@ -40,19 +39,16 @@ def _updates_waiting(ids: list[str]) -> set[str]:
     end by its key. Left to choose, SQLite (without statistics) walked every active memory
     through the status index for each one asked about."""
     newer = Memory.alias()
-    found: set[str] = set()
-    for start in range(0, len(ids), CHUNK):
-        query = (
-            Memory.select(Memory.uuid)
-            .join(Link, peewee.JOIN.CROSS)
-            .join(newer, peewee.JOIN.CROSS)
-            .where(
-                Memory.uuid.in_(ids[start : start + CHUNK]),
-                Link.dst == Memory.id,
-                Link.src == newer.id,
-                Link.relation == "possible_update",
-                newer.status == "active",
-            )
+    query = (
+        Memory.select(Memory.uuid)
+        .join(Link, peewee.JOIN.CROSS)
+        .join(newer, peewee.JOIN.CROSS)
+        .where(
+            Memory.uuid.in_(among(ids)),
+            Link.dst == Memory.id,
+            Link.src == newer.id,
+            Link.relation == "possible_update",
+            newer.status == "active",
         )
-        found.update(uuid for (uuid,) in query.tuples())
-    return found
+    )
+    return {uuid for (uuid,) in query.tuples()}

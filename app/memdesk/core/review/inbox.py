@@ -17,8 +17,6 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-import peewee
-
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
@@ -35,7 +33,7 @@ from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.versions import Versions
 from memdesk.core.memory.writes import Writes
 from memdesk.core.review.consolidate import Consolidation
-from memdesk.store import Link, Memory, MemoryVersion, Proposal
+from memdesk.store import Link, Memory, MemoryVersion, Proposal, among
 
 MEMORY, PROPOSAL = "memory:", "proposal:"
 GAPFILL_TAG = "gap-fill"
@@ -305,7 +303,7 @@ def _memories(uuids: set[str]) -> dict[str, dict[str, Any]]:
     """What an item shows of each memory with these ids, in one query (a JSON list of ids:
     no cap on how many)."""
     query = Memory.select(*(getattr(Memory, "uuid" if f == "id" else f) for f in _BRIEF)).where(
-        Memory.uuid.in_(peewee.SQL("(SELECT value FROM json_each(?))", (json.dumps(list(uuids)),)))
+        Memory.uuid.in_(among(uuids))
     )
     return {row[0]: dict(zip(_BRIEF, row, strict=True)) for row in query.tuples()}
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +11,7 @@ import peewee
 from memdesk.core import rules, validate
 from memdesk.core.clock import parse_time
 from memdesk.core.errors import ValidationError
-from memdesk.store import Memory
+from memdesk.store import Memory, among
 
 ORDERABLE = (
     "created_at",
@@ -130,9 +129,7 @@ class Filters:
             expr &= Memory.flag.is_null()  # withheld by the injection guard
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
-            expr &= Memory.uuid.in_(
-                peewee.SQL("(SELECT value FROM json_each(?))", (json.dumps(self.ids),))
-            )
+            expr &= Memory.uuid.in_(among(self.ids))
         return expr
 
     def narrows_rows(self) -> bool:

@@ -13,10 +13,9 @@ from memdesk.core import validate
 from memdesk.core.desk import Desk
 from memdesk.core.memory.reads import Reads
 from memdesk.core.sessions.acted_on import acted_on, went_against
-from memdesk.store import Injection, Memory, Observation, Session
+from memdesk.store import Injection, Memory, Observation, Session, among
 
 CHARS_PER_TOKEN = 4  # a rough rule for English text and code; "≈ tokens" says so
-CHUNK = 500  # SQLite caps bound variables per statement
 LINE = 120
 
 
@@ -137,12 +136,11 @@ def _event(
 
 def _lines(ids: list[str]) -> dict[str, dict[str, str]]:
     out = {}
-    for start in range(0, len(ids), CHUNK):
-        query = Memory.select(Memory.uuid, Memory.content, Memory.layer, Memory.status).where(
-            Memory.uuid.in_(ids[start : start + CHUNK])
-        )
-        for uuid, content, layer, status in query.tuples():
-            first = next((p.strip() for p in content.splitlines() if p.strip()), "")
-            line = first if len(first) <= LINE else first[: LINE - 1] + "…"
-            out[uuid] = {"line": line, "layer": layer, "status": status, "content": content}
+    query = Memory.select(Memory.uuid, Memory.content, Memory.layer, Memory.status).where(
+        Memory.uuid.in_(among(ids))
+    )
+    for uuid, content, layer, status in query.tuples():
+        first = next((p.strip() for p in content.splitlines() if p.strip()), "")
+        line = first if len(first) <= LINE else first[: LINE - 1] + "…"
+        out[uuid] = {"line": line, "layer": layer, "status": status, "content": content}
     return out

@@ -36,7 +36,7 @@ from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
-from memdesk.store import Memory, Proposal
+from memdesk.store import Memory, Proposal, among
 
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
 
@@ -396,20 +396,18 @@ def _stopped_sharing(
     the overwritten text), it says why."""
     candidates = [i for i in incoming if i not in local]
     out = {}
-    for start in range(0, len(candidates), 500):
-        chunk = candidates[start : start + 500]
-        for uuid, visibility, project, layer in (
-            Memory.select(Memory.uuid, Memory.visibility, Memory.project, Memory.layer)
-            .where(Memory.uuid.in_(chunk))
-            .tuples()
-        ):
-            if visibility != "shared":
-                out[uuid] = f"{uuid}: changed on {remote.name}, but private here: not applied"
-            elif not remote.takes(project, layer, excluded):
-                out[uuid] = (
-                    f"{uuid}: changed on {remote.name}, but {project or 'its project'} is not "
-                    "synced with it from here: not applied"
-                )
+    for uuid, visibility, project, layer in (
+        Memory.select(Memory.uuid, Memory.visibility, Memory.project, Memory.layer)
+        .where(Memory.uuid.in_(among(candidates)))
+        .tuples()
+    ):
+        if visibility != "shared":
+            out[uuid] = f"{uuid}: changed on {remote.name}, but private here: not applied"
+        elif not remote.takes(project, layer, excluded):
+            out[uuid] = (
+                f"{uuid}: changed on {remote.name}, but {project or 'its project'} is not "
+                "synced with it from here: not applied"
+            )
     return out
 
 
