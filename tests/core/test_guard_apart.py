@@ -4,6 +4,8 @@ threads keep the interpreter for the person's requests (bench/abuse.py --only re
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 
@@ -80,3 +82,11 @@ def test_many_texts_read_side_by_side_keep_their_order_and_findings():
     assert len(found) == len(texts)
     assert [n for n, reasons in enumerate(found) if reasons] == [1_234]
     assert found[1_234] == guard.scan(HOSTILE)
+
+
+def test_the_guard_imports_without_the_service():
+    """A worker reading a first pull's texts imports the guard alone: importing the whole
+    service as well cost each worker ~0.2 s more before its first text."""
+    code = "import sys, memdesk.core.guard; print('memdesk.core.service' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
