@@ -18,10 +18,9 @@ from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import Unit
 from memdesk.core.sync.incoming import Incoming
 from memdesk.core.sync.local import LOCAL_RELATIONS
-from memdesk.store import Link, Memory
+from memdesk.store import Memory, among
 from memdesk.store.bulk import insert_rows
 
-CHUNK = 500  # rows per statement: SQLite caps the bound variables of one
 # The links a memory's file lists: to what this machine shares, not its inbox's hints.
 _SHARED_LINKS_FROM = (
     "SELECT l.id, d.uuid FROM link l JOIN memory d ON d.id = l.dst_id WHERE l.src_id = ? "
@@ -114,19 +113,23 @@ class SyncWrites:
         if not takes:
             return
         ids = _row_ids({t.id for t in takes} | {to for t in takes for to, _ in t.links})
-        db = Memory._meta.database
+        cursor = self.desk.database.cursor()
+        now = clock.now()
+        rows = []
+        self.desk.touch([to for take in takes for to, _ in take.links if to in ids])
         for take in takes:
             src = ids[take.id]
-            self.desk.touch([to for to, _ in take.links if to in ids])
             if take.id in existed:
-                old = db.execute_sql(_SHARED_LINKS_FROM, (src, *LOCAL_RELATIONS)).fetchall()
+                old = cursor.execute(_SHARED_LINKS_FROM, (src, *LOCAL_RELATIONS)).fetchall()
                 self.desk.touch([u for _, u in old])
-                Link.delete().where(Link.id.in_([n for n, _ in old])).execute()
-            for to, relation in take.links:
-                if to in ids:
-                    Link.insert(
-                        src=src, dst=ids[to], relation=relation, created_at=clock.now()
-                    ).on_conflict_ignore().execute()
+                cursor.executemany("DELETE FROM link WHERE id = ?", [(n,) for n, _ in old])
+            rows += [(src, ids[to], relation, now) for to, relation in take.links if to in ids]
+        # One statement for all: one peewee INSERT per link took a first pull of 20,000
+        # linked memories 5 s longer.
+        cursor.executemany(
+            "INSERT OR IGNORE INTO link (src_id, dst_id, relation, created_at) VALUES (?, ?, ?, ?)",
+            rows,
+        )
 
 
 def _changed_since(row: Memory, rendered: Unit) -> bool:
@@ -145,18 +148,9 @@ def _guarded(take: Incoming, earlier: str | None) -> str | None:
 
 
 def _row_ids(uuids: set[str]) -> dict[str, int]:
-    found, wanted = {}, sorted(uuids)
-    for start in range(0, len(wanted), CHUNK):
-        query = Memory.select(Memory.id, Memory.uuid).where(
-            Memory.uuid.in_(wanted[start : start + CHUNK])
-        )
-        found.update((row.uuid, row.id) for row in query)
-    return found
+    query = Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(among(uuids)))
+    return dict(query.tuples())
 
 
 def _rows(uuids: list[str]) -> dict[str, Memory]:
-    found = {}
-    for start in range(0, len(uuids), CHUNK):
-        query = Memory.select().where(Memory.uuid.in_(uuids[start : start + CHUNK]))
-        found.update((row.uuid, row) for row in query)
-    return found
+    return {row.uuid: row for row in Memory.select().where(Memory.uuid.in_(among(uuids)))}
