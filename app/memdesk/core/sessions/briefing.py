@@ -26,6 +26,9 @@ DEFAULT_BUDGET = 1700  # SessionStart stays under ~2,000 characters with the ide
 MAX_BUDGET = 20_000
 PER_WRITER = 150  # candidates read per scope and writer, best first by the standing index
 LINE_CHARS = 300
+# Rows asked at once whether they may be out of date: only those that may still fit are
+# asked (a crowded project's briefing ranked ~600 and asked of each).
+_STALE_BLOCK = 64
 
 # What standing a memory has, by who wrote it and what kind it is. What a session end heard
 # (source "system") is the person's own words, taken from their side of the transcript: at
@@ -131,11 +134,19 @@ def build(
     lines: list[str] = []
     chosen: list[str] = []
     used = len(HEADING) + len(MORE.format(total))  # room for the last line, if it is needed
-    stale = staleness.why_stale({row.uuid: row.updated_at for row in rows}, now)
-    for row in rows:
-        line = _line(row, stale.get(row.uuid), quoting.someone_else(row.writer, own))
+    stale: dict[str, str] = {}
+    asked = 0
+    for at, row in enumerate(rows):
+        synced_from = quoting.someone_else(row.writer, own)
+        if used + len(_line(row, None, synced_from)) > budget:
+            continue  # a shorter one further down may still fit (a doubt only lengthens it)
+        if at >= asked:  # whether it is stale, asked of the next rows together
+            block = rows[at : at + _STALE_BLOCK]
+            stale.update(staleness.why_stale({r.uuid: r.updated_at for r in block}, now))
+            asked = at + _STALE_BLOCK
+        line = _line(row, stale.get(row.uuid), synced_from)
         if used + len(line) > budget:
-            continue  # a shorter one further down may still fit
+            continue
         lines.append(line)
         chosen.append(row.uuid)
         used += len(line)

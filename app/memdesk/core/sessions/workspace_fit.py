@@ -10,6 +10,7 @@ that names neither keeps its rank: most rules name no tool at all.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 
@@ -56,8 +57,11 @@ def fit(content: str, signals: frozenset[str]) -> float:
     words = set(_WORD.findall(content.lower()))
     if words & signals:
         return USES
-    for group in ALTERNATIVES:
-        named = words & group
-        if named and group & signals and not named & signals:
-            return OTHER
-    return 1.0
+    return OTHER if words & _others(signals) else 1.0
+
+
+@functools.lru_cache(maxsize=32)
+def _others(signals: frozenset[str]) -> frozenset[str]:
+    """The tools standing in for one the repository uses: each briefing ranks hundreds of
+    rules against the same signals."""
+    return frozenset().union(*(group for group in ALTERNATIVES if group & signals)) - signals
