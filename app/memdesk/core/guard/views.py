@@ -36,8 +36,14 @@ _JOINING_SCRIPTS = (
 )  # fmt: skip
 _LATIN_NAME = re.compile(r"LATIN (?:LETTER SMALL CAPITAL|SMALL LETTER|CAPITAL LETTER) ([A-Z])")
 _LEET = str.maketrans("013457@$!|8", "oieastasiib")
-_LEET_WORD = re.compile(r"[a-z0-9@$!|]+")
+# A whole run of such characters holding a leet sign (runs without one are left as they are;
+# matching every word to look inside it was most of the reading of a text with a number).
+_LEET_WORD = re.compile(r"(?<![a-z0-9@$!|])[a-z0-9@$!|]*[0-9@$!|][a-z0-9@$!|]*")
 _LEET_SIGN = re.compile(r"[0-9@$!|]")
+_LETTER = re.compile("[a-z]")
+_SEPARATOR = re.compile(r"[ .\-_*·•/]")
+_SPACES = re.compile("  +")
+_ASCII_WORD = re.compile("[a-z]+")
 # Three or more single letters with one separator between each: "i g n o r e", "i.g.n.o.r.e".
 _SPACED = re.compile(r"(?<![^\W_])[^\W\d_]([ .\-_*·•/])(?:[^\W\d_]\1){1,}[^\W\d_](?![^\W_])")
 # A phrase quoted to talk about it ("'ignore previous instructions' style payloads", "such as
@@ -115,15 +121,13 @@ def _undisguise(plain: str) -> str:
     text = plain if plain.isascii() else "".join(_latin().get(ch, ch) for ch in plain)
     if _LEET_SIGN.search(text):
         text = _LEET_WORD.sub(_leet, text)
-    text = _SPACED.sub(lambda m: re.sub(r"[ .\-_*·•/]", "", m.group()), text)
-    return re.sub(r"  +", " ", _CONCAT.sub("", text))
+    text = _SPACED.sub(lambda m: _SEPARATOR.sub("", m.group()), text)
+    return _SPACES.sub(" ", _CONCAT.sub("", text))
 
 
 def _leet(match: re.Match[str]) -> str:
     word = match.group()
-    if not _LEET_SIGN.search(word):
-        return word
-    return word.translate(_LEET) if re.search("[a-z]", word) or len(word) <= 3 else word
+    return word.translate(_LEET) if _LETTER.search(word) or len(word) <= 3 else word
 
 
 def _first_words(plain: str) -> str:
@@ -196,7 +200,7 @@ _COMMON = frozenset(
 
 
 def _english_words(text: str) -> int:
-    return sum(word in _COMMON for word in re.findall(r"[a-z]+", text.lower()))
+    return sum(word in _COMMON for word in _ASCII_WORD.findall(text.lower()))
 
 
 def _b64(run: str) -> bytes:
