@@ -84,6 +84,32 @@ def test_many_texts_read_side_by_side_keep_their_order_and_findings():
     assert found[1_234] == guard.scan(HOSTILE)
 
 
+def test_many_texts_are_read_here_when_the_workers_die(monkeypatch):
+    """A worker that dies (killed, or unable to start) broke the whole first pull with a
+    traceback; its texts are read here instead."""
+
+    class Dying:
+        def __init__(self, *_args, **_kwargs):
+            self.submitted = 0
+
+        def submit(self, *_args):
+            self.submitted += 1
+            if self.submitted > 1:
+                raise BrokenProcessPool("a worker died")
+            raise RuntimeError("cannot schedule new futures after shutdown")
+
+        def shutdown(self, **_kwargs):
+            pass
+
+    monkeypatch.setattr(apart, "ProcessPoolExecutor", Dying)
+    texts = [f"note {n} about the build" for n in range(2_500)]
+    texts[7] = HOSTILE
+    with guard.reading(len(texts)) as reading:
+        reading.read(texts)
+        found = reading.findings()
+    assert [n for n, reasons in enumerate(found) if reasons] == [7]
+
+
 def test_the_guard_imports_without_the_service():
     """A worker reading a first pull's texts imports the guard alone: importing the whole
     service as well cost each worker ~0.2 s more before its first text."""

@@ -93,8 +93,17 @@ class Reading:
     def read(self, texts: list[str]) -> None:
         for start in range(0, len(texts), _CHUNK):
             part = texts[start : start + _CHUNK]
-            future = None if self._pool is None else self._pool.submit(_each, part, self._here)
-            self._parts.append((part, future))
+            self._parts.append((part, self._submit(part)))
+
+    def _submit(self, part: list[str]) -> Future[list[list[str]]] | None:
+        if self._pool is None:
+            return None
+        try:
+            return self._pool.submit(_each, part, self._here)
+        except (BrokenProcessPool, RuntimeError):  # a worker died (killed, or could not start)
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            return None
 
     def findings(self) -> list[list[str]]:
         """What the guard found in each text handed over, in order."""
