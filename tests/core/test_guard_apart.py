@@ -3,6 +3,7 @@ threads keep the interpreter for the person's requests (bench/abuse.py --only re
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -116,3 +117,14 @@ def test_the_guard_imports_without_the_service():
     code = "import sys, memdesk.core.guard; print('memdesk.core.service' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _niceness(_text: str) -> list[str]:
+    return [str(os.nice(0))]
+
+
+def test_the_workers_give_way_to_the_person():
+    with apart.Reading(_niceness, apart.MANY) as reading:
+        reading.read(["a"] * apart.MANY)
+        found = reading.findings()
+    assert {int(n) for [n] in found} == {os.nice(0) + 10}
