@@ -188,4 +188,4 @@ def test_a_v12_store_keeps_its_agent_controls_and_takes_the_new_one(db_path):
         assert service.agent_modes()["claude-code"] == "updates_fine"
     finally:
         service.close()
-    assert _user_version(db_path) == 13
+    assert _user_version(db_path) == migrations.SCHEMA_VERSION

@@ -286,6 +286,28 @@ def _v13_updates_fine(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("ALTER TABLE agent_control_v13 RENAME TO agent_control")
 
 
+def _v14_change_count(db: peewee.SqliteDatabase) -> None:
+    """A count of every change to what a sync sends (a memory's synced columns, links, what
+    was deleted for good): a sync with nothing to do compares it instead of reading every
+    memory again (0.9 s of Python at 100,000 memories, in the window's process, on every
+    scheduled sync). The columns are those sync/local.py reads, as of this step."""
+    db.execute_sql(
+        "CREATE TABLE change_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)"
+    )
+    db.execute_sql("INSERT INTO change_count VALUES (1, 0)")
+    columns = (
+        "uuid, layer, kind, status, source, agent, project, task, tags, importance, "
+        "confidence, inject, version, supersedes, created_at, updated_at, content, "
+        "visibility, flag, writer"
+    )
+    for table, update in (("memory", f"UPDATE OF {columns}"), ("link", ""), ("forgotten", "")):
+        for event in ("INSERT", "DELETE", update or "UPDATE"):
+            db.execute_sql(
+                f"CREATE TRIGGER change_count_{table}_{event.split()[0].lower()} AFTER {event} "
+                f"ON {table} BEGIN UPDATE change_count SET n = n + 1; END"
+            )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -301,6 +323,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v11_writer,
     _v12_forgotten,
     _v13_updates_fine,
+    _v14_change_count,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

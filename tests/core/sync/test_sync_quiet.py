@@ -67,3 +67,38 @@ def test_letting_a_project_sync_again_counts_as_a_change(machines):
     assert machines.sync("a")[0]["sent"] == 1
     machines.sync("b")
     assert machines.shared("a") == machines.shared("b") != {}
+
+
+def test_every_column_a_sync_reads_is_counted(tmp_path):
+    """A change the store's count missed would leave a sync quiet while there is something
+    to send: each column render reads, changed in SQL, changes the digest; a recall (which
+    agents make on every search) does not."""
+    from memdesk.core import MemoryService
+    from memdesk.core.sync import local
+    from memdesk.core.sync.config import Remote
+    from memdesk.store import Memory
+
+    service = MemoryService.open(tmp_path / "m.db")
+    try:
+        first = service.add("The VPN is WireGuard.")["id"]
+        second = service.add("Staging lives at staging.example.com.")["id"]
+        remote = Remote("origin", str(tmp_path / "r.git"))
+        database = Memory._meta.database
+
+        def digest() -> str:
+            return local.state(remote, set(), "me@here", set())
+
+        seen = {digest()}
+        for column in local._COLUMNS:
+            database.execute_sql(f"UPDATE memory SET {column} = {column} WHERE uuid = ?", (first,))
+            seen.add(digest())
+        assert len(seen) == len(local._COLUMNS) + 1
+        service.link(first, second, "related")
+        service.remove(second)
+        service.purge(second)
+        assert len(seen | {digest()}) == len(seen) + 1
+        before = digest()
+        database.execute_sql("UPDATE memory SET recall_count = recall_count + 1")
+        assert digest() == before
+    finally:
+        service.close()
