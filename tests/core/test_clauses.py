@@ -940,3 +940,50 @@ def test_a_fault_told_before_what_was_expected_is_not_stored():
         "show users 41-50, not 31-40"
     )
     assert _shown(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # thinking aloud: a pause and a second thought, a tag question, "what if"
+        "ok so each shard holds ~2GB and we have 12 of them, thats 24GB total... unless "
+        "replication doubles it",
+        "wait. the cache key includes the locale and the banner doesnt... thats why isnt it",
+        # venting about how things are
+        "i really hate how jenkins buries the console log under three menus",
+        "i hate that the vendor sdk still ships without type hints",
+        # a belief put in question
+        "i thought the retry decorator keeps the original exception",
+        # what just happened to a release
+        "v3.2.0 is out, the changelog is posted and two downstream packages already bumped it",
+        "branch release/7.1 is cut, build number 7100, going through QA now",
+        # a pick for what is being built
+        "ok lets go with a redux slice for that",
+    ],
+)
+def test_thinking_aloud_venting_a_doubted_belief_and_a_release_of_the_day_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("I hate when you restate my question before answering", "restate"),
+        # "out" as ruled out, not released
+        (
+            "The core crate stays dependency-free — thiserror is out, and the Error impls are "
+            "written by hand.",
+            "thiserror",
+        ),
+    ],
+)
+def test_how_the_agent_should_answer_and_a_tool_ruled_out_are_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_a_statement_spliced_into_an_aside_ends_with_the_aside():
+    message = (
+        "please write the csv loader (and make it streaming, no pandas, we run this on a 512MB "
+        "box) with a header check"
+    )
+    assert all(")" not in f.content for f in gapfill.find([message])), gapfill.find([message])

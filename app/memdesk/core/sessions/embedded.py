@@ -19,13 +19,13 @@ _I = re.IGNORECASE
 # request around it.
 _REASON = re.compile(
     r"(?:,\s*|\s+)(?:because|since|given that|seeing as)\s+"
-    r"(?P<x>(?!(?:it|that|this|then|so|you|please|also|make|add|run|check|fix)\b)[^,;]{12,})",
+    r"(?P<x>(?!(?:it|that|this|then|so|you|please|also|make|add|run|check|fix)\b)[^,;()]{12,})",
     _I,
 )
 # "tag it and let goreleaser publish it, we never build the binaries by hand": a statement of
 # the user's or the team's spliced on with a comma.
 _SPLICED = re.compile(
-    r",\s+(?P<x>(?:we|i|our)\s+(?!(?:can|could|should|might|will)\b)[^,;—–]{8,})", _I
+    r",\s+(?P<x>(?:we|i|our)\s+(?!(?:can|could|should|might|will)\b)[^,;—–()]{8,})", _I
 )
 # "remember that X", "keeping in mind X", "keeping to our rule that X", "note that X".
 _FRAMED = re.compile(

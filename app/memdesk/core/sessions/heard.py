@@ -165,6 +165,28 @@ REMINDER = re.compile(
 # "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
 TRAILS_OFF = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
+# Thinking aloud: "…40ms a record, way under the timeout... unless the db got slow", "so if
+# we pull 500 per poll", "oh wait", "…doesnt use lower... thats it isnt it".
+THINKING = re.compile(
+    r"(?:\.{3,}|…)\s*(?:unless|but|or|maybe|so|then|which|wait|hmm+|idk|i guess|probably|"
+    r"that'?s (?:it|why))\b|^(?:hmm+,?\s+)?(?:so if|what if|i wonder|oh wait|wait,|maybe)\b|"
+    r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$",
+    _I,
+)
+# Venting about how things are ("i really hate how composer hides the logs"); how the agent
+# should work is told otherwise ("I hate when answers restate my question").
+VENTING = re.compile(
+    r"\bi (?:really |just |absolutely |honestly |so )?(?:hate|can'?t stand|loathe|despise) "
+    r"(?:how|that|the way)\b(?! you\b)",
+    _I,
+)
+# A belief put in question: "i thought push_patch keeps the same process" (not "I thought I
+# told you to use pnpm", a correction).
+BELIEVED = re.compile(
+    r"\bi (?:thought|assumed|figured)\b(?! (?:about|of)\b)(?! i (?:told|said|asked|mentioned)\b)"
+    r"(?! we (?:agreed|decided|said)\b)",
+    _I,
+)
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
@@ -196,6 +218,9 @@ ANSWER = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers)\b[^.]{0,20}\bthat'?s (?:exactly |just )?"
     r"(?:what|how|it)\b|"
     r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b|"
+    # a pick for what is being built: "ok lets go with a pinia store for that"
+    r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|cool|fine),?\s+)?let'?s (?:go with|do|try|pick|"
+    r"use)\b(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
     # which one the agent asked about: "yes the sliding window one, not fixed window"
     r"^(?:(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?),?\s+)?(?:the|that) [\w -]{1,30}? one\b"
     r"(?!\s+(?:is|are|runs?|has|lives?|uses?|goes)\b)|"
@@ -252,6 +277,17 @@ LOOKED_BACK = re.compile(
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
+    # what just happened to a release: "release/4.12 is cut, versionCode 41200", "2.4.2 is out
+    # and 3 distros already picked it up", "going thru the checklist now"
+    r"\b(?:is|are) (?:cut|tagged|released|shipped|merged|deployed)(?=\s*[,;]|\s+(?:and|now|"
+    r"already)\b)|"
+    # someone already did it ("3 distros already picked it up"; not "commits that are already
+    # pushed", which names the commits)
+    r"\b(?:we|i|they|it|he|she|[a-z]+s) already (?:picked|went|got|made|took|did|started|"
+    r"finished|bumped|upgraded|shipped|merged|pulled|moved)\b|"
+    # out as in released, said of a version ("thiserror is out" rules a crate out)
+    r"\b(?:v?\d+(?:\.\d+)+|release|version|build|beta|rc\d*|patch|hotfix) (?:is|are) out\b|"
+    r"\bgoing (?:thru|through)\b|"
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
@@ -360,6 +396,10 @@ def doubted(message: str) -> bool:
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
     if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) for s in said):
         return True
+    # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
+    # sentences are guesses on the way, whichever one says so
+    if THINKING.search(pasted.prose(message)):
+        return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
@@ -404,6 +444,9 @@ def not_a_statement(sentence: str) -> str | None:
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
         ("a thought left unfinished", TRAILS_OFF),
+        ("thinking aloud", THINKING),
+        ("venting", VENTING),
+        ("a belief in question", BELIEVED),
         ("someone else's view", REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
