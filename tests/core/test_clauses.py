@@ -987,3 +987,44 @@ def test_a_statement_spliced_into_an_aside_ends_with_the_aside():
         "box) with a header check"
     )
     assert all(")" not in f.content for f in gapfill.find([message])), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # what must never happen, not a slip told as a story
+        (
+            "whenever you write a migration give me the rollback too, i never want a one-way "
+            "change by accident",
+            "rollback",
+        ),
+        # a way set against the old one, not a story of the old days
+        (
+            "i like my tests written with pytest fixtures, not the old setUp/tearDown classes, "
+            "keep that in mind",
+            "fixtures",
+        ),
+        # "shared" as what the box is, not what someone did
+        (
+            "fyi the shared build box has node 18 pinned and omar owns it, so dont suggest node 20 "
+            "apis",
+            "node 18",
+        ),
+        # since a version: how long a rule has held
+        (
+            "our public api never panics, every exported function returns an error value, thats "
+            "been the rule since 2.0",
+            "error value",
+        ),
+    ],
+)
+def test_rules_told_with_words_of_the_past_are_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+def test_how_the_agents_answers_go_is_heard_inside_a_request():
+    message = (
+        "can you add the export button — keep your answers short btw, i read them on my phone — "
+        "and wire it to the csv endpoint"
+    )
+    assert any("answers short" in content.lower() for content in _shown(message))

@@ -30,7 +30,10 @@ WHENEVER_YOU = re.compile(
     r"name|commit|touch|edit|change|open|draft|refactor|test|document|log|format|paste|post|"
     r"propose|summari[sz]e|quote|cite|build|deploy|release|migrate|scaffold|set up|install|"
     r"update|bump|rename|plot|chart|print|return|use)\b"
-    r"(?![^,]*\b(?:this|that|it|these|those|them)\b)[^,?]{0,80},\s+(?=\w)(?!.*\?\s*$)",
+    r"(?!\s+(?:\w+\s+){0,2}?(?:this|that|it|these|those|them)\b)[^,?]{0,80}?"
+    # then what to do, after a comma or straight on ("when you draft replies keep them short")
+    r"(?:,\s+(?=\w)|\s+(?=(?:keep|use|give|put|add|make|include|avoid|never|always|don'?t|"
+    r"do not|please|write|show|mark|prefix|start|end|name|ask|check|sign)\b))(?!.*\?\s*$)",
     _I,
 )
 QUESTION = re.compile(
@@ -296,7 +299,9 @@ STATUS = re.compile(
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
     r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
-    r"\bsince (?:\d|this|yesterday|last|this morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    # (since a version is how long a rule has held: "that's been the rule since 1.0")
+    r"\bsince (?:\d(?![\d.]*\.\d)|this|yesterday|last|this morning|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
     r"^since (?:upgrading|updating|switching|moving|migrating|bumping|the (?:upgrade|update|"
     r"migration|bump|last deploy|last release))\b|"
     r"\b(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? yet\b|"
@@ -347,10 +352,16 @@ PAST = re.compile(
     # not a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
     r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b)"
-    r".*\b(?:moved|migrated|switched) (?:over )?to\b).*?"
+    r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
+    # what must never happen, not what went wrong once: "i never want a locking build by
+    # accident"
+    r"(?!.*\b(?:never|don'?t|do not) want\b[^.;]{0,60}\b(?:by (?:mistake|accident)|"
+    r"accidentally)\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
-    r"back when|in the old|the old|previous|years ago|went out|"
+    # ("not the old with DAG() context manager" sets a way against the old one)
+    r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )the old|previous|"
+    r"years ago|went out|"
     # before an event of the past, not a step: "before the migration", not "before the tests"
     r"before the (?:migration|outage|incident|rewrite|move|upgrade|switch|reorg|merger|"
     r"acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
@@ -374,7 +385,8 @@ TOLD_AS_PAST = re.compile(
     r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
     # a decision is told in the past and holds now: "the team agreed that migrations get …"
     r"(?!.*\b(?:agreed|decided|settled on|voted) (?:that|to|on|for)\b)"
-    r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){0,3}?"
+    # (a subject before the verb: "the shared research env has polars pinned" is no story)
+    r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){1,3}?"
     r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|threw|made|found)\b"
     r"(?!\s+(?:by|to|from|via|through|as|in|on|at|into|under|for)\b)",
     _I,
@@ -447,7 +459,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("thinking aloud", THINKING),
         ("venting", VENTING),
         ("a belief in question", BELIEVED),
-        ("someone else's view", REPORTED),
+        ("someone else's view", None if whenever else REPORTED),
         ("not decided", UNDECIDED),
         ("a past event", PAST),
         ("a past event", TOLD_AS_PAST),

@@ -18,6 +18,8 @@ GENERAL = re.compile(
     r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
     r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|instead of|"
     r"rather than|only)\b|,\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b|"
+    # how the agent's own words go is how they always go: "keep your explanations brief"
+    r"\byour (?:explanations|answers|replies|responses|summaries|messages|commit messages)\b|"
     r",\s*ever\b",
     _I,
 )
