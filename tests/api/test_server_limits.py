@@ -134,6 +134,28 @@ def test_silent_connections_never_lock_anyone_out(raw, server, qtbot):
     assert silent[0].line() == b""
 
 
+def test_closing_a_client_that_never_reads_holds_no_one_back(raw, server, qtbot):
+    """The one idle longest yields to a newcomer; if it never reads, its goodbye cannot be
+    written. The server waited 200 ms for it each time, and every other client with it (the
+    person's p95 under a flood of agents: 250 ms)."""
+    stuffed = [raw() for _ in range(5)]
+    big = "x" * 60_000
+    for peer in stuffed:  # answers it never reads fill what the socket holds
+        peer.send(b"".join(_rpc("system.ping", ident=f"{big}{n}") for n in range(40)))
+    qtbot.waitUntil(lambda: server.client_count == 5)
+    qtbot.wait(300)  # answered, waiting to be read
+    silent = [raw() for _ in range(27)]
+    qtbot.waitUntil(lambda: server.client_count == 32)
+    started = time.monotonic()
+    for _ in range(5):
+        newcomer = raw()
+        newcomer.send(_rpc("system.ping"))
+        assert json.loads(newcomer.line())["result"] == "pong"
+    assert time.monotonic() - started < 0.6  # five waits of 200 ms took at least 1 s
+    assert server.client_count == 32
+    assert silent  # kept open to the end
+
+
 def test_the_persons_connection_yields_last(raw, server, qtbot, pump):
     person = pump.run(
         lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)

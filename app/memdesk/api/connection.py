@@ -30,6 +30,7 @@ from memdesk.core import MemdeskError
 
 logger = logging.getLogger(__name__)
 _CONNECTED = QLocalSocket.LocalSocketState.ConnectedState
+_CLOSING_GRACE_MS = 2000  # for the last bytes to reach a client being closed
 
 
 @dataclass(frozen=True)
@@ -131,11 +132,22 @@ class Connection(QObject):
             and sock.state() == QLocalSocket.LocalSocketState.UnconnectedState
         ):
             self._on_disconnected()
+        elif self._sock is not None:
+            # A client that never reads would keep it closing for ever.
+            QTimer.singleShot(_CLOSING_GRACE_MS, self, self._abort)
 
-    def say_goodbye(self, payload: bytes) -> None:
+    @Slot()
+    def _abort(self) -> None:
+        if self._sock is not None:
+            self._sock.abort()
+
+    def say_goodbye(self, payload: bytes, *, wait: bool = False) -> None:
         """Send a last message and close; no request after it is read, even one that has
         already arrived (the message promises the client that). Work that ran elsewhere and
-        has ended is answered first: what was done is never left for the client to resend."""
+        has ended is answered first: what was done is never left for the client to resend.
+        `wait`: block until it is written (the server is stopping: no loop will write it);
+        otherwise the loop writes it while it goes on (waiting 200 ms for a client that never
+        read held every other client back, the person's tools too)."""
         self._last_said = True
         work, self._work = self._work, None
         if work is not None:
@@ -144,7 +156,8 @@ class Connection(QObject):
             if answered and _ran(work.future):
                 self.send(protocol.encode(_finished(work.id, work.future)))
         self.send(payload)
-        self.flush()
+        if wait:
+            self.flush()
         self.close()
 
     def flush(self, timeout_ms: int = 200) -> None:

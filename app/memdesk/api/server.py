@@ -200,7 +200,7 @@ class SocketServer(QObject):
         self._dispatcher.shutdown()  # what agents asked for ends before the goodbyes
         closing = protocol.encode(protocol.notification("system.closing", {"reason": reason}))
         for connection in list(self._connections):
-            connection.say_goodbye(closing)
+            connection.say_goodbye(closing, wait=True)
         if self._server is not None:
             self._server.close()  # also removes the socket file
             self._server.deleteLater()
