@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memdesk.core import SYSTEM, ValidationError, agent
+from memdesk.core.search import concepts
 
 
 @pytest.fixture
@@ -114,3 +115,16 @@ def test_archive_session_names_a_bad_field(service, dump, fields, field):
         service.archive_session(**fields)
     assert caught.value.field == field
     assert dump() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "only_by_keyword"),
+    [
+        ("Migrations use UPDATE … RETURNING, never a read then a write.", True),
+        ("The notes are updated weekly; UPDATE statements go through the ORM.", False),
+        ("The changelog is updated on every release.", False),
+    ],
+)
+def test_a_hit_matched_only_by_an_sql_keyword_is_told_apart(content, only_by_keyword):
+    """Porter stemming makes "UPDATE" of "updated": such a hit says nothing of the prompt."""
+    assert concepts.only_by_sql_keyword(content, "who updated the release notes") is only_by_keyword

@@ -66,9 +66,12 @@ def only_by_sql_keyword(content: str, prompt: str) -> bool:
     """Whether every prompt word found in `content` is found only as an upper-case SQL keyword
     that is not the word itself ("UPDATE" for "updated"): a match stemming made, not a
     meaning the prompt had. A hit matched some other way (tags, context) is not judged."""
+    tokens = _TOKEN.findall(content)
+    if not any(t.isupper() and t.casefold() in SQL_KEYWORDS for t in tokens):
+        return False  # most texts hold no keyword: matching each word took most of a prompt
     words = {w.casefold() for w in _TOKEN.findall(prompt)}
     matched_plain = matched_keyword = False
-    for token in _TOKEN.findall(content):
+    for token in tokens:
         folded = token.casefold()
         hits = [w for w in words if w == folded or _key(w) == _key(folded) or _near(w, folded)]
         if not hits:
