@@ -37,6 +37,10 @@ _CLOSING_GRACE_MS = 2000  # for the last bytes to reach a client being closed
 class Limits:
     max_line_bytes: int = protocol.MAX_LINE_BYTES
     max_connections: int = 32
+    # Only a connection quiet this long yields to a newcomer (until twice the limit): with
+    # more live agents than room, each newcomer closed one that reconnected and closed the
+    # next, 320 a second, and the server's thread did little else.
+    yield_after_s: float = 1.0
     idle_timeout_s: float = 10.0  # how long a half-sent line may wait for its end
     lines_per_turn: int = 64
     # A batch of 100 large lists took 1-2 s in one go, and everyone else waited for it.

@@ -261,12 +261,19 @@ class SocketServer(QObject):
         if any(c is connection for c in self._connections):
             connection.worked(working)  # type: ignore[arg-type]
 
-    def _make_room(self) -> None:
+    def _make_room(self) -> bool:
         """At the connection limit, the connection idle longest yields to a new one (agents'
         before the person's tools): silent connections kept open must not lock everyone out.
-        It is told why, and reconnects when it next needs memdesk."""
+        It is told why, and reconnects when it next needs memdesk. One in use (quiet for less
+        than `yield_after_s`) yields only past twice the limit: the newcomer is let in beside."""
+        quiet_since = time.monotonic() - self._limits.yield_after_s
+        crowded = len(self._connections) >= 2 * self._limits.max_connections
         idle = sorted(
-            (c for c in self._connections if not c.busy),  # a request in hand is not idle
+            (
+                c
+                for c in self._connections
+                if not c.busy and (crowded or c.last_active <= quiet_since)
+            ),  # a request in hand is not idle
             key=lambda c: (c.session.role == "user", c.last_active),
         )
         if not idle:
