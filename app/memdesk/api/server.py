@@ -272,8 +272,8 @@ class SocketServer(QObject):
             (
                 c
                 for c in self._connections
-                if not c.busy and (crowded or c.last_active <= quiet_since)
-            ),  # a request in hand is not idle
+                if (crowded or c.last_active <= quiet_since) and not c.busy
+            ),  # a request in hand is not idle (asked last: it takes the future's lock)
             key=lambda c: (c.session.role == "user", c.last_active),
         )
         if not idle:
