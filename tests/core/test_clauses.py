@@ -1028,3 +1028,18 @@ def test_how_the_agents_answers_go_is_heard_inside_a_request():
         "and wire it to the csv endpoint"
     )
     assert any("answers short" in content.lower() for content in _shown(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "whole"),
+    [
+        # examples in quotes after a dash belong to the rule they illustrate
+        (
+            "i write commit messages in the imperative — 'add parser', never 'added parser'",
+            "the user writes commit messages in the imperative, 'add parser', never 'added parser'",
+        ),
+        ("we tag releases by date — 'r2026.11.27'", "we tag releases by date, 'r2026.11.27'"),
+    ],
+)
+def test_examples_in_quotes_stay_with_their_rule(message, whole):
+    assert [content.lower() for content in _kept(message)] == [whole], gapfill.find([message])

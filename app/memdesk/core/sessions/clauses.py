@@ -83,7 +83,9 @@ _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\
 
 _POINTS_BACK = re.compile(
     r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
-    r"i\.e\.|like\b)",
+    r"i\.e\.|like\b|"
+    # examples in quotes of what came before: "second person — 'you run', never 'we run'"
+    r"['‘\"“][^'’\"”]{1,40}['’\"”]\s*[,;]?\s*(?:(?:and|or|but|never|not|no)\b|$))",
     _I,
 )
 # What limits or acts on the clause before it: "just that function", "switch it and rerun".
@@ -227,9 +229,20 @@ def _chunks(sentence: str) -> list[str]:
 
 
 def _strip(text: str) -> str:
-    text = text.strip().strip("*_`\"'").strip()
+    text = _unwrapped(text.strip())
     text = LEAD_IN.sub("", text)
     return _TRAILING.sub("", text).strip(" ,:")
+
+
+def _unwrapped(text: str) -> str:
+    """Without the emphasis or quotes around the whole of it; a quote that closes an example
+    at its end stays ("…, never 'we will run'")."""
+    while len(text) > 1 and text[0] == text[-1] and text[0] in "*_`\"'":
+        text = text[1:-1].strip()
+    for end in (0, -1):  # a quote left open by a cut
+        if text and text[end] in "\"'" and text.count(text[end]) == 1:
+            text = text[1:] if end == 0 else text[:-1]
+    return text.lstrip("*_`").rstrip("*_`").strip()
 
 
 def _told(statement: str, how: str, sentence: str) -> Heard | None:
