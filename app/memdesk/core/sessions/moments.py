@@ -1,0 +1,148 @@
+"""What is told of a moment rather than of how things stay: a story of the past, a remark on
+what was just done, and how things are now ("the deploy is done, port 8080 is open now").
+`heard.not_a_statement` reads a sentence with them."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+# A remark on what was done, and a belief looked back on: "you should never have removed
+# that check", "I never thought CSS could make me cry".
+LOOKED_BACK = re.compile(
+    r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future|must|should|"
+    r"please|(?:always|never) (?!\w+s\b)\w+)\b)(?:(?:in |on |for )?your (?!answers|replies|"
+    r"explanations|responses|messages|commits|commit messages|prs|summaries|reviews|"
+    r"code reviews)[\w-]+\b|"
+    # (what the agent made, as what a clause is about: not "tell me the path you picked")
+    r".*(?:^|[,;]\s*|\bbut\s+|\band\s+|\bin\s+)(?:the|this|that) [\w -]{1,30} you (?:just )?"
+    r"(?:wrote|added|made|generated|created|"
+    r"changed|drafted|pasted|built|gave|suggested|proposed|picked|chose|put|ran|used)\b)|"
+    r"^(?!.*\b(?:do that again|from now on|going forward|in future|in the future)\b)"
+    r"(?:.*(?:^|\bbut\s+|[,—-]\s*)you (?:wrote|added|moved|changed|made|removed|renamed|put|"
+    r"created|generated|deleted|broke|swapped|used|forgot|missed|left|dropped|mixed up|reversed|"
+    r"inverted|hardcoded|hard-coded|duplicated|skipped|introduced|copied|commented out)\b|"
+    r".*\b(?:after|since|with) your (?:change|fix|commit|patch|pr|edit|refactor|update)\b)|"
+    r"\b(?:should|shouldn't|should not|could|would)(?: never| not)? have (?:been )?"
+    r"[a-z]+(?:ed|en|t|ne)\b|"
+    r"(?:^|[,.;]\s*)you should (?:never |not |always )?\w+\b[^.;]{0,120}?"
+    r"\b(?:here|there|(?:this|that) "
+    r"(?!repo|project|codebase|team)\w+)\b|"
+    r"\b(?:i|we) (?:never|always|had never) (?:thought|knew|expected|"
+    r"imagined|realized|realised|noticed|understood|guessed|believed|assumed|dreamed)\b",
+    _I,
+)
+# How things are at the moment: "the deploy is done, port 8080 is open now".
+STATUS = re.compile(
+    r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
+    # what just happened to a release: "release/4.12 is cut, versionCode 41200", "2.4.2 is out
+    # and 3 distros already picked it up", "going thru the checklist now"
+    r"\b(?:is|are) (?:cut|tagged|released|shipped|merged|deployed)(?=\s*[,;]|\s+(?:and|now|"
+    r"already)\b)|"
+    # someone already did it ("3 distros already picked it up"; not "commits that are already
+    # pushed", which names the commits)
+    r"\b(?:we|i|they|it|he|she|[a-z]+s) already (?:picked|went|got|made|took|did|started|"
+    r"finished|bumped|upgraded|shipped|merged|pulled|moved)\b|"
+    # out as in released, said of a version ("thiserror is out" rules a crate out)
+    r"\b(?:v?\d+(?:\.\d+)+|release|version|build|beta|rc\d*|patch|hotfix) (?:is|are) out\b|"
+    r"\bgoing (?:thru|through)\b|"
+    r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
+    r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
+    r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
+    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|(?:every|any|some|no)thing\b)\w+ing\b|"
+    r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
+    r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
+    r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
+    r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
+    # (since a version is how long a rule has held: "that's been the rule since 1.0")
+    r"\bsince (?:\d(?![\d.]*\.\d)|this|yesterday|last|this morning|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"^since (?:upgrading|updating|switching|moving|migrating|bumping|the (?:upgrade|update|"
+    r"migration|bump|last deploy|last release))\b|"
+    r"\b(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? yet\b|"
+    r"\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
+    r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
+    r"\b(?:is|are) being \w+ed\b|\b(?:is|are) (?:throwing|returning|crashing|flapping|"
+    r"restarting|rebuilding|refreshing|deploying|migrating|draining|rolling)\b|"
+    r"\bout of the [\w -]{1,20}pool\b|"
+    r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
+    r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
+    r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
+    r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|"
+    r"looking|building|failing)\b|"
+    r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
+    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
+    r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+|"
+    r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
+    r"^(?:the|this|that) (?:failure|error|crash|bug|flake|exception|problem|issue|slowness)s? "
+    r"(?:is|are|seems?|happens?)\b|"
+    r"\b(?:getting|seeing|hitting) (?:[\w-]+ ){0,3}(?:errors?|exceptions?|failures?|timeouts?|"
+    r"warnings?|crashes)\b|"
+    # a report's heading ("Status: …", "Current numbers: …"), "the current build takes …"
+    r"^(?:status|progress|update|latest|current|numbers|results)(?: \w+)?\s*:|^(?:the )?current\b|"
+    r"\b(?:is|are) still (?:on|at|in)\b|"
+    # progress and a change on before: "the run is at epoch 14 of 40", "87% coverage, up from 81"
+    r"\b(?:is|are|'s|'re|am) at (?:epoch|step|iteration|batch|stage|phase|round|chapter) \d|"
+    r"\b(?:up|down) from \d|\b(?:we|i|it|they)(?:'re|'m|'s| are| am| is) at \d+(?:\.\d+)? ?%|"
+    r"\bshould (?:work|be fine|be good|be ok(?:ay)?|be fixed|pass|go through) now\b|"
+    # a state an event left: "staging is on 1.4.2 now after the deploy"
+    r"\bnow,? (?:after|since) (?:the|my|your|our|that|this)\b|"
+    # what the person is in the middle of: "i'm writing a tutorial for the sdk, can you …"
+    r"^i'?m (?:currently |just |still )?(?:writing|working on|building|adding|fixing|debugging|"
+    r"setting up|migrating|making|updating|looking at|going through|porting|refactoring|"
+    r"reviewing|trying to|drafting|preparing|cleaning up)\b|"
+    # a count done, and a verdict on what just ran: "6 of the 30 done", "…, all good"
+    r"\b\d+ (?:of|out of) (?:the )?\d+ (?:are |is )?(?:done|left|remaining|finished|passing|"
+    r"failing|migrated|converted|fixed)\b|"
+    r",\s*(?:fine|all good|looks good|works|good|great|nice|ok(?:ay)?)\s*[.!]*$|"
+    # what came of the person's own step: "I flashed the firmware and the board never comes out
+    # of reset"
+    r"^(?!.*\b(?:from now on|going forward|in future|in the future)\b)i (?:just |already )?"
+    r"(?:[a-z]+ed|ran|built|did|put|set|wrote|took|tried|made|gave|hit|reran|rebuilt) "
+    r"(?:[\w./-]+ ){0,5}?and (?:now |then |still )?(?:the|it|they|nothing|everything|that)\b",
+    _I,
+)
+# What happened once, told as a story.
+PAST = re.compile(
+    # not a move, which says where things are now: "our wiki moved to wiki.orbis.local"
+    # ("X used to run on cron before we migrated" is still the story of before)
+    r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b)"
+    r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
+    # what must never happen, not what went wrong once: "i never want a locking build by
+    # accident"
+    r"(?!.*\b(?:never|don'?t|do not) want\b[^.;]{0,60}\b(?:by (?:mistake|accident)|"
+    r"accidentally)\b).*?"
+    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
+    r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
+    # ("not the old with DAG() context manager" sets a way against the old one)
+    r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )the old|previous|"
+    r"years ago|went out|"
+    # before an event of the past, not a step: "before the migration", not "before the tests"
+    r"before the (?:migration|outage|incident|rewrite|move|upgrade|switch|reorg|merger|"
+    r"acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
+    # "during the outage"; "during the build" is how things run
+    r"during the (?!build|deploy|release|tests?|ci|night|day|week|run)|"
+    r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
+    r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|the day)|"
+    r"experimented|we had|in (?:19|20)\d\d|once (?:ran|had|used|tried|deployed|went|did|moved|"
+    r"shipped|spent|broke|lost)|i remember (?:we|when|that|how)|"
+    r"^(?:i|we) (?:spent|wasted|went|lost|broke|forgot|chased|saw|took) |"
+    r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
+    r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
+    r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months))\b",
+    _I,
+)
+# A story told in the past tense: "The game jam build shipped with exceptions enabled",
+# "Our API returned 500s all night". Not where something is kept ("logs stored in Loki").
+TOLD_AS_PAST = re.compile(
+    r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
+    # a decision is told in the past and holds now: "the team agreed that migrations get …"
+    r"(?!.*\b(?:agreed|decided|settled on|voted) (?:that|to|on|for)\b)"
+    # (a subject before the verb: "the shared research env has polars pinned" is no story)
+    r"(?:the|our|my|a|an|this|that|his|her|their)\s+(?:[\w'-]+\s+){1,3}?"
+    r"(?:\w{3,}ed|went|broke|ran|came|took|got|forgot|lost|blew|fell|sent|threw|made|found)\b"
+    r"(?!\s+(?:by|to|from|via|through|as|in|on|at|into|under|for)\b)",
+    _I,
+)
