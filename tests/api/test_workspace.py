@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 from memdesk.api import workspace
@@ -42,3 +44,18 @@ def test_a_huge_or_broken_manifest_is_skipped_and_never_fails(tmp_path):
     assert "pnpm" not in workspace.signals(str(tmp_path / "missing"))
     assert workspace.signals(None) == []
     assert workspace.signals("\x00bad") == []
+
+
+def test_the_session_start_hook_loads_no_toml_parser_or_openssl_it_does_not_need(tmp_path):
+    # The hook starts a Python for every session: tomllib (its regexes compile at import) for a
+    # package.json repository, and OpenSSL to name the socket, were ~7 ms of it for nothing.
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").unlink()
+    code = (
+        "import sys; from memdesk.api import hooks, naming, workspace;"
+        "naming.socket_path('/tmp/memdesk.db');"
+        f"words = workspace.signals({str(root)!r});"
+        "print('pnpm' in words, 'tomllib' in sys.modules, '_hashlib' in sys.modules)"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["True", "False", "False"]

@@ -8,13 +8,22 @@ path, so one database has exactly one socket.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import stat
 from pathlib import Path
 
 from memdesk import paths
+
+# Every hook derives the socket's name, and hashlib loads OpenSSL to do it (~2.5 ms of a hook
+# that runs on each prompt); the interpreter's own SHA-256 gives the same digest.
+try:
+    from _sha2 import sha256  # Python 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256  # Python 3.11
+    except ImportError:
+        from hashlib import sha256
 
 SOCKET_ENV = "MEMDESK_SOCKET"
 # sockaddr_un.sun_path is 108 bytes on Linux (104 on macOS), including the final NUL.
@@ -33,7 +42,7 @@ def socket_dir() -> Path:
 
 
 def socket_name(db_path: str | os.PathLike[str]) -> str:
-    digest = hashlib.sha256(str(Path(db_path).expanduser().resolve()).encode()).hexdigest()
+    digest = sha256(str(Path(db_path).expanduser().resolve()).encode()).hexdigest()
     return f"memdesk-{digest[:16]}.sock"
 
 

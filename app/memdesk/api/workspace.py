@@ -141,6 +141,8 @@ def _package_json(text: str) -> list[str]:
 
 
 def _toml(text: str) -> Any:
+    if not text:  # most repositories have no pyproject.toml or no Cargo.toml: no import
+        return None
     import tomllib  # here, not at the top: a hook imports this module on every prompt
 
     return _parse(tomllib.loads, text)
