@@ -308,6 +308,16 @@ def _v14_change_count(db: peewee.SqliteDatabase) -> None:
             )
 
 
+def _v15_edits_index(db: peewee.SqliteDatabase) -> None:
+    """The edits of every memory, and when: the Timeline draws them as ticks. Asked per
+    memory they were 100,000 probes of the version index at 100,000 memories (35-90 ms of
+    the Timeline's load); read from this index alone they cost what there are edits."""
+    db.execute_sql(
+        "CREATE INDEX memory_version_edits ON memory_version (memory_id, changed_at) "
+        "WHERE change IN ('update', 'revert')"
+    )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -324,6 +334,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v12_forgotten,
     _v13_updates_fine,
     _v14_change_count,
+    _v15_edits_index,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

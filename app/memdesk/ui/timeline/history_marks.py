@@ -30,14 +30,18 @@ class History:
             for n, old in enumerate(data["supersedes"])
             if old is not None and old in index
         ]
+        # Most memories have no task: the two passes below go over those that have one.
+        tasked = [n for n, task in enumerate(data["task"]) if task is not None]
+        times = t.tolist() if tasked else []
         first: dict[str, float] = {}
-        for task, when in zip(data["task"], t.tolist(), strict=True):
-            if task is not None and when < first.get(task, float("inf")):
-                first[task] = when
+        for n in tasked:
+            task = data["task"][n]
+            if times[n] < first.get(task, float("inf")):
+                first[task] = times[n]
         spans = [
-            (first[task], n)
-            for n, (layer, task) in enumerate(zip(data["layer"], data["task"], strict=True))
-            if layer == "L2" and task in first and first[task] < t[n]
+            (first[data["task"][n]], n)
+            for n in tasked
+            if data["layer"][n] == "L2" and first[data["task"][n]] < times[n]
         ]
         tick_times, tick_points = _columns(edits, float)
         retired, successors = _columns(pairs, int)
