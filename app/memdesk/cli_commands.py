@@ -11,6 +11,7 @@ from typing import Any
 
 from memdesk import paths
 from memdesk.core import MemdeskError, ValidationError
+from memdesk.core.files.importing import MAX_IMPORT_BYTES
 
 
 def _read_text(value: str) -> str:
@@ -116,9 +117,6 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
         return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return None
-
-
-MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
 
 
 def _read_file(name: str) -> str:

@@ -59,12 +59,62 @@ class NotAFile(ValueError):
     """A path given as a file to read is not a regular file, or is larger than allowed."""
 
 
+# The databases this process has open through SQLite. SQLite locks a database with POSIX
+# locks, which belong to the process: closing any descriptor of the file here drops them
+# all, and another process may then take itself for the last one and remove the -wal under
+# this one (writes lost, the file corrupted). A path this process reads as a plain file
+# (an import, a transcript, a program a hook names) is first checked against them.
+_OPEN_DATABASES: set[str] = set()
+_DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+def hold_database(path: str | os.PathLike[str]) -> None:
+    _OPEN_DATABASES.add(str(Path(path).resolve()))
+
+
+def release_database(path: str | os.PathLike[str]) -> None:
+    _OPEN_DATABASES.discard(str(Path(path).resolve()))
+
+
+def refuse_open_database(path: str | os.PathLike[str]) -> None:
+    """NotAFile when `path` is, or links to, a database this process has open, or its
+    -wal, -shm or -journal file. Asked of the name, before any descriptor is opened."""
+    try:
+        target = os.stat(path)
+    except OSError:
+        return  # the read itself says what is wrong
+    for database in _OPEN_DATABASES:
+        for suffix in _DATABASE_SUFFIXES:
+            try:
+                held = os.stat(database + suffix)
+            except OSError:
+                continue
+            if (held.st_dev, held.st_ino) == (target.st_dev, target.st_ino):
+                raise NotAFile(
+                    f"{path} is memdesk's open database{f' ({suffix[1:]} file)' if suffix else ''}"
+                    "; it is not read as a file: choose an export (memdesk export) or a backup"
+                )
+
+
+def read_file_start(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """The first `max_bytes` of the regular file at `path` (a program's first line)."""
+    refuse_open_database(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAFile(f"{path} is not a regular file")
+        return os.read(fd, max_bytes)
+    finally:
+        os.close(fd)
+
+
 def read_regular_file(
     path: str | os.PathLike[str], max_bytes: int, *, newest_lines: bool = False
 ) -> bytes:
     """The bytes of the regular file at `path`: a FIFO would hang a reader, /dev/zero never
     ends, so anything else is refused, without waiting. Past `max_bytes` the file is refused,
     or with `newest_lines` only its last `max_bytes` are read, from the first whole line."""
+    refuse_open_database(path)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait
     try:
         info = os.fstat(fd)

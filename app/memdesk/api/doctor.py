@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,6 @@ from memdesk.api.client import Client, MemdeskError
 from memdesk.api.hooks import ALL_EVENTS
 from memdesk.core.sync import config as sync_config
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 RECENT_S = 24 * 3600  # failures older than a day are history, not a problem
 
 
@@ -80,16 +81,26 @@ def _database(db: Path, report: Report) -> None:
             f"{db} is a folder, not a database file; every agent session fails: give memdesk "
             "a file path (--db FILE, or MEMDESK_DB)"
         )
-    elif db.exists():
-        with db.open("rb") as file:
-            head = file.read(16)
-        if head and head != SQLITE_HEADER:
-            report.bad(
-                f"{db} is not a memdesk database (not SQLite); every agent session fails: "
-                "move it away, or give memdesk another --db"
-            )
+    elif db.exists() and not _is_sqlite(db):
+        report.bad(
+            f"{db} is not a memdesk database (not SQLite); every agent session fails: "
+            "move it away, or give memdesk another --db"
+        )
     elif not db.parent.is_dir() and any(p.exists() and not p.is_dir() for p in db.parents):
         report.bad(f"{db} lies under a file, not a folder; memdesk cannot make it there")
+
+
+def _is_sqlite(db: Path) -> bool:
+    """Asked of SQLite, never read here as a plain file: the window runs this check on its
+    own open database, and closing a descriptor of it would drop SQLite's locks on it."""
+    if not db.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as peek:
+            peek.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return True
 
 
 def _serving(db: Path, report: Report) -> None:
@@ -224,9 +235,8 @@ def _is_memdesk(words: list[str]) -> bool:
     if words[1:3] == ["-m", "memdesk"] or words[1:4] == ["-P", "-m", "memdesk"]:
         return True
     try:
-        with open(words[0], "rb") as program:
-            head = program.read(8192)
-    except OSError:
+        head = paths.read_file_start(words[0], 8192)
+    except (OSError, paths.NotAFile):
         return False
     if head.startswith(b"#!"):
         return b"memdesk" in head

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import peewee
 
+from memdesk import paths
 from memdesk.store.statistics import optimize
 
 logger = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ def close_database(database: peewee.SqliteDatabase) -> None:
     if not database.is_closed():
         optimize(database)
     database.close()
+    paths.release_database(database.database)
 
 
 @contextmanager

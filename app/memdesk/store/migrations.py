@@ -7,7 +7,7 @@ aside before it is migrated, and a file written by a newer memdesk is refused.
 from __future__ import annotations
 
 import logging
-import shutil
+import os
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -395,7 +395,16 @@ def migrate(db: peewee.SqliteDatabase, path: Path, target: int = SCHEMA_VERSION)
 
 
 def _backup(db: peewee.SqliteDatabase, path: Path, version: int) -> None:
-    db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    """The file as it is, copied by SQLite itself. A plain copy opened and closed the
+    database file in this process, and closing any descriptor of a file drops every POSIX
+    lock the process holds on it: another process reading the store then took itself for
+    the last one, checkpointed and removed the -wal under this one, and the next writes
+    here corrupted the file."""
     backup = path.with_name(f"{path.name}.v{version}.bak")
-    shutil.copy2(path, backup)
+    partial = backup.with_name(backup.name + ".partial")
+    partial.unlink(missing_ok=True)
+    os.close(os.open(partial, os.O_CREAT | os.O_WRONLY, 0o600))  # memories are private
+    with closing(sqlite3.connect(partial)) as copy:
+        db.connection().backup(copy)
+    os.replace(partial, backup)
     logger.info("backed up %s to %s before migrating", path, backup)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import peewee
 
+from memdesk import paths
 from memdesk.store.db import BUSY_TIMEOUT_MS, DB, PRAGMAS, SchemaError
 from memdesk.store.migrations import migrate, refuse_newer
 from memdesk.store.statistics import refresh_if_stale
@@ -45,6 +46,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     except SchemaError:
         database.close()
         raise
+    paths.hold_database(path)
     return database
 
 

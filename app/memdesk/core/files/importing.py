@@ -22,6 +22,7 @@ from memdesk.core.search import neighbours
 from memdesk.store import Link, Memory, MemoryVersion, among
 
 MAX_ERRORS = 50
+MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
 
 
 def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk import paths
 from memdesk.core import USER, MemoryService, Step
+from memdesk.core.files.importing import MAX_IMPORT_BYTES
 from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
 from memdesk.ui.plain_text import tip
 
@@ -116,7 +118,9 @@ class ImportDialog(TransferDialog):
             if not path.is_file():  # a folder, or a FIFO that would never end
                 return "", _file_error(f"{path} is not a file; choose a memdesk export"), {}
             try:
-                text = path.read_text(encoding="utf-8")
+                text = paths.read_regular_file(path, MAX_IMPORT_BYTES).decode("utf-8")
+            except paths.NotAFile as exc:  # too large, or memdesk's own open database
+                return "", _file_error(f"{exc}; choose a memdesk export"), {}
             except UnicodeDecodeError:
                 return "", _file_error("the file is not UTF-8 text; is it a memdesk export?"), {}
             except OSError as exc:
