@@ -38,7 +38,10 @@ WHENEVER_YOU = re.compile(
     _I,
 )
 QUESTION = re.compile(
-    r"^(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
+    # also after a word that leads it in: "or should i just handwrite it", "seriously who
+    # decided the date picker should be a canvas element"
+    r"^(?:(?:or|and|but|so|seriously|honestly|like|also|wait|hmm+),?\s+)?"
+    r"(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
     r"what|why|how|when|where|which|who|whose|whats|any idea|anyone)\b|"
     r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
     _I,
@@ -212,7 +215,11 @@ UNDECIDED = re.compile(
     r"^(?:proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc)s?\s*:|"
     r"^(?:one|an|another|the other|a (?:possible|simpler|cheaper)) (?:option|idea|alternative|"
     r"approach|possibility|way) (?:is|would be|could be|might be)\b|"
-    r"^i'?ll (?!always|never)\w+",
+    r"^i'?ll (?!always|never)\w+|"
+    # the person's next steps: "once staging is up i'll smoke test the email and open the PR"
+    r"^(?:once|after|as soon as|when|before|then|next|afterwards|after that)\b[^.;]{0,100}?"
+    r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'m gonna| are going to|'re going to) "
+    r"(?!always\b|never\b)",
     _I,
 )
 # An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
@@ -272,7 +279,7 @@ def doubted(message: str) -> bool:
         return True
     # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
     # sentences are guesses on the way, whichever one says so
-    if THINKING.search(pasted.prose(message)):
+    if THINKING.search(pasted.prose(message)) or _VENTED.search(message):
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
@@ -282,6 +289,14 @@ def doubted(message: str) -> bool:
     return bool(said) and bool(_PRAISE.match(said[0]))
 
 
+# A burst of frustration: what the message states beside it is the person's to confirm
+# ("docker images eating 400GB because nobody ever prunes anything. i'm losing my mind").
+_VENTED = re.compile(
+    r"\b(?:losing my mind|so done with|i'?m done with|kill me|ugh+|argh+|wtf|ffs|"
+    r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
+    r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up)\b",
+    _I,
+)
 _IRONIC_OPENER = re.compile(
     r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
 )

@@ -74,6 +74,10 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
     r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+|"
     r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
+    # when something of the moment is due: "deadline is in 9 days", "the demo's due friday"
+    r"\b(?:deadline|due date|launch|demo|freeze|cutoff|cut-off|submission|presentation)s?\b"
+    r"[^.;]{0,30}?\b(?:is|are|'s) (?:in \d+ \w+|due|tomorrow|on (?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day|next week)\b|"
     r"^(?:the|this|that) (?:failure|error|crash|bug|flake|exception|problem|issue|slowness)s? "
     r"(?:is|are|seems?|happens?)\b|"
     r"\b(?:getting|seeing|hitting) (?:[\w-]+ ){0,3}(?:errors?|exceptions?|failures?|timeouts?|"
@@ -122,7 +126,13 @@ PAST = re.compile(
     r"acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
     # "during the outage"; "during the build" is how things run
     r"during the (?!build|deploy|release|tests?|ci|night|day|week|run)|"
-    r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) \w+ ago|"
+    r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) (?:\w+ ago|(?:years?|"
+    r"months?|weeks?|days?|quarters?|sprints?) back)|"
+    r"at the last (?:demo|release|standup|retro|meeting|offsite|all-hands|launch|deploy|"
+    r"review|sprint review|conference|workshop)|"
+    # what a story led to: "that's why everyone here gets twitchy about idempotency"
+    r"^(?!.*\b(?:always|never|must|from now on|going forward)\b)(?:and )?(?:that'?s|thats|"
+    r"which is|this is) why|"
     r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
     r"august|september|october|november|december|the day)|"
     r"experimented|we had|in (?:19|20)\d\d|once (?:ran|had|used|tried|deployed|went|did|moved|"
@@ -137,6 +147,9 @@ PAST = re.compile(
 # A story told in the past tense: "The game jam build shipped with exceptions enabled",
 # "Our API returned 500s all night". Not where something is kept ("logs stored in Loki").
 TOLD_AS_PAST = re.compile(
+    # of no one in particular: "nobody got hurt but the client still brings it up"
+    r"^(?:nobody|no one|everyone|everybody|someone|somebody) (?:got|was|were|had|did|went|"
+    r"came|noticed|saw|said|knew|\w+ed)\b|"
     r"^(?!.*\b(?:is|are|am|must|should|always|never|every|each)\b)"
     # a decision is told in the past and holds now: "the team agreed that migrations get …"
     r"(?!.*\b(?:agreed|decided|settled on|voted) (?:that|to|on|for)\b)"

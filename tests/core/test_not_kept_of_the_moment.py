@@ -1,0 +1,59 @@
+"""What a session end must not store although it reads like a statement: the person's next
+steps, a question typed without its mark, a story and what it led to, a date of the moment,
+and what is said in a burst of frustration (only proposed: the person confirms it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _stored(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the person's next steps, after a time lead-in
+        "once the canary is green i'll flip the flag for everyone and write the changelog",
+        "after this lands we'll regenerate the client and bump the sdk version",
+        "as soon as QA signs off i'm going to tag 3.1 and push it to the registry",
+        # a question led in by a conjunction or an interjection, without its mark
+        "is there a lib for parsing iso durations? or should we just write the regex ourselves",
+        "honestly who thought a modal inside a modal was a good idea for the settings page",
+        # a story, and what it led to
+        "we moved the queue to redis a couple of years back and had to move it off again",
+        "at the last release the migration locked the orders table for twenty minutes",
+        "thats why nobody here trusts auto-migrations on deploy",
+        "nobody noticed until the invoices went out with the wrong totals",
+        # when something of the moment is due
+        "the submission deadline is in 4 days, and the results section is still empty",
+    ],
+)
+def test_plans_questions_stories_and_dates_of_the_moment_are_not_stored(message):
+    assert _stored(message) == [], gapfill.find([message])
+
+
+def test_what_a_burst_of_frustration_states_is_only_proposed():
+    message = (
+        "docker volumes eating 300GB on the build box because nobody ever prunes anything. i'm "
+        "losing my mind"
+    )
+    assert _stored(message) == []
+    assert all(f.confidence != gapfill.HIGH for f in gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # rules said with words a plan, a question or a story also use
+        ("keep the last 3 releases back on the mirror so people can roll back", "3 releases"),
+        ("so when you write tests, use pytest fixtures instead of setUp", "fixtures"),
+        ("after a deploy we always run the smoke tests against staging", "smoke tests"),
+        ("everyone here uses pnpm, never npm", "pnpm"),
+    ],
+)
+def test_rules_that_share_those_words_are_still_stored(message, evidence):
+    assert any(evidence in content.lower() for content in _stored(message)), gapfill.find([message])
