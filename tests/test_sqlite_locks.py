@@ -97,3 +97,25 @@ def test_reading_the_open_database_as_a_file_is_refused_before_it_is_opened(
         paths.read_file_start(f"{db_path}{suffix}", 100)
     writes_survive_other_processes(service, db_path)
     assert paths.read_regular_file(db_path, 10**9)  # closed: a file like any other
+
+
+def test_an_export_is_never_written_over_the_store(run, db_path, tmp_path, qtbot):
+    from PySide6.QtCore import Qt
+
+    from memdesk.ui.dialogs.export_dialog import ExportDialog
+
+    service = MemoryService.open(db_path)
+    service.add("Kept, whatever the export's file name")
+    dialog = ExportDialog(service)
+    qtbot.addWidget(dialog)
+    dialog.path_edit.setText(str(db_path))  # the person picks the store by mistake
+    qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+    assert "memdesk's open database" in dialog.status.text()
+    assert not dialog.is_busy()
+    service.close()
+    code, _out, err = run("export", "--output", str(db_path))  # as if another process served it
+    assert code != 0
+    assert "memdesk's open database" in err
+    assert _rows(db_path, "SELECT content FROM memory") == [
+        ("Kept, whatever the export's file name",)
+    ]

@@ -113,6 +113,10 @@ def identity(svc: Any, a: argparse.Namespace) -> Any:
 def export(svc: Any, a: argparse.Namespace) -> Any:
     text = svc.export(a.format, layers=a.layer, project=a.project)
     if a.output:
+        try:  # not over the store itself, which another process may be serving
+            paths.refuse_open_database(a.output, also=(paths.resolve_db_path(a.db),))
+        except paths.NotAFile as exc:
+            raise MemdeskError(str(exc), field="output") from None
         Path(a.output).write_text(text, encoding="utf-8")
         return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -76,14 +76,17 @@ def release_database(path: str | os.PathLike[str]) -> None:
     _OPEN_DATABASES.discard(str(Path(path).resolve()))
 
 
-def refuse_open_database(path: str | os.PathLike[str]) -> None:
-    """NotAFile when `path` is, or links to, a database this process has open, or its
-    -wal, -shm or -journal file. Asked of the name, before any descriptor is opened."""
+def refuse_open_database(
+    path: str | os.PathLike[str], also: tuple[str | os.PathLike[str], ...] = ()
+) -> None:
+    """NotAFile when `path` is, or links to, a database this process has open (or one of
+    `also`: the store another process serves), or its -wal, -shm or -journal file. Asked of
+    the name, before any descriptor is opened; a file written there would replace the store."""
     try:
         target = os.stat(path)
     except OSError:
         return  # the read itself says what is wrong
-    for database in _OPEN_DATABASES:
+    for database in _OPEN_DATABASES | {str(Path(d).resolve()) for d in also}:
         for suffix in _DATABASE_SUFFIXES:
             try:
                 held = os.stat(database + suffix)
@@ -92,7 +95,8 @@ def refuse_open_database(path: str | os.PathLike[str]) -> None:
             if (held.st_dev, held.st_ino) == (target.st_dev, target.st_ino):
                 raise NotAFile(
                     f"{path} is memdesk's open database{f' ({suffix[1:]} file)' if suffix else ''}"
-                    "; it is not read as a file: choose an export (memdesk export) or a backup"
+                    "; it is never read or written as a plain file: choose another file (an "
+                    "export or a backup)"
                 )
 
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk import paths
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.ask import confirm
 from memdesk.ui.dialogs.transfer_job import JobCancelled, Progress, TransferDialog
@@ -149,6 +150,11 @@ class ExportDialog(TransferDialog):
         path = Path(self.path_edit.text().strip()).expanduser()
         if not path.parent.is_dir():
             self.show_status(f"The folder {path.parent} does not exist.", error=True)
+            return
+        try:  # renamed over the open store, the export would replace every memory
+            paths.refuse_open_database(path)
+        except paths.NotAFile as exc:
+            self.show_status(str(exc), error=True)
             return
         if path.exists() and not self.confirm_overwrite(path):
             return
