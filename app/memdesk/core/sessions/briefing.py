@@ -11,6 +11,7 @@ Within a character budget, ending with how many more exist.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -137,6 +138,8 @@ def build(
     stale: dict[str, str] = {}
     asked = 0
     for at, row in enumerate(rows):
+        if used + len(_shown(row.content)) + 3 > budget:
+            continue  # too long whatever its marks (its line is "- text\n" at the least)
         synced_from = quoting.someone_else(row.writer, own)
         if used + len(_line(row, None, synced_from)) > budget:
             continue  # a shorter one further down may still fit (a doubt only lengthens it)
@@ -170,9 +173,15 @@ def score(row: Candidate, project: str | None, now: datetime) -> float:
     return TRUST.get(row.source, 0.6) * kind * here * reinforced * (0.5 + row.importance) * alive
 
 
+@functools.lru_cache(maxsize=8192)
+def _shown(content: str) -> str:
+    """A memory's text on one line, cut to LINE_CHARS: each briefing lays out hundreds of
+    the same standing rules again, most of them only to find they no longer fit."""
+    text = " ".join(content.split())
+    return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+
+
 def _line(row: Candidate, doubt: str | None, synced_from: str | None) -> str:
-    text = " ".join(row.content.split())
-    if len(text) > LINE_CHARS:
-        text = text[: LINE_CHARS - 1] + "…"
+    text = _shown(row.content)
     mark = f"[may be outdated: {doubt}] " if doubt else ""
     return f"- {mark}{quoting.injected(text, row.source, row.agent, synced_from)}\n"
