@@ -168,12 +168,14 @@ def test_history_edits_retirements_and_session_spans(service, window):
     service.add("Session: moved the build to just", layer="L2", task="build")
     settle(window)
     window.timeline.wait()
-    history = window.timeline._history
-    ticks = [h for h in history if isinstance(h, type(window.timeline.marker))]
-    assert len(ticks) == 1
-    assert len(ticks[0].data) == 1
-    lines = [h for h in history if not isinstance(h, type(window.timeline.marker))]
-    assert len(lines) == 2  # the retirement bar, the session's span
+    window.timeline.fit_all()  # the edit is of today
+    assert len(window.timeline.ticks.data) == 1  # the one edit, on its memory's row
+    assert len(window.timeline._history) == 2  # the retirement bar, the session's span
+    window.timeline.plot.setXRange(
+        _seconds("2027-01-01T00:00:00Z"), _seconds("2027-02-01T00:00:00Z")
+    )
+    window.timeline._show_points()
+    assert len(window.timeline.ticks.data) == 0  # out of view
 
 
 def test_too_many_points_in_view_become_a_heat_map_until_zoomed_in(service, window, monkeypatch):
@@ -185,6 +187,7 @@ def test_too_many_points_in_view_become_a_heat_map_until_zoomed_in(service, wind
     timeline._show_points()
     assert timeline.heat.isVisible()
     assert _points(timeline) == 0
+    assert len(timeline.ticks.data) == 0  # a heat map has no rows to tick
     timeline.plot.setXRange(_seconds("2026-01-09T00:00:00Z"), _seconds("2026-01-13T00:00:00Z"))
     timeline._show_points()
     assert not timeline.heat.isVisible()

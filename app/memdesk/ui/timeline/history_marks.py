@@ -49,21 +49,10 @@ class History:
         return cls(tick_times, tick_points, retired, successors, span_starts, span_points)
 
     def items(self, t: np.ndarray, y: np.ndarray) -> list[Any]:
-        """Plot items at heights `y`: edits as ticks on their memory's row; a retired memory
-        as a bar from its creation to its successor's, joined to it; an archive summary as a
-        span over its task."""
+        """Plot items at heights `y`: a retired memory as a bar from its creation to its
+        successor's, joined to it; an archive summary as a span over its task. (Edits are
+        ticks drawn with the points in view: `ticks_in`.)"""
         items: list[Any] = []
-        if len(self.tick_points):
-            items.append(
-                pg.ScatterPlotItem(
-                    x=self.tick_times,
-                    y=y[self.tick_points],
-                    symbol="|",
-                    size=14,
-                    pen=pg.mkPen("#333", width=2),
-                    brush=None,
-                )
-            )
         if len(self.retired):
             t0, y0 = t[self.retired], y[self.retired]
             t1, y1 = t[self.successors], y[self.successors]
@@ -79,6 +68,12 @@ class History:
             wide = pg.mkPen((89, 161, 79, 90), width=6)
             items.append(pg.PlotDataItem(xs, ys, connect="pairs", pen=wide))
         return items
+
+
+def ticks_in(history: History, y: np.ndarray, low: float, high: float) -> dict[str, Any]:
+    """The edits between `low` and `high` as a tick on their memory's row at height `y`."""
+    shown = (history.tick_times >= low) & (history.tick_times <= high)
+    return {"x": history.tick_times[shown], "y": y[history.tick_points[shown]]}
 
 
 def _columns(pairs: list[tuple[Any, int]], kind: type) -> tuple[np.ndarray, np.ndarray]:
