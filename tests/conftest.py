@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import gc
+import itertools
 import json
 import os
 import weakref
@@ -16,6 +18,19 @@ from PySide6.QtWidgets import QDialog, QWidget  # noqa: E402
 
 from memdesk.cli import main  # noqa: E402
 from memdesk.core import MemoryService  # noqa: E402
+
+_TESTS = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_main_thread():
+    """Cycles are collected here, on the main thread, as the window collects them on its GUI
+    thread (`ui.app.collect_on_the_gui_thread`). Left to trigger on whichever thread allocates,
+    the collector freed a widget on a loader's thread; PySide deleted it later on the main
+    thread from inside another widget's destructor, and Qt deadlocked the suite there."""
+    gc.disable()
+    yield
+    gc.collect(2 if next(_TESTS) % 25 == 0 else 1)
 
 
 @pytest.fixture

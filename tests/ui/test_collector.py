@@ -13,6 +13,7 @@ from memdesk.ui import app as window_app
 def collector(qapp, monkeypatch):
     generations: list[int] = []
     monkeypatch.setattr(gc, "collect", lambda generation=2: generations.append(generation))
+    gc.enable()  # as a fresh process has it (the suite itself collects on its main thread)
     timer = window_app.collect_on_the_gui_thread(qapp)
     yield timer, generations
     timer.stop()
