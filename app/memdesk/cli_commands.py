@@ -116,7 +116,7 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
         try:  # not over the store itself, which another process may be serving
             paths.refuse_open_database(a.output, also=(paths.resolve_db_path(a.db),))
         except paths.NotAFile as exc:
-            raise MemdeskError(str(exc), field="output") from None
+            raise MemdeskError(f"{exc}; write the export to another file", field="output") from None
         Path(a.output).write_text(text, encoding="utf-8")
         return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -95,8 +95,6 @@ def refuse_open_database(
             if (held.st_dev, held.st_ino) == (target.st_dev, target.st_ino):
                 raise NotAFile(
                     f"{path} is memdesk's open database{f' ({suffix[1:]} file)' if suffix else ''}"
-                    "; it is never read or written as a plain file: choose another file (an "
-                    "export or a backup)"
                 )
 
 

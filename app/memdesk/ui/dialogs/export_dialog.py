@@ -154,7 +154,7 @@ class ExportDialog(TransferDialog):
         try:  # renamed over the open store, the export would replace every memory
             paths.refuse_open_database(path)
         except paths.NotAFile as exc:
-            self.show_status(str(exc), error=True)
+            self.show_status(f"{exc}; choose another file.", error=True)
             return
         if path.exists() and not self.confirm_overwrite(path):
             return
