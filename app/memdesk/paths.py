@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 APP_NAME = "memdesk"
@@ -98,30 +100,35 @@ def refuse_open_database(
                 )
 
 
-def read_file_start(path: str | os.PathLike[str], max_bytes: int) -> bytes:
-    """The first `max_bytes` of the regular file at `path` (a program's first line)."""
-    refuse_open_database(path)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotAFile(f"{path} is not a regular file")
-        return os.read(fd, max_bytes)
-    finally:
-        os.close(fd)
-
-
-def read_regular_file(
-    path: str | os.PathLike[str], max_bytes: int, *, newest_lines: bool = False
-) -> bytes:
-    """The bytes of the regular file at `path`: a FIFO would hang a reader, /dev/zero never
-    ends, so anything else is refused, without waiting. Past `max_bytes` the file is refused,
-    or with `newest_lines` only its last `max_bytes` are read, from the first whole line."""
+@contextlib.contextmanager
+def _regular(path: str | os.PathLike[str]) -> Iterator[tuple[int, os.stat_result]]:
+    """A descriptor of the regular file at `path` and its status. A FIFO would hang a reader
+    and /dev/zero never ends, so anything else is refused, without waiting; so is the open
+    store, before a descriptor of it exists."""
     refuse_open_database(path)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotAFile(f"{path} is not a regular file")
+        yield fd, info
+    finally:
+        os.close(fd)
+
+
+def read_file_start(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """The first `max_bytes` of the regular file at `path` (a program's first line)."""
+    with _regular(path) as (fd, _info):
+        return os.read(fd, max_bytes)
+
+
+def read_regular_file(
+    path: str | os.PathLike[str], max_bytes: int, *, newest_lines: bool = False
+) -> bytes:
+    """The bytes of the regular file at `path` (see `_regular`). Past `max_bytes` the file is
+    refused, or with `newest_lines` only its last `max_bytes` are read, from the first whole
+    line."""
+    with _regular(path) as (fd, info):
         cut = info.st_size > max_bytes
         if cut and not newest_lines:
             raise NotAFile(f"{path} is {info.st_size:,} bytes; at most {max_bytes:,} are read")
@@ -129,5 +136,3 @@ def read_regular_file(
         with os.fdopen(os.dup(fd), "rb") as file:
             data = file.read(max_bytes)
         return data.split(b"\n", 1)[-1] if cut else data
-    finally:
-        os.close(fd)
