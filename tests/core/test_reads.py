@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from memdesk.core import SYSTEM, ValidationError, agent
+from memdesk.core import SYSTEM, USER, ValidationError, agent
+from memdesk.core.memory.reads import timeline_code
+from memdesk.core.rules import KINDS
 
 
 @pytest.fixture
@@ -259,3 +263,18 @@ def test_the_timeline_reads_edits_in_proportion_to_edits_not_to_the_store(servic
     edits_work = [n for sql, n in ticks.items() if "memory_version" in sql]
     assert edits_work, ticks
     assert max(edits_work) < 100, ticks  # in tens of VM instructions
+
+
+def test_the_timeline_codes_layer_writer_and_kind_as_its_python_twin_does(service):
+    # SQL computes the code the Timeline draws from; As-of recomputes it in Python.
+    written = {}
+    added = service.add("an agent's note", actor=agent("tester"))
+    written[added["id"]] = timeline_code("L1", "agent", "fact")
+    for layer, kind in itertools.product(("L1", "L2"), KINDS):
+        for source, actor in (("user", USER), ("system", SYSTEM)):
+            added = service.add(f"{layer} {kind} {source}", layer=layer, kind=kind, actor=actor)
+            written[added["id"]] = timeline_code(layer, source, kind)
+    columns = service.timeline()
+    drawn = dict(zip(columns["id"], columns["code"], strict=True))
+    assert {i: drawn[i] for i in written} == written
+    assert len(set(written.values())) == len(written)  # no two combinations share a code

@@ -9,6 +9,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from memdesk.core.rules import LAYERS
+
+ARCHIVE = LAYERS.index("L2")
+
 
 @dataclass(frozen=True)
 class History:
@@ -41,7 +45,7 @@ class History:
         spans = [
             (first[data["task"][n]], n)
             for n in tasked
-            if data["layer"][n] == "L2" and first[data["task"][n]] < times[n]
+            if data["layer_code"][n] == ARCHIVE and first[data["task"][n]] < times[n]
         ]
         tick_times, tick_points = _columns(edits, float)
         retired, successors = _columns(pairs, int)

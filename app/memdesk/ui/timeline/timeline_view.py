@@ -214,7 +214,7 @@ class TimelineView(QWidget):
         self._history.clear()
         field = LANES[self.lanes.currentText()]
         if field not in self._data["lanes"]:  # another lane choice than the load's
-            self._data["lanes"][field] = lanes(self._data[field], field)
+            self._data["lanes"][field] = lanes(self._data, field)
         self.lane_names, lane = self._data["lanes"][field]
         y = lane + self._data["spread"]
         # Shared brush objects, picked by code; the points themselves are drawn by
