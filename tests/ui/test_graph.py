@@ -279,3 +279,22 @@ def test_a_long_linked_memory_is_quoted_to_a_whole_word_and_no_autorange_button_
     quoted = remove.text().split("“", 1)[1].rstrip("”")
     assert quoted == "Deploys run from the release branch…"
     assert not graph.plot.getPlotItem().autoBtn.isVisible()
+
+
+def test_a_hidden_graph_draws_the_current_memory_when_it_is_shown_again(window, memories):
+    # While another view shows, each search result moved the current row and redrew the
+    # hidden graph between keystrokes; it now draws once, when shown.
+    a, b, _ = memories
+    graph = window.graph
+    graph.set_current(a["id"])
+    window.view_tabs.setCurrentIndex(0)
+    drawn: list[int] = []
+    graph.nodes.sigPlotChanged.connect(lambda *_: drawn.append(1))
+    graph.set_current(b["id"])
+    graph.set_selected([a["id"], b["id"]])
+    assert drawn == []
+    window.view_tabs.setCurrentIndex(2)
+    assert drawn
+    marked = graph.marker.points()
+    assert len(marked) == 1
+    assert (marked[0].pos().x(), marked[0].pos().y()) == pytest.approx(graph.positions[b["id"]])

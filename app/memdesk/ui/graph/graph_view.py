@@ -18,7 +18,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QCursor, QFontMetricsF, QKeyEvent
+from PySide6.QtGui import QCursor, QFontMetricsF, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -176,6 +176,7 @@ class GraphView(QWidget):
         self.plot.getPlotItem().setMenuEnabled(False)
         self.plot.getPlotItem().hideButtons()  # its "A" (auto-range) corner button; Fit is ours
         self._edge_items: list[pg.PlotDataItem] = []
+        self._draw_when_shown = False
         self.nodes = GraphNodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
         self.plot.addItem(self.nodes)
@@ -236,7 +237,18 @@ class GraphView(QWidget):
 
     # -- drawing -----------------------------------------------------------------------------------
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._draw_when_shown:
+            self._draw()
+
     def _draw(self) -> None:
+        # Hidden (another view showing), it draws when next shown: the List's current row
+        # and selection move with every search result, and each redraw of a hidden graph was
+        # GUI time between the person's keystrokes.
+        self._draw_when_shown = not self.isVisible()
+        if self._draw_when_shown:
+            return
         for item in self._edge_items:
             self.plot.removeItem(item)
         self._edge_items.clear()
