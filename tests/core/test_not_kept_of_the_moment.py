@@ -30,6 +30,13 @@ def _stored(message: str) -> list[str]:
         "nobody noticed until the invoices went out with the wrong totals",
         # when something of the moment is due
         "the submission deadline is in 4 days, and the results section is still empty",
+        # a piece of work where it stands
+        "checkout flow is in review, Priya left three comments on the coupon field",
+        "the migration tests are in, 12 cases, all green over 10k runs",
+        # an option left for later, a subset or a weekday of this task
+        "no idea yet if the cache should be redis or memcached. keep both in the doc, decide later",
+        "yep, weekend orders only, that's the slice we care about for this analysis",
+        "for the demo this thursday only seed 50 customers, the full set can wait",
     ],
 )
 def test_plans_questions_stories_and_dates_of_the_moment_are_not_stored(message):
@@ -46,6 +53,25 @@ def test_what_a_burst_of_frustration_states_is_only_proposed():
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        # a burst of frustration at the end
+        "the annotators boxed the forklift's shadow on half the frames. I want to scream",
+        "cold start is still 30 seconds on the staging box. painful",
+        "every sprint the same story: design changes the spec after we estimate",
+        # a habit of someone else's, kept at arm's length
+        "Tobias prefixes every branch with his initials. that's his thing, I'm not sold on it",
+        "our architect keeps saying every service needs its own database. I don't buy it",
+        "my manager always books every review for friday afternoon. she says it works. hmm",
+        # thought aloud
+        "latency spikes line up with the gc pauses... the heap is too small maybe, or it leaks",
+    ],
+)
+def test_what_is_said_in_doubt_is_only_proposed(message):
+    assert _stored(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
     ("message", "evidence"),
     [
         # rules said with words a plan, a question or a story also use
@@ -53,6 +79,10 @@ def test_what_a_burst_of_frustration_states_is_only_proposed():
         ("so when you write tests, use pytest fixtures instead of setUp", "fixtures"),
         ("after a deploy we always run the smoke tests against staging", "smoke tests"),
         ("everyone here uses pnpm, never npm", "pnpm"),
+        # a rule that reaches even a throwaway, a file compared, a place in the calendar
+        ("I want docstrings on every public function, even in throwaway scripts", "docstrings"),
+        ("fixtures live in the same file as the tests that use them, always", "fixtures"),
+        ("Board decks are due the first Monday of the last month of each quarter", "board"),
     ],
 )
 def test_rules_that_share_those_words_are_still_stored(message, evidence):

@@ -92,7 +92,10 @@ TRANSIENT = re.compile(
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
     r"sweep|chart|table|notebook|dataset|job|helper|"
-    r"spike|demo|experiment|incident|outage|investigation)|"
+    r"spike|demo|experiment|incident|outage|investigation|comparison|analysis|benchmark|"
+    r"subset|paper|report|deadline)|"
+    # a weekday of this week: "for the paper deadline this friday only run N=1000"
+    r"this (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"in this (?:pr|change|ticket|commit|branch|pass|session|notebook)|^(?:nit|nitpick)\b|"
     r"\bonly for (?:one|a|this|that) (?:slide|demo|chart|plot|figure|talk|meeting|run|test|"
     r"experiment|screenshot)\b|"
@@ -104,7 +107,8 @@ TRANSIENT = re.compile(
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
-    r"\bthrowaway\b|^option [a-z0-9]\b|\bfor [\w-]*\d[\w-]* only\b|\bit'?s late\b|"
+    r"(?<!\beven in )(?<!\beven for )\bthrowaway\b|^option [a-z0-9]\b|"
+    r"\bfor [\w-]*\d[\w-]* only\b|\bit'?s late\b|"
     # undone after: "I've scaled the workers to 12 for the backfill, will scale them back after"
     r"\b(?:will|'ll|going to) (?:\w+ )?(?:it|them|that|this|\w+) back(?: down| up| off)? "
     r"(?:after|afterwards|later|when|once)\b|"
@@ -177,7 +181,7 @@ TRAILS_OFF = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*
 THINKING = re.compile(
     r"(?:\.{3,}|…)\s*(?:unless|but|or|maybe|so|then|which|wait|hmm+|idk|i guess|probably|"
     r"that'?s (?:it|why))\b|^(?:hmm+,?\s+)?(?:so if|what if|i wonder|oh wait|wait,|maybe)\b|"
-    r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$",
+    r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$|\bmaybe,?\s+or\b",
     _I,
 )
 # Venting about how things are ("i really hate how composer hides the logs"); how the agent
@@ -197,6 +201,7 @@ BELIEVED = re.compile(
 # Not decided: "let's not decide that yet", "I haven't made up my mind".
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
+    r"decide (?:it |that |this )?later|not sure yet|"
     r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
     r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
     r"let me think|i'm tempted|back and forth|no decision|toying with|playing with the idea|"
@@ -251,7 +256,7 @@ ANSWER = re.compile(
 AT_HAND = re.compile(
     r"\b(?:in|inside|within) (?:this|that|these|your|the new|the same) (?:\w+ )?(?:function|"
     r"method|loop|handler|class|file|types file|diff|pr|hunk|helper|hook|component|endpoint|"
-    r"script|query|migration|test|template|module)s?\b|"
+    r"script|query|migration|test|template|module)s?\b(?! as\b)|"
     r"\b(?:in|inside) the (?:error|else|catch|except|fallback|retry|for|while|inner|outer) "
     r"(?:branch|path|case|block|clause|loop)\b|"
     r"\bwe (?:don't|do not) (?:need|want) (?:the|a|an|all (?:these|those|the)|any of (?:that|"
@@ -281,6 +286,8 @@ def doubted(message: str) -> bool:
     # sentences are guesses on the way, whichever one says so
     if THINKING.search(pasted.prose(message)) or _VENTED.search(message):
         return True
+    if _DISTANCED.search(message):
+        return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
@@ -293,8 +300,18 @@ def doubted(message: str) -> bool:
 # ("docker images eating 400GB because nobody ever prunes anything. i'm losing my mind").
 _VENTED = re.compile(
     r"\b(?:losing my mind|so done with|i'?m done with|kill me|ugh+|argh+|wtf|ffs|"
+    r"(?:want|going) to scream|(?:so |really |very )?painful[.!]*\s*$|"
+    r"(?:every|each) (?:single )?\w+,? the same (?:thing|story|mess)|"
     r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
     r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up)\b",
+    _I,
+)
+# The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
+# that's his thing, I'm not sold on it"): the rule beside it is someone else's.
+_DISTANCED = re.compile(
+    r"\b(?:not sold(?: on)?|(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
+    r"(?:his|her|their) (?:rule|stuff|thing|call|hill) for (?:his|her|their)\b|"
+    r"(?:hmm+|meh)[.!]*\s*$)",
     _I,
 )
 _IRONIC_OPENER = re.compile(

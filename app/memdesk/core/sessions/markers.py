@@ -208,7 +208,7 @@ ANCHORED = re.compile(
     r"crate|app|team|org|company|monorepo|package|module|library|workspace|firmware|board|"
     r"cluster|machine|box|laptop)|the (?:team|company)|prod|production|staging|ci|i|i'm|my|"
     r"fyi|for the record|for future reference|btw|by the way|heads[- ]up|note|remember|"
-    r"always|never|every|by default|"
+    r"always|never|every|each|by default|"
     # where things are and what they are built on: said of how things stay
     r"lives|live|listens|hosted|deployed to|deploys to|pinned|named|called|source of truth|"
     r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"

@@ -74,6 +74,10 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
     r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+|"
     r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
+    # a piece of work where it stands: "onboarding flow is in review", "invariant tests are
+    # in, all green over 50k runs", "Tomasz left two comments"
+    r"\b(?:is|are) in (?:review|qa|testing|staging)\b|\b(?:is|are) in(?=\s*[,;]|\s*$)|"
+    r"\ball green\b|\bleft (?:\w+ )?(?:comments?|notes?|a review)\b|"
     # when something of the moment is due: "deadline is in 9 days", "the demo's due friday"
     r"\b(?:deadline|due date|launch|demo|freeze|cutoff|cut-off|submission|presentation)s?\b"
     r"[^.;]{0,30}?\b(?:is|are|'s) (?:in \d+ \w+|due|tomorrow|on (?:mon|tues|wednes|thurs|fri|"
@@ -116,7 +120,8 @@ PAST = re.compile(
     # accident"
     r"(?!.*\b(?:never|don'?t|do not) want\b[^.;]{0,60}\b(?:by (?:mistake|accident)|"
     r"accidentally)\b).*?"
-    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)|"
+    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year)"
+    r"(?! of (?:each|every|the)\b)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     # ("not the old with DAG() context manager" sets a way against the old one)
     r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )the old|previous|"
