@@ -62,6 +62,8 @@ _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
 
 def invisible(text: str) -> list[str]:
     """Why the characters of `text` that no reader sees are suspicious (empty: they are not)."""
+    if text.isascii():
+        return []  # every character below reads outside ASCII
     found = []
     if bidi := _BIDI.search(text):
         found.append(f"contains a direction-changing character (U+{ord(bidi.group()):04X})")
@@ -175,7 +177,7 @@ def _ascii_look_alike(char: str, data: dict[str, list[dict[str, str]]]) -> str |
 def hidden_texts(text: str) -> list[tuple[str, str]]:
     """Text carried inside `text` in an encoding: (how it was hidden, the decoded text)."""
     found = []
-    smuggled = "".join(_TAGS.findall(_TAG_FLAG.sub("", text)))
+    smuggled = "" if text.isascii() else "".join(_TAGS.findall(_TAG_FLAG.sub("", text)))
     tags = "".join(chr(ord(ch) - 0xE0000) for ch in smuggled)
     if tags.strip():
         found.append(("Unicode tag characters", tags))
@@ -187,9 +189,11 @@ def hidden_texts(text: str) -> list[tuple[str, str]]:
             found.append(("hex", decoded))
     for run in _PERCENT.findall(text):
         found.append(("percent-encoding", bytes.fromhex(run.replace("%", "")).decode("latin-1")))
-    rot13 = codecs.encode(text, "rot13")
-    if _english_words(rot13) > _english_words(text):
-        found.append(("ROT13", rot13))
+    # The words of the text counted once, as English and as English in ROT13: only text
+    # that reads as more words in ROT13 is decoded.
+    words = _ASCII_WORD.findall(text.lower())
+    if sum(word in _COMMON_ROT13 for word in words) > sum(word in _COMMON for word in words):
+        found.append(("ROT13", codecs.encode(text, "rot13")))
     return found
 
 
@@ -199,8 +203,7 @@ _COMMON = frozenset(
 )
 
 
-def _english_words(text: str) -> int:
-    return sum(word in _COMMON for word in _ASCII_WORD.findall(text.lower()))
+_COMMON_ROT13 = frozenset(codecs.encode(word, "rot13") for word in _COMMON)
 
 
 def _b64(run: str) -> bytes:
