@@ -46,7 +46,11 @@ def test_another_agent_never_sees_a_private_memory(service, secret):
 
 def test_written_by_a_second_agent_it_is_proposed_for_sharing(service, secret):
     again = service.add(secret["content"], actor=CURSOR)  # the same fact, found on its own
-    assert again["duplicate_of"] == secret["id"]
+    # Its own memory: the answer says nothing of the one it may not read (it returned that
+    # memory, id and all, as `duplicate_of`).
+    assert again["id"] != secret["id"]
+    assert "duplicate_of" not in again
+    assert service.get(again["id"], actor=CURSOR)["content"] == secret["content"]
     (proposal,) = service.proposals()
     assert (proposal["kind"], proposal["memory"]) == ("promote", secret["id"])
     assert "also written by cursor" in proposal["why"]
@@ -57,6 +61,24 @@ def test_written_by_a_second_agent_it_is_proposed_for_sharing(service, secret):
     assert service.proposals()[0]["status"] == "pending"
     with pytest.raises(NotFound):
         service.get(secret["id"], actor=CURSOR)
+
+
+def test_an_agent_learns_nothing_of_a_memory_it_may_not_read_by_writing_alike_text(service):
+    # A near-copy of someone's private note with one number changed came back as its
+    # "possible update", and the Inbox item quoted the private number to every agent.
+    mine = service.add(
+        "The joint account PIN is 8837 and the recovery phrase is tiger lamp",
+        visibility="private",
+        project="fin",
+    )
+    guess = service.add(
+        "The joint account PIN is 1111 and the recovery phrase is tiger lamp",
+        project="fin",
+        actor=CURSOR,
+    )
+    assert "possible_update_of" not in guess
+    assert mine["id"] not in str(service.proposals(status="all", actor=CURSOR))
+    assert all("8837" not in str(p) for p in service.proposals(status="all"))
 
 
 def test_restated_three_times_it_is_proposed_once(service, secret):

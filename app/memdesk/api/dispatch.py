@@ -134,7 +134,7 @@ class Dispatcher:
             ),
             "agents.list": lambda p, s: svc.agents(actor=s.actor),
             "agents.control": lambda p, s: svc.set_agent_mode(p["agent"], p["mode"], actor=s.actor),
-            "proposals.list": lambda p, s: svc.proposals(**p),
+            "proposals.list": lambda p, s: svc.proposals(**p, actor=s.actor),
             "proposals.decide": self._decide,
             "injections": lambda p, s: svc.injections(**_person(s, "injections", p)),
             "inbox.list": lambda p, s: svc.inbox(**_person(s, "inbox.list", p)),

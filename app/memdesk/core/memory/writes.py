@@ -21,6 +21,7 @@ from memdesk.core.memory import dedup as dedup_rules
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
 from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.reads import visible_to
 from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.versions import Versions
 from memdesk.core.search import frequency, neighbours, retrieval
@@ -96,8 +97,9 @@ class Writes:
     ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
         alike: Memory | None = None
+        hidden: Memory | None = None  # what the writer restated but may not see
         if dedup:
-            alike = self.near_duplicate(draft)
+            alike, hidden = self._alike_for(draft, actor)
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
                 return self._reinforce(alike, actor, pending)
         if draft.layer == "L0":
@@ -112,6 +114,8 @@ class Writes:
         if refresh and row.task is not None:
             neighbours.refresh_around(row)
         pending.append(Change("created", row.uuid, row.version, actor.label))
+        if hidden is not None and hidden.visibility == "private":
+            self._consider_sharing(hidden, actor, pending)
         out = to_dict(row)
         if replacing is not None:
             # The person let this agent's updates of its own notes through: the newer one
@@ -201,9 +205,20 @@ class Writes:
         pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
         return [to_dict(Memory(**row)) for row in rows]
 
-    def near_duplicate(self, draft: Draft) -> Memory | None:
+    def _alike_for(self, draft: Draft, actor: Actor) -> tuple[Memory | None, Memory | None]:
+        """The near duplicate of `draft` that `actor` may see, and a restatement it may not
+        (another agent's private memory, one the guard withholds): an agent's write is never
+        compared with what it cannot read, so the answer cannot tell it that text exists."""
+        alike = self.near_duplicate(draft)
+        if alike is None or _known_to(alike, actor):
+            return alike, None
+        hidden = alike if dedup_rules.restates(alike.content, draft.content) else None
+        return self.near_duplicate(draft, seen_by=actor), hidden
+
+    def near_duplicate(self, draft: Draft, seen_by: Actor | None = None) -> Memory | None:
         """The most similar active memory in the draft's layer and project, if at least
-        DEDUP_JACCARD alike (a restatement first, then the newest of equals)."""
+        DEDUP_JACCARD alike (a restatement first, then the newest of equals); with `seen_by`,
+        the most similar of those that actor may see."""
         words = dedup.word_set(draft.content)
         filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
         ids = dedup.candidates(words, rules.DEDUP_JACCARD, self._word_counts, retrieval.postings)
@@ -214,18 +229,21 @@ class Writes:
             probe = dedup.rarest(words, self._word_counts)[: spare + 1]
             hits = retrieval.containing_any(probe, filters, k=20)
             rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
-        best, best_rank = None, (False, 0.0)
         likeness = dedup.likeness_to(draft.content)
+        ranked = []
         for memory_id, content, project in rows:
             if project != draft.project:  # no project is a project of its own here
                 continue
             similarity = likeness(content)
-            if similarity < rules.DEDUP_JACCARD:
-                continue
-            rank = (dedup.restates(content, draft.content), similarity)
-            if rank > best_rank:
-                best, best_rank = memory_id, rank
-        return None if best is None else Memory.get(Memory.uuid == best)
+            if similarity >= rules.DEDUP_JACCARD:
+                ranked.append(((dedup.restates(content, draft.content), similarity), memory_id))
+        # Best first; of equals, the first found (the newest).
+        ranked.sort(key=lambda pair: pair[0], reverse=True)
+        for _, memory_id in ranked:
+            row = Memory.get(Memory.uuid == memory_id)
+            if seen_by is None or _known_to(row, seen_by):
+                return row
+        return None
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
         # Not a new version: the content is unchanged, only the evidence for it grew.
@@ -260,6 +278,16 @@ class Writes:
             memory=row.uuid,
             support=2 if second else row.reinforce_count,
         )
+
+
+def _known_to(row: Memory, actor: Actor) -> bool:
+    """Whether `actor` may be told that `row` restates its text: it may read it, or it is a
+    shared note waiting only because its writer was unsure (a second agent saying the same
+    is the support the person weighs; a guard's or a private memory stays unknown)."""
+    if visible_to(row, actor):
+        return True
+    flag = json.loads(row.flag) if row.flag else []
+    return row.visibility == "shared" and bool(flag) and withhold.only_unsure(flag)
 
 
 @functools.cache

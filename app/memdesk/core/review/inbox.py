@@ -26,7 +26,7 @@ from memdesk.core.guard import withhold
 from memdesk.core.memory.edits import Edits
 from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity
 from memdesk.core.memory.proposals import Proposals
-from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.reads import Reads, visible_to
 from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.status import StatusChanges
 from memdesk.core.memory.undo import Undo
@@ -133,12 +133,21 @@ class Inbox:
 
     # -- the proposals.* methods of earlier versions ---------------------------------------
 
-    def proposals(self, status: str = "pending") -> list[dict[str, Any]]:
+    def proposals(self, status: str = "pending", *, actor: Actor = USER) -> list[dict[str, Any]]:
+        """The proposals (all of them to the person); to an agent only its own, and none
+        about a memory it may not read (what it quotes, such as the numbers of an update,
+        would tell it)."""
         validate.one_of(status, ("pending", "accepted", "dismissed", "all"), "status")
         query = Proposal.select().order_by(Proposal.id.desc())
         if status != "all":
             query = query.where(Proposal.status == status)
-        return [_proposal(p) for p in query]
+        if actor.source != "agent":
+            return [_proposal(p) for p in query]
+        own = [_proposal(p) for p in query.where(Proposal.agent == actor.agent)]
+        about = {u for p in own for u in [p["memory"], *p["subject"]] if u}
+        rows = Memory.select().where(Memory.uuid.in_(among(about)))
+        readable = {row.uuid for row in rows if visible_to(row, actor)}
+        return [p for p in own if all(u in readable for u in [p["memory"], *p["subject"]] if u)]
 
     def decide_proposal(self, number: int, accept: bool, *, actor: Actor = USER) -> dict[str, Any]:
         """Accept or dismiss one proposal by its number."""
