@@ -26,7 +26,7 @@ from memdesk.api import naming, protocol
 from memdesk.api.bookkeeper import Bookkeeper
 from memdesk.api.connection import Connection, Limits
 from memdesk.api.dispatch import Dispatcher
-from memdesk.core import Change, MemoryService
+from memdesk.core import Actor, Change, MemdeskError, MemoryService
 
 SWITCH_INTERVAL_S = 0.001
 
@@ -322,12 +322,34 @@ class SocketServer(QObject):
         listeners = [c for c in self._connections if c.session.subscribed]
         if not listeners or not changes:
             return
-        lines = b"".join(
-            protocol.encode(protocol.notification("memory.changed", change.to_dict()))
-            for change in changes
-        )
+        lines = _lines(changes)
+        ids = {change.id for change in changes if change.id}
+        readable: dict[str, set[str]] = {}  # per agent: what it may hear of
         for connection in listeners:
-            connection.send(lines)
+            actor = connection.session.actor
+            if connection.session.role == "user" or actor.source != "agent":
+                connection.send(lines)
+                continue
+            # An agent hears only of memories it may read: the ids and writers of private
+            # and withheld ones went to every subscriber.
+            if actor.agent not in readable:
+                readable[actor.agent] = self._readable(ids, actor)
+            heard = [c for c in changes if not c.id or c.id in readable[actor.agent]]
+            if heard:
+                connection.send(lines if len(heard) == len(changes) else _lines(heard))
+
+    def _readable(self, ids: set[str], actor: Actor) -> set[str]:
+        try:
+            return self._service.readable_by(ids, actor)
+        except MemdeskError:
+            return set()  # the store is busy or closing: better silent than telling
+
+
+def _lines(changes: list[Change]) -> bytes:
+    return b"".join(
+        protocol.encode(protocol.notification("memory.changed", change.to_dict()))
+        for change in changes
+    )
 
 
 def _same_user(sock: QLocalSocket) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -18,7 +18,7 @@ from memdesk.core.memory import staleness
 from memdesk.core.memory.records import to_dict
 from memdesk.core.rules import KINDS, LAYERS, SOURCES
 from memdesk.core.search.filters import Filters, order_by
-from memdesk.store import Link, Memory, MemoryVersion
+from memdesk.store import Link, Memory, MemoryVersion, among
 
 
 class Reads:
@@ -162,6 +162,11 @@ class Reads:
             "WHERE v.change IN ('update', 'revert')"
         ).fetchall()
         return out
+
+    def readable_by(self, memory_ids: Collection[str], actor: Actor) -> set[str]:
+        """Which of `memory_ids` `actor` may read (all that exist, to the person)."""
+        rows = Memory.select().where(Memory.uuid.in_(among(memory_ids)))
+        return {row.uuid for row in rows if visible_to(row, actor)}
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why)."""
