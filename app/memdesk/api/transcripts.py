@@ -44,6 +44,8 @@ _HOST_NOTES = (
     "<environment_context>",
     "<user_instructions>",
     "# AGENTS.md instructions",
+    # Claude Code's mark of a stopped turn: what the person says next is a message of its own
+    "[Request interrupted by user",
 )
 
 
@@ -122,7 +124,11 @@ def _latest_by_id(records: list[Any]) -> list[Any]:
 def _message(record: dict[str, Any]) -> dict[str, str] | None:
     if record.get("isMeta") or record.get("isCompactSummary"):
         return None  # Claude Code's own notes (command wrappers, compaction summaries)
+    if record.get("isSidechain") is True:
+        return None  # a subagent's conversation: its "user" is the agent's own prompt
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
+    if {record.get("type"), inner.get("role")} == {"user", "assistant"}:
+        return None  # an entry that is one speaker by its type and the other by its role
     if isinstance(record.get("payload"), dict):  # Codex's session log: response items
         inner = record["payload"] if record["payload"].get("type") == "message" else {}
     if record.get("type") in _COPILOT_ROLES and isinstance(record.get("data"), dict):
