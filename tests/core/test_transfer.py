@@ -220,6 +220,8 @@ def test_a_bad_record_error_includes_its_id(service, exported):
         ("[1, 2, 3]", "format"),
         ('{"format": "other-tool", "memories": []}', "format"),
         ('{"format": "memdesk-export", "version": 1, "memories": {}}', "memories"),
+        # a number longer than Python reads: a traceback
+        ('{"format": "memdesk-export", "version": 1' + "0" * 5000 + ', "memories": []}', "file"),
     ],
 )
 def test_a_file_that_is_not_an_export_is_refused(service, dump, text, field):

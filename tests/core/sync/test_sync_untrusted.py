@@ -66,6 +66,23 @@ def test_broken_files_are_refused_with_their_reason_and_the_rest_arrives(machine
     assert 'layer: "L9"' in tree[memory_path(bad_layer)]
 
 
+def test_values_nested_too_deep_or_too_long_are_refused_and_the_rest_arrives(machines):
+    # Each stopped every sync with that remote, with a traceback from the CLI.
+    _first_push(machines)
+    good, deep, long = (str(uuid.uuid4()) for _ in range(3))
+    machines.push_files(
+        {
+            memory_path(good): _file(good, "A good one."),
+            memory_path(deep): _file(deep, "Deep.", tags="[" * 100_000 + "]" * 100_000),
+            memory_path(long): _file(long, "Long.", version="1" + "0" * 200_000),
+        }
+    )
+    refused = "\n".join(machines.sync("b")[0]["refused"])
+    assert "(tags): the value is not JSON" in refused
+    assert "(version): the value is not JSON" in refused
+    assert good in machines.shared("b")
+
+
 def test_injected_text_from_a_remote_is_held_from_agents(machines):
     _first_push(machines)
     memory_id = str(uuid.uuid4())

@@ -35,7 +35,12 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             "the file nests JSON deeper than an export ever does; it is not a memdesk export",
             field="file",
         ) from None
-    except (json.JSONDecodeError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
+        if isinstance(exc, ValueError) and not isinstance(exc, json.JSONDecodeError):
+            raise ValidationError(
+                "the file holds a number longer than any export has; it is not a memdesk export",
+                field="file",
+            ) from None
         if isinstance(text, str) and text.lstrip().startswith("# memdesk export"):
             raise ValidationError(
                 "this is a Markdown export, which is for reading; import the JSON export "

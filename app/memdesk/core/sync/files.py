@@ -207,10 +207,10 @@ def parse_file(text: str) -> dict[str, Any]:
             raise ValidationError(f"line {number} is not `key: value`", field="file")
         try:
             fields[key] = _value(value)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # also nested too deep, a number too long
             raise ValidationError(
-                f"line {number} ({key}): the value is not JSON (text in double quotes, "
-                "numbers, true/false/null, [lists])",
+                f"line {number} ({key}): the value is not JSON that memdesk reads (text in "
+                "double quotes, numbers, true/false/null, [lists] a few levels deep)",
                 field=key,
             ) from None
     if "deleted" not in fields:
@@ -239,7 +239,7 @@ def parse_entry(text: str) -> dict[str, Any]:
         raise ValidationError("an identity entry must start with its memdesk line", field="file")
     try:
         fields = json.loads(line[len(_ENTRY) : -len(_ENTRY_END)])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # also nested too deep, a number too long
         raise ValidationError("an identity entry's line is not JSON", field="file") from None
     if not isinstance(fields, dict):
         raise ValidationError("an identity entry's memdesk line is not an object", field="file")
