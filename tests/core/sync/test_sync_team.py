@@ -218,3 +218,18 @@ def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machine
     assert "- Always run the acme tests with -x.\n" in given["text"] + "\n"  # the person's own
     assert theirs["id"] in given["briefed"]
     assert own["id"] in given["briefed"]
+
+
+def test_the_command_that_joins_an_announced_team_is_quoted_for_a_shell():
+    # An announcement of "$(touch /tmp/x)" was printed as a command to paste, unquoted.
+    import shlex
+
+    from memdesk.core.sync import moved
+    from memdesk.core.sync.config import Config, Remote
+
+    config = Config(remotes=[Remote("origin", "/srv/mine.git")], writer="ana@laptop")
+    [notice] = moved.notices({"evil@x": {"p3; rm -rf ~": "$(touch /tmp/x)"}}, config)
+    command = notice.split("Join it: ", 1)[1]
+    assert shlex.split(command) == [
+        "memdesk", "sync", "init", "$(touch /tmp/x)", "--project", "p3; rm -rf ~"
+    ]  # fmt: skip

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -77,7 +78,8 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
                 said.append(
                     f"project {project} syncs through a team remote on {writer} ({url}), not "
                     f"through this one: its changes there do not reach this machine. Join it: "
-                    f"memdesk sync init {url} --project {project}"
+                    # quoted for a shell: the file is the remote's, and the person pastes this
+                    f"memdesk sync init {shlex.quote(url)} --project {shlex.quote(project)}"
                 )
     return said
 
