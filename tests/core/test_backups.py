@@ -265,6 +265,30 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
     assert service.restore_backup(good["name"])["memories"] == 31
 
 
+@pytest.mark.parametrize(
+    ("poison", "said"),
+    [
+        ("UPDATE memory SET tags = 'notjson{'", "cannot be read"),
+        ("UPDATE memory SET created_at = 'garbage'", "created_at"),
+        ("UPDATE memory SET kind = 'evil'", "kind"),
+        ("UPDATE memory_version SET state = 'notjson'", "cannot be read"),
+        ("UPDATE memory SET layer = 'L0', content = printf('%.3000c', 'X')", "identity"),
+    ],
+)
+def test_a_backup_whose_rows_an_import_would_refuse_is_refused(
+    service, dump, tmp_path, poison, said
+):
+    # Restored, these broke every list, search and export while `check` said healthy.
+    service.add("memory about deploys", tags=["ops"])
+    edited = service.add("another memory")
+    service.update(edited["id"], content="another memory, edited")
+    crafted = _crafted(service, tmp_path, poison)
+    before = dump()
+    with pytest.raises(ValidationError, match=said):
+        service.restore_backup(crafted)
+    assert dump() == before
+
+
 def test_a_broken_current_state_never_blocks_going_back_to_a_good_backup(service, db_path):
     kept = service.add("the good state")
     good = service.backup()
@@ -291,10 +315,14 @@ def test_a_restored_files_flags_are_not_trusted(service, tmp_path):
         tmp_path,
         "UPDATE memory SET flag = NULL",  # the file says: nothing withheld
         "INSERT INTO memory (uuid, layer, kind, content, source, status, created_at, "
-        "updated_at, flag) SELECT 'b' || uuid, layer, kind, content || ' now', source, status, "
-        "created_at, updated_at, 'not json' FROM memory",
+        "updated_at) SELECT substr(uuid, 1, 35) || iif(substr(uuid, 36) = 'b', 'c', 'b'), "
+        "layer, kind, content || ' now', "
+        "source, status, created_at, updated_at FROM memory",
     )
     result = service.restore_backup(crafted)
     assert result["withheld"] == 2
     assert service.search("previous instructions", actor=CLAUDE)["hits"] == []
     assert service.get(memory["id"])["flag"]
+    unreadable = _crafted(service, tmp_path, "UPDATE memory SET flag = 'not json'")
+    with pytest.raises(ValidationError, match="cannot be read"):
+        service.restore_backup(unreadable)

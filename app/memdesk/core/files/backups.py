@@ -20,6 +20,7 @@ from memdesk.core import guard, rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotFound, StorageFailed, ValidationError
+from memdesk.core.files import backup_rows
 from memdesk.store import backup as store_backup
 from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
@@ -91,6 +92,7 @@ class Backups:
             facts = store_backup.verify(source, SCHEMA_VERSION)
         except store_backup.BackupError as exc:
             raise ValidationError(str(exc), field="name") from None
+        backup_rows.check(source)
         self.desk.settle()
         before = self._snapshot("before-restore", checked=False)
         database = self.desk.database

@@ -1,0 +1,75 @@
+"""A backup's memories read as an import reads a file, before any of them replaces the store.
+
+The file's schema and search index are checked where it lies (store/backup.py); its rows can
+still hold what memdesk never writes: tags that are not JSON, a date that is not one, an
+unknown kind, an identity past its 1,000 characters. Restored, such a row broke every list,
+search and export while `memdesk check` said the file was healthy. So a copy of the file is
+opened as a store of its own, exported, and that export checked by the import's rules, in a
+process of its own: one process holds one open store, and a crafted file that makes the
+reading fail or run long fails there, not in the process serving everyone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as WaitedTooLong
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
+from pathlib import Path
+
+from memdesk.core import rules
+from memdesk.core.errors import MemdeskError, ValidationError
+
+READ_SECONDS = 600  # a million memories with their histories, read and checked
+
+
+def check(source: Path) -> None:
+    """Raise ValidationError naming what an import of `source`'s memories would refuse."""
+    # spawn, not fork: forking a process that runs Qt threads is unsafe.
+    spawn = multiprocessing.get_context("spawn")
+    try:
+        with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+            problem = pool.submit(_problem, str(source)).result(timeout=READ_SECONDS)
+    except WaitedTooLong:
+        problem = f"reading its memories took over {READ_SECONDS} s"
+    except BrokenProcessPool:
+        problem = "reading its memories stopped the process that read them"
+    if problem is not None:
+        raise ValidationError(
+            f"{source} holds memories memdesk would not import: {problem}; nothing was changed",
+            field="name",
+        )
+
+
+def _problem(source: str) -> str | None:
+    # Imported here: this runs in a fresh process that needs the service, and the service
+    # imports this room.
+    from memdesk.core.files.importing import parse
+    from memdesk.core.service import MemoryService
+
+    with tempfile.TemporaryDirectory(prefix="memdesk-restore-") as folder:
+        copy = Path(folder) / "backup.sqlite3"
+        with (
+            closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
+            closing(sqlite3.connect(copy)) as dest,
+        ):
+            src.backup(dest)
+        try:
+            service = MemoryService.open(copy)
+            try:
+                text = service.export("json")
+            finally:
+                service.close()
+            records, _links = parse(text)
+        except MemdeskError as exc:
+            return "; ".join(exc.data.get("errors", [exc.message])[:3])
+        except Exception as exc:  # noqa: BLE001 (whatever a crafted row makes fail is a refusal)
+            return f"a memory that cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
+    identity = [len(r["content"]) for r in records if (r["layer"], r["status"]) == ("L0", "active")]
+    size = rules.profile_size(identity)
+    if size > rules.IDENTITY_LIMIT:
+        return f"its identity (L0) is {size:,} characters; the limit is {rules.IDENTITY_LIMIT:,}"
+    return None
