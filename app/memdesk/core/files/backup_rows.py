@@ -4,9 +4,9 @@ The file's schema and search index are checked where it lies (store/backup.py); 
 still hold what memdesk never writes: tags that are not JSON, a date that is not one, an
 unknown kind, an identity past its 1,000 characters. Restored, such a row broke every list,
 search and export while `memdesk check` said the file was healthy. So a copy of the file is
-opened as a store of its own, exported, and that export checked by the import's rules, in a
-process of its own: one process holds one open store, and a crafted file that makes the
-reading fail or run long fails there, not in the process serving everyone.
+opened as a store, exported, and that export checked by the import's rules, in a process of
+its own: one process holds one open store, and a crafted file that makes the reading fail or
+run long fails there, not in the process serving everyone.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from pathlib import Path
 
 from memdesk.core import rules
 from memdesk.core.errors import MemdeskError, ValidationError
+from memdesk.core.files import export, importing
+from memdesk.core.search.filters import Filters
+from memdesk.store import close_database, open_database
 
 READ_SECONDS = 600  # a million memories with their histories, read and checked
 
@@ -45,11 +48,6 @@ def check(source: Path) -> None:
 
 
 def _problem(source: str) -> str | None:
-    # Imported here: this runs in a fresh process that needs the service, and the service
-    # imports this room.
-    from memdesk.core.files.importing import parse
-    from memdesk.core.service import MemoryService
-
     with tempfile.TemporaryDirectory(prefix="memdesk-restore-") as folder:
         copy = Path(folder) / "backup.sqlite3"
         with (
@@ -58,12 +56,12 @@ def _problem(source: str) -> str | None:
         ):
             src.backup(dest)
         try:
-            service = MemoryService.open(copy)
+            database = open_database(copy)
             try:
-                text = service.export("json")
+                text = export.export_json(Filters.build(status=None))
             finally:
-                service.close()
-            records, _links = parse(text)
+                close_database(database)
+            records, _links = importing.parse(text)
         except MemdeskError as exc:
             return "; ".join(exc.data.get("errors", [exc.message])[:3])
         except Exception as exc:  # noqa: BLE001 (whatever a crafted row makes fail is a refusal)
