@@ -95,7 +95,11 @@ def link(db: Path, count: int, rng: random.Random) -> None:
             "INSERT OR IGNORE INTO link (src_id, dst_id, relation, created_at) "
             "VALUES (?, ?, ?, '2026-01-01T00:00:00Z')",
             (
-                (rng.randint(1, count), rng.randint(1, count), rng.choice(["related", "derived_from"]))
+                (
+                    rng.randint(1, count),
+                    rng.randint(1, count),
+                    rng.choice(["related", "derived_from"]),
+                )
                 for _ in range(count)
             ),
         )
