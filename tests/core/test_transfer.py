@@ -407,3 +407,15 @@ def test_the_markdown_export_says_what_is_held_back_from_agents(service):
     assert "**held as unsure**" in entry(unsure["id"])
     assert "**not brought up unasked**" in entry(quiet["id"])
     assert "**" not in entry(plain["id"])
+
+
+def test_a_memory_dated_in_the_future_is_refused(service, dump):
+    # Year 9999 made a memory always the newest: first in every recency ranking.
+    record = {"id": str(uuid.uuid4()), "content": "From the future", "layer": "L1"}
+    record |= {"kind": "fact", "source": "user", "created_at": "9999-01-01T00:00:00Z"}
+    before = dump()
+    with pytest.raises(ValidationError, match="created_at is 9999-01-01, in the future"):
+        service.import_json(
+            json.dumps({"format": "memdesk-export", "version": 1, "memories": [record]})
+        )
+    assert dump() == before

@@ -29,6 +29,18 @@ def now() -> str:
     return format_time(datetime.now(UTC))
 
 
+def latest_believable() -> str:
+    """The latest date a file from elsewhere (a sync remote, an import) may carry: a day or
+    more ahead of this machine's clock is made up (year 9999 kept a file always newest, so it
+    won every merge and ranked first)."""
+    return format_time(datetime.now(UTC) + timedelta(days=1))
+
+
+def not_ahead(stamp: str, field: str, latest: str) -> None:
+    if stamp > latest:
+        raise ValidationError(f"{field} is {stamp[:10]}, in the future", field=field)
+
+
 def parse_time(value: object, field: str) -> str:
     """Normalize a user-given time (naive means UTC) or raise a ValidationError naming `field`."""
     if isinstance(value, datetime):

@@ -62,7 +62,8 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     if not isinstance(memories, list) or not isinstance(links, list):
         raise ValidationError('"memories" and "links" must be lists', field="memories")
     errors: list[str] = []
-    records = [_checked(n, record, errors) for n, record in enumerate(memories)]
+    latest = clock.latest_believable()
+    records = [_checked(n, record, errors, latest) for n, record in enumerate(memories)]
     seen: set[str] = set()
     for n, record in enumerate(records):
         if record and record["id"] in seen:
@@ -83,7 +84,7 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return records, checked_links  # type: ignore[return-value]
 
 
-def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None:
+def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str, Any] | None:
     where = f"memories[{n}]"
     if not isinstance(record, dict):
         errors.append(f"{where}: must be an object")
@@ -91,6 +92,9 @@ def _checked(n: int, record: object, errors: list[str]) -> dict[str, Any] | None
     where = f"{where} (id {record.get('id')})"
     try:
         out = checked_state(record)
+        for field in ("created_at", "updated_at", "last_recalled_at"):
+            if out[field] is not None:
+                clock.not_ahead(out[field], field, latest)
         try:
             out["id"] = str(uuid.UUID(str(record.get("id"))))
         except ValueError:

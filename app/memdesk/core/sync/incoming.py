@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memdesk.core import clock, guard, rules, validate
@@ -32,7 +31,7 @@ class Incoming:
 
 def checked(unit: Unit) -> Incoming:
     """The unit's memory, validated; raises ValidationError naming the field."""
-    found = _fields_checked(unit, _latest())
+    found = _fields_checked(unit, clock.latest_believable())
     if not found.deleted:
         found.flag = _flag(found)
     return found
@@ -43,7 +42,7 @@ def checked_all(units: list[Unit]) -> dict[str, Incoming | MemdeskError]:
     fields of the next are checked."""
     found: dict[str, Incoming | MemdeskError] = {}
     memories: list[Incoming] = []
-    latest = _latest()
+    latest = clock.latest_believable()
     with guard.reading(len(units)) as reading:
         for start in range(0, len(units), _PART):
             part = []
@@ -95,25 +94,14 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
         "updated_at": fields.get("updated"),
     }
     state = checked_state(record)
-    _not_ahead(state["created_at"], "created", latest)
-    _not_ahead(state["updated_at"], "updated", latest)
+    clock.not_ahead(state["created_at"], "created", latest)
+    clock.not_ahead(state["updated_at"], "updated", latest)
     if state["status"] == "deleted":
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
     columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
-
-
-def _latest() -> str:
-    """The latest date a file may carry: a day or more ahead of this machine's clock is made
-    up (year 9999 kept a file always newest, so it won every merge)."""
-    return clock.format_time(datetime.now(UTC) + timedelta(days=1))
-
-
-def _not_ahead(stamp: str, name: str, latest: str) -> None:
-    if stamp > latest:
-        raise ValidationError(f"{name} is {stamp[:10]}, in the future", field=name)
 
 
 def _links(links: object) -> list[tuple[str, str]]:
