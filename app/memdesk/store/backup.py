@@ -12,7 +12,8 @@ import functools
 import os
 import sqlite3
 import tempfile
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import peewee
@@ -86,21 +87,29 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
     return facts
 
 
+@contextmanager
+def private_copy(path: Path) -> Iterator[Path]:
+    """A writable copy of the database file `path`, deleted after: what checks that write
+    (FTS5's, a migration) run on, leaving the file untouched."""
+    with tempfile.TemporaryDirectory(prefix="memdesk-verify-") as folder:
+        copy = Path(folder) / "copy.sqlite3"
+        with (
+            closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src,
+            closing(sqlite3.connect(copy)) as dest,
+        ):
+            src.backup(dest)
+        yield copy
+
+
 def _check_search_index(path: Path) -> None:
     """Refuse a file whose search index does not match its memories, or whose index internals
     (format version, b-tree pages) are not FTS5's: restored, every add and search would fail.
     FTS5 checks only on a writable connection, so on a private copy: the file is untouched."""
-    with tempfile.TemporaryDirectory(prefix="memdesk-verify-") as folder:
-        copy_path = Path(folder) / "copy.sqlite3"
-        with (
-            closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src,
-            closing(sqlite3.connect(copy_path)) as copy,
-        ):
-            src.backup(copy)
-            try:
-                problems = fts.check_connection(copy)
-            except sqlite3.DatabaseError as exc:
-                problems = [str(exc)]
+    with private_copy(path) as copy, closing(sqlite3.connect(copy)) as connection:
+        try:
+            problems = fts.check_connection(connection)
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
     if problems:
         raise BackupError(f"{path} has a broken search index: {problems[0]}")
 

@@ -12,12 +12,9 @@ run long fails there, not in the process serving everyone.
 from __future__ import annotations
 
 import multiprocessing
-import sqlite3
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as WaitedTooLong
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import closing
 from pathlib import Path
 
 from memdesk.core import rules
@@ -25,6 +22,7 @@ from memdesk.core.errors import MemdeskError, ValidationError
 from memdesk.core.files import export, importing
 from memdesk.core.search.filters import Filters
 from memdesk.store import close_database, open_database
+from memdesk.store.backup import private_copy
 
 READ_SECONDS = 600  # a million memories with their histories, read and checked
 
@@ -48,13 +46,7 @@ def check(source: Path) -> None:
 
 
 def _problem(source: str) -> str | None:
-    with tempfile.TemporaryDirectory(prefix="memdesk-restore-") as folder:
-        copy = Path(folder) / "backup.sqlite3"
-        with (
-            closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
-            closing(sqlite3.connect(copy)) as dest,
-        ):
-            src.backup(dest)
+    with private_copy(Path(source)) as copy:
         try:
             database = open_database(copy)
             try:
