@@ -189,3 +189,35 @@ def test_a_v12_store_keeps_its_agent_controls_and_takes_the_new_one(db_path):
     finally:
         service.close()
     assert _user_version(db_path) == migrations.SCHEMA_VERSION
+
+
+def test_processes_backing_up_the_same_file_at_once_all_succeed(tmp_path):
+    # Each process opening an old file backs it up first; a partial file shared by all of
+    # them was moved away under another's copy (FileNotFoundError in a whole-suite run).
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "old.db"
+    with closing(sqlite3.connect(path)) as old:
+        old.execute("PRAGMA user_version = 1")
+    script = (
+        "import sys, time, pathlib, peewee\n"
+        "from memdesk.store import migrations\n"
+        "db = peewee.SqliteDatabase(sys.argv[1])\n"
+        "while time.time() < float(sys.argv[2]): pass\n"
+        "for _ in range(30): migrations._backup(db, pathlib.Path(sys.argv[1]), 1)\n"
+    )
+    start = time.time() + 1.0
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(path), str(start)], stderr=subprocess.PIPE
+        )
+        for _ in range(6)
+    ]
+    results = [(p.wait(timeout=60), p.stderr.read().decode()[-300:]) for p in procs]
+    for p in procs:
+        p.stderr.close()
+    assert results == [(0, "")] * 6
+    assert (tmp_path / "old.db.v1.bak").is_file()
+    assert not list(tmp_path.glob("*.partial"))

@@ -401,7 +401,9 @@ def _backup(db: peewee.SqliteDatabase, path: Path, version: int) -> None:
     the last one, checkpointed and removed the -wal under this one, and the next writes
     here corrupted the file."""
     backup = path.with_name(f"{path.name}.v{version}.bak")
-    partial = backup.with_name(backup.name + ".partial")
+    # One partial file per process: processes opening the same file at once each back it up,
+    # and a shared partial was moved away under another's copy (FileNotFoundError).
+    partial = backup.with_name(f"{backup.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
     os.close(os.open(partial, os.O_CREAT | os.O_WRONLY, 0o600))  # memories are private
     with closing(sqlite3.connect(partial)) as copy:
