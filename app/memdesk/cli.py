@@ -247,7 +247,9 @@ def _parser() -> argparse.ArgumentParser:
         dest="projects",
         help="with init: a team remote taking only this project (repeatable)",
     )
-    p.add_argument("--as", dest="writer", help="with init: who your memories are by (user@host)")
+    p.add_argument(
+        "--as", dest="writer", help="with init: who your memories are by (default user@host#xxxx)"
+    )
     p.add_argument(
         "--dry-run",
         action="store_true",

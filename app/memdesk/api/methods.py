@@ -424,7 +424,7 @@ METHODS = [
             "branch": "its branch (default main)",
             "name": "the remote's name (default origin for the first)",
             "projects": "a team remote: only these projects (and no identity) go there",
-            "writer": "who this machine's memories are by (default user@host)",
+            "writer": "who this machine's memories are by (default user@host#xxxx)",
         },
         ("url",),
     ),

@@ -13,6 +13,7 @@ import getpass
 import json
 import os
 import re
+import secrets
 import socket
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,11 +41,14 @@ class Remote:
 
 
 def default_writer() -> str:
+    """user@host and a few random characters, kept in the config from `sync init` on: two
+    machines may well share user@host (containers, a team's identical laptops), and a
+    teammate's words then read as this machine's, which counts them the person's own."""
     try:
         user = getpass.getuser()
     except (KeyError, OSError):  # no name for this uid (a container)
         user = "someone"
-    return f"{user}@{socket.gethostname() or 'localhost'}"
+    return f"{user}@{socket.gethostname() or 'localhost'}#{secrets.token_hex(2)}"
 
 
 @dataclass

@@ -219,7 +219,9 @@ class Sync:
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
         changed = theirs.within_budget(changed)
         theirs.prefetch(changed)
-        incoming, refused = _check_all(theirs, changed, remote, config.excluded(remote))
+        incoming, refused = _check_all(
+            theirs, changed, remote, config.excluded(remote), config.writer
+        )
         # Refused earlier and not changed since: still held, or this machine's older state
         # would go out over the remote's as if it were new.
         last = sync_config.last_result(self.desk.path, remote) or {}
@@ -367,12 +369,16 @@ def _bare_repository_at(url: str, branch: str) -> None:
 
 
 def _check_all(
-    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str]
+    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str], mine: str
 ) -> tuple[dict[str, Incoming], dict[str, str]]:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
-    memories (a team remote's identity.md once became the person's profile for every agent)."""
+    memories (a team remote's identity.md once became the person's profile for every agent),
+    nor a memory new here in the name of this machine (`mine`): it made only what it holds.
+    (A file's writer is its memory's author: a teammate's edit of this machine's memory keeps
+    this machine's name.)"""
     incoming, refused = {}, dict(theirs.refused)
+    held = {u for (u,) in Memory.select(Memory.uuid).where(Memory.uuid.in_(among(ids))).tuples()}
     for memory_id, found in checked_all([theirs.load(i) for i in sorted(ids)]).items():
         where = theirs.paths.get(memory_id, IDENTITY)
         if isinstance(found, MemdeskError):
@@ -382,6 +388,18 @@ def _check_all(
             found.columns["project"], found.columns["layer"], excluded
         ):
             refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
+            continue
+        if (
+            not moved.is_own(remote)
+            and found.columns.get("writer") == mine
+            and memory_id not in held
+        ):
+            # A teammate read this machine's name in the files it pushed and wrote a rule
+            # under it, as the person's own.
+            refused[memory_id] = (
+                f"{where}: claims to be written by this machine ({mine}), which did not send "
+                "it; a team remote cannot speak for you"
+            )
             continue
         incoming[memory_id] = found
     return incoming, refused
