@@ -21,6 +21,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotFound, StorageFailed, ValidationError
 from memdesk.core.files import backup_rows
+from memdesk.core.files.export import Progress, report
 from memdesk.store import backup as store_backup
 from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
@@ -31,6 +32,8 @@ KEEP = 7
 EVERY = timedelta(days=1)
 FOLDER = "backups"
 _STAMP = "%Y-%m-%dT%H-%M-%SZ"
+# checked, rows checked, current state kept, replaced, upgraded and indexed
+RESTORE_STEPS = 5
 # <database stem>-<UTC time>[-<n>]-<kind>.sqlite3
 KINDS = {"auto": "daily", "manual": "taken by you", "before-restore": "before a restore"}
 _NAME = re.compile(
@@ -78,32 +81,43 @@ class Backups:
         newest = max((b["taken_at"] for b in self.backups()), default=None)
         return newest is None or now - datetime.fromisoformat(newest) >= EVERY
 
-    def restore_backup(self, name: str, *, actor: Actor = USER) -> dict[str, Any]:
+    def restore_backup(
+        self, name: str, *, actor: Actor = USER, progress: Progress | None = None
+    ) -> dict[str, Any]:
         """Replace every memory with a backup's (by name from `backups()`, or a file path).
 
         The current state is backed up first and named in the result, so a restore can
         itself be taken back. Listeners get one "reset" change: everything may differ.
+        `progress(step, RESTORE_STEPS)` is told each step; returning False cancels while the
+        backup is still being checked, and nothing changes. Once the current state is being
+        kept, the restore goes on to the end.
         """
         rules.check_person(
             actor, "restore backups (the window or the memdesk command)", or_memdesk=True
         )
         source = self._find_backup(name)
+        report(progress, 0, RESTORE_STEPS)
         try:
             facts = store_backup.verify(source, SCHEMA_VERSION)
         except store_backup.BackupError as exc:
             raise ValidationError(str(exc), field="name") from None
+        report(progress, 1, RESTORE_STEPS)
         backup_rows.check(source)
+        report(progress, 2, RESTORE_STEPS)
         self.desk.settle()
         before = self._snapshot("before-restore", checked=False)
+        _tell(progress, 3)
         database = self.desk.database
         try:
             store_backup.restore_into(database.connection(), source)
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
+        _tell(progress, 4)
         migrate(database, self.desk.path)  # a backup from an older memdesk
         statistics.analyze(database)  # the backup's own statistics are not to be trusted
         withheld = _guard_again(database)
         self.desk.replaced(by=actor.label)
+        _tell(progress, RESTORE_STEPS)
         logger.info("restored %s (current state kept as %s)", source, before["name"])
         return {
             "restored": source.name,
@@ -228,3 +242,9 @@ class BackupSchedule:
             except Exception:  # a failed backup must not stop the app; it is retried
                 logger.exception("automatic backup failed")
             self._stop.wait(self._every)
+
+
+def _tell(progress: Progress | None, step: int) -> None:
+    """A step past the point of no return: told, never cancelled."""
+    if progress is not None:
+        progress(step, RESTORE_STEPS)

@@ -7,13 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QUrl, Slot
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QLabel,
+    QProgressBar,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -22,16 +23,28 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.files.backups import KEEP, KINDS
+from memdesk.core.files.backups import KEEP, KINDS, RESTORE_STEPS
 from memdesk.ui.ask import confirm
-from memdesk.ui.busy import wait_cursor
+from memdesk.ui.dialogs.transfer_job import Progress, TransferJob
 
 COLUMNS = ("Taken", "Kind", "Memories", "Size")
+# What the restore is doing once it has told step n (RESTORE_STEPS in all)
+RESTORING = (
+    "Checking the backup…",
+    "Checking every memory in the backup…",
+    "Keeping the current state as a backup…",
+    "Replacing every memory…",
+    "Upgrading and indexing…",
+)
+# From this step on the current state is being replaced: the restore goes on to the end.
+NO_RETURN = 2
 
 
 class BackupsDialog(QDialog):
     """Lists backups newest first. Restoring replaces every memory, so it asks first, and the
-    state it replaces is itself kept as a backup (listed here, restorable the same way)."""
+    state it replaces is itself kept as a backup (listed here, restorable the same way).
+    Backing up and restoring run on a worker: at 100k memories a restore checks every row
+    for a quarter of a minute, and the window keeps drawing meanwhile."""
 
     def __init__(
         self, service: MemoryService, on_error: Callable[[MemdeskError], None], parent: QWidget
@@ -41,6 +54,8 @@ class BackupsDialog(QDialog):
         self._on_error = on_error
         self._backups: list[dict[str, Any]] = []
         self.restored: dict[str, Any] | None = None
+        self._job: TransferJob | None = None
+        self._step = 0
         self.setWindowTitle("Backups")
         self.resize(640, 360)
         intro = QLabel(
@@ -59,6 +74,11 @@ class BackupsDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.doubleClicked.connect(self.restore_selected)
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, RESTORE_STEPS)
+        self.progress_bar.setVisible(False)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.back_up_button = QPushButton("&Back Up Now", self)
         self.restore_button = QPushButton("&Restore…", self)
@@ -72,6 +92,8 @@ class BackupsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.status)
         layout.addWidget(buttons)
         self.reload()
 
@@ -87,18 +109,14 @@ class BackupsDialog(QDialog):
 
     @Slot()
     def back_up(self) -> None:
-        with wait_cursor():
-            try:
-                self._service.backup()
-            except MemdeskError as exc:
-                self._on_error(exc)
-                return
-        self.reload()
+        self._start(
+            lambda _progress: self._service.backup(), lambda _done: self.reload(), "Backing up…"
+        )
 
     @Slot()
     def restore_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
-        if not rows:
+        if not rows or self.is_busy():
             return
         backup = self._backups[rows[0].row()]
         taken, _, memories, _ = _cells(backup)
@@ -110,16 +128,85 @@ class BackupsDialog(QDialog):
             "you can restore it again from this list. Undo history is cleared.",
         ):
             return
-        with wait_cursor():
-            try:
-                self.restored = self._service.restore_backup(backup["name"])
-            except MemdeskError as exc:
-                self._on_error(exc)
-                return
+        self._start(
+            lambda progress: self._service.restore_backup(backup["name"], progress=progress),
+            self._restored,
+            RESTORING[0],
+        )
+
+    def is_busy(self) -> bool:
+        return self._job is not None and self._job.isRunning()
+
+    def _start(
+        self, work: Callable[[Progress], Any], on_success: Callable[[Any], None], busy: str
+    ) -> None:
+        self._step = 0
+        self._job = job = TransferJob(self._service, work, self)
+        job.progressed.connect(self._on_progressed)
+        job.succeeded.connect(on_success)
+        job.cancelled.connect(lambda: self._show("Restore cancelled. Nothing was changed."))
+        job.failed.connect(lambda message: self._show(message, error=True))
+        job.finished.connect(self._on_finished)
+        self._lock(True)
+        self._show(busy)
+        job.start()
+
+    def _restored(self, result: dict[str, Any]) -> None:
+        self.restored = result
         self.accept()
 
+    @Slot(int, int)
+    def _on_progressed(self, step: int, total: int) -> None:
+        self._step = step
+        self.progress_bar.setValue(step)
+        if step < total:
+            self._show(RESTORING[step])
+
+    @Slot()
+    def _on_finished(self) -> None:
+        self._job = None
+        self._lock(False)
+
+    def _lock(self, busy: bool) -> None:
+        self.table.setEnabled(not busy)
+        for button in (self.back_up_button, self.restore_button):
+            button.setEnabled(not busy)
+        self.progress_bar.setVisible(busy)
+        self.progress_bar.setValue(0)
+        if not busy:
+            self._update_buttons()
+
+    def _show(self, text: str, *, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #d9480f;" if error else "")
+
+    def reject(self) -> None:
+        """Close, or while a restore checks the backup, cancel it; once it replaces the
+        database it finishes (a half-replaced database is not a state to leave)."""
+        if self._job is None or not self._job.isRunning():
+            super().reject()
+        elif self._step >= NO_RETURN:
+            self._show("Replacing the database; this cannot be stopped now. Almost done…")
+        else:
+            self._job.cancel()
+            self._show("Cancelling…")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.is_busy():
+            self.reject()
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+    def done(self, result: int) -> None:
+        if self._job is not None:  # never leave a thread running behind a closed dialog
+            self._job.wait()
+        super().done(result)
+
     def _update_buttons(self) -> None:
-        self.restore_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+        self.restore_button.setEnabled(
+            bool(self.table.selectionModel().selectedRows()) and not self.is_busy()
+        )
 
     @Slot()
     def _show_folder(self) -> None:
