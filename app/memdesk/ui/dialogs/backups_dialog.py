@@ -76,6 +76,7 @@ class BackupsDialog(QDialog):
         self.table.doubleClicked.connect(self.restore_selected)
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setRange(0, RESTORE_STEPS)
+        self.progress_bar.setFormat("step %v of %m")
         self.progress_bar.setVisible(False)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
