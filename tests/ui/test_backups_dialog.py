@@ -123,6 +123,7 @@ def test_the_window_keeps_drawing_while_a_restore_checks_the_backup_and_esc_canc
     assert reached.wait(10)
     qtbot.waitUntil(lambda: dialog.status.text() == "Checking every memory in the backup…")
     assert dialog.progress_bar.isVisible()
+    assert dialog.progress_bar.text() == "step 2 of 5"
     assert not dialog.restore_button.isEnabled()
     assert not dialog.back_up_button.isEnabled()
 

@@ -159,8 +159,8 @@ class BackupsDialog(QDialog):
     @Slot(int, int)
     def _on_progressed(self, step: int, total: int) -> None:
         self._step = step
-        self.progress_bar.setValue(step)
-        if step < total:
+        if step < total:  # the step under way, counted from 1
+            self.progress_bar.setValue(step + 1)
             self._show(RESTORING[step])
 
     @Slot()
