@@ -9,30 +9,54 @@ from memdesk.core.sessions import pasted
 
 _I = re.IGNORECASE
 
-# "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e.".
+# "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e." nor "I/O".
 _SUBJECT_I = r"\b[Ii]"
-_FIRST_PERSON = (
-    (re.compile(_SUBJECT_I + r" (?:don't|dont)\b"), "the user doesn't"),
+_LONE_I = _SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"
+_CONTRACTED = (
+    (re.compile(_SUBJECT_I + r" (?:don['’]t|dont)\b"), "the user doesn't"),
     (re.compile(_SUBJECT_I + r" do not\b"), "the user does not"),
-    (re.compile(_SUBJECT_I + r"'m\b"), "the user is"),
+    (re.compile(_SUBJECT_I + r"['’]m\b"), "the user is"),
     (re.compile(_SUBJECT_I + r" am\b"), "the user is"),
-    (re.compile(_SUBJECT_I + r"'ve\b"), "the user has"),
-    (re.compile(_SUBJECT_I + r"'d\b"), "the user would"),
-    (re.compile(_SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"), "the user"),
+    (re.compile(_SUBJECT_I + r"['’]ve\b"), "the user has"),
+    (re.compile(_SUBJECT_I + r"['’]d\b"), "the user would"),
+    (re.compile(_SUBJECT_I + r"['’]ll\b"), "the user will"),
+)
+# "I" and the verb it is the subject of, after adverbs ("I really never use …"). Only the
+# user's own "I" takes an agreeing verb: "the user" already in the text ("if the user clicks
+# save") is someone else's subject, its verb already agreeing.
+_I_AND_VERB = re.compile(
+    _LONE_I + r"((?: (?:\w+ly|always|never|also|often|only|just|still|even|sometimes|"
+    r"rarely|seldom|mostly|basically|kinda|pretty much|much|very much|no longer|"
+    r"almost always|almost never))*) ([a-z]+(?:-[a-z]+)*)\b(?!['’])"
+)
+_OTHERS = (
+    (re.compile(_LONE_I), "the user"),
     (re.compile(r"(?<![/\w])my(?![/\w])", _I), "the user's"),
     (re.compile(r"(?<![/\w])me(?![/\w])", _I), "the user"),
 )
-# The verb after "the user" as its subject (first, or after a comma or a conjunction), not as
-# an object ("showing the user full files").
-_VERB_AFTER_USER = re.compile(
-    r"(^|[,;:] |\b(?:and|but|so|because|since|that|when|if|as) )"
-    r"the user (always |never |usually |often |also |really |generally |only )?"
-    r"(?!is\b|has\b|would\b|can\b|will\b|should\b|must\b|did\b|was\b|does\b|doesn't|"
-    # an adverb is not the verb, nor "need" a past tense ("the user never needs", not "nevers")
-    r"(?:always|never|usually|often|also|really|generally|only)\b|(?!\w*eed\b)\w+ed\b|had\b|(?:spent|went|ran|took|made|got|lost|broke|forgot|sent|saw|wrote|built|"
-    r"found|came|thought|told|said|left|kept|began|chose|knew|gave|heard|held|meant|spoke)\b)"
-    r"([a-z]+(?:-[a-z]+)*)\b(?!')"  # "squash-merge" takes its ending at the end
-)  # nor a past tense ("the user spent", never "spents")
+# Verbs that do not agree: modals, and the past ("the user rewrote", never "rewrotes").
+_AS_IS = frozenset("can could will would shall should may might must ought used".split())
+# Words after "I" that are no verb ("I too prefer", "it's I who decide", "me and I").
+_NO_VERB = frozenset(
+    """who whom which that what the a an and or but nor to in on at for with of from by it
+    this these those not so too as if then when here there now alone either neither both all
+    myself""".split()
+)
+# English's irregular past tenses: a closed list. With a prefix (rewrote, overrode, undid)
+# they are past too.
+_IRREGULAR_PAST = frozenset(
+    """did had was were arose awoke bore beat became began bent bet bid bit bled blew broke bred
+    brought built burnt bought caught chose clung came cost crept cut dealt dug dove drew
+    dreamt drank drove ate fell fed felt fought found fled flung flew forbade forgot forgave
+    froze got gave went ground grew hung heard hid hit held hurt kept knelt knew laid led
+    leapt learnt left lent let lay lit lost made meant met paid proved put quit read rode
+    rang rose ran said saw sought sold sent set shook shed shone shot showed shrank shut
+    sang sank sat slept slid slung slit smelt spoke sped spent spilt spun spat split spread
+    sprang stood stole stuck stung stank strode struck strove swore swept swam swung took
+    taught tore told thought threw thrust trod woke wore wove wed wept won wound wrung wrote
+    """.split()
+)
+_PREFIX = re.compile(r"^(?:re|over|under|mis|un|out|with|fore|up|down|by)(?=[a-z]{2})")
 
 
 def person(text: str) -> str:
@@ -46,17 +70,32 @@ def person(text: str) -> str:
 
 
 def _said_of_the_user(text: str) -> str:
-    for pattern, replacement in _FIRST_PERSON:
+    for pattern, replacement in _CONTRACTED:
         text = pattern.sub(replacement, text)
-    return _VERB_AFTER_USER.sub(lambda m: f"{m[1]}the user {m[2] or ''}{_third(m[3])}", text)
+    text = _I_AND_VERB.sub(lambda m: f"the user{m[1]} {_agreeing(m[2])}", text)
+    for pattern, replacement in _OTHERS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
-def _third(verb: str) -> str:
+def _agreeing(verb: str) -> str:
+    """The verb as "the user" takes it: "prefers", "has", "goes", "squash-merges"; a modal or
+    a past tense as it is."""
+    if verb in _AS_IS or verb in _NO_VERB or _past(verb):
+        return verb
+    if verb == "have":
+        return "has"
     head, dash, last = verb.rpartition("-")
     if dash:
-        return f"{head}-{_third(last)}"
-    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return f"{head}-{_agreeing(last)}"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+def _past(verb: str) -> bool:
+    if verb.endswith("ed") and not verb.endswith(("eed", "bed", "shred")):
+        return True
+    return verb in _IRREGULAR_PAST or _PREFIX.sub("", verb) in _IRREGULAR_PAST
