@@ -1043,3 +1043,20 @@ def test_how_the_agents_answers_go_is_heard_inside_a_request():
 )
 def test_examples_in_quotes_stay_with_their_rule(message, whole):
     assert [content.lower() for content in _kept(message)] == [whole], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Could you shorten the captions — my supervisor is Prof. Okonkwo and she reads "
+            "everything in greyscale — and move the rest into the text?",
+            "prof. okonkwo",
+        ),
+        ("Our PM is Dr. Ana Silva, she signs off every release.", "dr. ana silva"),
+        ("We deploy to St. Louis, never to the Chicago region.", "st. louis"),
+    ],
+)
+def test_a_title_or_a_place_abbreviated_does_not_end_the_sentence(said, kept):
+    found = [f.content.casefold() for f in gapfill.find([said]) if f.confidence == gapfill.HIGH]
+    assert any(kept in content for content in found), found

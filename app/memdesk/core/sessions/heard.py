@@ -20,7 +20,11 @@ from memdesk.core.sessions.others_views import REPORTED
 _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
 # Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
-SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
+# Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence.
+SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)" + "".join(
+    rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
+    for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")
+)
 # "When you give me SQL, write the keywords in uppercase": whenever the agent does a thing of
 # its work, how to do it; neither a question nor a condition of the moment ("when you're
 # done", "when you push this").
