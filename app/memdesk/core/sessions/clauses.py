@@ -83,6 +83,9 @@ _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\
 
 _POINTS_BACK = re.compile(
     r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
+    # a pronoun that stands for what came before: "flaky tests are never deleted here; they
+    # get test.fixme and a ticket"
+    r"(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks|want|wants)\b)\w|"
     r"i\.e\.|like\b|"
     # examples in quotes of what came before: "second person — 'you run', never 'we run'"
     r"['‘\"“][^'’\"”]{1,40}['’\"”]\s*[,;]?\s*(?:(?:and|or|but|never|not|no)\b|$))",
