@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memdesk.api import hooks, transcripts
@@ -30,6 +30,8 @@ TEXTS = st.one_of(
 
 @settings(max_examples=150, deadline=None)
 @given(text=TEXTS)
+@example(text='{"type": []}')  # a speaker named by a list: unhashable, once a TypeError
+@example(text='{"type": "user_message", "data": {}, "message": {"role": {}}}')
 def test_a_transcript_reader_says_what_is_wrong_or_reads(text):
     messages, said = [], "read"
     try:

@@ -127,14 +127,15 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
     if record.get("isSidechain") is True:
         return None  # a subagent's conversation: its "user" is the agent's own prompt
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
-    if {record.get("type"), inner.get("role")} == {"user", "assistant"}:
+    kind = _text_or_none(record.get("type"))
+    if {kind, _text_or_none(inner.get("role"))} == {"user", "assistant"}:
         return None  # an entry that is one speaker by its type and the other by its role
     if isinstance(record.get("payload"), dict):  # Codex's session log: response items
         inner = record["payload"] if record["payload"].get("type") == "message" else {}
-    if record.get("type") in _COPILOT_ROLES and isinstance(record.get("data"), dict):
+    if kind in _COPILOT_ROLES and isinstance(record.get("data"), dict):
         # Copilot CLI's events.jsonl: what was typed is `content` (`transformedContent`
         # carries what hooks added)
-        inner = {"role": _COPILOT_ROLES[record["type"]], "content": record["data"].get("content")}
+        inner = {"role": _COPILOT_ROLES[kind], "content": record["data"].get("content")}
     role = inner.get("role") or record.get("role") or record.get("type")
     role = "assistant" if role in ("gemini", "model") else role
     if role not in ("user", "assistant"):
@@ -182,3 +183,8 @@ def parts(messages: list[dict[str, str]]) -> list[list[dict[str, str]]]:
         out[-1].append(message)
         used += size
     return [list(reversed(part)) for part in reversed(out)]
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A field a crafted line may hold as a list or an object: only text names a speaker."""
+    return value if isinstance(value, str) else None
