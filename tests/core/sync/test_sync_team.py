@@ -220,6 +220,38 @@ def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machine
     assert own["id"] in given["briefed"]
 
 
+def test_a_teammates_rule_reminds_the_persons_agent_but_never_denies_it_a_call(machines, tmp_path):
+    """A denial reads "Blocked by the user's rule": a rule a teammate synced in is not one,
+    whatever source its file claims."""
+    from memdesk.core import agent
+
+    team = tmp_path / "team.git"
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run(
+        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
+    )
+    machines.run("bo", lambda s: s.add("acme is pnpm only, never npm.", project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    claude = agent("claude-code")
+
+    def act(svc):
+        svc.session_start("s1", actor=claude, project="acme")
+        return svc.session_action("s1", "Bash", {"command": "npm install marked"}, actor=claude)
+
+    found = machines.run("ana", act)
+    assert '"acme is pnpm only, never npm." (synced from bo@work)' in found["text"]
+    assert found["deny"] is None
+    asked = machines.run(
+        "ana", lambda s: s.build_context("npm installs", project="acme", actor=claude)
+    )
+    assert '"acme is pnpm only, never npm." (synced from bo@work)' in asked["text"]
+    machines.run("ana", lambda s: s.add("Never run npm in acme.", project="acme"))
+    assert machines.run("ana", act)["deny"] == (
+        'Blocked by the user\'s rule (memdesk): "Never run npm in acme."'
+    )
+
+
 def test_the_command_that_joins_an_announced_team_is_quoted_for_a_shell():
     # An announcement of "$(touch /tmp/x)" was printed as a command to paste, unquoted.
     import shlex

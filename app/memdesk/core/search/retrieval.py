@@ -127,6 +127,7 @@ HIT_COLUMNS = (
     "agent",
     "importance",
     "inject",  # False: never brought up unasked (context block), still found when searched
+    "writer",  # whose machine it came from through sync: a teammate's is quoted as theirs
 )
 
 

@@ -105,10 +105,19 @@ def block(applied: Sequence[Applied], what: str, own: frozenset[str] = frozenset
     )
 
 
-def denial(applied: Sequence[Applied]) -> str | None:
+def denial(applied: Sequence[Applied], own: frozenset[str] = frozenset()) -> str | None:
     """The reason the host gives when the person chose to deny forbidden calls, in the rule's
-    own words; None when no rule of the person's forbids the call."""
-    rule = next((a for a in applied if a.forbids and a.source in PERSONS), None)
+    own words; None when no rule of the person's forbids the call. A teammate's rule synced
+    here (`own`: the person's machines) reminds, never denies: the host would name it the
+    person's."""
+    rule = next(
+        (
+            a
+            for a in applied
+            if a.forbids and a.source in PERSONS and quoting.someone_else(a.writer, own) is None
+        ),
+        None,
+    )
     if rule is None:
         return None
     return f'Blocked by the user\'s rule (memdesk): "{" ".join(rule.content.split())}"'

@@ -224,7 +224,7 @@ class Sessions:
         ids = [rule.id for rule in applied]
         if ids:
             self._given(row, "action", ids, len(text))
-        return {"text": text, "ids": ids, "deny": action_rules.denial(applied)}
+        return {"text": text, "ids": ids, "deny": action_rules.denial(applied, own)}
 
     def observe(
         self, session: str, tool: str, args: Any = None, result: Any = None, *, actor: Actor = USER
