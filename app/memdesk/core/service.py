@@ -125,7 +125,7 @@ class Rooms:
         )
 
         endings = Endings(desk, writes, edits, proposing, undo)
-        sessions = Sessions(desk, recall, identity, controls, endings, sync.own_writers)
+        sessions = Sessions(desk, recall, identity, controls, endings, sync.authorship)
         return cls(
             desk=desk,
             recall=recall,
@@ -175,7 +175,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "edits": ("update", "update_many", "correct", "revert", "link", "unlink"),
     "identity": ("identity", "set_identity"),
     "consolidation": ("find_duplicates",),
-    "sync": ("sync_init", "sync", "sync_remove", "sync_local", "sync_status", "own_writers"),
+    "sync": ("sync_init", "sync", "sync_remove", "sync_local", "sync_status", "authorship"),
     "inbox": (
         "inbox",
         "inbox_count",

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memdesk.core.authorship import EVERYONE_ELSE, Authorship
 from memdesk.core.sessions import quoting
 from memdesk.core.sessions.action_cues import Cues
 
@@ -41,6 +42,7 @@ class Applied:
     forbids: bool
     named: int  # how many of the call's cues the rule names
     writer: str | None = None  # its machine, when it came through sync
+    project: str | None = None
 
 
 def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
@@ -64,6 +66,7 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
                 forbids,
                 len(named),
                 hit.get("writer"),
+                hit.get("project"),
             )
         )
     out.sort(key=lambda a: (not a.forbids, -a.named))
@@ -81,7 +84,7 @@ def forbids(content: str, cues: Cues) -> bool:
     )
 
 
-def block(applied: Sequence[Applied], what: str, own: frozenset[str] = frozenset()) -> str:
+def block(applied: Sequence[Applied], what: str, own: Authorship = EVERYONE_ELSE) -> str:
     """The context for the agent: the rules, the forbidding one marked, within BUDGET."""
     lines = []
     used = 0
@@ -90,7 +93,7 @@ def block(applied: Sequence[Applied], what: str, own: frozenset[str] = frozenset
         if len(text) > LINE_CHARS:
             text = text[: LINE_CHARS - 1] + "…"
         mark = "[forbids this] " if rule.forbids else ""
-        someone = quoting.someone_else(rule.writer, own)
+        someone = _someone_else(rule, own)
         line = f"- {mark}{quoting.injected(text, rule.source, rule.agent, someone)}\n"
         if used + len(line) > BUDGET:
             break
@@ -105,22 +108,21 @@ def block(applied: Sequence[Applied], what: str, own: frozenset[str] = frozenset
     )
 
 
-def denial(applied: Sequence[Applied], own: frozenset[str] = frozenset()) -> str | None:
+def denial(applied: Sequence[Applied], own: Authorship = EVERYONE_ELSE) -> str | None:
     """The reason the host gives when the person chose to deny forbidden calls, in the rule's
     own words; None when no rule of the person's forbids the call. A teammate's rule synced
-    here (`own`: the person's machines) reminds, never denies: the host would name it the
-    person's."""
+    here reminds, never denies: the host would name it the person's."""
     rule = next(
-        (
-            a
-            for a in applied
-            if a.forbids and a.source in PERSONS and quoting.someone_else(a.writer, own) is None
-        ),
+        (a for a in applied if a.forbids and a.source in PERSONS and _someone_else(a, own) is None),
         None,
     )
     if rule is None:
         return None
     return f'Blocked by the user\'s rule (memdesk): "{" ".join(rule.content.split())}"'
+
+
+def _someone_else(rule: Applied, own: Authorship) -> str | None:
+    return own.someone_else(rule.writer, rule.id, rule.project, rule.content)
 
 
 def describe(cues: Cues) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import NamedTuple
 
+from memdesk.core.authorship import EVERYONE_ELSE, Authorship
 from memdesk.core.memory import staleness
 from memdesk.core.search import decay
 from memdesk.core.sessions import quoting, workspace_fit
@@ -99,13 +100,13 @@ def build(
     viewer: str | None,
     budget: int,
     signals: frozenset[str] = frozenset(),
-    own: frozenset[str] = frozenset(),
+    own: Authorship = EVERYONE_ELSE,
 ) -> Briefing:
     """The briefing for a session of `viewer` (an agent; None: the person, who sees every
     private memory too) in `project` (None: the global memories only), ranked by how each
-    rule fits the `signals` of where the agent works (`workspace_fit`); a memory synced from
-    a writer not in `own` (the person's machines) ranks below the person's own words and is
-    named as theirs."""
+    rule fits the `signals` of where the agent works (`workspace_fit`); a memory that is not
+    the person's own words by `own` (a teammate's, synced) ranks below theirs and is named as
+    its writer's."""
     if budget <= 0:
         return Briefing("", [], 0)
     scopes = [None] if project is None else [project, None]
@@ -122,7 +123,7 @@ def build(
         key=lambda row: (
             score(row, project, now)
             * workspace_fit.fit(row.content, signals)
-            * (SOMEONE_ELSE if quoting.someone_else(row.writer, own) else 1.0),
+            * (SOMEONE_ELSE if _someone_else(row, own) else 1.0),
             row.updated_at,
         ),
         reverse=True,
@@ -140,7 +141,7 @@ def build(
     for at, row in enumerate(rows):
         if used + len(_shown(row.content)) + 3 > budget:
             continue  # too long whatever its marks (its line is "- text\n" at the least)
-        synced_from = quoting.someone_else(row.writer, own)
+        synced_from = _someone_else(row, own)
         if used + len(_line(row, None, synced_from)) > budget:
             continue  # a shorter one further down may still fit (a doubt only lengthens it)
         if at >= asked:  # whether it is stale, asked of the next rows together
@@ -171,6 +172,10 @@ def score(row: Candidate, project: str | None, now: datetime) -> float:
     reinforced = 1 + 0.25 * math.log1p(row.reinforce_count)
     alive = decay.multiplier(row.created_at, 0, None, now)
     return TRUST.get(row.source, 0.6) * kind * here * reinforced * (0.5 + row.importance) * alive
+
+
+def _someone_else(row: Candidate, own: Authorship) -> str | None:
+    return own.someone_else(row.writer, row.uuid, row.project, row.content)
 
 
 @functools.lru_cache(maxsize=8192)

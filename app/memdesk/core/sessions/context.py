@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.authorship import Authorship
 from memdesk.core.errors import ValidationError
 from memdesk.core.memory import staleness
 from memdesk.core.search import concepts
@@ -28,7 +29,7 @@ MIN_BUDGET, MAX_BUDGET = 200, 100_000
 def build_context(
     profile_of: Profile,
     recall: Searcher,
-    own: frozenset[str],
+    own: Authorship,
     query: str,
     *,
     project: str | None = None,
@@ -75,7 +76,7 @@ def build_context(
             or concepts.only_by_sql_keyword(hit["content"], query)
         ):
             continue
-        someone = quoting.someone_else(hit.get("writer"), own)
+        someone = own.someone_else(hit.get("writer"), hit["id"], hit["project"], hit["content"])
         text = quoting.injected(hit["content"], hit["source"], hit.get("agent"), someone)
         doubt = f"; may be outdated: {stale[hit['id']]}" if hit["id"] in stale else ""
         line = f"- [{hit['kind']}, {hit['created_at'][:10]}{doubt}] {text}\n"

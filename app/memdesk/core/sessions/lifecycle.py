@@ -17,6 +17,7 @@ import peewee
 
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.authorship import Authorship
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, ValidationError
 from memdesk.core.memory.identity import Identity
@@ -53,20 +54,20 @@ class Sessions:
         identity: Identity,
         controls: AgentControls,
         endings: Endings,
-        own_writers: Callable[[], frozenset[str]],
+        authorship: Callable[[], Authorship],
     ) -> None:
         self.desk = desk
         self.recall = recall
         self.identity = identity
         self.controls = controls
         self.endings = endings  # a crashed session is archived at the agent's next start
-        # Whose synced memories are the person's own words (sync/config.py knows).
-        self.own_writers = own_writers
+        # Whose synced memories are the person's own words (sync knows).
+        self.authorship = authorship
 
     def build_context(self, query: str, **options: Any) -> dict[str, Any]:
         """The prompt block for an agent; see `memdesk.core.sessions.context.build_context`."""
         return context.build_context(
-            self.identity, self.recall, self.own_writers(), query, **options
+            self.identity, self.recall, self.authorship(), query, **options
         )
 
     def session_start(
@@ -136,7 +137,7 @@ class Sessions:
             actor.agent if actor.source == "agent" else None,
             budget,
             where,
-            own=self.own_writers(),
+            own=self.authorship(),
         )
         if standing.text:
             parts.append(standing.text)
@@ -219,7 +220,7 @@ class Sessions:
             actor=actor,
         )
         applied = action_rules.applying(found["hits"], cues)
-        own = self.own_writers()
+        own = self.authorship()
         text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
         if ids:

@@ -17,8 +17,3 @@ def injected(content: str, source: str, agent: str | None, synced_from: str | No
     if synced_from is not None:
         return f"{flat} (synced from {synced_from})"
     return f"{flat} (written by agent {agent or 'unknown'})"
-
-
-def someone_else(writer: str | None, own: frozenset[str]) -> str | None:
-    """The writer to name when a memory is not the person's own words (None: it is)."""
-    return writer if writer is not None and writer not in own else None

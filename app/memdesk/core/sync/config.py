@@ -105,12 +105,6 @@ def load(database: Path) -> Config:
     )
 
 
-def writers_of_mine(database: Path) -> frozenset[str]:
-    """The writers whose synced memories are the person's own words."""
-    config = load(database)
-    return frozenset({config.writer, *config.own_writers})
-
-
 def save(database: Path, config: Config) -> None:
     _write_json(folder(database) / "config.json", asdict(config))
 

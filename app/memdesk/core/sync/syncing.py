@@ -21,11 +21,12 @@ from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
+from memdesk.core.authorship import Authorship
 from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
-from memdesk.core.sync import arriving, git, moved
+from memdesk.core.sync import arriving, git, moved, vouching
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
@@ -50,10 +51,11 @@ class Sync:
         self.takes = takes
         self.questions = questions
 
-    def own_writers(self) -> frozenset[str]:
-        """The writers whose synced memories are the person's own words (this machine and
-        the person's others); any other writer's are someone else's."""
-        return sync_config.writers_of_mine(self.desk.path)
+    def authorship(self) -> Authorship:
+        """Whose synced memories are the person's own words: this machine's, and those of the
+        person's other machines (in a team project, only as those machines vouched for them);
+        any other writer's are someone else's."""
+        return vouching.authorship(self.desk.path, sync_config.load(self.desk.path))
 
     def sync_init(
         self,
@@ -240,6 +242,7 @@ class Sync:
         refused.update(unshared)
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
         teams_now, teams = _team_moves(mirror, theirs, remote, config)
+        vouched_now, vouched = _vouchers(mirror, theirs, remote, config, teams)
         told = moved.notices(teams, config)
         if dry_run:
             return {**_preview(outcome, incoming, refused), "notices": told}
@@ -249,6 +252,10 @@ class Sync:
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if teams != teams_now:
             changes[moved.TEAMS] = moved.text(teams)
+        if vouched != vouched_now:
+            changes[vouching.VOUCHED] = vouching.text(vouched)
+        if moved.is_own(remote):
+            vouching.keep(self.desk.path, vouched)
         if changes or head is None:
             message = f"memdesk sync: {outcome.sent} from {_machine()}"
             commit = mirror.commit(head, changes, message)
@@ -317,6 +324,25 @@ class Sync:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _vouchers(
+    mirror: git.Mirror,
+    theirs: TreeSide,
+    remote: Remote,
+    config: Config,
+    teams: dict[str, dict[str, str]],
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """(what the person's own remote vouches for, and the same with this machine's brought
+    up to date); nothing for a team remote, which is not to be believed about authors."""
+    if not moved.is_own(remote):
+        return {}, {}
+    entry = theirs.tree.get(vouching.VOUCHED)
+    data = None
+    if entry is not None and entry.size <= vouching.MAX_BYTES:
+        data = mirror.read([entry.sha])[entry.sha]
+    now = vouching.announced(data)
+    return now, vouching.with_mine(now, config, teams)
 
 
 def _team_moves(
