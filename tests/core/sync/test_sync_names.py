@@ -59,3 +59,19 @@ def test_names_that_are_not_a_slug_and_an_id_are_not_memories():
         f"memories/{memory_id[:2]}/cafe-creme-tres-bien--{memory_id}.md"
     )
     assert memory_path(memory_id, "日本語のメモ") == f"memories/{memory_id[:2]}/{memory_id}.md"
+
+
+def test_a_file_edited_by_hand_on_windows_is_taken(machines):
+    """The remote's README invites editing a memory there: an editor on Windows saves CRLF
+    line ends and a byte order mark; the file was refused as not starting with ---."""
+    memory = machines.run("a", lambda s: s.add("Releases are cut on Thursdays."))
+    machines.init("a", "b")
+    machines.sync("a")
+    (name,) = _paths(machines, memory["id"])
+    text = machines.tree()[name].replace("Thursdays", "Fridays").replace("version: 1", "version: 2")
+    machines.push_files({name: "\ufeff" + text.replace("\n", "\r\n")})
+    result = machines.sync("a")[0]
+    assert result["refused"] == []
+    assert machines.run("a", lambda s: s.get(memory["id"]))["content"] == (
+        "Releases are cut on Fridays."
+    )

@@ -192,8 +192,9 @@ def _unescape(content: str) -> str:
 
 
 def parse_file(text: str) -> dict[str, Any]:
-    """A memory file's fields and `content` (a tombstone has `deleted` and no content)."""
-    lines = text.split("\n")
+    """A memory file's fields and `content` (a tombstone has `deleted` and no content). A
+    file saved on Windows (CRLF line ends, a byte order mark) reads as any other."""
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
     if not lines or lines[0] != FENCE:
         raise ValidationError("does not start with a --- line (front matter)", field="file")
     try:
