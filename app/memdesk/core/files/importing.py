@@ -340,6 +340,7 @@ def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> Non
     values = _columns(record)
     values["version"] = row.version + 1
     values["updated_at"] = stamp
+    values["writer"] = None  # this machine's version now (see memory/versions.py)
     Memory.update(**values).where(Memory.id == row.id).execute()
     pending.append(Change("updated", row.uuid, values["version"], actor.label))
 

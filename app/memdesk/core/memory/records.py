@@ -51,7 +51,7 @@ def to_dict(row: Memory) -> dict[str, Any]:
         out[field] = getattr(row, field)
     out["tags"] = json.loads(row.tags)
     out["flag"] = json.loads(row.flag) if row.flag else []  # why agents do not see it
-    out["writer"] = row.writer  # person@machine when it came through sync; None: made here
+    out["writer"] = row.writer  # person@machine whose version came through sync; None: here
     return out
 
 
@@ -59,7 +59,7 @@ def snapshot(row: Memory) -> str:
     state = to_dict(row)
     del state["id"]
     del state["flag"]  # derived from the content: read again, never kept as history
-    del state["writer"]  # set once, when it arrives
+    del state["writer"]  # whose version it is: set when it arrives, cleared by an edit here
     return json.dumps(state, ensure_ascii=False, sort_keys=True)
 
 

@@ -33,6 +33,10 @@ class Versions:
         if "content" in fields and "flag" not in fields:  # new words are read again
             flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
             fields = {**fields, "flag": flag}
+        if row.writer is not None:
+            # This version is this machine's: a synced file names whoever wrote its version,
+            # so a teammate's edit of the person's memory goes out in the teammate's name.
+            fields = {**fields, "writer": None}
         self._record(row, actor, change, reason)
         old_task = row.task
         for key, value in fields.items():

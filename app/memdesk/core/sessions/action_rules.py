@@ -88,6 +88,7 @@ def block(applied: Sequence[Applied], what: str, own: Authorship = EVERYONE_ELSE
     """The context for the agent: the rules, the forbidding one marked, within BUDGET."""
     lines = []
     used = 0
+    everyones = False  # a rule an agent or a teammate wrote is among them
     for rule in applied:
         text = " ".join(rule.content.split())
         if len(text) > LINE_CHARS:
@@ -99,10 +100,12 @@ def block(applied: Sequence[Applied], what: str, own: Authorship = EVERYONE_ELSE
             break
         lines.append(line)
         used += len(line)
+        everyones = everyones or someone is not None or rule.source not in PERSONS
     if not lines:
         return ""
+    whose = "Standing rules" if everyones else "The user's standing rules"
     return (
-        f"<memory-context>\n## The user's standing rules for this action ({what})\n"
+        f"<memory-context>\n## {whose} for this action ({what})\n"
         + "".join(lines)
         + "</memory-context>"
     )

@@ -1,11 +1,12 @@
 """What a remote changed, as this machine takes it: each file checked, and refused when this
-remote does not carry it, when it claims this machine's name for a memory this machine never
-sent, or when it changes a memory this machine stopped sharing with that remote."""
+remote does not carry it, when a team remote speaks in the name of the person's machines
+(`vouching`), or when it changes a memory this machine stopped sharing with that remote."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
 from memdesk.core.sync import moved
 from memdesk.core.sync.config import Remote
@@ -16,16 +17,19 @@ from memdesk.store import Memory, among
 
 
 def checked_changes(
-    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str], mine: str
+    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str], authors: Authorship
 ) -> tuple[dict[str, Incoming], dict[str, str]]:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
-    memories (a team remote's identity.md once became the person's profile for every agent),
-    nor a memory new here in the name of this machine (`mine`): it made only what it holds.
-    (A file's writer is its memory's author: a teammate's edit of this machine's memory keeps
-    this machine's name.)"""
+    memories (a team remote's identity.md once became the person's profile for every agent).
+    A team remote cannot speak for the person either: a version in the name of this machine
+    that this machine does not hold, or in the name of the person's other machine that it did
+    not vouch for in the person's own remote (`vouching`), is refused (and looked at again at
+    each sync, as that machine's voucher may come later)."""
     incoming, refused = {}, dict(theirs.refused)
-    held = {u for (u,) in Memory.select(Memory.uuid).where(Memory.uuid.in_(among(ids))).tuples()}
+    held = dict(
+        Memory.select(Memory.uuid, Memory.version).where(Memory.uuid.in_(among(ids))).tuples()
+    )
     for memory_id, found in checked_all([theirs.load(i) for i in sorted(ids)]).items():
         where = theirs.paths.get(memory_id, IDENTITY)
         if isinstance(found, MemdeskError):
@@ -36,20 +40,32 @@ def checked_changes(
         ):
             refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
             continue
-        if (
-            not moved.is_own(remote)
-            and found.columns.get("writer") == mine
-            and memory_id not in held
-        ):
-            # A teammate read this machine's name in the files it pushed and wrote a rule
-            # under it, as the person's own.
-            refused[memory_id] = (
-                f"{where}: claims to be written by this machine ({mine}), which did not send "
-                "it; a team remote cannot speak for you"
-            )
+        why = None if moved.is_own(remote) else _speaks_for_the_person(found, held, authors)
+        if why:
+            refused[memory_id] = f"{where}: {why}; a team remote cannot speak for you"
             continue
         incoming[memory_id] = found
     return incoming, refused
+
+
+def _speaks_for_the_person(
+    found: Incoming, held: dict[str, int], authors: Authorship
+) -> str | None:
+    writer = found.columns.get("writer")
+    if found.deleted or writer is None:
+        return None
+    if writer == authors.mine:
+        # A teammate read this machine's name in the files it pushed and wrote under it: a
+        # new rule, or a version of this machine's memory it never wrote.
+        if found.id not in held or found.columns["version"] > held[found.id]:
+            return f"claims to be written by this machine ({writer}), which did not send it"
+        return None
+    if writer in authors.machines and not authors.vouches_for(writer, found.id, found.columns):
+        return (
+            f"claims to be written by your machine {writer}, which has not vouched for it "
+            "in your own remote (looked at again at each sync)"
+        )
+    return None
 
 
 def stopped_sharing(

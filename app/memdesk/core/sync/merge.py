@@ -28,7 +28,7 @@ DISAGREE = "sync_disagree"
 DELETED_THERE = "sync_deleted_there"
 DELETED_HERE = "sync_deleted_here"
 KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE)
-_STAMPS = ("version", "updated", "successor")
+_STAMPS = ("version", "updated", "successor", "writer")  # of the version, not its words
 
 
 @dataclass

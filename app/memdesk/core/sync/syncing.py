@@ -33,7 +33,7 @@ from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
 from memdesk.core.sync.local import render, state
-from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, merge
+from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
@@ -213,26 +213,39 @@ class Sync:
         last_base = mirror.base()
         if not dry_run and head is not None and head == last_base:
             quiet = sync_config.quiet(self.desk.path, remote)
-            if quiet and quiet["commit"] == head and quiet["local"] == self._state(config, remote):
+            # (files it held are looked at again: what refused them may have changed here)
+            if (
+                quiet
+                and not quiet["result"].get("held")
+                and quiet["commit"] == head
+                and quiet["local"] == self._state(config, remote)
+            ):
                 return quiet["result"]  # the last sync found nothing to do, and nothing moved
         theirs = TreeSide.read(mirror, head)
         base = theirs if head == last_base else TreeSide.read(mirror, last_base)
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
         changed = theirs.within_budget(changed)
-        theirs.prefetch(changed)
-        incoming, refused = arriving.checked_changes(
-            theirs, changed, remote, config.excluded(remote), config.writer
-        )
-        # Refused earlier and not changed since: still held, or this machine's older state
-        # would go out over the remote's as if it were new.
+        # Refused earlier and not changed since: looked at again (a voucher of the person's
+        # other machine may have come since), and held while refused, or this machine's older
+        # state would go out over the remote's as if it were new.
         last = sync_config.last_result(self.desk.path, remote) or {}
-        still = {i for i in last.get("held", []) if i not in changed}
+        was_held = {i for i in last.get("held", []) if i not in changed}
+        again = theirs.within_budget({i for i in was_held if i in theirs.ids})
+        theirs.prefetch(changed | again)
+        incoming, refused = arriving.checked_changes(
+            theirs, changed | again, remote, config.excluded(remote), self.authorship()
+        )
+        still = was_held - again
         self.desk.settle()
         with self.desk.database.atomic():  # one snapshot to render
             known = base.ids | theirs.ids
             local = render(remote, config.excluded(remote), known, config.writer)
             state = None if dry_run else self._state(config, remote)
+        if taken_now := again & incoming.keys():
+            # never taken here: the state both sides last agreed on is this machine's
+            agreed = {i: local[i].digest if i in local else None for i in taken_now}
+            base_side = Side({**base_side.digests, **agreed}, base_side.load)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
         for unit in outcome.take:  # a state made of both sides is checked like any other

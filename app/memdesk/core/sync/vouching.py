@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from memdesk.core.authorship import DIGEST_CHARS, Authorship, digest
+from memdesk.core.authorship import DIGEST_CHARS, VERSION_FIELDS, Authorship, voucher
 from memdesk.core.sync.config import Config, folder
 from memdesk.store import Memory
 
@@ -26,12 +26,12 @@ VOUCHED = "vouched.json"
 MAX_BYTES = 8 * 1024 * 1024  # ~100,000 memories a machine wrote in team projects
 _PLAIN = re.compile(r"[^\x00-\x1f\x7f]{1,500}")
 _ID = re.compile(r"[0-9a-f-]{36}")
-_DIGEST = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}")
+_VOUCHER = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}\.[0-9a-f]{{{DIGEST_CHARS}}}")
 
 # The memories this machine wrote in team projects, as it last wrote them: a teammate's edit
 # arrives by sync, and what a sync wrote is not this machine's to vouch for.
 _WRITTEN_HERE = """
-SELECT m.uuid, m.content FROM memory m
+SELECT m.uuid, {columns} FROM memory m
 WHERE m.project IN ({projects}) AND (m.writer IS NULL OR m.writer = ?)
   AND NOT EXISTS (SELECT 1 FROM memory_version v
                   WHERE v.memory_id = m.id AND v.version = m.version - 1 AND v.change = 'sync')
@@ -43,7 +43,7 @@ def team_projects(config: Config) -> frozenset[str]:
 
 
 def announced(data: bytes | None) -> dict[str, dict[str, str]]:
-    """{writer: {memory id: digest}} from the file's bytes."""
+    """{writer: {memory id: voucher}} from the file's bytes (`authorship.voucher`)."""
     if not data or len(data) > MAX_BYTES:
         return {}
     try:
@@ -60,7 +60,7 @@ def announced(data: bytes | None) -> dict[str, dict[str, str]]:
             out[writer] = {
                 i: d
                 for i, d in memories.items()
-                if isinstance(d, str) and _ID.fullmatch(i) and _DIGEST.fullmatch(d)
+                if isinstance(d, str) and _ID.fullmatch(i) and _VOUCHER.fullmatch(d)
             }
     return out
 
@@ -76,9 +76,12 @@ def with_mine(
     projects = sorted(team_projects(config) | announced_teams)
     mine: dict[str, str] = {}
     if projects:
-        sql = _WRITTEN_HERE.format(projects=", ".join("?" * len(projects)))
+        sql = _WRITTEN_HERE.format(
+            columns=", ".join(f"m.{c}" for c in VERSION_FIELDS),
+            projects=", ".join("?" * len(projects)),
+        )
         rows = Memory._meta.database.execute_sql(sql, (*projects, config.writer))
-        mine = {uuid: digest(content) for uuid, content in rows}
+        mine = {uuid: voucher(dict(zip(VERSION_FIELDS, rest, strict=True))) for uuid, *rest in rows}
     out = {w: m for w, m in current.items() if w != config.writer}
     if mine:
         out[config.writer] = mine
@@ -98,9 +101,11 @@ def keep(database: Path, vouchers: dict[str, dict[str, str]]) -> None:
     temporary = path.with_name(f".{VOUCHED}.{os.getpid()}")
     temporary.write_bytes(text(vouchers) or b"{}\n")
     temporary.replace(path)
+    with _cache_lock:  # two writes within the clock's tick have one mtime and may be one size
+        _cache[path] = (_key(path.stat()), vouchers)
 
 
-_cache: dict[Path, tuple[tuple[int, int], dict[str, dict[str, str]]]] = {}
+_cache: dict[Path, tuple[tuple[int, int, int], dict[str, dict[str, str]]]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -111,7 +116,7 @@ def kept(database: Path) -> dict[str, dict[str, str]]:
         stat = path.stat()
     except OSError:
         return {}
-    key = (stat.st_mtime_ns, stat.st_size)
+    key = _key(stat)
     with _cache_lock:
         hit = _cache.get(path)
     if hit is not None and hit[0] == key:
@@ -123,6 +128,10 @@ def kept(database: Path) -> dict[str, dict[str, str]]:
     with _cache_lock:
         _cache[path] = (key, found)
     return found
+
+
+def _key(stat: os.stat_result) -> tuple[int, int, int]:
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)  # `keep` replaces the file: a new inode
 
 
 def authorship(database: Path, config: Config) -> Authorship:
