@@ -87,3 +87,40 @@ def test_what_is_said_in_doubt_is_only_proposed(message):
 )
 def test_rules_that_share_those_words_are_still_stored(message, evidence):
     assert any(evidence in content.lower() for content in _stored(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a taste for what was just shown: its object is the thing at hand, not named
+        "oh nice, that's so much cleaner, exactly how i like it",
+        "That is the kind of code I like to see.",
+        "wow ok this works perfect, I like it very much",
+        "Good. That reads nicely — very much the style I prefer.",
+        # what the person forgets or does not understand
+        "does laravel always wrap a resource in a data key? i never remember if it's global",
+        "I have never really understood wildcard_constraints, to be honest.",
+        # two options named, nothing said of them yet
+        "pest vs phpunit for new tests, let's come back to it",
+    ],
+)
+def test_a_reaction_a_self_report_or_two_options_weighed_are_not_stored(message):
+    assert _stored(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("I like short answers with the code first", "short answers"),
+        ("Aiko Tanaka maintains the VS Code extension", "vs code extension"),
+        ("I never use mocks in the service tests", "never uses mocks"),
+    ],
+)
+def test_a_taste_that_names_its_object_is_still_stored(message, kept):
+    assert any(kept in content.casefold() for content in _stored(message))
+
+
+def test_a_way_told_then_pointed_back_to_is_still_heard():
+    said = "compare both (give me trade-offs as pros/cons lists, that's how I like it) then pick"
+    shown = [f.content for f in gapfill.find([said]) if f.confidence != gapfill.LOW]
+    assert any("pros/cons lists" in content for content in shown)

@@ -336,6 +336,31 @@ CLAUSE_ONLY = (
 )
 
 
+# A taste whose object is what is at hand: the verb ends its clause, its object being the
+# thing just shown ("exactly how I like it", "the kind of fix I like", "I like it very much").
+# A lasting taste names its object ("I like short answers"), or points back to the way just
+# told ("pros/cons lists, that's how I like it").
+TASTE_FOR_THIS = re.compile(
+    r"(?:\b(?:exactly|just|precisely|very much|totally) (?:how|what|the (?:kind|sort|type|style|"
+    r"way)(?: of \w+(?: \w+)?)?)|\bthe (?:kind|sort|type|style) of \w+(?: \w+)?)\s+(?:that\s+)?"
+    r"(?:i|we)\s+(?:\w+\s+){0,2}?(?:like|love|prefer|want(?:ed)?|enjoy|had in mind)"
+    r"(?:\s+(?:it|them|this|that|to see|to read)(?:\s+\w+)?)?\s*(?:[.!,;)]|$)|"
+    r"(?<!how )\bi (?:really |just |very much |quite )?(?:like|love|prefer) (?:it|this|that)"
+    r"(?: (?:very much|a lot|so much|better))?\s*(?:[.!,;)]|$)",
+    _I,
+)
+# What the person forgets or does not understand: about them now, not how to work.
+SELF_REPORT = re.compile(
+    r"\b(?:i|we) (?:(?:can )?never|still (?:don't|do not)|(?:don't|do not) (?:ever )?really) "
+    r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
+    r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b",
+    _I,
+)
+# Two options named and nothing said of them: "pest vs phpunit for new tests", "Oban vs a
+# plain Task.Supervisor for the emails".
+WEIGHED = re.compile(r"^[^,;:]{1,60}\s(?:vs\.?|versus)\s[^,;:]{1,60}$")  # not "VS Code"
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -369,6 +394,9 @@ def not_a_statement(sentence: str) -> str | None:
         ("a past event", LOOKED_BACK),
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
+        ("a reaction to what is at hand", TASTE_FOR_THIS),
+        ("what the person does not know", SELF_REPORT),
+        ("two options weighed", WEIGHED),
     ):
         if rule is not None and rule.search(
             _CODE.sub("`…`", body) if rule is SARCASM else mentioned
