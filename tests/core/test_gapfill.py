@@ -143,7 +143,8 @@ def test_two_statements_in_one_sentence_are_two_findings():
     found = gapfill.find(["I prefer pytest over unittest, and always run ruff before committing."])
     assert [(f.content, f.scope) for f in found] == [
         ("The user prefers pytest over unittest", "global"),
-        ("Always run ruff before committing", "global"),
+        # an instruction about the code is the repository's (tests/core/test_scope_heard.py)
+        ("Always run ruff before committing", "project"),
     ]
     found = gapfill.find(["I prefer pytest, and we use Poetry for dependencies."])
     assert [(f.content, f.scope) for f in found] == [

@@ -59,11 +59,25 @@ _PROJECT_WORDS = re.compile(
     r"prod|production|deploys?|releases?|migrations?|the build)\b",
     _I,
 )
-_FIRST_SINGULAR = re.compile(r"^(?:i|i'm|i'd|i've|my|please|always|never|keep|use)\b", _I)
+_FIRST_SINGULAR = re.compile(r"^(?:i|i'm|i'd|i've|my)\b", _I)
+_IMPERATIVE = re.compile(r"^(?:please|always|never|keep|use)\b", _I)
+# What an instruction is about when it holds wherever the person works: how the agent talks
+# to them. "Use named exports" or "use the v2 base URL for everything" is the repository's
+# (stored without a project, it was briefed in every other project, pushing their rules out).
+_TO_THE_PERSON = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|respond|explanations?|explain|summar(?:y|ies|ize)|"
+    r"tone|emojis?|spelling|english|language|me|my|bullets?|bullet points|headings?|prose|"
+    r"verbose|concise|questions?|ask|tell|chat|apolog\w*|(?:short|brief|long)er?\b)\b",
+    _I,
+)
 
 
 def _mentions_only_the_user(body: str) -> bool:
-    return bool(_FIRST_SINGULAR.match(body)) and not _PROJECT_WORDS.search(body)
+    if _PROJECT_WORDS.search(body):
+        return False
+    if _FIRST_SINGULAR.match(body):
+        return True
+    return bool(_IMPERATIVE.match(body) and _TO_THE_PERSON.search(body))
 
 
 # After "always"/"never", words that show a description ("always the same error", "never
