@@ -102,6 +102,8 @@ def test_rules_that_share_those_words_are_still_stored(message, evidence):
         "I have never really understood wildcard_constraints, to be honest.",
         # two options named, nothing said of them yet
         "pest vs phpunit for new tests, let's come back to it",
+        # what the last message meant: it mends a message of the moment
+        "Sorry, that was confusing. I meant envs/prod and envs/staging.",
     ],
 )
 def test_a_reaction_a_self_report_or_two_options_weighed_are_not_stored(message):
@@ -114,6 +116,7 @@ def test_a_reaction_a_self_report_or_two_options_weighed_are_not_stored(message)
         ("I like short answers with the code first", "short answers"),
         ("Aiko Tanaka maintains the VS Code extension", "vs code extension"),
         ("I never use mocks in the service tests", "never uses mocks"),
+        ("I mean, in every project: Go tests go next to the code", "go tests go next"),
     ],
 )
 def test_a_taste_that_names_its_object_is_still_stored(message, kept):

@@ -349,6 +349,9 @@ TASTE_FOR_THIS = re.compile(
     r"(?: (?:very much|a lot|so much|better))?\s*(?:[.!,;)]|$)",
     _I,
 )
+# What the person's last message meant ("Sorry, that was confusing. I meant envs/prod"): it
+# mends the conversation, as the message it mends was of the moment.
+MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I)
 # What the person forgets or does not understand: about them now, not how to work.
 SELF_REPORT = re.compile(
     r"\b(?:i|we) (?:(?:can )?never|still (?:don't|do not)|(?:don't|do not) (?:ever )?really) "
@@ -395,6 +398,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
         ("a reaction to what is at hand", TASTE_FOR_THIS),
+        ("what the last message meant", MEANT),
         ("what the person does not know", SELF_REPORT),
         ("two options weighed", WEIGHED),
     ):
