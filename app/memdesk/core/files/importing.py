@@ -340,7 +340,8 @@ def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> Non
     values = _columns(record)
     values["version"] = row.version + 1
     values["updated_at"] = stamp
-    values["writer"] = None  # this machine's version now (see memory/versions.py)
+    if values.get("content", row.content) != row.content:
+        values["writer"] = None  # the words are this machine's now (see memory/versions.py)
     Memory.update(**values).where(Memory.id == row.id).execute()
     pending.append(Change("updated", row.uuid, values["version"], actor.label))
 

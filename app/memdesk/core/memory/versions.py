@@ -33,9 +33,10 @@ class Versions:
         if "content" in fields and "flag" not in fields:  # new words are read again
             flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
             fields = {**fields, "flag": flag}
-        if row.writer is not None:
-            # This version is this machine's: a synced file names whoever wrote its version,
-            # so a teammate's edit of the person's memory goes out in the teammate's name.
+        if row.writer is not None and fields.get("content", row.content) != row.content:
+            # The words are this machine's now: a synced file names who wrote its words, so a
+            # teammate's rewording of the person's memory goes out in the teammate's name (a
+            # change of its tags or status leaves the words, and their author, as they were).
             fields = {**fields, "writer": None}
         self._record(row, actor, change, reason)
         old_task = row.task

@@ -18,15 +18,15 @@ from memdesk.store import Memory, among
 
 def checked_changes(
     theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str], authors: Authorship
-) -> tuple[dict[str, Incoming], dict[str, str]]:
+) -> tuple[dict[str, Incoming], dict[str, str], set[str]]:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
     memories (a team remote's identity.md once became the person's profile for every agent).
     A team remote cannot speak for the person either: a version in the name of this machine
     that this machine does not hold, or in the name of the person's other machine that it did
-    not vouch for in the person's own remote (`vouching`), is refused (and looked at again at
-    each sync, as that machine's voucher may come later)."""
-    incoming, refused = {}, dict(theirs.refused)
+    not vouch for in the person's own remote (`vouching`), is refused; those are also returned
+    as waiting (looked at again at each sync: that machine's voucher may come later)."""
+    incoming, refused, waiting = {}, dict(theirs.refused), set()
     held = dict(
         Memory.select(Memory.uuid, Memory.version).where(Memory.uuid.in_(among(ids))).tuples()
     )
@@ -43,9 +43,11 @@ def checked_changes(
         why = None if moved.is_own(remote) else _speaks_for_the_person(found, held, authors)
         if why:
             refused[memory_id] = f"{where}: {why}; a team remote cannot speak for you"
+            if found.columns.get("writer") in authors.machines:
+                waiting.add(memory_id)
             continue
         incoming[memory_id] = found
-    return incoming, refused
+    return incoming, refused, waiting
 
 
 def _speaks_for_the_person(

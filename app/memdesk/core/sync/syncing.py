@@ -213,10 +213,10 @@ class Sync:
         last_base = mirror.base()
         if not dry_run and head is not None and head == last_base:
             quiet = sync_config.quiet(self.desk.path, remote)
-            # (files it held are looked at again: what refused them may have changed here)
+            # (files waiting for a voucher are looked at again: it may have come meanwhile)
             if (
                 quiet
-                and not quiet["result"].get("held")
+                and not quiet["result"].get("waiting")
                 and quiet["commit"] == head
                 and quiet["local"] == self._state(config, remote)
             ):
@@ -226,14 +226,17 @@ class Sync:
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
         changed = theirs.within_budget(changed)
-        # Refused earlier and not changed since: looked at again (a voucher of the person's
-        # other machine may have come since), and held while refused, or this machine's older
-        # state would go out over the remote's as if it were new.
+        # Refused earlier and not changed since: held, or this machine's older state would go
+        # out over the remote's as if it were new; those waiting for a voucher of the person's
+        # other machine are looked at again (only those: a crafted remote's thousands of
+        # refused files would be read again at every sync).
         last = sync_config.last_result(self.desk.path, remote) or {}
         was_held = {i for i in last.get("held", []) if i not in changed}
-        again = theirs.within_budget({i for i in was_held if i in theirs.ids})
+        again = theirs.within_budget(
+            {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
+        )
         theirs.prefetch(changed | again)
-        incoming, refused = arriving.checked_changes(
+        incoming, refused, waiting = arriving.checked_changes(
             theirs, changed | again, remote, config.excluded(remote), self.authorship()
         )
         still = was_held - again
@@ -282,6 +285,7 @@ class Sync:
             "conflicts": len(outcome.conflicts),
             "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
             "held": sorted((set(refused) - {IDENTITY}) | still),
+            "waiting": sorted(waiting),
             "commit": commit,
             "notices": told,
         }
