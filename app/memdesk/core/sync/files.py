@@ -269,3 +269,15 @@ def _close(block: list[str], units: list[Unit]) -> None:
     if not isinstance(memory_id, str):
         raise ValidationError("an identity entry's memdesk line has no id", field="id")
     units.append(Unit(memory_id, text, in_identity=True))
+
+
+def remote_object(data: bytes | None, limit: int) -> dict[str, Any]:
+    """A small JSON object a remote holds beside its memories (teams.json, vouched.json):
+    read as untrusted, `{}` when it is too large or not an object."""
+    if not data or len(data) > limit:
+        return {}
+    try:
+        found = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from memdesk.core.sync.config import Config, Remote
+from memdesk.core.sync.files import remote_object
 
 TEAMS = "teams.json"
 MAX_BYTES = 64 * 1024
@@ -27,14 +28,7 @@ _PLAIN = re.compile(r"[^\x00-\x1f\x7f]{1,500}")
 def announced(data: bytes | None) -> dict[str, dict[str, str]]:
     """{writer: {project: team remote}} from the file's bytes; what is not that shape is
     left out."""
-    if not data or len(data) > MAX_BYTES:
-        return {}
-    try:
-        found = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    if not isinstance(found, dict):
-        return {}
+    found = remote_object(data, MAX_BYTES)
     out: dict[str, dict[str, str]] = {}
     for writer, projects in found.items():
         if not (_plain(writer) and isinstance(projects, dict)):

@@ -20,6 +20,7 @@ from typing import Any
 
 from memdesk.core.authorship import DIGEST_CHARS, VERSION_FIELDS, Authorship, voucher
 from memdesk.core.sync.config import Config, folder
+from memdesk.core.sync.files import remote_object
 from memdesk.store import Memory
 
 VOUCHED = "vouched.json"
@@ -44,14 +45,7 @@ def team_projects(config: Config) -> frozenset[str]:
 
 def announced(data: bytes | None) -> dict[str, dict[str, str]]:
     """{writer: {memory id: voucher}} from the file's bytes (`authorship.voucher`)."""
-    if not data or len(data) > MAX_BYTES:
-        return {}
-    try:
-        found = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    if not isinstance(found, dict):
-        return {}
+    found = remote_object(data, MAX_BYTES)
     out: dict[str, dict[str, str]] = {}
     for writer, memories in found.items():
         if not (isinstance(writer, str) and _PLAIN.fullmatch(writer)):

@@ -7,10 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QUrl, Slot
-from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDialog,
     QDialogButtonBox,
     QHeaderView,
     QLabel,
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.files.backups import KEEP, KINDS, RESTORE_STEPS
 from memdesk.ui.ask import confirm
-from memdesk.ui.dialogs.transfer_job import Progress, TransferJob
+from memdesk.ui.dialogs.transfer_job import HoldsAJob, Progress, TransferJob
 
 COLUMNS = ("Taken", "Kind", "Memories", "Size")
 # What the restore is doing once it has told step n (RESTORE_STEPS in all)
@@ -40,7 +39,7 @@ RESTORING = (
 NO_RETURN = 2
 
 
-class BackupsDialog(QDialog):
+class BackupsDialog(HoldsAJob):
     """Lists backups newest first. Restoring replaces every memory, so it asks first, and the
     state it replaces is itself kept as a backup (listed here, restorable the same way).
     Backing up and restoring run on a worker: at 100k memories a restore checks every row
@@ -135,9 +134,6 @@ class BackupsDialog(QDialog):
             RESTORING[0],
         )
 
-    def is_busy(self) -> bool:
-        return self._job is not None and self._job.isRunning()
-
     def _start(
         self, work: Callable[[Progress], Any], on_success: Callable[[Any], None], busy: str
     ) -> None:
@@ -191,18 +187,6 @@ class BackupsDialog(QDialog):
         else:
             self._job.cancel()
             self._show("Cancelling…")
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if self.is_busy():
-            self.reject()
-            event.ignore()
-            return
-        super().closeEvent(event)
-
-    def done(self, result: int) -> None:
-        if self._job is not None:  # never leave a thread running behind a closed dialog
-            self._job.wait()
-        super().done(result)
 
     def _update_buttons(self) -> None:
         self.restore_button.setEnabled(

@@ -82,7 +82,30 @@ class TransferJob(QThread):
             self._service.release_thread()
 
 
-class TransferDialog(QDialog):
+class HoldsAJob(QDialog):
+    """A dialog that never closes behind the job it runs (`_job`): closing it asks the job
+    to stop through `reject`, and a dialog that is done waits for the job's thread."""
+
+    _job: TransferJob | None = None
+
+    def is_busy(self) -> bool:
+        return self._job is not None and self._job.isRunning()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.is_busy():
+            self.reject()
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+    def done(self, result: int) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job.wait()
+        super().done(result)
+
+
+class TransferDialog(HoldsAJob):
     """A form above a progress bar and a status line, with one action button and Cancel.
 
     While a job runs the form is locked, and Cancel (or Esc) cancels the job instead of
@@ -134,9 +157,6 @@ class TransferDialog(QDialog):
         self.show_status(busy)
         self._job.start()
 
-    def is_busy(self) -> bool:
-        return self._job is not None and self._job.isRunning()
-
     def show_status(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
         self.status.setStyleSheet("color: #d9480f;" if error else "")
@@ -179,17 +199,3 @@ class TransferDialog(QDialog):
             self.show_status("Cancelling…")
             return
         super().reject()
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if self.is_busy():
-            self.reject()
-            event.ignore()
-            return
-        super().closeEvent(event)
-
-    def done(self, result: int) -> None:
-        # Never leave a thread running behind a closed dialog.
-        if self._job is not None:
-            self._job.cancel()
-            self._job.wait()
-        super().done(result)
