@@ -1054,6 +1054,7 @@ def test_examples_in_quotes_stay_with_their_rule(message, whole):
             "prof. okonkwo",
         ),
         ("Our PM is Dr. Ana Silva, she signs off every release.", "dr. ana silva"),
+        ("Dr. Amara Nwosu signs off on changes to the yield model.", "dr. amara nwosu"),
         ("We deploy to St. Louis, never to the Chicago region.", "st. louis"),
     ],
 )
@@ -1071,3 +1072,12 @@ def test_a_clause_that_goes_on_with_they_or_it_stays_with_what_it_stands_for():
     assert found == [
         "Flaky tests are never deleted here, they get test.fixme with a link to a Jira ticket"
     ]
+
+
+def test_after_a_dash_or_a_parenthesis_it_is_the_tasks():
+    said = (
+        "pls look at the flaky e2e test - we run playwright against the vercel preview "
+        "deploys, never against prod - it fails in the checkout step about one in five runs"
+    )
+    found = [f.content for f in gapfill.find([said]) if f.confidence == gapfill.HIGH]
+    assert found == ["We run playwright against the vercel preview deploys, never against prod"]

@@ -44,6 +44,9 @@ def test_the_verb_after_the_user_reads_as_english(said, stored):
         ("my manager is Dana", "the user's manager is Dana"),
         ("I was on call", "the user was on call"),
         ("I can read Go", "the user can read Go"),
+        # said alike in the present and the past: what the person does, mostly
+        ("I read diffs on my phone", "the user reads diffs on the user's phone"),
+        ("I never put emojis in commits", "the user never puts emojis in commits"),
     ],
 )
 def test_what_already_read_well_still_does(said, stored):

@@ -83,9 +83,6 @@ _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\
 
 _POINTS_BACK = re.compile(
     r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
-    # a pronoun that stands for what came before: "flaky tests are never deleted here; they
-    # get test.fixme and a ticket"
-    r"(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks|want|wants)\b)\w|"
     r"i\.e\.|like\b|"
     # examples in quotes of what came before: "second person — 'you run', never 'we run'"
     r"['‘\"“][^'’\"”]{1,40}['’\"”]\s*[,;]?\s*(?:(?:and|or|but|never|not|no)\b|$))",
@@ -99,6 +96,10 @@ _LIMITS = re.compile(
     _I,
 )
 # A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
+# After a semicolon, a pronoun that stands for what came before: "flaky tests are never
+# deleted here; they get test.fixme and a ticket" (after a dash or a parenthesis, "it" is as
+# often the task's: "(we keep them stable) it should print what would be deleted").
+_GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks)\b)\w", _I)
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
 _SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
@@ -201,9 +202,11 @@ def _chunks(sentence: str) -> list[str]:
     start = 0
     calls = [m.span() for m in _CALL.finditer(sentence)]
     cuts = [c for c in _ASIDES.finditer(sentence) if not any(a <= c.start() < b for a, b in calls)]
+    before = ""  # the cut before this chunk
     for cut in [*cuts, None]:
         chunk = sentence[start : cut.start() if cut else len(sentence)]
         start = cut.end() if cut else len(sentence)
+        after_semicolon, before = ";" in before, cut[0] if cut else ""
         if not chunk.strip():
             continue
         after_aside, aside = aside == len(chunks) - 1 and len(chunks) >= 2, -1
@@ -211,6 +214,8 @@ def _chunks(sentence: str) -> list[str]:
         # a reason or condition told first ("Since my machine is an M2, builds target arm64")
         joins = chunks and (
             _POINTS_BACK.match(chunk.strip(" ,"))
+            or after_semicolon
+            and _GOES_ON.match(chunk.strip(" ,"))
             or len(chunk.split()) < 3
             or _SUBORDINATE.match(chunks[-1].strip())
             or _UNFINISHED.search(chunks[-1])

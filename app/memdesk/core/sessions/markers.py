@@ -115,7 +115,8 @@ HANDLED_BY = re.compile(
 )
 
 PEOPLE = re.compile(
-    r"^(?:[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)(?:\s(?:from|on|in|of) (?:the )?[\w -]{2,20}?)?\s+"
+    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s)?(?:[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)"
+    r"(?:\s(?:from|on|in|of) (?:the )?[\w -]{2,20}?)?\s+"
     r"(?:is (?:my|our|the) [\w -]{2,30}|(?:co-)?(?:owns|"
     r"leads|maintains|handles|runs|reviews|manages|signs off|approves|is in charge of))\b",
 )
