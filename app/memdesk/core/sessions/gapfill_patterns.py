@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memdesk.core.sessions import scope
 from memdesk.core.sessions.third_person import person
 
 HIGH, MEDIUM, LOW = "high", "medium", "low"
@@ -39,7 +40,7 @@ def _p(
     anywhere: bool = False,
 ) -> Pattern:
     decide = judge if callable(judge) else (lambda _m, _b, c=judge: c)
-    about = (lambda _b, u=user: u) if user is not None else _mentions_only_the_user
+    about = (lambda _b, u=user: u) if user is not None else scope.about_the_user
     return Pattern(name, re.compile(regex, _I), kind, render, decide, about, anywhere)
 
 
@@ -50,34 +51,6 @@ def _rest(text: str) -> str:
 def _cap(text: str) -> str:
     text = re.sub(r"^please\s+", "", _rest(text), flags=_I)
     return text[:1].upper() + text[1:]
-
-
-# Words that tie a statement to the repository, team or environment rather than the person.
-_PROJECT_WORDS = re.compile(
-    r"\b(?:we|we're|we've|our|us|here|this (?:repo|repository|project|codebase|service|crate|"
-    r"app|package|module)|the (?:repo|project|codebase|team|service|crate|app)|ci|staging|"
-    r"prod|production|deploys?|releases?|migrations?|the build)\b",
-    _I,
-)
-_FIRST_SINGULAR = re.compile(r"^(?:i|i'm|i'd|i've|my)\b", _I)
-_IMPERATIVE = re.compile(r"^(?:please|always|never|keep|use)\b", _I)
-# What an instruction is about when it holds wherever the person works: how the agent talks
-# to them. "Use named exports" or "use the v2 base URL for everything" is the repository's
-# (stored without a project, it was briefed in every other project, pushing their rules out).
-_TO_THE_PERSON = re.compile(
-    r"\b(?:answers?|repl(?:y|ies)|responses?|respond|explanations?|explain|summar(?:y|ies|ize)|"
-    r"tone|emojis?|spelling|english|language|me|my|bullets?|bullet points|headings?|prose|"
-    r"verbose|concise|questions?|ask|tell|chat|apolog\w*|(?:short|brief|long)er?\b)\b",
-    _I,
-)
-
-
-def _mentions_only_the_user(body: str) -> bool:
-    if _PROJECT_WORDS.search(body):
-        return False
-    if _FIRST_SINGULAR.match(body):
-        return True
-    return bool(_IMPERATIVE.match(body) and _TO_THE_PERSON.search(body))
 
 
 # After "always"/"never", words that show a description ("always the same error", "never
