@@ -148,8 +148,10 @@ def _guarded(take: Incoming, earlier: str | None) -> str | None:
 
 
 def _row_ids(uuids: set[str]) -> dict[str, int]:
+    # Straight from the cursor: peewee's row building took 0.09 s of a 20,000-memory pull.
     query = Memory.select(Memory.uuid, Memory.id).where(Memory.uuid.in_(among(uuids)))
-    return dict(query.tuples())
+    sql, params = query.sql()
+    return dict(Memory._meta.database.execute_sql(sql, params).fetchall())
 
 
 def _rows(uuids: list[str]) -> dict[str, Memory]:
