@@ -187,6 +187,37 @@ def test_hard_negatives_are_never_stored(sentence):
     assert all(f.confidence != "high" for f in gapfill.find([sentence]))
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Tabs or spaces for the new service: I'd rather not commit either way just yet.",
+        "I don't want to decide the ORM today, we'll see what the spike shows.",
+        "Which queue we standardise on is something I want to leave open for now.",
+        "About moving the cron jobs to Temporal, we will reconsider after the load test.",
+        "I'd like to hear from the security team first.",
+        "Celery or RQ, honestly I don't really prefer one.",
+        "I'm going to try to move the billing tables to the new schema over the weekend.",
+        "My plan is to rename the CLI flags next, once the docs are merged.",
+        "The QA lead says every bug needs a video. Their opinion, not necessarily mine.",
+        "The mobile team always wants camelCase in the API. They're wrong imo.",
+    ],
+)
+def test_a_decision_put_off_a_plan_or_a_view_held_apart_is_never_stored(message):
+    assert all(f.confidence != "high" for f in gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Never commit directly to main, open a PR.",
+        "We never pick a dependency without a licence check.",
+        "Please always decide on the migration name before you write it.",
+    ],
+)
+def test_a_rule_about_committing_or_deciding_is_still_stored(message):
+    assert any(f.confidence == "high" for f in gapfill.find([message]))
+
+
 def test_pasted_logs_and_tracebacks_are_not_the_users_words():
     text = (
         "Here's the error:\n[2026-11-02 03:14:07] ERROR - never use float for money\n"

@@ -225,10 +225,34 @@ UNDECIDED = re.compile(
     r"^(?:one|an|another|the other|a (?:possible|simpler|cheaper)) (?:option|idea|alternative|"
     r"approach|possibility|way) (?:is|would be|could be|might be)\b|"
     r"^i'?ll (?!always|never)\w+|"
+    # a plan of the person's: "I'm going to try to finish the chapter by May", "my plan is to …"
+    r"^(?:i'?m|i am|we'?re|we are) (?:going to|gonna|planning to|hoping to) (?!always|never)|"
+    r"^(?:my|our|the) plan (?:for [\w ]{1,20} )?is to (?!always|never)|"
     # the person's next steps: "once staging is up i'll smoke test the email and open the PR"
     r"^(?:once|after|as soon as|when|before|then|next|afterwards|after that)\b[^.;]{0,100}?"
     r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'m gonna| are going to|'re going to) "
     r"(?!always\b|never\b)",
+    _I,
+)
+# A decision put off, in whatever words: a decision's verb held back for now ("I'd rather not
+# commit either way yet", "I prefer not to decide now", "not settling it today"), a question
+# left open ("something I'd like to leave open", "leave that for later"), or a later time
+# named for it ("we will reconsider after the benchmarks", "I'd prefer to hear from product
+# first"). Not "never commit to main": a deferral names when, or that it is either way.
+DEFERRED = re.compile(
+    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}?(?:decid|commit|settl|choos|pick|chose|"
+    r"make (?:up )?(?:my|our) mind)\w*\b[^.;!?]{0,40}?\b(?:yet|now|today|either way|one way or "
+    r"(?:the )?other|for now|at this point|until|before|first)\b|"
+    r"\bleave (?:it|that|this|them|both|either|the (?:\w+ )?(?:question|choice|decision))?\s*"
+    r"(?:open|for later|undecided|unresolved|for another day|for (?:the )?(?:moment|time being))\b|"
+    r"\b(?:reconsider|revisit|re-?evaluate|decide|settle|pick)\b[^.;!?]{0,30}?\b(?:later|"
+    r"after (?:the|we|i|it)|once|when (?:the|we|i|it))\b|"
+    r"\b(?:hear (?:from|back from)|wait (?:for|until|till|on)|see (?:how|what|whether|if)|"
+    r"observe|measure|benchmark)\b[^.;!?]{0,60}?\bfirst\s*[.!]?\s*$|"
+    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r|mind|care which|have a preference)"
+    r"(?: (?:one|either|any|which))?\b[^.;!?]{0,30}?\b(?:yet|either way|one way or|later|"
+    r"for now)\b|"
+    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r) (?:one|either)\b",
     _I,
 )
 # An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
@@ -284,7 +308,10 @@ _PRAISE = re.compile(
 def doubted(message: str) -> bool:
     """Whether the message's tone makes what it states the person's to confirm."""
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
-    if any(SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) for s in said):
+    if any(
+        SARCASM.search(s) or _SCARE_QUOTE.search(s) or UNDECIDED.search(s) or DEFERRED.search(s)
+        for s in said
+    ):
         return True
     # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
     # sentences are guesses on the way, whichever one says so
@@ -313,7 +340,10 @@ _VENTED = re.compile(
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
 # that's his thing, I'm not sold on it"): the rule beside it is someone else's.
 _DISTANCED = re.compile(
-    r"\b(?:not sold(?: on)?|(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
+    r"\b(?:not sold(?: on)?|(?:their|his|her) (?:opinion|view|theory|take)(?:,| not)|"
+    r"not necessarily (?:ours|mine)|nice theory|(?:they|he|she)(?:'re|'s| are| is) (?:wrong|"
+    r"adamant)|not something (?:i|we)(?:'ve| have)? agreed|"
+    r"(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
     r"(?:his|her|their) (?:rule|stuff|thing|call|hill) for (?:his|her|their)\b|"
     r"(?:hmm+|meh)[.!]*\s*$)",
     _I,
@@ -387,6 +417,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("a belief in question", BELIEVED),
         ("someone else's view", None if whenever else REPORTED),
         ("not decided", UNDECIDED),
+        ("not decided", DEFERRED),
         ("a past event", PAST),
         ("a past event", TOLD_AS_PAST),
         ("how things are at the moment", STATUS),
