@@ -468,3 +468,50 @@ def test_two_machines_of_one_user_and_host_get_writers_of_their_own():
     first, second = Config().writer, Config().writer
     assert first != second
     assert first.split("#")[0] == second.split("#")[0]
+
+
+def _team_deletion_asked(machines):
+    items = machines.run("ana", lambda s: s.inbox())
+    return [i for i in items if i["type"] == "sync_deleted_by_team"]
+
+
+def test_a_teammates_deletion_of_the_persons_memory_is_asked_not_applied(machines, tmp_path):
+    """Nothing is forgotten without the person: bo deleting ana2's rule in the team sent it
+    to ana's Trash with no word."""
+    _, rule = _team_of_two_machines_and_bo(machines, tmp_path)
+    machines.run("bo", lambda s: s.remove(rule["id"]))
+    machines.run("bo", lambda s: s.sync())
+    for _ in range(2):  # and the next sync neither applies it nor sends the memory back
+        machines.run("ana", lambda s: s.sync())
+        assert machines.run("ana", lambda s: s.get(rule["id"]))["status"] == "active"
+        [asked] = _team_deletion_asked(machines)
+        assert "deleted on team by someone on the team" in asked["why"].lower()
+        machines.run("bo", lambda s: s.sync())
+        assert machines.run("bo", lambda s: s.get(rule["id"]))["status"] == "deleted"
+
+    machines.run("ana", lambda s: s.accept([asked["key"]]))
+    assert machines.run("ana", lambda s: s.get(rule["id"]))["status"] == "deleted"
+
+
+def test_the_person_may_keep_what_a_teammate_deleted_and_share_it_again(machines, tmp_path):
+    _, rule = _team_of_two_machines_and_bo(machines, tmp_path)
+    machines.run("bo", lambda s: s.remove(rule["id"]))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    [asked] = _team_deletion_asked(machines)
+    machines.run("ana", lambda s: s.reject([asked["key"]]))
+    machines.run("ana", lambda s: s.sync())
+    machines.run("bo", lambda s: s.sync())
+    assert machines.run("bo", lambda s: s.get(rule["id"]))["status"] == "active"
+
+
+def test_a_teammate_deletes_their_own_memory_without_asking(machines, tmp_path):
+    _team_of_two_machines_and_bo(machines, tmp_path)
+    theirs = machines.run("bo", lambda s: s.add("acme demos go out on Fridays.", project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    machines.run("bo", lambda s: s.remove(theirs["id"]))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    assert machines.run("ana", lambda s: s.get(theirs["id"]))["status"] == "deleted"
+    assert not _team_deletion_asked(machines)

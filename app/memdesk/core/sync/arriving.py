@@ -12,6 +12,7 @@ from memdesk.core.sync import moved
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked_all
+from memdesk.core.sync.merge import DELETED_BY_TEAM, Conflict, Outcome
 from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Memory, among
 
@@ -92,6 +93,31 @@ def stopped_sharing(
                 "synced with it from here: not applied"
             )
     return out
+
+
+def teammates_deletions(
+    remote: Remote,
+    outcome: Outcome,
+    incoming: dict[str, Incoming],
+    local: dict[str, Unit],
+    authors: Authorship,
+) -> None:
+    """A team remote's deletion of a memory the person wrote is asked in the Inbox, not
+    applied: a teammate's deletion sent the person's rule to the Trash with no word (nothing
+    is forgotten without the person). Until the person answers the remote keeps its
+    tombstone and this machine its memory; keeping it shares it with the team again."""
+    if moved.is_own(remote):
+        return
+    for unit in list(outcome.take):
+        found, mine = incoming.get(unit.id), local.get(unit.id)
+        if found is None or not found.deleted or mine is None:
+            continue
+        writer = mine.fields().get("writer")
+        if writer != authors.mine and writer not in authors.machines:
+            continue  # a teammate's own memory is theirs to delete
+        outcome.take.remove(unit)
+        outcome.kept.add(unit.id)
+        outcome.conflicts.append(Conflict(DELETED_BY_TEAM, unit.id, mine, unit))
 
 
 def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:

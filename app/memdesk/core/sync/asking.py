@@ -21,7 +21,7 @@ from memdesk.core.sync import config as sync_config
 from memdesk.core.sync import git
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.incoming import Incoming, checked
-from memdesk.core.sync.merge import DELETED_HERE, DELETED_THERE, DISAGREE
+from memdesk.core.sync.merge import DELETED_BY_TEAM, DELETED_HERE, DELETED_THERE, DISAGREE
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.writing import SyncWrites
 from memdesk.store import Proposal
@@ -76,7 +76,7 @@ class SyncQuestions:
 
     def accept(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
         memory_id = json.loads(proposal.subject)[0]
-        if proposal.kind in (DELETED_THERE, DELETED_HERE):
+        if proposal.kind in (DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM):
             self.status.remove(memory_id, reason=f"deleted on {proposal.agent} too", actor=actor)
             return
         theirs = self._synced_state(proposal.agent, memory_id)
@@ -116,6 +116,12 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
         return (
             f"Deleted on {remote}, but edited here since the last sync: the edit is kept on "
             "every machine. Accept to delete it here too (it goes to the Trash); reject to keep it."
+        )
+    if kind == DELETED_BY_TEAM:
+        return (
+            f"Deleted on {remote} by someone on the team, but you wrote it: this machine keeps "
+            "it until you decide. Accept to delete it here too (it goes to the Trash); reject "
+            f"to keep it (it goes back to {remote} at the next sync)."
         )
     if kind == DELETED_HERE:
         return (

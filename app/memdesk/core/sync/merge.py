@@ -27,7 +27,9 @@ from memdesk.core.sync.files import Unit, record_unit
 DISAGREE = "sync_disagree"
 DELETED_THERE = "sync_deleted_there"
 DELETED_HERE = "sync_deleted_here"
-KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE)
+DELETED_BY_TEAM = "sync_deleted_by_team"  # the person's memory, deleted on a team remote
+KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM)
+HELD = (DISAGREE, DELETED_BY_TEAM)  # kept out of syncs with that remote until answered
 _STAMPS = ("version", "updated", "successor", "writer")  # of the version, not its words
 
 

@@ -33,7 +33,7 @@ from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
 from memdesk.core.sync.local import render, state
-from memdesk.core.sync.merge import DISAGREE, KINDS, Outcome, Side, merge
+from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
@@ -236,8 +236,9 @@ class Sync:
             {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
         )
         theirs.prefetch(changed | again)
+        authors = self.authorship()
         incoming, refused, waiting = arriving.checked_changes(
-            theirs, changed | again, remote, config.excluded(remote), self.authorship()
+            theirs, changed | again, remote, config.excluded(remote), authors
         )
         still = was_held - again
         self.desk.settle()
@@ -251,6 +252,7 @@ class Sync:
             base_side = Side({**base_side.digests, **agreed}, base_side.load)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
+        arriving.teammates_deletions(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:
                 incoming[unit.id] = checked(unit)
@@ -412,11 +414,10 @@ def _bare_repository_at(url: str, branch: str) -> None:
 
 
 def _held(remote: Remote) -> set[str]:
-    """Memories waiting for the person after two machines disagreed."""
+    """Memories waiting for the person: two machines disagreed, or a teammate deleted one the
+    person wrote."""
     query = Proposal.select(Proposal.subject).where(
-        (Proposal.status == "pending")
-        & (Proposal.kind == DISAGREE)
-        & (Proposal.agent == remote.name)
+        (Proposal.status == "pending") & Proposal.kind.in_(HELD) & (Proposal.agent == remote.name)
     )
     return {json.loads(p.subject)[0] for p in query}
 

@@ -18,6 +18,7 @@ TYPE_NAMES = {
     "sync_disagree": "Changed on both machines",
     "sync_deleted_there": "Deleted on the other machine, edited here",
     "sync_deleted_here": "Deleted here, edited on the other machine",
+    "sync_deleted_by_team": "Yours, deleted by the team",
     "identity": "Identity change proposed",
 }
 ACCEPTING = {
@@ -36,6 +37,8 @@ ACCEPTING = {
     "all.",
     "sync_deleted_here": "Accept deletes it again (to the Trash); Reject keeps it with the other "
     "machine's edit.",
+    "sync_deleted_by_team": "Accept deletes it here too (to the Trash); Reject keeps it and "
+    "shares it with the team again.",
     "identity": "Accept makes the identity profile read as proposed; every agent is given it "
     "at its next session start.",
 }
