@@ -29,8 +29,14 @@ MAX_BYTES = 32 * 1024 * 1024
 
 
 _COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
+# What a host wraps into the user's turn that the person did not type: hooks' context, the
+# output of `!` bash mode, background tasks' notices, system reminders.
+_WRAPPERS = (
+    r"hook_context|memory-context|bash-(?:input|stdout|stderr)|task-notification|"
+    r"system-reminder|user-prompt-submit-hook|local-command-[a-z]+|command-[a-z]+"
+)
 _INJECTED = re.compile(
-    r"<(hook_context|memory-context)>.*?</\1>\s*|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
+    rf"<({_WRAPPERS})>.*?(?:</\1>|$)\s*|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
     re.S,
 )
 
@@ -151,10 +157,13 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
 
 def _text(content: Any) -> str:
     """The words of a message: its text blocks; tool calls and tool results are left out
-    (a user-role tool result is the tool's output, not the person's words)."""
+    (a user-role tool result is the tool's output, not the person's words, and so is a text
+    block that rides beside one)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
+        if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            return ""
         return "\n".join(
             block["text"]
             for block in content
