@@ -105,7 +105,7 @@ def test_dont_bring_this_up_again_keeps_a_memory_out_of_injection_but_searchable
 
 
 def test_only_the_person_chooses_what_is_brought_up(service):
-    rule = service.add("This repo uses pnpm only, never npm install")
+    rule = service.add("This repo uses pnpm only, never npm install", actor=CLAUDE)
     with pytest.raises(NotAllowed, match="only the person"):
         service.update(rule["id"], inject=False, actor=CLAUDE)
     assert service.get(rule["id"])["inject"] is True

@@ -10,10 +10,9 @@ from memdesk.core import SYSTEM, USER, NotAllowed, agent
 CLAUDE = agent("claude")
 
 
-@pytest.mark.parametrize("layer", ["L0", "L1"])
-def test_an_agent_may_write_identity_and_knowledge(service, layer):
-    memory = service.add("Prefers concise answers", layer=layer, actor=CLAUDE)
-    assert (memory["layer"], memory["source"], memory["agent"]) == (layer, "agent", "claude")
+def test_an_agent_may_write_knowledge(service):
+    memory = service.add("Prefers concise answers", layer="L1", actor=CLAUDE)
+    assert (memory["layer"], memory["source"], memory["agent"]) == ("L1", "agent", "claude")
 
 
 def test_an_agent_may_not_write_the_archive(service, dump):

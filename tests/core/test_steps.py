@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memdesk.core import IdentityFull, MemoryService, VersionConflict, agent
+from memdesk.core import SYSTEM, IdentityFull, MemoryService, VersionConflict
 from memdesk.core.memory.steps import capture
 
 
@@ -73,11 +73,11 @@ def test_undo_of_a_correction_brings_back_the_original_and_drops_the_link(servic
     assert [link["id"] for link in service.get(new["id"])["links"]] == [old["id"]]
 
 
-def test_a_step_is_refused_whole_when_an_agent_changed_a_memory_since(service):
+def test_a_step_is_refused_whole_when_a_memory_changed_since(service):
     a = service.add("first note")
     b = service.add("second note")
     _result, step = service.record(lambda: service.update_many([a["id"], b["id"]], {"tags": ["x"]}))
-    service.update(b["id"], tags=["agent"], actor=agent("claude"))
+    service.update(b["id"], tags=["synced"], actor=SYSTEM)  # a sync, say
     with pytest.raises(VersionConflict, match="“second note” was changed since"):
         service.apply_step(step, undo=True)
     assert service.get(a["id"])["tags"] == ["x"]  # nothing half-undone
@@ -86,7 +86,7 @@ def test_a_step_is_refused_whole_when_an_agent_changed_a_memory_since(service):
 def test_a_change_to_another_field_does_not_block_undo(service):
     memory = service.add("note")
     _result, step = service.record(lambda: service.update(memory["id"], tags=["x"]))
-    service.update(memory["id"], importance=0.9, actor=agent("claude"))
+    service.update(memory["id"], importance=0.9, actor=SYSTEM)
     service.apply_step(step, undo=True)
     assert (service.get(memory["id"])["tags"], service.get(memory["id"])["importance"]) == (
         [],
@@ -127,16 +127,16 @@ def test_undo_of_an_import_reverts_what_it_changed_not_only_what_it_added(servic
 
 def test_identity_save_keeps_each_entry_its_author_and_history(service):
     name = service.add("Name: Ada", layer="L0")
-    rule = service.add("Never push to main", layer="L0", actor=agent("claude"))
+    rule = service.add("Never push to main", layer="L0", actor=SYSTEM)
     shell = service.add("Uses zsh", layer="L0")
     text = service.identity()["text"].replace("Name: Ada", "Name: Ada Lovelace")
     _saved, step = roundtrip(service, lambda: service.set_identity(text.replace("\nUses zsh", "")))
     assert service.get(name["id"])["content"] == "Name: Ada Lovelace"
     assert service.get(name["id"])["version"] > 1
     untouched = service.get(rule["id"])
-    assert (untouched["status"], untouched["agent"], untouched["version"]) == (
+    assert (untouched["status"], untouched["source"], untouched["version"]) == (
         "active",
-        "claude",
+        "system",
         1,
     )
     assert service.get(shell["id"])["status"] == "deleted"  # the person removed its line

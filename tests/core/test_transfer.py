@@ -21,7 +21,7 @@ def _rich(service) -> dict[str, str]:
         "Café ☕ opens at 8", tags=["café", "日本語"], project="life", task="morning"
     )["id"]
     service.update(ids["edited"], content="Café ☕ opens at 9", reason="summer hours")
-    service.update(ids["edited"], importance=0.9, actor=agent("claude"))
+    service.update(ids["edited"], importance=0.9, actor=SYSTEM)
     ids["wrong"] = service.add("The API runs on port 80", kind="fact", project="api")["id"]
     ids["right"] = service.correct(ids["wrong"], "The API runs on port 8080", reason="typo")["id"]
     ids["deleted"] = service.add("An idea we dropped", kind="observation")["id"]

@@ -40,7 +40,7 @@ def test_get_of_an_unknown_id_names_the_id(service):
 
 
 def test_update_makes_a_new_version_and_history_keeps_the_old_one(service):
-    memory = service.add("The API listens on port 8080", tags=["api"])
+    memory = service.add("The API listens on port 8080", tags=["api"], actor=agent("claude"))
     changed = service.update(
         memory["id"],
         content="The API listens on port 9090",
@@ -51,14 +51,18 @@ def test_update_makes_a_new_version_and_history_keeps_the_old_one(service):
     assert changed["version"] == 2
     assert changed["content"] == "The API listens on port 9090"
     assert changed["tags"] == ["api", "ports"]
-    assert changed["source"] == "user"  # who wrote it first does not change
+    assert changed["source"] == "agent"
 
     history = service.history(memory["id"])
     assert [(v["version"], v["content"]) for v in history] == [
         (1, "The API listens on port 8080"),
         (2, "The API listens on port 9090"),
     ]
-    assert (history[0]["change"], history[0]["by"], history[0]["reason"]) == ("add", "user", None)
+    assert (history[0]["change"], history[0]["by"], history[0]["reason"]) == (
+        "add",
+        "agent:claude",
+        None,
+    )
     assert (history[1]["change"], history[1]["by"]) == ("update", "agent:claude")
     assert history[1]["reason"] == "config changed"
     assert history[1]["at"] == changed["updated_at"]

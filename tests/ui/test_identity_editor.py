@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
-from memdesk.core import agent
+from memdesk.core import SYSTEM
 from memdesk.ui.dialogs.identity_editor import AMBER, RED, IdentityEditor
 from tests.ui.window_helpers import open_window, settle
 
@@ -60,13 +60,13 @@ def test_the_editor_stats_and_agents_count_the_profile_alike(qtbot, service):
     assert service.identity()["size"] == 1000
 
 
-def test_agent_change_while_open_asks_and_can_take_theirs(qtbot, service, monkeypatch):
+def test_a_change_made_elsewhere_while_open_asks_and_can_take_theirs(qtbot, service, monkeypatch):
     service.set_identity("I am Ana.")
     editor = IdentityEditor(service)
     qtbot.addWidget(editor)
     editor.text.setPlainText("I am Ana, mine.")
     entry = service.identity()["ids"][0]
-    service.update(entry, content="I am Ana, theirs.", actor=agent("claude"))
+    service.update(entry, content="I am Ana, theirs.", actor=SYSTEM)
     monkeypatch.setattr(editor, "ask_conflict", lambda: "take")
     editor.save_button.click()
     assert editor.result() != QDialog.DialogCode.Accepted
@@ -74,12 +74,12 @@ def test_agent_change_while_open_asks_and_can_take_theirs(qtbot, service, monkey
     assert service.identity()["text"] == "I am Ana, theirs."
 
 
-def test_agent_change_while_open_keep_mine_saves_mine(qtbot, service, monkeypatch):
+def test_a_change_made_elsewhere_while_open_keep_mine_saves_mine(qtbot, service, monkeypatch):
     service.set_identity("I am Ana.")
     editor = IdentityEditor(service)
     qtbot.addWidget(editor)
     editor.text.setPlainText("I am Ana, mine.")
-    service.update(service.identity()["ids"][0], content="Theirs.", actor=agent("claude"))
+    service.update(service.identity()["ids"][0], content="Theirs.", actor=SYSTEM)
     monkeypatch.setattr(editor, "ask_conflict", lambda: "keep")
     editor.save_button.click()
     assert service.identity()["text"] == "I am Ana, mine."

@@ -7,7 +7,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
-from memdesk.core import agent
+from memdesk.core import SYSTEM, agent
 from memdesk.store import DB
 from memdesk.ui.list.memory_table_model import PAGE_SIZE
 from memdesk.ui.list.memory_table_view import marked_spans
@@ -29,7 +29,12 @@ def no_unexpected_messages(monkeypatch):
 def window(qtbot, service, tmp_path):
     service.add("Prefers pytest over unittest", kind="preference", tags=["python"], project="app")
     service.add("Deploys go through blue/green", tags=["deploy"], project="web")
-    service.add("The staging database is Postgres 16", tags=["deploy", "db"], project="web")
+    service.add(
+        "The staging database is Postgres 16",
+        tags=["deploy", "db"],
+        project="web",
+        actor=agent("claude"),  # an agent may change only its own
+    )
     return open_window(qtbot, service, tmp_path / "settings.ini")
 
 
@@ -464,7 +469,7 @@ def test_a_refused_undo_says_it_was_dropped_and_what_undo_does_next(
     first, second = shown_ids(window)[:2]
     window.run("Retag first", lambda: service.update(first, tags=["one"]))
     window.run("Retag second", lambda: service.update(second, tags=["two"]))
-    service.update(second, tags=["agents"], actor=agent("claude-code"))
+    service.update(second, tags=["synced"], actor=SYSTEM)  # a sync from another machine
     window.undo_stack.undo()
     assert "Could not undo “Retag second”" in shown[0]
     assert "taken off the undo history; Undo now goes to the step before it" in shown[0]

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QMessageBox
 
-from memdesk.core import agent
+from memdesk.core import SYSTEM, agent
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
@@ -24,8 +24,12 @@ def warnings(monkeypatch):
 
 @pytest.fixture
 def window(qtbot, service, tmp_path):
-    for n in range(25):
-        service.add(f"Fact {n:02d}: the build step {n} takes " + "long " * 3, dedup=False)
+    for n in range(25):  # an agent's notes: it may change or remove them while the person edits
+        service.add(
+            f"Fact {n:02d}: the build step {n} takes " + "long " * 3,
+            dedup=False,
+            actor=agent("claude"),
+        )
     return open_window(qtbot, service, tmp_path / "settings.ini")
 
 
@@ -69,7 +73,7 @@ def test_identity_save_keeps_the_other_entries_and_undo_restores_them(
 ):
     entries = [
         service.add("Name: Ada", layer="L0")["id"],
-        service.add("Never force-push", layer="L0", actor=agent("claude"))["id"],
+        service.add("Never force-push", layer="L0", actor=SYSTEM)["id"],
         service.add("Answers in English", layer="L0")["id"],
     ]
 
@@ -82,7 +86,7 @@ def test_identity_save_keeps_the_other_entries_and_undo_restores_them(
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
     assert [service.get(i)["status"] for i in entries] == ["active"] * 3
     assert service.get(entries[0])["content"] == "Name: Ada Lovelace"
-    assert service.get(entries[1])["agent"] == "claude"
+    assert service.get(entries[1])["source"] == "system"  # its author kept
     assert service.count(status="deleted") == 0
     window.undo_stack.undo()
     assert service.get(entries[0])["content"] == "Name: Ada"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from memdesk.core import agent
+from memdesk.core import SYSTEM
 from memdesk.ui.list.demo_data import load_demo
 from memdesk.ui.main_window import MainWindow
 from tests.ui.window_helpers import click_row, open_window, settle
@@ -46,7 +46,7 @@ def test_every_view_a_conflict_banner_and_a_long_message_fit(qtbot, service, win
     click_row(qtbot, window, 0)
     window.detail.start_editing()
     window.detail.editor.content.setPlainText("My careful wording")
-    service.remove(window.detail.memory_id, actor=agent("claude"))  # the widest banner
+    service.remove(window.detail.memory_id, actor=SYSTEM)  # the widest banner
     settle(window)
     assert window.detail.editor.banner.isVisible()
     _fits(window)

@@ -64,6 +64,7 @@ class WindowMachine(RuleBasedStateMachine):
         self.before_trash: dict[str, str] = {}
         # the window's undo stack as the model sees it: (before, after) of the changed fields
         self.stack: list[tuple[Model, Model]] = []
+        self.agents_own: set[str] = set()  # what the agent wrote: all it may change
         self.index = 0
         self.counter = 0
         # an identity close to its limit, so moves and saves into L0 meet the refusal
@@ -345,6 +346,7 @@ class WindowMachine(RuleBasedStateMachine):
     def agent_adds(self, text: str) -> None:
         text = self._text(text)
         added = self.service.add(text, dedup=False, actor=agent("claude"))
+        self.agents_own.add(added["id"])
         self.model[added["id"]] = {
             "content": text,
             "layer": "L1",
@@ -365,7 +367,10 @@ class WindowMachine(RuleBasedStateMachine):
         return [
             i
             for i, m in self.model.items()
-            if m["status"] == "active" and i not in touched and m.get("tags") != ["agent"]
+            if m["status"] == "active"
+            and i in self.agents_own
+            and i not in touched
+            and m.get("tags") != ["agent"]
         ]
 
     # -- undo everything, redo everything ------------------------------------------------------

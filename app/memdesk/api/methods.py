@@ -21,7 +21,8 @@ _FILTERS = {
     "until": "created at or before: ISO 8601 time, or a time ago",
 }
 _NEW_FIELDS = {
-    "layer": 'L0 | L1 (default "L1"); agents may not write L2, use archive.add',
+    "layer": 'L0 | L1 | L2 (default "L1"); an agent writes L1 only (identity.set proposes an '
+    "identity change, archive.add files a summary)",
     "kind": _KINDS + ' (default "fact")',
     "tags": "list of strings (at most 32, each at most 64 characters)",
     "project": "project name (optional)",
@@ -94,7 +95,8 @@ METHODS = [
     ),
     Method(
         "memory.update",
-        "Change fields of a memory as a new version; the old state goes to history.",
+        "Change fields of a memory as a new version; the old state goes to history. An agent "
+        "changes only the memories it wrote.",
         {
             "id": _ID,
             "content": "new text",
@@ -106,19 +108,22 @@ METHODS = [
     ),
     Method(
         "memory.correct",
-        "Replace a wrong memory with a new one; the old one turns inactive, linked as superseded.",
+        "Replace a wrong memory with a new one; the old one turns inactive, linked as "
+        "superseded. An agent correcting a memory it did not write adds its own, and the "
+        "old one stays in force until the person accepts the Inbox item.",
         {"id": _ID, "content": "the corrected text", **_NEW_FIELDS, "reason": "why"},
         ("id", "content"),
     ),
     Method(
         "memory.remove",
-        "Move a memory to the Trash (restorable).",
+        "Move a memory to the Trash (restorable); an agent, only one it wrote.",
         {"id": _ID, "reason": "why"},
         ("id",),
     ),
     Method(
         "memory.restore",
-        "Make a removed or superseded memory active again.",
+        "Make a removed or superseded memory active again; an agent, only one it wrote and "
+        "put away itself.",
         {"id": _ID, "reason": "why"},
         ("id",),
     ),

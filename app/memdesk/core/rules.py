@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from memdesk.core.actor import Actor
 from memdesk.core.errors import NotAllowed
@@ -27,10 +28,11 @@ MAX_QUERY_CHARS = 64 * 1024  # any text typed or pasted is a query (10 kB must w
 MAX_K = 100
 DEDUP_JACCARD = 0.6
 
-# Agents keep identity and knowledge; the archive is written by the archive call and the user.
+# Agents keep knowledge; the identity profile is the person's (an agent proposes a change to
+# it with identity.set), and the archive is written by the archive call and the person.
 _WRITABLE = {
     "user": set(LAYERS),
-    "agent": {"L0", "L1"},
+    "agent": {"L1"},
     "system": set(LAYERS),
 }
 
@@ -40,6 +42,12 @@ def writable_layers(actor: Actor) -> list[str]:
 
 
 def check_may_write(actor: Actor, layer: str) -> None:
+    if layer == "L0" and actor.source == "agent":
+        raise NotAllowed(
+            "the identity profile (L0) is the person's: an agent proposes a change to it with "
+            "identity.set, which waits in the Inbox for the person",
+            field="layer",
+        )
     if layer not in _WRITABLE[actor.source]:
         allowed = ", ".join(sorted(_WRITABLE[actor.source]))
         raise NotAllowed(
@@ -47,6 +55,26 @@ def check_may_write(actor: Actor, layer: str) -> None:
             f"allowed: {allowed}. Archive summaries go through archive.add.",
             field="layer",
         )
+
+
+def wrote(actor: Actor, row: Any) -> bool:
+    """Whether `actor` may change `row` as its own: the person and memdesk may change any
+    memory, an agent only those it wrote."""
+    return actor.source != "agent" or row.source == "agent" and row.agent == actor.agent
+
+
+def check_may_change(actor: Actor, row: Any) -> None:
+    """An agent changes only the memories it wrote: the person's words (typed, or heard at a
+    session end) and another agent's are not its to rewrite, hide, move or delete. It
+    proposes a change instead (memory.correct), and the person decides in the Inbox."""
+    if wrote(actor, row):
+        return
+    whose = f"agent {row.agent}'s" if row.source == "agent" else "the person's"
+    raise NotAllowed(
+        f"memory {row.uuid} is {whose}: an agent changes only the memories it wrote; propose "
+        "a change with memory.correct (it waits in the Inbox for the person)",
+        field="id",
+    )
 
 
 def check_may_choose_injection(actor: Actor) -> None:

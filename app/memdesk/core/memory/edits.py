@@ -117,6 +117,7 @@ class Edits:
         changes = {k: v for k, v in changes.items() if getattr(row, k) != v}
         if not changes:
             return to_dict(row)
+        rules.check_may_change(actor, row)
         rules.check_may_write(actor, row.layer)
         if "inject" in changes:
             rules.check_may_choose_injection(actor)
@@ -156,6 +157,8 @@ class Edits:
             }
             draft = Draft.parse({**inherited, **fields, "content": content})
             rules.check_may_write(actor, old.layer)
+            if not rules.wrote(actor, old):
+                return self.writes.propose_correction(old, draft, actor, pending)
             if draft.layer == "L0":
                 check_identity_room([len(draft.content)], exclude=old)
             self.versions.set_status(

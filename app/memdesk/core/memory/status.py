@@ -49,6 +49,7 @@ class StatusChanges:
         with self.desk.write() as pending:
             rows = self.reads.rows(ids, field, actor)
             for row in rows:
+                rules.check_may_change(actor, row)
                 rules.check_may_write(actor, row.layer)
                 self.versions.set_status(
                     row, "deleted", actor, pending, change="remove", reason=reason
@@ -75,6 +76,8 @@ class StatusChanges:
             rows = self.reads.rows(ids, field, actor)
             earlier = _statuses_before_trash([r for r in rows if r.status == "deleted"])
             for row in rows:
+                rules.check_may_change(actor, row)
+                _check_undoes_only_itself(actor, row)
                 rules.check_may_write(actor, row.layer)
                 status = earlier.get(row.id, "active")
                 if row.layer == "L0" and status == "active" and row.status != "active":
@@ -153,3 +156,17 @@ def _statuses_before_trash(rows: list[Memory]) -> dict[int, str]:
             if memory_id not in found and status != "deleted":
                 found[memory_id] = status
     return found
+
+
+def _check_undoes_only_itself(actor: Actor, row: Memory) -> None:
+    """An agent brings back only what it put away itself: the person's removal or
+    correction of the agent's memory stands (a restore by the agent undid it)."""
+    if actor.source != "agent":
+        return
+    last = row.versions.order_by(MemoryVersion.id.desc()).first()
+    if last is not None and last.changed_by != actor.label:
+        raise NotAllowed(
+            f"memory {row.uuid} was put away by {last.changed_by}, not by {actor.agent}: only "
+            "the person may bring it back",
+            field="id",
+        )

@@ -136,6 +136,19 @@ class Writes:
             out["possible_update_of"] = alike.uuid
         return out
 
+    def propose_correction(
+        self, old: Memory, draft: Draft, actor: Actor, pending: list[Change]
+    ) -> dict[str, Any]:
+        """An agent's correction of a memory it did not write: its words are stored as its
+        own, linked to the old one as a possible update, and the person decides in the Inbox
+        whether the old one is retired (it stays in force until then)."""
+        out = self.add_draft(draft, actor, pending, dedup=False)
+        row = Memory.get(Memory.uuid == out["id"])
+        self.desk.touch([old.uuid])
+        Link.create(src=row, dst=old, relation="possible_update", created_at=clock.now())
+        self._propose_update(row, old, actor, pending)
+        return {**out, "possible_update_of": old.uuid}
+
     def _updates_fine(self, actor: Actor, alike: Memory) -> bool:
         """The person chose that this agent's updates of its own notes need no review."""
         return (

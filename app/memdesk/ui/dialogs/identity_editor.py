@@ -128,7 +128,8 @@ class IdentityEditor(QDialog):
         self.accept()
 
     def _resolve_conflict(self, mine: str, theirs: str) -> bool:
-        """An agent changed the profile while it was open. True means save mine anyway."""
+        """The profile changed while it was open (a sync from another machine, the CLI). True
+        means save mine anyway."""
         while (choice := self.ask_conflict()) == "diff":
             DiffDialog(
                 "Their profile against yours",
@@ -146,7 +147,10 @@ class IdentityEditor(QDialog):
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Identity changed meanwhile")
-        box.setText("An agent changed your identity profile while you were editing it.")
+        box.setText(
+            "Your identity profile changed while you were editing it (a sync from another "
+            "machine, or the command line)."
+        )
         box.setInformativeText("Keep your text, take theirs, or look at the difference.")
         keep = box.addButton("Keep mine", QMessageBox.ButtonRole.AcceptRole)
         take = box.addButton("Take theirs", QMessageBox.ButtonRole.DestructiveRole)

@@ -20,7 +20,7 @@ YOU, CLAUDE, CURSOR = "you", "claude-code", "cursor"
 IDENTITY = [  # (writer, days ago, text) — kept well under the 1,000-character limit
     (YOU, 30, "Name: Sam Okafor. Backend developer in Lisbon (UTC+0/+1), works in English."),
     (YOU, 30, "Prefers short answers with the code first, then one line of why."),
-    (CLAUDE, 12, "Uses Linux (Fedora) with zsh and Neovim; Python 3.11+ and Go daily."),
+    (YOU, 12, "Uses Linux (Fedora) with zsh and Neovim; Python 3.11+ and Go daily."),
 ]
 
 # (key, writer, days ago, project, kind, tags, content); the key names it for links below.
@@ -41,7 +41,7 @@ KNOWLEDGE: list[tuple[str, str, int, str | None, str, list[str], str]] = [
      "On this machine `python` is 3.9; always call `python3.11` or use `uv run`."),
     (None, CURSOR, 20, None, "observation", ["editor"],
      "Keeps Neovim config in ~/dotfiles/nvim; asks before changing keymaps."),
-    ("ledger-stack", YOU, 19, "ledger", "fact", ["architecture"],
+    ("ledger-stack", CLAUDE, 19, "ledger", "fact", ["architecture"],
      "Project ledger: FastAPI + PostgreSQL 16 + SQLAlchemy 2 (async); deployed on Fly.io."),
     ("ledger-money", CLAUDE, 18, "ledger", "decision", ["architecture", "money"],
      "Money is stored as integer cents with a currency code; never floats."),
