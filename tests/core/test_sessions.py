@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
 from memdesk.core import NotAllowed, NotFound, ValidationError, agent
+from memdesk.core.errors import TooSlow
 from memdesk.store import Observation
 
 CLAUDE = agent("claude-code")
@@ -272,3 +274,19 @@ def test_an_observation_the_guard_would_withhold_is_not_injected(service):
     assert again["recovered"] == "s1"
     assert "docs/index.md" in again["text"]
     assert "previous instructions" not in again["text"]
+
+
+def test_a_transcript_of_huge_messages_ends_within_the_time_limit(service):
+    """An agent's session.end of sixteen 60 KB messages ran 40 s of CPU past its 5 s limit,
+    and six of them held every other agent's requests for minutes."""
+    service.session_start("long", actor=CLAUDE)
+    said = ("I prefer keep always never use, not that. " * 1400)[:60_000]
+    started = time.monotonic()
+    try:
+        with service.time_limit(5, "session.end"):
+            service.session_end(
+                "long", actor=CLAUDE, transcript=[{"role": "user", "content": said}] * 16
+            )
+    except TooSlow:
+        pass  # stopped at its limit is fine; running on is not
+    assert time.monotonic() - started < 8

@@ -23,6 +23,7 @@ from memdesk.core.sessions.session_rows import find_session
 from memdesk.store import Memory, Observation, Proposal, Session, time_limit
 
 MAX_MESSAGES = 5000
+MAX_MESSAGE_CHARS = 4000  # as a host's hook sends a user's message (api/transcripts.py)
 
 
 class Endings:
@@ -56,7 +57,8 @@ class Endings:
         if summary is not None:
             summary = validate.text(summary, "summary")
         stored, proposed, skipped = [], [], []
-        for finding in gapfill.find(messages):
+        # extraction is Python, not SQL: it stops at the request's time limit by itself
+        for finding in gapfill.find(messages, each=time_limit.checkpoint):
             time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
             outcome = self._file_finding(row, finding, store=from_host)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
@@ -202,5 +204,7 @@ def _messages(transcript: Any) -> list[dict[str, str]]:
                 f"transcript[{n}] must be {{role: user|assistant, content: text}}",
                 field="transcript",
             )
-        out.append({"role": message["role"], "content": message["content"]})
+        # a message is read as far as a host sends it: a crafted 60 KB one cost seconds
+        content = message["content"][:MAX_MESSAGE_CHARS]
+        out.append({"role": message["role"], "content": content})
     return out

@@ -17,7 +17,7 @@ findings (`core/sessions/heard.py`). A finding's scope says whether it is about 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import clauses, heard, pasted
@@ -98,13 +98,18 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-def find(messages: Iterable[str | Mapping[str, str]]) -> list[Finding]:
+def find(
+    messages: Iterable[str | Mapping[str, str]], each: Callable[[], None] | None = None
+) -> list[Finding]:
     """Every finding in a conversation: in the user's messages (a plain string is one), at
     most one per clause, the first pattern of the table that matches; and each decision an
-    assistant proposed that the next user message accepted."""
+    assistant proposed that the next user message accepted. `each` is called before each
+    message (a time limit's checkpoint)."""
     found: list[Finding] = []
     previous: Mapping[str, str] | None = None
     for item in messages:
+        if each is not None:
+            each()
         message = {"role": "user", "content": item} if isinstance(item, str) else item
         if message.get("role") == "user":
             text = message.get("content", "")
@@ -138,8 +143,11 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
         if f.pattern == "accepted_decision"
         or not any(f.sentence.strip(" .!") in s or s in f.sentence for s in refused)
     ]
+    # the words read so far, kept as they grow: joined afresh for each clause, a 60 KB
+    # message took seconds
+    read = set(_WORDS.findall(" ".join(f.sentence for f in kept).casefold()))
     for heard_here in heard_in_text:
-        if _overlaps(heard_here.said.casefold(), " ".join(f.sentence for f in kept).casefold()):
+        if _covered(heard_here.said.casefold(), read):
             continue  # the table read this already
         inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
         if len(inside) == 1:
@@ -150,6 +158,9 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
             kept[n] = replace(inside[0], content=content, sentence=heard_here.sentence)
         elif not inside:
             kept.append(_from_clause(heard_here))
+        else:
+            continue
+        read |= set(_WORDS.findall(heard_here.sentence.casefold()))
     return [_asked_now(f) for f in kept]
 
 
@@ -318,8 +329,12 @@ def _asked_now(finding: Finding) -> Finding:
 
 
 def _overlaps(content: str, said: str) -> bool:
+    return _covered(content, set(_WORDS.findall(said)))
+
+
+def _covered(content: str, words_said: set[str]) -> bool:
     words = set(_WORDS.findall(content))
-    return bool(words) and len(words & set(_WORDS.findall(said))) >= 0.8 * len(words)
+    return bool(words) and len(words & words_said) >= 0.8 * len(words)
 
 
 _WORDS = re.compile(r"[\w#-]+(?:[./][\w#-]+)*")  # "ledger/db/migrations", "v2.1", not "first."
