@@ -3,6 +3,8 @@ with the reason and the rest of the sync goes on; the guard reads every incoming
 
 from __future__ import annotations
 
+import os
+import stat
 import uuid
 
 import pytest
@@ -228,3 +230,17 @@ def test_a_file_claiming_the_person_with_low_confidence_is_held(machines):
     machines.sync("b")
     got = machines.run("b", lambda s: s.get(doubtful))
     assert any(reason.startswith("unsure:") for reason in got["flag"])
+
+
+def test_the_sync_folder_is_the_persons_alone(machines, tmp_path):
+    """It holds a copy of every synced memory and the remotes' addresses: made with the
+    umask, another local user read the identity profile from it."""
+    machines.run("a", lambda s: s.add("Name: Ana", layer="L0"))
+    old = os.umask(0o022)
+    try:
+        machines.init("a")
+        machines.sync("a")
+    finally:
+        os.umask(old)
+    folder = tmp_path / "a.db.sync"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700

@@ -86,6 +86,16 @@ def folder(database: Path) -> Path:
     return database.with_name(database.name + ".sync")
 
 
+def private_folder(database: Path) -> Path:
+    """The sync folder, made the person's alone: it holds a copy of every synced memory and
+    the remotes' addresses (a token in one too). Made with the umask, another local user read
+    the identity profile from it when the database was outside the data folder."""
+    path = folder(database)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+    return path
+
+
 def mirror_path(database: Path, remote: Remote) -> Path:
     return folder(database) / f"{remote.name}.git"
 
@@ -106,7 +116,7 @@ def load(database: Path) -> Config:
 
 
 def save(database: Path, config: Config) -> None:
-    _write_json(folder(database) / "config.json", asdict(config))
+    _write_json(private_folder(database) / "config.json", asdict(config))
 
 
 def last_result(database: Path, remote: Remote) -> dict[str, Any] | None:
@@ -122,7 +132,7 @@ def forget_result(database: Path, remote: Remote) -> None:
 
 
 def save_result(database: Path, remote: Remote, result: dict[str, Any]) -> None:
-    _write_json(folder(database) / f"{remote.name}.last.json", result)
+    _write_json(private_folder(database) / f"{remote.name}.last.json", result)
 
 
 def quiet(database: Path, remote: Remote) -> dict[str, Any] | None:
@@ -141,11 +151,10 @@ def save_quiet(database: Path, remote: Remote, found: dict[str, Any] | None) -> 
     if found is None:
         (folder(database) / f"{remote.name}.quiet.json").unlink(missing_ok=True)
     else:
-        _write_json(folder(database) / f"{remote.name}.quiet.json", found)
+        _write_json(private_folder(database) / f"{remote.name}.quiet.json", found)
 
 
 def _write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)

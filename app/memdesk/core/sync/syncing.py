@@ -81,6 +81,7 @@ class Sync:
                 field="projects",
             )
         _bare_repository_at(remote.url, remote.branch)
+        sync_config.private_folder(self.desk.path)
         mirror_path = sync_config.mirror_path(self.desk.path, remote)
         shutil.rmtree(mirror_path, ignore_errors=True)  # a failed earlier init's leftovers
         try:
