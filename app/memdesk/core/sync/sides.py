@@ -23,6 +23,7 @@ class TreeSide:
     # Other files of the same id (a name from before slugs, written again by an older memdesk)
     others: dict[str, list[str]] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # id or path -> why
+    deferred: set[str] = field(default_factory=set)  # past this sync's budget: the next reads
     _texts: dict[str, Unit] = field(default_factory=dict)
 
     @classmethod
@@ -74,9 +75,10 @@ class TreeSide:
             size = self.tree[self.paths[memory_id]].size if memory_id in self.paths else 0
             if used + size > budget:
                 self.refused[memory_id] = (
-                    f"{self.paths[memory_id]} not read: the remote changed more than "
-                    f"{budget / 2**20:g} MiB of memories at once, more than one sync reads"
+                    f"{self.paths[memory_id]} not read yet: the remote changed more than "
+                    f"{budget / 2**20:g} MiB of memories at once; the next sync reads on"
                 )
+                self.deferred.add(memory_id)
                 continue
             kept.add(memory_id)
             used += size

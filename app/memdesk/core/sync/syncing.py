@@ -226,21 +226,22 @@ class Sync:
         base = theirs if head == last_base else TreeSide.read(mirror, last_base)
         base_side, remote_side = base.side(), theirs.side()
         changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
-        changed = theirs.within_budget(changed)
         # Refused earlier and not changed since: held, or this machine's older state would go
-        # out over the remote's as if it were new; those waiting for a voucher of the person's
-        # other machine are looked at again (only those: a crafted remote's thousands of
-        # refused files would be read again at every sync).
+        # out over the remote's as if it were new; those waiting (for a voucher of the person's
+        # other machine, or for room past an earlier sync's budget) are looked at again (only
+        # those: a crafted remote's thousands of refused files would be read again at every
+        # sync). Read together within one budget.
         last = sync_config.last_result(self.desk.path, remote) or {}
         was_held = {i for i in last.get("held", []) if i not in changed}
-        again = theirs.within_budget(
-            {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
-        )
-        theirs.prefetch(changed | again)
+        looked_again = {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
+        read = theirs.within_budget(changed | looked_again)
+        changed, again = changed & read, looked_again & read
+        theirs.prefetch(read)
         authors = self.authorship()
         incoming, refused, waiting = arriving.checked_changes(
-            theirs, changed | again, remote, config.excluded(remote), authors
+            theirs, read, remote, config.excluded(remote), authors
         )
+        waiting |= theirs.deferred
         still = was_held - again
         self.desk.settle()
         with self.desk.database.atomic():  # one snapshot to render
