@@ -356,6 +356,25 @@ def test_control_characters_in_tags_are_refused_with_the_reason(raw, service, ta
 
 
 @pytest.mark.parametrize(
+    "params",
+    [
+        {"content": "tagged", "tags": ["deploy\u200b"]},
+        {"content": "in a project", "project": "acme\u202e"},
+    ],
+    ids=["zero-width space in a tag", "right-to-left mark in a project"],
+)
+def test_a_name_hiding_a_character_is_refused_with_the_reason(raw, service, params):
+    """A name that shows as another ("acme" with a zero-width space) would be told apart
+    by no one."""
+    peer = raw()
+    peer.send(_rpc("memory.add", params))
+    error = _error(peer.line())
+    assert error["code"] == -32602
+    assert "invisible or direction-changing" in error["message"]
+    assert service.count() == 0
+
+
+@pytest.mark.parametrize(
     ("method", "params", "field"),
     [
         ("memory.list", {"kind": 5}, "kind"),

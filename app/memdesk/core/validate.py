@@ -10,6 +10,9 @@ from memdesk.core import rules
 from memdesk.core.errors import TooLarge, ValidationError
 
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
+# Characters that show as nothing or turn text around: a name with one looks like another
+# ("ana@desktop" + U+200B passed as this machine's own writer). Joiners stay (emoji, scripts).
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def _unicode(value: str, field: str) -> str:
@@ -35,6 +38,12 @@ def _label(value: str, field: str) -> str:
         raise ValidationError(
             f"{field} contains a control character (U+{ord(found.group()):04X}); "
             "tags and names are plain text",
+            field=field,
+        )
+    if found := _INVISIBLE.search(value):
+        raise ValidationError(
+            f"{field} contains an invisible or direction-changing character "
+            f"(U+{ord(found.group()):04X}), which makes a name look like another",
             field=field,
         )
     return value

@@ -515,3 +515,30 @@ def test_a_teammate_deletes_their_own_memory_without_asking(machines, tmp_path):
     machines.run("ana", lambda s: s.sync())
     assert machines.run("ana", lambda s: s.get(theirs["id"]))["status"] == "deleted"
     assert not _team_deletion_asked(machines)
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u202e", "\u2066"])
+def test_a_writer_name_that_hides_a_character_is_refused(machines, tmp_path, hidden):
+    """A red team's "ana@laptop" + U+200B passed as this machine's own name in the window."""
+    import uuid
+
+    from memdesk.core.sync.files import memory_path
+    from tests.core.sync.test_sync_untrusted import _file
+
+    team = tmp_path / "team.git"
+    machines.run("ana", lambda s: s.sync_init(str(machines.remote), writer="ana@laptop"))
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run("ana", lambda s: s.sync())
+    forged = str(uuid.uuid4())
+    writer = json.dumps(f"ana@laptop{hidden}")
+    machines.push_files(
+        {
+            memory_path(forged): _file(
+                forged, "acme ships on Fridays.", project='"acme"', writer=writer
+            )
+        },
+        remote=team,
+    )
+    [_own, from_team] = machines.run("ana", lambda s: s.sync())["remotes"]
+    assert any("invisible or direction-changing" in r for r in from_team["refused"])
+    assert forged not in machines.shared("ana")
