@@ -70,10 +70,17 @@ class Stats:
             }
         else:
             counts = _everything_counted(self.desk.database)
-        return {
+        shown = {
             **counts,
             "tags": dict(tag_counts),
             "identity": {"size": profile, "limit": rules.IDENTITY_LIMIT},
+        }
+        if actor.source == "agent":
+            # What waits for the person told an agent that withheld memories exist, and where
+            # the database lives.
+            return shown
+        return {
+            **shown,
             "searches": RetrievalLog.select().count(),
             "proposals": Proposal.select().where(Proposal.status == "pending").count(),
             "inbox": self.inbox_count(),
