@@ -16,6 +16,7 @@ from memdesk.core.sessions import pasted
 from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
 from memdesk.core.sessions.others_views import REPORTED
+from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
@@ -200,59 +201,6 @@ VENTING = re.compile(
 BELIEVED = re.compile(
     r"\bi (?:thought|assumed|figured)\b(?! (?:about|of)\b)(?! i (?:told|said|asked|mentioned)\b)"
     r"(?! we (?:agreed|decided|said)\b)",
-    _I,
-)
-# Not decided: "let's not decide that yet", "I haven't made up my mind".
-UNDECIDED = re.compile(
-    r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
-    r"decide (?:it |that |this )?later|not sure yet|"
-    r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
-    r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
-    r"let me think|i'm tempted|back and forth|no decision|toying with|playing with the idea|"
-    r"kicking around|mulling|weighing (?:up )?whether|floating the idea|considering|"
-    r"not commit(?:ting)? to|we may\b|nobody(?:'s| has)? agreed|no one(?:'s| has)? agreed|"
-    r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
-    r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
-    r"never seen it written|let'?s see|as gospel|been wrong before|grain of salt|on the table|"
-    r"or might not|who knows(?=\s*[?.!,;]|\s*$)|torn between|kinda|"
-    r"(?:kind|sort) of (?:want|prefer|like)|"
-    r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
-    r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
-    r"half-baked|not final|not set in stone|early thoughts?|let'?s discuss|to be discussed|"
-    r"up for discussion)\b|^might\b|"
-    # a proposal put to the agent: "proposal: every PR gets a preview env", "one option is …"
-    r"^(?:proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc)s?\s*:|"
-    r"^(?:one|an|another|the other|a (?:possible|simpler|cheaper)) (?:option|idea|alternative|"
-    r"approach|possibility|way) (?:is|would be|could be|might be)\b|"
-    r"^i'?ll (?!always|never)\w+|"
-    # a plan of the person's: "I'm going to try to finish the chapter by May", "my plan is to …"
-    r"^(?:i'?m|i am|we'?re|we are) (?:going to|gonna|planning to|hoping to) (?!always|never)|"
-    r"^(?:my|our|the) plan (?:for [\w ]{1,20} )?is to (?!always|never)|"
-    # the person's next steps: "once staging is up i'll smoke test the email and open the PR"
-    r"^(?:once|after|as soon as|when|before|then|next|afterwards|after that)\b[^.;]{0,100}?"
-    r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'m gonna| are going to|'re going to) "
-    r"(?!always\b|never\b)",
-    _I,
-)
-# A decision put off, in whatever words: a decision's verb held back for now ("I'd rather not
-# commit either way yet", "I prefer not to decide now", "not settling it today"), a question
-# left open ("something I'd like to leave open", "leave that for later"), or a later time
-# named for it ("we will reconsider after the benchmarks", "I'd prefer to hear from product
-# first"). Not "never commit to main": a deferral names when, or that it is either way.
-DEFERRED = re.compile(
-    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}?(?:decid|commit|settl|choos|pick|chose|"
-    r"make (?:up )?(?:my|our) mind)\w*\b[^.;!?]{0,40}?\b(?:yet|now|today|either way|one way or "
-    r"(?:the )?other|for now|at this point|until|before|first)\b|"
-    r"\bleave (?:it|that|this|them|both|either|the (?:\w+ )?(?:question|choice|decision))?\s*"
-    r"(?:open|for later|undecided|unresolved|for another day|for (?:the )?(?:moment|time being))\b|"
-    r"\b(?:reconsider|revisit|re-?evaluate|decide|settle|pick)\b[^.;!?]{0,30}?\b(?:later|"
-    r"after (?:the|we|i|it)|once|when (?:the|we|i|it))\b|"
-    r"\b(?:hear (?:from|back from)|wait (?:for|until|till|on)|see (?:how|what|whether|if)|"
-    r"observe|measure|benchmark)\b[^.;!?]{0,60}?\bfirst\s*[.!]?\s*$|"
-    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r|mind|care which|have a preference)"
-    r"(?: (?:one|either|any|which))?\b[^.;!?]{0,30}?\b(?:yet|either way|one way or|later|"
-    r"for now)\b|"
-    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r) (?:one|either)\b",
     _I,
 )
 # An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
