@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
@@ -228,3 +230,26 @@ def test_every_kind_of_item_the_service_files_is_shown(qtbot, service, tmp_path)
         settle(window)
         assert "Accept" in window.inbox.story.toPlainText()
     assert {i["type"] for i in service.inbox()} <= set(TYPE_NAMES) & set(ACCEPTING)
+
+
+def test_a_teammates_deletion_is_a_yes_or_no_from_a_remote(qtbot, service, window):
+    rule = service.add("acme releases go out on Thursdays.", project="acme")
+    with service.rooms.desk.write() as pending:  # as a sync with team remote "team" leaves it
+        service.rooms.proposing.propose(
+            pending,
+            kind="sync_deleted_by_team",
+            content=rule["content"],
+            why="Deleted on team by someone on the team, but you wrote it.",
+            subject=json.dumps([rule["id"]]),
+            agent="team",
+            memory=rule["id"],
+        )
+    view = open_inbox(window)
+    row = next(n for n, i in enumerate(view._items) if i["type"] == "sync_deleted_by_team")
+    view.select_row(row)
+    assert view.table.item(row, 0).text() == "Yours, deleted by the team"
+    assert "From: remote team" in view.story.toPlainText()
+    assert not view.edit_button.isEnabled()  # keep or delete: no words to edit
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert service.get(rule["id"])["status"] == "deleted"

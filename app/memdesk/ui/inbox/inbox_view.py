@@ -37,6 +37,9 @@ from memdesk.ui.plain_text import tip
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
 Run = Callable[[str, Callable[[], Any]], Any]
 
+# Items whose answer is yes or no: a notice, a deletion asked about.
+_NO_WORDS = ("overrun", "sync_deleted_there", "sync_deleted_here", "sync_deleted_by_team")
+
 
 class InboxView(QWidget):
     """The items, their full story below, and the decisions. `decided` after each."""
@@ -270,7 +273,7 @@ class InboxView(QWidget):
         self.reconsider_button.setVisible(not pending)
         for button in (self.accept_button, self.reject_button, self.reconsider_button):
             button.setEnabled(bool(chosen))
-        self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] != "overrun")
+        self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS)
         if len(chosen) == 1:
             self.story.setHtml(describe(chosen[0]))
         elif chosen:

@@ -58,7 +58,8 @@ def describe(item: dict[str, Any]) -> str:
     parts.append(f"<p><i>Why:</i> {_text(item['why'])}</p>")
     if item["reason"]:
         parts.append(f"<p><i>Rejected because:</i> {_text(item['reason'])}</p>")
-    source = [f"agent {item['agent']}"] if item["agent"] else []
+    sender = "remote" if item["type"].startswith("sync_") else "agent"  # a sync's: the remote
+    source = [f"{sender} {item['agent']}"] if item["agent"] else []
     source += [f"session {item['session']}"] if item["session"] else []
     source += [f"{item['created_at'][:16].replace('T', ' ')}", f"support {item['support']}"]
     parts.append(f"<p><i>From:</i> {_text(', '.join(source))}</p>")
