@@ -275,7 +275,6 @@ def crafted_remote(run: Run) -> None:
 
 
 ABUSERS = {
-    "searchers": lambda run: _elsewhere(run, searcher, 40),
     "renamed": lambda run: _several(run, renamed_writers, 4),
     "stats": stats_loop,
     "random": lambda run: _several(run, random_requests, 4),
@@ -288,12 +287,14 @@ ABUSERS = {
 }
 
 
-def _elsewhere(run: Run, job, count: int) -> None:
+def _elsewhere(run: Run, job, count: int) -> multiprocessing.Process:
     """`count` of `job` in a process of their own: their threads would otherwise hold the
-    person's client back on this process's interpreter lock, not on memdesk."""
+    person's client back on this process's interpreter lock, not on memdesk. Forked before
+    this process starts a thread: a fork while threads import copied a held import lock, and
+    the forked searchers waited on it for ever."""
     process = multiprocessing.get_context("fork").Process(target=_several, args=(run, job, count))
     process.start()
-    process.join()
+    return process
 
 
 def _several(run: Run, job, count: int) -> None:
@@ -318,7 +319,7 @@ def person(run: Run, took: list[float], connecting: list[float], failures: list[
         time.sleep(0.2)
 
 
-def _person_elsewhere(run: Run, measured) -> None:
+def _person_elsewhere(run: Run, measured) -> multiprocessing.Process:
     """The person's tool in a process of its own, as the CLI and the window are: on a thread
     here it waited for this process's interpreter lock behind a dozen abusers' threads, and
     that wait was counted as memdesk's."""
@@ -332,7 +333,7 @@ def _person_elsewhere(run: Run, measured) -> None:
 
     process = multiprocessing.get_context("fork").Process(target=measure)
     process.start()
-    process.join()
+    return process
 
 
 def rss_mb(pid: int) -> float:
@@ -364,7 +365,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--memories", type=int, default=20_000)
     parser.add_argument(
-        "--only", nargs="*", choices=sorted(ABUSERS), help="these abusers alone (default: all)"
+        "--only",
+        nargs="*",
+        choices=sorted([*ABUSERS, "searchers"]),
+        help="these abusers alone (default: all)",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="md-abuse-") as folder:
@@ -380,19 +384,24 @@ def main() -> int:
         server.stdout.readline()  # it says where it listens once it does
         start_rss = rss_mb(server.pid)
         run = Run(sock, time.monotonic() + args.seconds)
+        chosen = args.only or [*sorted(ABUSERS), "searchers"]
+        measured = multiprocessing.get_context("fork").Pipe(duplex=False)
+        # The processes first: forked while this one has no other thread (see _elsewhere).
+        processes = [_person_elsewhere(run, measured)]
+        if "searchers" in chosen:
+            processes.append(_elsewhere(run, searcher, 40))
         workers = [
             threading.Thread(target=ABUSERS[name], args=(run,))
-            for name in args.only or sorted(ABUSERS)
+            for name in chosen
+            if name != "searchers"
         ]
-        measured = multiprocessing.get_context("fork").Pipe(duplex=False)
-        workers.append(threading.Thread(target=_person_elsewhere, args=(run, measured)))
         for worker in workers:
             worker.start()
         peak = start_rss
         while run.alive():
             time.sleep(0.5)
             peak = max(peak, rss_mb(server.pid))
-        for worker in workers:
+        for worker in [*workers, *processes]:
             worker.join()
         took, connecting, failures = measured[0].recv()
         end_rss = rss_mb(server.pid)
