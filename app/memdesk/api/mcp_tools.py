@@ -59,7 +59,7 @@ SHORT = {
     "content": "one fact, plain words",
     "tags": "all must match when filtering",
     "limit": "default 20",
-    "layer": "L0 identity, L1 knowledge (default), L2 archive; you write L1 only",
+    "layer": "L0 identity, L1 knowledge (default), L2 archive",
     "kind": "default fact",
     "k": "how many (default 10)",
     "offset": "skip this many",
