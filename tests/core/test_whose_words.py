@@ -82,3 +82,15 @@ def test_an_agent_brings_back_only_what_it_put_away_itself(service):
     with pytest.raises(NotAllowed, match="only the person may bring it back"):
         service.restore(mine["id"], actor=EVIL)
     assert service.get(mine["id"])["status"] == "deleted"
+
+
+@pytest.mark.parametrize("relation", ["supersedes", "duplicate_of", "possible_update"])
+def test_an_agent_cannot_mark_the_persons_memory_replaced_by_a_link(service, dump, rule, relation):
+    """A possible_update link from an agent's note briefed the person's rule as "may be
+    outdated", with no Inbox item."""
+    note = service.add("Deploys are fine any day", actor=EVIL)
+    before = dump()
+    with pytest.raises(NotAllowed, match="the person's"):
+        service.link(note["id"], rule["id"], relation, actor=EVIL)
+    assert dump() == before
+    service.link(note["id"], rule["id"], "related", actor=EVIL)  # saying they are related is fine

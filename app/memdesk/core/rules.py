@@ -18,6 +18,9 @@ VISIBILITIES = ("shared", "private")  # private: seen only by the agent that wro
 # replaces it without an Inbox item (the person's choice, View ▸ Agents).
 UPDATES_FINE = "updates_fine"
 RELATIONS = ("related", "supersedes", "duplicate_of", "derived_from", "possible_update")
+# Links that say the memory they point to is replaced or out of date: an agent's to the
+# person's rule briefed it as "may be outdated" without an Inbox item.
+JUDGING = ("supersedes", "duplicate_of", "possible_update")
 
 IDENTITY_LIMIT = 1000  # characters of the profile as agents get it (see profile_size)
 MAX_CONTENT_BYTES = 64 * 1024

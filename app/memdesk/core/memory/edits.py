@@ -222,6 +222,8 @@ class Edits:
             a, b = self.reads.row(src, "from", actor), self.reads.row(dst, "to", actor)
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
+            if relation in rules.JUDGING:
+                rules.check_may_change(actor, b)
             self.desk.touch([a.uuid, b.uuid])
             same = (Link.src == a) & (Link.dst == b) & (Link.relation == relation)
             if not Link.select().where(same).exists():  # an existing link changes nothing
