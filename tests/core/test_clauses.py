@@ -1081,3 +1081,31 @@ def test_after_a_dash_or_a_parenthesis_it_is_the_tasks():
     )
     found = [f.content for f in gapfill.find([said]) if f.confidence == gapfill.HIGH]
     assert found == ["We run playwright against the vercel preview deploys, never against prod"]
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        "Safari never respects that cache header.",
+        "The linter always flags the generated files first.",
+        "Our users? Honestly the mobile testers only ever tap the first button.",
+        "The flaky spec fails on every third run or so.",
+    ],
+)
+def test_a_general_word_said_of_a_thing_with_nothing_tying_it_is_only_proposed(seen):
+    """What the person sees ("X always does Y") is asked about, not stored as a rule."""
+    assert _kept(seen) == [], gapfill.find([seen])
+
+
+@pytest.mark.parametrize(
+    ("said", "evidence"),
+    [
+        ("Migrations always run by hand here.", "by hand"),
+        ("No rustfmt.toml tweaks, ever.", "rustfmt.toml"),
+        ("Agreed, let's make it the rule: every HTTP call goes through the api client.", "api"),
+        ("For context, the staging cluster only takes arm64 images.", "arm64"),
+        ("Every service in the repo logs JSON to stdout.", "json"),
+    ],
+)
+def test_a_general_word_tied_to_how_things_are_done_here_is_stored(said, evidence):
+    assert any(evidence in content.casefold() for content in _kept(said)), gapfill.find([said])

@@ -307,7 +307,16 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     if general:
         if task or markers.DEICTIC_START.match(body):
             return _heard(MEDIUM, "preference", body, sentence, about_user)
-        return _heard(HIGH, "fact", body, sentence, about_user)
+        # "the borrow checker always wins", "customers never read the error message": a
+        # general word said of a thing, with nothing tying it to how the person or the team
+        # works, is as often what the person sees as what holds. The person confirms it.
+        # (What is ruled out, or asked of the agent whenever, is a rule in itself.)
+        tied = (
+            markers.TIED.search(sentence)
+            or markers.RULED_OUT.search(body)
+            or heard.WHENEVER_YOU.match(body)
+        )
+        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
         if markers.DEICTIC_START.match(body):
             return None  # "it runs on 5173": which "it" is lost without the conversation

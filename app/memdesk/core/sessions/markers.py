@@ -204,12 +204,18 @@ PROJECT_WORDS = re.compile(
     _I,
 )
 
-ANCHORED = re.compile(
+# What ties a sentence to how the person, the team or this repository works, or marks it as
+# told for good: a statement with none of it is as often what the person sees now.
+TIED = re.compile(
     r"\b(?:we|we're|we've|our|ours|us|here|this (?:repo|repository|project|codebase|service|"
     r"crate|app|team|org|company|monorepo|package|module|library|workspace|firmware|board|"
-    r"cluster|machine|box|laptop)|the (?:team|company)|prod|production|staging|ci|i|i'm|my|"
-    r"fyi|for the record|for future reference|btw|by the way|heads[- ]up|note|remember|"
-    r"always|never|every|each|by default|"
+    r"cluster|machine|box|laptop)|in (?:this|our) \w+|the (?:team|company|repo|repository|"
+    r"project|codebase|crate|app|suite|rule)|prod|production|staging|ci|i|i'm|i'd|my|me|"
+    r"let's|let us|fyi|for the record|for future reference|for context|btw|by the way|"
+    r"heads[- ]up|note|remember|preference|"
+    r"by default|as a rule|from now on|going forward|house style|no exceptions|,\s*ever|"
+    # what it means for the work: "…, so long jobs need keepalives"
+    r"so (?:[\w-]+ ){1,6}(?:needs?|must|has to|have to)|"
     # where things are and what they are built on: said of how things stay
     r"lives|live|listens|hosted|deployed to|deploys to|pinned|named|called|source of truth|"
     r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"
@@ -219,3 +225,5 @@ ANCHORED = re.compile(
     r"keep(?:ing)? in mind|bear(?:ing)? in mind|\d+ ?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
     _I,
 )
+# A value said of something is tied to how things stay by those, or by a word of habit.
+ANCHORED = re.compile(rf"{TIED.pattern}|\b(?:always|never|every|each)\b", _I)
