@@ -1109,3 +1109,20 @@ def test_a_general_word_said_of_a_thing_with_nothing_tying_it_is_only_proposed(s
 )
 def test_a_general_word_tied_to_how_things_are_done_here_is_stored(said, evidence):
     assert any(evidence in content.casefold() for content in _kept(said)), gapfill.find([said])
+
+
+@pytest.mark.parametrize(
+    "reaction",
+    [
+        "oh wow, this is exactly the layout I like for dashboards",
+        "nice, that's how I like my migrations to read",
+        "ok cool, I prefer it like this",
+    ],
+)
+def test_delight_at_what_was_just_shown_is_not_kept(reaction):
+    assert _shown(reaction) == [], gapfill.find([reaction])
+
+
+def test_a_taste_pointing_back_to_the_way_just_told_is_still_kept():
+    said = "Imports sorted by isort, one per line, that's how I like every module to start."
+    assert any("isort" in content for content in _kept(said)), gapfill.find([said])

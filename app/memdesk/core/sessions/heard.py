@@ -327,6 +327,17 @@ TASTE_FOR_THIS = re.compile(
     r"(?: (?:very much|a lot|so much|better))?\s*(?:[.!,;)]|$)",
     _I,
 )
+# Delight at what was just shown, told with a taste: "oh nice, that's exactly the shape I like
+# for these", "wow ok, this is clean, I prefer it like this". (Not a taste pointing back to a
+# way just told: "…, that's how I want all SQL written" does not start the sentence.)
+LIKED_AT_HAND = re.compile(
+    r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
+    r"super|awesome|clean|beautiful)\W+)*(?:that's|that is|thats|this is|it's|this looks|"
+    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:\w+ ){1,3}?)(?:that )?i "
+    r"(?:always |really )?(?:like|love|want|wanted|prefer)\b|"
+    r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b",
+    _I,
+)
 # What the person's last message meant ("Sorry, that was confusing. I meant envs/prod"): it
 # mends the conversation, as the message it mends was of the moment.
 MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I)
@@ -377,6 +388,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
         ("a reaction to what is at hand", TASTE_FOR_THIS),
+        ("a reaction to what is at hand", LIKED_AT_HAND),
         ("what the last message meant", MEANT),
         ("what the person does not know", SELF_REPORT),
         ("two options weighed", WEIGHED),
