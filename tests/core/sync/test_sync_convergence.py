@@ -174,6 +174,7 @@ class SyncingMachines(RuleBasedStateMachine):
         text = f"Edit {self.count} says {a}."
         self.machines.run(other, lambda s: s.update(memory_id, content=text))
         self.written[memory_id].add(text)
+        self.theirs.discard(memory_id)  # the person's words now, as in `edit`
         self.machines.sync(other, name)
 
     def _as_it_is(self, name: str, memory_id: str) -> tuple[str, int]:
