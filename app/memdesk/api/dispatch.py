@@ -277,7 +277,7 @@ class Dispatcher:
                 "system.hello: agent must be a non-empty name of at most 200 characters",
                 field="agent",
             )
-        validate.name(name, "agent")  # valid Unicode, no control characters
+        validate.writer(name, "agent")  # a name, nothing that reads as markup
         role = params.get("role", "agent")
         if role not in ROLES:
             raise RpcError(

@@ -120,7 +120,7 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
         "layer": validate.one_of(record["layer"], rules.LAYERS, "layer"),
         "kind": validate.one_of(record["kind"], rules.KINDS, "kind"),
         "source": validate.one_of(record["source"], rules.SOURCES, "source"),
-        "agent": validate.name(record.get("agent"), "agent"),
+        "agent": validate.writer(record.get("agent"), "agent"),
         "status": validate.one_of(record.get("status", "active"), rules.STATUSES, "status"),
         "created_at": created,
         "updated_at": clock.parse_time(record.get("updated_at") or created, "updated_at"),

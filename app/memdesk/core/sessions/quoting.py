@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 
+from memdesk.core import validate
+
 
 def injected(content: str, source: str, agent: str | None, synced_from: str | None = None) -> str:
     """`synced_from`: the writer of a memory that came from someone else's machine (a
-    teammate's, or one not known as the person's): their claim too, quoted and named."""
+    teammate's, or one not known as the person's): their claim too, quoted and named
+    (`Authorship.someone_else`, its name shown as `validate.shown_name`)."""
     if source != "agent" and synced_from is None:
         return content
     flat = json.dumps(" ".join(content.split()), ensure_ascii=False)
     if synced_from is not None:
         return f"{flat} (synced from {synced_from})"
-    return f"{flat} (written by agent {agent or 'unknown'})"
+    return f"{flat} (written by agent {validate.shown_name(agent or 'unknown')})"

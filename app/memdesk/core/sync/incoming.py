@@ -100,7 +100,7 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
-    columns["writer"] = validate.name(fields.get("writer"), "writer") or UNKNOWN_WRITER
+    columns["writer"] = validate.writer(fields.get("writer"), "writer") or UNKNOWN_WRITER
     return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
 
 

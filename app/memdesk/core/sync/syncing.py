@@ -72,7 +72,7 @@ class Sync:
         rules.check_person(actor, "set up sync", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         if writer is not None:
-            config.writer = validate.name(writer, "writer") or config.writer
+            config.writer = validate.writer(writer, "writer") or config.writer
         remote = sync_config.checked_remote(url, branch, name, projects, config)
         if remote.projects is None and any(r.projects is None for r in config.remotes):
             raise ValidationError(
