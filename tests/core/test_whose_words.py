@@ -94,3 +94,21 @@ def test_an_agent_cannot_mark_the_persons_memory_replaced_by_a_link(service, dum
         service.link(note["id"], rule["id"], relation, actor=EVIL)
     assert dump() == before
     service.link(note["id"], rule["id"], "related", actor=EVIL)  # saying they are related is fine
+
+
+@pytest.mark.parametrize("writer", [CLAUDE, None], ids=["another agent", "the person"])
+def test_a_version_written_while_private_stays_unread_by_other_agents(service, writer):
+    """A red team's agent read, through `memory.history`, the text another agent (and the
+    person) wrote while the memory was private, once it was made shared."""
+    actor = {"actor": writer} if writer else {}
+    secret = "private: the db password hint is the cat's name Mittens"
+    memory = service.add(secret, visibility="private", **actor)
+    service.update(
+        memory["id"], content="Staging is read-only on Fridays.", visibility="shared", **actor
+    )
+    seen = [v["content"] for v in service.history(memory["id"], actor=EVIL)]
+    assert seen == ["Staging is read-only on Fridays."]
+    with pytest.raises(NotAllowed, match="private to someone else"):
+        service.revert(memory["id"], 1, actor=EVIL)
+    if writer:  # its own past stays its own to read
+        assert secret in [v["content"] for v in service.history(memory["id"], actor=writer)]

@@ -193,11 +193,13 @@ class Edits:
                     f"(it is at version {row.version})",
                     field="version",
                 )
-            if actor.source == "agent" and version not in self.reads.versions_agents_see(row):
+            if actor.source == "agent" and version not in self.reads.versions_agents_see(
+                row, actor
+            ):
                 raise NotAllowed(
                     f"version {version} of memory {row.uuid} is withheld from agents (it holds "
-                    "what the guard withheld, or predates the person's release); only the "
-                    "person may revert to it",
+                    "what the guard withheld, predates the person's release, or was private to "
+                    "someone else); only the person may revert to it",
                     field="version",
                 )
             state = json.loads(past.state)

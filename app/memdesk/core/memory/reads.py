@@ -173,11 +173,11 @@ class Reads:
         self.desk.settle()  # recall counts shown must include queued searches
         row = self.row(memory_id, actor=actor)
         entries = _versions(row)
-        return entries if actor.source != "agent" else _seen_by_agents(entries)
+        return entries if actor.source != "agent" else _seen_by(actor, entries)
 
-    def versions_agents_see(self, row: Memory) -> set[int]:
-        """The version numbers of `row` an agent may read, and so revert to."""
-        return {entry["version"] for entry in _seen_by_agents(_versions(row))}
+    def versions_agents_see(self, row: Memory, actor: Actor) -> set[int]:
+        """The version numbers of `row` the agent `actor` may read, and so revert to."""
+        return {entry["version"] for entry in _seen_by(actor, _versions(row))}
 
 
 def _versions(row: Memory) -> list[dict[str, Any]]:
@@ -204,13 +204,26 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
     return entries
 
 
-def _seen_by_agents(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _seen_by(actor: Actor, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The versions an agent may read: none from before the person last released the memory
     (what the guard withheld then, such as a secret the person redacted while accepting it),
-    and none whose text the guard withholds now (an imported or crafted history)."""
+    none whose text the guard withholds now (an imported or crafted history), and none that
+    was private to someone else when written (made shared later, its private past stays so)."""
     released = [n for n, entry in enumerate(entries) if entry["change"] == "release"]
     since = released[-1] if released else 0
-    return [entry for entry in entries[since:] if not guard.scan(entry["content"])]
+    return [
+        entry
+        for entry in entries[since:]
+        if _readable_then(entry, actor) and not guard.scan(entry["content"])
+    ]
+
+
+def _readable_then(entry: dict[str, Any], actor: Actor) -> bool:
+    return (
+        entry.get("visibility") != "private"
+        or entry.get("source") == "agent"
+        and entry.get("agent") == actor.agent
+    )
 
 
 def visible_to(row: Memory, actor: Actor | None) -> bool:
