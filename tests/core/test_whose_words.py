@@ -112,3 +112,29 @@ def test_a_version_written_while_private_stays_unread_by_other_agents(service, w
         service.revert(memory["id"], 1, actor=EVIL)
     if writer:  # its own past stays its own to read
         assert secret in [v["content"] for v in service.history(memory["id"], actor=writer)]
+
+
+def test_an_agent_cannot_unlink_or_link_from_the_persons_memory(service, dump, rule):
+    """A red team's agent removed the `supersedes` link of the person's correction (the old
+    rule came back to briefings), and linked the person's rule to its own note."""
+    old = service.add("Deploy with Flux")
+    service.link(rule["id"], old["id"], "supersedes")
+    note = service.add("Deploys are fine any day", actor=EVIL)
+    before = dump()
+    with pytest.raises(NotAllowed, match="the person's"):
+        service.unlink(rule["id"], old["id"], actor=EVIL)
+    with pytest.raises(NotAllowed, match="the person's"):
+        service.link(rule["id"], note["id"], "related", actor=EVIL)
+    assert dump() == before
+
+
+def test_an_agent_unlinking_its_own_note_leaves_the_persons_judgement(service, dump, rule):
+    """The person accepted an agent's correction: the note supersedes the rule. The agent may
+    drop its own "related" links, not the person's judgement."""
+    note = service.add("Run pytest with -x", actor=EVIL)
+    service.link(note["id"], rule["id"], "supersedes")  # the person's doing
+    service.link(note["id"], rule["id"], "related", actor=EVIL)
+    assert service.unlink(note["id"], rule["id"], actor=EVIL) == 1
+    assert [link["relation"] for link in service.get(note["id"])["links"]] == ["supersedes"]
+    with pytest.raises(NotAllowed, match="the person's"):
+        service.unlink(note["id"], rule["id"], "supersedes", actor=EVIL)

@@ -224,6 +224,9 @@ class Edits:
             a, b = self.reads.row(src, "from", actor), self.reads.row(dst, "to", actor)
             if a.id == b.id:
                 raise ValidationError("a memory cannot be linked to itself", field="to")
+            # A memory's links are part of it: an agent links from its own memories only,
+            # and judges none it did not write (superseded, a duplicate, possibly outdated).
+            rules.check_may_change(actor, a)
             if relation in rules.JUDGING:
                 rules.check_may_change(actor, b)
             self.desk.touch([a.uuid, b.uuid])
@@ -240,10 +243,17 @@ class Edits:
             validate.one_of(relation, rules.RELATIONS, "relation")
         with self.desk.write() as pending:
             a, b = self.reads.row(src, "from", actor), self.reads.row(dst, "to", actor)
+            # As `link`: the person's correction superseding their old rule, unlinked by an
+            # agent, brought the old rule back to every briefing.
+            rules.check_may_change(actor, a)
+            if relation in rules.JUDGING:
+                rules.check_may_change(actor, b)
             self.desk.touch([a.uuid, b.uuid])
             query = Link.delete().where((Link.src == a) & (Link.dst == b))
             if relation is not None:
                 query = query.where(Link.relation == relation)
+            elif not rules.wrote(actor, b):
+                query = query.where(Link.relation.not_in(rules.JUDGING))
             removed = query.execute()
             if removed:
                 pending.append(Change("updated", a.uuid, a.version, actor.label))
