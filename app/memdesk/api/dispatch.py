@@ -6,12 +6,9 @@ layers by writer, the identity budget) is the service's, which raises errors we 
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import json
 import logging
-import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -237,9 +234,7 @@ class Dispatcher:
         beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
         search 0.3-1.2 s when both ran on one thread."""
         if self._agents_lane is None:
-            self._agents_lane = ThreadPoolExecutor(
-                1, thread_name_prefix="memdesk-agents", initializer=_behind_the_person
-            )
+            self._agents_lane = ThreadPoolExecutor(1, thread_name_prefix="memdesk-agents")
 
         def run() -> Any:
             if self._closing:
@@ -430,10 +425,3 @@ def _lists(params: Params, session: Session | None = None) -> Params:
     if session is not None and session.role == "agent":
         params["viewer"] = session.actor.agent
     return params
-
-
-def _behind_the_person() -> None:
-    """The agents' thread gives way to the server's own: on two cores flooded by agents, the
-    person's request waited for a core behind the agents' work (Linux renices one thread)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
