@@ -138,3 +138,21 @@ def test_an_agent_unlinking_its_own_note_leaves_the_persons_judgement(service, d
     assert [link["relation"] for link in service.get(note["id"])["links"]] == ["supersedes"]
     with pytest.raises(NotAllowed, match="the person's"):
         service.unlink(note["id"], rule["id"], "supersedes", actor=EVIL)
+
+
+def test_an_agents_own_transcript_tells_it_nothing_of_memories_it_cannot_read(service):
+    """A red team's agent ended a session with "I prefer to use vim …" and was told "already
+    known as <id>": the person's private memory, and another agent's, confirmed and named."""
+    mine = service.add("I prefer to use vim for editing config files", visibility="private")
+    theirs = service.add(
+        "I prefer ruff over flake8 for linting", visibility="private", actor=CLAUDE
+    )
+    service.session_start("e1", actor=EVIL)
+    said = "I prefer to use vim for editing config files. I prefer ruff over flake8 for linting."
+    ended = service.session_end(
+        "e1", actor=EVIL, transcript=[{"role": "user", "content": said}], from_host=False
+    )
+    assert ended["skipped"] == []
+    assert len(ended["proposed"]) == 2
+    assert mine["id"] not in str(ended)
+    assert theirs["id"] not in str(ended)

@@ -60,7 +60,7 @@ class Endings:
         # extraction is Python, not SQL: it stops at the request's time limit by itself
         for finding in gapfill.find(messages, each=time_limit.checkpoint):
             time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
-            outcome = self._file_finding(row, finding, store=from_host)
+            outcome = self._file_finding(row, finding, agent=None if from_host else actor)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
             )
@@ -133,8 +133,11 @@ class Endings:
             row.save()
 
     def _file_finding(
-        self, row: Session, finding: gapfill.Finding, *, store: bool
+        self, row: Session, finding: gapfill.Finding, *, agent: Actor | None
     ) -> tuple[str, dict[str, Any]]:
+        """`agent`: the agent that sent the transcript itself (not its host's hook): what it
+        found is proposed, and compared only with what that agent may read (a red team's
+        agent told "already known as <id>" learnt that the person's private memory said so)."""
         said = {"content": finding.content, "sentence": finding.sentence}
         why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
         if finding.confidence == gapfill.LOW:
@@ -142,7 +145,7 @@ class Endings:
         # What the user said of themself holds everywhere; what they said of the work, here.
         project = row.project if finding.scope == gapfill.PROJECT else None
         draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
-        known = self.writes.near_duplicate(draft)
+        known = self.writes.near_duplicate(draft, seen_by=agent)
         # Alike but another number, name or negation is news ("Postgres 16", not 14): it is
         # filed, and linked to the older memory as a possible update by `add`.
         if known is not None and dedup.restates(known.content, draft.content):
@@ -151,11 +154,14 @@ class Endings:
         if earlier is not None:
             if earlier.status == "pending" and earlier.session_id != row.id:
                 self.proposing.set(earlier, support=earlier.support + 1)
+            if agent is not None and earlier.agent != agent.agent:
+                # another's proposal is the person's to read: the agent hears what it said
+                return "proposed", {**said, "proposal": earlier.id}
             return "skipped", {**said, "why": f"already {earlier.status} (proposal {earlier.id})"}
 
         def file() -> tuple[str | None, Proposal]:
             memory_id = None
-            if finding.confidence == gapfill.HIGH and store:
+            if finding.confidence == gapfill.HIGH and agent is None:
                 memory = self.writes.add(
                     finding.content,
                     kind=finding.kind,
