@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core import NotAllowed, agent
+from memdesk.core import NotAllowed, ValidationError, agent
 
 EVIL, CLAUDE = agent("evil"), agent("claude")
 
@@ -156,3 +156,13 @@ def test_an_agents_own_transcript_tells_it_nothing_of_memories_it_cannot_read(se
     assert len(ended["proposed"]) == 2
     assert mine["id"] not in str(ended)
     assert theirs["id"] not in str(ended)
+
+
+def test_an_agents_made_up_date_is_refused_and_the_persons_export_reads_back(service):
+    """A red team's agent dated a memory 2099 (or year 1, stored as "1-01-01…"): the person's
+    own export would not import again, and every later backup was refused."""
+    with pytest.raises(ValidationError, match="in the future"):
+        service.add("widgets ship on Fridays", created_at="2099-01-01T00:00:00Z", actor=EVIL)
+    old = service.add("widgets shipped by hand", created_at="0001-01-01T00:00:00Z", actor=EVIL)
+    assert old["created_at"] == "0001-01-01T00:00:00.000Z"
+    assert service.plan_import(service.export())["errors"] == []

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from memdesk.core.errors import ValidationError
 
-_FORMAT = "%Y-%m-%dT%H:%M:%S.%f"
+_AFTER_YEAR = "-%m-%dT%H:%M:%S.%f"
 HINT = (
     "an ISO 8601 date or time such as 2026-05-01 or 2026-05-01T14:30:00Z, or a time ago "
     "such as 30m, 24h, 7d or 2w"
@@ -22,7 +22,10 @@ _CANONICAL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\
 def format_time(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime(_FORMAT)[:-3] + "Z"
+    # The year padded by hand: strftime gave year 1 as "1-01-01…", a stamp memdesk's own
+    # import then refused, so the person's export and backups could not be read back.
+    moment = moment.astimezone(UTC)
+    return f"{moment.year:04d}" + moment.strftime(_AFTER_YEAR)[:-3] + "Z"
 
 
 def now() -> str:

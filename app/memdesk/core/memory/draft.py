@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk.core import rules, validate
-from memdesk.core.clock import parse_time
+from memdesk.core.clock import latest_believable, not_ahead, parse_time
 from memdesk.core.errors import MemdeskError, ValidationError
 from memdesk.core.memory.records import EDITABLE_FIELDS
 
@@ -48,11 +48,7 @@ class Draft:
                 project=validate.name(params.get("project"), "project"),
                 task=validate.name(params.get("task"), "task"),
                 importance=validate.importance(params.get("importance", 0.5)),
-                created_at=(
-                    parse_time(params["created_at"], "created_at")
-                    if params.get("created_at") is not None
-                    else None
-                ),
+                created_at=_believable(params.get("created_at")),
                 visibility=validate.one_of(
                     params.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
                 ),
@@ -67,3 +63,14 @@ class Draft:
                 exc.message = prefix + exc.message
                 exc.args = (exc.message,)
             raise
+
+
+def _believable(value: object) -> str | None:
+    """When it was said, if given: not ahead of this machine's clock by a day or more, as
+    import and sync read dates (an agent's "2099" won every merge and made every later backup
+    one memdesk would not restore)."""
+    if value is None:
+        return None
+    stamp = parse_time(value, "created_at")
+    not_ahead(stamp, "created_at", latest_believable())
+    return stamp
