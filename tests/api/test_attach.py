@@ -438,3 +438,18 @@ def test_a_crafted_host_file_is_refused_with_a_sentence_and_left_alone(crafted, 
     with pytest.raises(ValueError, match=str(path)):
         _attached("cursor", home, cwd)
     assert path.read_text() == crafted
+
+
+def test_a_deeply_nested_toml_file_is_refused_with_a_sentence_and_left_alone(tmp_path):
+    """A red team's Codex config.toml of 5,000 nested brackets killed attach, detach and
+    doctor with a RecursionError traceback."""
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True)
+    crafted = "a = " + "[" * 5000 + "]" * 5000 + "\n"
+    path.write_text(crafted)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        _attached("codex", home, cwd)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        attach.plan_detach("codex", project=False, cwd=cwd, home=home, command=MEMDESK)
+    assert path.read_text() == crafted

@@ -333,7 +333,7 @@ def _servers(spec: Host, path: Path, text: str | None) -> dict[str, Any]:
         return {}
     if _is_toml(path):
         try:
-            document = tomllib.loads(text)
+            document = toml_text.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"{path} is not valid TOML ({exc}); fix it by hand first") from None
     else:

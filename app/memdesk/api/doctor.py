@@ -148,9 +148,13 @@ def _codex_trust(hooks: Path, events: list[str], report: Report) -> None:
     without a word."""
     import tomllib
 
+    from memdesk.api import toml_text
+
     config = hooks.with_name("config.toml")
     try:
-        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+        state = (
+            toml_text.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+        )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         state = {}
     trusted = {key.rsplit(":", 3)[1] for key in state if key.startswith(f"{hooks}:")}

@@ -18,6 +18,16 @@ _HEADER = re.compile(
 _QUIET = re.compile(r"(?:^[ \t]*(?:#.*)?\r?\n)*\Z", re.M)  # blank and comment lines only
 
 
+def loads(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, with a crafted file of nested brackets refused as invalid TOML (the
+    parser recursed until Python gave up, and attach, detach and doctor died with a
+    traceback)."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("it is nested too deeply to be a host's settings") from None
+
+
 def block(container: str, name: str, entry: dict[str, Any]) -> str:
     """memdesk's table as it is written: one header, its values on one line each."""
     lines = [f"[{container}.{_key(name)}]"]
@@ -88,7 +98,7 @@ def _quiet_start(text: str, start: int, end: int) -> int:
 def _check(old: str, new: str, container: str, name: str, entry: dict[str, Any] | None) -> None:
     """The edit changed nothing but memdesk's entry, or it is refused with the reason."""
     try:
-        before, after = tomllib.loads(old), tomllib.loads(new)
+        before, after = loads(old), loads(new)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(
             f"memdesk's [{container}.{name}] table cannot be added to this file as it is "

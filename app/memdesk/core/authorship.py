@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memdesk.core import validate
-
 DIGEST_CHARS = 16  # 64 bits of SHA-256: enough that a teammate cannot make a text to match
 # What decides what agents are given of a memory: a teammate who changed only whether it is
 # briefed, its status or how sure it is, in the person's name, hid the person's rule.
@@ -73,12 +71,12 @@ class Authorship:
         if writer is None or writer == self.mine:
             return None  # made here, or sent from here
         if writer not in self.machines:
-            return validate.shown_name(writer)
+            return writer
         if project not in self.team_projects:
             return None  # only the person's own remote carries it, and only they write there
         if self.vouched.get(writer, {}).get(memory_id, "").split(".")[0] == digest(content):
             return None
-        return f"{validate.shown_name(writer)} through a team remote, unconfirmed by that machine"
+        return f"{writer} through a team remote, unconfirmed by that machine"
 
     def vouches_for(self, writer: str, memory_id: str, values: Mapping[str, Any]) -> bool:
         """Whether `writer`, a machine of the person's, vouched for this very version."""

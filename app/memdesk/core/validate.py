@@ -152,9 +152,9 @@ def writer(value: object, field: str) -> str | None:
 
 
 def shown_name(value: str) -> str:
-    """A name as given to agents: only what `writer` allows (a name stored before it was
-    checked, or read from an old file, may hold anything)."""
-    return "".join(ch if _WRITER.fullmatch(ch) else "?" for ch in value)[: rules.MAX_NAME_CHARS]
+    """A name as given to agents: only what `writer` allows, and commas (a name stored before
+    it was checked, or read from an old file, may hold anything)."""
+    return "".join(ch if ch == "," or _WRITER.fullmatch(ch) else "?" for ch in value)
 
 
 def importance(value: object, field: str = "importance") -> float:

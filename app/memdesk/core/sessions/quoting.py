@@ -12,11 +12,12 @@ from memdesk.core import validate
 
 def injected(content: str, source: str, agent: str | None, synced_from: str | None = None) -> str:
     """`synced_from`: the writer of a memory that came from someone else's machine (a
-    teammate's, or one not known as the person's): their claim too, quoted and named
-    (`Authorship.someone_else`, its name shown as `validate.shown_name`)."""
+    teammate's, or one not known as the person's): their claim too, quoted and named. Names
+    are shown as `validate.shown_name`: one stored before names were checked may hold
+    anything."""
     if source != "agent" and synced_from is None:
         return content
     flat = json.dumps(" ".join(content.split()), ensure_ascii=False)
     if synced_from is not None:
-        return f"{flat} (synced from {synced_from})"
+        return f"{flat} (synced from {validate.shown_name(synced_from)})"
     return f"{flat} (written by agent {validate.shown_name(agent or 'unknown')})"
