@@ -8,6 +8,8 @@ can reach, and checks that no tooltip, label or graph item would render it.
 
 from __future__ import annotations
 
+import sqlite3
+
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QAbstractItemView, QGraphicsView, QLabel, QWidget
@@ -21,7 +23,9 @@ from tests.ui.window_helpers import open_window, settle
 # /dev/zero here takes the test process down the way it took the window down.
 MARKUP = '<img src="memdesk-probe.png"><b>loud</b>'
 CLAUDE = agent("claude-code")
-NAMED = agent('<img src="memdesk-probe.png">')  # agent, project and task names are free text too
+# Agent, project and task names with markup are refused now, but a store from before holds
+# them: they are written in afterwards, as such a store has them.
+NAMED = agent("crafted")
 
 
 def _hostile_store(service) -> None:
@@ -35,9 +39,27 @@ def _hostile_store(service) -> None:
     service.search(f"ship {MARKUP}", actor=CLAUDE)
     service.get(first["id"], actor=CLAUDE)
     service.add(MARKUP, actor=CLAUDE, project="web")  # short: the graph labels it in full
-    named = service.add("Named by a crafted agent", actor=NAMED, project=MARKUP, task=MARKUP)
+    named = service.add("Named by a crafted agent", actor=NAMED, project="crafted", task="crafted")
     service.update(named["id"], content="Named by a crafted agent, again", actor=NAMED)
-    service.session_start("s-2", actor=NAMED, project=MARKUP)
+    service.session_start("s-2", actor=NAMED, project="crafted")
+    _named_as_before_names_were_checked(service.path)
+
+
+def _named_as_before_names_were_checked(path) -> None:
+    """Every name "crafted" in the store becomes MARKUP (not inside JSON: its quotes)."""
+    with sqlite3.connect(path) as db:
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            if table.startswith("memory_fts"):
+                continue
+            for column in [row[1] for row in db.execute(f"PRAGMA table_info({table})")]:
+                if column in ("agent", "project", "task", "changed_by", "name"):
+                    db.execute(
+                        f"UPDATE {table} SET {column} = replace({column}, 'crafted', ?) "
+                        f"WHERE {column} LIKE '%crafted%'",
+                        (MARKUP,),
+                    )
+        # the memory's agent, project and task, and the session's agent and project at least
+        assert db.total_changes >= 5
 
 
 def _renders_markup(text: object, rich: bool | None = None) -> bool:
