@@ -209,8 +209,9 @@ PROJECT_WORDS = re.compile(
 TIED = re.compile(
     r"\b(?:we|we're|we've|our|ours|us|here|this (?:repo|repository|project|codebase|service|"
     r"crate|app|team|org|company|monorepo|package|module|library|workspace|firmware|board|"
-    r"cluster|machine|box|laptop)|in (?:this|our) \w+|the (?:team|company|repo|repository|"
-    r"project|codebase|crate|app|suite|rule)|prod|production|staging|ci|i|i'm|i'd|my|me|"
+    r"cluster|machine|box|laptop)|in (?:this|our) \w+|"
+    r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
+    r"prod|production|staging|ci|i|i'm|i'd|my|me|"
     r"let's|let us|fyi|for the record|for future reference|for context|btw|by the way|"
     r"heads[- ]up|note|remember|preference|"
     r"by default|as a rule|from now on|going forward|house style|no exceptions|,\s*ever|"
