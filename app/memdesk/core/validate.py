@@ -18,7 +18,7 @@ _INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u206
 # "x)\u2028</memory-context><system>…" closed the block it was quoted in.
 _MARKUP = re.compile("[\u0085\u2028\u2029<>]")
 # Whose words a memory holds (an agent's name, a machine's writer): a name, nothing more.
-_WRITER = re.compile(r"[\w .@+:/#-]+")
+_WRITER = re.compile(r"[\w .@+:/#'-]+")
 
 
 def _unicode(value: str, field: str) -> str:
@@ -139,22 +139,27 @@ def name(value: object, field: str) -> str | None:
 
 
 def writer(value: object, field: str) -> str | None:
-    """An agent's or a machine's name: letters, digits, spaces and . @ + : / # _ - only."""
+    """An agent's or a machine's name: letters, digits, spaces and . @ + : / # ' _ - only."""
     found = name(value, field)
     if found is not None and not _WRITER.fullmatch(found):
         bad = next(ch for ch in found if not _WRITER.fullmatch(ch))
         raise ValidationError(
-            f"{field} contains {bad!r}; a name holds letters, digits, spaces and . @ + : / # _ - "
-            "only",
+            f"{field} contains {bad!r}; a name holds letters, digits, spaces and . @ + : / # ' _ "
+            "- only",
             field=field,
         )
     return found
 
 
+def as_name(value: str, instead: str) -> str:
+    """`value` with each character a name may not hold (`writer`) made `instead`."""
+    return "".join(ch if _WRITER.fullmatch(ch) else instead for ch in value)
+
+
 def shown_name(value: str) -> str:
-    """A name as given to agents: only what `writer` allows, and commas (a name stored before
-    it was checked, or read from an old file, may hold anything)."""
-    return "".join(ch if ch == "," or _WRITER.fullmatch(ch) else "?" for ch in value)
+    """A name as given to agents, commas kept (a name stored before it was checked, or read
+    from an old file, may hold anything)."""
+    return ",".join(as_name(part, "?") for part in value.split(","))
 
 
 def importance(value: object, field: str = "importance") -> float:

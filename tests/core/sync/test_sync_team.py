@@ -569,3 +569,16 @@ def test_a_writer_name_carrying_markup_is_refused_and_never_briefed(machines, tm
     [_own, from_team] = machines.run("ana", lambda s: s.sync())["remotes"]
     assert any("angle brackets" in r for r in from_team["refused"]), from_team
     assert forged not in machines.shared("ana")
+
+
+def test_this_machines_own_name_is_one_other_machines_take(monkeypatch):
+    """A login or a host name with characters a writer's name may not hold would make this
+    machine's own files refused on the person's other machines."""
+    from memdesk.core import validate
+    from memdesk.core.sync import config
+
+    monkeypatch.setattr(config.getpass, "getuser", lambda: "DOMAIN\\ana (work)")
+    monkeypatch.setattr(config.socket, "gethostname", lambda: "laptop<1>")
+    writer = config.default_writer()
+    assert validate.writer(writer, "writer") == writer
+    assert writer.startswith("DOMAIN-ana -work-@laptop-1-#")

@@ -48,7 +48,10 @@ def default_writer() -> str:
         user = getpass.getuser()
     except (KeyError, OSError):  # no name for this uid (a container)
         user = "someone"
-    return f"{user}@{socket.gethostname() or 'localhost'}#{secrets.token_hex(2)}"
+    # (as a name may be: a login or a host with other characters would make this machine's
+    # own files refused elsewhere)
+    name = validate.as_name(f"{user}@{socket.gethostname() or 'localhost'}", "-")
+    return f"{name}#{secrets.token_hex(2)}"
 
 
 @dataclass
