@@ -1126,3 +1126,20 @@ def test_delight_at_what_was_just_shown_is_not_kept(reaction):
 def test_a_taste_pointing_back_to_the_way_just_told_is_still_kept():
     said = "Imports sorted by isort, one per line, that's how I like every module to start."
     assert any("isort" in content for content in _kept(said)), gapfill.find([said])
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        "We deployed every service by hand with rsync until 2021.",
+        "The first version of the dashboard was a Django admin page on port 8001.",
+        "neither, it was my fault: the cron always ran with the prod token.",
+    ],
+)
+def test_how_things_were_and_a_slip_owned_up_to_are_not_kept(story):
+    assert _kept(story) == [], gapfill.find([story])
+
+
+def test_a_rule_with_an_end_in_the_future_is_not_a_story():
+    said = "We support Python 3.9 in every package until 2027."
+    assert any("3.9" in content for content in _kept(said)), gapfill.find([said])
