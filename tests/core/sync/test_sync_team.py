@@ -582,3 +582,29 @@ def test_this_machines_own_name_is_one_other_machines_take(monkeypatch):
     writer = config.default_writer()
     assert validate.writer(writer, "writer") == writer
     assert writer.startswith("DOMAIN-ana -work-@laptop-1-#")
+
+
+@pytest.mark.parametrize("then", ["edits", "deletes"])
+def test_a_remote_cannot_take_the_persons_memory_back_to_an_older_version(machines, tmp_path, then):
+    """A red team's teammate committed the files they had saved again: the person's edit was
+    undone and their deletion brought back, in the person's name, with nothing asked."""
+    team, _ = _team_of_two_machines_and_bo(machines, tmp_path)
+    mine = machines.run("ana", lambda s: s.add("acme demos go out on Fridays.", project="acme"))
+    machines.run("ana", lambda s: s.sync())
+    saved = {path: text for path, text in machines.tree(team).items() if mine["id"] in path}
+    if then == "edits":
+        machines.run("ana", lambda s: s.update(mine["id"], content="acme demos are on Mondays."))
+    else:
+        machines.run("ana", lambda s: s.remove(mine["id"]))
+    machines.run("ana", lambda s: s.sync())
+    current = [path for path in machines.tree(team) if mine["id"] in path]
+    machines.push_files({**dict.fromkeys(current), **saved}, remote=team)
+    [_own, from_team] = machines.run("ana", lambda s: s.sync())["remotes"]
+    assert any("cannot take a memory back" in why for why in from_team["refused"]), from_team
+    kept = machines.run("ana", lambda s: s.get(mine["id"]))
+    assert (kept["content"], kept["status"]) == (
+        ("acme demos are on Mondays.", "active")
+        if then == "edits"
+        else (kept["content"], "deleted")
+    )
+    assert machines.run("ana", lambda s: s.inbox()) == []

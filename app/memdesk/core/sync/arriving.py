@@ -18,7 +18,12 @@ from memdesk.store import Memory, among
 
 
 def checked_changes(
-    theirs: TreeSide, ids: set[str], remote: Remote, excluded: set[str], authors: Authorship
+    theirs: TreeSide,
+    base: TreeSide,
+    ids: set[str],
+    remote: Remote,
+    excluded: set[str],
+    authors: Authorship,
 ) -> tuple[dict[str, Incoming], dict[str, str], set[str]]:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
@@ -26,7 +31,9 @@ def checked_changes(
     A team remote cannot speak for the person either: a version in the name of this machine
     that this machine does not hold, or in the name of the person's other machine that it did
     not vouch for in the person's own remote (`vouching`), is refused; those are also returned
-    as waiting (looked at again at each sync: that machine's voucher may come later)."""
+    as waiting (looked at again at each sync: that machine's voucher may come later). Nor
+    does a remote take a memory back to a version older than the one it held at the last
+    sync (`base`)."""
     incoming, refused, waiting = {}, dict(theirs.refused), set()
     held = dict(
         Memory.select(Memory.uuid, Memory.version).where(Memory.uuid.in_(among(ids))).tuples()
@@ -40,6 +47,14 @@ def checked_changes(
             found.columns["project"], found.columns["layer"], excluded
         ):
             refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
+            continue
+        if (agreed := _agreed_version(base, memory_id)) and found.columns["version"] < agreed:
+            # Older than the state both sides last agreed on (a file saved and committed again,
+            # a branch reset): the person's edit undone, their deletion brought back, unasked.
+            refused[memory_id] = (
+                f"{where}: version {found.columns['version']} is older than version {agreed}, "
+                "which this remote held at the last sync; a remote cannot take a memory back"
+            )
             continue
         why = None if moved.is_own(remote) else _speaks_for_the_person(found, held, authors)
         if why:
@@ -127,3 +142,13 @@ def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
     if columns["layer"] == "L0":
         return "a team remote carries no identity profile"
     return f"{project} is not among this remote's projects ({', '.join(remote.projects)})"
+
+
+def _agreed_version(base: TreeSide, memory_id: str) -> int | None:
+    if memory_id not in base.ids:
+        return None
+    try:
+        version = base.load(memory_id).fields().get("version")
+    except MemdeskError:  # refused when it came; nothing was agreed on
+        return None
+    return version if isinstance(version, int) else None

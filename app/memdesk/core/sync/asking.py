@@ -86,12 +86,14 @@ class SyncQuestions:
             self.edits.update(memory_id, content=content, actor=actor)
 
     def reject(self, proposal: Proposal, actor: Actor) -> None:
-        """Keeping this machine's version makes it the newest, so the next sync sends it."""
-        if proposal.kind != DISAGREE:
+        """Keeping this machine's version makes it the newest, so the next sync sends it (a
+        version no newer than the remote's deletion would be refused there as taken back)."""
+        if proposal.kind not in (DISAGREE, DELETED_THERE, DELETED_BY_TEAM):
             return
         with self.desk.write() as pending:
             row = self.reads.row(json.loads(proposal.subject)[0])
-            why = f"kept over {proposal.agent}'s version"
+            what = "version" if proposal.kind == DISAGREE else "deletion"
+            why = f"kept over {proposal.agent}'s {what}"
             self.versions.save(row, {}, actor, pending, change="sync", reason=why)
 
     def _synced_state(self, remote_name: str | None, memory_id: str) -> Incoming:

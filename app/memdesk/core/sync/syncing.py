@@ -239,7 +239,7 @@ class Sync:
         theirs.prefetch(read)
         authors = self.authorship()
         incoming, refused, waiting = arriving.checked_changes(
-            theirs, read, remote, config.excluded(remote), authors
+            theirs, base, read, remote, config.excluded(remote), authors
         )
         waiting |= theirs.deferred
         still = was_held - again
