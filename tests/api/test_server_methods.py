@@ -243,3 +243,21 @@ def test_a_client_cannot_take_the_persons_or_a_hooks_role_by_saying_so(server, p
 
     assert pump.run(end_as_claimed)["stored"] == []
     assert service.list_memories(tags=["gap-fill"]) == []
+
+
+def test_a_number_that_is_not_json_is_refused_and_the_connection_goes_on(client, pump, service):
+    """A red team's `confidence: 1e999` (infinity) went out as `Infinity`: the server could
+    not read it, answered without an id, and the MCP bridge waited for ever."""
+    from memdesk.api.client import MemdeskError
+
+    with pytest.raises(MemdeskError, match="NaN or infinite") as refused:
+        pump.run(client.call, "memory.add", content="widgets", confidence=float("inf"))
+    assert refused.value.code == -32602
+    assert service.count() == 0
+    assert pump.run(client.ping) == "pong"
+
+
+def test_an_answer_to_a_request_the_server_could_not_read_reaches_its_caller(client, pump):
+    with pytest.raises(Exception, match="surrogate"):
+        pump.run(client.call, "memory.get", id="x\udfff")
+    assert pump.run(client.ping) == "pong"

@@ -239,7 +239,9 @@ class Client:
             if "id" not in message:
                 self._events.append(message)
                 continue
-            if message["id"] != ident:
+            if message["id"] is None and "error" in message:
+                pass  # the server could not read the request at all: this one's answer
+            elif message["id"] != ident:
                 continue  # an answer to a request whose caller gave up (timeout)
             if "error" in message:
                 error = message["error"]
@@ -248,7 +250,14 @@ class Client:
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._sock is not None
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        try:
+            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except ValueError:  # NaN or an infinity (1e999 reads as one): not JSON at all
+            raise MemdeskError(
+                INVALID_PARAMS, "a number is NaN or infinite; JSON carries finite numbers only"
+            ) from None
+        # (a lone surrogate goes as its escape: the server names it)
+        line = text.encode("utf-8", "backslashreplace") + b"\n"
         try:
             self._sock.sendall(line)
         except (BrokenPipeError, ConnectionResetError):
@@ -453,4 +462,5 @@ def connect_if_running(
 
 
 BUSY = -32006  # the server's "too many connections" (api/errors.py; no Qt import here)
+INVALID_PARAMS = -32602
 BUSY_RETRIES = 8  # ~3 s of backoff
