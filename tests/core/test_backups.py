@@ -273,6 +273,12 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
         ("UPDATE memory SET kind = 'evil'", "kind"),
         ("UPDATE memory_version SET state = 'notjson'", "cannot be read"),
         ("UPDATE memory SET layer = 'L0', content = printf('%.3000c', 'X')", "identity"),
+        # a red team's link to row 9,999: the next memory added would be born linked
+        (
+            "INSERT INTO link (src_id, dst_id, relation, created_at) "
+            "VALUES (9999, 1, 'supersedes', '2026-01-01T00:00:00.000Z')",
+            "does not exist",
+        ),
     ],
 )
 def test_a_backup_whose_rows_an_import_would_refuse_is_refused(
@@ -326,3 +332,14 @@ def test_a_restored_files_flags_are_not_trusted(service, tmp_path):
     unreadable = _crafted(service, tmp_path, "UPDATE memory SET flag = 'not json'")
     with pytest.raises(ValidationError, match="cannot be read"):
         service.restore_backup(unreadable)
+
+
+def test_check_names_a_link_to_a_memory_that_does_not_exist(service, db_path):
+    service.add("a memory")
+    with closing(sqlite3.connect(db_path)) as other:
+        other.execute(
+            "INSERT INTO link (src_id, dst_id, relation, created_at) "
+            "VALUES (9999, 1, 'supersedes', '2026-01-01T00:00:00.000Z')"
+        )
+        other.commit()
+    assert any("does not exist" in problem for problem in service.check())

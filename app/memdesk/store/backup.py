@@ -74,6 +74,14 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
         problems = [r[0] for r in peek.execute("PRAGMA integrity_check") if r[0] != "ok"]
         if problems:
             raise BackupError(f"{path} is damaged: {problems[0]}")
+        if dangling := peek.execute("PRAGMA foreign_key_check").fetchone():
+            # a link to a row that does not exist: the next memory given that row id would
+            # have been born linked ("supersedes" something) by the file
+            table, rowid, parent, _ = dangling
+            raise BackupError(
+                f"{path} is damaged: row {rowid} of {table} points at a {parent} row that "
+                "does not exist"
+            )
         foreign = schema_differences(_schema(peek), expected_schema(facts["schema"]))
     if foreign:
         # A crafted file can carry a trigger that deletes rows on every insert, a view, or an

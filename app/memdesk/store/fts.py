@@ -65,6 +65,10 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     problems = [
         row[0] for row in connection.execute("PRAGMA integrity_check").fetchall() if row[0] != "ok"
     ]
+    problems += [
+        f"row {rowid} of {table} points at a {parent} row that does not exist"
+        for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check").fetchall()
+    ]
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
         missing = _not_found(connection)
