@@ -63,7 +63,24 @@ def checked_changes(
                 waiting.add(memory_id)
             continue
         incoming[memory_id] = found
+    _links_within(remote, excluded, incoming)
     return incoming, refused, waiting
+
+
+def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incoming]) -> None:
+    """A remote links only to what it carries: a team remote's file linked the person's
+    global memory as superseded."""
+    targets = {to for found in incoming.values() for to, _ in found.links}
+    if not targets:
+        return
+    rows = Memory.select(Memory.uuid, Memory.project, Memory.layer)
+    outside = {
+        uuid
+        for uuid, project, layer in rows.where(Memory.uuid.in_(among(targets))).tuples()
+        if not remote.takes(project, layer, excluded)
+    }
+    for found in incoming.values():
+        found.links = [(to, relation) for to, relation in found.links if to not in outside]
 
 
 def _speaks_for_the_person(
