@@ -280,3 +280,45 @@ def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
             assert bridge.wait(timeout=3) == 0
         finally:
             bridge.kill()
+
+
+def test_a_line_past_the_limit_is_skipped_whole_and_the_next_is_read():
+    """A red team's one unending stdin line took the bridge past 1 GB."""
+    import io
+
+    from memdesk.api.mcp_bridge import _BoundedLines
+
+    stream = io.BytesIO(b'{"id":1,"x":"' + b"a" * 5000 + b'"}\n{"id":2}\n')
+    lines = _BoundedLines(stream, limit=1000)
+    assert lines.readline() == "\n"  # not JSON: the SDK sets it aside
+    assert lines.readline() == '{"id":2}\n'
+    assert lines.readline() == ""
+
+
+def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
+    import subprocess
+    import sys
+
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    with subprocess.Popen(
+        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as bridge:
+        try:
+            bridge.stdin.write(b'{"jsonrpc":"2.0","id":0,"x":"' + b"a" * (3 << 20) + b'"}\n')
+            bridge.stdin.write(json.dumps(hello).encode() + b"\n")
+            bridge.stdin.flush()
+            assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
+        finally:
+            bridge.kill()

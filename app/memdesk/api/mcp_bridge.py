@@ -14,7 +14,7 @@ import logging
 import os
 import signal
 import sys
-from typing import Any
+from typing import Any, BinaryIO
 
 import anyio
 from mcp.server.lowlevel import Server
@@ -29,7 +29,7 @@ from mcp.types import (
 )
 
 from memdesk import __version__
-from memdesk.api import headless, mcp_tools, naming, projects
+from memdesk.api import headless, mcp_tools, naming, projects, protocol
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 logger = logging.getLogger(__name__)
@@ -212,6 +212,23 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+class _BoundedLines:
+    """stdin as lines of at most `limit` bytes, as the socket reads them: one unending line
+    took the bridge past 1 GB. A longer line is skipped to its end, and read as an empty
+    one (not JSON: the SDK sets it aside)."""
+
+    def __init__(self, raw: BinaryIO, limit: int) -> None:
+        self._raw, self._limit = raw, limit
+
+    def readline(self) -> str:
+        line = self._raw.readline(self._limit + 1)
+        if len(line) > self._limit:
+            while (rest := self._raw.readline(1 << 16)) and not rest.endswith(b"\n"):
+                pass
+            return "\n"
+        return line.decode("utf-8", "replace")
+
+
 def run(args: argparse.Namespace) -> int:
     # stdout is the MCP channel: logging must go to stderr only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -220,7 +237,8 @@ def run(args: argparse.Namespace) -> int:
     server = build_server(backend, projects.project_of(os.getcwd()))
 
     async def serve() -> None:
-        async with stdio_server() as (read, write):
+        lines = anyio.wrap_file(_BoundedLines(sys.stdin.buffer, protocol.MAX_LINE_BYTES))
+        async with stdio_server(stdin=lines) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     # The host stops its MCP servers with SIGINT, then SIGTERM: stdin is read in a thread no
