@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -46,6 +47,7 @@ class SyncingMachines(RuleBasedStateMachine):
         self.on_team: set[str] = set()  # machines whose "web" goes to the team's remote
         self.theirs: set[str] = set()  # memories only the teammate wrote
         self.team = self.root / "team.git"
+        self.saved: dict[str, str] | None = None  # the team's files, as a teammate kept them
 
     def teardown(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -88,6 +90,39 @@ class SyncingMachines(RuleBasedStateMachine):
             name, lambda s: s.sync_init(str(self.team), name="team", projects=["web"])
         )
         self.on_team.add(name)
+
+    @rule()
+    def teammate_saves_the_files(self):
+        if self.on_team and self._team_files() is not None:
+            self.saved = self._team_files()
+
+    def _team_files(self) -> dict[str, str] | None:
+        """The memories' files in the team's remote (None: nothing pushed there yet)."""
+        try:
+            tree = self.machines.tree(self.team)
+        except subprocess.CalledProcessError:
+            return None
+        return {path: text for path, text in tree.items() if "/" in path}
+
+    @rule()
+    def teammate_commits_the_saved_files_again(self):
+        """The replay that once undid the person's edits and deletions in their name: no
+        machine's memory goes back to an older version."""
+        if self.saved is None:
+            return
+        before = {
+            name: {i: state["version"] for i, state in self.machines.shared(name).items()}
+            for name in sorted(self.on_team)
+        }
+        now = self._team_files() or {}
+        self.machines.push_files({**dict.fromkeys(now), **self.saved}, remote=self.team)
+        for name in sorted(self.on_team):
+            self.machines.sync(name)
+        for name, versions in before.items():
+            after = self.machines.shared(name)
+            for memory_id, version in versions.items():
+                if memory_id in after:
+                    assert after[memory_id]["version"] >= version, (name, memory_id)
 
     @rule(n=st.integers(0, 50), a=word)
     def teammate_writes(self, n, a):
