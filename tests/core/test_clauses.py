@@ -1143,3 +1143,15 @@ def test_how_things_were_and_a_slip_owned_up_to_are_not_kept(story):
 def test_a_rule_with_an_end_in_the_future_is_not_a_story():
     said = "We support Python 3.9 in every package until 2027."
     assert any("3.9" in content for content in _kept(said)), gapfill.find([said])
+
+
+@pytest.mark.parametrize(
+    ("said", "evidence"),
+    [
+        ("Invoices are stored as Decimal with two places, never as float.", "decimal"),
+        ("The bench numbers come from a 64-core box, the same machine every time.", "64-core"),
+        ("Priya maintains the billing service and reviews every change to it.", "priya"),
+    ],
+)
+def test_what_a_system_keeps_and_who_keeps_it_tie_a_general_word(said, evidence):
+    assert any(evidence in content.casefold() for content in _kept(said)), gapfill.find([said])

@@ -222,8 +222,9 @@ TIED = re.compile(
     r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"
     r"builds with|built with|is on|are on|lands? in|goes to|go to|stays?|for good|permanently|"
     r"talks? to|targets?|uses|comes? in at|(?:is|are) (?:cut|published|served|released|signed)|"
-    r"served (?:from|by)|hosted (?:on|at|by)|stored in|kept in|written to|logs? to|syncs? to|"
-    r"keep(?:ing)? in mind|bear(?:ing)? in mind|\d+ ?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
+    r"served (?:from|by)|hosted (?:on|at|by)|(?:stored|kept) (?:\w+ )?(?:in|as|on|under)|"
+    r"written to|logs? to|syncs? to|maintains|owns|keep(?:ing)? in mind|bear(?:ing)? in mind|"
+    r"\d+[ -]?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
     _I,
 )
 # A value said of something is tied to how things stay by those, or by a word of habit.
