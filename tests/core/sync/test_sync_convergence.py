@@ -110,6 +110,7 @@ class SyncingMachines(RuleBasedStateMachine):
         machine's memory goes back to an older version."""
         if self.saved is None:
             return
+        self._edit_a_saved_memory()
         before = {
             name: {i: state["version"] for i, state in self.machines.shared(name).items()}
             for name in sorted(self.on_team)
@@ -123,6 +124,22 @@ class SyncingMachines(RuleBasedStateMachine):
             for memory_id, version in versions.items():
                 if memory_id in after:
                     assert after[memory_id]["version"] >= version, (name, memory_id)
+
+    def _edit_a_saved_memory(self) -> None:
+        """The person edits, and shares, a memory whose file the teammate saved."""
+        assert self.saved is not None
+        name = sorted(self.on_team)[0]
+        here = self.machines.shared(name)
+        saved = [i for i in here if here[i]["status"] == "active" and i not in self.theirs]
+        saved = [i for i in saved if any(i in path for path in self.saved)]
+        if not saved:
+            return
+        self.count += 1
+        text = f"Edit {self.count} says after."
+        self.machines.run(name, lambda s: s.update(saved[0], content=text))
+        self.written[saved[0]].add(text)
+        self._noted(name, saved[0])
+        self.machines.sync(name)
 
     @rule(n=st.integers(0, 50), a=word)
     def teammate_writes(self, n, a):

@@ -607,6 +607,24 @@ def test_a_remote_cannot_take_the_persons_memory_back_to_an_older_version(machin
     else:
         assert kept["status"] == "deleted"
     assert machines.run("ana", lambda s: s.inbox()) == []
+    # and the person's version went back to the team
+    [text] = [t for path, t in machines.tree(team).items() if mine["id"] in path]
+    assert ("Mondays" in text) if then == "edits" else ("deleted:" in text)
+
+
+def test_a_remote_emptied_by_a_force_push_is_filled_again(machines):
+    """A red team replaced the person's own remote by a commit without the memories: every
+    sync said "sent 0", and a new machine joining got nothing."""
+    kept = machines.run("a", lambda s: s.add("Builds use make."))
+    machines.init("a")
+    machines.sync("a")
+    gone = [path for path in machines.tree() if kept["id"] in path]
+    machines.push_files(dict.fromkeys(gone))
+    machines.sync("a")
+    assert any(kept["id"] in path for path in machines.tree())
+    machines.init("b")
+    machines.sync("b")
+    assert kept["id"] in machines.shared("b")
 
 
 def test_a_team_remote_links_nothing_outside_its_projects(machines, tmp_path):

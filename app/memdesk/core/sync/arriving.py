@@ -24,7 +24,7 @@ def checked_changes(
     remote: Remote,
     excluded: set[str],
     authors: Authorship,
-) -> tuple[dict[str, Incoming], dict[str, str], set[str]]:
+) -> tuple[dict[str, Incoming], dict[str, str], set[str], dict[str, str]]:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
     memories (a team remote's identity.md once became the person's profile for every agent).
@@ -33,8 +33,8 @@ def checked_changes(
     not vouch for in the person's own remote (`vouching`), is refused; those are also returned
     as waiting (looked at again at each sync: that machine's voucher may come later). Nor
     does a remote take a memory back to a version older than the one it held at the last
-    sync (`base`)."""
-    incoming, refused, waiting = {}, dict(theirs.refused), set()
+    sync (`base`): those are returned last, why by id, and this machine's version is sent."""
+    incoming, refused, waiting, older = {}, dict(theirs.refused), set(), {}
     held = dict(
         Memory.select(Memory.uuid, Memory.version).where(Memory.uuid.in_(among(ids))).tuples()
     )
@@ -51,9 +51,10 @@ def checked_changes(
         if (agreed := _agreed_version(base, memory_id)) and found.columns["version"] < agreed:
             # Older than the state both sides last agreed on (a file saved and committed again,
             # a branch reset): the person's edit undone, their deletion brought back, unasked.
-            refused[memory_id] = (
+            older[memory_id] = (
                 f"{where}: version {found.columns['version']} is older than version {agreed}, "
-                "which this remote held at the last sync; a remote cannot take a memory back"
+                "which this remote held at the last sync; a remote cannot take a memory back "
+                "(this machine's version goes back to it)"
             )
             continue
         why = None if moved.is_own(remote) else _speaks_for_the_person(found, held, authors)
@@ -64,7 +65,7 @@ def checked_changes(
             continue
         incoming[memory_id] = found
     _links_within(remote, excluded, incoming)
-    return incoming, refused, waiting
+    return incoming, refused, waiting, older
 
 
 def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incoming]) -> None:

@@ -66,6 +66,7 @@ def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> O
     ids = base.digests.keys() | local.keys() | remote.digests.keys()
     for memory_id in sorted(ids):
         b = base.digests.get(memory_id)
+        gone = b is not None and memory_id not in remote.digests
         r = remote.digests.get(memory_id, b)  # a file gone from the remote: no opinion
         mine = local.get(memory_id)
         here = mine.digest if mine is not None and memory_id not in held else b
@@ -74,7 +75,12 @@ def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> O
         if here in (b, r):
             if r is not None:
                 out.kept.add(memory_id)
-                if r != b and here == b and memory_id not in held:
+                if gone and mine is not None and memory_id not in held:
+                    # Not deleted (that is a tombstone): lost there, by hand or a force-push
+                    # of a branch without it. This machine still shares it, so it goes back.
+                    out.tree[memory_id] = mine
+                    out.sent += 1
+                elif r != b and here == b and memory_id not in held:
                     out.take.append(remote.load(memory_id))
             continue
         assert mine is not None

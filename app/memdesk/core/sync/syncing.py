@@ -238,8 +238,12 @@ class Sync:
         changed, again = changed & read, looked_again & read
         theirs.prefetch(read)
         authors = self.authorship()
-        incoming, refused, waiting = arriving.checked_changes(
+        incoming, refused, waiting, older = arriving.checked_changes(
             theirs, base, read, remote, config.excluded(remote), authors
+        )
+        # an older state is no opinion: as if the file were gone, this machine's goes back
+        remote_side = Side(
+            {i: d for i, d in remote_side.digests.items() if i not in older}, remote_side.load
         )
         waiting |= theirs.deferred
         still = was_held - again
@@ -260,6 +264,7 @@ class Sync:
                 incoming[unit.id] = checked(unit)
         unshared = arriving.stopped_sharing(remote, config.excluded(remote), incoming, local)
         refused.update(unshared)
+        told_older = [f"{k}: {why}" for k, why in sorted(older.items())]
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
         teams_now, teams = _team_moves(mirror, theirs, remote, config)
         vouched_now, vouched = _vouchers(mirror, theirs, remote, config, teams)
@@ -287,7 +292,7 @@ class Sync:
             "sent": outcome.sent,
             "taken": taken,
             "conflicts": len(outcome.conflicts),
-            "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
+            "refused": sorted([f"{k}: {why}" for k, why in refused.items()] + told_older),
             "held": sorted((set(refused) - {IDENTITY}) | still),
             "waiting": sorted(waiting),
             "commit": commit,
