@@ -651,3 +651,18 @@ def test_a_team_remote_links_nothing_outside_its_projects(machines, tmp_path):
     machines.run("ana", lambda s: s.sync())
     assert machines.run("ana", lambda s: s.get(forged))["links"] == []
     assert machines.run("ana", lambda s: s.get(global_rule["id"]))["links"] == []
+
+
+def test_a_writer_name_set_before_names_were_checked_goes_out_as_one_now(machines):
+    """`sync init --writer "Bo (work)"` was allowed before: its files would be refused by
+    every updated machine."""
+    machines.run("a", lambda s: s.add("Builds use make."))
+    machines.init("a")
+    config = machines.root / "a.db.sync" / "config.json"
+    data = json.loads(config.read_text())
+    config.write_text(json.dumps({**data, "writer": "Bo (work)"}))
+    machines.sync("a")
+    assert all("Bo -work-" in t for p, t in machines.tree().items() if p.startswith("memories/"))
+    machines.init("b")
+    [own] = machines.run("b", lambda s: s.sync())["remotes"]
+    assert own["refused"] == []

@@ -112,7 +112,8 @@ def load(database: Path) -> Config:
     return Config(
         remotes=[Remote(**r) for r in data.get("remotes", [])],
         every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
-        writer=data.get("writer") or default_writer(),
+        # a name set before names were checked, as one goes out now
+        writer=validate.as_name(str(data.get("writer") or ""), "-") or default_writer(),
         local=list(data.get("local", [])),
         own_writers=[w for w in data.get("own_writers", []) if isinstance(w, str)],
     )

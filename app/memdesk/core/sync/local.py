@@ -13,6 +13,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from memdesk.core import validate
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit, record_unit, tombstone_unit
 from memdesk.store import Forgotten, Memory
@@ -50,9 +51,9 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
                 units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
             continue
         fields = _fields(row, links.get(memory_id, []), successors.get(memory_id))
-        units[memory_id] = record_unit(
-            {**fields, "writer": row["writer"] or writer}, row["content"]
-        )
+        # (a name taken before names were checked goes out as one now: refused elsewhere)
+        named = validate.as_name(row["writer"] or writer, "-")
+        units[memory_id] = record_unit({**fields, "writer": named}, row["content"])
     return units
 
 
