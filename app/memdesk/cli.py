@@ -248,7 +248,10 @@ def _parser() -> argparse.ArgumentParser:
         help="with init: a team remote taking only this project (repeatable)",
     )
     p.add_argument(
-        "--as", dest="writer", help="with init: who your memories are by (default user@host#xxxx)"
+        "--as",
+        dest="writer",
+        help="with init: who your memories are by (default user@host#xxxx; letters, digits, "
+        "spaces and . @ + : / # ' _ - only)",
     )
     p.add_argument(
         "--dry-run",
