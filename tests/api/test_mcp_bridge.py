@@ -245,6 +245,18 @@ def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, s
     assert out["add_global"]["project"] is None
 
 
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+
+
 def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
     """#35 item 12: `memdesk mcp` ignored SIGINT (still running 5 s later; Claude Code logs
     "SIGINT failed, sending SIGTERM" at every session end)."""
@@ -262,17 +274,7 @@ def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
         try:
             # up and answering, as when a host ends its session (a fixed 1.5 s wait sent the
             # signal mid-start on a busy machine: Python's own exit 130)
-            hello = {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {},
-                    "clientInfo": {"name": "test", "version": "1"},
-                },
-            }
-            bridge.stdin.write(json.dumps(hello).encode() + b"\n")
+            bridge.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
             bridge.stdin.flush()
             assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
             time.sleep(0.2)
@@ -299,16 +301,6 @@ def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
     import subprocess
     import sys
 
-    hello = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
     with subprocess.Popen(
         [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
         stdin=subprocess.PIPE,
@@ -317,7 +309,7 @@ def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
     ) as bridge:
         try:
             bridge.stdin.write(b'{"jsonrpc":"2.0","id":0,"x":"' + b"a" * (3 << 20) + b'"}\n')
-            bridge.stdin.write(json.dumps(hello).encode() + b"\n")
+            bridge.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
             bridge.stdin.flush()
             assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
         finally:
