@@ -314,3 +314,52 @@ def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
             assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
         finally:
             bridge.kill()
+
+
+def test_requests_its_sdk_would_leave_unanswered_are_answered(tmp_path):
+    """A red team's `params` given as a list, and a lone surrogate in a tool's argument, got
+    no answer at all: a host waits for ever on such an id."""
+    import subprocess
+    import sys
+
+    asked = [
+        _INITIALIZE,
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": [1, 2]},
+        '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory",'
+        '"arguments":{"op":"get","id":"\\ud800"}}}',
+    ]
+    lines = b"".join(
+        (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
+    )
+    with subprocess.Popen(
+        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as bridge:
+        try:
+            bridge.stdin.write(lines)
+            bridge.stdin.flush()
+            answers = _lines(bridge.stdout.fileno(), len(asked), seconds=20)
+        finally:
+            bridge.kill()
+    by_id = {answer["id"]: answer for answer in map(json.loads, answers)}
+    assert by_id[5]["error"]["code"] == -32602
+    assert by_id[4]["result"]["isError"] is True
+
+
+def _lines(fd: int, count: int, seconds: float) -> list[bytes]:
+    """`count` lines from `fd`, or as many as came within `seconds` (an answer never sent
+    must fail the test, not hang it)."""
+    import os
+    import select
+    import time
+
+    data, deadline = b"", time.monotonic() + seconds
+    while data.count(b"\n") < count and (left := deadline - time.monotonic()) > 0:
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    return data.splitlines()
