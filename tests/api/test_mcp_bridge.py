@@ -316,11 +316,12 @@ def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
             bridge.kill()
 
 
-def test_requests_its_sdk_would_leave_unanswered_are_answered(tmp_path):
+def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, sock_path):
     """A red team's `params` given as a list, and a lone surrogate in a tool's argument, got
     no answer at all: a host waits for ever on such an id."""
     import subprocess
-    import sys
+
+    serve()  # the test's own: a bridge starts one of its own that outlives it
 
     asked = [
         _INITIALIZE,
@@ -332,7 +333,7 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(tmp_path):
         (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
     )
     with subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
+        [sys.executable, "-m", "memdesk", "mcp", "--db", str(db_path), "--socket", sock_path],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
