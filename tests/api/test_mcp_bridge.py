@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import struct
+import subprocess
 import sys
 
 import anyio
@@ -257,20 +258,23 @@ _INITIALIZE = {
 }
 
 
+def _bridge_process(*args: str) -> subprocess.Popen:
+    """`memdesk mcp` as a host starts it, its stdin and stdout piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "memdesk", "mcp", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def test_memdesk_mcp_ends_on_sigint_at_once(tmp_path):
     """#35 item 12: `memdesk mcp` ignored SIGINT (still running 5 s later; Claude Code logs
     "SIGINT failed, sending SIGTERM" at every session end)."""
     import signal
-    import subprocess
-    import sys
     import time
 
-    with subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    ) as bridge:
+    with _bridge_process("--db", str(tmp_path / "memdesk.db")) as bridge:
         try:
             # up and answering, as when a host ends its session (a fixed 1.5 s wait sent the
             # signal mid-start on a busy machine: Python's own exit 130)
@@ -298,15 +302,7 @@ def test_a_line_past_the_limit_is_skipped_whole_and_the_next_is_read():
 
 
 def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
-    import subprocess
-    import sys
-
-    with subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "memdesk.db")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    ) as bridge:
+    with _bridge_process("--db", str(tmp_path / "memdesk.db")) as bridge:
         try:
             bridge.stdin.write(b'{"jsonrpc":"2.0","id":0,"x":"' + b"a" * (3 << 20) + b'"}\n')
             bridge.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
@@ -319,8 +315,6 @@ def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
 def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, sock_path):
     """A red team's `params` given as a list, and a lone surrogate in a tool's argument, got
     no answer at all: a host waits for ever on such an id."""
-    import subprocess
-
     serve()  # the test's own: a bridge starts one of its own that outlives it
 
     asked = [
@@ -332,12 +326,7 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
     lines = b"".join(
         (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
     )
-    with subprocess.Popen(
-        [sys.executable, "-m", "memdesk", "mcp", "--db", str(db_path), "--socket", sock_path],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    ) as bridge:
+    with _bridge_process("--db", str(db_path), "--socket", sock_path) as bridge:
         try:
             bridge.stdin.write(lines)
             bridge.stdin.flush()
