@@ -413,7 +413,7 @@ def test_ingest_refuses_what_is_not_a_transcript(run, tmp_path):
     junk.write_text("just some notes\nnot json")
     code, _, err = run("ingest", str(junk))
     assert code == 2
-    assert "line 1 is not JSON" in err
+    assert "no line is JSON" in err
 
 
 def test_hook_install_shows_the_diff_and_keeps_other_hooks(run, tmp_path, monkeypatch):

@@ -35,9 +35,12 @@ _WRAPPERS = (
     r"hook_context|memory-context|bash-(?:input|stdout|stderr)|task-notification|"
     r"system-reminder|user-prompt-submit-hook|local-command-[a-z]+|command-[a-z]+"
 )
+# Any spelling of the tag (a crafted transcript's `<TASK-NOTIFICATION >` was stored as the
+# person's words): the host writes one, but what is not the person's is cut in every form.
 _INJECTED = re.compile(
-    rf"<({_WRAPPERS})>.*?(?:</\1>|$)\s*|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
-    re.S,
+    rf"<({_WRAPPERS})(?:\s[^>]*)?>.*?(?:</\1\s*>|$)\s*"
+    r"|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
+    re.S | re.I,
 )
 
 
@@ -75,7 +78,7 @@ def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
 
 
 def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
-    stripped = text.strip()
+    stripped = text.lstrip("\ufeff").strip()  # a byte-order mark is not a line's text
     if not stripped:
         return [], None
     if stripped.startswith("["):
@@ -84,16 +87,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
         except (ValueError, RecursionError) as exc:
             raise TranscriptError(f"not a JSON array of messages: {exc}") from None
     else:
-        records = []
-        for number, line in enumerate(stripped.splitlines(), 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except (ValueError, RecursionError):
-                    raise TranscriptError(
-                        f"line {number} is not JSON; expected Claude Code's JSONL or "
-                        "{role, content} messages, one per line"
-                    ) from None
+        records = _jsonl_records(stripped)
     messages: list[dict[str, str]] = []
     session = None
     for record in _latest_by_id(records if isinstance(records, list) else []):
@@ -111,6 +105,26 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
             "{role, content} messages"
         )
     return messages, session
+
+
+def _jsonl_records(text: str) -> list[Any]:
+    """Every line that reads as JSON. A line that does not (a tool call's input nested past
+    what the parser follows, a line the host was still writing) is one record lost, not the
+    session: the agent writes tool calls, and one crafted call dropped all the person said."""
+    records: list[Any] = []
+    unread = 0
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except (ValueError, RecursionError):
+                unread += 1
+    if unread and not records:
+        raise TranscriptError(
+            "no line is JSON; expected Claude Code's JSONL or {role, content} messages, "
+            "one per line"
+        )
+    return records
 
 
 def _latest_by_id(records: list[Any]) -> list[Any]:
