@@ -318,6 +318,9 @@ class Dispatcher:
         return self.service.search(query, actor=session.actor, **include, **_lists(params))
 
     def _import(self, params: Params, session: Session) -> dict[str, Any]:
+        # A plan too: it is made against the whole store, so an agent's dry run told "changed"
+        # for the id of a memory hidden from it, and "added" for one that does not exist.
+        _person(session, "import", params)
         if _flag(params, "dry_run").get("dry_run"):
             return self.service.plan_import(params["text"])
         return self.service.import_json(params["text"], actor=session.actor)

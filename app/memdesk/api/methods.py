@@ -261,7 +261,7 @@ METHODS = [
     ),
     Method(
         "import",
-        "Import a JSON export, all or nothing (user role only); dry_run only plans it.",
+        "Import a JSON export, all or nothing; dry_run only plans it (both user role only).",
         {
             "text": "the JSON export's text (the whole request line is at most 1 MiB)",
             "dry_run": "boolean (default false): return {added, changed, unchanged, errors} "
