@@ -237,13 +237,14 @@ def test_python_dash_m_memdesk_runs_the_command(tmp_path):
 
 
 def test_control_characters_from_agents_are_shown_not_obeyed(run, service):
-    service.add("evil\u202etxt.exe and a bell \x07 and \x1b[31mred")
+    service.add("evil\u202etxt.exe and a bell \x07 and \x1b[31mred, never\u200b push 👩\u200d💻")
     service.close()
     _code, out, _err = run("list")
-    for hidden in ("\u202e", "\x07", "\x1b"):
+    for hidden in ("\u202e", "\x07", "\x1b", "\u200b"):
         assert hidden not in out
     assert "evil⟨U+202E⟩txt.exe" in out
     assert "⟨U+0007⟩" in out
+    assert "never⟨U+200B⟩ push 👩\u200d💻" in out  # shows as nothing; a joiner builds emoji
 
 
 def test_a_closed_pipe_ends_the_listing_quietly(service, db_path):

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import rules
+from memdesk.core import guard, rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import (
@@ -113,6 +113,7 @@ class Identity:
         )
         proposed = None
         if not unchanged:
+            _refuse_withheld(contents, rows, added)
             proposed = self.proposing.propose(
                 pending,
                 kind=IDENTITY_PROPOSAL,
@@ -172,6 +173,22 @@ def _changes(rows: list[Memory], text: str) -> str:
     before = "\n".join(r.content for r in rows).splitlines()
     diff = difflib.ndiff(before, text.splitlines())
     return "\n".join(line for line in diff if line.startswith(("- ", "+ ")))
+
+
+def _refuse_withheld(contents: list[str | None], rows: list[Memory], added: list[str]) -> None:
+    """An agent may not propose what the guard would withhold: once accepted the entry is the
+    person's and withheld from every agent, so a proposal that differed by one invisible
+    character (which the Inbox could not show) made the person's rules vanish from all
+    briefings."""
+    changed = [c for c, r in zip(contents, rows, strict=True) if c and c != r.content]
+    for text in [*changed, *added]:
+        reasons = guard.scan(text)
+        if reasons:
+            raise ValidationError(
+                f"the profile is given to every agent, so it cannot be proposed with text the "
+                f"injection guard withholds ({reasons[0]}): {text[:80]!r}",
+                field="text",
+            )
 
 
 def map_onto(entries: list[str], text: str) -> tuple[list[str | None], list[str]]:

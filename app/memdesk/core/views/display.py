@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import re
 
-# C0/C1 controls except tab and newline, and the bidi embedding/override/isolate marks.
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 controls except tab and newline, the bidi embedding/override/isolate marks, and the
+# characters that show as nothing (an agent's proposal differing by a zero-width space read as
+# no change in the Inbox). Joiners stay: emoji and scripts are built with them.
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2069\ufeff\U000e0000-\U000e007f]"
+)
 
 
 def visible(text: str) -> str:
