@@ -7,7 +7,7 @@ from tests.ui.window_helpers import open_window, settle
 
 
 def test_the_detail_panel_marks_a_memory_with_an_update_waiting(qtbot, service, tmp_path):
-    old = service.add("The API listens on port 8080")
+    old = service.add("The API listens on port 8080", actor=agent("claude-code"))
     service.add("The API listens on port 9090", actor=agent("claude-code"))
     window = open_window(qtbot, service, tmp_path / "settings.ini")
     window.open_memory(old["id"])
@@ -24,7 +24,7 @@ def test_the_list_marks_a_memory_that_may_be_outdated(qtbot, service, tmp_path):
     from memdesk.ui.list.memory_table_model import STALE_MARK
     from tests.ui.window_helpers import shown_texts
 
-    old = service.add("The API listens on port 8080")
+    old = service.add("The API listens on port 8080", actor=agent("claude-code"))
     service.add("The API listens on port 9090", actor=agent("claude-code"))
     service.add("Deploys go through the release train")
     window = open_window(qtbot, service, tmp_path / "settings.ini")

@@ -3,8 +3,8 @@
 Two signs: nobody has confirmed it for a long time (it was last written, restated or accepted
 more than half a year ago: a person's facts and a project's conventions drift), or a newer
 memory that may replace it waits for the person's review (a `possible_update` link from an
-active memory). Only knowledge (L1) goes stale: the identity is the person's own profile, kept
-by them, and the archive is history.
+active memory whose writer may change it). Only knowledge (L1) goes stale: the identity is the
+person's own profile, kept by them, and the archive is history.
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ def _updates_waiting(ids: list[str]) -> set[str]:
             Link.src == newer.id,
             Link.relation == "possible_update",
             newer.status == "active",
+            # Only a writer who may change the older one casts doubt on it (rules.wrote): one
+            # agent's near-opposite of the person's rule had every other agent told the rule
+            # "may be outdated" before the person decided anything. It still waits in the Inbox.
+            (newer.source != "agent")
+            | ((Memory.source == "agent") & (Memory.agent == newer.agent)),
         )
     )
     return {uuid for (uuid,) in query.tuples()}
