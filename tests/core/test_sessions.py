@@ -290,3 +290,20 @@ def test_a_transcript_of_huge_messages_ends_within_the_time_limit(service):
     except TooSlow:
         pass  # stopped at its limit is fine; running on is not
     assert time.monotonic() - started < 8
+
+
+def test_an_agents_own_transcript_is_read_to_a_bound(service):
+    """A red team's agent ended sessions with 5,000 "I prefer …" lines: each ran to the time
+    limit on the agents' thread, and every other agent's search waited seconds behind it."""
+    said = [
+        {"role": "user", "content": f"For the record, I prefer tool{n} over other{n}."}
+        for n in range(1500)
+    ]
+    service.session_start("s1", actor=CLAUDE)
+    ended = service.session_end("s1", actor=CLAUDE, transcript=said, from_host=False)
+    proposed = [p["content"] for p in ended["proposed"]]
+    assert len(proposed) == 50
+    assert "tool500 over other500" in proposed[0]  # the newest 1,000 messages are read
+    (note,) = ended["skipped"]
+    assert "at most 50 statements" in note["why"]
+    assert ended["stored"] == []

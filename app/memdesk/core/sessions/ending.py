@@ -24,6 +24,12 @@ from memdesk.store import Memory, Observation, Proposal, Session, time_limit
 
 MAX_MESSAGES = 5000
 MAX_MESSAGE_CHARS = 4000  # as a host's hook sends a user's message (api/transcripts.py)
+# What an agent's own transcript is read for at one session end: its newest messages, and at
+# most this many proposals. A person states a handful of lasting things in a session; an
+# agent's 5,000 "I prefer …" lines ran every session end to the time limit, and the agents'
+# thread served no other agent meanwhile. (A host's transcript is read whole.)
+MAX_AGENT_MESSAGES = 1000
+MAX_AGENT_PROPOSALS = 50
 
 
 class Endings:
@@ -54,12 +60,25 @@ class Endings:
         account of what the user said: everything found in it is proposed, nothing stored."""
         row = find_session(session, actor)
         messages = _messages(transcript)
+        if not from_host:
+            messages = messages[-MAX_AGENT_MESSAGES:]
         if summary is not None:
             summary = validate.text(summary, "summary")
         stored, proposed, skipped = [], [], []
         # extraction is Python, not SQL: it stops at the request's time limit by itself
         for finding in gapfill.find(messages, each=time_limit.checkpoint):
             time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
+            if not from_host and len(proposed) == MAX_AGENT_PROPOSALS:
+                skipped.append(
+                    {
+                        "content": finding.content,
+                        "sentence": finding.sentence,
+                        "why": f"an agent's own transcript proposes at most "
+                        f"{MAX_AGENT_PROPOSALS} statements at one session end; the rest of "
+                        "it was not read",
+                    }
+                )
+                break
             outcome = self._file_finding(row, finding, agent=None if from_host else actor)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
