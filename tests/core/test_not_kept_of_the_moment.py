@@ -28,6 +28,15 @@ def _stored(message: str) -> list[str]:
         "at the last release the migration locked the orders table for twenty minutes",
         "thats why nobody here trusts auto-migrations on deploy",
         "nobody noticed until the invoices went out with the wrong totals",
+        # where the person was then, and what the story left behind
+        "at my previous company we did every report in Crystal Reports, never again",
+        "in my master's I used MATLAB for all of it and never learned numpy properly",
+        "when I was at the agency we shipped every site on Drupal 7",
+        "last summer we ran the nightly jobs from a cron box under someone's desk",
+        "we hosted everything on Heroku until they dropped the free dynos",
+        "In October the backup job on nas02 failed silently for a week.",
+        "Someone dropped the prod schema in 2018. We never forgot that one.",
+        "the v1 was a single Flask file with 4000 lines, that's the history",
         # when something of the moment is due
         "the submission deadline is in 4 days, and the results section is still empty",
         # a piece of work where it stands

@@ -153,7 +153,25 @@ PAST = re.compile(
     r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
     r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
-    r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months))\b",
+    r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months)|"
+    # where the person was then: "at my last job we did all of this in ArcGIS", "in my
+    # dissertation I used 2SLS", "when I was a postdoc in Leiden", "last spring we ran …"
+    r"at my (?:last|previous|old|former|first) (?:job|company|startup|employer|gig|place|team|"
+    r"workplace|role|lab)|(?:in|during|for) my (?:dissertation|thesis|phd|master'?s?|postdoc|"
+    r"internship|undergrad(?:uate)?|bachelor'?s?|first job|old job|previous job)|"
+    r"when i was (?:a|an|at|in|still|working)|"
+    r"(?:last|back in(?: the)?) (?:spring|summer|autumn|fall|winter|semester|term)|"
+    r"over (?:christmas|the holidays|the summer|easter|thanksgiving|new year)|"
+    r"before this (?:\w+ )?(?:existed|was built|was written)|^before this,? (?:i|we) had|"
+    r"in the first (?:version|release|iteration|sprint|prototype)\b(?! of (?:a|each|every)\b)|"
+    r"^(?:the )?(?:v1|version 1|first version) was|"
+    r"until (?:last (?!\w+ of\b)\w+|recently|they (?:killed|dropped|shut|changed|removed))|"
+    r"\b(?:we|i|nobody|no one)(?: on [\w ]{1,20}?)?(?: has| have)? "
+    r"(?:never |not )?forg(?:o|e)t(?:ten)? (?:that|this|it)|"
+    # a month or season with what happened then: "In March the run on kelvin got preempted"
+    r"^in (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|spring|summer|autumn|fall|winter)(?: \d{4})?,? [^.;]{0,60}?"
+    r"\b(?:\w{3,}ed|got|ran|had|was|were|did|went|lost|broke|took)\b)\b",
     _I,
 )
 # A story told in the past tense: "The game jam build shipped with exceptions enabled",
