@@ -92,6 +92,9 @@ def test_what_is_said_in_doubt_is_only_proposed(message):
         ("I want docstrings on every public function, even in throwaway scripts", "docstrings"),
         ("fixtures live in the same file as the tests that use them, always", "fixtures"),
         ("Board decks are due the first Monday of the last month of each quarter", "board"),
+        # the person's own rule beside a distance from another way
+        ("I disagree with squash merges; we always rebase onto main.", "rebase"),
+        ("their style guide is different from ours: we use 4 spaces", "4 spaces"),
     ],
 )
 def test_rules_that_share_those_words_are_still_stored(message, evidence):
@@ -136,3 +139,22 @@ def test_a_way_told_then_pointed_back_to_is_still_heard():
     said = "compare both (give me trade-offs as pros/cons lists, that's how I like it) then pick"
     shown = [f.content for f in gapfill.find([said]) if f.confidence != gapfill.LOW]
     assert any("pros/cons lists" in content for content in shown)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a view told with other words than "says" or "thinks"
+        "my lead would rather we squash every PR into one commit",
+        "my co-author's rule is to drop every outlier past 3 sigma",
+        "my advisor from the physics side is very strict, for him plots never get titles",
+        "our security guy is adamant that every endpoint needs mTLS",
+        # the person's distance from a view just told, which says nothing of its own
+        "Priya wants a changelog entry per commit. i dont really buy it, thats a lot of noise",
+        "Omar pushes for tabs everywhere. nobody else agrees and we're not changing it",
+        "Lena keeps saying every service needs its own repo. her style; I find that too rigid",
+        "someone on reddit swears by nix for everything. I doubt it helps us much, but fine",
+    ],
+)
+def test_a_view_told_or_the_persons_distance_from_it_is_not_stored(message):
+    assert _stored(message) == [], gapfill.find([message])

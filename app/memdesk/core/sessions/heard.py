@@ -15,7 +15,7 @@ from functools import lru_cache
 from memdesk.core.sessions import pasted
 from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
-from memdesk.core.sessions.others_views import REPORTED
+from memdesk.core.sessions.others_views import DISTANCED, REPORTED
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
@@ -375,6 +375,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("venting", VENTING),
         ("a belief in question", BELIEVED),
         ("someone else's view", None if whenever else REPORTED),
+        ("someone else's view", DISTANCED),
         ("not decided", UNDECIDED),
         ("not decided", DEFERRED),
         ("a past event", PAST),

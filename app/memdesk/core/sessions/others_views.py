@@ -49,6 +49,35 @@ REPORTED = re.compile(
     r"(?:is|was|are|were) pushing)\b|"
     r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
     r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
-    r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b",
+    r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b|"
+    # the view said with other words: "my manager would rather we store everything in 4326",
+    # "my co-author's rule is to winsorize", "my colleague from the other team is very strict"
+    r"\bmy (?:co-?authors?|colleagues?|co-?workers?|manager|boss|lead|pi|advisor|adviser|"
+    r"supervisor|professor|prof|mentor|cto|ceo|pm|architect|client|reviewer|teammates?)"
+    r"(?:'s? (?:rule|view|opinion|take|stance|position|approach|habit) is|"
+    r"(?: [\w-]+){0,4}? (?:would rather|'d rather|is adamant|is of the opinion|is (?:very |"
+    r"pretty |super |really )?(?:strict|firm|dogmatic)|always [a-z]+s)\b)|"
+    r"\b(?:is|are) (?:adamant|of the opinion)\b",
+    _I,
+)
+# The person's distance from a view just told: "i dont really buy it", "nobody else agrees",
+# "I find that rather dogmatic", "her style; we've never agreed on it". It says nothing of its
+# own to keep: what it is about is someone else's.
+DISTANCED = re.compile(
+    r"\bi (?:don'?t|do not|dont) (?:really |fully |quite |entirely )?(?:buy|agree|share)"
+    r"(?: (?:it|that|this|him|her|them|with (?:it|that|this|him|her|them)))?(?=\s*[,.;:!]|\s*$)|"
+    r"\bi (?:disagree|doubt)(?=\s*[,.;:!]|\s*$| (?:it|that|this|they|he|she)\b)|"
+    r"\b(?:nobody|no one) (?:else )?agrees\b|"
+    r"\bi(?:'m| am) not (?:switching|convinced|sold|planning (?:for|on) it|so sure|too sure|"
+    r"sure about (?:it|that))\b|\bnot (?:so |too |really )?sure about (?:it|that|this)\b|"
+    r"\bha(?:ve|s)(?:n't| not) formed (?:a|an|my) (?:view|opinion)\b|"
+    r"\b(?:his|her|their) (?:thing|style|call|hill|opinion|view|rule|preference)"
+    r"(?=\s*[,.;:!]|\s*$)|"
+    r"\b(?:don'?t|do not) have a stake\b|\bnoting it\b|"
+    r"\bi find (?:that|it|this) (?:[\w-]+ ){0,2}(?:dogmatic|mechanical|extreme|excessive|"
+    r"overkill|rigid|strict|odd|weird|silly|pedantic|much)\b|"
+    r"\bi'?ve explained\b[^.;]{0,60}\b(?:twice|again|times)\b|"
+    r"\b(?:of course|naturally) (?:they|he|she) (?:would|do|does)\b|"
+    r"\bwe(?:'ve| have) never agreed on (?:it|that|this)\b",
     _I,
 )
