@@ -20,6 +20,12 @@ def _stored(message: str) -> list[str]:
         "once the canary is green i'll flip the flag for everyone and write the changelog",
         "after this lands we'll regenerate the client and bump the sdk version",
         "as soon as QA signs off i'm going to tag 3.1 and push it to the registry",
+        # what the person means to do, and when
+        "I intend to migrate the wiki to Outline over the holidays.",
+        "next quarter we want the billing jobs moved onto the new queue",
+        "after the freeze i want a canary stage in front of every deploy",
+        "I'd like to pilot Renovate for the mobile repos at some point",
+        "we'll probably drop the python 3.9 wheels in Q2, pending the support review",
         # a question led in by a conjunction or an interjection, without its mark
         "is there a lib for parsing iso durations? or should we just write the regex ourselves",
         "honestly who thought a modal inside a modal was a good idea for the settings page",

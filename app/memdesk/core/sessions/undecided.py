@@ -37,7 +37,18 @@ UNDECIDED = re.compile(
     # the person's next steps: "once staging is up i'll smoke test the email and open the PR"
     r"^(?:once|after|as soon as|when|before|then|next|afterwards|after that)\b[^.;]{0,100}?"
     r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'m gonna| are going to|'re going to) "
-    r"(?!always\b|never\b)",
+    r"(?!always\b|never\b)|"
+    # what the person means to do, and when: "I intend to rerun March over the weekend", "next
+    # month I want to try an e-ink display", "after the hotfix i want an alert on heap at 80%",
+    # "I'd like to trial Pulumi ESC next quarter", "we'll likely move secrets in Q3"
+    r"\b(?:i|we) (?:intend|plan) to (?!always\b|never\b)|"
+    r"^(?:next|this coming|after (?:the|this|that)) [\w-]+(?: [\w-]+)?,? (?:i|we) (?:want|'d like|"
+    r"would like|intend|plan|hope|aim|need)\b|"
+    r"\b(?:i|we)(?:'d| would) like to (?:trial|try|evaluate|explore|pilot|experiment|look into)\b|"
+    r"\b(?:we|i)'?ll (?:likely|probably|maybe|perhaps)\b|"
+    r"\bpending (?:the|a|an) [\w -]{1,25}?(?:review|approval|decision|sign-?off|vote)\b|"
+    r"\bprovided (?:that )?(?:the|it|we)\b[^.;]{0,40}?\b(?:goes|works|pans out|holds)\b|"
+    r"^plan(?: is to|:)|\bnothing (?:is )?decided\b|\bon my list\b",
     _I,
 )
 # A decision put off, in whatever words: a decision's verb held back for now ("I'd rather not
