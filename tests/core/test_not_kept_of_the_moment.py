@@ -164,3 +164,22 @@ def test_a_way_told_then_pointed_back_to_is_still_heard():
 )
 def test_a_view_told_or_the_persons_distance_from_it_is_not_stored(message):
     assert _stored(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The second one, with the retry table. We normally use plain loops, but this "
+        "importer has flaky sources.",
+        "go with caching the token and refreshing on 401",
+        "yes, B. I prefer we keep the validation in the model and just call it from the form.",
+        "the second one — I'd prefer we keep the queue in memory and just flush on shutdown",
+    ],
+)
+def test_what_explains_a_pick_among_the_agents_options_is_not_stored(message):
+    assert _stored(message) == [], gapfill.find([message])
+
+
+def test_a_rule_said_for_good_beside_a_pick_is_still_stored():
+    message = "yes option A. and in general, we always keep validation in the model layer"
+    assert _stored(message) == ["We always keep validation in the model layer"]

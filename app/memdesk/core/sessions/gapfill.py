@@ -119,6 +119,9 @@ def find(
             in_message = _one_lead(_leaning_back(in_message))
             if in_message and heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
+            in_message = [
+                _at_most_medium(f) if heard.picked(text, f.sentence) else f for f in in_message
+            ]
             found.extend(in_message)
         if message.get("role") in ("user", "assistant"):
             previous = message

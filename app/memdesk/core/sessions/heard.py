@@ -210,6 +210,9 @@ ANSWER = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers)\b[^.]{0,20}\bthat'?s (?:exactly |just )?"
     r"(?:what|how|it)\b|"
     r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b|"
+    # "go with keeping the optimistic UI", "Go with `tokio::select!`, the channel …"
+    r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|yes|cool|fine),?\s+)?go with\b"
+    r"(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
     # a pick for what is being built: "ok lets go with a pinia store for that"
     r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|cool|fine),?\s+)?let'?s (?:go with|do|try|pick|"
     r"use)\b(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
@@ -296,6 +299,28 @@ _DISTANCED = re.compile(
     r"(?:hmm+|meh)[.!]*\s*$)",
     _I,
 )
+# A message that opens with a pick among the agent's options ("first one. keep the mapper in
+# the repository", "The second one, with the range table. We normally …"): what follows
+# explains the pick, the person's to confirm as a rule.
+_PICKED = re.compile(
+    r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
+    r"last|other|former|latter|top|bottom)(?: one| option| approach| variant| version)?|"
+    r"option (?:[a-d]|\d)|(?-i:[A-D])|#?\d)\s*(?:[.,;:!—–]|-\s|$)",
+    _I,
+)
+_FOR_GOOD = re.compile(
+    r"\b(?:in general|generally|always|never|every|everything|from now on|going forward|"
+    r"by default|in future|any time|whenever)\b",
+    _I,
+)
+
+
+def picked(message: str, sentence: str) -> bool:
+    """Whether `sentence` explains a pick the message opened with, and says no more: the
+    person's to confirm as a rule ("first one. keep the mapper in the repository")."""
+    return bool(_PICKED.match(pasted.prose(message).strip())) and not _FOR_GOOD.search(sentence)
+
+
 _IRONIC_OPENER = re.compile(
     r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
 )
