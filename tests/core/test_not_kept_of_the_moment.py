@@ -43,6 +43,11 @@ def _stored(message: str) -> list[str]:
         "In October the backup job on nas02 failed silently for a week.",
         "Someone dropped the prod schema in 2018. We never forgot that one.",
         "the v1 was a single Flask file with 4000 lines, that's the history",
+        # what the person is looking at now, and what a capture of it shows
+        "I'm seeing duplicate rows whenever the sync job overlaps with the backfill",
+        "I've been digging through the auth middleware all morning",
+        "I had a look and the timeout comes from the DNS lookup",
+        "the flame graph shows most of the time is in json encoding",
         # when something of the moment is due
         "the submission deadline is in 4 days, and the results section is still empty",
         # a piece of work where it stands
