@@ -63,11 +63,19 @@ def test_plans_questions_stories_and_dates_of_the_moment_are_not_stored(message)
     assert _stored(message) == [], gapfill.find([message])
 
 
-def test_what_a_burst_of_frustration_states_is_only_proposed():
-    message = (
+@pytest.mark.parametrize(
+    "message",
+    [
         "docker volumes eating 300GB on the build box because nobody ever prunes anything. i'm "
-        "losing my mind"
-    )
+        "losing my mind",
+        "every migration in this repo rewrites the whole table. who did this",
+        "the flaky e2e suite fails on the first run every single time 😩",
+        "webpack rebuilds take FOREVER on this laptop, every time I save",
+        "terraform state locks are black magic and the team never unlocks them",
+        "the linter and the formatter disagree about quotes AGAIN. every. time.",
+    ],
+)
+def test_what_a_burst_of_frustration_states_is_only_proposed(message):
     assert _stored(message) == []
     assert all(f.confidence != gapfill.HIGH for f in gapfill.find([message]))
 

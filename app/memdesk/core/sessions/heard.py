@@ -285,7 +285,13 @@ _VENTED = re.compile(
     r"(?:want|going) to scream|(?:so |really |very )?painful[.!]*\s*$|"
     r"(?:every|each) (?:single )?\w+,? the same (?:thing|story|mess)|"
     r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
-    r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up)\b",
+    r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up|"
+    # exasperation: "who did this", "useless", "every. time.", "Infuriating.", a shout, 😭
+    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|absurd|"
+    r"black magic|should be illegal|every\.\s*time|a wall of (?:yellow|red|warnings|errors)|"
+    r"piling up|so dumb|"
+    r"(?:the same|same old) story|i hate (?:it|them|this|that|watching)|"
+    r"(?-i:AGAIN|FOREVER))\b|[😭😤🙄🤦😩😫😡🤬]",
     _I,
 )
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
