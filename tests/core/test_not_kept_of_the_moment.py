@@ -20,6 +20,11 @@ def _stored(message: str) -> list[str]:
         "once the canary is green i'll flip the flag for everyone and write the changelog",
         "after this lands we'll regenerate the client and bump the sdk version",
         "as soon as QA signs off i'm going to tag 3.1 and push it to the registry",
+        # a question put off, and a constraint of this one piece of work
+        "whether we move the queue to NATS is still open, let's not design around it yet",
+        "gRPC or plain REST for the partner API, let's keep that open",
+        "for this homework we can't import anything outside the standard library",
+        "we're two days from the freeze, so no new flags in this version",
         # what the person means to do, and when
         "I intend to migrate the wiki to Outline over the holidays.",
         "next quarter we want the billing jobs moved onto the new queue",

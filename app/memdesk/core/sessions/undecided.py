@@ -48,7 +48,16 @@ UNDECIDED = re.compile(
     r"\b(?:we|i)'?ll (?:likely|probably|maybe|perhaps)\b|"
     r"\bpending (?:the|a|an) [\w -]{1,25}?(?:review|approval|decision|sign-?off|vote)\b|"
     r"\bprovided (?:that )?(?:the|it|we)\b[^.;]{0,40}?\b(?:goes|works|pans out|holds)\b|"
-    r"^plan(?: is to|:)|\bnothing (?:is )?decided\b|\bon my list\b",
+    r"^plan(?: is to|:)|\bnothing (?:is )?decided\b|\bon my list\b|"
+    # a question put off: "let's not go there yet", "not ready to make that call", "let's keep
+    # that open", "dunno yet", "jury's still out", "could go either way"
+    r"\bnot ready to (?:make|decide|commit|call)|\blet'?s keep (?:that|it|this) open\b|"
+    r"\blet'?s not (?:go there|design around|worry about|plan for)\b|\bdunno yet\b|"
+    r"\bis still open\b|\bjury'?s (?:still )?out\b|\bcould go either way\b|"
+    r"\b(?:it'?s )?a big if\b|\bdon'?t treat (?:that|it|this) as a rule\b|"
+    # a question of what if: "if we ever moved to k8s …? idle curiosity", "just a thought"
+    r"\bif (?:we|they) ever\b|^(?:suppose|what if)\b|\bin the scenario where\b|"
+    r"\bjust (?:a thought|curious)\b|\bidle curiosity\b",
     _I,
 )
 # A decision put off, in whatever words: a decision's verb held back for now ("I'd rather not
