@@ -241,3 +241,11 @@ def test_notes_that_differ_by_a_number_wait_as_one_item_and_accepting_keeps_the_
     assert [m["content"] for m in service.list_memories()] == ["The nightly build took 69 minutes"]
     assert {service.get(w["id"])["status"] for w in written[:-1]} == {"inactive"}
     assert service.get(written[-1]["id"])["stale"] is None  # no update waits any more
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999", "²", "١٢", "-1", ""])
+def test_an_inbox_key_that_is_no_number_is_refused_with_a_sentence(service, number):
+    """A key past 2^63-1 answered "internal" (and the CLI printed a traceback)."""
+    for decide in (service.accept, service.reject, service.reconsider):
+        with pytest.raises(ValidationError, match="not an inbox key"):
+            decide([f"proposal:{number}"])

@@ -235,7 +235,7 @@ def _start(memdesk: Client, payload: dict[str, Any]) -> dict[str, Any]:
         "signals": workspace.signals(cwd) or None,
     }
     briefing = os.environ.get(BRIEFING_ENV, "").strip()
-    if briefing.isdigit():
+    if briefing.isascii() and briefing.isdigit():
         fields["briefing_chars"] = int(briefing)
     return memdesk.session_start(
         payload["session_id"], **{k: v for k, v in fields.items() if v is not None}

@@ -392,8 +392,12 @@ def _keys(keys: object) -> list[str]:
 
 def _number(key: str) -> int:
     number = key.removeprefix(PROPOSAL)
-    if not number.isdigit():
-        raise ValidationError(f"{key!r} is not an inbox key (proposal:<number>)", field="keys")
+    # ASCII digits only ("²".isdigit() is true, and int() refuses it), in SQLite's range
+    if not (number.isascii() and number.isdigit()) or int(number) > validate.MAX_INTEGER:
+        raise ValidationError(
+            f"{key!r} is not an inbox key (proposal:<number>, at most {validate.MAX_INTEGER:,})",
+            field="keys",
+        )
     return int(number)
 
 
