@@ -116,6 +116,22 @@ def _regular(path: str | os.PathLike[str]) -> Iterator[tuple[int, os.stat_result
         os.close(fd)
 
 
+MAX_CONFIG_BYTES = 16 * 1024 * 1024  # a host's settings file: a few KiB in practice
+
+
+def read_config(path: str | os.PathLike[str]) -> str | None:
+    """The text of a host's config file, None when there is none. A FIFO there hung attach,
+    detach and doctor; a FIFO, a device, a folder or a file past MAX_CONFIG_BYTES is refused
+    (NotAFile), text that is not UTF-8 too (ValueError)."""
+    if not os.path.lexists(path):
+        return None
+    data = read_regular_file(path, MAX_CONFIG_BYTES)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; fix it by hand first") from None
+
+
 def read_file_start(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     """The first `max_bytes` of the regular file at `path` (a program's first line)."""
     with _regular(path) as (fd, _info):

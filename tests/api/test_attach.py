@@ -453,3 +453,41 @@ def test_a_deeply_nested_toml_file_is_refused_with_a_sentence_and_left_alone(tmp
     with pytest.raises(ValueError, match="nested too deeply"):
         attach.plan_detach("codex", project=False, cwd=cwd, home=home, command=MEMDESK)
     assert path.read_text() == crafted
+
+
+@pytest.mark.parametrize(
+    ("crafted", "said"),
+    [
+        # a host reads one of two "hooks": memdesk's went into the other, never run, and detach
+        # said "detached" leaving them all in
+        ('{"hooks": {"Stop": []}, "hooks": {"Notification": []}}\n', "appears twice"),
+        ('{"hooks": {"SessionStart": [], "SessionStart": []}}\n', "appears twice"),
+        # filled in, detach left empty lists where the null was
+        ('{"hooks": null}\n', '"hooks" is not an object'),
+    ],
+    ids=["two hooks", "two events", "null hooks"],
+)
+def test_a_settings_file_memdesk_could_not_give_back_is_refused_and_left_alone(
+    tmp_path, crafted, said
+):
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(crafted)
+    with pytest.raises(ValueError, match=said):
+        _attached("claude-code", home, cwd)
+    assert settings.read_text() == crafted
+
+
+def test_a_fifo_in_place_of_a_config_is_refused_at_once(tmp_path):
+    """A named pipe at .claude/settings.json hung attach, detach, hook install and doctor."""
+    import os
+
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    os.mkfifo(settings)
+    with pytest.raises(ValueError, match="not a regular file"):
+        _attached("claude-code", home, cwd)
+    with pytest.raises(ValueError, match="not a regular file"):
+        attach.plan_detach("claude-code", project=False, cwd=cwd, home=home, command=MEMDESK)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memdesk import paths
 from memdesk.api import hook_settings, json_text, toml_text
 
 NAME = "memdesk"  # the server's key in every host's file
@@ -317,10 +318,7 @@ def _staged(change: Change) -> Path:
 
 def _text(path: Path) -> str | None:
     """The file's text exactly, CRLF and all (None: no file)."""
-    try:
-        return path.read_bytes().decode("utf-8") if path.exists() else None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text; fix it by hand first") from None
+    return paths.read_config(path)
 
 
 def _is_toml(path: Path) -> bool:

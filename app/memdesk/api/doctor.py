@@ -118,11 +118,12 @@ def _serving(db: Path, report: Report) -> None:
 
 
 def _hooks(host: str, path: Path, db: Path, cwd: Path, report: Report) -> None:
-    if not path.exists():
-        return
     try:
-        settings = json_text.parse(path.read_text(encoding="utf-8")).value
-    except (UnicodeDecodeError, ValueError) as exc:
+        text = paths.read_config(path)
+        if text is None:
+            return
+        settings = json_text.parse(text).value
+    except (OSError, ValueError) as exc:
         report.bad(f"{path} cannot be read ({exc}); {host} will not run memdesk's hooks")
         return
     commands = _memdesk_commands(settings)
@@ -152,10 +153,8 @@ def _codex_trust(hooks: Path, events: list[str], report: Report) -> None:
 
     config = hooks.with_name("config.toml")
     try:
-        state = (
-            toml_text.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
-        )
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        state = toml_text.loads(paths.read_config(config) or "").get("hooks", {}).get("state", {})
+    except (OSError, ValueError, tomllib.TOMLDecodeError):
         state = {}
     trusted = {key.rsplit(":", 3)[1] for key in state if key.startswith(f"{hooks}:")}
     untrusted = [e for e in events if re.sub(r"(?<!^)([A-Z])", r"_\1", e).lower() not in trusted]

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memdesk import paths
 from memdesk.api import json_text, opencode_plugin
 from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
 
@@ -110,16 +111,18 @@ def with_hooks(
     if text is None:
         head = {"version": 1} if host == "cursor" else {}  # Cursor requires its version
         return json_text.new_file({**head, "hooks": {e: [g] for e, g in entries.items()}})
-    hooks = _document(text).get("hooks")
-    if hooks is None:
+    document = _document(text)
+    if "hooks" not in document:
         return json_text.put(text, (), "hooks", {e: [g] for e, g in entries.items()}, made=True)
+    hooks = document["hooks"]
+    # (a null too: filled in, detach could not give back the null it replaced)
     if not isinstance(hooks, dict):
         raise ValueError('the settings file\'s "hooks" is not an object; fix it by hand first')
     for event, entry in entries.items():
-        groups = hooks.get(event)
-        if groups is None:
+        if event not in hooks:
             text = json_text.put(text, ("hooks",), event, [entry], made=True)
             continue
+        groups = hooks[event]
         if not isinstance(groups, list):
             raise ValueError(f'the settings file\'s hooks "{event}" is not a list; fix it by hand')
         ours = [i for i, group in enumerate(groups) if _is_ours(group)]
@@ -176,7 +179,7 @@ def plan(
     deny: bool = False,
 ) -> tuple[str, str]:
     """(new text, unified diff) for installing the hooks into the file at `path`."""
-    old = path.read_text(encoding="utf-8") if path.exists() else None
+    old = paths.read_config(path)
     try:
         new = with_hooks(old, command, db, deny)
     except ValueError as exc:

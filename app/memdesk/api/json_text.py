@@ -267,6 +267,13 @@ def _container(text: str, start: int, close: str) -> Node:
             if not text.startswith('"', pos):
                 raise ValueError(f"expected a quoted key at character {pos}")
             key, pos = scanstring(text, pos + 1)
+            if any(k == key for k, _, _ in children):
+                # a host reads one of the two (Python's json the last): memdesk's entry put
+                # into the other was never run, and detach could not take it back out
+                raise ValueError(
+                    f'the key "{key}" appears twice in one object (character {key_at}); a host '
+                    "reads only one of them"
+                )
             pos = _skip(text, pos)
             if not text.startswith(":", pos):
                 raise ValueError(f"expected ':' at character {pos}")
