@@ -77,6 +77,28 @@ def test_an_agents_note_reminds_but_never_denies(service, session):
     assert found["deny"] is None
 
 
+def test_agents_notes_that_repeat_the_call_never_take_the_persons_rule_or_its_refusal(
+    service, session
+):
+    """Three agent notes "Never run npm publish on Fridays" of importance 1.0 took the
+    places of the person's rule, and the hook no longer refused the call."""
+    service.add("Never run npm publish from a laptop", project="web")
+    for when in ("on Fridays", "as root", "during a freeze", "from CI", "twice"):
+        for n in range(5):
+            service.add(
+                f"Never run npm publish {when} ({n})",
+                importance=1.0,
+                project="web",
+                actor=agent("evil"),
+                dedup=False,
+            )
+    found = _act(service, session, "Bash", command="npm publish")
+    assert "from a laptop" in found["text"]
+    assert found["deny"] == (
+        'Blocked by the user\'s rule (memdesk): "Never run npm publish from a laptop"'
+    )
+
+
 def test_another_projects_rule_is_not_given(service, session):
     service.add("This repo is pnpm only, never npm", project="api")
     assert _act(service, session, "Bash", command="npm install")["text"] == ""

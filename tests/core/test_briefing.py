@@ -82,6 +82,23 @@ def test_the_persons_words_and_preferences_come_before_agents_notes(service):
     assert "(written by agent claude-code)" in started["text"]  # an agent's claim says whose
 
 
+def test_an_agents_claimed_importance_never_lifts_its_notes_above_the_persons_words(service):
+    """A red team's agent wrote 20 project notes of importance 0.99: the briefing held only
+    them, none of the person's five rules."""
+    rules = [service.add(f"Rule {n}: keep function names short")["id"] for n in range(5)]
+    for n in range(20):
+        service.add(
+            f"Agent note {n}: always clean the build folder first",
+            kind="preference",
+            importance=0.99,
+            project="p",
+            actor=agent("evil"),
+            dedup=False,
+        )
+    started = service.session_start("s1", actor=CLAUDE, project="p")
+    assert set(started["briefed"][:5]) == set(rules)
+
+
 def test_a_prompt_is_given_only_what_this_session_was_not(service):
     service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
     service.add("The staging database is reset every Sunday", project="p")

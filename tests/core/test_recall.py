@@ -280,3 +280,12 @@ def test_the_word_being_typed_matches_as_a_prefix(service, corpus, typed, found)
 
 def test_without_typing_a_partial_word_is_not_a_prefix(service, corpus):
     assert service.search("guni")["hits"] == []
+
+
+def test_a_hits_score_says_how_it_ranked_even_for_words_every_memory_holds(service):
+    """BM25 of words most memories hold is tiny: rounded to four places, every hit a red team
+    saw read 0.0."""
+    for n in range(3):
+        service.add(f"install packages with the tool, note {n}")
+    hits = service.search("install packages")["hits"]
+    assert all(h["score"] > 0 for h in hits)

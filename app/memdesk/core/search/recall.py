@@ -172,7 +172,9 @@ def _public(hit: dict[str, Any]) -> dict[str, Any]:
     out = {"id": hit.pop("uuid"), **hit}
     out["tags"] = [] if out["tags"] == "[]" else json.loads(out["tags"])
     out["inject"] = bool(out["inject"])
-    out["score"] = round(out["score"], 4)
+    # four significant digits: BM25 of words in most memories is tiny, and rounding it to
+    # four places showed every hit as 0.0
+    out["score"] = float(f"{out['score']:.4g}")
     return out
 
 

@@ -69,7 +69,9 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
                 hit.get("project"),
             )
         )
-    out.sort(key=lambda a: (not a.forbids, -a.named))
+    # the person's own rules before agents' notes: three notes "Never run npm publish on
+    # Fridays" took the places of the person's rule, and with it the call's refusal
+    out.sort(key=lambda a: (not a.forbids, a.source == "agent", -a.named))
     return out[:MAX_RULES]
 
 

@@ -119,8 +119,11 @@ def build(
         for row in database.execute_sql(_CANDIDATES, (scope, source, person, viewer, PER_WRITER))
     ]
     now = datetime.now(UTC)
+    # The person's own words first, whatever an agent claims: an agent's notes marked
+    # importance 0.99 in the project filled a briefing and left out every rule of the person's.
     rows.sort(
         key=lambda row: (
+            row.source != "agent" and not _someone_else(row, own),
             score(row, project, now)
             * workspace_fit.fit(row.content, signals)
             * (SOMEONE_ELSE if _someone_else(row, own) else 1.0),

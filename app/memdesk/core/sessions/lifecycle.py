@@ -210,16 +210,26 @@ class Sessions:
         cues = action_cues.of_call(tool, args, row.cwd)
         if not cues:
             return {"text": "", "ids": [], "deny": None}
-        found = self.recall.search(
-            " ".join([*cues.programs, *sorted(cues.words), *sorted(cues.added)]),
-            k=ACTION_CANDIDATES,
-            layers=["L1"],
-            project=row.project,
-            with_global=True,
-            record=False,
-            actor=actor,
-        )
-        applied = action_rules.applying(found["hits"], cues)
+        query = " ".join([*cues.programs, *sorted(cues.words), *sorted(cues.added)])
+
+        def candidates(**only: Any) -> list[dict[str, Any]]:
+            return self.recall.search(
+                query,
+                k=ACTION_CANDIDATES,
+                layers=["L1"],
+                project=row.project,
+                with_global=True,
+                record=False,
+                actor=actor,
+                **only,
+            )["hits"]
+
+        # The person's words are searched apart: agents' notes that repeat the call's words
+        # would otherwise take every candidate's place.
+        hits = candidates(source=["user", "system"])
+        seen = {hit["id"] for hit in hits}
+        hits += [hit for hit in candidates() if hit["id"] not in seen]
+        applied = action_rules.applying(hits, cues)
         own = self.authorship()
         text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
