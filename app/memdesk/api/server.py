@@ -334,7 +334,13 @@ class SocketServer(QObject):
             # and withheld ones went to every subscriber.
             if actor.agent not in readable:
                 readable[actor.agent] = self._readable(ids, actor)
-            heard = [c for c in changes if not c.id or c.id in readable[actor.agent]]
+            # The Inbox is the person's: an "inbox" event after an agent's write told it that
+            # another agent's private memory said the same, one guessed word at a time.
+            heard = [
+                c
+                for c in changes
+                if c.id in readable[actor.agent] or not c.id and c.event != "inbox"
+            ]
             if heard:
                 connection.send(lines if len(heard) == len(changes) else _lines(heard))
 
