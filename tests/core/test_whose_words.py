@@ -84,6 +84,27 @@ def test_an_agent_brings_back_only_what_it_put_away_itself(service):
     assert service.get(mine["id"])["status"] == "deleted"
 
 
+def test_the_persons_rewording_of_an_agents_memory_is_the_persons(service):
+    """A red team's agent reverted the person's correction of its note at once, unasked,
+    and briefings quoted the person's sentence as the agent's."""
+    note = service.add("Deploys go out on Thursdays", kind="decision", actor=EVIL)
+    service.update(note["id"], content="Deploys go out on Mondays, never Thursdays")
+    assert (service.get(note["id"])["source"], service.get(note["id"])["agent"]) == ("user", None)
+    with pytest.raises(NotAllowed, match="the person's"):
+        service.revert(note["id"], 1, actor=EVIL)
+    started = service.session_start("s1", actor=CLAUDE)
+    assert "- Deploys go out on Mondays, never Thursdays\n" in started["text"] + "\n"
+    assert [h["by"] for h in service.history(note["id"])] == ["agent:evil", "user"]
+
+
+def test_an_agents_correction_keeps_the_persons_choice_not_to_bring_it_up(service):
+    note = service.add("Use the staging token from vault", actor=EVIL)
+    service.update(note["id"], inject=False)
+    fixed = service.correct(note["id"], "Use the staging token from the env file", actor=EVIL)
+    assert service.get(fixed["id"])["inject"] is False
+    assert "env file" not in service.session_start("s1", actor=CLAUDE)["text"]
+
+
 @pytest.mark.parametrize("relation", ["supersedes", "duplicate_of", "possible_update"])
 def test_an_agent_cannot_mark_the_persons_memory_replaced_by_a_link(service, dump, rule, relation):
     """A possible_update link from an agent's note briefed the person's rule as "may be

@@ -165,6 +165,9 @@ class Edits:
                 old, "inactive", actor, pending, change="correct", reason=reason
             )
             new = self.writes.add_draft(draft, actor, pending, dedup=False, supersedes=old.uuid)
+            if not old.inject:  # the person's "don't bring up unasked" holds for the correction
+                Memory.update(inject=False).where(Memory.uuid == new["id"]).execute()
+                new = {**new, "inject": False}
             Link.create(
                 src=Memory.get(Memory.uuid == new["id"]),
                 dst=old,

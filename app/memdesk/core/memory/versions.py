@@ -38,6 +38,16 @@ class Versions:
             # teammate's rewording of the person's memory goes out in the teammate's name (a
             # change of its tags or status leaves the words, and their author, as they were).
             fields = {**fields, "writer": None}
+        if (
+            actor.source == "user"
+            and row.source == "agent"
+            and row.visibility == "shared"
+            and fields.get("content", row.content) != row.content
+        ):
+            # The person's rewording is the person's words: left the agent's, the agent could
+            # revert it unasked and briefings quoted it as the agent's. (History keeps whose
+            # each earlier version was; a private note stays its agent's to see.)
+            fields = {**fields, "source": "user", "agent": None}
         self._record(row, actor, change, reason)
         old_task = row.task
         for key, value in fields.items():
