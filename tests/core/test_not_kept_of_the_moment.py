@@ -48,6 +48,12 @@ def _stored(message: str) -> list[str]:
         "In October the backup job on nas02 failed silently for a week.",
         "Someone dropped the prod schema in 2018. We never forgot that one.",
         "the v1 was a single Flask file with 4000 lines, that's the history",
+        # where a piece of work stands, what a run just showed, a deadline of this work
+        "the search service uses the new index in 4 of 7 regions now",
+        "the RC build is at about 300 tests now, rest still to do",
+        "add the retry wrapper, we need it before Friday's release",
+        # a clarification of what was said to the agent
+        "the timeout I gave you was in seconds, not ms",
         # what the person is looking at now, and what a capture of it shows
         "I'm seeing duplicate rows whenever the sync job overlaps with the backfill",
         "I've been digging through the auth middleware all morning",
@@ -116,6 +122,8 @@ def test_what_is_said_in_doubt_is_only_proposed(message):
         ("I want docstrings on every public function, even in throwaway scripts", "docstrings"),
         ("fixtures live in the same file as the tests that use them, always", "fixtures"),
         ("Board decks are due the first Monday of the last month of each quarter", "board"),
+        # where things are deployed for good
+        ("The app is deployed to prod automatically on every merge to main.", "every merge"),
         # the person's own rule beside a distance from another way
         ("I disagree with squash merges; we always rebase onto main.", "rebase"),
         ("their style guide is different from ours: we use 4 spaces", "4 spaces"),
