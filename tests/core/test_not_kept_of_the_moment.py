@@ -206,6 +206,18 @@ def test_what_explains_a_pick_among_the_agents_options_is_not_stored(message):
     assert _stored(message) == [], gapfill.find([message])
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "You patched the symptom. The race comes from the scheduler, not the worker — look there.",
+        "I don't love the name `HelperUtil`. Try something that says what it does.",
+        "hmm if the cache is shared then every test would need to clear it first",
+    ],
+)
+def test_a_verdict_on_the_agents_work_or_a_thought_aloud_is_not_stored(message):
+    assert _stored(message) == [], gapfill.find([message])
+
+
 def test_a_rule_said_for_good_beside_a_pick_is_still_stored():
     message = "yes option A. and in general, we always keep validation in the model layer"
     assert _stored(message) == ["We always keep validation in the model layer"]

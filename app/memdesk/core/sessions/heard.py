@@ -189,7 +189,10 @@ TRAILS_OFF = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*
 THINKING = re.compile(
     r"(?:\.{3,}|…)\s*(?:unless|but|or|maybe|so|then|which|wait|hmm+|idk|i guess|probably|"
     r"that'?s (?:it|why))\b|^(?:hmm+,?\s+)?(?:so if|what if|i wonder|oh wait|wait,|maybe)\b|"
-    r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$|\bmaybe,?\s+or\b",
+    r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$|\bmaybe,?\s+or\b|"
+    # "so the spans show up in the collector but not in tempo... either …", "hmm if the client
+    # is a singleton …", "perhaps every statement should …", "… thinking out loud"
+    r"^so\b[^.?!]{0,200}(?:\.{3,}|…)|^hmm+,?\s+if\b|^perhaps\b|\bthinking (?:out loud|aloud)\b",
     _I,
 )
 # Venting about how things are ("i really hate how composer hides the logs"); how the agent
@@ -323,15 +326,33 @@ _PICKED = re.compile(
 )
 _FOR_GOOD = re.compile(
     r"\b(?:in general|generally|always|never|every|everything|from now on|going forward|"
-    r"by default|in future|any time|whenever)\b",
+    r"by default|in future|any time|whenever|must|all|only|our|here|style guide|lives? in|"
+    r"(?:this|the) (?:repo|codebase|project|team))\b",
+    _I,
+)
+
+
+# A message that opens with a verdict on the agent's work ("You fixed the symptom, not the
+# cause. The null comes from the parser — look upstream", "I don't love the name `Manager2`"):
+# what follows is about this change.
+_REVIEWED = re.compile(
+    r"(?:(?:hmm+|ok(?:ay)?|so|no),?\s+)?(?:you (?:fixed|patched|changed|added|broke|missed|forgot|"
+    r"removed|moved)|your [\w-]+ (?:fix|change|patch|diff|version|code|test|refactor)|"
+    r"the (?:[\w.-]+ ){0,2}(?:diff|change|patch|fix|pr) (?:(?:is|looks) (?:wrong|off|broken|"
+    r"not|too)|changes|touches|breaks)|"
+    r"i (?:don'?t|do not) (?:love|like) the name)\b",
     _I,
 )
 
 
 def picked(message: str, sentence: str) -> bool:
-    """Whether `sentence` explains a pick the message opened with, and says no more: the
-    person's to confirm as a rule ("first one. keep the mapper in the repository")."""
-    return bool(_PICKED.match(pasted.prose(message).strip())) and not _FOR_GOOD.search(sentence)
+    """Whether `sentence` explains a pick, or a verdict on the agent's work, the message
+    opened with, and says no more: the person's to confirm as a rule ("first one. keep the
+    mapper in the repository")."""
+    opening = pasted.prose(message).strip()
+    return bool(_PICKED.match(opening) or _REVIEWED.match(opening)) and not _FOR_GOOD.search(
+        sentence
+    )
 
 
 _IRONIC_OPENER = re.compile(
