@@ -289,3 +289,15 @@ def test_a_hits_score_says_how_it_ranked_even_for_words_every_memory_holds(servi
         service.add(f"install packages with the tool, note {n}")
     hits = service.search("install packages")["hits"]
     assert all(h["score"] > 0 for h in hits)
+
+
+@pytest.mark.parametrize(
+    "query", ["release before 9999-12-31", "since 0001-01-01", "on Dec 31 9999", "Dec 9999"]
+)
+def test_a_date_at_the_end_of_the_calendar_is_searched_not_an_internal_error(service, query):
+    """A red team's prompt naming 9999-12-31 failed every search, context and prompt hook with
+    an OverflowError."""
+    service.add("the release checklist lives in RELEASE.md")
+    hits = service.search(query)["hits"]
+    assert isinstance(hits, list)
+    assert service.build_context(query, actor=agent("claude"))["text"] is not None

@@ -53,20 +53,19 @@ def mentioned(text: str) -> peewee.Expression | None:
     def free(match: re.Match[str]) -> bool:
         return not any(start <= match.start() < end for start, end in taken)
 
+    def between(low: str, high: str) -> None:
+        found.append((Memory.created_at >= low) & (Memory.created_at < high))
+
     def day(when: date | None) -> None:
         if when is not None:
-            low, high = when - timedelta(days=SLACK_DAYS), when + timedelta(days=SLACK_DAYS + 1)
-            found.append(
-                (Memory.created_at >= low.isoformat()) & (Memory.created_at < high.isoformat())
-            )
+            between(_shifted(when, -SLACK_DAYS), _shifted(when, SLACK_DAYS + 1))
 
     def month(number: int, year: str | None) -> None:
         if year:
-            y = int(year)
-            low, high = date(y, number, 1), date(y + (number == 12), number % 12 + 1, 1)
-            found.append(
-                (Memory.created_at >= low.isoformat()) & (Memory.created_at < high.isoformat())
-            )
+            first = _date(year, number, 1)
+            if first is not None:  # (year 0 is no year)
+                after = _date(first.year + (number == 12), number % 12 + 1, 1)
+                between(first.isoformat(), after.isoformat() if after else _AFTER_ALL)
         else:
             found.append(peewee.fn.substr(Memory.created_at, 6, 2) == f"{number:02d}")
 
@@ -94,6 +93,18 @@ def mentioned(text: str) -> peewee.Expression | None:
     for more in found[1:]:
         condition |= more
     return condition
+
+
+_AFTER_ALL = "10000"  # sorts after every ISO time: the end of the calendar
+
+
+def _shifted(when: date, days: int) -> str:
+    """`when` moved by `days`, as ISO text; at the calendar's ends, its end (a query naming
+    9999-12-31 or 0001-01-01 failed every search, context and prompt hook with it)."""
+    try:
+        return (when + timedelta(days=days)).isoformat()
+    except OverflowError:
+        return date.min.isoformat() if days < 0 else _AFTER_ALL
 
 
 def _date(year: str | int, month: str | int, day: str | int) -> date | None:
