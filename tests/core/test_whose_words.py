@@ -84,6 +84,24 @@ def test_an_agent_brings_back_only_what_it_put_away_itself(service):
     assert service.get(mine["id"])["status"] == "deleted"
 
 
+def test_an_agent_cannot_change_a_note_another_machines_agent_of_its_name_wrote(service):
+    """A teammate's agent shares the host's name: the person's `claude-code` rewrote bo's
+    `claude-code` note (the text reached bo's machine in ana's name) and deleted it."""
+    from memdesk.store import Memory
+
+    note = service.add("acme staging database is on db7.internal", project="acme", actor=CLAUDE)
+    Memory.update(writer="bo@work").where(Memory.uuid == note["id"]).execute()  # as synced
+    for change in (
+        lambda: service.update(note["id"], content="staging is on evil.example", actor=CLAUDE),
+        lambda: service.remove(note["id"], actor=CLAUDE),
+    ):
+        with pytest.raises(NotAllowed, match="of bo@work"):
+            change()
+    assert service.get(note["id"])["content"] == "acme staging database is on db7.internal"
+    fixed = service.correct(note["id"], "acme staging database is on db8.internal", actor=CLAUDE)
+    assert fixed.get("proposed") or service.inbox()  # a correction waits for the person
+
+
 def test_the_persons_rewording_of_an_agents_memory_is_the_persons(service):
     """A red team's agent reverted the person's correction of its note at once, unasked,
     and briefings quoted the person's sentence as the agent's."""

@@ -62,8 +62,12 @@ def check_may_write(actor: Actor, layer: str) -> None:
 
 def wrote(actor: Actor, row: Any) -> bool:
     """Whether `actor` may change `row` as its own: the person and memdesk may change any
-    memory, an agent only those it wrote."""
-    return actor.source != "agent" or row.source == "agent" and row.agent == actor.agent
+    memory, an agent only those it wrote here. A memory that came through sync from another
+    machine (`writer`) is not this agent's, whatever its agent's name: a teammate's agent
+    shares the host's name, and the person's agent rewrote and deleted its note."""
+    if actor.source != "agent":
+        return True
+    return row.source == "agent" and row.agent == actor.agent and row.writer is None
 
 
 def check_may_change(actor: Actor, row: Any) -> None:
@@ -73,6 +77,8 @@ def check_may_change(actor: Actor, row: Any) -> None:
     if wrote(actor, row):
         return
     whose = f"agent {row.agent}'s" if row.source == "agent" else "the person's"
+    if row.source == "agent" and row.writer is not None:
+        whose = f"agent {row.agent}'s of {row.writer}"
     raise NotAllowed(
         f"memory {row.uuid} is {whose}: an agent changes only the memories it wrote; propose "
         "a change with memory.correct (it waits in the Inbox for the person)",
