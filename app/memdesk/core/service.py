@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import peewee
 
@@ -196,7 +197,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
     ),
     "endings": ("session_end", "archive_session"),
     "injections": ("injections", "injected"),
-    "backups": ("backup_folder", "backup", "backups", "backup_due", "restore_backup"),
+    "backups": ("backup_folder", "backup", "backups", "backup_due"),
     "exchange": ("export", "plan_import", "import_json"),
     "stats": ("stats",),
     "dashboard": ("dashboard",),
@@ -239,6 +240,13 @@ class MemoryService:
         _open_services.discard(self)
         self.flush_recalls()
         close_database(self.database)
+
+    def restore_backup(self, name: str, **how: Any) -> dict[str, Any]:
+        """`Backups.restore_backup`, and then nothing is agreed with a sync remote any more
+        (`Sync.forget_agreed`): the store went back in time under the sync."""
+        restored = self.rooms.backups.restore_backup(name, **how)
+        self.rooms.sync.forget_agreed()
+        return restored
 
     def check(self) -> list[str]:
         """Problems in the file or the search index; an empty list means healthy."""

@@ -187,3 +187,26 @@ def test_a_disagreement_shows_every_field_that_differs_with_both_values(machines
     assert machines.sync("a")[0]["conflicts"] == 1
     why = _sync_item(machines, "a")["why"]
     assert "tags: [-ops, release-] {+ops, friday+}" in why  # it said only "also differs: tags"
+
+
+def test_a_restored_backup_takes_back_what_the_remote_holds_and_asks_about_the_rest(
+    machines,
+):
+    """A red team restored a backup on one machine: the memory added since was neither taken
+    back nor sent away, every sync said "sent 0, took 0", and the machines stayed different
+    for good."""
+    memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    backup = machines.run("a", lambda s: s.backup()["name"])
+    machines.run("a", lambda s: s.update(memory["id"], content="Releases go out on Mondays."))
+    added = machines.run("a", lambda s: s.add("The changelog lives in CHANGES.md"))
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.restore_backup(backup))
+
+    machines.sync("a", "b", "a")
+    assert machines.run("a", lambda s: s.get(added["id"])["status"]) == "active"
+    assert machines.run("b", lambda s: s.get(added["id"])["status"]) == "active"
+    item = _sync_item(machines, "a")  # the person decides which words stand
+    assert item["content"] == "Releases go out on Mondays."
+    assert _content(machines, "a", memory["id"]) == "Releases go out on Tuesdays."

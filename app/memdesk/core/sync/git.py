@@ -183,6 +183,10 @@ class Mirror:
     def set_base(self, commit: str) -> None:
         self._git("update-ref", BASE, commit)
 
+    def forget_base(self) -> None:
+        if self.base() is not None:
+            self._git("update-ref", "-d", BASE)
+
     def base(self) -> str | None:
         return self.commit_of(BASE)
 

@@ -134,6 +134,21 @@ class Sync:
             sync_config.forget_result(self.desk.path, remote)
         return self.sync_status(actor=actor)
 
+    def forget_agreed(self) -> None:
+        """After this machine's store went back to a backup: nothing is agreed with any
+        remote any more. The base (the state both sides last agreed on) described a store
+        that no longer exists: merged against it, memories added since the backup counted
+        as deleted here and were neither taken back nor sent away, and the two machines
+        stayed different for good. Without it the next sync compares every memory afresh:
+        what a remote holds that the backup lacks comes back, what differs is a conflict."""
+        config = sync_config.load(self.desk.path)
+        for remote in config.remotes:
+            with _only_one(sync_config.folder(self.desk.path) / f"{remote.name}.lock"):
+                path = sync_config.mirror_path(self.desk.path, remote)
+                if path.exists():
+                    git.Mirror(path, remote.branch).forget_base()
+                sync_config.forget_result(self.desk.path, remote)
+
     def sync_local(
         self, project: str, *, local: bool = True, actor: Actor = USER
     ) -> dict[str, Any]:
