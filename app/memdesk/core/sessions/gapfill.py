@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, heard, pasted
+from memdesk.core.sessions import clauses, heard, pasted, replies
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.third_person import person
 
@@ -120,7 +120,7 @@ def find(
             if in_message and heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             in_message = [
-                _at_most_medium(f) if heard.picked(text, f.sentence) else f for f in in_message
+                _at_most_medium(f) if replies.picked(text, f.sentence) else f for f in in_message
             ]
             found.extend(in_message)
         if message.get("role") in ("user", "assistant"):

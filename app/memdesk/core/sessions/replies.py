@@ -1,0 +1,84 @@
+"""What answers the agent rather than states something to keep: an answer to its question,
+a pick among its options and what explains the pick, a verdict on its work, what the person's
+last message meant. `heard` reads a sentence with them, `gapfill` a message's opening."""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.sessions import pasted
+
+_I = re.IGNORECASE
+
+# An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
+ANSWER = re.compile(
+    r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d+)\b|"
+    r"^(?:sorry,? |no,? )?i mean(?:t)? (?!it\b)[^,;]{1,40},? not\b|"
+    r"^(?:thanks|thank you|thx|ty|cheers)\b[^.]{0,20}\bthat'?s (?:exactly |just )?"
+    r"(?:what|how|it)\b|"
+    r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b|"
+    # "the `.gitlab/ci/deploy.yml` include, yes", "I'd prefer B, the one that …", "the number
+    # I gave you was in thousands"
+    r",\s*(?:yes|yep|yeah|right|correct|exactly)[.!]*$|^i'?d (?:prefer|pick|take) (?-i:[A-D])\b|"
+    r"\b(?:the|that|those) [\w ]{1,20}? i (?:gave|sent|showed|pasted) you\b|"
+    # "go with keeping the optimistic UI", "Go with `tokio::select!`, the channel …"
+    r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|yes|cool|fine),?\s+)?go with\b"
+    r"(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
+    # a pick for what is being built: "ok lets go with a pinia store for that"
+    r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|cool|fine),?\s+)?let'?s (?:go with|do|try|pick|"
+    r"use)\b(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
+    # which one the agent asked about: "yes the sliding window one, not fixed window"
+    r"^(?:(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?),?\s+)?(?:the|that) [\w -]{1,30}? one\b"
+    r"(?!\s+(?:is|are|runs?|has|lives?|uses?|goes)\b)|"
+    # a reaction to what was shown: "I like that it doesn't touch the migrations" (not "I like
+    # that you explain first", said of how the agent works)
+    r"^(?:\w+,\s*)?i (?:really |do )?(?:like|love|appreciate) (?:that|how|the way) (?!you\b)|"
+    # a pick among the agent's options, said as an answer: "Sure, I prefer the first approach
+    # here" (a bare "I prefer the second option" is only proposed)
+    r"^(?=(?:sure|ok(?:ay)?|yes|yeah|yep|fine|right|hmm+|well)\b|.*\b(?:here|for this|for now)\b)"
+    r".*\b(?:prefer|like|go with|want|choose|pick|take)\b[^.;]{0,20}?\bthe (?:first|second|third|"
+    r"last|latter|former|other|original) (?:approach|option|one|version|variant|idea|proposal|"
+    r"suggestion|plan|draft|way)\b",
+    _I,
+)
+# What the person's last message meant ("Sorry, that was confusing. I meant envs/prod"): it
+# mends the conversation, as the message it mends was of the moment.
+MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I)
+# A message that opens with a pick among the agent's options ("first one. keep the mapper in
+# the repository", "The second one, with the range table. We normally …"): what follows
+# explains the pick, the person's to confirm as a rule.
+_PICKED = re.compile(
+    r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
+    r"last|other|former|latter|top|bottom)(?: one| option| approach| variant| version)?|"
+    r"option (?:[a-d]|\d)|(?-i:[A-D])|#?\d)\s*(?:[.,;:!—–]|-\s|$)",
+    _I,
+)
+_FOR_GOOD = re.compile(
+    r"\b(?:in general|generally|always|never|every|everything|from now on|going forward|"
+    r"by default|in future|any time|whenever|must|all|only|our|here|style guide|lives? in|"
+    r"(?:this|the) (?:repo|codebase|project|team))\b",
+    _I,
+)
+
+
+# A message that opens with a verdict on the agent's work ("You fixed the symptom, not the
+# cause. The null comes from the parser — look upstream", "I don't love the name `Manager2`"):
+# what follows is about this change.
+_REVIEWED = re.compile(
+    r"(?:(?:hmm+|ok(?:ay)?|so|no),?\s+)?(?:you (?:fixed|patched|changed|added|broke|missed|forgot|"
+    r"removed|moved)|your [\w-]+ (?:fix|change|patch|diff|version|code|test|refactor)|"
+    r"the (?:[\w.-]+ ){0,2}(?:diff|change|patch|fix|pr) (?:(?:is|looks) (?:wrong|off|broken|"
+    r"not|too)|changes|touches|breaks)|"
+    r"i (?:don'?t|do not) (?:love|like) the name)\b",
+    _I,
+)
+
+
+def picked(message: str, sentence: str) -> bool:
+    """Whether `sentence` explains a pick, or a verdict on the agent's work, the message
+    opened with, and says no more: the person's to confirm as a rule ("first one. keep the
+    mapper in the repository")."""
+    opening = pasted.prose(message).strip()
+    return bool(_PICKED.match(opening) or _REVIEWED.match(opening)) and not _FOR_GOOD.search(
+        sentence
+    )
