@@ -77,3 +77,11 @@ def test_an_agents_near_opposite_does_not_cast_doubt_on_the_persons_rule(service
     started = service.session_start("s1", actor=other)
     assert "- Never force push to the main branch" in started["text"]
     assert "may be outdated" not in started["text"]
+
+
+def test_an_agent_casts_no_doubt_on_a_note_another_machines_agent_of_its_name_wrote(service):
+    older = service.add("The API listens on port 8080", actor=CLAUDE)
+    Memory.update(writer="bo@work").where(Memory.uuid == older["id"]).execute()  # as synced
+    newer = service.add("The API listens on port 9090", actor=CLAUDE)
+    assert newer["possible_update_of"] == older["id"]
+    assert service.get(older["id"])["stale"] is None

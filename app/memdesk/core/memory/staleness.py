@@ -53,7 +53,15 @@ def _updates_waiting(ids: list[str]) -> set[str]:
             # agent's near-opposite of the person's rule had every other agent told the rule
             # "may be outdated" before the person decided anything. It still waits in the Inbox.
             (newer.source != "agent")
-            | ((Memory.source == "agent") & (Memory.agent == newer.agent)),
+            | (
+                (Memory.source == "agent")
+                & (Memory.agent == newer.agent)
+                # of the same machine: another's agent of the same name is not this one
+                & (
+                    (Memory.writer == newer.writer)
+                    | Memory.writer.is_null() & newer.writer.is_null()
+                )
+            ),
         )
     )
     return {uuid for (uuid,) in query.tuples()}
