@@ -140,6 +140,18 @@ def test_a_time_in_the_stored_format_must_still_be_a_real_date(written):
         clock.parse_time(written, "updated_at")
 
 
+@pytest.mark.parametrize("written", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_time_past_the_calendar_in_utc_is_refused_with_a_sentence(service, written):
+    """A well-formed time whose UTC is year 0 or 10000 answered "internal" to every call that
+    takes a date, and filled the person's log with tracebacks."""
+    with pytest.raises(ValidationError, match="outside the years 0001..9999"):
+        clock.parse_time(written, "since")
+    with pytest.raises(ValidationError, match="created_at"):
+        service.add("a note", created_at=written)
+    with pytest.raises(ValidationError, match="since"):
+        service.list_memories(since=written)
+
+
 def test_a_time_in_the_stored_format_is_kept_as_written():
     assert clock.parse_time("2026-05-01T10:00:00.250Z", "t") == "2026-05-01T10:00:00.250Z"
     assert clock.parse_time("2026-05-01T10:00:00Z", "t") == "2026-05-01T10:00:00.000Z"

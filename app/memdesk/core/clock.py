@@ -57,12 +57,16 @@ def parse_time(value: object, field: str) -> str:
             return text
         except ValueError:
             raise ValidationError(f"{field} {value!r} is not {HINT}", field=field) from None
-    ago = _AGO.fullmatch(text.lower())
-    if ago:
-        return format_time(datetime.now(UTC) - timedelta(**{_UNITS[ago[2]]: int(ago[1])}))
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
+    ago = _AGO.fullmatch(text.lower())
     try:
+        if ago:
+            return format_time(datetime.now(UTC) - timedelta(**{_UNITS[ago[2]]: int(ago[1])}))
         return format_time(datetime.fromisoformat(text))
+    except OverflowError:  # "0001-01-01T00:00:00+14:00" in UTC is before the calendar's start
+        raise ValidationError(
+            f"{field} {value!r} is outside the years 0001..9999 (in UTC)", field=field
+        ) from None
     except ValueError:
         raise ValidationError(f"{field} {value!r} is not {HINT}", field=field) from None
