@@ -307,3 +307,21 @@ def test_an_agents_own_transcript_is_read_to_a_bound(service):
     (note,) = ended["skipped"]
     assert "at most 50 statements" in note["why"]
     assert ended["stored"] == []
+
+
+def test_a_tasks_working_memory_is_this_agents_in_this_project(service):
+    """A red team's agent named another agent's task in another project: it was given that
+    agent's commands and their errors, and its own plan reached the other's next session
+    unquoted, as the task's."""
+    service.session_start("a1", actor=CLAUDE, project="billing", task="release")
+    _work(service, "a1")
+    mallory = agent("mallory")
+    for project in ("scratch", "billing"):
+        other = service.session_start(
+            f"m-{project}", actor=mallory, project=project, task="release"
+        )
+        assert "rules.py" not in other["text"]
+    service.observe("m-billing", "Edit", {"file_path": "src/evil.py"}, "ok", actor=mallory)
+    again = service.session_start("a2", actor=CLAUDE, project="billing", task="release")
+    assert "rules.py" in again["text"]  # its own, from the session still open
+    assert "evil.py" not in again["text"]

@@ -334,14 +334,24 @@ class Sessions:
             Session.update(last_seen_at=now).where(Session.id == row.id).execute()
 
     def _working_block(self, row: Session, budget: int) -> str:
-        """Rebuilt from every observation of the open sessions on this task (this one
-        included), so it survives a compaction or a restart of the agent."""
+        """Rebuilt from every observation of this agent's open sessions on this task in this
+        project (this one included), so it survives a compaction or a restart of the agent.
+        Another agent's, or another project's task of the same name, gave a session its
+        commands, their errors and its plan, unquoted and unnamed."""
         sessions = [row.id]
         if row.task:
             sessions += [
                 s.id
                 for s in Session.select(Session.id).where(
-                    (Session.task == row.task) & Session.ended_at.is_null() & (Session.id != row.id)
+                    (Session.task == row.task)
+                    & (Session.agent == row.agent)
+                    & (
+                        Session.project.is_null()
+                        if row.project is None
+                        else Session.project == row.project
+                    )
+                    & Session.ended_at.is_null()
+                    & (Session.id != row.id)
                 )
             ]
         seen = list(
