@@ -36,8 +36,20 @@ def test_a_memory_unconfirmed_for_half_a_year_is_marked_where_agents_get_it(serv
 def test_restating_a_memory_confirms_it(service):
     old = service.add("The staging cluster runs Kubernetes 1.24")
     _last_confirmed(old["id"], 400)
-    service.add("The staging cluster runs Kubernetes 1.24", actor=CLAUDE)  # said again
+    service.add("The staging cluster runs Kubernetes 1.24")  # said again by the person
     assert service.get(old["id"])["stale"] is None
+
+
+def test_an_agent_restating_the_persons_rule_confirms_nothing(service):
+    """A red team's agent cleared "may be outdated" from the person's year-old rule by saying
+    it again, and chose which of the person's rules filled every briefing by restating the
+    others."""
+    old = service.add("The staging cluster runs Kubernetes 1.24")
+    since = _last_confirmed(old["id"], 400)
+    again = service.add("The staging cluster runs Kubernetes 1.24", actor=CLAUDE)
+    assert again["duplicate_of"] == old["id"]
+    assert service.get(old["id"])["stale"] == f"not confirmed since {since}"
+    assert service.get(old["id"])["reinforce_count"] == 0
 
 
 def test_a_possible_update_waiting_marks_the_older_memory_until_the_person_decides(service):

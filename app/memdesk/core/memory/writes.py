@@ -259,14 +259,19 @@ class Writes:
         return None
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
-        # Not a new version: the content is unchanged, only the evidence for it grew.
-        self.desk.touch([row.uuid])
-        row.reinforce_count += 1
-        row.updated_at = clock.now()
-        row.save(only=[Memory.reinforce_count, Memory.updated_at])
+        # Not a new version: the content is unchanged, only the evidence for it grew. An
+        # agent's restatement of what it may not change confirms nothing (restating the
+        # person's other rules chose which of them filled every briefing, and cleared "may be
+        # outdated" from a rule the person had not looked at in a year), unless the memory
+        # waits for the person: then it is the support the person weighs in the Inbox.
+        if rules.wrote(actor, row) or row.flag is not None:
+            self.desk.touch([row.uuid])
+            row.reinforce_count += 1
+            row.updated_at = clock.now()
+            row.save(only=[Memory.reinforce_count, Memory.updated_at])
+            pending.append(Change("updated", row.uuid, row.version, actor.label))
         if row.visibility == "private":
             self._consider_sharing(row, actor, pending)
-        pending.append(Change("updated", row.uuid, row.version, actor.label))
         return {**to_dict(row), "duplicate_of": row.uuid}
 
     def _consider_sharing(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
