@@ -215,6 +215,21 @@ def test_a_merge_keeps_everything_and_undoes_exactly(service):
     assert service.get(b["id"])["status"] == "inactive"
 
 
+def test_a_merge_keeps_the_keepers_tags_first_and_no_more_than_a_memory_may_hold(service, tmp_path):
+    """An agent's three copies of the person's rule with 32 tags each: the merge left 97 tags,
+    and every later backup and export was refused by restore and import."""
+    rule = service.add("Always use the blue deploy pipeline", tags=["deploy"], dedup=False)
+    for n in range(3):
+        tags = [f"m{n}x{i}" for i in range(32)]
+        service.add("Always use the blue deploy pipeline", tags=tags, actor=CLAUDE, dedup=False)
+    (key,) = service.find_duplicates()["proposed"]
+    service.accept([key])
+    tags = service.get(rule["id"])["tags"]
+    assert len(tags) == 32
+    assert tags[0] == "deploy"
+    assert service.plan_import(service.export())["errors"] == []
+
+
 def test_a_rejected_merge_is_not_proposed_again(service):
     service.add("Lint with ruff before each commit", dedup=False)
     service.add("Lint with ruff before each commit!", dedup=False)

@@ -108,7 +108,10 @@ class Consolidation:
                         "reject it and run Find Duplicates again",
                         field="keys",
                     )
+            # the keeper's own tags first, and no more than any memory may hold: 97 tags from
+            # an agent's copies made every later backup and export refused by restore/import
             tags = list(dict.fromkeys(t for r in (keeper, *others) for t in json.loads(r.tags)))
+            tags = tags[: rules.MAX_TAGS]
             fields: dict[str, Any] = {
                 "tags": json.dumps(tags, ensure_ascii=False),
                 "importance": max(r.importance for r in (keeper, *others)),
