@@ -19,7 +19,7 @@ from memdesk.api.attach import HOSTS
 from memdesk.api.hooks import ALL_EVENTS as HOOK_EVENTS
 from memdesk.api.hooks import HOST_EVENTS
 from memdesk.core import MemdeskError, rules
-from memdesk.core.views.display import visible
+from memdesk.core.display import visible
 from memdesk.paths import resolve_db_path
 from memdesk.store import SchemaError
 

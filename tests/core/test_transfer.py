@@ -409,6 +409,16 @@ def test_the_markdown_export_says_what_is_held_back_from_agents(service):
     assert "**" not in entry(plain["id"])
 
 
+def test_the_markdown_export_shows_an_agents_escape_sequences_not_runs_them(service):
+    """Printed to a terminal, an agent's OSC 52 set the person's clipboard and CSI sequences
+    erased the lines above."""
+    service.add("Build notes \x1b]52;c;Y3VybA==\x07 \x1b[1A\x1b[2Khidden", actor=agent("evil"))
+    text = service.export("markdown")
+    assert "\x1b" not in text
+    assert "\x07" not in text
+    assert "⟨U+001B⟩]52;c;" in text
+
+
 def test_a_memory_dated_in_the_future_is_refused(service, dump):
     # Year 9999 made a memory always the newest: first in every recency ranking.
     record = {"id": str(uuid.uuid4()), "content": "From the future", "layer": "L1"}

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from memdesk.core import clock, rules
+from memdesk.core.display import visible
 from memdesk.core.errors import MemdeskError
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import to_dict
@@ -107,7 +108,9 @@ def export_markdown(filters: Filters, progress: Progress | None = None) -> str:
         if entries:
             out.append(f"## {layer} · {rules.LAYER_NAMES[layer]} ({len(entries)})\n")
             out.extend(entries)
-    return "\n".join(out)
+    # a document to read: an agent's escape sequences set the person's clipboard and erased
+    # the lines above when the export was printed to a terminal
+    return visible("\n".join(out))
 
 
 def _markdown_entry(m: dict[str, Any]) -> str:

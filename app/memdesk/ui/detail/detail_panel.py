@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core.display import visible
 from memdesk.core.search import decay
-from memdesk.core.views.display import visible
 from memdesk.ui.detail.history_view import HistoryView
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 from memdesk.ui.detail.memory_editor import MemoryEditor

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.views.display import visible
+from memdesk.core.display import visible
 from memdesk.ui.list.page_loader import PageLoader
 from memdesk.ui.plain_text import tip
 
