@@ -292,3 +292,17 @@ def test_a_server_that_is_busy_or_silent_exits_5_not_usage(monkeypatch, run, err
     assert remote.as_service_error(error).code == code
     monkeypatch.setattr(cli_output, "backend", lambda db: Silent())
     assert run("add", "Staging runs Debian 12")[0] == 5
+
+
+def test_a_db_the_server_on_memdesk_socket_does_not_serve_is_refused_not_written_there(
+    run, run_json, running, tmp_path
+):
+    """With MEMDESK_SOCKET set, `--db scratch.db rm ID` removed a memory of the served store."""
+    rule = run_json("add", "never deploy on Fridays")
+    scratch = tmp_path / "scratch.db"
+    for args in (("add", "meant for the scratch copy"), ("rm", rule["id"])):
+        err = _one_line_error(*run(*args, db=scratch), exit_code=2)
+        assert "serves" in err
+        assert "MEMDESK_SOCKET" in err
+    assert run_json("show", rule["id"])["status"] == "active"
+    assert [m["content"] for m in run_json("list")] == ["never deploy on Fridays"]

@@ -102,6 +102,7 @@ class Client:
         self._events: collections.deque[dict[str, Any]] = collections.deque()
         self._subscribed = False
         self._goodbye: str | None = None  # the server's system.closing reason, if it sent one
+        self.greeting: dict[str, Any] = {}  # what system.hello answered
         self._connect()
 
     # -- connection ------------------------------------------------------------------------
@@ -140,7 +141,7 @@ class Client:
                 key = naming.read_role_key(self.socket_path)
                 if self.role in naming.PRIVILEGED_ROLES and key:
                     hello["key"] = key
-                self._roundtrip("system.hello", hello)
+                self.greeting = self._roundtrip("system.hello", hello)
             if self._subscribed:
                 self._roundtrip("events.subscribe", {})
         except (TimeoutError, _Disconnected):
@@ -437,7 +438,8 @@ def connect_if_running(
 
     For the CLI: use the returned client when it is not None, else open the file directly.
     """
-    path = naming.socket_path(paths.resolve_db_path(db_path))
+    database = paths.resolve_db_path(db_path)
+    path = naming.socket_path(database)
     if not Path(path).exists() or not naming.is_live(path):
         return None  # no owner (a stale socket file): the caller may open the file
     # An owner is running: busy is not absent. Opening the file under it would write behind
@@ -445,7 +447,9 @@ def connect_if_running(
     delay = 0.05
     for attempt in range(BUSY_RETRIES):
         try:
-            return Client(socket_path=path, agent=agent, timeout=30.0, role=role)
+            return _serving(
+                Client(socket_path=path, agent=agent, timeout=30.0, role=role), database
+            )
         except ServerUnavailable:
             if not naming.is_live(path):
                 return None  # it has just exited
@@ -458,6 +462,22 @@ def connect_if_running(
     raise ServerUnavailable(
         f"memdesk on {path} is running but busy (every connection in use) and did not let "
         "this command in after several tries; close an agent or try again in a moment"
+    )
+
+
+def _serving(client: Client, database: Path) -> Client:
+    """`client`, if its memdesk serves `database`: with MEMDESK_SOCKET set, `--db OTHER`
+    reached the person's main store, and `rm` meant for a scratch copy removed a real
+    memory."""
+    served = client.greeting.get("database") if isinstance(client.greeting, dict) else None
+    if served is None or Path(served).resolve() == database.resolve():
+        return client
+    client.close()
+    raise MemdeskError(
+        INVALID_PARAMS,
+        f"the memdesk on {client.socket_path} serves {served}, not {database}; to reach "
+        f"{database}, unset MEMDESK_SOCKET (or give --socket for the memdesk serving it)",
+        {"type": "invalid", "field": "db"},
     )
 
 

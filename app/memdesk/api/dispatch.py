@@ -295,13 +295,16 @@ class Dispatcher:
         session.actor = USER if role == "user" else agent(session.agent)
         logger.info("%s %r connected", role, session.agent)
         self._on_hello()
-        return {
+        greeting = {
             "agent": session.agent,
             "role": session.role,
             "server": "memdesk",
             "version": __version__,
             "protocol": PROTOCOL_VERSION,
         }
+        if role == "user":  # which store this is: the CLI's --db may name another
+            greeting["database"] = str(self.service.path)
+        return greeting
 
     def _add(self, params: Params, session: Session) -> dict[str, Any]:
         dedup = _flag(params, "dedup")
