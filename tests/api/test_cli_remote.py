@@ -172,7 +172,7 @@ def test_the_persons_cli_gets_in_when_an_idle_agent_holds_the_last_connection(
     qtbot, service, monkeypatch
 ):
     from memdesk.api import client as client_module
-    from memdesk.api import naming
+    from memdesk.api import naming, owner
     from memdesk.api.connection import Limits
     from memdesk.api.server import SocketServer
 
@@ -183,7 +183,7 @@ def test_the_persons_cli_gets_in_when_an_idle_agent_holds_the_last_connection(
     try:
         holder = pool.submit(lambda: client_module.Client(socket_path=path, agent="holder"))
         qtbot.waitUntil(holder.done, timeout=5000)
-        attempt = pool.submit(client_module.connect_if_running, service.path, "cli", "user")
+        attempt = pool.submit(owner.connect_if_running, service.path, "cli", "user")
         qtbot.waitUntil(attempt.done, timeout=10_000)
         person = attempt.result()
         pinged = pool.submit(person.ping)

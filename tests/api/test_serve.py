@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdesk.api.client import Client, MemdeskError, ServerUnavailable, connect_if_running
+from memdesk.api.client import Client, MemdeskError, ServerUnavailable
+from memdesk.api.owner import connect_if_running
 from memdesk.core import MemoryService
 
 

@@ -26,7 +26,6 @@ import os
 import socket
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from memdesk import paths
@@ -429,58 +428,4 @@ def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]
     return {k: v for k, v in params.items() if v is not None or k in keep}
 
 
-def connect_if_running(
-    db_path: str | os.PathLike[str] | None = None,
-    agent: str | None = None,
-    role: str | None = None,
-) -> Client | None:
-    """A client of the memdesk that owns `db_path`, or None if none is running.
-
-    For the CLI: use the returned client when it is not None, else open the file directly.
-    """
-    database = paths.resolve_db_path(db_path)
-    path = naming.socket_path(database)
-    if not Path(path).exists() or not naming.is_live(path):
-        return None  # no owner (a stale socket file): the caller may open the file
-    # An owner is running: busy is not absent. Opening the file under it would write behind
-    # its back (its window and subscribers would never hear), so retry, then fail clearly.
-    delay = 0.05
-    for attempt in range(BUSY_RETRIES):
-        try:
-            return _serving(
-                Client(socket_path=path, agent=agent, timeout=30.0, role=role), database
-            )
-        except ServerUnavailable:
-            if not naming.is_live(path):
-                return None  # it has just exited
-        except MemdeskError as exc:
-            if exc.code != BUSY:
-                raise
-        if attempt < BUSY_RETRIES - 1:
-            time.sleep(delay)
-            delay = min(1.0, delay * 2)
-    raise ServerUnavailable(
-        f"memdesk on {path} is running but busy (every connection in use) and did not let "
-        "this command in after several tries; close an agent or try again in a moment"
-    )
-
-
-def _serving(client: Client, database: Path) -> Client:
-    """`client`, if its memdesk serves `database`: with MEMDESK_SOCKET set, `--db OTHER`
-    reached the person's main store, and `rm` meant for a scratch copy removed a real
-    memory."""
-    served = client.greeting.get("database") if isinstance(client.greeting, dict) else None
-    if served is None or Path(served).resolve() == database.resolve():
-        return client
-    client.close()
-    raise MemdeskError(
-        INVALID_PARAMS,
-        f"the memdesk on {client.socket_path} serves {served}, not {database}; to reach "
-        f"{database}, unset MEMDESK_SOCKET (or give --socket for the memdesk serving it)",
-        {"type": "invalid", "field": "db"},
-    )
-
-
-BUSY = -32006  # the server's "too many connections" (api/errors.py; no Qt import here)
 INVALID_PARAMS = -32602
-BUSY_RETRIES = 8  # ~3 s of backoff

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from memdesk.api import client as rpc
+from memdesk.api import owner
 from memdesk.api.protocol import MAX_LINE_BYTES
 from memdesk.core import errors as core
 
@@ -215,7 +216,7 @@ def _importable(text: str) -> str:
 def connect(db_path: Any, agent: str = "cli") -> RemoteService | None:
     """The memdesk that owns `db_path`, as the user's own tool; None if none is running."""
     try:
-        found = rpc.connect_if_running(db_path, agent=agent, role="user")
+        found = owner.connect_if_running(db_path, agent=agent, role="user")
     except rpc.MemdeskError as exc:  # it answered, but refused the greeting
         raise as_service_error(exc) from None
     return RemoteService(found) if found is not None else None
