@@ -301,3 +301,18 @@ def test_a_date_at_the_end_of_the_calendar_is_searched_not_an_internal_error(ser
     hits = service.search(query)["hits"]
     assert isinstance(hits, list)
     assert service.build_context(query, actor=agent("claude"))["text"] is not None
+
+
+def test_the_retrieval_log_keeps_the_newest_searches_and_short_queries(service, monkeypatch):
+    """An agent's 4 KB searches, no write budget applying, grew the file 140 MB a minute."""
+    from memdesk.core.search import recall
+
+    monkeypatch.setattr(recall, "LOG_KEEP", 50)
+    claude = agent("claude")
+    for n in range(120):
+        service.search(f"query {n} " + "x" * 4000, actor=claude)
+    service.flush_recalls()
+    log = service.retrieval_log(limit=1000)
+    assert len(log) == 50
+    assert log[0]["query"].startswith("query 119 ")
+    assert all(len(entry["query"]) <= recall.LOG_QUERY_CHARS for entry in log)

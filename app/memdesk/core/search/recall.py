@@ -23,6 +23,11 @@ logger = logging.getLogger(__name__)
 
 # A bound on memory and on what a crash can lose: the socket server writes when searches pause.
 RECALL_BATCH = 4096
+# The retrieval log is the person's view of what agents searched, not an archive: searches
+# are reads, no write budget applies, and an agent's 4 KB queries grew the file 140 MB a
+# minute. The newest LOG_KEEP searches are kept, each query to LOG_QUERY_CHARS.
+LOG_KEEP = 20_000
+LOG_QUERY_CHARS = 500
 
 
 class Recall:
@@ -79,7 +84,7 @@ class Recall:
         entry = {
             "at": clock.now(),
             "client": actor.label,
-            "query": query,
+            "query": query if len(query) <= LOG_QUERY_CHARS else query[: LOG_QUERY_CHARS - 1] + "…",
             "filters": found.to_dict(),
             "results": [[h["id"], h["score"]] for h in hits],
             "took_ms": took_ms,
@@ -146,6 +151,11 @@ class Recall:
                 "VALUES (:at, :client, :query, :filters, :results, :took_ms)",
                 rows,
             )
+            if rows:  # (the rowid's own index: a seek, not a scan)
+                cursor.execute(
+                    "DELETE FROM retrieval_log WHERE id <= (SELECT MAX(id) FROM retrieval_log) - ?",
+                    (LOG_KEEP,),
+                )
 
     def retrieval_log(self, *, offset: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         self.flush_recalls()
