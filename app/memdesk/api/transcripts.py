@@ -33,7 +33,9 @@ _COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
 # output of `!` bash mode, background tasks' notices, system reminders.
 _WRAPPERS = (
     r"hook_context|memory-context|bash-(?:input|stdout|stderr)|task-notification|"
-    r"system-reminder|user-prompt-submit-hook|local-command-[a-z]+|command-[a-z]+"
+    r"system-reminder|user-prompt-submit-hook|local-command-[a-z]+|command-[a-z]+|"
+    # Codex: a skill's file the repository ships, another agent's notice, a shell's output
+    r"skill|subagent_notification|user_shell_command"
 )
 # Any spelling of the tag (a crafted transcript's `<TASK-NOTIFICATION >` was stored as the
 # person's words): the host writes one, but what is not the person's is cut in every form.
