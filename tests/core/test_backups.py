@@ -273,6 +273,12 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
         ("UPDATE memory SET kind = 'evil'", "kind"),
         ("UPDATE memory_version SET state = 'notjson'", "cannot be read"),
         ("UPDATE memory SET layer = 'L0', content = printf('%.3000c', 'X')", "identity"),
+        # the Inbox, the proposals and the injections record failed for good
+        (
+            "INSERT INTO proposal (kind, content, why, status, created_at, support, subject) "
+            "VALUES ('merge', 'x', 'y', 'pending', '2026-01-01T00:00:00.000Z', 1, 'notjson{')",
+            "proposal.subject",
+        ),
         # a red team's link to row 9,999: the next memory added would be born linked
         (
             "INSERT INTO link (src_id, dst_id, relation, created_at) "
@@ -343,3 +349,17 @@ def test_check_names_a_link_to_a_memory_that_does_not_exist(service, db_path):
         )
         other.commit()
     assert any("does not exist" in problem for problem in service.check())
+
+
+def test_a_restore_keeps_the_persons_controls_of_agents(service):
+    """Restored to undo an agent's damage, the backup lifted the pause the person had put on
+    that agent since (a crafted backup lifted any)."""
+    from memdesk.core import NotAllowed, agent
+
+    service.add("written before the backup", actor=agent("rogue"))
+    taken = service.backup()
+    service.set_agent_mode("rogue", "paused")
+    service.restore_backup(taken["name"])
+    assert service.agent_modes() == {"rogue": "paused"}
+    with pytest.raises(NotAllowed, match="paused"):
+        service.admit(agent("rogue"), writes=True)

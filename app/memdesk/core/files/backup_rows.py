@@ -12,9 +12,11 @@ run long fails there, not in the process serving everyone.
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as WaitedTooLong
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from pathlib import Path
 
 from memdesk.core import rules
@@ -45,8 +47,32 @@ def check(source: Path) -> None:
         )
 
 
+# Columns beside the memories that memdesk reads as JSON of one shape: restored as other text,
+# the Inbox, the proposals and the injections record failed with a traceback for good.
+_JSON_COLUMNS = (
+    ("proposal", "subject", "array"),
+    ("injection", "memories", "array"),
+    ("retrieval_log", "filters", "object"),
+    ("retrieval_log", "results", "array"),
+)
+
+
+def _side_tables(copy: Path) -> str | None:
+    with closing(sqlite3.connect(copy)) as connection:
+        for table, column, shape in _JSON_COLUMNS:
+            (bad,) = connection.execute(
+                f"SELECT COUNT(*) FROM {table} WHERE {column} IS NOT NULL AND NOT "
+                f"(json_valid({column}) AND json_type({column}) = '{shape}')"
+            ).fetchone()
+            if bad:
+                return f"{bad:,} rows of {table}.{column} are not a JSON {shape}"
+    return None
+
+
 def _problem(source: str) -> str | None:
     with private_copy(Path(source)) as copy:
+        if side := _side_tables(copy):
+            return side
         try:
             database = open_database(copy)
             try:

@@ -108,12 +108,22 @@ class Backups:
         before = self._snapshot("before-restore", checked=False)
         _tell(progress, 3)
         database = self.desk.database
+        # The person's controls of agents are today's decisions, not the backup's: restoring
+        # to undo an agent's damage let that agent, paused since, write again (a crafted
+        # backup lifted any pause).
+        controls = database.execute_sql("SELECT agent, mode, changed_at FROM agent_control")
+        controls = controls.fetchall()
         try:
             store_backup.restore_into(database.connection(), source)
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         _tell(progress, 4)
         migrate(database, self.desk.path)  # a backup from an older memdesk
+        with self.desk.transaction():
+            database.execute_sql("DELETE FROM agent_control")
+            database.cursor().executemany(
+                "INSERT INTO agent_control (agent, mode, changed_at) VALUES (?, ?, ?)", controls
+            )
         statistics.analyze(database)  # the backup's own statistics are not to be trusted
         withheld = _guard_again(database)
         self.desk.replaced(by=actor.label)

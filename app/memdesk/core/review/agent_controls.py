@@ -27,7 +27,7 @@ class AgentControls:
         self.proposing = proposing
         self._modes: dict[str, str] | None = None
         self._budgets: WriteBudgets | None = None
-        desk.forget_when_replaced(self._forget_modes)  # the backup's controls hold now
+        desk.forget_when_replaced(self._forget_modes)  # read again after a restore
 
     def _forget_modes(self) -> None:
         self._modes = None
