@@ -41,6 +41,23 @@ def test_an_unsure_agent_write_waits_for_the_person(service):
     assert item(service, key)["type"] == "unsure"
 
 
+def test_an_accept_applies_what_the_person_was_shown(service):
+    """An agent rewrote its note after the update item was made: the person's accept retired
+    their rule for words they never saw."""
+    from memdesk.core import VersionConflict
+
+    rule = service.add("CI has a 15 minute limit on the main runners")
+    note = service.add("CI has a 30 minute limit on the main runners", actor=CLAUDE)
+    (item,) = service.inbox()
+    later = "CI has no time limit on the main runners, so never split the test suite"
+    service.update(note["id"], content=later, actor=CLAUDE)
+    with pytest.raises(VersionConflict, match="changed since this was proposed"):
+        service.accept([item["key"]])
+    assert service.get(rule["id"])["status"] == "active"
+    service.accept([item["key"]], content="CI has a 30 minute limit on the main runners")
+    assert service.get(rule["id"])["status"] == "inactive"
+
+
 def test_the_persons_own_low_confidence_is_kept_but_not_withheld(service):
     mine = service.add("I think the release is on the 3rd", confidence=0.5)
     assert mine["confidence"] == 0.5

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import NotAllowed, NotFound, ValidationError
+from memdesk.core.errors import NotAllowed, NotFound, ValidationError, VersionConflict
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
 from memdesk.core.memory.edits import Edits
@@ -173,6 +173,8 @@ class Inbox:
         proposal = self._pending(key)
         kind = _kind_of(proposal)
         subject = json.loads(proposal.subject or "[]")
+        if kind in ("promote", "update") and content is None:
+            self._as_shown(proposal)
         if kind == "promote":
             edit = {"content": content} if content is not None else {}
             self.edits.update(proposal.memory, visibility="shared", actor=actor, **edit)
@@ -193,6 +195,18 @@ class Inbox:
             proposal.memory = self._store_proposed(proposal, content, actor)
         self.proposing.set(proposal, status="accepted", decided_at=clock.now(), reason=None)
         return {"key": key, "proposal": _proposal(proposal)}
+
+    def _as_shown(self, proposal: Proposal) -> None:
+        """The memory an item proposes still reads as the person was shown: an agent rewrote
+        its note after the item was made, and the person's accept retired their rule for
+        words they never saw."""
+        row = self.reads.row(proposal.memory)
+        if row.content != proposal.content:
+            raise VersionConflict(
+                f"memory {row.uuid} changed since this was proposed; it now reads "
+                f"{row.content[:120]!r}. Reject this item, or accept it with the words you want",
+                field="keys",
+            )
 
     def _store_proposed(self, proposal: Proposal, content: str | None, actor: Actor) -> str:
         earlier = Memory.get_or_none(Memory.uuid == proposal.memory)
