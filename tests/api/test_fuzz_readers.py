@@ -70,3 +70,40 @@ def test_a_hook_fails_open_on_any_input(event, tmp_path, monkeypatch):
         assert "Traceback" not in err
 
     run()
+
+
+TOOLS = st.sampled_from(
+    ["Edit", "MultiEdit", "Write", "NotebookEdit", "Bash", "Read", "Grep", "apply_patch", "x"]
+)
+ARGS = st.dictionaries(
+    st.sampled_from(
+        ["file_path", "old_string", "new_string", "content", "edits", "command", "path", "input"]
+    ),
+    JSON,
+    max_size=5,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tool=TOOLS, args=ARGS, result=JSON)
+@example(tool="Write", args={"file_path": "/x/a.py", "content": 5}, result="ok")
+@example(tool="Edit", args={"old_string": "a", "new_string": 1.5, "edits": [{}]}, result=None)
+def test_a_tool_call_of_any_shape_is_observed_or_refused_with_a_sentence(
+    tool, args, result, tmp_path_factory
+):
+    """An agent's number where an edit's text goes answered "internal"."""
+    from memdesk.core import agent
+
+    service = MemoryService.open(tmp_path_factory.mktemp("fuzz") / "m.db")
+    claude = agent("claude")
+    try:
+        service.session_start("s1", actor=claude)
+        said = "observed"
+        try:
+            said = service.observe("s1", tool, args, result, actor=claude)["text"]
+        except ValidationError as exc:
+            said = exc.message
+        assert isinstance(said, str)
+        service.session_action("s1", tool, args, actor=claude)
+    finally:
+        service.close()

@@ -74,10 +74,10 @@ def observe(tool: str, args: Any, result: Any) -> Seen:
 
 def _edit(args: dict[str, Any], result: Any) -> Seen:
     path = _path(args)
-    new = args.get("new_string") or args.get("new_str") or ""
+    new = _given_text(args, "new_string", "new_str")
     edits = args.get("edits")
     if isinstance(edits, list) and edits:
-        new = edits[0].get("new_string", "") if isinstance(edits[0], dict) else ""
+        new = _given_text(edits[0], "new_string") if isinstance(edits[0], dict) else ""
         what = f"{len(edits)} changes"
     elif patch := _patch(args):
         lines = patch.splitlines()
@@ -86,7 +86,7 @@ def _edit(args: dict[str, Any], result: Any) -> Seen:
         new = "\n".join(added)
         what = f"-{len(removed)} +{len(added)} lines"
     else:
-        old = args.get("old_string") or args.get("old_str") or ""
+        old = _given_text(args, "old_string", "old_str")
         what = f"-{_lines(old)} +{_lines(new)} lines"
     first = _first_line(new)
     return Seen("edit", 7, f"edited {short(path)} ({what})" + (f": {first}" if first else ""), path)
@@ -94,7 +94,7 @@ def _edit(args: dict[str, Any], result: Any) -> Seen:
 
 def _write(args: dict[str, Any], result: Any) -> Seen:
     path = _path(args)
-    content = args.get("content") or args.get("file_text") or ""
+    content = _given_text(args, "content", "file_text")
     return Seen("write", 7, f"wrote {short(path)} ({_lines(content)} lines)", path)
 
 
@@ -245,6 +245,13 @@ def _count(result: Any) -> int | None:
     if isinstance(result, str):
         return len([ln for ln in result.splitlines() if ln.strip()])
     return None
+
+
+def _given_text(args: dict[str, Any], *keys: str) -> str:
+    """The first of `keys` the tool call gives, as text: an agent's number where an edit's
+    text goes answered "internal"."""
+    value = next((args[k] for k in keys if args.get(k)), "")
+    return _as_text(value)
 
 
 def _as_text(value: Any) -> str:
