@@ -6,6 +6,7 @@ layers by writer, the identity budget) is the service's, which raises errors we 
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import logging
@@ -141,8 +142,9 @@ class Dispatcher:
             "inbox.accept": lambda p, s: svc.accept(p.pop("keys"), actor=s.actor, **p),
             "inbox.reject": lambda p, s: svc.reject(p.pop("keys"), actor=s.actor, **p),
             "inbox.reconsider": lambda p, s: svc.reconsider(p["keys"], actor=s.actor),
-            "inbox.find_duplicates": lambda p, s: svc.find_duplicates(
-                **_person(s, "inbox.find_duplicates", p)
+            # seconds at 100k memories: off the server's thread, as a sync
+            "inbox.find_duplicates": lambda p, s: self._elsewhere(
+                functools.partial(svc.find_duplicates, **_person(s, "inbox.find_duplicates", p))
             ),
             "system.backup": lambda p, s: svc.backup(actor=s.actor),
             "system.backups": lambda p, s: svc.backups(),

@@ -29,6 +29,12 @@ from memdesk.store import Link, Memory, Proposal
 
 Progress = Callable[[int, int], None]
 TRUST = {"user": 0, "agent": 1, "system": 2}  # the keeper: the person's own words first
+# Alike texts compared word by word per memory, and index entries read per word: an agent's
+# 8,000 near-copies that each differ by a number made every pair alike, and Find Duplicates
+# took 165 s (quadratic). Bounded, a flood costs linear time; a memory's real restatements
+# are among its first alike neighbours.
+MAX_COMPARED = 64
+MAX_SCANNED = 4096
 
 
 class Consolidation:
@@ -190,15 +196,22 @@ def _clusters(rows: list[tuple], threshold: float, progress: Progress | None) ->
         # shares one of its (shorter) indexing prefix with this one's probing prefix.
         smallest = math.ceil(threshold * size)
         seen: set[int] = set()
+        compared = 0
         for word in ranked[: size - smallest + 1]:
-            for j in index.get((group, word), ()):
+            for j in index.get((group, word), ())[-MAX_SCANNED:]:  # the newest-indexed
                 if j in seen or len(sets[j]) < smallest:
                     continue
                 seen.add(j)
                 shared = len(words & sets[j])  # Jaccard inline: this loop is the hot path
                 alike = shared >= threshold * (size + len(sets[j]) - shared)
-                if alike and root(i) != root(j) and dedup.restates(rows[j][1], rows[i][1]):
-                    parent[root(i)] = root(j)
+                if alike and root(i) != root(j):
+                    compared += 1
+                    if dedup.restates(rows[j][1], rows[i][1]):
+                        parent[root(i)] = root(j)
+                    if compared == MAX_COMPARED:
+                        break  # a flood of near-copies, each differing by a name or a number
+            if compared == MAX_COMPARED:
+                break
         for word in ranked[: size - math.ceil(2 * threshold / (1 + threshold) * size) + 1]:
             index[(group, word)].append(i)
     if progress is not None:
