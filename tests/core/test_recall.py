@@ -316,3 +316,19 @@ def test_the_retrieval_log_keeps_the_newest_searches_and_short_queries(service, 
     assert len(log) == 50
     assert log[0]["query"].startswith("query 119 ")
     assert all(len(entry["query"]) <= recall.LOG_QUERY_CHARS for entry in log)
+
+
+def test_stats_name_the_most_used_tags_and_count_the_rest(service):
+    """Agents' 512,000 distinct tags made a 32 MB answer: past what the server sends, the
+    person's `memdesk stats` failed."""
+    from memdesk.core.views import stats
+
+    service.add_many(
+        [{"content": f"note {n}", "tags": [f"t{n}a", f"t{n}b", "common"]} for n in range(150)],
+        actor=agent("tagger"),
+        dedup=False,
+    )
+    counted = service.stats()
+    assert len(counted["tags"]) == stats.TOP_TAGS
+    assert next(iter(counted["tags"].items())) == ("common", 150)
+    assert counted["more_tags"] == 301 - stats.TOP_TAGS
