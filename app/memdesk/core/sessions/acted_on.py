@@ -20,8 +20,9 @@ compose") went against it: that is not using it, and `went_against` says so.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from memdesk.core.sessions import action_cues, action_rules
 
@@ -40,22 +41,35 @@ LONG_WORD = 7  # a plain word this long, found as an identifier in edited code, 
 
 
 def acted_on(memory: str, observations: Iterable[str]) -> bool:
-    texts = list(observations)
-    if went_against(memory, texts):
-        return False
-    cues = _Cues(memory)
-    return any(cues.found_in(text) for text in texts)
+    found, against = last_marks(memory, list(observations))
+    return found >= 0 and against < 0
 
 
 def went_against(memory: str, observations: Iterable[str]) -> bool:
     """A later command ran what the memory says no to."""
-    for text in observations:
-        command = _command(text.lower())
-        if command and action_rules.forbids(
-            memory, action_cues.of_call("Bash", {"command": command})
-        ):
-            return True
-    return False
+    return last_marks(memory, list(observations))[1] >= 0
+
+
+def last_marks(memory: str, observations: Sequence[str]) -> tuple[int, int]:
+    """The last of `observations` that repeats what the memory names, and the last that ran
+    what it says no to (-1: none). Read once per memory and session: asked again for each
+    event's later calls, a session of a few hundred tool calls took the person's
+    Injections view 40 s, the server answering no one."""
+    cues = _Cues(memory)
+    found = against = -1
+    for at, text in enumerate(observations):
+        called = _call_cues(text)
+        if called is not None and action_rules.forbids(memory, called):
+            against = at
+        if cues.found_in(text):
+            found = at
+    return found, against
+
+
+@functools.lru_cache(maxsize=4096)
+def _call_cues(observation: str) -> action_cues.Cues | None:
+    command = _command(observation.lower())
+    return action_cues.of_call("Bash", {"command": command}) if command else None
 
 
 class _Cues:

@@ -12,7 +12,7 @@ from typing import Any
 from memdesk.core import validate
 from memdesk.core.desk import Desk
 from memdesk.core.memory.reads import Reads
-from memdesk.core.sessions.acted_on import acted_on, went_against
+from memdesk.core.sessions.acted_on import acted_on, last_marks
 from memdesk.store import Injection, Memory, Observation, Session, among
 
 CHARS_PER_TOKEN = 4  # a rough rule for English text and code; "≈ tokens" says so
@@ -60,7 +60,7 @@ class Injections:
                 "ended_at": row.ended_at,
                 "chars": sum(e.chars for e in events[row.id]),
                 "tokens": sum(e.chars for e in events[row.id]) // CHARS_PER_TOKEN,
-                "events": [_event(e, lines, calls[row.id]) for e in events[row.id]],
+                "events": _events(events[row.id], lines, calls[row.id]),
             }
             for row in rows
         ]
@@ -106,25 +106,40 @@ SELECT o.session_id, o.text FROM (
 """
 
 
-def _event(
-    event: Injection, lines: dict[str, dict[str, str]], calls: list[tuple[str, str]]
-) -> dict[str, Any]:
-    ids = json.loads(event.memories)
-    later = [text for at, text in calls if at >= event.at]
-    gone = {"line": "(deleted permanently since)", "layer": "", "status": "purged", "content": ""}
-    memories = []
-    for memory_id in ids:
-        found = lines.get(memory_id, gone)
-        memories.append(
-            {
-                "id": memory_id,
-                "line": found["line"],
-                "layer": found["layer"],
-                "status": found["status"],
-                "acted_on": bool(later) and acted_on(found["content"], later),
-                "went_against": bool(later) and went_against(found["content"], later),
-            }
-        )
+_GONE = {"line": "(deleted permanently since)", "layer": "", "status": "purged", "content": ""}
+
+
+def _events(
+    events: list[Injection], lines: dict[str, dict[str, str]], calls: list[tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """A session's events, each memory marked by the calls made after it was given: the
+    session's calls are read once per memory (`last_marks`), not once per event."""
+    texts = [text for _at, text in calls]
+    marks: dict[str, tuple[int, int]] = {}
+    out = []
+    for event in events:
+        first_later = next((n for n, (at, _text) in enumerate(calls) if at >= event.at), len(calls))
+        memories = []
+        for memory_id in json.loads(event.memories):
+            found = lines.get(memory_id, _GONE)
+            if memory_id not in marks:
+                marks[memory_id] = last_marks(found["content"], texts)
+            acted, against = (mark >= first_later for mark in marks[memory_id])
+            memories.append(
+                {
+                    "id": memory_id,
+                    "line": found["line"],
+                    "layer": found["layer"],
+                    "status": found["status"],
+                    "acted_on": acted and not against,
+                    "went_against": against,
+                }
+            )
+        out.append(_event(event, memories))
+    return out
+
+
+def _event(event: Injection, memories: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "at": event.at,
         "event": event.event,
