@@ -120,3 +120,25 @@ def test_the_choice_survives_export_and_import(service):
     service.empty_trash()
     service.import_json(exported)
     assert service.get(rule["id"])["inject"] is False
+
+
+def test_a_long_sessions_calls_are_read_once_per_memory_given(service, monkeypatch):
+    """Asked again for each event's later calls, a session of 200 actions and 200 tool calls
+    took the person's Injections view 42 s, the server answering no one."""
+    from memdesk.core.sessions import acted_on
+
+    service.add("Use podman compose, never docker compose", project="web")
+    service.add("Deploys go through `make release`", project="web")
+    service.session_start("s1", actor=CLAUDE, project="web")
+    for n in range(30):
+        for command in (f"docker compose up {n}", f"make release {n}"):
+            service.session_action("s1", "Bash", {"command": command}, actor=CLAUDE)
+            service.observe("s1", "Bash", {"command": command}, "ok", actor=CLAUDE)
+    reads = []
+    real = acted_on._Cues
+    monkeypatch.setattr(acted_on, "_Cues", lambda memory: reads.append(1) or real(memory))
+    (session,) = service.injections()
+    marked = [m for e in session["events"] for m in e["memories"]]
+    assert any(m["went_against"] for m in marked)
+    assert any(m["acted_on"] for m in marked)
+    assert len(reads) <= 2  # once per memory given, whatever the number of events
