@@ -264,6 +264,26 @@ def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):
         small.close()
 
 
+def test_one_answer_past_the_pending_limit_reaches_a_client_that_reads(
+    service, sock_path, qtbot, pump
+):
+    """The person's export of a 26 MB store, past the limit for what waits unread, closed
+    the person's own connection: "memdesk closed the connection"."""
+    small = server_module.SocketServer(
+        service, sock_path, limits=Limits(max_pending_output=64 * 1024)
+    )
+    small.listen()
+    try:
+        service.add_many([{"content": f"note {n} " + "x" * 1000} for n in range(300)])
+        person = pump.run(lambda: Client(socket_path=sock_path, agent="cli", role="user"))
+        exported = pump.run(person.call, "export")
+        assert len(exported) > 4 * 64 * 1024
+        assert len(json.loads(exported)["memories"]) == 300
+        person.close()
+    finally:
+        small.close()
+
+
 def test_client_disconnecting_mid_request_does_not_hurt(raw, service, qtbot):
     gone = raw()
     gone.send(_rpc("memory.add_many", {"items": [{"content": f"item {i}"} for i in range(300)]}))

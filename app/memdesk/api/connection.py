@@ -110,8 +110,10 @@ class Connection(QObject):
     def send(self, payload: bytes) -> None:
         if self._sock is None or self._sock.state() != _CONNECTED:
             return
-        if self._sock.bytesToWrite() + len(payload) > 2 * self._limits.max_pending_output:
+        if self._sock.bytesToWrite() > 2 * self._limits.max_pending_output:
             # It does not read what it is sent: memory held for it would grow without bound.
+            # (What waits unread counts, not the answer now: one answer past the limit, the
+            # person's export of a large store, closed the person's own connection.)
             logger.warning("closing %r: it does not read its replies", self.session.agent)
             self._closing = True
             self._sock.abort()
