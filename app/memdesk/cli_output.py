@@ -130,7 +130,12 @@ def human(command: str, result: Any) -> str:
     if command == "search":
         if not result["hits"]:
             return "no memories match"
-        rows = [_row(h, f"{n:>2}. {h['score']:7.3f}  ") for n, h in enumerate(result["hits"], 1)]
+        # Each score beside the best one: BM25 of common words is tiny, and three decimals
+        # showed every hit as 0.000.
+        best = result["hits"][0]["score"] or 1.0
+        rows = [
+            _row(h, f"{n:>2}. {h['score'] / best:4.0%}  ") for n, h in enumerate(result["hits"], 1)
+        ]
         return "\n".join(rows)
     if command == "list":
         return "\n".join(_row(m) for m in result) if result else "no memories"
