@@ -675,3 +675,18 @@ def test_the_search_words_are_marked_where_the_cell_shows_them_even_in_a_long_me
     expected = cell.left() + table.fontMetrics().horizontalAdvance(lead)
     assert abs(marked[0] - expected) <= 8
     assert marked[-1] < cell.right()
+
+
+def test_the_sidebar_lists_a_tag_used_once_among_hundreds(qtbot, service, tmp_path):
+    """Stats named only the most used tags: the person's own tag, used once, left the sidebar
+    once agents had written a few hundred others."""
+    from memdesk.core import agent
+
+    service.add("Never force push to main", tags=["git"])
+    service.add_many(
+        [{"content": f"note {n}", "tags": [f"t{n}"]} for n in range(300)],
+        actor=agent("claude"),
+        dedup=False,
+    )
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    assert window.sidebar.count_of("tag:git") == 1

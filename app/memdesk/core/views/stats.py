@@ -13,7 +13,7 @@ from memdesk.core.desk import Desk
 from memdesk.core.memory.identity_room import identity_rows
 from memdesk.store import Link, Memory, MemoryVersion, Proposal, RetrievalLog
 
-TOP_TAGS = 200  # tags counted by name in stats; the rest only counted
+TOP_TAGS = 5000  # tags counted by name in stats (the sidebar lists them); the rest only counted
 
 
 class Stats:
