@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, heard, pasted, replies
+from memdesk.core.sessions import clauses, doubts, heard, pasted, replies
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.third_person import person
 
@@ -119,8 +119,12 @@ def find(
             in_message = _one_lead(_leaning_back(in_message))
             if in_message and heard.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
+            prose = pasted.prose(text)
             in_message = [
-                _at_most_medium(f) if replies.picked(text, f.sentence) else f for f in in_message
+                _at_most_medium(f)
+                if replies.picked(text, f.sentence) or doubts.doubtful(f.content, f.sentence, prose)
+                else f
+                for f in in_message
             ]
             found.extend(in_message)
         if message.get("role") in ("user", "assistant"):

@@ -122,6 +122,27 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
     return MEDIUM
 
 
+# "Use $wpdb->prefix instead of the hardcoded 'wp_', and remove the prepare()": a "use …"
+# followed by the next edit is a task's step, unless it says it lasts.
+_NEXT_EDIT = re.compile(
+    r"(?:,\s*|\s+)and\s+(?:then\s+)?(?:remove|drop|delete|add|rename|fix|move|change|replace|"
+    r"update|rerun|run|make|put|wire|call|return|bump|push|commit)\b",
+    _I,
+)
+_LASTS = re.compile(
+    r"^(?:please\s+)?(?:always\b|stick\b)|\b(?:always|never|every\w*|any|all|from now on|"
+    r"going forward|everywhere|by default|in (?:this|our|all) (?:repo|project|codebase)s?)\b",
+    _I,
+)
+
+
+def _lasting_use(match: re.Match[str], body: str) -> str | None:
+    confidence = _general_use(match, body)
+    if confidence == HIGH and _NEXT_EDIT.search(body) and not _LASTS.search(body):
+        return MEDIUM
+    return confidence
+
+
 def _fact(match: re.Match[str], body: str) -> str | None:
     subject, rest = match["s"].strip(), match["rest"]
     if _TASK_SUBJECT.match(subject) or _STATE.match(rest.strip()) or _PERSONAL.match(subject):
@@ -236,7 +257,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:please\s+)?(?:always\s+)?(?:use|stick to|stick with|go with)\s+(?P<x>.{3,200})$",
         "preference",
         lambda m, b: person(_cap(b)),
-        _general_use,
+        _lasting_use,
     ),
     _p(
         "no_ever",  # "No unsafe code in this crate, ever"

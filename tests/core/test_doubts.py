@@ -1,0 +1,54 @@
+"""A statement heard among signs that it may not last (a story, the moment, a hedge, a
+complaint, a measurement, another's view kept at a distance) is proposed, not stored: the
+person confirms it. Said as a rule on purpose, it is stored all the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _confidences(message: str) -> set[str]:
+    return {f.confidence for f in gapfill.find([message])}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a story of the past
+        "Before I joined, every release here was cut by hand from the ops laptop.",
+        "we always tagged builds with the jira key back then, it was a mess",
+        # what happens each time the person tries
+        "Every time I rebase, the lockfile gets regenerated with different hashes.",
+        # a hedge
+        "Our nightly jobs might always run on the big runner pool.",
+        # a measurement
+        "The nightly ETL on our warehouse takes 41% longer since the upgrade.",
+        # another's view, kept at a distance, in the same sentence or the next
+        "Our CTO is pretty adamant we should always use feature flags instead of long-lived "
+        "branches. I've heard it a dozen times.",
+        "Our QA lead would always block a release on any flaky test. That's her preference; "
+        "nobody else agreed.",
+        # a bare "use …" that fixes the code in front of us
+        "Use the retry helper instead of the hand-written loop and drop the sleep.",
+    ],
+)
+def test_a_statement_with_a_sign_it_may_not_last_is_proposed(message: str) -> None:
+    confidences = _confidences(message)
+    assert gapfill.HIGH not in confidences
+    assert gapfill.MEDIUM in confidences
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "From now on, every error gets wrapped with context — we got burned by bare errors "
+        "last year.",
+        "For the record: staging is on port 5433, and it was moved there on purpose.",
+        "Always use the retry helper for outbound calls, never a hand-written loop.",
+        "We deploy with Argo, not Flux.",
+    ],
+)
+def test_a_rule_said_on_purpose_is_stored_whatever_is_said_beside_it(message: str) -> None:
+    assert gapfill.HIGH in _confidences(message)
