@@ -139,16 +139,25 @@ def read_file_start(path: str | os.PathLike[str], max_bytes: int) -> bytes:
 
 
 def read_regular_file(
-    path: str | os.PathLike[str], max_bytes: int, *, newest_lines: bool = False
+    path: str | os.PathLike[str],
+    max_bytes: int,
+    *,
+    newest_lines: bool = False,
+    oldest_bytes: int = 0,
 ) -> bytes:
     """The bytes of the regular file at `path` (see `_regular`). Past `max_bytes` the file is
     refused, or with `newest_lines` only its last `max_bytes` are read, from the first whole
-    line."""
+    line, after its first `oldest_bytes` up to their last whole line (a long session's
+    transcript: how it began and how it ended)."""
     with _regular(path) as (fd, info):
         cut = info.st_size > max_bytes
         if cut and not newest_lines:
             raise NotAFile(f"{path} is {info.st_size:,} bytes; at most {max_bytes:,} are read")
-        os.lseek(fd, max(0, info.st_size - max_bytes), os.SEEK_SET)
+        head = b""
+        if cut and oldest_bytes:
+            with os.fdopen(os.dup(fd), "rb") as file:
+                head = file.read(oldest_bytes).rpartition(b"\n")[0] + b"\n"
+        os.lseek(fd, max(0, info.st_size - max_bytes + len(head)), os.SEEK_SET)
         with os.fdopen(os.dup(fd), "rb") as file:
-            data = file.read(max_bytes)
-        return data.split(b"\n", 1)[-1] if cut else data
+            data = file.read(max_bytes - len(head))
+        return head + data.split(b"\n", 1)[-1] if cut else data

@@ -22,10 +22,12 @@ ASSISTANT_CHARS = 2000
 # transcript went over it and the hook said "memdesk stopped"), and under its 5,000 messages.
 PART_BYTES = 768 * 1024
 PART_MESSAGES = 4000
-MAX_PARTS = 8  # a session's newest ~6 MiB of words; only a longer one loses its oldest part
-# A day-long session's JSONL is a few MiB; past this only the newest part is read (the newest
-# messages are the ones kept anyway), so a huge or endless file costs a bounded read.
+MAX_PARTS = 8  # ~6 MiB of words; a longer session loses its middle, never how it began or ended
+# A day-long session's JSONL is a few MiB; past this only its first HEAD_BYTES and its newest
+# part are read (how the session began and how it ended), so a huge or endless file costs a
+# bounded read.
 MAX_BYTES = 32 * 1024 * 1024
+HEAD_BYTES = 4 * 1024 * 1024
 
 
 _COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
@@ -34,13 +36,19 @@ _COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
 _WRAPPERS = (
     r"hook_context|memory-context|bash-(?:input|stdout|stderr)|task-notification|"
     r"system-reminder|user-prompt-submit-hook|local-command-[a-z]+|command-[a-z]+|"
-    # Codex: a skill's file the repository ships, another agent's notice, a shell's output
-    r"skill|subagent_notification|user_shell_command"
+    # Codex: a skill's file the repository ships, another agent's notice, a shell's output, a
+    # reviewer model's findings, a stopped turn's note
+    r"skill|subagent_notification|user_shell_command|user_action|turn_aborted|"
+    # Claude Code: an agent team's teammate, a chat channel's sender, the IDE's selection
+    r"teammate-message|channel|ide_[a-z_]+"
 )
 # Any spelling of the tag (a crafted transcript's `<TASK-NOTIFICATION >` was stored as the
-# person's words): the host writes one, but what is not the person's is cut in every form.
+# person's words): the host writes one, but what is not the person's is cut in every form;
+# and so is any closed element a host names as hosts do (`<ide_selection>`, `<teammate-message
+# …>`: each new envelope was stored as the person's words until it was listed).
 _INJECTED = re.compile(
     rf"<({_WRAPPERS})(?:\s[^>]*)?>.*?(?:</\1\s*>|$)\s*"
+    r"|<([a-z][a-z0-9]*[-_][a-z0-9_-]*)(?:\s[^>]*)?>.*?</\2\s*>\s*"
     r"|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
     re.S | re.I,
 )
@@ -57,6 +65,8 @@ _HOST_NOTES = (
     "# AGENTS.md instructions",
     # Claude Code's mark of a stopped turn: what the person says next is a message of its own
     "[Request interrupted by user",
+    # a Stop hook's output fed back as the user's turn: a repository's script wrote it
+    "Stop hook feedback:",
 )
 
 
@@ -68,15 +78,14 @@ def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
     """The messages of a transcript file and its session id if it names one. Only a regular
     file is read (a FIFO would hang, /dev/zero never ends), and at most its last MAX_BYTES."""
     try:
-        data = paths.read_regular_file(path, MAX_BYTES, newest_lines=True)
+        data = paths.read_regular_file(path, MAX_BYTES, newest_lines=True, oldest_bytes=HEAD_BYTES)
     except paths.NotAFile as exc:
         raise TranscriptError(f"{exc}; a transcript is a JSONL file") from None
     except OSError as exc:
         raise TranscriptError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return parse(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise TranscriptError(f"{path} is not UTF-8 text: {exc.reason}") from None
+    # a byte that is not UTF-8 (a line torn mid-character by a crash) is that character lost,
+    # not the session
+    return parse(data.decode("utf-8", errors="replace"))
 
 
 def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
@@ -194,20 +203,18 @@ def _text(content: Any) -> str:
 def parts(messages: list[dict[str, str]]) -> list[list[dict[str, str]]]:
     """The messages as session.end requests that each fit the socket, oldest first, so a long
     session is read whole (9,000 short messages were refused outright, nothing stored): at
-    most MAX_PARTS, the newest kept. Always one part, empty for an empty transcript (the
-    session still ends)."""
+    most MAX_PARTS, the first and the newest kept. Always one part, empty for an empty
+    transcript (the session still ends)."""
     out: list[list[dict[str, str]]] = [[]]
     used = 0
-    for message in reversed(messages):
+    for message in messages:
         size = len(json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace"))
-        if used + size > PART_BYTES or len(out[-1]) >= PART_MESSAGES:
-            if len(out) == MAX_PARTS:
-                break
+        if out[-1] and (used + size > PART_BYTES or len(out[-1]) >= PART_MESSAGES):
             out.append([])
             used = 0
         out[-1].append(message)
         used += size
-    return [list(reversed(part)) for part in reversed(out)]
+    return out if len(out) <= MAX_PARTS else [out[0], *out[1 - MAX_PARTS :]]
 
 
 def _text_or_none(value: Any) -> str | None:
