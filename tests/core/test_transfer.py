@@ -168,6 +168,8 @@ def _break(document: dict, how: str) -> str:
         ]
     elif how == "wrong format version":
         document["version"] = 99
+    elif how == "a version with no next":  # edits of it failed with a traceback
+        memories[3]["version"] = 2**63 - 1
     return json.dumps(document)
 
 
@@ -184,6 +186,7 @@ def _break(document: dict, how: str) -> str:
         ("bad version", "memories[1]", "versions"),
         ("bad version state", "memories[2]", "versions"),
         ("wrong format version", None, "version"),
+        ("a version with no next", "memories[3]", "version"),
     ],
 )
 def test_a_bad_file_names_record_and_field_and_changes_nothing(

@@ -171,6 +171,10 @@ def importance(value: object, field: str = "importance") -> float:
 
 
 MAX_INTEGER = 2**63 - 1  # SQLite's largest integer
+# A memory's version, as a file or a remote gives it: a memory at 2**63-1 could never take
+# its next version (editing, correcting or deleting it failed with a traceback). A billion
+# edits leave room enough.
+MAX_VERSION = 1_000_000_000
 
 
 def integer(value: object, field: str, low: int, high: int | None = None) -> int:

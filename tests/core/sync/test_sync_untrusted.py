@@ -203,6 +203,17 @@ def test_a_file_dated_in_the_future_is_refused(machines):
     assert future not in machines.shared("b")
 
 
+def test_a_file_at_a_version_with_no_next_is_refused(machines):
+    """A red team's memory at version 2**63-1 was taken; every edit of it then failed with a
+    traceback, and it could not be moved to the Trash."""
+    _first_push(machines)
+    pinned = str(uuid.uuid4())
+    machines.push_files({memory_path(pinned): _file(pinned, "Pinned.", version=str(2**63 - 1))})
+    result = machines.sync("b")[0]
+    assert "version" in "\n".join(result["refused"])
+    assert pinned not in machines.shared("b")
+
+
 def test_a_sync_reads_a_bounded_total_and_the_next_reads_on(machines, monkeypatch):
     """#33 item 3: a crafted repository of 8,000 files of 255 KB took a sync to 3.9 GB: each
     file was under the per-file limit, the total was not bounded. What one sync left, the

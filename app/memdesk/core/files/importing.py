@@ -135,7 +135,7 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
             else None
         ),
         "reinforce_count": validate.integer(record.get("reinforce_count", 0), "reinforce_count", 0),
-        "version": validate.integer(record.get("version", 1), "version", 1),
+        "version": validate.integer(record.get("version", 1), "version", 1, validate.MAX_VERSION),
         "supersedes": validate.name(record.get("supersedes"), "supersedes"),
         "visibility": validate.one_of(
             record.get("visibility", "shared"), rules.VISIBILITIES, "visibility"
@@ -177,7 +177,7 @@ def _checked_version(v: object) -> dict[str, Any]:
             field=f"versions.{exc.field}",
         ) from None
     return {
-        "version": validate.integer(v.get("version"), "versions.version", 1),
+        "version": validate.integer(v.get("version"), "versions.version", 1, validate.MAX_VERSION),
         "state": state,
         "changed_by": v["changed_by"],
         "changed_at": clock.parse_time(v.get("changed_at"), "versions.changed_at"),

@@ -85,7 +85,9 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
             True,
             {
                 "updated_at": clock.parse_time(fields["deleted"], "deleted"),
-                "version": validate.integer(fields.get("version"), "version", 1),
+                "version": validate.integer(
+                    fields.get("version"), "version", 1, validate.MAX_VERSION
+                ),
             },
         )
     record = {
