@@ -135,9 +135,11 @@ class Identity:
                     "the profile (Ctrl+Shift+I) instead",
                     field="keys",
                 )
-            self._write_identity(
-                [by_id[u] for u in seen], content or proposal.content, actor, pending
-            )
+            rows = [by_id[u] for u in seen]
+            if content is None:  # the agent's words, as a restored backup may have set them
+                contents, added = map_onto([r.content for r in rows], proposal.content)
+                _refuse_withheld(contents, rows, added)
+            self._write_identity(rows, content or proposal.content, actor, pending)
 
     def _write_identity(
         self, rows: list[Memory], text: str, actor: Actor, pending: list[Change]
@@ -166,6 +168,16 @@ class Identity:
             self.writes.add_draft(
                 Draft(content=line, layer="L0", kind="preference"), actor, pending, dedup=False
             )
+
+
+def proposal_why(proposal: Proposal) -> str:
+    """What the Inbox says of an identity proposal: the lines it removes and adds, read from
+    the words it would apply, not from its stored description (a crafted backup's proposal
+    showed "+ Prefers tabs over spaces" and applied a new hard rule)."""
+    seen = json.loads(proposal.subject or "[]")
+    by_id = {r.uuid: r for r in identity_rows()}
+    rows = [by_id[u] for u in seen if isinstance(u, str) and u in by_id]
+    return f"{proposal.agent} proposes this profile:\n{_changes(rows, proposal.content)}"
 
 
 def _changes(rows: list[Memory], text: str) -> str:

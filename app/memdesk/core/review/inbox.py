@@ -25,7 +25,7 @@ from memdesk.core.errors import NotAllowed, NotFound, ValidationError, VersionCo
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
 from memdesk.core.memory.edits import Edits
-from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity
+from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity, proposal_why
 from memdesk.core.memory.proposals import Proposals
 from memdesk.core.memory.reads import Reads, visible_to
 from memdesk.core.memory.records import to_dict
@@ -332,12 +332,16 @@ def _memories(uuids: set[str]) -> dict[str, dict[str, Any]]:
     return {row[0]: dict(zip(_BRIEF, row, strict=True)) for row in query.tuples()}
 
 
+def _why(p: Proposal) -> str | None:
+    return proposal_why(p) if p.kind == IDENTITY_PROPOSAL else p.why
+
+
 def _proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[str, Any]:
     return {
         "key": f"{PROPOSAL}{p.id}",
         "type": _kind_of(p),
         "content": p.content,
-        "why": p.why,
+        "why": _why(p),
         "agent": p.agent,
         "session": p.session_id,
         "created_at": p.created_at,
@@ -423,7 +427,7 @@ def _proposal(p: Proposal) -> dict[str, Any]:
         "agent": p.agent,
         "kind": p.kind,
         "content": p.content,
-        "why": p.why,
+        "why": _why(p),
         "status": p.status,
         "memory": p.memory,
         "subject": json.loads(p.subject) if p.subject else [],
