@@ -152,3 +152,33 @@ def test_an_error_quoting_what_an_agent_wrote_shows_it_as_text(
     assert len(shown) == 1
     assert not _renders_markup(shown[0])
     assert "a remote said" in shown[0]
+
+
+def test_showing_an_agents_repetitive_memory_compares_a_bounded_number_of_words(
+    qtbot, service, monkeypatch
+):
+    """A red team's 60 KB memory of "<a <a <a …" froze the window (and every agent waiting
+    on its socket) for 56 s each time it was selected: its History diffed the first version
+    with itself, word by word, in quadratic time."""
+    import difflib
+
+    from memdesk.ui.detail.detail_panel import DetailPanel
+
+    compared: list[int] = []
+    matcher = difflib.SequenceMatcher
+
+    def counting(isjunk=None, a="", b="", autojunk=True):
+        compared.append(len(a) * len(b))
+        return matcher(isjunk, a, b, autojunk)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", counting)
+    first = service.add("Angle " + "<a " * 20_000, actor=CLAUDE)
+    edited = service.add("Emph " + "*a **a " * 4_000, actor=CLAUDE)
+    service.update(edited["id"], content="Emph " + "*a **a " * 4_000 + "more", actor=CLAUDE)
+    panel = DetailPanel(service)
+    qtbot.addWidget(panel)
+    for memory in (first, edited):
+        panel.show_memory(memory["id"])
+        panel.history.versions.setCurrentRow(0)
+        assert "a" in panel.history.diff.toPlainText()
+    assert max(compared, default=0) <= 1_000_000

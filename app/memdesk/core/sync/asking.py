@@ -4,10 +4,10 @@ does."""
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import Any
 
+from memdesk.core import word_diff
 from memdesk.core.actor import Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import MemdeskError, NotAllowed
@@ -141,7 +141,7 @@ def _word_diff(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
     """What the other version changed, word by word: [-here-] {+there+}."""
     a, b = str(mine.get("content", "")).split(), str(theirs.get("content", "")).split()
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in word_diff.opcodes(a, b):
         if op == "equal":
             out.append(" ".join(a[i1:i2]) if i2 - i1 <= 6 else f"{a[i1]} … {a[i2 - 1]}")
             continue

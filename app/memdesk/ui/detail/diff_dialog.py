@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
+from memdesk.core import word_diff
 from memdesk.ui.detail.markdown_view import SafeBrowser
 
 ADDED_STYLE = "background-color: rgba(46, 160, 67, 80)"
@@ -20,7 +20,7 @@ def diff_html(old: str, new: str) -> str:
     """`new` as HTML with words added since `old` tinted green and removed ones struck red."""
     a, b = _WORDS.findall(old or ""), _WORDS.findall(new or "")
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in word_diff.opcodes(a, b):
         if op in ("delete", "replace"):
             out.append(f'<span style="{REMOVED_STYLE}">{_text(a[i1:i2])}</span>')
         if op in ("insert", "replace"):

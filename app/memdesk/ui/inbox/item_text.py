@@ -3,9 +3,10 @@ from, the memories it concerns, and for an update the words that changed)."""
 
 from __future__ import annotations
 
-import difflib
 import html
 from typing import Any
+
+from memdesk.core.word_diff import opcodes
 
 TYPE_NAMES = {
     "extract": "Heard in a session",
@@ -88,7 +89,7 @@ def word_diff(old: str, new: str) -> str:
     """`old` → `new` word by word: removed words struck through in red, added ones green."""
     a, b = old.split(), new.split()
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes(a, b):
         if op in ("delete", "replace"):
             out.append(f"<s style='color:#c0392b'>{_text(' '.join(a[i1:i2]))}</s>")
         if op in ("insert", "replace"):
