@@ -534,3 +534,24 @@ def test_an_agent_name_that_reads_as_markup_is_refused(raw, service, name):
     assert error["code"] == -32602
     assert error["data"]["field"] == "agent"
     assert "letters, digits" in error["message"] or "angle brackets" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("user", "what memdesk calls the person"),
+        ("You", "what memdesk calls the person"),
+        ("us\u0435r", "mixes cyrillic and latin"),  # a Cyrillic е
+        ("\uff55\uff53\uff45\uff52", "what memdesk calls the person"),  # fullwidth
+    ],
+)
+def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name, said):
+    """A red team's agents named "user", "you", "usеr" and "ｕｓｅｒ" read as the person in the
+    list's Writer column, the Inbox and the retrieval log."""
+    peer = raw()
+    peer.send(_rpc("system.hello", {"agent": name}))
+    error = _error(peer.line())
+    assert error["code"] == -32602
+    assert said in error["message"]
+    peer.send(_rpc("system.hello", {"agent": "claude-code"}))
+    assert "error" not in json.loads(peer.line())

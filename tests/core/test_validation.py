@@ -155,3 +155,18 @@ def test_a_time_past_the_calendar_in_utc_is_refused_with_a_sentence(service, wri
 def test_a_time_in_the_stored_format_is_kept_as_written():
     assert clock.parse_time("2026-05-01T10:00:00.250Z", "t") == "2026-05-01T10:00:00.250Z"
     assert clock.parse_time("2026-05-01T10:00:00Z", "t") == "2026-05-01T10:00:00.000Z"
+
+
+def test_a_project_name_cannot_look_like_another(service):
+    """A red team's agents wrote into projects "аpi" (a Cyrillic а), "a pi" (a no-break
+    space) and "api․" (a one-dot leader): the sidebar showed six projects that looked like
+    three. Look-alike characters are made what they look like; mixed look-alike scripts are
+    refused."""
+    from memdesk.core import agent
+
+    bot = agent("claude-code")
+    assert service.add("One", project="a\u00a0pi", actor=bot)["project"] == "a pi"
+    assert service.add("Two", project="api\u2024", actor=bot)["project"] == "api."
+    assert service.add("Three", project="\uff41\uff50\uff49", actor=bot)["project"] == "api"
+    with pytest.raises(ValidationError, match="mixes cyrillic and latin"):
+        service.add("Four", project="\u0430pi", actor=bot)

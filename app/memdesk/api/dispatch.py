@@ -274,7 +274,8 @@ class Dispatcher:
                 "system.hello: agent must be a non-empty name of at most 200 characters",
                 field="agent",
             )
-        validate.writer(name, "agent")  # a name, nothing that reads as markup
+        # a name, nothing that reads as markup nor passes for the person's
+        validate.agent_name(name, "agent")
         role = params.get("role", "agent")
         if role not in ROLES:
             raise RpcError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from memdesk.core import rules
@@ -135,7 +136,23 @@ def name(value: object, field: str) -> str | None:
         raise ValidationError(
             f"{field} is {len(value)} characters; at most {rules.MAX_NAME_CHARS}", field=field
         )
-    return value or None
+    return _one_look(value, field) or None
+
+
+def _one_look(value: str, field: str) -> str:
+    """A name that cannot pass for another: written in its plain characters (fullwidth letters,
+    a no-break space, a one-dot leader for a full stop are made what they look like: "ａｐｉ"
+    is project "api"), and not mixing the letters of scripts that look alike ("аpi" with a
+    Cyrillic а showed as a second project "api")."""
+    value = unicodedata.normalize("NFKC", value)
+    scripts = {unicodedata.name(ch, "?").split()[0] for ch in value if ch.isalpha()}
+    if len(scripts & _LOOK_ALIKE_SCRIPTS) > 1:
+        raise ValidationError(
+            f"{field} {value!r} mixes {' and '.join(sorted(scripts)).lower()} letters, so it "
+            "can look like another name; use the letters of one script",
+            field=field,
+        )
+    return value
 
 
 def writer(value: object, field: str) -> str | None:
@@ -146,6 +163,28 @@ def writer(value: object, field: str) -> str | None:
         raise ValidationError(
             f"{field} contains {bad!r}; a name holds letters, digits, spaces and . @ + : / # ' _ "
             "- only",
+            field=field,
+        )
+    return found
+
+
+# What the window and the CLI call the person and memdesk itself: an agent of that name read
+# as the person in the list's Writer column, the Inbox and the retrieval log.
+_THE_PERSONS = frozenset({"user", "you", "me", "person", "the person", "the user", "human",
+                          "owner", "system", "memdesk"})  # fmt: skip
+_LOOK_ALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"})
+
+
+def agent_name(value: object, field: str) -> str | None:
+    """An agent's name (`writer`, so in one look) that cannot pass for the person's or
+    memdesk's: not one of their names in any case."""
+    found = writer(value, field)
+    if found is None:
+        return None
+    if found.casefold() in _THE_PERSONS:
+        raise ValidationError(
+            f"{field} {found!r} is what memdesk calls the person or itself; an agent names "
+            "itself (claude-code, cursor, …)",
             field=field,
         )
     return found

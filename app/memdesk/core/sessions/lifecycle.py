@@ -89,7 +89,7 @@ class Sessions:
         then archived as interrupted). A previous session whose host process (`host_pid`)
         still runs is live, not crashed: it is left alone."""
         sid = session_id(session)
-        name = validate.writer(agent, "agent") or actor.agent or "unknown"
+        name = validate.agent_name(agent, "agent") or actor.agent or "unknown"
         if actor.source == "agent" and name != actor.agent:
             raise NotAllowed(
                 f"an agent opens sessions under its own name ({actor.agent}), not {name!r}",
