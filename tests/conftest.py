@@ -33,6 +33,13 @@ def _collect_on_the_main_thread():
     gc.collect(2 if next(_TESTS) % 25 == 0 else 1)
 
 
+@pytest.fixture(autouse=True)
+def _projects_of_this_test(tmp_path, monkeypatch):
+    """Which root folder each project name was given is kept per test (api/projects.py), not
+    in the person's data folder."""
+    monkeypatch.setenv("MEMDESK_PROJECTS_FILE", str(tmp_path / "projects.json"))
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "memdesk.db"

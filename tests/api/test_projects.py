@@ -39,3 +39,34 @@ def test_outside_a_repository_the_folder_names_the_project(tmp_path, monkeypatch
 def test_the_environment_names_it_outright(cwd, monkeypatch):
     monkeypatch.setenv("MEMDESK_PROJECT", "payments")
     assert project_of(cwd) == "payments"
+
+
+def _repository(folder, origin: str | None = None):
+    (folder / ".git").mkdir(parents=True)
+    if origin:
+        (folder / ".git" / "config").write_text(f'[remote "origin"]\n\turl = {origin}\n')
+    return folder
+
+
+def test_two_unrelated_repositories_of_one_name_are_two_projects(tmp_path, monkeypatch):
+    """A red team's fact about a client's staging server, said in clientX/api, reached the
+    briefing of an unrelated oss/api: both were project "api"."""
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    client = _repository(tmp_path / "clientX" / "api", "git@corp:clientX/api.git")
+    oss = _repository(tmp_path / "oss" / "api", "https://example.org/oss/api.git")
+    assert project_of(client / "src") == "api"
+    assert project_of(oss) == "oss/api"
+    assert project_of(client) == "api"  # each keeps its name
+    assert project_of(oss / "docs") == "oss/api"
+
+
+def test_a_clone_of_the_same_repository_or_a_moved_one_keeps_the_name(tmp_path, monkeypatch):
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    first = _repository(tmp_path / "work" / "api", "git@corp:team/api.git")
+    clone = _repository(tmp_path / "scratch" / "api", "git@corp:team/api.git")
+    assert project_of(first) == project_of(clone) == "api"
+    moved = tmp_path / "elsewhere" / "api"
+    moved.parent.mkdir()
+    first.rename(moved)
+    clone.rename(tmp_path / "scratch" / "gone")
+    assert project_of(moved) == "api"

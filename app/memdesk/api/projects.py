@@ -4,15 +4,28 @@ hooks import it on every prompt).
 `MEMDESK_PROJECT` names it outright; otherwise the git repository holding the folder (its
 root folder's name), else the folder's own name. So a session started anywhere inside a
 repository belongs to that repository, and its memories are seen there and nowhere else.
+
+Two unrelated repositories of one name (`clientX/api`, `oss/api`) are two projects: a red
+team's fact about a client's staging server reached the other `api`'s briefing. Each root
+folder's name is kept in a small file (`MEMDESK_PROJECTS_FILE`, else `projects.json` in
+memdesk's data folder); a second root whose name is taken is named with its parent folder
+("oss/api"), unless it is a clone of the same repository (the same `origin`) or the first
+root is gone (moved).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import zlib
 from pathlib import Path
 
 PROJECT_ENV = "MEMDESK_PROJECT"
+PROJECTS_FILE_ENV = "MEMDESK_PROJECTS_FILE"
 MAX_DEPTH = 64  # folders walked up looking for .git
+MAX_ROOTS = 10_000  # a registry past this is read as empty: names are made afresh
+_ORIGIN = re.compile(r'\[remote "origin"\][^\[]*?\burl\s*=\s*(\S+)', re.S)
 
 
 def project_of(cwd: str | os.PathLike[str] | None) -> str | None:
@@ -27,9 +40,81 @@ def project_of(cwd: str | os.PathLike[str] | None) -> str | None:
         return None
     root = git_root(folder) or folder
     # The home folder or / is where an agent starts when it works on nothing in particular.
-    if root == root.parent or root == Path.home():
+    if root == root.parent or root == Path.home() or not root.name:
         return None
-    return root.name or None
+    return _registered(root)
+
+
+def _registered(root: Path) -> str:
+    """The name `root` was given (or is given now, and kept): its folder's name, or with its
+    parent's when another repository took that name first."""
+    path = _registry_path()
+    known = _read_registry(path)
+    key = str(root)
+    if isinstance(known.get(key), str):
+        return known[key]
+    names = {name: other for other, name in known.items() if isinstance(name, str)}
+    name = root.name
+    for candidate in (name, f"{root.parent.name}/{name}", f"{name}-{_digest(key)}"):
+        other = names.get(candidate)
+        if other is None or not Path(other).exists() or _same_repository(root, Path(other)):
+            name = candidate
+            break
+    known[key] = name
+    _write_registry(path, known)
+    return name
+
+
+def _registry_path() -> Path:
+    named = os.environ.get(PROJECTS_FILE_ENV, "").strip()
+    if named:
+        return Path(named)
+    from memdesk import paths
+
+    return paths.data_dir() / "projects.json"
+
+
+def _read_registry(path: Path) -> dict[str, object]:
+    from memdesk import paths
+
+    try:
+        known = json.loads(paths.read_regular_file(path, 4 * 1024 * 1024))
+    except (OSError, ValueError, paths.NotAFile):
+        return {}
+    return known if isinstance(known, dict) and len(known) <= MAX_ROOTS else {}
+
+
+def _write_registry(path: Path, known: dict[str, object]) -> None:
+    """Written whole and swapped in: two sessions starting at once leave one file or the
+    other, never half of one (a root missed is named again next time)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        spare = path.with_name(f".{path.name}.{os.getpid()}")
+        spare.write_text(json.dumps(known, indent=0, ensure_ascii=False), encoding="utf-8")
+        os.replace(spare, path)
+    except OSError:
+        pass  # unkept, the name holds for this session; the next one names it again
+
+
+def _same_repository(root: Path, other: Path) -> bool:
+    mine = _origin(root)
+    return mine is not None and mine == _origin(other)
+
+
+def _origin(root: Path) -> str | None:
+    from memdesk import paths
+
+    try:
+        config = paths.read_regular_file(root / ".git" / "config", 1024 * 1024)
+    except (OSError, paths.NotAFile):
+        return None
+    found = _ORIGIN.search(config.decode("utf-8", "replace"))
+    return found[1] if found else None
+
+
+def _digest(text: str) -> str:
+    # not hashlib: the hook would load OpenSSL at every session start for six characters
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
 
 
 def git_root(folder: Path) -> Path | None:
