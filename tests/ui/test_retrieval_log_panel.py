@@ -6,6 +6,7 @@ import re
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from memdesk.core import USER, agent
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
@@ -140,3 +141,20 @@ def test_the_open_log_shows_new_searches_by_itself(qtbot, service):
     service.add("The cache lives in Redis")
     service.search("cache", actor=agent("claude"))
     qtbot.waitUntil(lambda: panel.searches.topLevelItemCount() == 1, timeout=4000)
+
+
+def test_an_agents_long_query_never_sets_the_panels_width(qtbot, panel, service, memories):
+    """A red team's 4,000-character query widened the window to 3,063 px, past the screen,
+    once its search was selected; a query that looks like markup was read as markup."""
+    query = "python <b>loud</b> " + "*a **a " * 580
+    service.search(query, actor=agent("claude-code"))
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh()
+    before = panel.sizeHint().width()
+    panel.searches.setCurrentItem(panel.searches.topLevelItem(0))
+    QApplication.processEvents()
+    assert panel.sizeHint().width() <= before
+    assert panel.hits_caption.textFormat() == Qt.TextFormat.PlainText
+    assert "<b>loud</b>" in panel.hits_caption.text()
+    assert len(panel.hits_caption.text()) < 200

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QHideEvent, QKeySequence, QPalette, QShowEven
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QStyle,
@@ -26,6 +27,8 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemoryService, NotFound
 from memdesk.ui.plain_text import tip
+
+CAPTION_QUERY_CHARS = 120
 
 SHOWN_SEARCHES = 500  # the newest; older entries stay in the database
 LIVE_MS = 1500
@@ -73,6 +76,10 @@ class RetrievalLogPanel(QWidget):
         hits_layout = QVBoxLayout(hits_box)
         hits_layout.setContentsMargins(0, 6, 0, 0)
         self.hits_caption.setContentsMargins(4, 0, 0, 0)
+        # an agent's query: shown as the text it is, and never the width the window needs (a
+        # 4,000-character query widened the window to 3,063 px)
+        self.hits_caption.setTextFormat(Qt.TextFormat.PlainText)
+        self.hits_caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         hits_layout.addWidget(self.hits_caption)
         hits_layout.addWidget(self.hits)
 
@@ -145,11 +152,14 @@ class RetrievalLogPanel(QWidget):
             self.hits_caption.setText("Select a search to see the memories it returned.")
             return
         count = len(entry["results"])
+        query = entry["query"]
+        shown = query if len(query) <= CAPTION_QUERY_CHARS else query[:CAPTION_QUERY_CHARS] + "…"
         self.hits_caption.setText(
-            f"{count} memor{'y' if count == 1 else 'ies'} returned for “{entry['query']}”"
+            f"{count} memor{'y' if count == 1 else 'ies'} returned for “{shown}”"
             if count
-            else f"Nothing matched “{entry['query']}”."
+            else f"Nothing matched “{shown}”."
         )
+        self.hits_caption.setToolTip(tip(query))
         for memory_id, score in entry["results"]:
             self.hits.addTopLevelItem(self._hit_item(memory_id, score))
 
