@@ -543,3 +543,23 @@ def test_only_what_the_person_typed_in_the_main_conversation_is_theirs(tmp_path)
     )
     messages, _ = transcripts.read(path)
     assert messages == [{"role": "user", "content": "We use ruff for linting"}]
+
+
+def test_a_line_of_unclosed_tags_is_read_in_one_pass(tmp_path):
+    """A user line of 20,000 unclosed `<bash-stdout ` tags took 71 s to read (each tag was
+    read to the end of the line for its `>`): the session end's hook was cut by its host and
+    the session lost. Now one pass; 40,000 of them took minutes the old way."""
+    lines = [
+        {"role": "user", "content": "We use ruff for linting"},
+        {"role": "user", "content": "<bash-stdout x" * 40_000},
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    code = (
+        "from memdesk.api import transcripts; "
+        f"print(transcripts.read({str(path)!r})[0][0]['content'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=20
+    )
+    assert done.stdout.strip() == "We use ruff for linting"

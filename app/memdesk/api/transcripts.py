@@ -9,6 +9,7 @@ memdesk would read its own memories back as what the user said."""
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from pathlib import Path
@@ -42,16 +43,50 @@ _WRAPPERS = (
     # Claude Code: an agent team's teammate, a chat channel's sender, the IDE's selection
     r"teammate-message|channel|ide_[a-z_]+"
 )
-# Any spelling of the tag (a crafted transcript's `<TASK-NOTIFICATION >` was stored as the
-# person's words): the host writes one, but what is not the person's is cut in every form;
-# and so is any closed element a host names as hosts do (`<ide_selection>`, `<teammate-message
-# …>`: each new envelope was stored as the person's words until it was listed).
-_INJECTED = re.compile(
-    rf"<({_WRAPPERS})(?:\s[^>]*)?>.*?(?:</\1\s*>|$)\s*"
-    r"|<([a-z][a-z0-9]*[-_][a-z0-9_-]*)(?:\s[^>]*)?>.*?</\2\s*>\s*"
-    r"|&lt;memory-context&gt;.*?&lt;/memory-context&gt;\s*",
-    re.S | re.I,
-)
+_WRAPPER = re.compile(rf"(?:{_WRAPPERS})", re.I)
+# An element's opening and closing tags, in any spelling (a crafted transcript's
+# `<TASK-NOTIFICATION >` was stored as the person's words). Attributes stop at the next angle
+# bracket: read as far as any `>`, a line of 20,000 unclosed tags took 71 s.
+_OPEN = re.compile(r"<([a-z][\w-]{0,60})(?=[\s>])[^<>]{0,1000}>", re.I)
+_CLOSE = re.compile(r"</([a-z][\w-]{0,60})\s*>", re.I)
+_ESCAPED = ("&lt;memory-context&gt;", "&lt;/memory-context&gt;")
+
+
+def _without_envelopes(text: str) -> str:
+    """`text` without what a host wrapped into the user's turn: each listed wrapper (to its
+    closing tag, or to the end when it has none), any other closed element a host names as
+    hosts do (`<ide_selection>`, `<teammate-message …>`: each new envelope was stored as the
+    person's words until it was listed), and an escaped memory-context block. In one pass:
+    each opening tag is matched to the next closing tag of its name."""
+    closes: dict[str, list[tuple[int, int]]] = {}
+    for found in _CLOSE.finditer(text):
+        closes.setdefault(found[1].lower(), []).append(found.span())
+    cuts: list[tuple[int, int]] = []
+    done = 0
+    for found in _OPEN.finditer(text):
+        name = found[1].lower()
+        listed = bool(_WRAPPER.fullmatch(name))
+        if found.start() < done or not (listed or "-" in name or "_" in name):
+            continue
+        ends = closes.get(name, [])
+        after = bisect.bisect_left(ends, (found.end(), found.end()))
+        if after < len(ends):
+            done = ends[after][1]
+        elif listed:
+            done = len(text)
+        else:
+            continue
+        cuts.append((found.start(), done))
+    opening, closing = _ESCAPED
+    at = text.find(opening)
+    while at >= 0 and (end := text.find(closing, at)) >= 0:
+        cuts.append((at, end + len(closing)))
+        at = text.find(opening, end)
+    kept, last = [], 0
+    for start, end in sorted(cuts):  # one may lie inside another
+        kept.append(text[last:start])
+        last = max(last, len(text) - len(text[end:].lstrip()))
+    return "".join(kept) + text[last:]
 
 
 # A user-role message that is the host's own note, not the person: Claude Code's command
@@ -173,7 +208,7 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
         return None
     # Gemini CLI keeps what the person typed apart from what hooks added to the turn.
     content = record.get("displayContent") or inner.get("content")
-    text = _INJECTED.sub("", _text(content)) if role == "user" else _text(content)
+    text = _without_envelopes(_text(content)) if role == "user" else _text(content)
     if not text.strip() or text.lstrip().startswith(_HOST_NOTES):
         return None
     limit = USER_CHARS if role == "user" else ASSISTANT_CHARS

@@ -6,9 +6,9 @@ now or each time they try ("right now", "so far", "every time I hit play"), a he
 a distance ("that's his view", "I don't share it"). Such a statement is the person's to
 confirm: proposed, not stored.
 
-Rules tuned on the sentences they came from read 0.95 precision there and 0.78 on sessions
-they never saw; most of what they stored wrongly there bore one of these signs (measured
-in docs/benchmarks.md, stop 53).
+Rules tuned on the sentences they came from read 0.95 precision there and 0.70-0.78 on
+sessions they never saw, where some of what they stored wrongly bore one of these signs
+(docs/benchmarks.md, stop 53).
 """
 
 from __future__ import annotations
