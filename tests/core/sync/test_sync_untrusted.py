@@ -259,3 +259,28 @@ def test_the_sync_folder_is_the_persons_alone(machines, tmp_path):
         os.umask(old)
     folder = tmp_path / "a.db.sync"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_an_id_spelt_otherwise_is_refused_not_a_second_memory(machines):
+    """A red team's file named by the upper-case spelling of the person's memory's id was
+    taken as a twin that looked the same: briefed beside it, while `edit` of that id changed
+    the person's own memory."""
+    _first_push(machines)
+    (mine,) = machines.shared("a")
+    twin = mine.upper()
+    machines.push_files({memory_path(twin): _file(twin, "Builds use make, and skip the tests.")})
+    result = machines.sync("b")[0]
+    assert f"id must be a UUID as memdesk writes it ({mine})" in "\n".join(result["refused"])
+    assert list(machines.shared("b")) == [mine]
+
+
+def test_a_dry_run_refuses_what_the_sync_would_refuse_for_the_identitys_room(machines):
+    """A red team's remote sent six identity entries past the profile's 1,000 characters:
+    the dry run said all six would be taken, the sync refused all six."""
+    _first_push(machines)
+    big = str(uuid.uuid4())
+    machines.push_files({memory_path(big): _file(big, "x" * 1_200, layer='"L0"')})
+    preview = machines.run("b", lambda s: s.sync(dry_run=True)["remotes"][0])
+    done = machines.sync("b")[0]
+    assert preview["refused"] == done["refused"]
+    assert any("Identity (L0) would be" in line for line in preview["refused"])

@@ -76,9 +76,11 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
     if fields.get("id") != unit.id:
         raise ValidationError("its id does not match its file name", field="id")
     try:
-        uuid.UUID(unit.id)
+        canonical = str(uuid.UUID(unit.id))
     except ValueError:
         raise ValidationError("id must be a UUID", field="id") from None
+    if canonical != unit.id:  # "ABC…" beside "abc…" was a second memory that looked the same
+        raise ValidationError(f"id must be a UUID as memdesk writes it ({canonical})", field="id")
     if "deleted" in fields:
         return Incoming(
             unit.id,
