@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from memdesk.core import rules
 from memdesk.core.errors import IdentityFull
@@ -21,10 +21,15 @@ def check_identity_room(
     adding: Sequence[int],
     exclude: Memory | None = None,
     advice: str = "or shorten this text by {over}",
+    replacing: Collection[str] = (),
 ) -> None:
-    """Refuse when the profile with entries of the lengths `adding` (and without
-    `exclude`) would pass the limit."""
-    kept = [len(r.content) for r in identity_rows() if exclude is None or r.id != exclude.id]
+    """Refuse when the profile with entries of the lengths `adding` (and without `exclude`
+    and the entries of the ids `replacing`) would pass the limit."""
+    kept = [
+        len(r.content)
+        for r in identity_rows()
+        if (exclude is None or r.id != exclude.id) and r.uuid not in replacing
+    ]
     used = rules.profile_size(kept)
     total = rules.profile_size(kept + list(adding))
     if total > rules.IDENTITY_LIMIT:

@@ -285,6 +285,12 @@ class Sync:
         vouched_now, vouched = _vouchers(mirror, theirs, remote, config, teams)
         told = moved.notices(teams, config)
         if dry_run:
+            refused.update(
+                self.takes.identity_refusals(
+                    [incoming[u.id] for u in outcome.take if u.id in incoming]
+                )
+            )
+            incoming = {i: found for i, found in incoming.items() if i not in refused}
             return {**_preview(outcome, incoming, refused), "notices": told}
         if moved.is_own(remote):
             self._learn_own_writers(config, incoming, teams)

@@ -45,20 +45,30 @@ class SyncWrites:
     ) -> int:
         """Write the remote's states here; when they would overfill the identity profile,
         everything but the identity entries."""
-        for attempt in (takes, [t for t in takes if t.deleted or t.columns["layer"] != "L0"]):
-            written: list[Change] = []
-            try:
-                with self.desk.database.atomic():
-                    done = self.take(remote.name, attempt, local, written)
-                    check_identity_room([])
-            except IdentityFull as exc:
-                for take in takes:
-                    if take not in attempt or not take.deleted and take.columns["layer"] == "L0":
-                        refused[take.id] = exc.message
-                continue
-            pending.extend(written)
-            return done
-        return 0
+        overfilling = self.identity_refusals(takes)
+        refused.update(overfilling)
+        written: list[Change] = []
+        with self.desk.database.atomic():
+            done = self.take(
+                remote.name, [t for t in takes if t.id not in overfilling], local, written
+            )
+        pending.extend(written)
+        return done
+
+    @staticmethod
+    def identity_refusals(takes: list[Incoming]) -> dict[str, str]:
+        """What `take_all` would refuse for overfilling the identity profile, unwritten (a
+        dry run said six identity entries would be taken; the sync refused all six)."""
+        entries = [t for t in takes if not t.deleted and t.columns["layer"] == "L0"]
+        if not entries:
+            return {}
+        try:
+            check_identity_room(
+                [len(t.columns["content"]) for t in entries], replacing={t.id for t in takes}
+            )
+        except IdentityFull as exc:
+            return {t.id: exc.message for t in entries}
+        return {}
 
     def take(
         self, remote: str, takes: list[Incoming], local: dict[str, Unit], pending: list
