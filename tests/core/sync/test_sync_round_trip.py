@@ -180,3 +180,21 @@ def test_deleted_for_good_here_but_edited_there_comes_back_and_asks(machines):
 def _file_of(tree: dict[str, str], memory_id: str) -> str:
     (text,) = [text for path, text in tree.items() if path.endswith(f"{memory_id}.md")]
     return text
+
+
+def test_a_correction_names_what_it_replaced_only_when_the_remote_holds_it(machines):
+    """A red team's correction of a private memory sent that memory's id to the remote, in
+    the new file's `supersedes`: the remote learned one exists, and its id."""
+
+    def correct_a_private_one(svc):
+        old = svc.add("The staging host is stg-old.")["id"]
+        svc.update(old, visibility="private")
+        new = svc.correct(old, "The staging host is stg-new.")["id"]
+        return old, new
+
+    old, new = machines.run("a", correct_a_private_one)
+    machines.init("a")
+    machines.sync("a")
+    text = "\n".join(machines.tree().values())
+    assert "stg-new" in text
+    assert old not in text

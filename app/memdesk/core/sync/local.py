@@ -51,6 +51,10 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
                 units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
             continue
         fields = _fields(row, links.get(memory_id, []), successors.get(memory_id))
+        # what it replaced, only when the remote carries that too: a correction of a private
+        # or another project's memory told a team remote that one exists, and its id
+        if fields["supersedes"] not in resolvable:
+            fields["supersedes"] = None
         # (a name taken before names were checked goes out as one now: refused elsewhere)
         named = validate.as_name(row["writer"] or writer, "-")
         units[memory_id] = record_unit({**fields, "writer": named}, row["content"])
