@@ -284,3 +284,19 @@ def test_a_dry_run_refuses_what_the_sync_would_refuse_for_the_identitys_room(mac
     done = machines.sync("b")[0]
     assert preview["refused"] == done["refused"]
     assert any("Identity (L0) would be" in line for line in preview["refused"])
+
+
+def test_a_file_whose_text_is_not_utf8_is_refused_not_changed(machines):
+    """A red team's Latin-1 file was taken with its é made U+FFFD: another text than the
+    remote holds, where `memdesk add` refuses the same bytes."""
+    _first_push(machines)
+    latin = str(uuid.uuid4())
+    work = machines.root / "by-hand"
+    machines.push_files({})
+    path = work / memory_path(latin)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(_file(latin, "Caf\xe9 opens at 8.").encode("latin-1"))
+    machines.push_files({})
+    result = machines.sync("b")[0]
+    assert any(line.startswith(latin) and "Unicode" in line for line in result["refused"])
+    assert latin not in machines.shared("b")

@@ -79,7 +79,7 @@ class Unit:
     @property
     def digest(self) -> str:
         """The git blob id of a memory file; for an identity entry, of its block alone."""
-        data = self.text.encode("utf-8")
+        data = self.text.encode("utf-8", "surrogateescape")  # a remote's bytes, as they were
         return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
     @property

@@ -108,4 +108,7 @@ class TreeSide:
 
 
 def _text(data: bytes) -> str:
-    return data.decode("utf-8", "replace")
+    """A file's text; a byte that is not UTF-8 stays a lone surrogate, so the file is refused
+    as any text that is not Unicode is (replaced by U+FFFD, a Latin-1 file was taken as other
+    text than the remote holds)."""
+    return data.decode("utf-8", "surrogateescape")
