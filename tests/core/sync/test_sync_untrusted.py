@@ -300,3 +300,26 @@ def test_a_file_whose_text_is_not_utf8_is_refused_not_changed(machines):
     result = machines.sync("b")[0]
     assert any(line.startswith(latin) and "Unicode" in line for line in result["refused"])
     assert latin not in machines.shared("b")
+
+
+def test_a_misnamed_memory_file_is_named_in_the_refusals_not_lost_silently(machines):
+    """A red team's memory files 200 folders deep, or with a byte that is not UTF-8 or a
+    newline in their names, vanished with no line in `refused`; a symbolic link was refused
+    as "no front matter"."""
+    _first_push(machines)
+    deep, odd, link = (str(uuid.uuid4()) for _ in range(3))
+    work = machines.root / "by-hand"
+    machines.push_files({})
+    nested = work / "memories" / "d" / "e" / f"deep--{deep}.md"
+    nested.parent.mkdir(parents=True)
+    nested.write_text(_file(deep, "Deep down."))
+    (work / "memories" / "ab").mkdir(exist_ok=True)
+    (work / "memories" / "ab" / f"two\nlines--{odd}.md").write_text(_file(odd, "Odd name."))
+    (work / memory_path(link)).parent.mkdir(parents=True, exist_ok=True)
+    (work / memory_path(link)).symlink_to("/etc/hostname")
+    machines.push_files({})
+    refused = "\n".join(machines.sync("b")[0]["refused"])
+    assert f"memories/d/e/deep--{deep}.md" in refused
+    assert odd in refused
+    assert f"{link}: memories/" in refused
+    assert "is a symbolic link, not a file" in refused

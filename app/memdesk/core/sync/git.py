@@ -40,6 +40,7 @@ class Rejected(SyncFailed):
 class Entry:
     sha: str
     size: int
+    mode: str = "100644"
 
 
 def available() -> bool:
@@ -109,9 +110,9 @@ class Mirror:
             if not record:
                 continue
             meta, _, path = record.partition("\t")
-            _mode, kind, sha, size = meta.split()
+            mode, kind, sha, size = meta.split()
             if kind == "blob":
-                entries[path] = Entry(sha, int(size))
+                entries[path] = Entry(sha, int(size), mode)
         return entries
 
     def read(self, shas: list[str]) -> dict[str, bytes]:

@@ -6,12 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memdesk.core.errors import MemdeskError
-from memdesk.core.sync.files import IDENTITY, MAX_FILE_BYTES, Unit, id_of_path, identity_units
+from memdesk.core.sync.files import (
+    IDENTITY,
+    MAX_FILE_BYTES,
+    MEMORIES,
+    Unit,
+    id_of_path,
+    identity_units,
+)
 from memdesk.core.sync.git import Entry, Mirror
 from memdesk.core.sync.merge import Side
 
 TAKE_BYTES = 128 * 2**20  # changed memory files one sync reads: ~130,000 memories of 1 KB
 READ_BYTES = 16 * 2**20  # read from git at a time
+SYMLINK = "120000"  # git's mode of a symbolic link
 
 
 @dataclass
@@ -32,8 +40,15 @@ class TreeSide:
         for path, entry in side.tree.items():
             memory_id = id_of_path(path)
             if memory_id is None:
+                if path.startswith(f"{MEMORIES}/"):  # a memory's file, misnamed: said, not lost
+                    side.refused[path] = (
+                        f"{path!r} is not named as memdesk names a memory's file "
+                        f"({MEMORIES}/xx/<words>--<id>.md)"
+                    )
                 continue
-            if entry.size > MAX_FILE_BYTES:
+            if entry.mode == SYMLINK:
+                side.refused[memory_id] = f"{path} is a symbolic link, not a file"
+            elif entry.size > MAX_FILE_BYTES:
                 side.refused[memory_id] = f"{path} is {entry.size:,} bytes, far past a memory's"
             elif memory_id in side.paths:
                 side.others.setdefault(memory_id, []).append(path)
