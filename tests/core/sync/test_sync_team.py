@@ -666,3 +666,20 @@ def test_a_writer_name_set_before_names_were_checked_goes_out_as_one_now(machine
     machines.init("b")
     [own] = machines.run("b", lambda s: s.sync())["remotes"]
     assert own["refused"] == []
+
+
+def test_a_change_to_a_project_kept_here_says_so(machines, tmp_path):
+    """A red team's refusal read "beta is not among this remote's projects (acme, beta)" for
+    a project the person keeps on this machine with `sync local`."""
+    from memdesk.core.sync.files import memory_path
+    from tests.core.sync.test_sync_untrusted import _file
+
+    team = tmp_path / "team.git"
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme", "beta"]))
+    note = machines.run("ana", lambda s: s.add("Beta ships on Fridays.", project="beta"))
+    machines.run("ana", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync_local("beta"))
+    changed = _file(note["id"], "Beta ships daily.", project='"beta"', version="2")
+    machines.push_files({memory_path(note["id"]): changed}, remote=team)
+    result = machines.run("ana", lambda s: s.sync())["remotes"][0]
+    assert "beta is kept on this machine only (sync local)" in "\n".join(result["refused"])

@@ -160,6 +160,8 @@ def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
         return f"{project} is synced through another remote or kept on this machine"
     if columns["layer"] == "L0":
         return "a team remote carries no identity profile"
+    if columns["project"] in remote.projects:  # `sync local`: the person keeps it here
+        return f"{project} is kept on this machine only (sync local): not applied"
     return f"{project} is not among this remote's projects ({', '.join(remote.projects)})"
 
 
