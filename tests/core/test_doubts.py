@@ -32,6 +32,12 @@ def _confidences(message: str) -> set[str]:
         "nobody else agreed.",
         # a bare "use …" that fixes the code in front of us
         "Use the retry helper instead of the hand-written loop and drop the sleep.",
+        # a complaint, told by how it ends
+        "Our flaky e2e suite always fails on the payments page, without fail.",
+        # the person unsure, a state not reached yet
+        "Does the linter always sort imports in this repo, or only on CI? I've never been "
+        "quite sure.",
+        "We don't have the read replica wired up yet, so point reports at the primary.",
     ],
 )
 def test_a_statement_with_a_sign_it_may_not_last_is_proposed(message: str) -> None:
@@ -48,7 +54,31 @@ def test_a_statement_with_a_sign_it_may_not_last_is_proposed(message: str) -> No
         "For the record: staging is on port 5433, and it was moved there on purpose.",
         "Always use the retry helper for outbound calls, never a hand-written loop.",
         "We deploy with Argo, not Flux.",
+        # a figure that bounds the work, not a run's result
+        "Our frame budget is 16.6 ms on the base console.",
+        "In this repo, drafts always get the label 'not yet'.",
     ],
 )
 def test_a_rule_said_on_purpose_is_stored_whatever_is_said_beside_it(message: str) -> None:
     assert gapfill.HIGH in _confidences(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Our tech lead, Amara, wants every service to expose a /healthz endpoint. She mentions "
+        "it in every review.",
+        "The product manager on billing, Jonas, prefers monthly invoices for everyone.",
+    ],
+)
+def test_a_roles_taste_told_by_the_person_is_not_theirs(message: str) -> None:
+    assert _confidences(message) == set()
+
+
+def test_what_the_person_does_with_the_thing_just_named_keeps_its_name() -> None:
+    """ "numpydoc format — I use it for every docstring I write" was kept as "The user uses it
+    for every docstring the user writes": what "it" was, lost."""
+    (found,) = gapfill.find(
+        ["Please write the docstring in Google style (I use it for every function I write)."]
+    )
+    assert "Google style" in found.content

@@ -100,6 +100,9 @@ _LIMITS = re.compile(
 # deleted here; they get test.fixme and a ticket" (after a dash or a parenthesis, "it" is as
 # often the task's: "(we keep them stable) it should print what would be deleted").
 _GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks)\b)\w", _I)
+# What the person does with the thing just named: "numpydoc format — I use it for every
+# docstring I write" is one statement; cut apart, the memory lost what "it" is.
+_DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
 _SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
@@ -217,6 +220,7 @@ def _chunks(sentence: str) -> list[str]:
             or after_semicolon
             and _GOES_ON.match(chunk.strip(" ,"))
             or len(chunk.split()) < 3
+            or _DOES_WITH_IT.match(chunk.strip(" ,"))
             or _SUBORDINATE.match(chunks[-1].strip())
             or _UNFINISHED.search(chunks[-1])
             or markers.FIRST_PERSON.search(chunks[-1])

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from memdesk.core.sessions import pasted
+
 _I = re.IGNORECASE
 _MONTH = r"january|february|march|april|may|june|july|august|september|october|november|december"
 # "the user" stands for "I" in a finding's words (third_person.person)
@@ -32,11 +34,21 @@ _VENTED = (
     r"ugh|argh|why does|why is|seriously|sigh|wtf|ffs|drives me|ruins?|ruined|"
     r"every (?:single )?time (?:i|the user|something|it)"
 )
-_HEDGED = r"maybe|probably|might|perhaps|not sure|i guess|i suppose|i wonder"
+_HEDGED = (
+    r"maybe|probably|might|perhaps|not sure|i guess|i suppose|i wonder|"
+    r"(?:never|not) (?:been |really |quite |entirely )*sure|yet"
+)
 _IN_WORDS = re.compile(
     rf"\b(?:{_PAST}|{_NOW}|{_VENTED}|{_HEDGED}|{_SUPPOSED}|dropped from|went from)\b", _I
 )
 _MEASURED = re.compile(r"\d(?:\.\d+)?\s?(?:ms|%)(?!\w)")
+# A figure that bounds what is done is a rule ("our frame budget is 16.6 ms", "canaries start
+# at 5%"), not a run's result.
+_BOUND = re.compile(
+    r"\b(?:budget|target|slo|sla|limit|timeout|under|at most|minimum|maximum|gate|threshold|"
+    r"must|always|never|every|per|start|p\d\d)\b",
+    _I,
+)
 _KEPT_APART = re.compile(
     r"\b(?:reckons|insists|adamant|of the opinion|maintains that|keeps (?:pushing|saying|"
     r"telling)|is convinced|swears by|(?:his|her|their) (?:view|point|preference|thing|call|"
@@ -57,6 +69,10 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     `message_prose`) bear a sign that what they state may not last."""
     if _ON_PURPOSE.search(sentence):
         return False
+    content = pasted.QUOTED.sub("", content)  # "drafts get the label 'not yet'" is a rule
     return bool(
-        _IN_WORDS.search(content) or _MEASURED.search(content) or _KEPT_APART.search(message_prose)
+        _IN_WORDS.search(content)
+        or _MEASURED.search(content)
+        and not _BOUND.search(content)
+        or _KEPT_APART.search(message_prose)
     )

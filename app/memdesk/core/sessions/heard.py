@@ -269,7 +269,8 @@ _VENTED = re.compile(
     # exasperation: "who did this", "useless", "every. time.", "Infuriating.", a shout, 😭
     r"who did this|useless[.!]*\s*$|unbelievable|infuriating|absurd|"
     r"black magic|should be illegal|every\.\s*time|a wall of (?:yellow|red|warnings|errors)|"
-    r"piling up|so dumb|"
+    r"piling up|so dumb|every\.?\s+single\.?\s+(?:time|week|day|run|release)\b|"
+    r"without (?:fail|exception)|such a joy|take it personally|, of course[.!]*\s*$|"
     r"(?:the same|same old) story|i hate (?:it|them|this|that|watching)|"
     r"(?-i:AGAIN|FOREVER))\b|[😭😤🙄🤦😩😫😡🤬]",
     _I,

@@ -57,7 +57,13 @@ REPORTED = re.compile(
     r"(?:'s? (?:rule|view|opinion|take|stance|position|approach|habit) is|"
     r"(?: [\w-]+){0,4}? (?:would rather|'d rather|is adamant|is of the opinion|is (?:very |"
     r"pretty |super |really )?(?:strict|firm|dogmatic)|always [a-z]+s)\b)|"
-    r"\b(?:is|are) (?:adamant|of the opinion)\b",
+    r"\b(?:is|are) (?:adamant|of the opinion)\b|"
+    # a role's taste, the person named beside it or not: "Our architect, Kofi, wants everything
+    # through the ORM", "The biostatistician on the grant, Dr. Okafor, prefers Fine-Gray"
+    r"^(?:our|my|the) (?:[\w-]+ ){0,3}?(?:architect|cto|ceo|cfo|lead|manager|boss|director|vp|"
+    r"head|chief|principal|pm|po|designer|reviewer|biostatistician|statistician|professor|"
+    r"advisor|adviser|supervisor|colleague|teammate|founder)\b[^.;]{0,60}?"
+    r"\b(?:wants|prefers|likes|loves|hates|would like|favou?rs)\b",
     _I,
 )
 # The person's distance from a view just told: "i dont really buy it", "nobody else agrees",
