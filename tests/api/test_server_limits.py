@@ -12,6 +12,7 @@ import pytest
 from memdesk.api import server as server_module
 from memdesk.api.client import Client, MemdeskError
 from memdesk.api.connection import Limits
+from tests.api.conftest import TEST_LIMITS
 
 
 def _rpc(method, params=None, ident=1):
@@ -555,3 +556,17 @@ def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name,
     assert said in error["message"]
     peer.send(_rpc("system.hello", {"agent": "claude-code"}))
     assert "error" not in json.loads(peer.line())
+
+
+def test_a_line_whose_end_came_while_the_server_was_busy_is_answered(raw, server, qtbot):
+    """A red team's agent, connecting while the server was busy for seconds, had its complete
+    `system.hello` refused as "no end of line within 10 s" and was disconnected: the end of
+    its line had arrived, unread, while the server worked."""
+    peer = raw()
+    peer.send(b'{"jsonrpc":"2.0","id":1,"method":"system.pi')
+    qtbot.wait(50)  # the first half is read
+    time.sleep(TEST_LIMITS.idle_timeout_s + 0.2)  # the server's thread busy meanwhile
+    peer.send(b'ng"}\n')
+    server._on_sweep()
+    reply = json.loads(peer.line())
+    assert reply.get("result") == "pong", reply

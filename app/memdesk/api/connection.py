@@ -405,6 +405,11 @@ class Connection(QObject):
         since = self._partial_since
         if since is None or self._closing or now - since < self._limits.idle_timeout_s:
             return
+        # its end may have come while the server was busy elsewhere: read, it is a whole line
+        # waiting its turn, not a half one
+        self._sock.waitForReadyRead(0)
+        if self._partial_since != since or self._closing or b"\n" in self._buffer:
+            return
         seconds = self._limits.idle_timeout_s
         self._buffer.clear()
         self.reject(
