@@ -199,3 +199,22 @@ def test_signals_are_bounded(service):
         service.session_start("s1", actor=CLAUDE, signals=["x"] * 301)
     with pytest.raises(ValidationError):
         service.session_start("s1", actor=CLAUDE, signals="pnpm")
+
+
+def test_agents_notes_repeating_a_prompts_words_never_take_the_persons_rule_out(service):
+    """A red team's six notes repeating a prompt's words filled every place of that prompt's
+    memories (k=5), and the person's rule "Never use sudo with the kumquat installer" was
+    not given; `context.build` the same."""
+    rule = service.add("Never use sudo with the kumquat installer", project="p")["id"]
+    for n in range(6):
+        service.add(
+            f"kumquat installer sudo kumquat installer run kumquat installer {n}",
+            project="p",
+            actor=agent("evil"),
+            dedup=False,
+        )
+    service.session_start("s1", actor=CLAUDE, project="p", briefing_chars=0)
+    given = service.session_prompt("s1", "run the kumquat installer with sudo", actor=CLAUDE)
+    built = service.build_context("kumquat installer sudo", project="p", k=5, actor=CLAUDE)
+    assert rule in given["ids"]
+    assert built["ids"][0] == rule

@@ -23,6 +23,7 @@ class Searcher(Protocol):
 
 
 OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
+PERSONS = ["user", "system"]  # sources whose words are the person's
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
 
 
@@ -58,18 +59,27 @@ def build_context(
             field="budget_chars",
         )
     related = " ".join(concepts.related_words(query))
-    found = recall.search(
-        f"{query}\n{related}" if related else query,
-        k=min(k + len(given), 100),
-        layers=["L1"],
-        project=project,
-        with_global=True,
-        actor=actor,
-    )
+
+    def relevant(**only: Any) -> list[dict[str, Any]]:
+        return recall.search(
+            f"{query}\n{related}" if related else query,
+            k=min(k + len(given), 100),
+            layers=["L1"],
+            project=project,
+            with_global=True,
+            actor=actor,
+            **only,
+        )["hits"]
+
+    # The person's words are searched apart and come first: six agent notes repeating a
+    # prompt's words took every place, and the person's rule for that prompt was not given.
+    hits = relevant(source=PERSONS, record=False)  # the search below is the one logged
+    seen = {hit["id"] for hit in hits}
+    hits += [hit for hit in relevant() if hit["id"] not in seen]
     ids: list[str] = []
     heading = "## Relevant memories\n"
-    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in found["hits"]})
-    for hit in found["hits"]:
+    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in hits})
+    for hit in hits:
         if (
             hit["id"] in given
             or not hit["inject"]
