@@ -20,7 +20,7 @@ from memdesk.api import errors, naming
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
 from memdesk.api.repeatable import SAFE_TO_REPEAT
-from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent, validate
+from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent, guard, validate
 
 logger = logging.getLogger(__name__)
 
@@ -276,6 +276,13 @@ class Dispatcher:
             )
         # a name, nothing that reads as markup nor passes for the person's
         validate.agent_name(name, "agent")
+        if steers := guard.scan(name):  # it is quoted to other agents as a note's writer
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                f"system.hello: agent {name!r} reads as an instruction to a model ({steers[0]}); "
+                "an agent names itself (claude-code, cursor, …)",
+                field="agent",
+            )
         role = params.get("role", "agent")
         if role not in ROLES:
             raise RpcError(
