@@ -468,7 +468,8 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
     code, out, _ = run("inbox")
     assert "unsure" in out
     assert "merge" in out
-    run_json("inbox", "--reject", "proposal:1", "--reason", "keep both")
+    (merge,) = [i["key"] for i in run_json("inbox") if i["type"] == "merge"]
+    run_json("inbox", "--reject", merge, "--reason", "keep both")
     assert [i["reason"] for i in run_json("inbox", "--rejected")] == ["keep both"]
     run_json("inbox", "--accept", f"memory:{unsure['id']}", "--text", "Staging port is 5434")
     assert run_json("show", unsure["id"])["content"] == "Staging port is 5434"

@@ -126,3 +126,19 @@ def test_stats_and_links_do_not_tell_another_agent_about_a_private_memory(servic
         private["id"]
     ]
     assert service.stats()["tags"] == {"deal-initech": 1, "board": 1}  # the person sees all
+
+
+def test_an_agents_proposal_numbers_say_nothing_of_what_was_filed_between(service):
+    """A red team's agent wrote its guess of a private memory's text, then made a proposal of
+    its own: numbered 2, not 1, it learned the guess had matched (a proposal about it was
+    filed for the person in between). Numbers are drawn at random."""
+    from memdesk.core import agent
+
+    bob = agent("bob")
+    numbers = set()
+    for n in range(5):
+        service.add(f"qwxv zzkt plorb {n} uses port 1000", actor=bob, dedup=False)
+        service.add(f"qwxv zzkt plorb {n} uses port 2000", actor=bob)
+        numbers |= {p["id"] for p in service.proposals(actor=bob)}
+    assert len(numbers) >= 2
+    assert not {1, 2, 3, 4, 5} & numbers

@@ -3,6 +3,7 @@ review/inbox.py). Every room that asks the person something files it here."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from memdesk.core import clock
@@ -16,7 +17,11 @@ class Proposals:
         self.desk = desk
 
     def propose(self, pending: list[Change], **fields: Any) -> Proposal:
-        row = Proposal.create(created_at=clock.now(), **fields)
+        # A number drawn at random, not the next one: an agent that saw its own proposal
+        # numbered 2, not 1, learned that its text had matched a private memory it may not
+        # read (proposals about it were filed in between, for the person).
+        number = _unused_number()
+        row = Proposal.create(id=number, created_at=clock.now(), **fields)
         self.desk.touch_proposals([row.id], created=True)
         pending.append(Change("inbox", "", None, "system"))
         return row
@@ -28,3 +33,13 @@ class Proposals:
                 setattr(row, name, value)
             row.save()
             pending.append(Change("inbox", "", None, "user"))
+
+
+def _unused_number() -> int:
+    while True:
+        number = secrets.randbelow(MAX_NUMBER) + 1
+        if not Proposal.select().where(Proposal.id == number).exists():
+            return number
+
+
+MAX_NUMBER = 2**53 - 1  # a JSON number every client reads exactly

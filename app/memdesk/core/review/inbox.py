@@ -139,7 +139,7 @@ class Inbox:
         about a memory it may not read (what it quotes, such as the numbers of an update,
         would tell it)."""
         validate.one_of(status, ("pending", "accepted", "dismissed", "all"), "status")
-        query = Proposal.select().order_by(Proposal.id.desc())
+        query = Proposal.select().order_by(Proposal.created_at.desc(), Proposal.id.desc())
         if status != "all":
             query = query.where(Proposal.status == status)
         if actor.source != "agent":
