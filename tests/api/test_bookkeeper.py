@@ -67,3 +67,25 @@ def test_idle_work_never_waits_for_another_writer_and_loses_nothing(service, db_
     assert service.queued_recalls() == 1
     keeper.tick()
     assert _logged(db_path) == 1
+
+
+def test_a_merge_step_that_takes_long_stops_the_merging_till_later(service, monkeypatch):
+    """On a store of an agent's 60 KB memories of random words each idle merge step took
+    ~0.5 s (one SQLite statement: no time limit stops it), and step after step held every
+    client for over a minute."""
+    from memdesk.api import bookkeeper
+
+    for n in range(40):
+        service.add(f"merge note number {n}", dedup=False)
+    steps = []
+
+    def slow_step(pages: int) -> bool:
+        steps.append(pages)
+        time.sleep(bookkeeper.MAX_STEP_S + 0.05)
+        return True  # there would be more to merge
+
+    monkeypatch.setattr(service, "tidy_index", slow_step)
+    keeper = Bookkeeper(service)
+    for _ in range(5):
+        keeper.tick()
+    assert len(steps) == 1

@@ -17,6 +17,7 @@ short steps, with requests let in between them.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -27,6 +28,7 @@ T = TypeVar("T")
 
 TIDY_AFTER_CHANGES = 1000
 MERGE_PAGES = 100  # ~10 ms of work per idle tick
+MAX_STEP_S = 0.1
 
 
 class Bookkeeper:
@@ -58,10 +60,16 @@ class Bookkeeper:
         self._guarded(self._service.flush_recalls)
 
     def _tidy(self) -> bool:
+        started = time.monotonic()
         more = self._guarded(self._service.tidy_index, MERGE_PAGES)
-        if more is False:
+        # A step is one SQLite statement no time limit can stop: on a store of agents' 60 KB
+        # memories of random words each took ~0.5 s whatever its size, and step after step
+        # held every client for a minute. Past MAX_STEP_S the merging waits for the next
+        # TIDY_AFTER_CHANGES changes (searches there read a few more b-trees meanwhile).
+        if more is False or time.monotonic() - started > MAX_STEP_S:
             self._untidy = False
             self._changes = 0
+            return False
         return bool(more)
 
     def _guarded(self, work: Callable[..., T], *args: Any) -> T | None:
