@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core import NotFound, agent
+from memdesk.core import NotFound, ValidationError, agent
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
 
@@ -142,3 +142,20 @@ def test_an_agents_proposal_numbers_say_nothing_of_what_was_filed_between(servic
         numbers |= {p["id"] for p in service.proposals(actor=bob)}
     assert len(numbers) >= 2
     assert not {1, 2, 3, 4, 5} & numbers
+
+
+def test_an_id_prefix_says_nothing_of_memories_the_agent_may_not_read(service):
+    """A red team's agent asked for 4-character prefixes: "matches several memories" where
+    another agent's private memory shared the prefix with one it could see told it the
+    hidden one exists. Only what the caller may read is matched."""
+    from memdesk.core import agent
+    from memdesk.store import Memory
+
+    bob, alice = agent("bob"), agent("alice")
+    shown = service.add("The docs live in docs/", actor=bob)
+    hidden = service.add("Alice's own note", actor=alice, visibility="private")
+    twin = shown["id"][:4] + hidden["id"][4:]
+    Memory.update(uuid=twin).where(Memory.uuid == hidden["id"]).execute()
+    assert service.get(shown["id"][:4], actor=bob)["id"] == shown["id"]
+    with pytest.raises(ValidationError, match="matches several"):
+        service.get(shown["id"][:4])  # the person reads both

@@ -20,6 +20,8 @@ from memdesk.core.rules import KINDS, LAYERS, SOURCES
 from memdesk.core.search.filters import Filters, order_by
 from memdesk.store import Link, Memory, MemoryVersion, among
 
+MAX_PREFIXED = 1_000  # rows read for one prefix of 4+ characters (1M memories: ~15 each)
+
 
 class Reads:
     """Lookups that never write."""
@@ -35,11 +37,14 @@ class Reads:
         memory_id = memory_id.strip().lower()
         row = Memory.get_or_none(Memory.uuid == memory_id)
         if row is None and len(memory_id) >= 4:
-            matches = list(
+            # only what the caller may read counts: "matches several" for a prefix shared
+            # with a hidden memory told an agent that one exists
+            prefixed = (
                 Memory.select()
                 .where((Memory.uuid >= memory_id) & (Memory.uuid < memory_id + "\uffff"))
-                .limit(2)
+                .limit(MAX_PREFIXED)
             )
+            matches = [r for r in prefixed if visible_to(r, actor)][:2]
             if len(matches) > 1:
                 raise ValidationError(
                     f"{field} {memory_id!r} matches several memories; give more characters",
