@@ -317,11 +317,19 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
     no answer at all: a host waits for ever on such an id."""
     serve()  # the test's own: a bridge starts one of its own that outlives it
 
+    deep = "[" * 600 + "]" * 600
     asked = [
         _INITIALIZE,
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": [1, 2]},
         '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory",'
         '"arguments":{"op":"get","id":"\\ud800"}}}',
+        # nested 600 deep: the SDK set it aside, the host waited for ever
+        '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"memory",'
+        f'"arguments":{{"op":"search","query":{deep}}}}}}}',
+        # a key twice: the SDK ran the last `op`, where the socket refuses the request
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory",'
+        '"arguments":{"op":"search","query":"x","op":"get"}}}',
+        '\ufeff{"jsonrpc":"2.0","id":8,"method":"ping"}',
     ]
     lines = b"".join(
         (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
@@ -336,6 +344,9 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
     by_id = {answer["id"]: answer for answer in map(json.loads, answers)}
     assert by_id[5]["error"]["code"] == -32602
     assert by_id[4]["result"]["isError"] is True
+    assert by_id[6]["error"]["code"] == -32602
+    assert by_id[7]["error"]["code"] == -32602
+    assert by_id[8]["result"] == {}
 
 
 def _lines(fd: int, count: int, seconds: float) -> list[bytes]:

@@ -231,21 +231,66 @@ class _BoundedLines:
 
 
 def _answerable(line: str) -> str:
-    """A request its SDK would set aside without a word, made one it answers: `params` given
-    as a list (answered "invalid params"), a lone surrogate (read as U+FFFD, then named in the
-    answer). A host waited for ever on such an id."""
-    if "\\ud" not in line.lower() and not re.search(r'"params"\s*:\s*\[', line):
-        return line
+    """A request its SDK would set aside without a word, made one it answers "invalid
+    params": `params` given as a list, nested past MAX_DEPTH (a tool call 500 deep was never
+    answered), or a key given twice (the SDK took the last `op`; the socket refuses it); a
+    lone surrogate is read as U+FFFD and named in the answer, a byte-order mark dropped. A
+    host waits for ever on an id never answered."""
+    line = line.removeprefix("\ufeff")
     try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        return line
+        message = json.loads(line, object_pairs_hook=_once_each)
+    except RecursionError:
+        return _params_dropped(line)
+    except ValueError:
+        return line if not isinstance(sys.exc_info()[1], _KeyTwice) else _params_dropped(line)
     if not isinstance(message, dict):
         return line
-    if isinstance(message.get("params"), list):
+    if isinstance(message.get("params"), list) or _deeper_than(message.get("params"), MAX_DEPTH):
         message["params"] = {}
+    elif "\\ud" not in line.lower():
+        return line
     text = json.dumps(message, ensure_ascii=False)
     return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text) + "\n"
+
+
+MAX_DEPTH = 64  # nesting of a tool's arguments; the SDK's parser stops far below Python's
+_TOP = re.compile(
+    r'^\s*\{\s*((?:"(?:id|method|jsonrpc)"\s*:\s*(?:"[^"\\]{0,200}"|-?\d{1,18})\s*,\s*)+)'
+)
+
+
+class _KeyTwice(ValueError):
+    pass
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise _KeyTwice("a key given twice")
+    return dict(pairs)
+
+
+def _deeper_than(value: Any, depth: int) -> bool:
+    if depth < 0:
+        return True
+    if isinstance(value, dict):
+        return any(_deeper_than(v, depth - 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_deeper_than(v, depth - 1) for v in value)
+    return False
+
+
+def _params_dropped(line: str) -> str:
+    """The request's id, method and version as they open the line, without its params; the
+    line as it was (set aside) when they do not."""
+    found = _TOP.match(line)
+    if found is None:
+        return line
+    try:
+        head = json.loads("{" + found[1].rstrip().rstrip(",") + "}")
+    except ValueError:
+        return line
+    return json.dumps({**head, "params": {}}) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
