@@ -70,3 +70,28 @@ def test_a_clone_of_the_same_repository_or_a_moved_one_keeps_the_name(tmp_path, 
     first.rename(moved)
     clone.rename(tmp_path / "scratch" / "gone")
     assert project_of(moved) == "api"
+
+
+def test_a_worktree_of_the_persons_repository_is_that_repositorys_project(tmp_path, monkeypatch):
+    """A red team's session in a git worktree (Claude Code's `.claude/worktrees/<name>`) was
+    a project of its own: none of the person's rules for the repository were briefed."""
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    repo = _repository(tmp_path / "shop")
+    (repo / ".git" / "worktrees" / "fix-cart").mkdir(parents=True)
+    tree = repo / ".claude" / "worktrees" / "fix-cart"
+    tree.mkdir(parents=True)
+    (tree / ".git").write_text(f"gitdir: {repo / '.git' / 'worktrees' / 'fix-cart'}\n")
+    assert project_of(repo) == project_of(tree) == "shop"
+
+
+@pytest.mark.parametrize("spelt", ["api ", "\u00a0api", "api\u3000"])
+def test_a_folder_named_like_a_project_with_a_space_more_is_not_that_project(
+    tmp_path, monkeypatch, spelt
+):
+    """A red team's unrelated repository named "api " (a trailing space) was taken for a new
+    name, then stripped by the server to "api": it was briefed that project's memories."""
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    first = _repository(tmp_path / "work" / "api", "git@corp:team/api.git")
+    other = _repository(tmp_path / "elsewhere" / spelt)
+    assert project_of(first) == "api"
+    assert project_of(other) == "elsewhere/api"

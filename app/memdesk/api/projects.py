@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 import zlib
 from pathlib import Path
 
@@ -38,11 +39,38 @@ def project_of(cwd: str | os.PathLike[str] | None) -> str | None:
         folder = Path(cwd).expanduser().resolve()
     except (OSError, RuntimeError, ValueError):
         return None
-    root = git_root(folder) or folder
+    root = _main_worktree(git_root(folder)) or folder
     # The home folder or / is where an agent starts when it works on nothing in particular.
-    if root == root.parent or root == Path.home() or not root.name:
+    if root == root.parent or root == Path.home() or not _plain(root.name):
         return None
     return _registered(root)
+
+
+def _plain(name: str) -> str:
+    """A folder's name as the server keeps a project's (validate.name): "api " and "api"
+    with a no-break space are "api", so they are checked against the "api" already taken."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+def _main_worktree(root: Path | None) -> Path | None:
+    """For a git worktree (its `.git` a file: "gitdir: <repo>/.git/worktrees/<name>"), the
+    repository it belongs to: Claude Code's `.claude/worktrees/<name>` was a project of its
+    own, without the person's rules."""
+    if root is None or not (root / ".git").is_file():
+        return root
+    from memdesk import paths
+
+    try:
+        line = paths.read_regular_file(root / ".git", 4096).decode("utf-8", "replace")
+    except (OSError, paths.NotAFile):
+        return root
+    gitdir = Path(line.removeprefix("gitdir:").strip())
+    if not gitdir.is_absolute():
+        gitdir = root / gitdir
+    repository = gitdir.parent.parent.parent
+    if gitdir.parent.name != "worktrees" or gitdir.parent.parent.name != ".git":
+        return root
+    return repository.resolve() if repository.is_dir() else root
 
 
 def _registered(root: Path) -> str:
@@ -54,8 +82,8 @@ def _registered(root: Path) -> str:
     if isinstance(known.get(key), str):
         return known[key]
     names = {name: other for other, name in known.items() if isinstance(name, str)}
-    name = root.name
-    for candidate in (name, f"{root.parent.name}/{name}", f"{name}-{_digest(key)}"):
+    name = _plain(root.name)
+    for candidate in (name, f"{_plain(root.parent.name)}/{name}", f"{name}-{_digest(key)}"):
         other = names.get(candidate)
         if other is None or not Path(other).exists() or _same_repository(root, Path(other)):
             name = candidate
