@@ -325,3 +325,17 @@ def test_a_tasks_working_memory_is_this_agents_in_this_project(service):
     again = service.session_start("a2", actor=CLAUDE, project="billing", task="release")
     assert "rules.py" in again["text"]  # its own, from the session still open
     assert "evil.py" not in again["text"]
+
+
+def test_a_session_in_no_project_is_given_the_memories_of_none_not_of_all(service):
+    """A red team's session started in "/" (a container's working folder), or with no folder,
+    was given every project's memories at each prompt: another project's password location
+    among them."""
+    from memdesk.core import agent
+
+    claude = agent("claude-code")
+    service.add("The api prod password rotation lives in vault at secret/api", project="api")
+    mine = service.add("Answer in short sentences about the password rotation")["id"]
+    service.session_start("s-root", actor=claude, briefing_chars=0)
+    given = service.session_prompt("s-root", "where is the password rotation", actor=claude)
+    assert given["ids"] == [mine]

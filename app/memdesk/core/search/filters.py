@@ -45,6 +45,9 @@ class Filters:
     # With a project: also the memories of no project (the user's own preferences belong to
     # none and hold everywhere): "this project or none", as sessions see memory.
     with_global: bool = False
+    # Only the memories of no project: a session that works in none (started in "/", or with
+    # no folder) was given every project's.
+    only_global: bool = False
     task: str | None = None
     tags: tuple[str, ...] = ()
     since: str | None = None
@@ -65,6 +68,7 @@ class Filters:
         agent: str | None = None,
         project: str | None = None,
         with_global: bool = False,
+        only_global: bool = False,
         task: str | None = None,
         tags: Sequence[str] | None = None,
         since: Any = None,
@@ -87,6 +91,7 @@ class Filters:
             agent=validate.name(agent, "agent"),
             project=validate.name(project, "project"),
             with_global=bool(with_global and project),
+            only_global=bool(only_global and not project),
             task=validate.name(task, "task"),
             tags=tuple(validate.tags(tags)),
             since=parse_time(since, "since") if since is not None else None,
@@ -114,6 +119,8 @@ class Filters:
             expr &= (Memory.project == self.project) | Memory.project.is_null()
         elif self.project:
             expr &= Memory.project == self.project
+        elif self.only_global:
+            expr &= Memory.project.is_null()
         if self.task:
             expr &= Memory.task == self.task
         for tag in self.tags:

@@ -39,11 +39,13 @@ def build_context(
     actor: Actor = USER,
     identity: bool = True,
     given: Collection[str] = (),
+    sessions_project: bool = False,
 ) -> dict[str, Any]:
     """The L0 profile in full (unless `identity` is False: a session had it at its start),
     then the top-`k` L1 memories for `query` of `project` or of none, never over budget.
-    Memories in `given` (already given to this session) are not repeated. The query also
-    searches the words related to its own (`concepts.related_words`)."""
+    Memories in `given` (already given to this session) are not repeated; for a session
+    (`sessions_project`), no project means the memories of none, not of every project. The
+    query also searches the words related to its own (`concepts.related_words`)."""
     query = validate.query(query)
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
     k = validate.integer(k, "k", 1, 100)
@@ -67,6 +69,7 @@ def build_context(
             layers=["L1"],
             project=project,
             with_global=True,
+            only_global=sessions_project,
             actor=actor,
             **only,
         )["hits"]

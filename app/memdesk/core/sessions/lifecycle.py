@@ -193,6 +193,7 @@ class Sessions:
             actor=actor,
             identity=False,
             given=self._given_ids(row),
+            sessions_project=True,
         )
         if found["ids"]:
             self._given(row, "prompt", found["ids"], found["size"])
@@ -219,6 +220,7 @@ class Sessions:
                 layers=["L1"],
                 project=row.project,
                 with_global=True,
+                only_global=True,  # a session in no project: the rules of none, not of all
                 record=False,
                 actor=actor,
                 **only,
