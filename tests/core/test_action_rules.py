@@ -115,7 +115,7 @@ def test_what_was_given_before_an_action_is_in_the_injections_record(service, se
     ("command", "programs"),
     [
         ("npm install marked", ("npm",)),
-        ("FOO=1 sudo -E make test && uv run pytest -k slow", ("make", "uv")),
+        ("FOO=1 sudo -E make test && uv run pytest -k slow", ("sudo", "make", "uv")),
         ("cat x | grep y; /usr/bin/python3 -m pytest", ("python3",)),  # reading breaks no rule
         ("git log -3 && git push origin main", ("git",)),
         ("make 'unclosed", ("make",)),
@@ -206,3 +206,28 @@ def test_a_files_name_without_extension_and_one_of_a_folder_of_many_count(servic
     dag = {"file_path": "/src/web/dags/pull.py", "content": "token = 'abc'\n"}
     assert "weaken tsconfig" in _act(service, session, "Edit", **tsconfig)["text"]
     assert "DAG files" in _act(service, session, "Write", **dag)["text"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "command", "forbidden"),
+    [
+        # a rule about one subcommand refused every use of the program
+        ("Never git push --force to main", "git commit -m wip", False),
+        ("Never git push --force to main", "git push --force origin main", True),
+        ("Never run terraform apply", "terraform plan", False),
+        ("Never run terraform apply", "terraform apply -auto-approve", True),
+        ("We don't use terraform workspaces", "terraform workspace new sandbox", True),
+        # padded, wrapped or repeated, the forbidden call was neither refused nor reminded
+        ("Never use npm in this project", "echo " + "x" * 5000 + "; npm install marked", True),
+        ("Never use npm in this project", "true; " * 1000 + "npm install marked", True),
+        ("Never use npm in this project", "bash -c 'npm install marked'", True),
+        ("Never use npm in this project", 'eval "npm install marked"', True),
+        ("Never use npm in this project", "{ npm install marked; }", True),
+        ("Never use sudo", "sudo apt-get install jq", True),
+    ],
+)
+def test_a_rule_forbids_what_it_names_however_the_command_is_put(rule, command, forbidden):
+    from memdesk.core.sessions import action_rules
+
+    cues = action_cues.of_call("Bash", {"command": command})
+    assert action_rules.forbids(rule, cues) is forbidden

@@ -17,7 +17,7 @@ from typing import Any
 
 # Commands that run another one: the program that matters is the one they run.
 _WRAPPERS = frozenset(
-    "sudo env time nohup exec command xargs watch nice timeout doas then do else".split()
+    "sudo env time nohup exec command xargs watch nice timeout doas then do else { } !".split()
 )
 # Runners whose next word names a tool of its own ("npx prettier", "uv run pytest").
 _RUNNERS = {
@@ -73,7 +73,10 @@ _CODE_WORDS = frozenset(
     "implements override virtual protected readonly mutable append update delete create "
     "insert select table column columns field fields event events state props render".split()
 )
-MAX_COMMAND = 4000  # characters of a command read for its programs
+# A command is read segment by segment, each once however often it repeats: 4,000 characters
+# of padding, or 1,000 `true;`, put `npm install` past what was read, and past the rule.
+MAX_SEGMENTS, MAX_SEGMENT = 500, 2000
+_SHELLS = frozenset("bash sh zsh dash ksh fish".split())
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class Cues:
     path: str = ""
     # names the call brings in: an edit's new identifiers, a command's arguments
     added: frozenset[str] = field(default_factory=frozenset)
+    said: frozenset[str] = field(default_factory=frozenset)  # a command's every word
 
     def __bool__(self) -> bool:
         return bool(self.programs or self.words or self.path or self.added)
@@ -98,7 +102,7 @@ def of_call(tool: str, args: Any, root: str | None = None) -> Cues:
         return Cues()
     command = args.get("command")
     if isinstance(command, str) and tool.lower() in ("bash", "shell", "run_shell_command"):
-        return _of_command(command[:MAX_COMMAND])
+        return _of_command(command)
     for key in _FILE_TOOLS:
         path = args.get(key)
         if isinstance(path, str) and path.strip():
@@ -126,23 +130,36 @@ def _added(args: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out[:MAX_ADDED])
 
 
-def _of_command(command: str) -> Cues:
+def _of_command(command: str, depth: int = 0) -> Cues:
     programs: list[str] = []
     words: set[str] = set()
     arguments: list[str] = []
-    for segment in _SEGMENTS.split(command):
-        tokens = _tokens(segment)
+    said: set[str] = set()
+    segments = list(dict.fromkeys(s.strip() for s in _SEGMENTS.split(command) if s.strip()))
+    for segment in segments[:MAX_SEGMENTS]:
+        tokens = _tokens(segment[:MAX_SEGMENT])
+        said.update(t.lower() for t in tokens[:50] if len(t) <= 100)
         wrapped = False
         while tokens and (
             _ASSIGNMENT.match(tokens[0])
             or tokens[0] in _WRAPPERS
             or (wrapped and tokens[0].startswith("-"))  # the wrapper's own options
         ):
+            if tokens[0] in ("sudo", "doas"):  # "never use sudo" is about it
+                programs.append(tokens[0])
             wrapped = wrapped or tokens[0] in _WRAPPERS
             tokens = tokens[1:]
         if not tokens:
             continue
         program = PurePosixPath(tokens[0]).name.lower()
+        inner = _wrapped_command(program, tokens)
+        if inner is not None and depth < 3:  # `bash -c 'npm install'`, `eval "…"`
+            found = _of_command(inner, depth + 1)
+            programs += found.programs
+            words |= found.words
+            arguments += sorted(found.added)
+            said |= found.said
+            continue
         if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", program) or _reads_only(program, tokens):
             continue
         programs.append(program)
@@ -157,7 +174,17 @@ def _of_command(command: str) -> Cues:
             arguments += _argument_names(token)
     kept = (a for a in arguments if a not in words and a not in _GENERIC_ARGUMENTS)
     named = frozenset(list(dict.fromkeys(kept))[:MAX_ADDED])
-    return Cues(tuple(dict.fromkeys(programs)), frozenset(words), added=named)
+    return Cues(tuple(dict.fromkeys(programs)), frozenset(words), added=named, said=frozenset(said))
+
+
+def _wrapped_command(program: str, tokens: list[str]) -> str | None:
+    """The command a shell or `eval` is given to run, read as a command of its own."""
+    if program == "eval":
+        return " ".join(tokens[1:])
+    if program in _SHELLS and "-c" in tokens[1:]:
+        at = tokens.index("-c")
+        return tokens[at + 1] if at + 1 < len(tokens) else None
+    return None
 
 
 def _argument_names(token: str) -> list[str]:

@@ -56,7 +56,9 @@ def applying(hits: Sequence[dict[str, Any]], cues: Cues) -> list[Applied]:
         named = [name for name in names if _names_it(text, name)]
         if not named:
             continue
-        forbids = any(_forbids(text, name, names) for name in named if _may_forbid(name, cues))
+        forbids = any(
+            _forbids(text, name, names, cues.said) for name in named if _may_forbid(name, cues)
+        )
         out.append(
             Applied(
                 hit["id"],
@@ -80,7 +82,7 @@ def forbids(content: str, cues: Cues) -> bool:
     text = " ".join(content.split()).lower()
     names = _names(cues)
     return any(
-        _forbids(text, name, names)
+        _forbids(text, name, names, cues.said)
         for name in names
         if _may_forbid(name, cues) and _names_it(text, name)
     )
@@ -161,7 +163,17 @@ def _may_forbid(name: str, cues: Cues) -> bool:
     )
 
 
-def _forbids(text: str, name: str, names: list[str]) -> bool:
+# Words after a program in a rule that say where or how, not which of its commands.
+_NOT_A_SUBCOMMAND = frozenset(
+    "in on at to for with here there anywhere anymore ever again this that these those the a "
+    "an and or but unless without inside outside from by directly command commands anything "
+    "locally globally please it its our my your any every all when while if as so because "
+    "since is are be was on, only either nor instead".split()
+)
+_NEXT_WORD = re.compile(r"\s+([a-z][a-z0-9-]*)")
+
+
+def _forbids(text: str, name: str, names: list[str], said: frozenset[str] = frozenset()) -> bool:
     """The rule says no to `name` itself: "never npm", "not docker compose", "never
     monkeypatch datetime", "npm is not allowed"; not to a thing `name` only describes, a
     plural noun after it ("no terraform workspaces") or a path it begins ("not
@@ -172,4 +184,21 @@ def _forbids(text: str, name: str, names: list[str]) -> bool:
     described = rf"(?!\s+(?!(?:{others})\b)[a-z]+s\b)" if others else r"(?!\s+[a-z]+s\b)"
     before = rf"\b{_NEGATION}\s+{_VERBS}`?{quoted}{ending}(?![\w/-]){described}"
     after = rf"(?<![\w./-])`?{quoted}`?\s+{_OFF_LIMITS}"
-    return re.search(before, text) is not None or re.search(after, text) is not None
+    return (
+        any(_says_this_command(text[m.end() :], said) for m in re.finditer(before, text))
+        or re.search(after, text) is not None
+    )
+
+
+def _says_this_command(rest: str, said: frozenset[str]) -> bool:
+    """Whether what a rule names after the program is this call: "never git push --force"
+    says nothing of `git commit`, "never run terraform apply" nothing of `terraform plan`
+    (a red team's rule about one subcommand refused every use of the program)."""
+    nxt = _NEXT_WORD.match(rest)
+    if not said or nxt is None or nxt[1] in _NOT_A_SUBCOMMAND:
+        return True
+    # with its endings: "no terraform workspaces" is about `terraform workspace new`
+    return any(
+        word == nxt[1] or len(word) > 3 and nxt[1].startswith(word) and len(nxt[1]) - len(word) <= 3
+        for word in said
+    )
