@@ -645,3 +645,20 @@ def test_doctor_says_when_a_hook_runs_memdesk_from_whatever_folder_it_is_in(
     )
     code, out, _ = run("doctor", db=db)
     assert code == 0, out
+
+
+def test_an_import_error_shows_a_files_escape_sequences_not_runs_them(run, tmp_path):
+    """A red team's import file with an id of `ESC]0;…BEL ESC[2J … import OK: 120 memories
+    added` retitled and cleared the person's terminal, and showed a fake success, from the
+    error message that quoted it."""
+    crafted = "\x1b]0;PWNED\x07\x1b[2J\x1b[32mimport OK: 120 memories added\x1b[0m"
+    path = tmp_path / "in.json"
+    path.write_text(
+        json.dumps({"format": "memdesk-export", "version": 1, "memories": [{"id": crafted}]}),
+        encoding="utf-8",
+    )
+    code, _out, err = run("import", str(path))
+    assert code != 0
+    assert "\x1b" not in err
+    assert "\x07" not in err
+    assert "⟨U+001B⟩" in err

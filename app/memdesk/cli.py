@@ -454,5 +454,6 @@ def _fail(message: str, kind: str, code: int, as_json: bool, field: str | None =
             error["field"] = field
         print(json.dumps({"error": error}, ensure_ascii=False), file=sys.stderr)
     else:
-        print(f"memdesk: error: {message.replace(chr(10), '; ')}", file=sys.stderr)
+        # a handed file's words are quoted in errors: its escape sequences shown, never run
+        print(f"memdesk: error: {visible(message.replace(chr(10), '; '))}", file=sys.stderr)
     return code
