@@ -680,6 +680,7 @@ def test_a_change_to_a_project_kept_here_says_so(machines, tmp_path):
     machines.run("ana", lambda s: s.sync())
     machines.run("ana", lambda s: s.sync_local("beta"))
     changed = _file(note["id"], "Beta ships daily.", project='"beta"', version="2")
-    machines.push_files({memory_path(note["id"]): changed}, remote=team)
+    where = memory_path(note["id"], "Beta ships on Fridays.")  # its file, not a second one
+    machines.push_files({where: changed}, remote=team)
     result = machines.run("ana", lambda s: s.sync())["remotes"][0]
     assert "beta is kept on this machine only (sync local)" in "\n".join(result["refused"])
