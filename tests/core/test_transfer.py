@@ -170,6 +170,10 @@ def _break(document: dict, how: str) -> str:
         document["version"] = 99
     elif how == "a version with no next":  # edits of it failed with a traceback
         memories[3]["version"] = 2**63 - 1
+    elif how == "a history past the memory":  # the next edit scrambled it
+        memories[4]["versions"] = [dict(memories[4]["versions"][0], version=5)]
+    elif how == "an agent's identity line":  # an agent's words among the person's profile
+        memories[5].update(layer="L0", source="agent", agent="evil")
     return json.dumps(document)
 
 
@@ -187,6 +191,8 @@ def _break(document: dict, how: str) -> str:
         ("bad version state", "memories[2]", "versions"),
         ("wrong format version", None, "version"),
         ("a version with no next", "memories[3]", "version"),
+        ("a history past the memory", "memories[4]", "versions"),
+        ("an agent's identity line", "memories[5]", "layer"),
     ],
 )
 def test_a_bad_file_names_record_and_field_and_changes_nothing(

@@ -104,6 +104,14 @@ def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str
         if not isinstance(versions, list):
             raise ValidationError("versions must be a list", field="versions")
         out["versions"] = [_checked_version(v) for v in versions]
+        numbers = [v["version"] for v in out["versions"]]
+        if len(set(numbers)) != len(numbers) or any(n >= out["version"] for n in numbers):
+            # a history past the current version was scrambled by the next edit
+            raise ValidationError(
+                f"versions must be earlier versions, each once (the memory is at version "
+                f"{out['version']}; the file lists {sorted(numbers)})",
+                field="versions",
+            )
     except MemdeskError as exc:
         errors.append(f"{where}: field {exc.field}: {exc.message}")
         return None
@@ -115,7 +123,7 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise ValidationError(f"missing {', '.join(missing)}", field=missing[0])
     created = clock.parse_time(record["created_at"], "created_at")
-    return {
+    state = {
         "content": validate.content(record["content"]),
         "layer": validate.one_of(record["layer"], rules.LAYERS, "layer"),
         "kind": validate.one_of(record["kind"], rules.KINDS, "kind"),
@@ -147,6 +155,14 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
         ),
         "inject": validate.boolean(record.get("inject", True), "inject"),
     }
+    if state["layer"] == "L0" and (state["source"] == "agent" or state["visibility"] != "shared"):
+        # the profile is the person's, given to every agent: no file makes an agent's line of it
+        raise ValidationError(
+            "an identity (L0) entry is the person's own and shared: this one says "
+            f"source {state['source']}, visibility {state['visibility']}",
+            field="layer",
+        )
+    return state
 
 
 def _doubt(record: dict[str, Any], state: dict[str, Any]) -> list[str]:
