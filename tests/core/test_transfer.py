@@ -438,3 +438,21 @@ def test_a_memory_dated_in_the_future_is_refused(service, dump):
             json.dumps({"format": "memdesk-export", "version": 1, "memories": [record]})
         )
     assert dump() == before
+
+
+def test_a_teammates_memory_read_back_from_an_export_stays_theirs(service, tmp_path):
+    """A red team exported a store holding a teammate's synced memory and imported it into
+    another: the writer was dropped, and the teammate's words were briefed as the person's."""
+    from memdesk.store import Memory
+
+    theirs = service.add("Acme deploys on Fridays", project="acme")
+    Memory.update(writer="bo@work").where(Memory.uuid == theirs["id"]).execute()
+    exported = service.export()
+    service.close()
+    other = MemoryService.open(tmp_path / "other.db")
+    try:
+        other.import_json(exported)
+        started = other.session_start("s1", agent="claude-code", project="acme")
+        assert "(synced from bo@work)" in started["text"]
+    finally:
+        other.close()

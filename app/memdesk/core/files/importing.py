@@ -100,6 +100,8 @@ def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str
         except ValueError:
             raise ValidationError("id must be a UUID", field="id") from None
         out["doubt"] = _doubt(record, out)
+        # a teammate's words stay theirs: without it an export read back made them the person's
+        out["writer"] = validate.writer(record.get("writer"), "writer")
         versions = record.get("versions", [])
         if not isinstance(versions, list):
             raise ValidationError("versions must be a list", field="versions")
@@ -326,6 +328,7 @@ def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> N
 
 def _columns(record: dict[str, Any]) -> dict[str, Any]:
     values = {k: record[k] for k in PUBLIC_FIELDS}
+    values["writer"] = record.get("writer")
     values["tags"] = validate.dump_tags(record["tags"])
     # The guard reads the text afresh (never trusted from the file); the doubt is kept.
     values["flag"] = withhold.reasons_for(
