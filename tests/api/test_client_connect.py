@@ -38,3 +38,70 @@ def test_a_full_queue_is_waited_out(busy_listener, sock_path):
 def test_a_queue_full_past_the_timeout_says_memdesk_is_unavailable(busy_listener, sock_path):
     with pytest.raises(ServerUnavailable, match="Resource temporarily unavailable"):
         Client(socket_path=sock_path, timeout=0.3)
+
+
+def _impostor(sock_path, answer):
+    """Something listening where memdesk's socket should be, answering each line with
+    `answer(line)` (bytes), for ever."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(sock_path)
+    listener.listen(4)
+
+    def serve():
+        try:
+            peer, _ = listener.accept()
+        except OSError:  # closed first: the client refused before it was taken
+            return
+        with peer:
+            for line in peer.makefile("rb"):
+                try:
+                    while True:  # for ever, for an answer that never ends
+                        peer.sendall(answer(line))
+                        if not answer(b"again"):
+                            break
+                except OSError:
+                    return
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda line: b"" if line == b"again" else b"\x1b]0;PWNED\x07garbage \xff\xfe not json\n",
+        lambda line: b"" if line == b"again" else b'["not", "an object"]\n',
+        lambda line: b'{"jsonrpc":"2.0","id":999,"result":"pong"}\n',  # never its id, for ever
+    ],
+    ids=["bytes that are not UTF-8", "not an object", "answers to other ids"],
+)
+def test_what_does_not_speak_memdesks_protocol_is_refused_within_the_time_limit(sock_path, answer):
+    """A red team's socket answering bytes that are not UTF-8 gave the CLI a traceback; one
+    answering other ids kept it waiting for ever."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    listener = _impostor(sock_path, answer)
+    pool = ThreadPoolExecutor(1)
+    try:
+        connecting = pool.submit(Client, socket_path=sock_path, agent="cli", timeout=1.0)
+        with pytest.raises(ServerUnavailable):
+            connecting.result(timeout=15)  # not for ever
+    finally:
+        listener.close()
+        pool.shutdown(wait=False)
+
+
+def test_a_socket_another_user_serves_is_refused_before_anything_is_sent(sock_path, monkeypatch):
+    """A red team's socket served by user nobody was sent the person's `memory.add` and
+    `memory.search`, and its made-up hits printed as the person's memories."""
+    import os
+
+    heard = []
+    listener = _impostor(sock_path, lambda line: heard.append(line) or b"")
+    monkeypatch.setattr(os, "getuid", lambda: os.geteuid() + 1)  # as if it were not ours
+    try:
+        with pytest.raises(ServerUnavailable, match="served by another user"):
+            Client(socket_path=sock_path, agent="cli", timeout=1.0)
+    finally:
+        listener.close()
+    assert heard == []

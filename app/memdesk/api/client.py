@@ -24,6 +24,7 @@ import itertools
 import json
 import os
 import socket
+import struct
 import threading
 import time
 from typing import Any
@@ -116,6 +117,7 @@ class Client:
             sock.settimeout(self.timeout)
             try:
                 sock.connect(self.socket_path)
+                _same_user(sock, self.socket_path)
                 return sock
             except OSError as exc:
                 sock.close()
@@ -231,7 +233,12 @@ class Client:
     def _roundtrip(self, method: str, params: dict[str, Any]) -> Any:
         ident = next(self._ids)
         self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        # the whole answer within the time limit: answers to other ids coming for ever kept
+        # the CLI waiting for ever
+        deadline = time.monotonic() + self.timeout
         while True:
+            if time.monotonic() > deadline:
+                raise TimeoutError
             message = self._read_message()
             if message.get("method") == "system.closing":
                 self._goodbye = message.get("params", {}).get("reason", "stopping")
@@ -270,7 +277,17 @@ class Client:
             if end >= 0:
                 line = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
-                return json.loads(line)
+                try:
+                    message = json.loads(line)
+                except (ValueError, RecursionError):  # bytes that are not UTF-8 among them
+                    message = None
+                if not isinstance(message, dict):
+                    self.close()
+                    raise ServerUnavailable(
+                        f"what answers on {self.socket_path} does not speak memdesk's protocol "
+                        "(an answer that is not a JSON-RPC object); is it memdesk?"
+                    )
+                return message
             try:
                 chunk = self._sock.recv(1 << 16)
             except ConnectionResetError:
@@ -429,3 +446,19 @@ def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]
 
 
 INVALID_PARAMS = -32602
+
+
+def _same_user(sock: socket.socket, path: str) -> None:
+    """Refuse a socket another local user serves: the person's words and queries would reach
+    that user's process, and its answers pass for the person's memories. (Linux tells the
+    peer's user; elsewhere the socket's folder, the person's alone, has to do.)"""
+    peer_credentials = getattr(socket, "SO_PEERCRED", None)
+    if peer_credentials is None:
+        return
+    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, peer_credentials, 12))
+    if uid != os.getuid():
+        sock.close()
+        raise ServerUnavailable(
+            f"{path} is served by another user (uid {uid}); memdesk talks only to a memdesk "
+            "of your own"
+        )
