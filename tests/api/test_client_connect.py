@@ -72,8 +72,9 @@ def _impostor(sock_path, answer):
         lambda line: b"" if line == b"again" else b"\x1b]0;PWNED\x07garbage \xff\xfe not json\n",
         lambda line: b"" if line == b"again" else b'["not", "an object"]\n',
         lambda line: b'{"jsonrpc":"2.0","id":999,"result":"pong"}\n',  # never its id, for ever
+        lambda line: b" ",  # a byte now and then, never a whole answer
     ],
-    ids=["bytes that are not UTF-8", "not an object", "answers to other ids"],
+    ids=["bytes that are not UTF-8", "not an object", "answers to other ids", "never a line"],
 )
 def test_what_does_not_speak_memdesks_protocol_is_refused_within_the_time_limit(sock_path, answer):
     """A red team's socket answering bytes that are not UTF-8 gave the CLI a traceback; one

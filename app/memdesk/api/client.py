@@ -237,9 +237,7 @@ class Client:
         # the CLI waiting for ever
         deadline = time.monotonic() + self.timeout
         while True:
-            if time.monotonic() > deadline:
-                raise TimeoutError
-            message = self._read_message()
+            message = self._read_message(deadline)
             if message.get("method") == "system.closing":
                 self._goodbye = message.get("params", {}).get("reason", "stopping")
                 continue
@@ -270,9 +268,11 @@ class Client:
         except (BrokenPipeError, ConnectionResetError):
             raise _Disconnected(sent=False) from None
 
-    def _read_message(self) -> dict[str, Any]:
+    def _read_message(self, deadline: float | None = None) -> dict[str, Any]:
         assert self._sock is not None
         while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError  # bytes that never make a whole answer count as none
             end = self._buffer.find(b"\n")
             if end >= 0:
                 line = bytes(self._buffer[:end])
