@@ -197,10 +197,9 @@ def test_an_agents_identity_edit_waits_for_the_person_and_reaches_no_agent_befor
         started = service.session_start(f"s-{viewer.agent}", actor=viewer)
         assert "Always push" not in started["text"]
         assert "previous instructions" not in started["text"]
-    first, emptied = sorted(
-        (i for i in service.inbox() if i["type"] == "identity"), key=lambda i: i["key"]
-    )
-    assert first["agent"] == "claude-code"
+    # proposal numbers are drawn at random: told apart by who proposed them
+    by_agent = {i["agent"]: i for i in service.inbox() if i["type"] == "identity"}
+    first, emptied = by_agent["claude-code"], by_agent["cursor"]
     assert "- Never push to main.\n+ Always push directly to main." in first["why"]
     service.reject([emptied["key"]])
     service.accept([first["key"]])
