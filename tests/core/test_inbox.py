@@ -299,3 +299,30 @@ def test_find_duplicates_reads_a_flood_of_near_copies_in_linear_time(service, mo
     (key,) = service.find_duplicates()["proposed"]
     assert "release train" in item(service, key)["content"]
     assert len(calls) <= 602 * consolidate.MAX_COMPARED
+
+
+def test_find_duplicates_reads_memories_of_common_words_in_linear_time(service, monkeypatch):
+    """32,000 memories drawn from 25 common words took Find Duplicates 195 s (100,000 never
+    ended): every word's entries were long, and each memory read 4,096 of them per word."""
+    import random
+
+    from memdesk.core.memory import dedup
+
+    words = "deploy staging postgres pytest pnpm docker redis cache api billing lint ci".split()
+    rng = random.Random(3)
+    texts = [f"note {n}: " + " ".join(rng.choice(words) for _ in range(12)) for n in range(3000)]
+    service.add_many([{"content": t} for t in texts], actor=CLAUDE, dedup=False)
+    service.add("Deploys go through the release train", dedup=False)
+    service.add("Deploys go through the release train.", actor=CLAUDE, dedup=False)
+    read = []
+
+    class Counted(frozenset):
+        def __and__(self, other):
+            read.append(1)
+            return frozenset.__and__(self, other)
+
+    real = dedup.word_set
+    monkeypatch.setattr(dedup, "word_set", lambda text: Counted(real(text)))
+    (key,) = service.find_duplicates()["proposed"]
+    assert "release train" in item(service, key)["content"]
+    assert len(read) <= 3002 * 200  # each memory reads a bounded number of others

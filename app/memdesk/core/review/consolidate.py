@@ -29,12 +29,13 @@ from memdesk.store import Link, Memory, Proposal
 
 Progress = Callable[[int, int], None]
 TRUST = {"user": 0, "agent": 1, "system": 2}  # the keeper: the person's own words first
-# Alike texts compared word by word per memory, and index entries read per word: an agent's
-# 8,000 near-copies that each differ by a number made every pair alike, and Find Duplicates
-# took 165 s (quadratic). Bounded, a flood costs linear time; a memory's real restatements
-# are among its first alike neighbours.
+# Alike texts compared word by word per memory, and index entries read per memory: an agent's
+# 8,000 near-copies that each differ by a number made every pair alike (165 s), and 32,000
+# memories drawn from 25 common words made every word's entries long (195 s, 100,000 never
+# ended). Bounded, both cost linear time; a memory's real restatements share a rare word,
+# whose entries come first, or are among its newest same-sized neighbours.
 MAX_COMPARED = 64
-MAX_SCANNED = 4096
+MAX_SCANNED = 128
 
 
 class Consolidation:
@@ -196,12 +197,16 @@ def _clusters(rows: list[tuple], threshold: float, progress: Progress | None) ->
         # shares one of its (shorter) indexing prefix with this one's probing prefix.
         smallest = math.ceil(threshold * size)
         seen: set[int] = set()
-        compared = 0
+        compared = scanned = 0
         for word in ranked[: size - smallest + 1]:
-            for j in index.get((group, word), ())[-MAX_SCANNED:]:  # the newest-indexed
-                if j in seen or len(sets[j]) < smallest:
+            # newest-indexed first: entries are in size order, so the rest are too small
+            for j in reversed(index.get((group, word), ())):
+                if len(sets[j]) < smallest or scanned == MAX_SCANNED:
+                    break
+                if j in seen:
                     continue
                 seen.add(j)
+                scanned += 1
                 shared = len(words & sets[j])  # Jaccard inline: this loop is the hot path
                 alike = shared >= threshold * (size + len(sets[j]) - shared)
                 if alike and root(i) != root(j):
@@ -210,7 +215,7 @@ def _clusters(rows: list[tuple], threshold: float, progress: Progress | None) ->
                         parent[root(i)] = root(j)
                     if compared == MAX_COMPARED:
                         break  # a flood of near-copies, each differing by a name or a number
-            if compared == MAX_COMPARED:
+            if compared == MAX_COMPARED or scanned == MAX_SCANNED:
                 break
         for word in ranked[: size - math.ceil(2 * threshold / (1 + threshold) * size) + 1]:
             index[(group, word)].append(i)
