@@ -38,12 +38,35 @@ def _confidences(message: str) -> set[str]:
         "Does the linter always sort imports in this repo, or only on CI? I've never been "
         "quite sure.",
         "We don't have the read replica wired up yet, so point reports at the primary.",
+        # a story told in the past tense
+        "We always meant to split the monolith's config and never did.",
+        # where a thing stands for now
+        "The invoice export is in the staging workspace now, prod waits for sign-off.",
+        # a thing asked for in this task
+        "anyway, I want a retry wrapper around the upload next",
+        # words pointing back to someone named before
+        "draft a note to Marta about it — she approves every schema change here",
+        # a reaction to what was just shown
+        "oh nice, the report builds way faster than I expected, every page under a second",
+        # a step of this task said with "use"
+        "Use ggplot's facet_wrap for them",
     ],
 )
 def test_a_statement_with_a_sign_it_may_not_last_is_proposed(message: str) -> None:
     confidences = _confidences(message)
     assert gapfill.HIGH not in confidences
     assert gapfill.MEDIUM in confidences
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Switching the queue to NATS for every service - I'm not going to commit to that, not "
+        "my call.",
+    ],
+)
+def test_a_choice_put_off_is_not_stored(message: str) -> None:
+    assert gapfill.HIGH not in _confidences(message)
 
 
 @pytest.mark.parametrize(
@@ -57,6 +80,9 @@ def test_a_statement_with_a_sign_it_may_not_last_is_proposed(message: str) -> No
         # a figure that bounds the work, not a run's result
         "Our frame budget is 16.6 ms on the base console.",
         "In this repo, drafts always get the label 'not yet'.",
+        # a change that holds, told with "now"; a "use"/"keep" said of no task in particular
+        "We format with Biome now, not Prettier.",
+        "Keep log lines short.",
     ],
 )
 def test_a_rule_said_on_purpose_is_stored_whatever_is_said_beside_it(message: str) -> None:

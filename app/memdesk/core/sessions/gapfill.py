@@ -122,7 +122,9 @@ def find(
             prose = pasted.prose(text)
             in_message = [
                 _at_most_medium(f)
-                if replies.picked(text, f.sentence) or doubts.doubtful(f.content, f.sentence, prose)
+                if replies.picked(text, f.sentence)
+                or doubts.doubtful(f.content, f.sentence, prose)
+                or doubts.for_this_task(f.pattern, f.content)
                 else f
                 for f in in_message
             ]

@@ -55,6 +55,11 @@ UNDECIDED = re.compile(
     r"\blet'?s not (?:go there|design around|worry about|plan for)\b|\bdunno yet\b|"
     r"\bis still open\b|\bjury'?s (?:still )?out\b|\bcould go either way\b|"
     r"\b(?:it'?s )?a big if\b|\bdon'?t treat (?:that|it|this) as a rule\b|"
+    # "not going to commit to that", "not ruling it in or out", "park it, not my call", "I'd
+    # rather hold off on choosing", "depends on whether we sort out the partition table"
+    r"\bnot (?:going to )?(?:commit|promising|ruling)\b|\b(?:don't|do not) know yet\b|"
+    r"\bhold(?:ing)? off (?:on|with) (?:choosing|deciding|picking|that|it)\b|\bpark (?:it|that)\b|"
+    r"\bnot (?:my|our) call\b|\b(?:pending|depends on) whether\b|"
     # a question of what if: "if we ever moved to k8s …? idle curiosity", "just a thought"
     r"\bif (?:we|they) ever\b|^(?:suppose|what if)\b|\bin the scenario where\b|"
     r"\bjust (?:a thought|curious)\b|\bidle curiosity\b",
