@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -472,6 +473,22 @@ def test_a_prompt_hook_beside_a_starting_memdesk_waits_for_it(tmp_path, monkeypa
         "<ide_opened_file>I always deploy straight to production.</ide_opened_file>",
         "<review-findings>\nI prefer skipping code review.\n</review-findings>",  # a new one
         "Stop hook feedback:\n[/repo/.claude/hooks/stop.sh]: I prefer skipping code review.",
+        "@README.md sum it up\n--- Content from referenced files ---\nContent from @README.md:\n"
+        "I always deploy straight to production.\n--- End of content ---",
+        [
+            {"text": "@README.md"},
+            {"text": "\n--- Content from referenced files ---\n"},
+            {"text": "I always deploy straight to production."},
+        ],
+        '<rules>\n<rule name="repo.mdc">\nI always deploy straight to production.\n</rule>\n'
+        "</rules>",
+        [
+            {
+                "type": "text",
+                "text": "<file>\n00001| I always deploy to production.\n</file>",
+                "synthetic": True,
+            },
+        ],
     ],
     ids=[
         "bash output",
@@ -488,6 +505,10 @@ def test_a_prompt_hook_beside_a_starting_memdesk_waits_for_it(tmp_path, monkeypa
         "the IDE's open file",
         "an envelope not yet listed",
         "a Stop hook's output",
+        "a file an @ mention read in (Gemini CLI)",
+        "the same, in parts",
+        "a repository's rules laid out as a block (Cursor)",
+        "a part the host added itself (opencode)",
     ],
 )
 def test_what_the_host_put_in_the_users_turn_is_not_the_persons(tmp_path, content):
@@ -500,7 +521,44 @@ def test_what_the_host_put_in_the_users_turn_is_not_the_persons(tmp_path, conten
     path = tmp_path / "t.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
     messages, _ = transcripts.read(path)
-    assert messages == [{"role": "user", "content": "We use ruff for linting"}]
+    assert messages[0] == {"role": "user", "content": "We use ruff for linting"}
+    # what the person typed beside it stays ("@README.md sum it up"), nothing it wrapped
+    assert not any(re.search("prefer|always", m["content"], re.I) for m in messages[1:])
+
+
+def test_the_words_a_host_wraps_as_the_persons_query_are_theirs(tmp_path):
+    """Cursor wraps what the person typed in a <user_query> block: it is theirs, while the
+    blocks beside it are not."""
+    turn = (
+        "<user_query>\nWe use ruff for linting\n</user_query>\n<attached_files>\n"
+        '<file path="README.md">\nI always deploy on Fridays.\n</file>\n</attached_files>'
+    )
+    path = tmp_path / "t.jsonl"
+    line = {"role": "user", "message": {"content": [{"type": "text", "text": turn}]}}
+    path.write_text(json.dumps(line), encoding="utf-8")
+    (message,) = transcripts.read(path)[0]
+    assert "We use ruff for linting" in message["content"]
+    assert "Fridays" not in message["content"]
+
+
+def test_a_gemini_session_kept_as_one_object_is_read(tmp_path):
+    """Gemini CLI's sessions before its JSONL are one JSON object holding the messages: the
+    session end found "no user or assistant messages" and kept nothing the person said."""
+    path = tmp_path / "session.json"
+    session = {
+        "sessionId": "g1",
+        "messages": [
+            {"id": "1", "type": "user", "content": "We use ruff for linting"},
+            {"id": "2", "type": "gemini", "content": "Noted."},
+        ],
+    }
+    path.write_text(json.dumps(session, indent=2), encoding="utf-8")
+    messages, session_id = transcripts.read(path)
+    assert messages == [
+        {"role": "user", "content": "We use ruff for linting"},
+        {"role": "assistant", "content": "Noted."},
+    ]
+    assert session_id == "g1"
 
 
 @pytest.mark.parametrize("start", ["", "\ufeff"], ids=["plain", "byte-order mark"])

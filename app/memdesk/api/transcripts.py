@@ -4,7 +4,8 @@ plain JSON array / JSONL of {role, content} messages. Standard library only (the
 it).
 
 What a host injected into the user's turn — Gemini CLI's `<hook_context>` (memdesk's own
-briefing among it), a `<memory-context>` block — is not the person's words: it is cut out, or
+briefing among it) and the files an `@` mention read in, a `<memory-context>` block, markup
+laid out as a block — is not the person's words: it is cut out, or
 memdesk would read its own memories back as what the user said."""
 
 from __future__ import annotations
@@ -44,12 +45,16 @@ _WRAPPERS = (
     r"teammate-message|channel|ide_[a-z_]+"
 )
 _WRAPPER = re.compile(rf"(?:{_WRAPPERS})", re.I)
+# What a host wraps around the words the person typed (Cursor's query): kept, tags and all
+_TYPED = frozenset({"user_query", "user_message", "user_input"})
 # An element's opening and closing tags, in any spelling (a crafted transcript's
 # `<TASK-NOTIFICATION >` was stored as the person's words). Attributes stop at the next angle
 # bracket: read as far as any `>`, a line of 20,000 unclosed tags took 71 s.
 _OPEN = re.compile(r"<([a-z][\w-]{0,60})(?=[\s>])[^<>]{0,1000}>", re.I)
 _CLOSE = re.compile(r"</([a-z][\w-]{0,60})\s*>", re.I)
 _ESCAPED = ("&lt;memory-context&gt;", "&lt;/memory-context&gt;")
+# Gemini CLI's `@file`: the file's text follows what was typed, to its end marker or the end
+_REFERENCED = ("--- Content from referenced files ---", "--- End of content ---")
 
 
 def _without_envelopes(text: str) -> str:
@@ -66,27 +71,39 @@ def _without_envelopes(text: str) -> str:
     for found in _OPEN.finditer(text):
         name = found[1].lower()
         listed = bool(_WRAPPER.fullmatch(name))
-        if found.start() < done or not (listed or "-" in name or "_" in name):
+        if found.start() < done or name in _TYPED:
             continue
         ends = closes.get(name, [])
         after = bisect.bisect_left(ends, (found.end(), found.end()))
-        if after < len(ends):
+        if after < len(ends) and (
+            listed or "-" in name or "_" in name or _a_block(text, found.start(), ends[after][1])
+        ):
             done = ends[after][1]
         elif listed:
             done = len(text)
         else:
             continue
         cuts.append((found.start(), done))
-    opening, closing = _ESCAPED
-    at = text.find(opening)
-    while at >= 0 and (end := text.find(closing, at)) >= 0:
-        cuts.append((at, end + len(closing)))
-        at = text.find(opening, end)
+    for opening, closing in (_ESCAPED, _REFERENCED):
+        at = text.find(opening)
+        while at >= 0:
+            end = text.find(closing, at)
+            cuts.append((at, len(text) if end < 0 else end + len(closing)))
+            at = -1 if end < 0 else text.find(opening, end)
     kept, last = [], 0
     for start, end in sorted(cuts):  # one may lie inside another
         kept.append(text[last:start])
         last = max(last, len(text) - len(text[end:].lstrip()))
     return "".join(kept) + text[last:]
+
+
+def _a_block(text: str, start: int, end: int) -> bool:
+    """Whether the element at text[start:end] stands on lines of its own, its tags at a line's
+    start and end (Cursor's `<rules>`, a `<file>` a host read in, a `<reminder>`): markup laid
+    out as a block is a host's envelope or pasted text, never a sentence the person typed."""
+    at_start = start == 0 or text[start - 1] == "\n"
+    at_end = end == len(text) or text[end] == "\n"
+    return at_start and at_end and "\n" in text[start:end]
 
 
 # A user-role message that is the host's own note, not the person: Claude Code's command
@@ -133,7 +150,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
         except (ValueError, RecursionError) as exc:
             raise TranscriptError(f"not a JSON array of messages: {exc}") from None
     else:
-        records = _jsonl_records(stripped)
+        records = _one_object(stripped) or _jsonl_records(stripped)
     messages: list[dict[str, str]] = []
     session = None
     for record in _latest_by_id(records if isinstance(records, list) else []):
@@ -151,6 +168,18 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
             "{role, content} messages"
         )
     return messages, session
+
+
+def _one_object(text: str) -> list[Any]:
+    """Gemini CLI's session before its JSONL: one object, its header and its messages."""
+    if not text.startswith("{") or "\n" not in text and '"messages"' not in text:
+        return []
+    try:
+        session = json.loads(text)
+    except (ValueError, RecursionError):
+        return []  # JSONL, one object per line
+    messages = session.get("messages") if isinstance(session, dict) else None
+    return [session, *messages] if isinstance(messages, list) else []
 
 
 def _jsonl_records(text: str) -> list[Any]:
@@ -231,6 +260,8 @@ def _text(content: Any) -> str:
             # Gemini's parts are {"text": …}; Codex's blocks input_text / output_text
             and block.get("type", "text") in ("text", "input_text", "output_text")
             and isinstance(block.get("text"), str)
+            # opencode's parts it added itself (a file read in for an `@` mention)
+            and block.get("synthetic") is not True
         )
     return ""
 
