@@ -34,6 +34,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
     _refuse_a_folder(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     _refuse_read_only(path)
+    _refuse_a_second_name(path)
     _private_file(path)
     refuse_newer(path)
     database = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -85,6 +86,19 @@ def _refuse_read_only(path: Path) -> None:
                 "memdesk needs to write there; fix the permissions, or copy the database to "
                 "a writable folder and open that (--db or MEMDESK_DB)."
             )
+
+
+def _refuse_a_second_name(path: Path) -> None:
+    """SQLite names its journal after the name it was given: a file with two names (a hard
+    link) gets two journals, and two memdesks writing through each name lost acknowledged
+    writes and corrupted the file. A symbolic link is one file by one name, and is fine."""
+    links = path.stat().st_nlink if path.exists() else 1
+    if links > 1:
+        raise SchemaError(
+            f"{path} cannot be opened: the file has {links} names (hard links), and writes "
+            "through two names corrupt it. Keep one name: remove the others (`find / -xdev "
+            f"-samefile {path}` lists them), or make a copy instead of a link."
+        )
 
 
 def _private_file(path: Path) -> None:
