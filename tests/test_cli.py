@@ -334,6 +334,22 @@ def test_check_exits_1_on_problems_and_names_the_flag(run, service, db_path):
     assert run("check", "--rebuild")[0] == 0
 
 
+def test_check_on_a_damaged_file_says_so_and_exits_1(run, service, db_path):
+    """A file whose pages were overwritten made `memdesk check` print a traceback: a
+    damaged file is when a person runs it."""
+    import os
+
+    service.add_many([{"content": f"note {n} about the deploy pipeline"} for n in range(300)])
+    service.close()
+    with open(db_path, "r+b") as file:
+        file.seek(4096 * 3)
+        file.write(os.urandom(4096))
+    code, out, err = run("check")
+    assert (code, err) == (1, "")
+    assert "the database file is damaged" in out
+    assert "restore-backup" in out
+
+
 def test_a_short_id_prefix_says_how_long_it_must_be(run_json, run):
     run_json("add", "something")
     code, _, err = run("show", "abc")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -431,6 +432,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc.message, exc.code, _EXIT.get(exc.code, 2), as_json, exc.field)
     except SchemaError as exc:
         return _fail(str(exc), "unusable_database", 5, as_json)
+    except sqlite3.DatabaseError as exc:  # pages damaged after it opened
+        message = f"{args.db}: the database file is damaged ({exc}); `memdesk check` says what "
+        message += "is wrong, `memdesk restore-backup` replaces it with a backup"
+        return _fail(message, "damaged_database", 5, as_json)
     except OSError as exc:  # e.g. export -o into a folder that does not exist
         return _fail(paths.describe(exc), "os_error", 2, as_json)
     except KeyboardInterrupt:

@@ -62,9 +62,20 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     Only the rank-1 form of FTS5 'integrity-check' compares the index with the content
     table; the bare form checks the index's own structure and misses a stale index.
     """
-    problems = [
-        row[0] for row in connection.execute("PRAGMA integrity_check").fetchall() if row[0] != "ok"
-    ]
+    try:
+        problems = [
+            row[0]
+            for row in connection.execute("PRAGMA integrity_check").fetchall()
+            if row[0] != "ok"
+        ]
+    except sqlite3.DatabaseError as exc:
+        if interrupted(exc):
+            raise
+        # so damaged SQLite cannot even list what is wrong: nothing further can be read
+        return [
+            f"the database file is damaged ({exc}); `memdesk restore-backup` replaces it with "
+            "a backup"
+        ]
     problems += [
         f"row {rowid} of {table} points at a {parent} row that does not exist"
         for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check").fetchall()
