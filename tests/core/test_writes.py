@@ -300,3 +300,22 @@ def test_a_read_only_database_refuses_writes_with_the_reason(service):
         service.add("refused")
     assert service.get(kept["id"])["content"] == "readable"
     service.database.execute_sql("PRAGMA query_only = 0")
+
+
+def test_the_persons_edit_of_a_memory_replaced_or_trashed_meanwhile_says_so(service):
+    """An agent corrected a memory (or trashed it) while the person was about to edit it: the
+    person's edit landed on the retired one, "saved", and agents kept the agent's version."""
+    claude = agent("claude-code")
+    replaced = service.add("Build with make all", actor=claude)
+    newer = service.correct(replaced["id"], "Build with ninja", actor=claude)
+    with pytest.raises(NotAllowed, match=f"replaced by agent:claude-code.*edit {newer['id']}"):
+        service.update(replaced["id"], content="Build with make -j8, never ninja")
+    trashed = service.add("Deploy on Fridays", actor=claude)
+    service.remove(trashed["id"], actor=claude)
+    with pytest.raises(NotAllowed, match="moved to the Trash.*restore it first"):
+        service.update(trashed["id"], content="Deploy on Thursdays")
+    assert service.get(replaced["id"])["content"] == "Build with make all"
+    service.restore(trashed["id"])
+    assert service.update(trashed["id"], content="Deploy on Thursdays")["content"] == (
+        "Deploy on Thursdays"
+    )

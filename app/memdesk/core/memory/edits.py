@@ -69,6 +69,7 @@ class Edits:
         with self.desk.write() as pending:
             row = self.reads.row(memory_id, actor=actor)
             _check_version(row, expected_version)
+            _check_in_use(row)
             return self.apply(row, changes, actor, pending, change="update", reason=reason)
 
     def update_many(
@@ -261,6 +262,43 @@ class Edits:
             if removed:
                 pending.append(Change("updated", a.uuid, a.version, actor.label))
             return removed
+
+
+def _check_in_use(row: Memory) -> None:
+    """An edit to a memory in the Trash or replaced reaches no one: the person's edit landed
+    there, said "saved", and agents kept getting the replacement it was meant to overrule."""
+    if row.status == "active":
+        return
+    last = (
+        MemoryVersion.select(MemoryVersion.changed_by, MemoryVersion.changed_at)
+        .where(MemoryVersion.memory == row)
+        .order_by(MemoryVersion.id.desc())
+        .first()
+    )
+    by = f" by {last.changed_by} at {last.changed_at[:16].replace('T', ' ')}" if last else ""
+    if row.status == "deleted":
+        raise NotAllowed(
+            f"memory {row.uuid} was moved to the Trash{by}, where an edit reaches no one; "
+            f"restore it first (`memdesk restore {row.uuid[:8]}`), then edit it",
+            field="id",
+        )
+    # a correction supersedes it; a merge made it a duplicate of its keeper
+    newer = (
+        Memory.select(Memory.uuid)
+        .join(Link, on=Link.src)
+        .where((Link.dst == row) & (Link.relation == "supersedes"))
+        .first()
+    ) or (
+        Memory.select(Memory.uuid)
+        .join(Link, on=Link.dst)
+        .where((Link.src == row) & (Link.relation == "duplicate_of"))
+        .first()
+    )
+    instead = f"; edit {newer.uuid} instead" if newer else ""
+    raise NotAllowed(
+        f"memory {row.uuid} was replaced{by}, so an edit to it reaches no one{instead}",
+        field="id",
+    )
 
 
 def _check_version(row: Memory, expected: int | None) -> None:
