@@ -363,3 +363,42 @@ def test_a_restore_keeps_the_persons_controls_of_agents(service):
     assert service.agent_modes() == {"rogue": "paused"}
     with pytest.raises(NotAllowed, match="paused"):
         service.admit(agent("rogue"), writes=True)
+
+
+def test_the_process_reading_a_backup_ends_with_the_one_that_started_it(tmp_path):
+    """kill -9 of `memdesk restore-backup` left its reading process (83 MB) and the tracker
+    beside it running for good, holding the killed command's output open."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    starter = (
+        "import multiprocessing, os, time\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from memdesk.core.files.backup_rows import end_with\n"
+        "if __name__ == '__main__':\n"
+        "    spawn = multiprocessing.get_context('spawn')\n"
+        "    pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=end_with,\n"
+        "                               initargs=(os.getpid(),))\n"
+        "    print(pool.submit(os.getpid).result(), flush=True)\n"
+        "    pool.submit(time.sleep, 60)\n"
+        "    time.sleep(60)\n"
+    )
+    script = tmp_path / "starter.py"
+    script.write_text(starter)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    with parent.stdout:
+        reader = int(parent.stdout.readline())
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(reader, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(reader, signal.SIGKILL)
+    pytest.fail("the reading process outlived the one that started it")

@@ -12,6 +12,9 @@ run long fails there, not in the process serving everyone.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as WaitedTooLong
 from concurrent.futures.process import BrokenProcessPool
@@ -33,7 +36,9 @@ def check(source: Path) -> None:
     # spawn, not fork: forking a process that runs Qt threads is unsafe.
     spawn = multiprocessing.get_context("spawn")
     try:
-        with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        with ProcessPoolExecutor(
+            1, mp_context=spawn, initializer=end_with, initargs=(os.getpid(),)
+        ) as pool:
             problem = pool.submit(_problem, str(source)).result(timeout=READ_SECONDS)
     except WaitedTooLong:
         problem = f"reading its memories took over {READ_SECONDS} s"
@@ -44,6 +49,19 @@ def check(source: Path) -> None:
             f"{source} holds memories memdesk would not import: {problem}; nothing was changed",
             field="name",
         )
+
+
+def end_with(parent: int) -> None:
+    """Make this reading process end when the one that started it does: killed mid-restore,
+    the CLI left its reader (83 MB) and multiprocessing's tracker running for good, holding
+    the killed command's output open."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 # Columns beside the memories that memdesk reads as JSON of one shape: restored as other text,
