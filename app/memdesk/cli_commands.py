@@ -111,16 +111,32 @@ def identity(svc: Any, a: argparse.Namespace) -> Any:
 
 
 def export(svc: Any, a: argparse.Namespace) -> Any:
-    text = svc.export(a.format, layers=a.layer, project=a.project)
     if a.output:
         try:  # not over the store itself, which another process may be serving
             paths.refuse_open_database(a.output, also=(paths.resolve_db_path(a.db),))
         except paths.NotAFile as exc:
             raise MemdeskError(f"{exc}; write the export to another file", field="output") from None
+    if a.format != "json":
+        text = svc.export(a.format, layers=a.layer, project=a.project)
+        if not a.output:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            return None
         Path(a.output).write_text(text, encoding="utf-8")
         return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    return None
+    if not a.output:
+        svc.export_json_to(sys.stdout, layers=a.layer, project=a.project)
+        sys.stdout.write("\n")
+        return None
+    # written beside and moved in place when whole: a stopped export leaves no half file
+    output = Path(a.output)
+    partial = output.with_name(f".{output.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8") as out:
+            svc.export_json_to(out, layers=a.layer, project=a.project)
+        partial.replace(output)
+    finally:
+        partial.unlink(missing_ok=True)
+    return {"exported": a.output, "format": a.format, "bytes": output.stat().st_size}
 
 
 def _read_file(name: str) -> str:

@@ -118,6 +118,47 @@ def test_the_person_exports_the_whole_store(server, pump):
         person.close()
 
 
+def test_a_large_export_comes_in_parts_each_a_moment_of_the_servers_work(
+    server, service, pump, client
+):
+    """A 100k export asked of a running memdesk in one answer held every agent 26 s and ran
+    past the CLI's 30 s limit: no file was written. In parts, the export is the same
+    document, and an agent is answered between them."""
+    import io
+
+    from memdesk.api.remote import RemoteService
+    from memdesk.core.files import export
+
+    notes = [{"content": f"note {n} on the deploy"} for n in range(2 * export.PAGE + 7)]
+    service.add_many(notes, dedup=False)
+    first, second = service.list_memories(limit=2)
+    service.link(first["id"], second["id"], relation="related")
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    parts = []
+    real = person.call
+
+    def call(method, **params):
+        if method == "export.page":
+            parts.append(params["after"])
+            client.ping()  # an agent answered between two parts
+        return real(method, **params)
+
+    person.call = call
+    try:
+        out = io.StringIO()
+        count = pump.run(lambda: RemoteService(person).export_json_to(out))
+    finally:
+        person.close()
+    assert count == 2 * export.PAGE + 7
+    assert len(parts) == 3
+    whole = json.loads(service.export("json"))
+    streamed = json.loads(out.getvalue())
+    assert streamed["memories"] == whole["memories"]
+    assert streamed["links"] == whole["links"] != []
+
+
 def test_agent_may_not_write_the_archive_directly(client, pump):
     with pytest.raises(MemdeskError) as err:
         pump.run(lambda: client.add("a summary", layer="L2"))

@@ -117,6 +117,10 @@ class Dispatcher:
             "events.unsubscribe": lambda p, s: _subscribe(s, False),
             "stats": lambda p, s: svc.stats(actor=s.actor),
             "export": lambda p, s: svc.export(p.pop("format", "json"), **_whole_store(s, p)),
+            # a moment of work each, off the server's thread: read beside the agents' writer
+            "export.page": lambda p, s: self._elsewhere(
+                functools.partial(svc.export_page, p.pop("after", 0), **_whole_store(s, p))
+            ),
             "import": self._import,
             "system.check": self._check,
             "session.start": lambda p, s: svc.session_start(p.pop("session"), actor=s.actor, **p),

@@ -260,6 +260,16 @@ METHODS = [
         },
     ),
     Method(
+        "export.page",
+        "A part of the JSON export, for a large store: {memories (with versions), after, "
+        "links}; call again with `after` until it is null, when links come (user role only).",
+        {
+            "after": "where this part starts: 0, then the last answer's after",
+            **_FILTERS,
+            "status": "as memory.list (default any)",
+        },
+    ),
+    Method(
         "import",
         "Import a JSON export, all or nothing; dry_run only plans it (both user role only).",
         {

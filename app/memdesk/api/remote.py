@@ -9,12 +9,14 @@ message, so the CLI prints them the same way whichever backend it has. No Qt.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from memdesk.api import client as rpc
 from memdesk.api import owner
 from memdesk.api.protocol import MAX_LINE_BYTES
 from memdesk.core import errors as core
+from memdesk.core.files import export
 
 # data.type from the server -> the service error it came from (so `.code` survives the trip).
 _ERRORS: dict[str, type[core.MemdeskError]] = {
@@ -129,6 +131,22 @@ class RemoteService:
 
     def export(self, format: str = "json", **filters: Any) -> str:
         return self._call("export", format=format, **_given(filters, keep=("status",)))
+
+    def export_json_to(self, out: TextIO, **filters: Any) -> int:
+        """The JSON export in parts: each a moment of the server's work (asked whole, a 100k
+        export held every agent 26 s and ran past the 30 s answer limit, writing nothing)."""
+        given = _given(filters, keep=("status",))
+        end: dict[str, Any] = {}
+
+        def pages() -> Iterator[list[dict[str, Any]]]:
+            after: int | None = 0
+            while after is not None:
+                part = self._call("export.page", after=after, **given)
+                after = part["after"]
+                end["links"] = part["links"]
+                yield part["memories"]
+
+        return export.write_json(pages(), lambda: end.get("links", []), out)
 
     def stats(self) -> dict[str, Any]:
         return self._call("stats")

@@ -198,7 +198,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "endings": ("session_end", "archive_session"),
     "injections": ("injections", "injected"),
     "backups": ("backup_folder", "backup", "backups", "backup_due"),
-    "exchange": ("export", "plan_import", "import_json"),
+    "exchange": ("export", "export_json_to", "export_page", "plan_import", "import_json"),
     "stats": ("stats",),
     "dashboard": ("dashboard",),
     "as_of": ("as_of",),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TextIO
 
 from memdesk.core import rules, validate
 from memdesk.core.actor import USER, Actor
@@ -30,6 +30,30 @@ class Exchange:
         validate.one_of(format, writer, "format")
         with self.desk.database.atomic():  # one snapshot, even while agents write
             return writer[format](chosen, progress)
+
+    def export_json_to(
+        self, out: TextIO, *, progress: export.Progress | None = None, **filters: Any
+    ) -> int:
+        """The JSON export written to `out` page by page; returns how many memories it holds."""
+        self.desk.settle()
+        filters.setdefault("status", None)
+        chosen = Filters.build(**filters)
+        with self.desk.database.atomic():  # one snapshot, even while agents write
+            return export.write_json(
+                export.dict_pages(chosen, progress), lambda: export.links_among(chosen), out
+            )
+
+    def export_page(self, after: int = 0, **filters: Any) -> dict[str, Any]:
+        """A part of the JSON export: the memories past `after` and where the next part
+        starts; the last part (`after` None) holds the links too. A running memdesk gives a
+        100k export in parts, serving everyone else between them."""
+        validate.integer(after, "after", 0)
+        filters.setdefault("status", None)
+        chosen = Filters.build(**filters)
+        with self.desk.database.atomic():
+            memories, next_after = export.memory_page(chosen, after)
+            links = export.links_among(chosen) if next_after is None else []
+        return {"memories": memories, "after": next_after, "links": links}
 
     def plan_import(self, text: str) -> dict[str, Any]:
         """What `import_json(text)` would do, without writing: added, changed, errors."""
