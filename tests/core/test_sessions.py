@@ -120,6 +120,28 @@ def test_the_end_stores_proposes_and_archives_once(service):
     assert service.count(status="all") == before
 
 
+def test_a_session_end_cut_by_its_time_limit_keeps_its_summary(service, monkeypatch):
+    """400 stated facts ran a session end past its 5 s limit: 295 were kept and the
+    session's summary was lost."""
+    from memdesk.core.sessions import ending
+    from memdesk.store import Memory, time_limit
+
+    service.session_start("s1", actor=CLAUDE, task="checkout")
+    _work(service, "s1")
+    checks = []
+
+    def out_of_time() -> None:
+        checks.append(1)
+        if len(checks) > 3:
+            raise time_limit.Interrupted(5)
+
+    monkeypatch.setattr(ending.time_limit, "checkpoint", out_of_time)
+    with pytest.raises(time_limit.Interrupted):
+        service.session_end("s1", actor=CLAUDE, transcript=TRANSCRIPT)
+    summaries = Memory.select().where(Memory.layer == "L2")
+    assert [m.content for m in summaries if "Fix the checkout total" in m.content]
+
+
 def test_a_changed_fact_heard_at_the_end_is_kept_beside_the_old_one(service):
     """Alike in words but another number, name or negation: not "already known"."""
     old = service.add("The user prefers Postgres 14 for the staging database")

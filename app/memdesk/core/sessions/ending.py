@@ -64,6 +64,9 @@ class Endings:
             messages = messages[-MAX_AGENT_MESSAGES:]
         if summary is not None:
             summary = validate.text(summary, "summary")
+        # The summary first: a session whose statements outlast the request's time limit
+        # (400 stated facts) kept most of them and lost its summary.
+        archived = self.archive(row, messages, summary, interrupted=False)
         stored, proposed, skipped = [], [], []
         # extraction is Python, not SQL: it stops at the request's time limit by itself
         for finding in gapfill.find(messages, each=time_limit.checkpoint):
@@ -83,7 +86,6 @@ class Endings:
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
             )
-        archived = self.archive(row, messages, summary, interrupted=False)
         return {
             "session": row.id,
             "stored": stored,
