@@ -159,6 +159,38 @@ def test_a_large_export_comes_in_parts_each_a_moment_of_the_servers_work(
     assert streamed["links"] == whole["links"] != []
 
 
+def test_an_agent_is_answered_while_the_persons_check_runs(
+    server, service, pump, client, monkeypatch
+):
+    """At 100k memories the person's `memdesk check` (and stats, backup, a Markdown export)
+    ran on the thread that writes every answer: each agent's search waited 3-5 s."""
+    import threading
+
+    started, answered, waited_out = threading.Event(), threading.Event(), []
+
+    def slow_check() -> list[str]:
+        started.set()
+        waited_out.append(not answered.wait(5))
+        return []
+
+    monkeypatch.setattr(service, "check", slow_check)
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    result = []
+    asking = threading.Thread(target=lambda: result.append(person.call("system.check")))
+    try:
+        asking.start()
+        pump.run(started.wait, 5)
+        pump.run(client.ping)
+        answered.set()
+        pump.run(asking.join, 10)
+    finally:
+        person.close()
+    assert result == [{"ok": True, "problems": []}]
+    assert waited_out == [False]
+
+
 def test_agent_may_not_write_the_archive_directly(client, pump):
     with pytest.raises(MemdeskError) as err:
         pump.run(lambda: client.add("a summary", layer="L2"))
