@@ -16,11 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from memdesk.core import MemoryService
+from memdesk.core import MemoryService, NotAllowed
 
 words = st.sampled_from("alpha beta gamma delta port deploy tabs cache build".split())
 texts = st.lists(words, min_size=1, max_size=4).map(" ".join)
@@ -85,6 +86,11 @@ class ServiceMachine(RuleBasedStateMachine):
     def update(self, data: st.DataObject, text: str, tag: str) -> None:
         memory_id = data.draw(st.sampled_from(list(self.model)))
         content = self._unique(text)
+        if self.model[memory_id]["status"] != "active":
+            # trashed or replaced: an edit there reaches no one, so it is refused
+            with pytest.raises(NotAllowed):
+                self.service.update(memory_id, content=content, tags=[tag])
+            return
         self.service.update(memory_id, content=content, tags=[tag])
         self._bump(memory_id, content=content, tags=[tag])
 
