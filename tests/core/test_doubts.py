@@ -48,6 +48,11 @@ def _confidences(message: str) -> set[str]:
         "draft a note to Marta about it — she approves every schema change here",
         # a reaction to what was just shown
         "oh nice, the report builds way faster than I expected, every page under a second",
+        # a complaint told by what it does to the person
+        "the nightly build takes 40 minutes always, I can't work like this",
+        # another's house style, kept at a distance
+        "the vendor's consultant says we should always pin to the LTS kernel. their house "
+        "style, not ours",
         # a step of this task said with "use"
         "Use ggplot's facet_wrap for them",
     ],

@@ -26,16 +26,23 @@ _MONTH = r"january|february|march|april|may|june|july|august|september|october|n
 _PAST = (
     r"back then|used to|(?<!the )last (?:year|month|week|time|quarter|sprint|release|summer|"
     r"winter)|in (?:19|20)\d\d|\w+ ago|yesterday|before (?:i|we|the user) (?:joined|moved|switched|"
-    rf"started)|when (?:i|the user) was|until (?:last|recently|{_MONTH})"
+    rf"started)|when (?:i|the user) was|until (?:last|recently|{_MONTH})|"
+    r"(?:the|my|our) (?:last|previous|old|first) (?:job|project|company|team|version|attempt|"
+    r"employer|gig)"
 )
 _NOW = (
     r"right now|at the moment|currently|this (?:week|morning|afternoon|evening|sprint)|"
     r"after lunch|tonight|so far|(?<!just for )today|still"
 )
-_SUPPOSED = r"would mean|one day|someday|(?:i|the user) hopes?|if we ever"
+_SUPPOSED = (
+    r"would mean|one day|someday|(?:i|the user) hopes?|if \w+ ever|should anyone|"
+    r"would (?:need|force|require|have to|break)|on the roadmap|"
+    r"next (?:month|quarter|sprint|year|week)"
+)
 _VENTED = (
     r"ugh|argh|why does|why is|seriously|sigh|wtf|ffs|drives me|ruins?|ruined|"
-    r"every (?:single )?time (?:i|the user|something|it)"
+    r"every (?:single )?time (?:i|the user|something|it)|can(?:no|')t work like this|"
+    r"happens (?:always|every time)|always happens"
 )
 _HEDGED = (
     r"maybe|probably|might|perhaps|not sure|i guess|i suppose|i wonder|"
@@ -57,7 +64,7 @@ _DID = (
 # What happened, told as such: the statement's own verb in the past. A change that holds
 # ("Dmitri took over as lead", "we moved to Argo") is not among these verbs, or is _ON_PURPOSE.
 _TOLD_PAST = re.compile(
-    rf"^{_SUBJECT}\s+{_ADVERB}{_DID}\b|"
+    rf"^(?:(?:on|in|at|during) (?:the|my|our) \w+ \w+,? )?{_SUBJECT}\s+{_ADVERB}{_DID}\b|"
     rf"^[^—(]*?\b(?:we|i|he|she|they|nobody|somebody|someone|the user)\s+{_ADVERB}"
     r"(?:had|wanted|asked|meant|spent|wrote|did|got|tried)\b",
     _I,
@@ -71,7 +78,9 @@ _FOR_NOW = re.compile(
 )
 # "I want a sharpen filter next": a thing asked for, with nothing said of always
 _ASKED_FOR = re.compile(
-    r"\b(?:i|we|the user)\s+(?:needs?|wants?)\s+(?:a|an|some)\s(?!.*\b(?:always|never|any|"
+    r"\b(?:i|we|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
+    r"move|run|try|see|get|deploy|merge|update|rename|test|finish|ship|migrate|upgrade|install|"
+    r"debug))\s(?!.*\b(?:always|never|any|"
     r"anything|everything|whenever|every time|in general|everywhere)\b)",
     _I,
 )
@@ -108,7 +117,9 @@ _BOUND = re.compile(
 _KEPT_APART = re.compile(
     r"\b(?:reckons|insists|adamant|of the opinion|maintains that|keeps (?:pushing|saying|"
     r"telling)|is convinced|swears by|(?:his|her|their) (?:view|point|preference|thing|call|"
-    r"opinion|take)|i (?:don't|do not) (?:share|agree|buy)|doesn't mean|not convinced)\b",
+    r"opinion|take|house style|way|idea|approach)|i (?:don't|do not) (?:share|agree|buy)|"
+    r"doesn't mean|not convinced|(?:i'm|i am) not (?:there|sold|convinced) yet|"
+    r"i think it depends)\b",
     _I,
 )
 # Said as a rule on purpose, or a change that holds ("our metrics moved to Prometheus last

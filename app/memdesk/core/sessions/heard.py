@@ -97,7 +97,7 @@ TRANSIENT = re.compile(
     r"next week|for this (?:pr|push|merge|deploy|conversation|chat|change|ticket|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
-    r"sweep|chart|table|notebook|dataset|job|helper|"
+    r"sweep|chart|table|notebook|dataset|job|helper|draft|figure|plot|mockup|sketch|"
     r"spike|demo|experiment|incident|outage|investigation|comparison|analysis|benchmark|"
     r"subset|paper|report|deadline|assignment|exercise|homework|coursework|version|issue|"
     r"bug|post|chapter|launch|rollout|[\w-]+ (?:test|session))|just for (?:that|this) [\w-]+|"
