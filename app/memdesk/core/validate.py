@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -37,6 +38,7 @@ def _unicode(value: str, field: str) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=4096)  # a sync's 20,000 files name the same few writers
 def _label(value: str, field: str) -> str:
     """Tags and names are labels: no control characters (a NUL or newline in a tag could
     never be typed into a filter)."""
@@ -139,6 +141,7 @@ def name(value: object, field: str) -> str | None:
     return _one_look(value, field) or None
 
 
+@functools.lru_cache(maxsize=4096)
 def _one_look(value: str, field: str) -> str:
     """A name that cannot pass for another: written in its plain characters (fullwidth letters,
     a no-break space, a one-dot leader for a full stop are made what they look like: "ａｐｉ"
