@@ -157,6 +157,7 @@ def import_(svc: Any, a: argparse.Namespace) -> Any:
         return {
             "added": len(plan["added"]),
             "changed": len(plan["changed"]),
+            "older": len(plan["older"]),
             "unchanged": plan["unchanged"],
             "dry_run": True,
         }

@@ -91,10 +91,12 @@ def test_every_command_works_through_the_running_server(run, run_json, watcher, 
     assert run_json("import", str(export), "--dry-run") == {
         "added": 1,
         "changed": 0,
+        "older": 0,
         "unchanged": 2,
         "dry_run": True,
     }
-    assert run_json("import", str(export)) == {"added": 1, "changed": 0, "unchanged": 2}
+    imported = run_json("import", str(export))
+    assert imported == {"added": 1, "changed": 0, "older": 0, "unchanged": 2}
     assert watcher.get(archived["id"])["layer"] == "L2"  # back, as the server sees it
 
     assert run_json("rm", corrected["id"])["status"] == "deleted"

@@ -255,6 +255,7 @@ def test_plan_import_says_what_would_change_without_writing(service, exported, d
     assert plan == {
         "added": [new["id"]],
         "changed": [ids["edited"]],
+        "older": [],
         "unchanged": 7 - 1,
         "errors": [],
     }
@@ -456,3 +457,16 @@ def test_a_teammates_memory_read_back_from_an_export_stays_theirs(service, tmp_p
         assert "(synced from bo@work)" in started["text"]
     finally:
         other.close()
+
+
+def test_an_older_export_leaves_the_newer_memory_as_it_is(service):
+    """Importing last month's export made each memory's older text its next version, as if
+    the person had gone back to it (sync refuses to go back)."""
+    memory = service.add("Deploys go out on Tuesdays")
+    older = service.export("json")
+    service.update(memory["id"], content="Deploys go out on Thursdays")
+    assert service.plan_import(older)["older"] == [memory["id"]]
+    result = service.import_json(older)
+    assert (result["changed"], result["older"]) == (0, 1)
+    now = service.get(memory["id"])
+    assert (now["content"], now["version"]) == ("Deploys go out on Thursdays", 2)

@@ -63,6 +63,7 @@ class Exchange:
             return {
                 "added": [],
                 "changed": [],
+                "older": [],
                 "unchanged": 0,
                 "errors": exc.data.get("errors", [exc.message]),
             }

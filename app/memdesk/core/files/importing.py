@@ -229,18 +229,22 @@ def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
 
 
 def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """What an import would do: ids added, ids changed, how many are already identical."""
+    """What an import would do: ids added, ids changed, how many are already identical, and
+    ids the store holds a later version of (left as they are: an older export made the
+    older text the next version, as if the person had gone back to it)."""
     existing = _existing([r["id"] for r in records])
-    added, changed, unchanged = [], [], 0
+    added, changed, older, unchanged = [], [], [], 0
     for record in records:
         row = existing.get(record["id"])
         if row is None:
             added.append(record["id"])
-        elif _state(to_dict(row)) != _state(record):
-            changed.append(record["id"])
-        else:
+        elif _state(to_dict(row)) == _state(record):
             unchanged += 1
-    return {"added": added, "changed": changed, "unchanged": unchanged}
+        elif record["version"] < row.version:
+            older.append(record["id"])
+        else:
+            changed.append(record["id"])
+    return {"added": added, "changed": changed, "older": older, "unchanged": unchanged}
 
 
 def _state(record: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +284,7 @@ def apply(
     return {
         "added": len(added),
         "changed": len(changed),
+        "older": len(todo["older"]),
         "unchanged": todo["unchanged"],
         "ids": todo["added"],
     }

@@ -158,11 +158,15 @@ class ImportDialog(TransferDialog):
 
     def _show_plan(self, plan: dict[str, Any], titles: dict[str, str]) -> None:
         added, changed, unchanged = plan["added"], plan["changed"], plan["unchanged"]
+        older = plan.get("older", [])
         if not added and not changed:
-            self.summary.setText(
-                f"<b>Nothing to import:</b> all {unchanged:,} memories in the file are "
-                "already here, unchanged."
-            )
+            said = f"all {unchanged:,} memories in the file are already here, unchanged."
+            if older:
+                said = (
+                    f"of its memories, {len(older):,} are older than here (a later version "
+                    f"of each is kept) and {unchanged:,} unchanged."
+                )
+            self.summary.setText(f"<b>Nothing to import:</b> {said}")
             return
         parts = []
         if added:
@@ -171,6 +175,11 @@ class ImportDialog(TransferDialog):
             parts.append(
                 f"<b>{_memories(len(changed))} will change</b> "
                 "(the current text stays in their history)."
+            )
+        if older:
+            parts.append(
+                f"{_memories(len(older))} older than here, left as they are (a later version "
+                "of each is kept)."
             )
         if unchanged:
             parts.append(f"{_memories(unchanged)} already here, unchanged.")
@@ -245,7 +254,7 @@ def _short_record(record: str) -> str:
 
 
 def _file_error(message: str) -> dict[str, Any]:
-    return {"added": [], "changed": [], "unchanged": 0, "errors": [message]}
+    return {"added": [], "changed": [], "older": [], "unchanged": 0, "errors": [message]}
 
 
 def _titles(text: str) -> dict[str, str]:
