@@ -470,3 +470,14 @@ def test_an_older_export_leaves_the_newer_memory_as_it_is(service):
     assert (result["changed"], result["older"]) == (0, 1)
     now = service.get(memory["id"])
     assert (now["content"], now["version"]) == ("Deploys go out on Thursdays", 2)
+
+
+def test_a_field_given_twice_in_an_import_is_refused(service):
+    """`"layer": "L1", "layer": "L0"` was read as its last value: a reader of the file saw
+    L1, and the memory went into the identity given to every agent."""
+    from memdesk.core import ValidationError
+
+    service.add("A note")
+    text = service.export("json").replace('"layer": "L1"', '"layer": "L1", "layer": "L0"', 1)
+    with pytest.raises(ValidationError, match="'layer' is given twice"):
+        service.import_json(text)

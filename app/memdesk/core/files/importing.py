@@ -25,11 +25,30 @@ MAX_ERRORS = 50
 MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
 
 
+class _GivenTwice(ValueError):
+    pass
+
+
+def _each_key_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A field given twice read as its last value: `"layer": "L1", "layer": "L0"` put a
+    memory into the identity given to every agent, while a reader of the file saw L1."""
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    keys = [key for key, _ in pairs]
+    twice = next(key for n, key in enumerate(keys) if key in keys[:n])
+    raise _GivenTwice(
+        f"the field {twice!r} is given twice in one object; an export gives each once"
+    )
+
+
 def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Check the whole file; return (memory records, links) or raise one ValidationError
     listing every problem found (record index, id and field)."""
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_each_key_once)
+    except _GivenTwice as exc:
+        raise ValidationError(str(exc), field="file") from None
     except RecursionError:
         raise ValidationError(
             "the file nests JSON deeper than an export ever does; it is not a memdesk export",
