@@ -285,6 +285,8 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
             "VALUES (9999, 1, 'supersedes', '2026-01-01T00:00:00.000Z')",
             "does not exist",
         ),
+        # an id in capitals: no command found that memory, an import then made it twice
+        ("UPDATE memory SET uuid = upper(uuid) WHERE id = 1", "lower-case"),
     ],
 )
 def test_a_backup_whose_rows_an_import_would_refuse_is_refused(

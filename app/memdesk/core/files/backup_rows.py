@@ -86,12 +86,28 @@ def _side_tables(database: Any) -> str | None:
     return None
 
 
+def _ids_otherwise_spelt(database: Any) -> str | None:
+    """An id in capitals was restored as it was: no command found that memory by its id, and
+    importing the person's own export then made it twice (an import and a sync read ids
+    lower-case, as memdesk writes them)."""
+    row = database.execute_sql(
+        "SELECT uuid FROM memory WHERE uuid != lower(uuid) OR length(uuid) != 36 "
+        "OR uuid NOT GLOB '[0-9a-f]*-[0-9a-f]*-[0-9a-f]*-[0-9a-f]*-[0-9a-f]*' LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    return (
+        f"memory id {str(row[0])[:40]!r} is not written as memdesk writes ids (36 lower-case "
+        "characters)"
+    )
+
+
 def _problem(source: str) -> str | None:
     with private_copy(Path(source)) as copy:
         try:
             database = open_database(copy)
             try:
-                if side := _side_tables(database):
+                if side := _side_tables(database) or _ids_otherwise_spelt(database):
                     return side
                 text = export.export_json(Filters.build(status=None))
             finally:
