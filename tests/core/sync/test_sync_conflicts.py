@@ -177,6 +177,24 @@ def test_different_fields_changed_on_each_side_merge_without_asking(machines):
     assert len(history) >= 3  # the merge is a version of its own, the earlier ones kept
 
 
+def test_a_merge_goes_out_in_the_name_of_whoever_wrote_its_words(machines):
+    """A teammate reworded the person's rule while the person changed its tags: merged, it
+    went out to the team as the person's (their machine's name on the teammate's words),
+    and the person's agents were given it unquoted as their own rule."""
+    memory = machines.run("a", lambda s: s.add("Release on Thursdays.", project="acme"))
+    machines.run("a", lambda s: s.sync_init(str(machines.remote), writer="ada@laptop"))
+    machines.run("b", lambda s: s.sync_init(str(machines.remote), writer="bo@work"))
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.update(memory["id"], content="Release on Fridays."))
+    machines.run("a", lambda s: s.update(memory["id"], tags=["release"]))
+    machines.sync("b")
+    assert machines.sync("a")[0]["conflicts"] == 0
+    merged = machines.run("a", lambda s: s.get(memory["id"]))
+    assert (merged["content"], merged["tags"]) == ("Release on Fridays.", ["release"])
+    pushed = "".join(text for name, text in machines.tree().items() if memory["id"] in name)
+    assert 'writer: "bo@work"' in pushed
+
+
 def test_a_disagreement_shows_every_field_that_differs_with_both_values(machines):
     memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays.", tags=["ops"]))
     machines.init("a", "b")

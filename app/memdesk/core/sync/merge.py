@@ -136,10 +136,13 @@ def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
         return None
     newer = max((mine, theirs), key=lambda f: str(f.get("updated") or ""))
     fields = {**base, **{k: mine[k] for k in ours}, **{k: theirs[k] for k in other}}
+    # The writer is whoever wrote the words: the newer side's, a teammate's rewording merged
+    # with the person's new tags went out as the person's own rule.
+    words_by = mine if "content" in ours else theirs if "content" in other else base
     fields.update(
         version=max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1,
         updated=newer.get("updated"),
-        writer=newer.get("writer"),
+        writer=words_by.get("writer"),
         successor=base.get("successor"),
     )
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
