@@ -134,3 +134,23 @@ def test_a_changed_fact_is_stored_and_linked_as_a_possible_update(service, old, 
         ("possible_update", first["id"])
     }
     assert service.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Backups run at 2 and are kept for 30 days", "Backups run at 30 and are kept for 2 days"),
+        (
+            "Port 8080 is public and port 22 is internal",
+            "Port 22 is public and port 8080 is internal",
+        ),
+        ("Ana reviews and Ben merges", "Ben reviews and Ana merges"),
+    ],
+)
+def test_the_same_numbers_or_names_in_another_order_are_news(service, old, new):
+    """Swapped numbers said the opposite and were taken for a restatement: the new fact was
+    dropped and the old one counted as confirmed (Find Duplicates paired them too)."""
+    first = service.add(old)
+    second = service.add(new)
+    assert second["id"] != first["id"]
+    assert second.get("duplicate_of") is None

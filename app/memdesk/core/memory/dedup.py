@@ -87,9 +87,19 @@ def restates(a: str, b: str) -> bool:
     names = {m.casefold() for m in _NAME.findall(a) + _NAME.findall(b)} - _OPENERS
     if names & differing:
         return False
+    # the same numbers and names in another order say another thing: "backups run at 2 and
+    # are kept 30 days" was taken for "… at 30 and are kept 2 days", and dropped
+    if _in_order(a, names) != _in_order(b, names):
+        return False
     only_a = {_stem(w) for w in words_a - words_b if w not in STOPWORDS}
     only_b = {_stem(w) for w in words_b - words_a if w not in STOPWORDS}
     return not (only_a - only_b and only_b - only_a)
+
+
+def _in_order(text: str, names: set[str]) -> list[str]:
+    """The text's numbers and names, in the order it first says them."""
+    words = _WORD.findall(text.casefold())
+    return list(dict.fromkeys(w for w in words if w in names or any(c.isdigit() for c in w)))
 
 
 def _stem(word: str) -> str:
