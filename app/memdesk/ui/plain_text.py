@@ -10,7 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
 
+from memdesk.core.display import visible
+
 
 def tip(text: str) -> str:
-    """`text` as a tooltip that shows it literally (escaped, its lines kept, wrapped)."""
-    return QtGui.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
+    """`text` as a tooltip that shows it literally (escaped, its lines kept, wrapped, its
+    invisible and direction-changing characters named)."""
+    return QtGui.convertFromPlainText(visible(text), Qt.WhiteSpaceMode.WhiteSpaceNormal)

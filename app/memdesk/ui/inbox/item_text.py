@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from memdesk.core.display import visible
 from memdesk.core.word_diff import opcodes
 
 TYPE_NAMES = {
@@ -46,7 +47,10 @@ ACCEPTING = {
 
 
 def first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+    """The first line that says something, its invisible and direction-changing characters
+    shown as what they are (a withheld `\u202eevil.exe` read "exe.live" in the Inbox, where
+    the person releases it)."""
+    return visible(next((line.strip() for line in text.splitlines() if line.strip()), ""))
 
 
 def describe(item: dict[str, Any]) -> str:
@@ -100,4 +104,4 @@ def word_diff(old: str, new: str) -> str:
 
 
 def _text(value: str) -> str:
-    return html.escape(value).replace("\n", "<br>")
+    return html.escape(visible(value)).replace("\n", "<br>")
