@@ -128,7 +128,7 @@ def test_a_serve_that_cannot_start_fails_fast_with_its_reason(tmp_path, sock_pat
     result, took = anyio.run(_session_run, _bridge(unusable, sock_path), steps)
     assert result.is_error
     assert "not a usable memdesk database" in result.content[0].text
-    assert took < 1.5
+    assert took < 5  # not the client's whole wait for a server that never comes
 
 
 def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, sock_path):

@@ -205,3 +205,13 @@ def test_an_agents_made_up_date_is_refused_and_the_persons_export_reads_back(ser
     old = service.add("widgets shipped by hand", created_at="0001-01-01T00:00:00Z", actor=EVIL)
     assert old["created_at"] == "0001-01-01T00:00:00.000Z"
     assert service.plan_import(service.export())["errors"] == []
+
+
+def test_a_note_the_person_moves_into_the_identity_is_theirs_and_exports_back(service):
+    """The person moved an agent's note into the identity; the store's own export was then
+    refused on import ("an identity entry is the person's own")."""
+    note = service.add("Prefers short answers", actor=CLAUDE)
+    moved = service.update(note["id"], layer="L0")
+    assert (moved["source"], moved["agent"], moved["visibility"]) == ("user", None, "shared")
+    assert service.history(note["id"])[0]["agent"] == CLAUDE.agent  # who wrote it first
+    assert service.import_json(service.export("json"))["changed"] == 0

@@ -48,6 +48,10 @@ class Versions:
             # revert it unasked and briefings quoted it as the agent's. (History keeps whose
             # each earlier version was; a private note stays its agent's to see.)
             fields = {**fields, "source": "user", "agent": None}
+        if actor.source == "user" and fields.get("layer") == "L0" and row.layer != "L0":
+            # Moved into the identity by the person: the profile is the person's own, given to
+            # every agent (left an agent's line, its export was refused on import).
+            fields = {**fields, "source": "user", "agent": None, "visibility": "shared"}
         self._record(row, actor, change, reason)
         old_task = row.task
         for key, value in fields.items():
