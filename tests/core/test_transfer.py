@@ -475,9 +475,23 @@ def test_an_older_export_leaves_the_newer_memory_as_it_is(service):
 def test_a_field_given_twice_in_an_import_is_refused(service):
     """`"layer": "L1", "layer": "L0"` was read as its last value: a reader of the file saw
     L1, and the memory went into the identity given to every agent."""
-    from memdesk.core import ValidationError
-
     service.add("A note")
     text = service.export("json").replace('"layer": "L1"', '"layer": "L1", "layer": "L0"', 1)
     with pytest.raises(ValidationError, match="'layer' is given twice"):
+        service.import_json(text)
+
+
+def test_an_imported_agent_named_as_the_person_is_refused(service):
+    """A file's agent named "user" was imported, and agents were then told the note was
+    "written by agent user"; the socket refuses such a name at hello."""
+    service.add("A note", actor=agent("helper"))
+    text = service.export("json").replace('"agent": "helper"', '"agent": "User"')
+    with pytest.raises(ValidationError, match="calls the person"):
+        service.import_json(text)
+
+
+def test_an_imported_memory_that_replaces_itself_is_refused(service):
+    memory = service.add("A note")
+    text = service.export("json").replace('"supersedes": null', f'"supersedes": "{memory["id"]}"')
+    with pytest.raises(ValidationError, match="cannot replace itself"):
         service.import_json(text)

@@ -203,6 +203,17 @@ def agent_name(value: object, field: str) -> str | None:
     return found
 
 
+def not_the_persons(value: str | None, field: str) -> str | None:
+    """A writer read from a file: any name it was given, but not one that passes for the
+    person's or memdesk's (agents were told "written by agent user")."""
+    if value is not None and value.casefold() in _THE_PERSONS:
+        raise ValidationError(
+            f"{field} {value!r} is what memdesk calls the person or itself, not an agent",
+            field=field,
+        )
+    return value
+
+
 def as_name(value: str, instead: str) -> str:
     """`value` with each character a name may not hold (`writer`) made `instead`."""
     return "".join(ch if _WRITER.fullmatch(ch) else instead for ch in value)

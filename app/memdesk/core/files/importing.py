@@ -118,6 +118,8 @@ def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str
             out["id"] = str(uuid.UUID(str(record.get("id"))))
         except ValueError:
             raise ValidationError("id must be a UUID", field="id") from None
+        if out["supersedes"] is not None and out["supersedes"].lower() == out["id"]:
+            raise ValidationError("a memory cannot replace itself", field="supersedes")
         out["doubt"] = _doubt(record, out)
         # a teammate's words stay theirs: without it an export read back made them the person's
         out["writer"] = validate.writer(record.get("writer"), "writer")
@@ -149,7 +151,7 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
         "layer": validate.one_of(record["layer"], rules.LAYERS, "layer"),
         "kind": validate.one_of(record["kind"], rules.KINDS, "kind"),
         "source": validate.one_of(record["source"], rules.SOURCES, "source"),
-        "agent": validate.writer(record.get("agent"), "agent"),
+        "agent": validate.not_the_persons(validate.writer(record.get("agent"), "agent"), "agent"),
         "status": validate.one_of(record.get("status", "active"), rules.STATUSES, "status"),
         "created_at": created,
         "updated_at": clock.parse_time(record.get("updated_at") or created, "updated_at"),
