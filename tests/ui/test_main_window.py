@@ -72,6 +72,18 @@ def test_typing_in_search_box_shows_matches_with_terms_highlighted(qtbot, window
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 3, timeout=2000)
 
 
+def test_a_quoted_phrase_in_the_search_box_shows_only_memories_holding_it(qtbot, window):
+    """Typed in quotes, a phrase matched any memory holding one of its words, and Select
+    All, Delete sent unrelated memories to the Trash."""
+    qtbot.keyClicks(window.browser.search, '"staging database"')
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    assert shown_texts(window) == ["The staging database is Postgres 16"]
+    window.browser.search.clear()
+    qtbot.keyClicks(window.browser.search, '"database staging"')
+    qtbot.waitUntil(lambda: window.browser.summary.text() == "0 matches", timeout=2000)
+    assert window.browser.model.rowCount() == 0
+
+
 def test_search_while_typing_does_not_count_recalls(qtbot, service, window):
     qtbot.keyClicks(window.browser.search, "postgres")
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)

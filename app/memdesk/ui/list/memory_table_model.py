@@ -11,6 +11,7 @@ the fresh ones are ready, then swaps them in (`reload_ready`, see `apply_reload`
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ class _Query:
             include_inactive=status != "active",
             **filters,
         )
-        return found["hits"]
+        return _with_phrases(self.text, found["hits"])
 
     def hit_rows(self) -> list[dict[str, Any]]:
         ids = [h["id"] for h in self.hits()]
@@ -112,6 +113,21 @@ class _Query:
         if self.filters.get("status", "active") == "inactive":
             rows = [r for r in rows if r["status"] == "inactive"]
         return self._marked(rows)
+
+
+_PHRASE = re.compile(r'"([^"]*\S[^"]*)"')
+
+
+def _with_phrases(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hits holding each "quoted phrase" of the search, as written: typed in quotes, a
+    phrase matched any memory with one of its words, and Select All, Delete sent 45
+    unrelated memories to the Trash."""
+    phrases = [_words(p) for p in _PHRASE.findall(text)]
+    return [h for h in hits if all(p in _words(h["content"]) for p in phrases)]
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 @dataclass(frozen=True)
