@@ -78,10 +78,11 @@ _FOR_NOW = re.compile(
 )
 # "I want a sharpen filter next": a thing asked for, with nothing said of always
 _ASKED_FOR = re.compile(
+    r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
+    r"everywhere)\b).*"
     r"\b(?:i|we|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
     r"move|run|try|see|get|deploy|merge|update|rename|test|finish|ship|migrate|upgrade|install|"
-    r"debug))\s(?!.*\b(?:always|never|any|"
-    r"anything|everything|whenever|every time|in general|everywhere)\b)",
+    r"debug))\s",
     _I,
 )
 # "she signs off on numerical changes": who she is was said before, and is lost
@@ -102,7 +103,7 @@ _SURPRISED = re.compile(
 _BEYOND_THE_TASK = re.compile(
     r"\b(?:always|never|every\w*|any\w*|whatever|wherever|ever|from now on|in general|"
     r"by default|please|pls|here|in (?:this|our|every) \w+|not|your|rule|like|people|"
-    r"everyone|everybody|nobody)\b",
+    r"everyone|everybody|nobody|our|budget|limit)\b",
     _I,
 )
 _OF_THIS_TASK = re.compile(r"\b(?:the|this|that|them|it|its|these|those)\b|\binstead$", _I)
