@@ -361,3 +361,18 @@ def test_a_session_in_no_project_is_given_the_memories_of_none_not_of_all(servic
     service.session_start("s-root", actor=claude, briefing_chars=0)
     given = service.session_prompt("s-root", "where is the password rotation", actor=claude)
     assert given["ids"] == [mine]
+
+
+def test_a_statement_accepted_from_the_inbox_keeps_the_project_it_was_heard_in(service):
+    """Accepted, "this repo is pnpm only" became every project's rule, and refused
+    `npm install` in an unrelated npm repository."""
+    service.session_start("s1", actor=CLAUDE, project="billing-web")
+    ended = service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[{"role": "user", "content": "Use the bulk endpoint for them instead."}],
+    )
+    (proposed,) = ended["proposed"]
+    service.accept([f"proposal:{proposed['proposal']}"])
+    (memory,) = [m for m in service.list_memories() if m["layer"] == "L1"]
+    assert memory["project"] == "billing-web"

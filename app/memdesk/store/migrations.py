@@ -318,6 +318,12 @@ def _v15_edits_index(db: peewee.SqliteDatabase) -> None:
     )
 
 
+def _v16_proposal_project(db: peewee.SqliteDatabase) -> None:
+    """The project a session end heard a statement in: accepted from the Inbox, "this repo is
+    pnpm only" became every project's rule, and refused `npm install` in an npm repository."""
+    db.execute_sql("ALTER TABLE proposal ADD COLUMN project TEXT")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -335,6 +341,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v13_updates_fine,
     _v14_change_count,
     _v15_edits_index,
+    _v16_proposal_project,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

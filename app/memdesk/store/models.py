@@ -162,6 +162,7 @@ class Proposal(BaseModel):
     support = peewee.IntegerField(default=1)  # sessions, agents or memories behind it
     reason = peewee.TextField(null=True)  # why the person rejected it
     decided_at = peewee.TextField(null=True)
+    project = peewee.TextField(null=True)  # where a session end heard it: its memory's project
 
     class Meta:
         table_name = "proposal"

@@ -216,7 +216,11 @@ class Inbox:
             self.status.restore(earlier.uuid, actor=actor)
             return earlier.uuid
         memory = self.writes.add(
-            content or proposal.content, kind=proposal.kind, tags=[GAPFILL_TAG], actor=actor
+            content or proposal.content,
+            kind=proposal.kind,
+            tags=[GAPFILL_TAG],
+            project=proposal.project,
+            actor=actor,
         )
         return memory["id"]
 

@@ -202,6 +202,7 @@ class Endings:
                     why=why,
                     status="accepted" if memory_id else "pending",
                     memory=memory_id,
+                    project=project,
                 )
             return memory_id, proposal
 
