@@ -155,6 +155,37 @@ def test_what_this_machine_stopped_sharing_is_never_changed_by_a_sync(machines, 
     assert any(memory["id"] in line for line in result["refused"])  # and it says why
 
 
+@pytest.mark.parametrize("stop", ["private", "kept local"])
+def test_a_memory_shared_again_is_compared_afresh_not_held_for_good(machines, stop):
+    """Kept here while another machine edited it, then shared again: every sync said "sent
+    0, took 0", neither side's edits went anywhere, and no one was asked."""
+    memory = machines.run("a", lambda s: s.add("Staging is at db-2.internal", project="shop"))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+
+    def stop_sharing(s):
+        if stop == "private":
+            s.update(memory["id"], visibility="private")
+        else:
+            s.sync_local("shop")
+
+    def share_again(s):
+        if stop == "private":
+            s.update(memory["id"], visibility="shared")
+        else:
+            s.sync_local("shop", local=False)
+        s.update(memory["id"], content="Staging is at db-3.internal")
+
+    machines.run("a", stop_sharing)
+    machines.run("b", lambda s: s.update(memory["id"], content="Staging is at db-9.internal"))
+    machines.sync("b", "a")
+    machines.run("a", share_again)
+    result = machines.sync("a")[0]
+    assert memory["id"] not in result["held"]
+    asked = [i for i in machines.run("a", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert [i["memories"][0]["id"] for i in asked] == [memory["id"]]
+
+
 def test_different_fields_changed_on_each_side_merge_without_asking(machines):
     """#34: tags changed on one machine and the text on the other conflicted as a whole
     memory."""

@@ -37,7 +37,7 @@ from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
-from memdesk.store import Proposal
+from memdesk.store import Memory, Proposal, among
 
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
 
@@ -248,7 +248,17 @@ class Sync:
         # sync). Read together within one budget.
         last = sync_config.last_result(self.desk.path, remote) or {}
         was_held = {i for i in last.get("held", []) if i not in changed}
+        self.desk.settle()
+        with self.desk.database.atomic():  # one snapshot to render
+            known = base.ids | theirs.ids
+            local = render(remote, config.excluded(remote), known, config.writer)
+            state = None if dry_run else self._state(config, remote)
+        # Kept here (private, or its project kept local) when they were refused, shared again
+        # since: held for good, neither side's edits went anywhere and no one was told.
+        was_unshared = set(last.get("unshared", [])) & was_held
+        shared_again = {i for i in was_unshared if i in local and i in theirs.ids}
         looked_again = {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
+        looked_again |= shared_again
         read = theirs.within_budget(changed | looked_again)
         changed, again = changed & read, looked_again & read
         theirs.prefetch(read)
@@ -262,15 +272,13 @@ class Sync:
         )
         waiting |= theirs.deferred
         still = was_held - again
-        self.desk.settle()
-        with self.desk.database.atomic():  # one snapshot to render
-            known = base.ids | theirs.ids
-            local = render(remote, config.excluded(remote), known, config.writer)
-            state = None if dry_run else self._state(config, remote)
-        if taken_now := again & incoming.keys():
+        if taken_now := (again - shared_again) & incoming.keys():
             # never taken here: the state both sides last agreed on is this machine's
             agreed = {i: local[i].digest if i in local else None for i in taken_now}
             base_side = Side({**base_side.digests, **agreed}, base_side.load)
+        if afresh := again & shared_again:
+            # what both last agreed on is not known: alike is kept, unlike is asked
+            base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
         held = _held(remote) | set(refused) | still
         outcome = merge(base_side, local, remote_side, held)
         arriving.teammates_deletions(remote, outcome, incoming, local, authors)
@@ -315,6 +323,8 @@ class Sync:
             "conflicts": len(outcome.conflicts),
             "refused": sorted([f"{k}: {why}" for k, why in refused.items()] + told_older),
             "held": sorted((set(refused) - {IDENTITY}) | still),
+            # held while this machine kept them to itself: compared afresh once shared again
+            "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
             "waiting": sorted(waiting),
             "commit": commit,
             "notices": told,
@@ -439,6 +449,11 @@ def _bare_repository_at(url: str, branch: str) -> None:
         raise git.SyncFailed("git is not installed; sync keeps memories in a git repository")
     Path(url).parent.mkdir(parents=True, exist_ok=True)
     git.create_bare(Path(url), branch)
+
+
+def _held_here(ids: set[str]) -> set[str]:
+    """Of `ids`, those this machine holds."""
+    return {u for (u,) in Memory.select(Memory.uuid).where(Memory.uuid.in_(among(ids))).tuples()}
 
 
 def _held(remote: Remote) -> set[str]:
