@@ -505,6 +505,26 @@ def test_the_person_may_keep_what_a_teammate_deleted_and_share_it_again(machines
     assert machines.run("bo", lambda s: s.get(rule["id"]))["status"] == "active"
 
 
+def test_what_the_person_keeps_over_a_teammates_deletion_reaches_their_other_machine(
+    machines, tmp_path
+):
+    """Kept on the machine that wrote it, the rule went back to the team but was no longer
+    vouched for in the person's own remote: their other machine refused their own rule at
+    every sync ("has not vouched for it")."""
+    _, rule = _team_of_two_machines_and_bo(machines, tmp_path)
+    machines.run("bo", lambda s: s.remove(rule["id"]))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana2", lambda s: s.sync())
+    asked = [
+        i for i in machines.run("ana2", lambda s: s.inbox()) if i["type"] == "sync_deleted_by_team"
+    ]
+    machines.run("ana2", lambda s: s.reject([asked[0]["key"]]))
+    machines.run("ana2", lambda s: s.sync())
+    result = machines.run("ana", lambda s: s.sync())
+    assert "has not vouched" not in _refused(result)
+    assert machines.run("ana", lambda s: s.get(rule["id"]))["version"] == 2  # the kept one
+
+
 def test_a_teammate_deletes_their_own_memory_without_asking(machines, tmp_path):
     _team_of_two_machines_and_bo(machines, tmp_path)
     theirs = machines.run("bo", lambda s: s.add("acme demos go out on Fridays.", project="acme"))

@@ -94,7 +94,10 @@ class SyncQuestions:
             row = self.reads.row(json.loads(proposal.subject)[0])
             what = "version" if proposal.kind == DISAGREE else "deletion"
             why = f"kept over {proposal.agent}'s {what}"
-            self.versions.save(row, {}, actor, pending, change="sync", reason=why)
+            # the person's own act: recorded as a "sync" (what another machine wrote), the
+            # memory was no longer vouched for as this machine's in the team, and the person's
+            # other machines refused it
+            self.versions.save(row, {}, actor, pending, change="keep", reason=why)
 
     def _synced_state(self, remote_name: str | None, memory_id: str) -> Incoming:
         config = sync_config.load(self.desk.path)
