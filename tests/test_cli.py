@@ -504,8 +504,12 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
 def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
+    code, out, _ = run("doctor")  # nothing set up: no agent would ever use memdesk
+    assert code == 1
+    assert "no agent host is set up to use memdesk" in out
     code, out, _ = run("hook", "install", "--yes")
     assert code == 0
+    assert "before and after each tool call" in out
     code, out, _ = run("doctor")
     assert code == 0, out
     assert "hooks run memdesk /" in out

@@ -49,8 +49,8 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     old = path.read_bytes().decode("utf-8") if path.exists() else None
     _planned(lambda: attach.apply([attach.Change(path, new, diff, old)]))
     print(
-        f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, after "
-        f"each tool call and at the end\n{mcp}"
+        f"wrote {path}; Claude Code runs memdesk at session start, on each prompt, before "
+        f"and after each tool call and at the end\n{mcp}"
     )
     return 0
 

@@ -35,6 +35,7 @@ RECENT_S = 24 * 3600  # failures older than a day are history, not a problem
 class Report:
     lines: list[str] = field(default_factory=list)
     problems: int = 0
+    entries: int = 0  # files found holding memdesk's hooks or MCP entry
 
     def ok(self, text: str) -> None:
         self.lines.append(f"  {text}")
@@ -46,8 +47,9 @@ class Report:
 
 def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Report:
     """Every check; `serving=False` for the window, which serves the database itself (asking
-    its own socket from its GUI thread would wait on itself). A file that cannot be read is
-    a problem found, never a crash of the doctor."""
+    its own socket from its GUI thread would wait on itself) and is used without agents too
+    (no host set up is not a problem there). A file that cannot be read is a problem found,
+    never a crash of the doctor."""
     report = Report()
     here = cwd or Path.cwd()
     checks: list[tuple[str, Any]] = [(str(db), lambda: _database(db, report))]
@@ -63,6 +65,8 @@ def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Repor
             if hooks is not None and hooks not in hook_files:
                 hook_files.add(hooks)
                 checks.append((str(hooks), lambda h=host, p=hooks: _hooks(h, p, db, here, report)))
+    if serving:
+        checks.append(("the agent hosts", lambda: _any_host(report)))
     checks.append(("the hook failure notes", lambda: _failures(db, report)))
     checks.append(("the sync set-up", lambda: _sync(db, report)))
     for what, check in checks:
@@ -71,6 +75,15 @@ def examine(db: Path, cwd: Path | None = None, *, serving: bool = True) -> Repor
         except OSError as exc:
             report.bad(f"{what} could not be read: {paths.describe(exc)}")
     return report
+
+
+def _any_host(report: Report) -> None:
+    """Nothing set up anywhere read "all is well" while no agent would ever use memdesk."""
+    if not report.entries:
+        report.bad(
+            "no agent host is set up to use memdesk here or in your home folder: run "
+            "`memdesk hook install` (Claude Code) or `memdesk attach HOST`"
+        )
 
 
 def _database(db: Path, report: Report) -> None:
@@ -190,6 +203,7 @@ def _judge(
 ) -> None:
     """One line for a file's memdesk entries: all is well, what is wrong with them, or (a
     project's file naming its own database, as `attach --project --db` writes) deliberate."""
+    report.entries += 1
     project = path.is_relative_to(cwd) and cwd != Path.home()
     fix = f"run `{again}{' --project' if project else ''}` again"
     wrongs = {w for w in (_wrong_program(words, fix) for words in commands) if w}
