@@ -233,6 +233,9 @@ def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machine
     assert "- Always run the acme tests with -x.\n" in given["text"] + "\n"  # the person's own
     assert theirs["id"] in given["briefed"]
     assert own["id"] in given["briefed"]
+    # and its history says who wrote it ("add by user" hid the teammate)
+    first = machines.run("ana", lambda s: s.history(theirs["id"]))[0]
+    assert first["reason"] == "written by bo@work"
 
 
 def _team_of_two_machines_and_bo(machines, tmp_path):

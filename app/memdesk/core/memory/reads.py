@@ -195,7 +195,8 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
             "change": "add",
             "by": Actor(first.get("source", row.source), first.get("agent", row.agent)).label,
             "at": row.created_at,
-            "reason": None,
+            # one that came through sync: "add by user" hid that a teammate wrote it
+            "reason": f"written by {first['writer']}" if first.get("writer") else None,
         }
     ]
     made_by += [
