@@ -68,6 +68,18 @@ def test_running_what_a_rule_forbids_went_against_it_and_is_not_acting_on_it(ser
     assert service.injected(rule["id"])["acted_on"] == 0
 
 
+def test_a_command_on_what_the_rule_rules_out_is_not_acting_on_it(service):
+    """After "listens on 6543, not the default 5432", `psql -p 5432` was marked as acting on
+    the rule."""
+    service.add("The staging Postgres listens on port 6543, not the default 5432", project="shop")
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.observe(
+        "s1", "Bash", {"command": "psql -p 5432 -h staging"}, {"exit_code": 0}, actor=CLAUDE
+    )
+    [given] = service.injections()[0]["events"][0]["memories"]
+    assert given["acted_on"] is False
+
+
 def test_a_memory_says_how_often_agents_were_given_it(service):
     rule = service.add("This repo uses pnpm only, never npm install", project="shop")
     never = service.add("Lunch is at noon", project="other")

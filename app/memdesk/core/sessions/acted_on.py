@@ -72,8 +72,17 @@ def _call_cues(observation: str) -> action_cues.Cues | None:
     return action_cues.of_call("Bash", {"command": command}) if command else None
 
 
+# What the memory rules out names no use of it: after "listens on 6543, not 5432", a command
+# on 5432 was counted as acting on the rule it broke.
+RULED_OUT = re.compile(
+    r"\b(?:not|never|no|instead of|rather than|avoid)\s+(?:`[^`\n]*`|[^,.;:()\n`]{1,60})",
+    re.IGNORECASE,
+)
+
+
 class _Cues:
     def __init__(self, memory: str) -> None:
+        memory = RULED_OUT.sub(" ", memory)
         spans = [" ".join(span.split()) for span in BACKTICKED.findall(memory)]
         self.commands = [" ".join(span.split()[:2]).lower() for span in spans if span.strip()]
         in_code = {w.lower() for span in spans for w in WORD.findall(span)}
