@@ -528,6 +528,23 @@ def test_what_the_person_keeps_over_a_teammates_deletion_reaches_their_other_mac
     assert machines.run("ana", lambda s: s.get(rule["id"]))["version"] == 2  # the kept one
 
 
+def test_a_teammate_hiding_the_persons_memory_from_agents_is_asked_not_applied(machines, tmp_path):
+    """A teammate's `inject: false` (or `inactive`) on the person's rule, its words left as
+    they were, was applied unasked: the rule left every briefing of the person's agents."""
+    team, rule = _team_of_two_machines_and_bo(machines, tmp_path)
+    [(name, text)] = [(n, t) for n, t in machines.tree(team).items() if rule["id"] in n]
+    hidden = (
+        text.replace('writer: "ana2@home"', 'writer: "bo@work"')
+        .replace("inject: true", "inject: false")
+        .replace("version: 1", "version: 2")
+    )
+    machines.push_files({name: hidden}, remote=team)
+    machines.run("ana2", lambda s: s.sync())
+    assert machines.run("ana2", lambda s: s.get(rule["id"]))["inject"] is True
+    asked = [i for i in machines.run("ana2", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert [i["memories"][0]["id"] for i in asked] == [rule["id"]]
+
+
 def test_a_teammate_deletes_their_own_memory_without_asking(machines, tmp_path):
     _team_of_two_machines_and_bo(machines, tmp_path)
     theirs = machines.run("bo", lambda s: s.add("acme demos go out on Fridays.", project="acme"))

@@ -12,7 +12,7 @@ from memdesk.core.sync import moved
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked_all
-from memdesk.core.sync.merge import DELETED_BY_TEAM, Conflict, Outcome
+from memdesk.core.sync.merge import DELETED_BY_TEAM, DISAGREE, Conflict, Outcome
 from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Memory, among
 
@@ -139,19 +139,31 @@ def teammates_deletions(
     """A team remote's deletion of a memory the person wrote is asked in the Inbox, not
     applied: a teammate's deletion sent the person's rule to the Trash with no word (nothing
     is forgotten without the person). Until the person answers the remote keeps its
-    tombstone and this machine its memory; keeping it shares it with the team again."""
+    tombstone and this machine its memory; keeping it shares it with the team again. So is
+    its retirement or its hiding from agents (`inactive`, `inject: false`, the words left as
+    they were): applied unasked, a teammate put the person's rule out of every briefing."""
     if moved.is_own(remote):
         return
     for unit in list(outcome.take):
         found, mine = incoming.get(unit.id), local.get(unit.id)
-        if found is None or not found.deleted or mine is None:
+        if found is None or mine is None or not (found.deleted or _put_away(found, mine)):
             continue
         writer = mine.fields().get("writer")
         if writer != authors.mine and writer not in authors.machines:
             continue  # a teammate's own memory is theirs to delete
         outcome.take.remove(unit)
         outcome.kept.add(unit.id)
-        outcome.conflicts.append(Conflict(DELETED_BY_TEAM, unit.id, mine, unit))
+        kind = DELETED_BY_TEAM if found.deleted else DISAGREE
+        outcome.conflicts.append(Conflict(kind, unit.id, mine, unit))
+
+
+def _put_away(found: Incoming, mine: Unit) -> bool:
+    """Retired or hidden from agents by this change, where this machine has it in use."""
+    here = mine.fields()
+    in_use = here.get("status") == "active" and here.get("inject") is not False
+    return in_use and (
+        found.columns.get("status") != "active" or found.columns.get("inject") is False
+    )
 
 
 def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
