@@ -194,22 +194,15 @@ def agent_name(value: object, field: str) -> str | None:
             "(claude-code, cursor, …)",
             field=field,
         )
-    if found.casefold() in _THE_PERSONS:
-        raise ValidationError(
-            f"{field} {found!r} is what memdesk calls the person or itself; an agent names "
-            "itself (claude-code, cursor, …)",
-            field=field,
-        )
-    return found
+    return not_the_persons(found, field, advice="; an agent names itself (claude-code, cursor, …)")
 
 
-def not_the_persons(value: str | None, field: str) -> str | None:
-    """A writer read from a file: any name it was given, but not one that passes for the
-    person's or memdesk's (agents were told "written by agent user")."""
+def not_the_persons(value: str | None, field: str, advice: str = ", not an agent") -> str | None:
+    """A writer's name that does not pass for the person's or memdesk's (agents were told
+    "written by agent user")."""
     if value is not None and value.casefold() in _THE_PERSONS:
         raise ValidationError(
-            f"{field} {value!r} is what memdesk calls the person or itself, not an agent",
-            field=field,
+            f"{field} {value!r} is what memdesk calls the person or itself{advice}", field=field
         )
     return value
 

@@ -43,9 +43,7 @@ def _pages(filters: Filters, progress: Progress | None) -> Iterator[list[Memory]
     done, last_id = 0, 0
     report(progress, 0, total)
     while True:
-        page = list(
-            Memory.select().where(where & (Memory.id > last_id)).order_by(Memory.id).limit(PAGE)
-        )
+        page = _page(where, last_id)
         if not page:
             return
         yield page
@@ -68,10 +66,12 @@ def dict_pages(filters: Filters, progress: Progress | None) -> Iterator[list[dic
 def memory_page(filters: Filters, after: int) -> tuple[list[dict[str, Any]], int | None]:
     """The export's memories past row `after` (a page), and the row to go on after (None at
     the end): an export asked of a running memdesk in parts, each a moment of its work."""
-    page = list(
-        Memory.select().where(filters.where() & (Memory.id > after)).order_by(Memory.id).limit(PAGE)
-    )
+    page = _page(filters.where(), after)
     return _with_versions(page), (page[-1].id if len(page) == PAGE else None)
+
+
+def _page(where: Any, after: int) -> list[Memory]:
+    return list(Memory.select().where(where & (Memory.id > after)).order_by(Memory.id).limit(PAGE))
 
 
 def _with_versions(page: list[Memory]) -> list[dict[str, Any]]:
