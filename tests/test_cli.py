@@ -126,6 +126,26 @@ def test_stats_and_check(run_json):
     assert run_json("check", "--rebuild") == {"ok": True, "problems": []}
 
 
+def test_an_export_into_a_fifo_writes_into_it_and_leaves_it_a_fifo(run, tmp_path):
+    """Written beside and moved over its name, an export replaced a FIFO with a file (and, as
+    root, would have replaced /dev/null)."""
+    import os
+    import stat
+    import threading
+
+    run("add", "Deploys go out on Tuesdays")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    read = []
+    reader = threading.Thread(target=lambda: read.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = run("export", "--format", "json", "-o", str(fifo))
+    reader.join(10)
+    assert (code, err) == (0, "")
+    assert b"Deploys go out on Tuesdays" in read[0]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
 def test_markdown_export_to_standard_output(run):
     run("add", "Exported as markdown", "--layer", "L0")
     code, out, _ = run("export", "--format", "markdown")

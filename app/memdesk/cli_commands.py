@@ -127,8 +127,15 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
         svc.export_json_to(sys.stdout, layers=a.layer, project=a.project)
         sys.stdout.write("\n")
         return None
-    # written beside and moved in place when whole: a stopped export leaves no half file
     output = Path(a.output)
+    if output.is_symlink() or output.exists() and not output.is_file():
+        # a FIFO, /dev/null, a link: written into as it is (moving a file over it would
+        # replace it, as root even /dev/null)
+        with output.open("w", encoding="utf-8") as out:
+            written = _CountedText(out)
+            svc.export_json_to(written, layers=a.layer, project=a.project)
+        return {"exported": a.output, "format": a.format, "bytes": written.bytes}
+    # written beside and moved in place when whole: a stopped export leaves no half file
     partial = output.with_name(f".{output.name}.partial")
     try:
         with partial.open("w", encoding="utf-8") as out:
@@ -137,6 +144,18 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
     finally:
         partial.unlink(missing_ok=True)
     return {"exported": a.output, "format": a.format, "bytes": output.stat().st_size}
+
+
+class _CountedText:
+    """A text stream that counts the UTF-8 bytes written through it."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.bytes = 0
+
+    def write(self, text: str) -> int:
+        self.bytes += len(text.encode("utf-8"))
+        return self.out.write(text)
 
 
 def _read_file(name: str) -> str:
