@@ -139,6 +139,27 @@ def test_a_bare_correction_is_dropped():
     assert found.confidence == "low"
 
 
+
+@pytest.mark.parametrize(
+    ("message", "stored"),
+    [
+        # seen with the real Claude Code CLI: the agent's reply assumed Heroku
+        (
+            "Wait, you said this goes out with the Heroku deploy — that's wrong, we don't use "
+            "Heroku at all, billing-api deploys to Fly.io. Anyway, can you add a staging entry "
+            "to src/db.ts?",
+            ["We don't use Heroku at all, billing-api deploys to Fly.io"],
+        ),
+        (
+            "you assumed we use jest, but that's not right: we use vitest for everything",
+            ["We use vitest for everything"],
+        ),
+    ],
+)
+def test_a_correction_of_what_the_agent_said_stores_the_persons_words_only(message, stored):
+    found = gapfill.find([message])
+    assert [f.content for f in found if f.confidence == "high"] == stored
+
 def test_two_statements_in_one_sentence_are_two_findings():
     found = gapfill.find(["I prefer pytest over unittest, and always run ruff before committing."])
     assert [(f.content, f.scope) for f in found] == [

@@ -42,7 +42,7 @@ class Finding:
 
 # Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
 _SPLIT = re.compile(
-    heard.SENTENCE_END + r"\s+(?=[A-Z\"'(*_`])|"
+    heard.SENTENCE_END + r"\s+(?=[A-Z\"'(*_`])|" + heard.SAID_WRONG + "|"
     r"\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
     r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|always|never|please|don't|do not|keep|use)\b)|"
     r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)|"

@@ -27,6 +27,13 @@ SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!
     rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
     for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")
 )
+# What the agent said, then the person's correction of it ("you said this goes out with the
+# Heroku deploy — that's wrong, we deploy to Fly.io"): the claim is the agent's, what follows
+# "that's wrong" is the person's statement, so the two are read apart.
+SAID_WRONG = (
+    r"(?:\s*[—–]\s*|\s+--?\s+|[,;:]\s*|,?\s+but\s+)(?=(?:no,?\s+)?that(?:'s| is) (?:wrong|"
+    r"not right|incorrect|not true|not the case|outdated|out of date)\b)"
+)
 # "When you give me SQL, write the keywords in uppercase": whenever the agent does a thing of
 # its work, how to do it; neither a question nor a condition of the moment ("when you're
 # done", "when you push this").

@@ -50,6 +50,12 @@ REPORTED = re.compile(
     r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
     r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
     r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b|"
+    # what the agent said or took for granted, told back to it ("you assumed we use jest,
+    # but that's wrong: …"): its claim, not the person's
+    r"^(?:(?:wait|hmm+|hold on|no|earlier|before|above|just now)[,\s]+)?you (?:just |earlier |"
+    r"already )?(?:said|assumed|thought|mentioned|suggested|wrote|claimed|stated|implied|"
+    r"guessed|figured|(?:seem|seemed) to think|(?:keep|kept) saying)\b"
+    r"(?!\s+(?:it )?(?:yourself|right|correctly|earlier\b.{0,30}\bright))|"
     # the view said with other words: "my manager would rather we store everything in 4326",
     # "my co-author's rule is to winsorize", "my colleague from the other team is very strict"
     r"\bmy (?:co-?authors?|colleagues?|co-?workers?|manager|boss|lead|pi|advisor|adviser|"
