@@ -57,12 +57,14 @@ def _carries(content: str, evidence: list[str]) -> bool:
 
 
 def _as_stored(evidence: str) -> set[str]:
-    """The evidence as a memory says it: memories speak of "the user", so the person's "my
-    manager" is stored as "the user's manager" and "(I) count pages from 1" as "counts pages
-    from 1" (`gapfill_patterns.person`). --verbatim scores the person's words only."""
+    """The evidence as a memory says it: memories speak of "the user" (then "they"), so the
+    person's "my manager" is stored as "the user's manager" or "their manager", and "(I)
+    count pages from 1" as "counts pages from 1" (`gapfill_patterns.person`). --verbatim
+    scores the person's words only."""
     forms = {evidence.casefold()}
     if not VERBATIM:
         forms.add(person(evidence).casefold())
+        forms.add(person(evidence, named=True).casefold())  # once named: "give them the diff"
         forms.add(person(f"I {evidence}").casefold().removeprefix("the user "))
     return forms
 

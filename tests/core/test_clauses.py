@@ -102,7 +102,7 @@ def test_what_only_sounds_like_a_rule_is_not_stored(message):
 
 def test_i_dont_is_said_of_the_user_in_good_grammar():
     assert _kept("I don't publish crates from my laptop, ever.") == [
-        "The user doesn't publish crates from the user's laptop, ever"
+        "The user doesn't publish crates from their laptop, ever"
     ]
 
 

@@ -58,7 +58,7 @@ def _one(sentence: str) -> gapfill.Finding | None:
             "high",
             "The user is a backend engineer",
         ),
-        ("i_use", "I use fish as my shell.", "medium", "The user uses fish as the user's shell"),
+        ("i_use", "I use fish as my shell.", "medium", "The user uses fish as their shell"),
         ("like_hate", "I hate long functions.", "high", "The user hates long functions"),
         ("like_hate", "I like small components.", "high", "The user likes small components"),
         ("rather", "I'd rather use tabs.", "high", "The user would rather use tabs"),
@@ -139,7 +139,6 @@ def test_a_bare_correction_is_dropped():
     assert found.confidence == "low"
 
 
-
 @pytest.mark.parametrize(
     ("message", "stored"),
     [
@@ -159,6 +158,7 @@ def test_a_bare_correction_is_dropped():
 def test_a_correction_of_what_the_agent_said_stores_the_persons_words_only(message, stored):
     found = gapfill.find([message])
     assert [f.content for f in found if f.confidence == "high"] == stored
+
 
 def test_two_statements_in_one_sentence_are_two_findings():
     found = gapfill.find(["I prefer pytest over unittest, and always run ruff before committing."])

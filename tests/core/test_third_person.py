@@ -38,14 +38,14 @@ def test_the_verb_after_the_user_reads_as_english(said, stored):
         ("I really never use mocks", "the user really never uses mocks"),
         ("I squash-merge PRs", "the user squash-merges PRs"),
         ("I always go for Poetry", "the user always goes for Poetry"),
-        ("I fix typos myself", "the user fixes typos myself"),
+        ("I fix typos myself", "the user fixes typos themselves"),
         ("I study in the evening", "the user studies in the evening"),
         ("show me full files", "show the user full files"),
         ("my manager is Dana", "the user's manager is Dana"),
         ("I was on call", "the user was on call"),
         ("I can read Go", "the user can read Go"),
         # said alike in the present and the past: what the person does, mostly
-        ("I read diffs on my phone", "the user reads diffs on the user's phone"),
+        ("I read diffs on my phone", "the user reads diffs on their phone"),
         ("I never put emojis in commits", "the user never puts emojis in commits"),
     ],
 )
@@ -59,3 +59,31 @@ def test_a_user_the_person_writes_about_keeps_their_own_verb():
     assert person("if the user clicks save, show a toast") == (
         "if the user clicks save, show a toast"
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # seen in a new user's trial: "… the files the user touched before the user commits"
+        (
+            "I always run prettier --write on the files I touched before I commit",
+            "the user always runs prettier --write on the files they touched before they commit",
+        ),
+        (
+            "I'm rusty, so explain it to me slowly",
+            "the user is rusty, so explain it to them slowly",
+        ),
+        ("ping me, I was on call", "ping the user, they were on call"),
+        # someone else in the sentence: "them" could be Jae, so the user is named again
+        (
+            "Jae owns android and I own iOS, so gradle questions go to him, not me",
+            "Jae owns android and the user owns iOS, so gradle questions go to him, not the user",
+        ),
+    ],
+)
+def test_once_named_the_user_is_they(said, stored):
+    assert person(said) == stored
+
+
+def test_words_that_already_name_the_user_make_the_first_i_they():
+    assert person("my tests run before I push", named=True) == "their tests run before they push"

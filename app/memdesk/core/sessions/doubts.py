@@ -25,8 +25,9 @@ _MONTH = r"january|february|march|april|may|june|july|august|september|october|n
 # "the user" stands for "I" in a finding's words (third_person.person)
 _PAST = (
     r"back then|used to|(?<!the )last (?:year|month|week|time|quarter|sprint|release|summer|"
-    r"winter)|in (?:19|20)\d\d|\w+ ago|yesterday|before (?:i|we|the user) (?:joined|moved|switched|"
-    rf"started)|when (?:i|the user) was|until (?:last|recently|{_MONTH})|"
+    r"winter)|in (?:19|20)\d\d|\w+ ago|yesterday|"
+    r"before (?:i|we|they|the user) (?:joined|moved|switched|started)|"
+    rf"when (?:i|the user) was|when they were|until (?:last|recently|{_MONTH})|"
     r"(?:the|my|our) (?:last|previous|old|first) (?:job|project|company|team|version|attempt|"
     r"employer|gig)"
 )
@@ -35,13 +36,13 @@ _NOW = (
     r"after lunch|tonight|so far|(?<!just for )today|still"
 )
 _SUPPOSED = (
-    r"would mean|one day|someday|(?:i|the user) hopes?|if \w+ ever|should anyone|"
+    r"would mean|one day|someday|(?:i|the user) hopes?|they hope|if \w+ ever|should anyone|"
     r"would (?:need|force|require|have to|break)|on the roadmap|"
     r"next (?:month|quarter|sprint|year|week)"
 )
 _VENTED = (
     r"ugh|argh|why does|why is|seriously|sigh|wtf|ffs|drives me|ruins?|ruined|"
-    r"every (?:single )?time (?:i|the user|something|it)|can(?:no|')t work like this|"
+    r"every (?:single )?time (?:i|the user|they|something|it)|can(?:no|')t work like this|"
     r"happens (?:always|every time)|always happens"
 )
 _HEDGED = (
@@ -80,7 +81,7 @@ _FOR_NOW = re.compile(
 _ASKED_FOR = re.compile(
     r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
     r"everywhere)\b).*"
-    r"\b(?:i|we|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
+    r"\b(?:i|we|they|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
     r"move|run|try|see|get|deploy|merge|update|rename|test|finish|ship|migrate|upgrade|install|"
     r"debug))\s",
     _I,
@@ -94,7 +95,7 @@ _POINTS_BACK = re.compile(
 )
 # "better than I expected", "I didn't know it had that": a reaction to what was just shown
 _SURPRISED = re.compile(
-    r"\bthan (?:how )?(?:the user|i|we) (?:expected|remembered|thought|imagined|feared)\b|"
+    r"\bthan (?:how )?(?:the user|they|i|we) (?:expected|remembered|thought|imagined|feared)\b|"
     r"\b(?:would|'d) never have thought\b|\b(?:didn't|did not) know\b|\bdry[- ]run\b",
     _I,
 )

@@ -200,7 +200,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "preference",
         lambda m, b: (
             f"{'The user prefers' if m['who'].lower() == 'i' else 'The team prefers'} "
-            f"{person(_rest(m['x']))}"
+            f"{person(_rest(m['x']), named=m['who'].lower() == 'i')}"
         ),
     ),
     _p(
@@ -209,7 +209,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "preference",
         lambda m, b: (
             f"{'The user' if m['who'].lower() == 'i' else 'The team'} would rather "
-            f"{person(_rest(m['x']))}"
+            f"{person(_rest(m['x']), named=m['who'].lower() == 'i')}"
         ),
     ),
     _p(
@@ -225,7 +225,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^i\s+(?:really\s+)?(?P<v>like|love|hate|dislike|can't stand|cannot stand|don't like)\s+"
         r"(?P<x>.{3,160})$",
         "preference",
-        lambda m, b: f"The user {_likes(m['v'])} {person(_rest(m['x']))}",
+        lambda m, b: f"The user {_likes(m['v'])} {person(_rest(m['x']), named=True)}",
         lambda m, b: None if re.match(_DEICTIC, m["x"], _I) else HIGH,
         user=True,
     ),
@@ -315,7 +315,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "my_is",
         rf"^my\s+(?P<k>{_MINE})\s+(?:is|are)\s+(?P<x>[^?]{{1,200}})$",
         "fact",
-        lambda m, b: f"The user's {m['k'].lower()} is {person(_rest(m['x']))}",
+        lambda m, b: f"The user's {m['k'].lower()} is {person(_rest(m['x']), named=True)}",
         user=True,
     ),
     _p(
@@ -351,7 +351,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "i_use",
         r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
         "preference",
-        lambda m, b: f"The user uses {person(_rest(m['x']))}",
+        lambda m, b: f"The user uses {person(_rest(m['x']), named=True)}",
         lambda m, b: (
             None
             if re.match(_DEICTIC, m["x"], _I)

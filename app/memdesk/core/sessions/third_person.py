@@ -12,28 +12,40 @@ _I = re.IGNORECASE
 # "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e." nor "I/O".
 _SUBJECT_I = r"\b[Ii]"
 _LONE_I = _SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"
+# Each of the user's words and how it is said, naming "the user" and, once named, "they":
+# "the user always runs prettier on the files they touched before they commit" reads as
+# English where "… the files the user touched before the user commits" did not.
 _CONTRACTED = (
-    (re.compile(_SUBJECT_I + r" (?:don['’]t|dont)\b"), "the user doesn't"),
-    (re.compile(_SUBJECT_I + r" do not\b"), "the user does not"),
-    (re.compile(_SUBJECT_I + r"['’]m\b"), "the user is"),
-    (re.compile(_SUBJECT_I + r" am\b"), "the user is"),
-    (re.compile(_SUBJECT_I + r"['’]ve\b"), "the user has"),
-    (re.compile(_SUBJECT_I + r"['’]d\b"), "the user would"),
-    (re.compile(_SUBJECT_I + r"['’]ll\b"), "the user will"),
+    (_SUBJECT_I + r" (?:don['’]t|dont)\b", "the user doesn't", "they don't"),
+    (_SUBJECT_I + r" do not\b", "the user does not", "they do not"),
+    (_SUBJECT_I + r"['’]m\b", "the user is", "they are"),
+    (_SUBJECT_I + r" am\b", "the user is", "they are"),
+    (_SUBJECT_I + r"['’]ve\b", "the user has", "they have"),
+    (_SUBJECT_I + r"['’]d\b", "the user would", "they would"),
+    (_SUBJECT_I + r"['’]ll\b", "the user will", "they will"),
 )
 # "I" and the verb it is the subject of, after adverbs ("I really never use …"). Only the
 # user's own "I" takes an agreeing verb: "the user" already in the text ("if the user clicks
 # save") is someone else's subject, its verb already agreeing.
-_I_AND_VERB = re.compile(
-    _LONE_I + r"((?: (?:\w+ly|always|never|also|often|only|just|still|even|sometimes|"
+_I_AND_VERB = (
+    _LONE_I + r"(?P<adverbs>(?: (?:\w+ly|always|never|also|often|only|just|still|even|sometimes|"
     r"rarely|seldom|mostly|basically|kinda|pretty much|much|very much|no longer|"
-    r"almost always|almost never))*) ([a-z]+(?:-[a-z]+)*)\b(?!['’])"
+    r"almost always|almost never))*) (?P<v>[a-z]+(?:-[a-z]+)*)\b(?!['’])"
 )
 _OTHERS = (
-    (re.compile(_LONE_I), "the user"),
-    (re.compile(r"(?<![/\w])my(?![/\w])", _I), "the user's"),
-    (re.compile(r"(?<![/\w])me(?![/\w])", _I), "the user"),
+    (_LONE_I, "the user", "they"),
+    (r"(?<![/\w])(?i:myself)(?![/\w])", "the user", "themselves"),
+    (r"(?<![/\w])(?i:my)(?![/\w])", "the user's", "their"),
+    (r"(?<![/\w])(?i:me)(?![/\w])", "the user", "them"),
 )
+_SAID = re.compile(
+    "|".join(f"(?P<c{n}>{regex})" for n, (regex, *_) in enumerate(_CONTRACTED))
+    + f"|(?P<verb>{_I_AND_VERB})|"
+    + "|".join(f"(?P<o{n}>{regex})" for n, (regex, *_) in enumerate(_OTHERS))
+)
+# Someone else the text speaks of ("Jae owns android and I own iOS, so gradle questions go to
+# him, not me"): there "they" could be them, so "the user" is named each time.
+_SOMEONE_ELSE = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|theirs|the user)\b", _I)
 # Verbs that do not agree: modals, and the past ("the user rewrote", never "rewrotes").
 _AS_IS = frozenset("can could will would shall should may might must ought used".split())
 # Words after "I" that are no verb ("I too prefer", "it's I who decide", "me and I").
@@ -59,23 +71,39 @@ _IRREGULAR_PAST = frozenset(
 _PREFIX = re.compile(r"^(?:re|over|under|mis|un|out|with|fore|up|down|by)(?=[a-z]{2})")
 
 
-def person(text: str) -> str:
-    """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing;
-    what the user quotes stays as they wrote it ("stop ending with 'Let me know …'")."""
+def person(text: str, *, named: bool = False) -> str:
+    """`text` with the user's "I" and "my" said of "the user", the verb after it agreeing, and
+    of "they" once the user is named (`named`: the words before `text` name them); what the
+    user quotes stays as they wrote it ("stop ending with 'Let me know …'")."""
+    pronouns = not _SOMEONE_ELSE.search(text)
     out, last = [], 0
-    for quoted in pasted.QUOTED.finditer(text):
-        out += [_said_of_the_user(text[last : quoted.start()]), quoted[0]]
-        last = quoted.end()
-    return "".join([*out, _said_of_the_user(text[last:])])
+    for quoted in [*pasted.QUOTED.finditer(text), None]:
+        end = quoted.start() if quoted else len(text)
+        said, named = _said_of_the_user(text[last:end], named=named, pronouns=pronouns)
+        out.append(said)
+        if quoted:
+            out.append(quoted[0])
+            last = quoted.end()
+    return "".join(out)
 
 
-def _said_of_the_user(text: str) -> str:
-    for pattern, replacement in _CONTRACTED:
-        text = pattern.sub(replacement, text)
-    text = _I_AND_VERB.sub(lambda m: f"the user{m[1]} {_agreeing(m[2])}", text)
-    for pattern, replacement in _OTHERS:
-        text = pattern.sub(replacement, text)
-    return text
+def _said_of_the_user(text: str, *, named: bool, pronouns: bool) -> tuple[str, bool]:
+    """`text` said of the user, and whether the user is named by its end."""
+
+    def said(match: re.Match[str]) -> str:
+        nonlocal named
+        they = named and pronouns
+        named = True
+        if match["verb"]:
+            verb = match["v"]
+            if they:
+                return f"they{match['adverbs']} {'were' if verb == 'was' else verb}"
+            return f"the user{match['adverbs']} {_agreeing(verb)}"
+        kind = match.lastgroup
+        table = _CONTRACTED if kind[0] == "c" else _OTHERS
+        return table[int(kind[1:])][2 if they else 1]
+
+    return _SAID.sub(said, text), named
 
 
 def _agreeing(verb: str) -> str:
