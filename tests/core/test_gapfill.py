@@ -202,6 +202,19 @@ def test_what_is_not_used_and_what_is_are_one_statement():
         "Use the helper here.",  # the thing in front of us
         "The test is failing on CI.",  # a state of the moment
         "I need to add an endpoint.",
+        # kinds a fresh held-out set (heldout_v32) found stored, each said anew here
+        "Whenever we bump the base image, some cron job dies quietly a week later. So draining.",
+        "the linter rewrites my imports on every run. every. single. file.",
+        "uploads must keep the original filename, lowercase. now it drops the extension",
+        "anyway next thing: the banner should show the queue length, because the on-call folks "
+        "never look at it otherwise",
+        "Prof. Adeyemi, our statistician, prefers every interval at 90% always. That's her wish "
+        "for her papers, not for the dashboard.",
+        "Tomasz would rather we never touch the legacy importer; I'm leaving that open for now.",
+        "Marta wants totals rounded up always. fine for her own sheets, not a house style though",
+        "the second sheet, the one called Budget 2025",
+        "So the rule is too lax.",
+        "Before Keycloak we ran an ancient CAS server; we switched three years ago.",
     ],
 )
 def test_hard_negatives_are_never_stored(sentence):

@@ -51,8 +51,8 @@ FRAMING = (
 # Words before a colon that say what follows is a task, a report or a review's nit: kept, so
 # the rules of `heard` read them.
 NOT_A_LEAD_IN = (
-    "todo|fixme|task|step|status|progress|update|latest|current|numbers|results|nit|nitpick|"
-    "proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
+    "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
+    "nit|nitpick|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
@@ -74,8 +74,8 @@ LEAD_IN = re.compile(
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
     # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:" nor a report's
-    # "Status:" (heard reads those)
-    rf"(?!(?:{NOT_A_LEAD_IN})\b)(?:[a-z']+\s){{0,3}}[a-z']+:\s+|"
+    # "Status:" nor "anyway next thing:" (heard reads those)
+    rf"(?!(?:[a-z']+\s){{0,3}}?(?:{NOT_A_LEAD_IN})\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+|"
     rf"{FRAMING})+",
     _I,
 )

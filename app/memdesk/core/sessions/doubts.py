@@ -25,8 +25,10 @@ _MONTH = r"january|february|march|april|may|june|july|august|september|october|n
 # "the user" stands for "I" in a finding's words (third_person.person)
 _PAST = (
     r"back then|used to|(?<!the )last (?:year|month|week|time|quarter|sprint|release|summer|"
-    r"winter)|in (?:19|20)\d\d|\w+ ago|yesterday|"
+    r"winter|spring|autumn|fall)|in (?:19|20)\d\d|\w+ ago|yesterday|"
     r"before (?:i|we|they|the user) (?:joined|moved|switched|started)|"
+    # what was before what is: "before Keycloak we ran a CAS server"
+    r"^before,? (?:\S+ ){0,3}?(?:we|i|they) (?:ran|used|had|were|was|kept|hosted)|"
     rf"when (?:i|the user) was|when they were|until (?:last|recently|{_MONTH})|"
     r"(?:the|my|our) (?:last|previous|old|first) (?:job|project|company|team|version|attempt|"
     r"employer|gig)"
@@ -44,6 +46,13 @@ _VENTED = (
     r"ugh|argh|why does|why is|seriously|sigh|wtf|ffs|drives me|ruins?|ruined|"
     r"every (?:single )?time (?:i|the user|they|something|it)|can(?:no|')t work like this|"
     r"happens (?:always|every time)|always happens"
+)
+# a verdict on what is in front of us, and nothing more: "So the rule is too open." (not "…
+# on perf-03, laptops are too noisy", a rule and its reason)
+_JUDGED = re.compile(
+    r"^(?:so,? )?(?:the |this |that |its? |our |your )?(?:[\w-]+ ){0,2}(?:is|are|was|were|'s) "
+    r"(?:way |much |far |a bit |slightly |still )?too (?!many\b|much\b)\w+[.!]?$",
+    _I,
 )
 _HEDGED = (
     r"maybe|probably|might|perhaps|not sure|i guess|i suppose|i wonder|"
@@ -143,7 +152,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         _IN_WORDS.search(content)
         or any(
             sign.search(content)
-            for sign in (_TOLD_PAST, _FOR_NOW, _ASKED_FOR, _POINTS_BACK, _SURPRISED)
+            for sign in (_TOLD_PAST, _FOR_NOW, _ASKED_FOR, _POINTS_BACK, _SURPRISED, _JUDGED)
         )
         or _MEASURED.search(content)
         and not _BOUND.search(content)

@@ -57,7 +57,7 @@ _OPENER = re.compile(
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    rf"|(?!(?:{clauses.NOT_A_LEAD_IN}|remember)\b)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
+    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{clauses.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
     rf"|{clauses.FRAMING})+",
     re.IGNORECASE,
 )

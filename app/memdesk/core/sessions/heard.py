@@ -188,7 +188,10 @@ SARCASM = re.compile(
     _I,
 )
 REMINDER = re.compile(
-    r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
+    r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b|"
+    # the next piece of work: "anyway next thing: the badge should show the count"
+    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:",
+    _I,
 )
 # "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
@@ -256,7 +259,7 @@ def doubted(message: str) -> bool:
     # sentences are guesses on the way, whichever one says so
     if THINKING.search(pasted.prose(message)) or _VENTED.search(message):
         return True
-    if _DISTANCED.search(message):
+    if _DISTANCED.search(message) or _DOES_NOW.search(pasted.prose(message)):
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
@@ -280,7 +283,12 @@ _VENTED = re.compile(
     r"piling up|so dumb|every\.?\s+single\.?\s+(?:time|week|day|run|release)\b|"
     r"without (?:fail|exception)|such a joy|take it personally|, of course[.!]*\s*$|"
     r"(?:the same|same old) story|i hate (?:it|them|this|that|watching)|"
-    r"(?-i:AGAIN|FOREVER))\b|[😭😤🙄🤦😩😫😡🤬]",
+    r"(?-i:AGAIN|FOREVER))\b|[😭😤🙄🤦😩😫😡🤬]|"
+    # worn out by it: "It is really tiring.", "every. single. diff.", "Every one.", "I spend
+    # more time on SPI archaeology than …"
+    r"\b(?:really |so |very |just )?(?:tiring|exhausting|draining|frustrating)[.!]*\s*$|"
+    r"\bevery\.\s+single\.|(?:^|[.!?]\s+)every (?:single )?one[.!]|"
+    r"\bi spend more time (?:on|fighting|fixing)\b",
     _I,
 )
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
@@ -291,7 +299,17 @@ _DISTANCED = re.compile(
     r"adamant)|not something (?:i|we)(?:'ve| have)? agreed|"
     r"(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
     r"(?:his|her|their) (?:rule|stuff|thing|call|hill) for (?:his|her|their)\b|"
-    r"(?:hmm+|meh)[.!]*\s*$)",
+    r"(?:hmm+|meh)[.!]*\s*$|not (?:a|the|our) (?:house|team) (?:style|rule|convention|standard)|"
+    r"(?:his|her|their) (?:wish|preference|choice) for (?:his|her|their)\b|"
+    r"for (?:his|her|their) own\b)",
+    _I,
+)
+# What the code does now, told beside how it must be ("limiter must return Retry-After in
+# seconds, round up. now it returns ms"): the must is a change to make, the person confirms it.
+_DOES_NOW = re.compile(
+    r"(?:^|[.!?;]\s+|,\s+but\s+)(?:but |and )?(?:right now|now|currently|at the moment),? "
+    r"(?:it|this|that|they|the \w+) (?:returns?|does|gives?|shows?|sends?|prints?|logs?|rounds?|"
+    r"uses?|writes?|emits?|renders?|truncates?|drops?)\b",
     _I,
 )
 _IRONIC_OPENER = re.compile(

@@ -64,6 +64,10 @@ REPORTED = re.compile(
     r"(?: [\w-]+){0,4}? (?:would rather|'d rather|is adamant|is of the opinion|is (?:very |"
     r"pretty |super |really )?(?:strict|firm|dogmatic)|always [a-z]+s)\b)|"
     r"\b(?:is|are) (?:adamant|of the opinion)\b|"
+    # someone named, then their taste: "Henrik would rather we never adopt blueprint",
+    # "Dr. Haas, our epidemiologist, prefers incidence per 100,000"
+    r"(?-i:^(?:[A-Z][\w.'-]*\s+){0,2}[A-Z][\w'-]+)(?:,\s*(?:our|my|the) [\w -]{1,40},)?\s+"
+    r"(?:would rather|'d rather|prefers|would prefer|wants|insists)\b|"
     # a role's taste, the person named beside it or not: "Our architect, Kofi, wants everything
     # through the ORM", "The biostatistician on the grant, Dr. Okafor, prefers Fine-Gray"
     r"^(?:our|my|the) (?:[\w-]+ ){0,3}?(?:architect|cto|ceo|cfo|lead|manager|boss|director|vp|"

@@ -19,6 +19,8 @@ ANSWER = re.compile(
     r"^(?:(?:yes|yeah|yep|ok(?:ay)?|sure),?\s+)?go ahead\b|"
     # "the `.gitlab/ci/deploy.yml` include, yes", "I'd prefer B, the one that …", "the number
     # I gave you was in thousands"
+    # "the second tab, the one called Volunteers 2024": which one was meant
+    r"^(?:the )?(?:first|second|third|fourth|last|other|new|old|left|right) [\w-]+,? the one\b|"
     r",\s*(?:yes|yep|yeah|right|correct|exactly)[.!]*$|^i'?d (?:prefer|pick|take) (?-i:[A-D])\b|"
     r"\b(?:the|that|those) [\w ]{1,20}? i (?:gave|sent|showed|pasted) you\b|"
     # "go with keeping the optimistic UI", "Go with `tokio::select!`, the channel …"
