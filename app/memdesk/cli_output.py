@@ -91,9 +91,12 @@ def _memory(m: dict[str, Any]) -> str:
 def _history(versions: list[dict[str, Any]]) -> str:
     out = []
     for v in versions:
-        why = f" ({v['reason']})" if v.get("reason") else ""
+        # One line per version, and its words' lines at "\n" only: a reason or a text with a
+        # line break of its own printed what looked like another version, the person's.
+        reason = (v.get("reason") or "").replace("\n", "⟨U+000A⟩")
+        why = f" ({reason})" if reason else ""
         out.append(f"v{v['version']}  {v['at']}  {v['change']} by {v['by']}{why}  [{v['status']}]")
-        out.extend("    " + line for line in v["content"].splitlines())
+        out.extend("    " + line for line in v["content"].split("\n"))
     return "\n".join(out)
 
 

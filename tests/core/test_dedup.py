@@ -154,3 +154,13 @@ def test_the_same_numbers_or_names_in_another_order_are_news(service, old, new):
     second = service.add(new)
     assert second["id"] != first["id"]
     assert second.get("duplicate_of") is None
+
+
+def test_what_a_newer_text_says_differently_reads_in_its_own_order():
+    """ "…use pnpm (version 9)" was shown as now “9 version”: the words were sorted."""
+    from memdesk.core.memory.dedup import differences
+
+    assert differences("use pnpm", "use pnpm (version 9)") == "now “version 9”"
+    assert differences("db on port 5432 as app", "db on port 6543 as admin") == (
+        "no longer “5432 app”, now “6543 admin”"
+    )

@@ -13,7 +13,7 @@ import re
 # no change in the Inbox). Joiners stay: emoji and scripts are built with them.
 _HIDDEN = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
-    "\u2060-\u2069\ufeff\U000e0000-\U000e007f]"
+    "\u2028\u2029\u2060-\u2069\ufeff\U000e0000-\U000e007f]"
 )
 
 

@@ -276,5 +276,50 @@ def text(value: object, field: str, limit: int = rules.MAX_QUERY_CHARS) -> str:
     return value
 
 
+# A line break, a control or an invisible character: in text shown one line at a time (a
+# version's reason, a line of the identity profile) each would pass for something else.
+_NOT_ONE_LINE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2069\ufeff]"
+)
+MAX_REASON_CHARS = 500
+
+
+def reason(value: object, field: str = "reason") -> str | None:
+    """Why a change was made: one line of plain text, kept in the history (an agent's reason
+    with line breaks printed a forged "update by user" version there)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be text", field=field)
+    _unicode(value, field)
+    if len(value) > MAX_REASON_CHARS:
+        raise TooLarge(
+            f"{field} is {len(value):,} characters; at most {MAX_REASON_CHARS}", field=field
+        )
+    if found := _NOT_ONE_LINE.search(value):
+        raise ValidationError(
+            f"{field} contains U+{ord(found.group()):04X}; a reason is one line of plain text, "
+            "without line breaks, control or invisible characters",
+            field=field,
+        )
+    return value
+
+
+def profile_lines(value: str, field: str = "text") -> str:
+    """The identity profile's text: its lines end at a newline and nowhere else. A vertical
+    tab, a carriage return or U+2028 read as a new line in the Inbox's diff and as part of
+    the person's line once applied, so the person accepted words they were not shown."""
+    value = value.replace("\r\n", "\n")
+    if found := _NOT_ONE_LINE.search(value.replace("\n", "").replace("\t", "")):
+        raise ValidationError(
+            f"{field} contains U+{ord(found.group()):04X}; the profile's lines are plain text, "
+            "each ended by a newline (U+000A), without other line breaks, control or "
+            "invisible characters",
+            field=field,
+        )
+    return value
+
+
 def dump_tags(values: list[str]) -> str:
     return json.dumps(values, ensure_ascii=False)

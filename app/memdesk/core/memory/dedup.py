@@ -112,7 +112,9 @@ def _stem(word: str) -> str:
 def differences(old: str, new: str) -> str:
     """What a newer, alike text says differently, in words a person reads at a glance."""
     before, after = word_set(old), word_set(new)
-    gone, came = sorted(before - after)[:6], sorted(after - before)[:6]
+    # in the order they are said: sorted, "(version 9)" read as "9 version"
+    gone = list(dict.fromkeys(w for w in _WORD.findall(old.casefold()) if w not in after))[:6]
+    came = list(dict.fromkeys(w for w in _WORD.findall(new.casefold()) if w not in before))[:6]
     parts = ([f"no longer “{' '.join(gone)}”"] if gone else []) + (
         [f"now “{' '.join(came)}”"] if came else []
     )

@@ -7,9 +7,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memdesk.core import guard, rules
+from memdesk.core import guard, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
+from memdesk.core.display import visible
 from memdesk.core.errors import (
     IdentityFull,
     ValidationError,
@@ -76,7 +77,7 @@ class Identity:
             raise ValidationError(
                 "expected must be the list of ids identity() gave", field="expected"
             )
-        text = text.strip()
+        text = validate.profile_lines(text).strip()
         if len(text) > rules.IDENTITY_LIMIT:
             raise IdentityFull(
                 f"Identity (L0) text is {len(text):,} characters; the limit is "
@@ -137,12 +138,27 @@ class Identity:
                 )
             rows = [by_id[u] for u in seen]
             if content is None:  # the agent's words, as a restored backup may have set them
+                validate.profile_lines(proposal.content, field="keys")
                 contents, added = map_onto([r.content for r in rows], proposal.content)
                 _refuse_withheld(contents, rows, added)
-            self._write_identity(rows, content or proposal.content, actor, pending)
+            else:
+                content = validate.profile_lines(content, field="content")
+            self._write_identity(
+                rows,
+                content or proposal.content,
+                actor,
+                pending,
+                reason=f"identity profile edited: {proposal.agent}'s proposal, accepted",
+            )
 
     def _write_identity(
-        self, rows: list[Memory], text: str, actor: Actor, pending: list[Change]
+        self,
+        rows: list[Memory],
+        text: str,
+        actor: Actor,
+        pending: list[Change],
+        *,
+        reason: str = "identity profile edited",
     ) -> None:
         contents, added = map_onto([r.content for r in rows], text)
         for row, content in zip(rows, contents, strict=True):
@@ -162,7 +178,7 @@ class Identity:
                     actor,
                     pending,
                     change="update",
-                    reason="identity profile edited",
+                    reason=reason,
                 )
         for line in added:
             self.writes.add_draft(
@@ -182,9 +198,10 @@ def proposal_why(proposal: Proposal) -> str:
 
 def _changes(rows: list[Memory], text: str) -> str:
     """The profile's lines the proposal removes (-) and adds (+)."""
-    before = "\n".join(r.content for r in rows).splitlines()
-    diff = difflib.ndiff(before, text.splitlines())
-    return "\n".join(line for line in diff if line.startswith(("- ", "+ ")))
+    # split as map_onto splits, at newlines only: what is shown is what would be applied
+    before = "\n".join(r.content for r in rows).split("\n")
+    diff = difflib.ndiff(before, text.split("\n") if text else [])
+    return "\n".join(visible(line) for line in diff if line.startswith(("- ", "+ ")))
 
 
 def _refuse_withheld(contents: list[str | None], rows: list[Memory], added: list[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memdesk.core import clock
+from memdesk.core import clock, validate
 from memdesk.core.actor import Actor
 from memdesk.store import Memory, MemoryVersion
 
@@ -65,6 +65,7 @@ def snapshot(row: Memory) -> str:
 
 def keep_version(row: Memory, actor: Actor, change: str, reason: str | None) -> str:
     """Store the state `row` has now as a past version, before `change`; returns its time."""
+    reason = validate.reason(reason)
     stamp = clock.now()
     MemoryVersion._meta.database.execute_sql(
         "INSERT INTO memory_version (memory_id, version, state, changed_by, changed_at, change,"

@@ -240,7 +240,14 @@ class Inbox:
             fields: dict[str, Any] = {"supersedes": olds[0].uuid}
             if content is not None:
                 fields["content"] = content
-            self.versions.save(new, fields, actor, pending, change="update", reason=None)
+            reason = None
+            if new.source == "agent" and any(old.source == "user" for old in olds):
+                # What the person accepts in place of their own rule is theirs: left the
+                # agent's, the rule lost its authority (an action it forbids was only
+                # reminded of) and the agent could turn it around later, unasked.
+                fields |= {"source": "user", "agent": None, "visibility": "shared"}
+                reason = f"the person accepted {new.agent}'s words in place of their own"
+            self.versions.save(new, fields, actor, pending, change="update", reason=reason)
             why = f"replaced by {new.uuid}"
             for newer, old in zip((new, *olds), olds, strict=False):
                 self.versions.set_status(

@@ -161,6 +161,10 @@ class Endings:
         agent told "already known as <id>" learnt that the person's private memory said so)."""
         said = {"content": finding.content, "sentence": finding.sentence}
         why = f"{finding.pattern} ({finding.confidence}): {finding.sentence}"
+        if agent is not None:
+            # Only the agent's account: nothing shows the person said it, and a label of
+            # confidence made the Inbox read as if the host had heard it.
+            why = f"{agent.agent}'s account of the session says you said: {finding.sentence}"
         if finding.confidence == gapfill.LOW:
             return "skipped", {**said, "why": "too little said to stand on its own"}
         # What the user said of themself holds everywhere; what they said of the work, here.
