@@ -208,6 +208,32 @@ def test_different_fields_changed_on_each_side_merge_without_asking(machines):
     assert len(history) >= 3  # the merge is a version of its own, the earlier ones kept
 
 
+@pytest.mark.parametrize("answer", ["reject", "accept"])
+def test_a_third_machines_other_field_survives_whatever_the_person_decides(machines, answer):
+    """A changed the text, C the tags, B the text: B's person kept B's words, and C's tags
+    were lost on every machine (taken nowhere while the question waited)."""
+    memory = machines.run("a", lambda s: s.add("Use bun for JS.", tags=["js"]))
+    machines.init("a", "b", "c")
+    machines.sync("a", "b", "c")
+    machines.run("a", lambda s: s.update(memory["id"], content="Use pnpm 9 for JS."))
+    machines.sync("a")
+    machines.run("c", lambda s: s.update(memory["id"], tags=["js", "pkg"]))
+    machines.sync("c")
+    machines.run("b", lambda s: s.update(memory["id"], content="Use bun 1.2 for JS."))
+    assert machines.sync("b")[0]["conflicts"] == 1
+    assert machines.run("b", lambda s: s.get(memory["id"]))["tags"] == ["js", "pkg"]
+    item = _sync_item(machines, "b")
+    assert "tags" not in item["why"]  # asked only of what disagrees
+    machines.run("b", lambda s: getattr(s, answer)([item["key"]]))
+    machines.sync("b", "a", "c", "b")
+    words = "Use bun 1.2 for JS." if answer == "reject" else "Use pnpm 9 for JS."
+    for name in ("a", "b", "c"):
+        now = machines.run(name, lambda s: s.get(memory["id"]))
+        assert (now["content"], now["tags"]) == (words, ["js", "pkg"])
+    versions = [v["version"] for v in machines.run("b", lambda s: s.history(memory["id"]))]
+    assert versions == sorted(set(versions))  # never back to an earlier number
+
+
 def test_a_merge_goes_out_in_the_name_of_whoever_wrote_its_words(machines):
     """A teammate reworded the person's rule while the person changed its tags: merged, it
     went out to the team as the person's (their machine's name on the teammate's words),

@@ -81,6 +81,11 @@ class SyncQuestions:
             return
         theirs = self._synced_state(proposal.agent, memory_id)
         with self.desk.write() as pending:
+            here = self.reads.row(memory_id).version
+            if not theirs.deleted and theirs.columns["version"] <= here:
+                # this machine took the other side's other fields meanwhile (its version is
+                # past theirs): the history goes on, never back to an earlier number
+                theirs.columns["version"] = here + 1
             self.takes.take(proposal.agent, [theirs], {}, pending)
         if content is not None:
             self.edits.update(memory_id, content=content, actor=actor)

@@ -119,7 +119,15 @@ def _both_changed(out: Outcome, mine: Unit, theirs: Unit, agreed: Unit | None) -
         out.sent += 1
     else:
         out.kept.add(theirs.id)
-        out.conflicts.append(Conflict(DISAGREE, mine.id, mine, theirs))
+        # What only they changed beside the disagreement (the tags, where both changed the
+        # text) is taken now, and the person is asked only of the rest: kept out until the
+        # person chose, a third machine's tags were lost everywhere when the person kept this
+        # machine's words.
+        beside = _theirs_beside(agreed, mine_fields, their_fields)
+        if beside is not None:
+            out.take.append(beside)
+            out.merged.add(mine.id)
+        out.conflicts.append(Conflict(DISAGREE, mine.id, beside or mine, theirs))
 
 
 def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None:
@@ -145,6 +153,30 @@ def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
         writer=words_by.get("writer"),
         successor=base.get("successor"),
     )
+    return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
+
+
+# Asked of the person on their own when a teammate changes them (`arriving`): never taken
+# beside a disagreement.
+_ASKED_ALONE = ("status", "inject")
+
+
+def _theirs_beside(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None:
+    """This machine's state with the fields only the other side changed since both last
+    agreed, when both changed another field differently (None: nothing to take beside)."""
+    if agreed is None or agreed.in_identity or "deleted" in agreed.fields():
+        return None
+    base = agreed.fields()
+    keys = (set(base) | set(mine) | set(theirs)) - set(_STAMPS) - {"id"} - set(_ASKED_ALONE)
+    ours = {k for k in keys if mine.get(k) != base.get(k)}
+    only_theirs = {k for k in keys if theirs.get(k) != base.get(k)} - ours
+    if not only_theirs:
+        return None
+    fields = {**mine, **{k: theirs[k] for k in only_theirs if k in theirs}}
+    for gone in only_theirs - set(theirs):
+        fields.pop(gone, None)
+    fields["version"] = max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1
+    fields.pop("id", None)
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
 
 
