@@ -215,6 +215,29 @@ def test_what_is_not_used_and_what_is_are_one_statement():
         "the second sheet, the one called Budget 2025",
         "So the rule is too lax.",
         "Before Keycloak we ran an ancient CAS server; we switched three years ago.",
+        # and from heldout_v34
+        "Is it expected that the API always returns drafts for admins? I'd have thought "
+        "published posts only.",
+        "Honestly, the SDK docs never list the retry defaults. I always end up digging through "
+        "the source.",
+        "Marta, our DBA, would prefer we never touch the legacy schema. The leads disagree, and "
+        "I'm somewhere in between.",
+        "Dry run over 80 buckets: 77 copied fine, 3 failed — all three have objects over 5 GB.",
+        "The Jira REST API is the most creatively undocumented thing I have ever used.",
+        "Please rename the prefix from 'old:' to 'legacy::' — I'd prefer scoped names for these.",
+        "For the pilot run, please only migrate billing and search — the others stay put until "
+        "the review.",
+        "Rollout done: billing and search are live on the new cluster, their old nodes are "
+        "drained, and I've told both teams.",
+        "Twelve of the 40 dashboards are ported and checked; the remaining ones are in the "
+        "finance area.",
+        "Pushed to refs/meta/config on prod and tried 2 test changes: one submittable, one "
+        "blocked as expected.",
+        "One of our maintainers, Dr. Okafor, feels strongly that nothing should ever be squashed. "
+        "I don't entirely share that view, though I get it.",
+        "we'll handle the LFS ones manually",
+        "Anyway — let's start with a script that lists all the buckets.",
+        "Please use TRY_CAST instead of CAST for the region id — in this view only.",
     ],
 )
 def test_hard_negatives_are_never_stored(sentence):
@@ -246,6 +269,12 @@ def test_a_decision_put_off_a_plan_or_a_view_held_apart_is_never_stored(message)
         "Never commit directly to main, open a PR.",
         "We never pick a dependency without a licence check.",
         "Please always decide on the migration name before you write it.",
+        # beside the signs of a plan, a run or an occasion, a rule is still a rule
+        "let's always squash before merging",
+        "we'll never deploy on fridays",
+        "Schema changes in this service only go in through migrations, never from the REPL.",
+        "Separate point, and this applies to anything you write for me: I prefer the native pipe "
+        "|> over %>%, and no loading magrittr just for that. Now, the event-study plot, please.",
     ],
 )
 def test_a_rule_about_committing_or_deciding_is_still_stored(message):

@@ -52,7 +52,7 @@ FRAMING = (
 # the rules of `heard` read them.
 NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
-    "nit|nitpick|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
+    "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"

@@ -27,7 +27,9 @@ _PAST = (
     r"back then|used to|(?<!the )last (?:year|month|week|time|quarter|sprint|release|summer|"
     r"winter|spring|autumn|fall)|in (?:19|20)\d\d|\w+ ago|yesterday|"
     r"before (?:i|we|they|the user) (?:joined|moved|switched|started)|"
-    # what was before what is: "before Keycloak we ran a CAS server"
+    # what was before what is: "before Keycloak we ran a CAS server"; a time told first:
+    # "last black friday the webhook went down"
+    r"^last (?:[a-z]+ ){1,2}(?:we|i|the|it|our|they|everything)\b|"
     r"^before,? (?:\S+ ){0,3}?(?:we|i|they) (?:ran|used|had|were|was|kept|hosted)|"
     rf"when (?:i|the user) was|when they were|until (?:last|recently|{_MONTH})|"
     r"(?:the|my|our) (?:last|previous|old|first) (?:job|project|company|team|version|attempt|"

@@ -326,12 +326,19 @@ _A_RULE = re.compile(
 )
 
 
+# What to do next, as a plan of this work: "we'll handle the LFS ones manually", "let's start
+# with a script that lists the repositories" (not "let's always squash", a rule).
+_PLAN_NOW = re.compile(r"^(?:let'?s|we(?:'ll| will)|i(?:'ll| will))\s", re.IGNORECASE)
+
+
 def _asked_now(finding: Finding) -> Finding:
     if finding.confidence == HIGH and (
         _CHANGE_NOW.search(finding.content)
         or _ONE_PLACE.search(finding.content)
         or clauses.asks_for_work(finding.content)
         and not _A_RULE.search(finding.content)
+        or _PLAN_NOW.match(finding.content)
+        and not _STANDING.search(finding.content)
     ):
         return replace(finding, confidence=MEDIUM)
     return finding

@@ -87,6 +87,11 @@ HEDGE = re.compile(
     _I,
 )
 TRANSIENT = re.compile(
+    # an occasion of this work: "for the pilot run, only touch …", "… in this view only"
+    r"\bfor the (?:pilot|first|test|dry|trial|initial|demo|next) (?:run|pass|batch|round|phase|"
+    r"migration|build|release|rollout)\b|\b(?:in|for) this (?!(?:repo|repository|project|codebase|"
+    r"app|service|solution|shop|team|package|crate|module|library|monorepo|workspace|org|"
+    r"company|client|product|lab)\b)[\w-]+(?: [\w-]+)? only(?=\s*(?:[.!,;:)—–-]|$))|"
     r"^until\b|\buntil (?:\w+day|next|the end of|further notice|\d\d?(?::\d\d)?)\b|"
     r"\b(?:rn|asap|today only|for the next (?:couple (?:of )?|few )?(?:\w+ )?(?:hours?|"
     r"minutes?|days?|weeks?))\b|\bwhile (?:we|i|they|you) \w+|"
@@ -217,6 +222,7 @@ VENTING = re.compile(
 # A belief put in question: "i thought push_patch keeps the same process" (not "I thought I
 # told you to use pnpm", a correction).
 BELIEVED = re.compile(
+    r"\bi(?:'d| would) have (?:thought|expected|assumed|guessed)\b|"
     r"\bi (?:thought|assumed|figured)\b(?! (?:about|of)\b)(?! i (?:told|said|asked|mentioned)\b)"
     r"(?! we (?:agreed|decided|said)\b)",
     _I,
@@ -224,6 +230,10 @@ BELIEVED = re.compile(
 # What is in front of us, done without: "we don't need the fallback in this function", "I'd
 # rather you not split the file".
 AT_HAND = re.compile(
+    # "I'd prefer scoped labels for these", "I prefer that one here"
+    r"\b(?:prefer|rather|like|want)\b[^.;]{0,60}?(?<!just )(?<!only )\bfor (?:this|these|that|"
+    r"those)(?: (?:one|ones|"
+    r"case|change|pr|task|ticket|step|part|bit))?\s*[.!]?$|\b(?:that|this) one here\b|"
     r"\b(?:in|inside|within) (?:this|that|these|your|the new|the same) (?:\w+ )?(?:function|"
     r"method|loop|handler|class|file|types file|diff|pr|hunk|helper|hook|component|endpoint|"
     r"script|query|migration|test|template|module)s?\b(?! as\b)|"
@@ -259,7 +269,8 @@ def doubted(message: str) -> bool:
     # sentences are guesses on the way, whichever one says so
     if THINKING.search(pasted.prose(message)) or _VENTED.search(message):
         return True
-    if _DISTANCED.search(message) or _DOES_NOW.search(pasted.prose(message)):
+    prose = pasted.prose(message)
+    if _DISTANCED.search(message) or _DOES_NOW.search(prose) or _RAN.search(prose):
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
@@ -288,7 +299,9 @@ _VENTED = re.compile(
     # more time on SPI archaeology than …"
     r"\b(?:really |so |very |just )?(?:tiring|exhausting|draining|frustrating)[.!]*\s*$|"
     r"\bevery\.\s+single\.|(?:^|[.!?]\s+)every (?:single )?one[.!]|"
-    r"\bi spend more time (?:on|fighting|fixing)\b",
+    r"\bi spend more time (?:on|fighting|fixing)\b|"
+    r"\b(?:always|every time|inevitably) end(?:s)? up\b|\bevery time i think\b|"
+    r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
     _I,
 )
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
@@ -299,7 +312,10 @@ _DISTANCED = re.compile(
     r"adamant)|not something (?:i|we)(?:'ve| have)? agreed|"
     r"(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
     r"(?:his|her|their) (?:rule|stuff|thing|call|hill) for (?:his|her|their)\b|"
-    r"(?:hmm+|meh)[.!]*\s*$|not (?:a|the|our) (?:house|team) (?:style|rule|convention|standard)|"
+    r"(?:hmm+|meh)[.!]*\s*$|\bsomewhere in between\b|"
+    r"\bi (?:don'?t|do not) (?:really |fully |quite |entirely )?share (?:that|this|his|her|their) "
+    r"(?:view|opinion|take|stance)\b|"
+    r"not (?:a|the|our) (?:house|team) (?:style|rule|convention|standard)|"
     r"(?:his|her|their) (?:wish|preference|choice) for (?:his|her|their)\b|"
     r"for (?:his|her|their) own\b)",
     _I,
@@ -310,6 +326,13 @@ _DOES_NOW = re.compile(
     r"(?:^|[.!?;]\s+|,\s+but\s+)(?:but |and )?(?:right now|now|currently|at the moment),? "
     r"(?:it|this|that|they|the \w+) (?:returns?|does|gives?|shows?|sends?|prints?|logs?|rounds?|"
     r"uses?|writes?|emits?|renders?|truncates?|drops?)\b",
+    _I,
+)
+# A run's result told beside it ("Dry run over 143 repos: 139 mirrored fine, 4 failed — all
+# four have LFS objects over 2 GB"): what the message states is of that run.
+_RAN = re.compile(
+    r"\b\d+ (?:of \d+ )?(?:failed|passed|succeeded|errored|timed out)\b|\b\d+ \w+ed fine\b|"
+    r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:",
     _I,
 )
 _IRONIC_OPENER = re.compile(

@@ -34,6 +34,12 @@ LOOKED_BACK = re.compile(
 )
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
+    # progress, and a step done: "Thirty-one of the 58 views are converted", "Pilot done: …"
+    r"\b(?:\w+(?:-\w+)?|\d+) of (?:the )?\d+ [\w-]+ (?:are|is|have|has)\b|"
+    r"^\w+(?: \w+)? (?:done|finished|complete|completed)\s*:|^the remaining\b|"
+    # what was just done: "Pushed to refs/meta/config on staging and tried 3 test changes"
+    r"^(?:just )?(?:pushed|deployed|redeployed|merged|reverted|rebuilt|restarted|rolled back|"
+    r"bumped|reran|re-ran)\b(?! (?:branches|commits|changes|builds|images)\b)|"
     r"\b(?:is|are) (?:up|down|live|green|red|out|merged|deployed)[.!]?$|\b(?:is|are) at \d+ ?%|"
     # what just happened to a release: "release/4.12 is cut, versionCode 41200", "2.4.2 is out
     # and 3 distros already picked it up", "going thru the checklist now"
