@@ -142,6 +142,30 @@ def test_a_bare_correction_is_dropped():
 @pytest.mark.parametrize(
     ("message", "stored"),
     [
+        # a sentence end inside `code` is no sentence end (heldout_v33: stored "… are always `")
+        (
+            "House rule: admonitions in our docs are always `!!! note` blocks, no other syntax.",
+            ["Admonitions in our docs are always `!!! note` blocks, no other syntax"],
+        ),
+        # "never to /home" is no clause of its own (heldout_v33 stored it alone)
+        (
+            "Results are written to /scratch/cases and never to /home, the home quota is small.",
+            ["Results are written to /scratch/cases and never to /home, the home quota is small"],
+        ),
+        (
+            "Always use `raise ... from e` in this repo.",
+            ["Always use `raise ... from e` in this repo"],
+        ),
+    ],
+)
+def test_a_statement_is_read_whole_across_code_and_what_it_leaves_out(message, stored):
+    found = gapfill.find([message])
+    assert [f.content for f in found if f.confidence == "high"] == stored
+
+
+@pytest.mark.parametrize(
+    ("message", "stored"),
+    [
         # seen with the real Claude Code CLI: the agent's reply assumed Heroku
         (
             "Wait, you said this goes out with the Heroku deploy — that's wrong, we don't use "

@@ -186,7 +186,7 @@ def asks_for_work(text: str) -> bool:
 
 def sentences_of(message: str) -> list[str]:
     """The message's sentences as the user wrote them (pasted text left out)."""
-    return [s for s in _SENTENCES.split(pasted.prose(message)) if s.strip()]
+    return [s for s in pasted.split_outside_code(_SENTENCES, pasted.prose(message)) if s.strip()]
 
 
 def whole(sentence: str) -> str:
@@ -203,7 +203,7 @@ def _chunks(sentence: str) -> list[str]:
     chunks: list[str] = []
     aside = -1  # the chunk a parenthesis just closed, when it stands alone
     start = 0
-    calls = [m.span() for m in _CALL.finditer(sentence)]
+    calls = [m.span() for m in (*_CALL.finditer(sentence), *pasted.CODE_SPAN.finditer(sentence))]
     cuts = [c for c in _ASIDES.finditer(sentence) if not any(a <= c.start() < b for a, b in calls)]
     before = ""  # the cut before this chunk
     for cut in [*cuts, None]:

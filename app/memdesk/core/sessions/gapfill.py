@@ -44,7 +44,9 @@ class Finding:
 _SPLIT = re.compile(
     heard.SENTENCE_END + r"\s+(?=[A-Z\"'(*_`])|" + heard.SAID_WRONG + "|"
     r"\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
-    r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|always|never|please|don't|do not|keep|use)\b)|"
+    # not "… to /scratch and never to /home": what follows "never" there is no clause of its own
+    r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|(?:always|never)(?!\s+(?:to|in|on|for|from|with|"
+    r"at|into|under|over|via|through|by)\b)|please|don't|do not|keep|use)\b)|"
     r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)|"
     r"(?:,\s+|,?\s+so\s+)(?=please\s+(?:use|stick|keep|avoid|write|answer|explain|reply|"
     r"prefer|give|show|always|never|don't)\b)",
@@ -88,10 +90,10 @@ _LASTING = re.compile(
 def sentences(text: str) -> list[str]:
     """A message's sentences and clauses, each trimmed; pasted text left out."""
     out = []
-    for part in _SPLIT.split(pasted.prose(text)):
+    for part in pasted.split_outside_code(_SPLIT, pasted.prose(text)):
         if heard.for_the_task_at_hand(part):
             continue  # "today only: staging is QINT2" is for an occasion, lead-in and all
-        part = part.strip().strip("*_`\"'").strip()
+        part = pasted.unwrapped(part.strip().strip("*_\"'").strip())
         part = _OPENER.sub("", part).strip()
         if part:
             out.append(part)

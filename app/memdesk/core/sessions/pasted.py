@@ -96,6 +96,24 @@ def _others_words(line: str) -> str:
     return "".join([*kept, line[last:]])
 
 
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+_HELD = str.maketrans({".": "\ue000", "!": "\ue001", "?": "\ue002", ";": "\ue003"})
+_BACK = str.maketrans({"\ue000": ".", "\ue001": "!", "\ue002": "?", "\ue003": ";"})
+
+
+def unwrapped(text: str) -> str:
+    """`text` without the backticks around it, but not a closing one of code it holds ("use
+    `raise ... from e`" read as "use `raise ... from e")."""
+    return text.strip("`").strip() if text.count("`") % 2 else text
+
+
+def split_outside_code(pattern: re.Pattern[str], text: str) -> list[str]:
+    """`pattern.split(text)`, never inside `inline code`: "admonitions are always `!!! note`
+    blocks" is one sentence, not one cut after "`!!!"."""
+    held = CODE_SPAN.sub(lambda m: m[0].translate(_HELD), text)
+    return [part.translate(_BACK) for part in pattern.split(held)]
+
+
 @lru_cache(maxsize=256)  # the table and the clause reader each read a message's prose
 def prose(message: str) -> str:
     """The words the user wrote in `message`: code blocks, pasted lines, a block of lines
