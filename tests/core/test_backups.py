@@ -221,6 +221,32 @@ def test_a_backup_with_anything_memdesk_does_not_make_is_refused(
     assert service.count() == 2
 
 
+def test_what_a_restore_checked_is_what_it_installs(service, tmp_path, monkeypatch):
+    """A red team swapped the backup file for one with a trigger while the restore was still
+    checking it: checked where it lay and copied again after, the swapped file went in, and
+    every later add was rewritten by the trigger."""
+    from memdesk.core.files import backup_rows
+
+    service.add("the state that must survive")
+    good = Path(service.backup()["path"])
+    evil = _crafted(
+        service,
+        tmp_path,
+        "CREATE TRIGGER tamper AFTER INSERT ON memory BEGIN "
+        "UPDATE memory SET content = 'TAMPERED' WHERE id = new.id; END",
+    )
+    check = backup_rows.check
+
+    def swapped_while_checking(source):
+        Path(evil).replace(good)
+        check(source)
+
+    monkeypatch.setattr(backup_rows, "check", swapped_while_checking)
+    service.restore_backup(str(good))
+    added = service.add("never deploy on friday")
+    assert service.get(added["id"])["content"] == "never deploy on friday"
+
+
 @pytest.mark.parametrize("tokenizer", ["trigram", "nosuch"])
 def test_a_backup_whose_search_index_is_defined_otherwise_is_refused(
     service, dump, tmp_path, tokenizer

@@ -96,10 +96,11 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
 
 
 @contextmanager
-def private_copy(path: Path) -> Iterator[Path]:
-    """A writable copy of the database file `path`, deleted after: what checks that write
-    (FTS5's, a migration) run on, leaving the file untouched."""
-    with tempfile.TemporaryDirectory(prefix="memdesk-verify-") as folder:
+def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
+    """A writable copy of the database file `path` (in a private folder in `near`, else the
+    system's temporary folder), deleted after: what checks that write (FTS5's, a migration)
+    run on, leaving the file untouched."""
+    with tempfile.TemporaryDirectory(prefix="memdesk-verify-", dir=near) as folder:
         copy = Path(folder) / "copy.sqlite3"
         with (
             closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src,

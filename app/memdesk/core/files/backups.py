@@ -8,9 +8,11 @@ state someone chose to keep.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
+import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -97,12 +99,30 @@ class Backups:
         )
         source = self._find_backup(name)
         report(progress, 0, RESTORE_STEPS)
+        # What is checked is what is installed: checked where it lay and copied again after,
+        # a file swapped meanwhile went in unchecked (a trigger rewrote every new memory).
+        with contextlib.ExitStack() as stack:
+            try:
+                held = stack.enter_context(
+                    store_backup.private_copy(source, near=self.desk.path.parent)
+                )
+            except (sqlite3.DatabaseError, OSError) as exc:
+                raise ValidationError(
+                    f"{source.name} is not a memdesk backup that can be read ({exc}); nothing "
+                    "was changed",
+                    field="name",
+                ) from None
+            return self._restore_checked(source, held, progress, actor)
+
+    def _restore_checked(
+        self, source: Path, held: Path, progress: Progress | None, actor: Actor
+    ) -> dict[str, Any]:
         try:
-            facts = store_backup.verify(source, SCHEMA_VERSION)
+            facts = store_backup.verify(held, SCHEMA_VERSION)
         except store_backup.BackupError as exc:
-            raise ValidationError(str(exc), field="name") from None
+            raise ValidationError(str(exc).replace(str(held), str(source)), field="name") from None
         report(progress, 1, RESTORE_STEPS)
-        backup_rows.check(source)
+        backup_rows.check(held)
         report(progress, 2, RESTORE_STEPS)
         self.desk.settle()
         before = self._snapshot("before-restore", checked=False)
@@ -114,7 +134,7 @@ class Backups:
         controls = database.execute_sql("SELECT agent, mode, changed_at FROM agent_control")
         controls = controls.fetchall()
         try:
-            store_backup.restore_into(database.connection(), source)
+            store_backup.restore_into(database.connection(), held)
         except store_backup.BackupError as exc:
             raise ValidationError(f"{exc}; nothing was changed", field="name") from None
         _tell(progress, 4)
