@@ -730,3 +730,20 @@ def test_history_prints_one_line_per_version_whatever_its_reason_or_words_hold()
     printed = visible(human("history", versions))  # as the CLI prints it
     assert len(printed.splitlines()) == 2
     assert "⟨U+000A⟩" in printed
+
+
+def test_a_full_disk_is_not_called_a_damaged_database(tmp_path, monkeypatch):
+    """With the disk full SQLite says only "disk I/O error"; memdesk said the database was
+    not usable and pointed the person at restoring a backup over a healthy file."""
+    import shutil
+    import sqlite3
+
+    from memdesk import paths
+
+    where = tmp_path / "memdesk.db"
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(10, 10, 0))
+    said = paths.unusable(where, sqlite3.OperationalError("disk I/O error"))
+    assert "is full" in said
+    assert "not damaged" in said
+    monkeypatch.undo()
+    assert "not a usable" in paths.unusable(where, sqlite3.DatabaseError("file is not a database"))

@@ -69,6 +69,7 @@ _EXIT = {
     "disk_full": 5,
     "read_only": 5,
     "storage_failed": 5,
+    "storage": 5,  # the server's name for a full disk or a read-only database
     "unavailable": 5,
     "outcome_unknown": 5,
     "sync_failed": commands.SYNC_FAILED,
@@ -432,7 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(exc.message, exc.code, _EXIT.get(exc.code, 2), as_json, exc.field)
     except SchemaError as exc:
         return _fail(str(exc), "unusable_database", 5, as_json)
-    except sqlite3.DatabaseError as exc:  # pages damaged after it opened
+    except sqlite3.DatabaseError as exc:  # pages damaged after it opened, or the disk full
+        if paths.disk_full(args.db, exc):
+            return _fail(paths.unusable(args.db, exc), "disk_full", 5, as_json)
         message = f"{args.db}: the database file is damaged ({exc}); `memdesk check` says what "
         message += "is wrong, `memdesk restore-backup` replaces it with a backup"
         return _fail(message, "damaged_database", 5, as_json)

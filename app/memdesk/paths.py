@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,6 +56,31 @@ def describe(exc: OSError) -> str:
     if exc.errno == 28:  # ENOSPC
         return f"the disk is full{(' at' + where) if where else ''}; free some space"
     return f"{exc.strerror or exc}{(':' + where) if where else ''}"
+
+
+_ROOM = 1 << 20  # below a MiB free, SQLite's journal and -shm cannot be made
+
+
+def disk_full(path: Path, error: BaseException) -> bool:
+    """Whether `error` from the database at `path` came of its disk being full: SQLite says
+    "database or disk is full", or only "disk I/O error" when not even its -shm fits."""
+    if "full" in str(error):
+        return True
+    try:
+        return shutil.disk_usage(path.parent).free < _ROOM
+    except OSError:
+        return False
+
+
+def unusable(path: Path, error: BaseException) -> str:
+    """Why the database at `path` cannot be used, a full disk told as such: "not a usable
+    database" sent the person to restore a backup over a healthy file."""
+    if disk_full(path, error):
+        return (
+            f"the disk holding {path} is full, so memdesk cannot use it ({error}); free some "
+            "space and try again (the file itself is not damaged)"
+        )
+    return f"{path} is not a usable memdesk database: {error}"
 
 
 class NotAFile(ValueError):

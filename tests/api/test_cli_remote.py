@@ -276,6 +276,8 @@ def test_a_long_sync_through_the_socket_keeps_others_served(server, pump, servic
         (rpc.ServerUnavailable("memdesk did not answer memory.add within 30 s"), "unavailable"),
         (rpc.OutcomeUnknown("memory.add"), "outcome_unknown"),
         (rpc.MemdeskError(-32006, "busy", {"type": "busy"}), "busy"),
+        # a full disk through the server exited 2, "usage"
+        (rpc.MemdeskError(-32007, "disk full: …", {"type": "storage"}), "storage"),
     ],
 )
 def test_a_server_that_is_busy_or_silent_exits_5_not_usage(monkeypatch, run, error, code):

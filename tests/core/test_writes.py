@@ -291,6 +291,31 @@ def test_a_full_disk_is_said_plainly_reads_go_on_and_writes_resume(service):
     assert service.add("written after")["content"] == "written after"
 
 
+def test_a_full_disk_at_commit_is_said_plainly_however_deep_sqlite_buries_it(service, dump):
+    """A red team's disk filled at COMMIT: peewee's and SQLite's failed rollbacks buried the
+    cause three errors down, and the CLI printed a 66-line traceback."""
+    import sqlite3
+
+    import peewee
+
+    from memdesk.core import DiskFull
+    from memdesk.core.desk import Desk
+
+    def failed_commit():
+        try:
+            try:
+                raise sqlite3.OperationalError("database or disk is full")
+            except sqlite3.OperationalError:
+                raise sqlite3.OperationalError("cannot rollback - no transaction is active")  # noqa: B904
+        except sqlite3.OperationalError as exc:
+            raise peewee.OperationalError(str(exc)) from None
+
+    before = dump()
+    with pytest.raises(DiskFull, match="disk full"), Desk(service.database).transaction():
+        failed_commit()
+    assert dump() == before
+
+
 def test_a_read_only_database_refuses_writes_with_the_reason(service):
     from memdesk.core import ReadOnly
 

@@ -83,7 +83,7 @@ class Desk:
             # Raw statements raise sqlite3's error, the query builder peewee's: both count.
             # SQLite rolls back by itself on a full disk; peewee's own rollback then fails
             # with "no transaction is active", hiding the cause: look at both.
-            why = f"{exc} {exc.__context__ or ''}"
+            why = " ".join(str(e) for e in _chain(exc))
             if "locked" in why or "busy" in why:
                 raise Busy(
                     "the database is busy with another writer; try again in a moment"
@@ -162,3 +162,13 @@ class Desk:
                 "query or filter, a smaller limit, fewer items at once.",
                 limit_s=seconds,
             ) from None
+
+
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
+    """`exc` and the errors it was raised while handling, however deep: a full disk at COMMIT
+    surfaced three errors down, under peewee's and SQLite's failed rollbacks."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__context__

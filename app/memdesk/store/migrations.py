@@ -15,6 +15,7 @@ from pathlib import Path
 
 import peewee
 
+from memdesk import paths
 from memdesk.store import fts
 from memdesk.store.db import SchemaError
 
@@ -355,7 +356,7 @@ def refuse_newer(path: Path) -> None:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
             found = peek.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as exc:
-        raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
+        raise SchemaError(paths.unusable(path, exc)) from exc
     if found > SCHEMA_VERSION:
         raise SchemaError(_newer_message(path, found))
 

@@ -43,7 +43,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
         _connect_and_migrate(database, path)
     except peewee.DatabaseError as exc:
         database.close()
-        raise SchemaError(f"{path} is not a usable memdesk database: {exc}") from exc
+        raise SchemaError(paths.unusable(path, exc)) from exc
     except SchemaError:
         database.close()
         raise
