@@ -247,6 +247,25 @@ def test_what_a_restore_checked_is_what_it_installs(service, tmp_path, monkeypat
     assert service.get(added["id"])["content"] == "never deploy on friday"
 
 
+def test_a_backup_holding_a_date_a_fast_clock_wrote_is_restored(service, tmp_path):
+    """Written while the clock ran a month ahead, a memory made every later backup one
+    memdesk refused to restore ("created_at … in the future"), while check said healthy."""
+    from datetime import UTC, datetime, timedelta
+
+    kept = service.add("written while the clock ran fast")
+    ahead = (datetime.now(UTC) + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    service.database.execute_sql(
+        "UPDATE memory SET created_at = ?, updated_at = ? WHERE uuid = ?",
+        (ahead, ahead, kept["id"]),
+    )
+    taken = service.backup()
+    service.add("added after the backup")
+    service.restore_backup(taken["name"])
+    got = service.get(kept["id"])
+    assert got["content"] == "written while the clock ran fast"
+    assert got["created_at"] < ahead
+
+
 @pytest.mark.parametrize("tokenizer", ["trigram", "nosuch"])
 def test_a_backup_whose_search_index_is_defined_otherwise_is_refused(
     service, dump, tmp_path, tokenizer

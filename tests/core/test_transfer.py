@@ -441,6 +441,24 @@ def test_a_memory_dated_in_the_future_is_refused(service, dump):
     assert dump() == before
 
 
+def test_a_memory_a_fast_clock_dated_ahead_is_read_back_with_its_date_set_back(service):
+    """A red team wrote a memory while the clock ran a month ahead: once the clock was right,
+    every export and backup of the store was refused as dated in the future."""
+    from datetime import UTC, datetime, timedelta
+
+    ahead = (datetime.now(UTC) + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    record = {"id": str(uuid.uuid4()), "content": "Written while the clock ran fast"}
+    record |= {"layer": "L1", "kind": "fact", "source": "user", "created_at": ahead}
+    record["updated_at"] = ahead
+    service.import_json(
+        json.dumps({"format": "memdesk-export", "version": 1, "memories": [record]})
+    )
+    got = service.get(record["id"])
+    assert got["content"] == "Written while the clock ran fast"
+    assert got["created_at"] < ahead
+    assert got["updated_at"] < ahead
+
+
 def test_a_teammates_memory_read_back_from_an_export_stays_theirs(service, tmp_path):
     """A red team exported a store holding a teammate's synced memory and imported it into
     another: the writer was dropped, and the teammate's words were briefed as the person's."""

@@ -44,6 +44,27 @@ def not_ahead(stamp: str, field: str, latest: str) -> None:
         raise ValidationError(f"{field} is {stamp[:10]}, in the future", field=field)
 
 
+# How far ahead a clock that ran fast may have dated what it wrote: such a date is set back to
+# the latest believable one; further ahead it is made up ("9999"), and refused.
+SKEW = timedelta(days=366)
+
+
+def set_back(stamp: str, field: str, latest: str) -> str:
+    """`stamp` as a file from elsewhere may carry it: brought back to `latest` when it is ahead
+    by less than a clock runs fast (a memory written while the clock ran a month ahead made
+    every later backup and export of the store one memdesk refused to restore), refused
+    beyond."""
+    if stamp <= latest:
+        return stamp
+    if stamp <= _skewed(latest):
+        return latest
+    raise ValidationError(f"{field} is {stamp[:10]}, in the future", field=field)
+
+
+def _skewed(latest: str) -> str:
+    return format_time(datetime.fromisoformat(latest.replace("Z", "+00:00")) + SKEW)
+
+
 def parse_time(value: object, field: str) -> str:
     """Normalize a user-given time (naive means UTC) or raise a ValidationError naming `field`."""
     if isinstance(value, datetime):

@@ -203,6 +203,21 @@ def test_a_file_dated_in_the_future_is_refused(machines):
     assert future not in machines.shared("b")
 
 
+def test_a_file_a_fast_clock_dated_is_taken_with_its_date_set_back(machines):
+    """A machine whose clock ran a month fast wrote a memory: refused as dated in the future,
+    it never reached the person's other machines."""
+    from datetime import UTC, datetime, timedelta
+
+    _first_push(machines)
+    ahead = (datetime.now(UTC) + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    memory = str(uuid.uuid4())
+    machines.push_files({memory_path(memory): _file(memory, "Written fast.", updated=f'"{ahead}"')})
+    assert machines.sync("b")[0]["refused"] == []
+    taken = machines.run("b", lambda s: s.get(memory))
+    assert taken["content"] == "Written fast."
+    assert taken["updated_at"] < ahead
+
+
 def test_a_file_at_a_version_with_no_next_is_refused(machines):
     """A red team's memory at version 2**63-1 was taken; every edit of it then failed with a
     traceback, and it could not be moved to the Trash."""

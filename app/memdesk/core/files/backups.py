@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import guard, rules
+from memdesk.core import clock, guard, rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotFound, StorageFailed, ValidationError
@@ -144,6 +144,7 @@ class Backups:
             database.cursor().executemany(
                 "INSERT INTO agent_control (agent, mode, changed_at) VALUES (?, ?, ?)", controls
             )
+            _set_back_dates(database)
         statistics.analyze(database)  # the backup's own statistics are not to be trusted
         withheld = _guard_again(database)
         self.desk.replaced(by=actor.label)
@@ -272,6 +273,18 @@ class BackupSchedule:
             except Exception:  # a failed backup must not stop the app; it is retried
                 logger.exception("automatic backup failed")
             self._stop.wait(self._every)
+
+
+def _set_back_dates(database: Any) -> None:
+    """Dates a fast clock put ahead of now, set back as an import sets them (the check let
+    them through for that): left ahead, the memory ranked newest until the clock caught up."""
+    latest = clock.latest_believable()
+    database.execute_sql(
+        "UPDATE memory SET created_at = min(created_at, ?), updated_at = min(updated_at, ?), "
+        "last_recalled_at = min(last_recalled_at, ?) "
+        "WHERE created_at > ? OR updated_at > ? OR last_recalled_at > ?",
+        (latest,) * 6,
+    )
 
 
 def _tell(progress: Progress | None, step: int) -> None:

@@ -113,7 +113,7 @@ def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str
         out = checked_state(record)
         for field in ("created_at", "updated_at", "last_recalled_at"):
             if out[field] is not None:
-                clock.not_ahead(out[field], field, latest)
+                out[field] = clock.set_back(out[field], field, latest)
         try:
             out["id"] = str(uuid.UUID(str(record.get("id"))))
         except ValueError:

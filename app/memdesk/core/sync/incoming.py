@@ -98,8 +98,8 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
         "updated_at": fields.get("updated"),
     }
     state = checked_state(record)
-    clock.not_ahead(state["created_at"], "created", latest)
-    clock.not_ahead(state["updated_at"], "updated", latest)
+    state["created_at"] = clock.set_back(state["created_at"], "created", latest)
+    state["updated_at"] = clock.set_back(state["updated_at"], "updated", latest)
     if state["status"] == "deleted":
         raise ValidationError("status is deleted but the file is no tombstone", field="status")
     columns = {k: state[k] for k in SYNCED_COLUMNS}
