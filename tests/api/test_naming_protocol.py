@@ -67,3 +67,19 @@ def test_notification_and_null_id_differ():
     call = protocol.parse_request({"jsonrpc": "2.0", "method": "m", "id": None})
     assert note.is_notification
     assert not call.is_notification
+
+
+def test_a_database_in_a_folder_named_in_another_encoding_has_a_socket(tmp_path):
+    """`MEMDESK_DB=/…/caf\\xe9/memdesk.db` (Latin-1 bytes, a legal Linux path) made every
+    command, `--help` too, end in a traceback."""
+    import os
+
+    from memdesk.api.naming import socket_name
+
+    folder = tmp_path / os.fsdecode(b"caf\xe9")
+    assert socket_name(folder / "memdesk.db").endswith(".sock")
+    # a path in UTF-8 keeps the name a running server already listens on
+    from hashlib import sha256
+
+    utf8 = (tmp_path / "café.db").resolve()
+    assert socket_name(utf8) == f"memdesk-{sha256(str(utf8).encode()).hexdigest()[:16]}.sock"

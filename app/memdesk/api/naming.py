@@ -42,7 +42,8 @@ def socket_dir() -> Path:
 
 
 def socket_name(db_path: str | os.PathLike[str]) -> str:
-    digest = sha256(str(Path(db_path).expanduser().resolve()).encode()).hexdigest()
+    # os.fsencode: a folder named in another encoding ("caf\xe9") is a path all the same
+    digest = sha256(os.fsencode(Path(db_path).expanduser().resolve())).hexdigest()
     return f"memdesk-{digest[:16]}.sock"
 
 
