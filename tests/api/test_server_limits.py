@@ -589,3 +589,19 @@ def test_an_agent_name_that_is_a_sentence_or_an_instruction_is_refused(raw, serv
     error = _error(peer.line())
     assert error["code"] == -32602
     assert said in error["message"]
+
+
+def test_a_removed_socket_file_is_listened_on_again(server, pump, client):
+    """A red team deleted the socket file: memdesk held the database on, agents were told it
+    was not running, and a second `serve` that it already was."""
+    import os
+
+    from memdesk.api.client import Client
+
+    os.unlink(server.socket_path)
+    os.unlink(f"{server.socket_path}.key")  # the runtime folder's cleaner took both
+    server._on_sweep()  # the sweep runs every few seconds
+    assert os.path.exists(f"{server.socket_path}.key")
+    again = pump.run(lambda: Client(socket_path=server.socket_path, agent="later", timeout=10))
+    assert pump.run(again.call, "system.ping") == "pong"
+    again.close()

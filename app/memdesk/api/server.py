@@ -294,6 +294,25 @@ class SocketServer(QObject):
         now = time.monotonic()
         for connection in list(self._connections):
             connection.check_idle(now)
+        self._keep_socket()
+
+    def _keep_socket(self) -> None:
+        """Listen again where the socket file was removed (a cleaner of the runtime folder, a
+        person tidying up): left so, memdesk went on holding the database while every agent
+        was told it was not running, and a second `serve` that it already was."""
+        if self._server is None or os.path.lexists(self._path):
+            return
+        logger.warning("the socket %s was removed; listening on it again", self._path)
+        try:  # the folder may have gone with it, and the key the person's tools show
+            naming.prepare_dir(self._path)
+            if not naming.role_key_path(self._path).exists():
+                self._dispatcher.role_key = naming.write_role_key(self._path)
+        except OSError as exc:
+            logger.error("cannot make the socket's folder or key again: %s", exc)
+            return
+        self._server.close()
+        if not self._server.listen(self._path):
+            logger.error("cannot listen on %s again: %s", self._path, self._server.errorString())
 
     def _on_bookkeeping(self) -> None:
         if self._server is None:  # closed while a step was queued
