@@ -747,3 +747,12 @@ def test_a_full_disk_is_not_called_a_damaged_database(tmp_path, monkeypatch):
     assert "not damaged" in said
     monkeypatch.undo()
     assert "not a usable" in paths.unusable(where, sqlite3.DatabaseError("file is not a database"))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_an_export_onto_a_full_disk_exits_5_as_the_legend_says(run):
+    """A red team's export onto a full disk said so plainly but exited 2, "usage"."""
+    run("add", "Deploys go out on Tuesdays")
+    code, _, err = run("export", "--format", "json", "-o", "/dev/full")
+    assert code == 5
+    assert "disk is full" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sqlite3
@@ -440,7 +441,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         message += "is wrong, `memdesk restore-backup` replaces it with a backup"
         return _fail(message, "damaged_database", 5, as_json)
     except OSError as exc:  # e.g. export -o into a folder that does not exist
-        return _fail(paths.describe(exc), "os_error", 2, as_json)
+        # a full or read-only disk is the legend's 5, not the caller's mistake
+        unavailable = exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT)
+        return _fail(paths.describe(exc), "os_error", 5 if unavailable else 2, as_json)
     except KeyboardInterrupt:
         return 130
     if result is not None:

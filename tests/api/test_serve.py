@@ -236,3 +236,21 @@ def test_simultaneous_first_opens_of_a_new_database_all_succeed(tmp_path):
         for p in procs:
             p.stderr.close()
         assert results == [(0, "")] * 4
+
+
+def test_serve_on_a_file_it_cannot_use_exits_5_as_every_command(tmp_path, sock_path):
+    """A red team's read-only database got a clear line from `serve` but exit 2, "usage";
+    the legend and every other command say 5."""
+    import subprocess
+    import sys
+
+    unusable = tmp_path / "not-a-db.sqlite3"
+    unusable.write_bytes(b"just some bytes, no database" * 100)
+    done = subprocess.run(
+        [sys.executable, "-m", "memdesk", "serve", "--db", str(unusable), "--socket", sock_path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 5
+    assert "not a usable memdesk database" in done.stderr

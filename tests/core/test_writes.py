@@ -344,3 +344,21 @@ def test_the_persons_edit_of_a_memory_replaced_or_trashed_meanwhile_says_so(serv
     assert service.update(trashed["id"], content="Deploy on Thursdays")["content"] == (
         "Deploy on Thursdays"
     )
+
+
+def test_check_under_another_writers_lock_says_busy_not_damaged(service):
+    """A red team held BEGIN EXCLUSIVE in another process: `check` reported the search index
+    out of sync (exit 1, "problems found") for a healthy file."""
+    import sqlite3
+    from contextlib import closing
+
+    from memdesk.core import Busy
+
+    service.add("a healthy store")
+    service.database.execute_sql("PRAGMA busy_timeout = 50")
+    with closing(sqlite3.connect(service.path, isolation_level=None)) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(Busy, match="busy"):
+            service.check()
+        other.execute("ROLLBACK")
+    assert service.check() == []

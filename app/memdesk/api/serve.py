@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     except (SchemaError, OSError) as exc:
         why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
         print(f"memdesk serve: {why}", file=sys.stderr)
-        return 2
+        return 5  # the legend's "unavailable" (read-only, disk full, unusable), as every command
     server = SocketServer(service, getattr(args, "socket", None), limits=_limits(), headless=True)
     try:
         server.listen()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import sqlite3
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from typing import Any
 import peewee
 
 from memdesk.core.desk import Desk
+from memdesk.core.errors import Busy
 from memdesk.core.files.backups import Backups
 from memdesk.core.files.exchange import Exchange
 from memdesk.core.guard import apart
@@ -250,7 +252,16 @@ class MemoryService:
 
     def check(self) -> list[str]:
         """Problems in the file or the search index; an empty list means healthy."""
-        return store_fts.check(self.database)
+        try:
+            return store_fts.check(self.database)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                # read as a broken index, a script watching `check` raised a false alarm
+                raise Busy(
+                    "the database is busy with another writer, so its search index cannot be "
+                    "checked now; try again in a moment"
+                ) from exc
+            raise
 
     def rebuild_index(self) -> None:
         with self.rooms.desk.transaction():
