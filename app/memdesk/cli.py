@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
 import sqlite3
@@ -442,8 +441,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(message, "damaged_database", 5, as_json)
     except OSError as exc:  # e.g. export -o into a folder that does not exist
         # a full or read-only disk is the legend's 5, not the caller's mistake
-        unavailable = exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT)
-        return _fail(paths.describe(exc), "os_error", 5 if unavailable else 2, as_json)
+        code = 5 if paths.unavailable(exc) else 2
+        return _fail(paths.describe(exc), "os_error", code, as_json)
     except KeyboardInterrupt:
         return 130
     if result is not None:

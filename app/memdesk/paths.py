@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -56,6 +57,11 @@ def describe(exc: OSError) -> str:
     if exc.errno == 28:  # ENOSPC
         return f"the disk is full{(' at' + where) if where else ''}; free some space"
     return f"{exc.strerror or exc}{(':' + where) if where else ''}"
+
+
+def unavailable(exc: OSError) -> bool:
+    """A full or read-only disk: nothing the caller typed is wrong (exit 5, not 2)."""
+    return exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT)
 
 
 _ROOM = 1 << 20  # below a MiB free, SQLite's journal and -shm cannot be made

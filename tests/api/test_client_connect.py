@@ -106,3 +106,28 @@ def test_a_socket_another_user_serves_is_refused_before_anything_is_sent(sock_pa
     finally:
         listener.close()
     assert heard == []
+
+
+def test_a_stopped_server_is_said_once_not_waited_for_again_and_again(sock_path, monkeypatch):
+    """A red team stopped `serve` (SIGSTOP): `memdesk add` waited 30 s per try, try after try,
+    with nothing on the screen."""
+    from memdesk.api import owner
+    from memdesk.api.client import NoAnswer
+
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(sock_path)
+    mute.listen(8)  # takes connections, never answers
+    tries = []
+
+    def quick(**how):
+        tries.append(how)
+        return Client(**{**how, "timeout": 0.2})
+
+    monkeypatch.setattr(owner, "Client", quick)
+    monkeypatch.setenv("MEMDESK_SOCKET", sock_path)
+    try:
+        with pytest.raises(NoAnswer, match="did not answer"):
+            owner.connect_if_running(agent="cli", role="user")
+    finally:
+        mute.close()
+    assert len(tries) == 1

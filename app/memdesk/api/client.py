@@ -58,6 +58,11 @@ class ServerUnavailable(MemdeskError, ConnectionError):
         super().__init__(UNAVAILABLE, message, {"type": "unavailable"})
 
 
+class NoAnswer(ServerUnavailable):
+    """Something listens on the socket but did not answer the greeting in time (a stopped or
+    hung memdesk): waiting again would only wait as long again."""
+
+
 class OutcomeUnknown(MemdeskError):
     """memdesk stopped while a write was in flight, without saying whether it was done."""
 
@@ -145,7 +150,13 @@ class Client:
                 self.greeting = self._roundtrip("system.hello", hello)
             if self._subscribed:
                 self._roundtrip("events.subscribe", {})
-        except (TimeoutError, _Disconnected):
+        except TimeoutError:
+            self.close()
+            raise NoAnswer(
+                f"memdesk on {self.socket_path} took the connection but did not answer within "
+                f"{self.timeout:g} s (it may be stopped or hung); nothing was done"
+            ) from None
+        except _Disconnected:
             self.close()
             raise ServerUnavailable(f"memdesk on {self.socket_path} did not answer") from None
         except MemdeskError:  # e.g. the greeting was refused

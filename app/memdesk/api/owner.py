@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memdesk import paths
 from memdesk.api import naming
-from memdesk.api.client import INVALID_PARAMS, Client, MemdeskError, ServerUnavailable
+from memdesk.api.client import INVALID_PARAMS, Client, MemdeskError, NoAnswer, ServerUnavailable
 
 BUSY = -32006  # the server's "too many connections" (api/errors.py; no Qt import here)
 BUSY_RETRIES = 8  # ~3 s of backoff
@@ -37,6 +37,8 @@ def connect_if_running(
             return _serving(
                 Client(socket_path=path, agent=agent, timeout=30.0, role=role), database
             )
+        except NoAnswer:
+            raise  # a stopped server: each try waited the whole time again (minutes in all)
         except ServerUnavailable:
             if not naming.is_live(path):
                 return None  # it has just exited

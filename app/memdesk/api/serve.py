@@ -39,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
     except (SchemaError, OSError) as exc:
         why = paths.describe(exc) if isinstance(exc, OSError) else str(exc)
         print(f"memdesk serve: {why}", file=sys.stderr)
-        return 5  # the legend's "unavailable" (read-only, disk full, unusable), as every command
+        # as every command: an unusable database, a full or read-only disk are the legend's
+        # 5; a path in the way is the caller's to fix (2)
+        return 5 if not isinstance(exc, OSError) or paths.unavailable(exc) else 2
     server = SocketServer(service, getattr(args, "socket", None), limits=_limits(), headless=True)
     try:
         server.listen()
