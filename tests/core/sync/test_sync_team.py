@@ -341,7 +341,9 @@ def test_a_teammates_version_of_the_persons_memory_in_its_writers_name_is_refuse
     _forge(machines, team, rule["id"], **changes)
     for name in ("ana", "ana2"):  # the other machine's name, and the machine's own
         result = machines.run(name, lambda s: s.sync())
-        assert "a team remote cannot speak for you" in _refused(result)
+        # refused, or (the person's own words retired or hidden by a teammate) asked
+        asked = [i for i in machines.run(name, lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+        assert "a team remote cannot speak for you" in _refused(result) or asked
         memory = machines.run(name, lambda s: s.get(rule["id"]))
         assert (memory["content"], memory["status"], memory["inject"]) == (
             "acme releases on Thursdays.",
@@ -543,6 +545,33 @@ def test_a_teammate_hiding_the_persons_memory_from_agents_is_asked_not_applied(m
     assert machines.run("ana2", lambda s: s.get(rule["id"]))["inject"] is True
     asked = [i for i in machines.run("ana2", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
     assert [i["memories"][0]["id"] for i in asked] == [rule["id"]]
+
+
+@pytest.mark.parametrize("answer", ["reject", "accept"])
+def test_a_teammates_correction_of_the_persons_memory_is_asked_and_the_machines_agree(
+    machines, tmp_path, answer
+):
+    """A teammate's `edit --correct` retired the person's memory in the person's name (its
+    words are the person's): refused here as a forgery, the person was never asked and the
+    team kept the person's rule retired for good."""
+    team, rule = _team_of_two_machines_and_bo(machines, tmp_path)
+    fixed = machines.run("bo", lambda s: s.correct(rule["id"], "acme releases on Fridays."))
+    machines.run("bo", lambda s: s.sync())
+    [_own, from_team] = machines.run("ana2", lambda s: s.sync())["remotes"]
+    assert from_team["refused"] == []
+    assert machines.run("ana2", lambda s: s.get(rule["id"]))["status"] == "active"
+    asked = [i for i in machines.run("ana2", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert [i["memories"][0]["id"] for i in asked] == [rule["id"]]
+    machines.run("ana2", lambda s: getattr(s, answer)([asked[0]["key"]]))
+    for _ in range(2):
+        for name in ("ana2", "bo", "ana"):
+            machines.run(name, lambda s: s.sync())
+    status = "active" if answer == "reject" else "inactive"
+    for name in ("ana2", "bo", "ana"):
+        assert machines.run(name, lambda s: s.get(rule["id"]))["status"] == status
+    assert (
+        machines.run("ana2", lambda s: s.get(fixed["id"]))["content"] == "acme releases on Fridays."
+    )
 
 
 def test_a_teammate_deletes_their_own_memory_without_asking(machines, tmp_path):

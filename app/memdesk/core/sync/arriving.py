@@ -8,6 +8,7 @@ from typing import Any
 
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
+from memdesk.core.guard.withhold import CONFIDENT
 from memdesk.core.sync import moved
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
@@ -95,6 +96,12 @@ def _speaks_for_the_person(
         # A teammate read this machine's name in the files it pushed and wrote under it: a
         # new rule, or a version of this machine's memory it never wrote.
         if found.id not in held or found.columns["version"] > held[found.id]:
+            if found.id in held and _words_here(found):
+                # A teammate's change beside this machine's words (its tags; its retirement
+                # by their correction, which is asked): a version names whoever wrote its
+                # words, so it is in this machine's name. Refused as a forgery, the machines
+                # never agreed and the person was never asked.
+                return None
             return f"claims to be written by this machine ({writer}), which did not send it"
         return None
     if writer in authors.machines and not authors.vouches_for(writer, found.id, found.columns):
@@ -151,6 +158,9 @@ def teammates_deletions(
         writer = mine.fields().get("writer")
         if writer != authors.mine and writer not in authors.machines:
             continue  # a teammate's own memory is theirs to delete
+        vouched = not found.deleted and writer in authors.machines
+        if vouched and authors.vouches_for(writer, unit.id, found.columns):
+            continue  # the person's other machine did it (or took it, asked there)
         outcome.take.remove(unit)
         outcome.kept.add(unit.id)
         kind = DELETED_BY_TEAM if found.deleted else DISAGREE
@@ -158,12 +168,23 @@ def teammates_deletions(
 
 
 def _put_away(found: Incoming, mine: Unit) -> bool:
-    """Retired or hidden from agents by this change, where this machine has it in use."""
+    """Retired or hidden from agents by this change (kept out of briefings, or made unsure),
+    where this machine has it in use."""
     here = mine.fields()
     in_use = here.get("status") == "active" and here.get("inject") is not False
-    return in_use and (
-        found.columns.get("status") != "active" or found.columns.get("inject") is False
+    before, now = here.get("confidence"), found.columns.get("confidence")
+    unsure = (
+        (now if now is not None else 1.0) < CONFIDENT <= (before if before is not None else 1.0)
     )
+    return in_use and (
+        found.columns.get("status") != "active" or found.columns.get("inject") is False or unsure
+    )
+
+
+def _words_here(found: Incoming) -> bool:
+    """Whether `found` carries the words this machine holds for that memory."""
+    row = Memory.get_or_none(Memory.uuid == found.id)
+    return row is not None and row.content == found.columns.get("content")
 
 
 def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:

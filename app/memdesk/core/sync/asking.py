@@ -87,6 +87,12 @@ class SyncQuestions:
                 # past theirs): the history goes on, never back to an earlier number
                 theirs.columns["version"] = here + 1
             self.takes.take(proposal.agent, [theirs], {}, pending)
+            if content is None:
+                # the person's own act, as keeping is: left a take "by sync", this machine did
+                # not vouch for the version, and the person's other machines refused it
+                row = self.reads.row(memory_id)
+                why = f"took {proposal.agent}'s version"
+                self.versions.save(row, {}, actor, pending, change="keep", reason=why)
         if content is not None:
             self.edits.update(memory_id, content=content, actor=actor)
 
