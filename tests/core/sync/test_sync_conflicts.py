@@ -234,6 +234,39 @@ def test_a_third_machines_other_field_survives_whatever_the_person_decides(machi
     assert versions == sorted(set(versions))  # never back to an earlier number
 
 
+def test_what_another_machine_changes_while_the_question_waits_reaches_every_machine(machines):
+    """A red team's third machine changed the tags and a fourth the importance while the
+    person had yet to decide the words: nothing came while the question waited, and keeping
+    this machine's words dropped the tags everywhere."""
+    memory = machines.run("a", lambda s: s.add("Releases leave on Tuesday.", tags=["release"]))
+    machines.init("a", "b", "c", "d")
+    machines.sync("a", "b", "c", "d")
+    machines.run("a", lambda s: s.update(memory["id"], content="Releases leave on Wednesday."))
+    machines.run("b", lambda s: s.update(memory["id"], content="Releases leave on Thursday."))
+    machines.sync("a")
+    assert machines.sync("b")[0]["conflicts"] == 1
+    machines.sync("c")
+    machines.run("c", lambda s: s.update(memory["id"], tags=["release", "calendar"]))
+    machines.sync("c", "d")
+    machines.run("d", lambda s: s.update(memory["id"], importance=0.9))
+    machines.sync("d", "b")
+    waiting = machines.run("b", lambda s: s.get(memory["id"]))
+    assert (waiting["tags"], waiting["importance"]) == (["release", "calendar"], 0.9)
+    key = _sync_item(machines, "b")["key"]
+    machines.run("b", lambda s: s.reject([key]))
+    for _ in range(2):
+        machines.sync("b", "a", "c", "d")
+    for name in "abcd":
+        now = machines.run(name, lambda s: s.get(memory["id"]))
+        assert (now["content"], now["tags"], now["importance"]) == (
+            "Releases leave on Thursday.",
+            ["release", "calendar"],
+            0.9,
+        )
+        versions = [v["version"] for v in machines.run(name, lambda s: s.history(memory["id"]))]
+        assert versions == sorted(set(versions))
+
+
 def test_a_merge_goes_out_in_the_name_of_whoever_wrote_its_words(machines):
     """A teammate reworded the person's rule while the person changed its tags: merged, it
     went out to the team as the person's (their machine's name on the teammate's words),

@@ -59,9 +59,16 @@ class Side:
     load: Callable[[str], Unit]
 
 
-def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> Outcome:
-    """`local`: this machine's shared memories; `held`: ids waiting for the person, whose
-    remote changes stay in the repository until decided."""
+def merge(
+    base: Side,
+    local: dict[str, Unit],
+    remote: Side,
+    held: set[str],
+    asked: frozenset[str] | set[str] = frozenset(),
+) -> Outcome:
+    """`local`: this machine's shared memories; `held`: ids waiting for the person (or
+    refused), whose remote changes stay in the repository until decided; `asked`: of those,
+    the ones whose words the person is asked about, the rest of whose fields still come."""
     out = Outcome()
     ids = base.digests.keys() | local.keys() | remote.digests.keys()
     for memory_id in sorted(ids):
@@ -82,6 +89,14 @@ def merge(base: Side, local: dict[str, Unit], remote: Side, held: set[str]) -> O
                     out.sent += 1
                 elif r != b and here == b and memory_id not in held:
                     out.take.append(remote.load(memory_id))
+                elif r != b and memory_id in asked and mine is not None and b is not None:
+                    # the person has yet to decide the words: what else the remote changed
+                    # meanwhile (another machine's tags) comes now, or the decision lost it
+                    theirs = remote.load(memory_id)
+                    beside = _theirs_beside(base.load(memory_id), mine.fields(), theirs.fields())
+                    if beside is not None:
+                        out.take.append(beside)
+                        out.merged.add(memory_id)
             continue
         assert mine is not None
         if r == b:
@@ -170,7 +185,7 @@ def _theirs_beside(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
     keys = (set(base) | set(mine) | set(theirs)) - set(_STAMPS) - {"id"} - set(_ASKED_ALONE)
     ours = {k for k in keys if mine.get(k) != base.get(k)}
     only_theirs = {k for k in keys if theirs.get(k) != base.get(k)} - ours
-    if not only_theirs:
+    if not ours or not only_theirs:  # nothing in dispute here, or nothing else to take
         return None
     fields = {**mine, **{k: theirs[k] for k in only_theirs if k in theirs}}
     for gone in only_theirs - set(theirs):

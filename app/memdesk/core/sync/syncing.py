@@ -279,8 +279,9 @@ class Sync:
         if afresh := again & shared_again:
             # what both last agreed on is not known: alike is kept, unlike is asked
             base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
-        held = _held(remote) | set(refused) | still
-        outcome = merge(base_side, local, remote_side, held)
+        asked = _held(remote)
+        held = asked | set(refused) | still
+        outcome = merge(base_side, local, remote_side, held, asked)
         arriving.teammates_deletions(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:
