@@ -63,13 +63,25 @@ def test_what_the_person_accepts_in_place_of_their_rule_is_theirs(service, rule)
     """A red team's agent had its small correction of the person's rule accepted, then turned
     the accepted rule around unasked: the words stayed the agent's, so it could, and the rule
     lost its authority to deny what it forbids."""
+    service.update(rule["id"], project="api", tags=["tests"], importance=0.6)
     found = service.correct(
-        rule["id"], "Always run pytest before committing (pytest 8)", actor=EVIL
+        rule["id"],
+        "Always run pytest before committing (pytest 8)",
+        project="sandbox",
+        tags=["misc"],
+        importance=1.0,
+        actor=EVIL,
     )
     [asked] = [i for i in service.inbox() if i["type"] == "update"]
     service.accept([asked["key"]])
     accepted = service.get(found["id"])
     assert (accepted["source"], accepted["agent"]) == ("user", None)
+    # the Inbox showed the words, and only the words change
+    assert (accepted["project"], accepted["tags"], accepted["importance"]) == (
+        "api",
+        ["tests"],
+        0.6,
+    )
     with pytest.raises(NotAllowed, match="the person's"):
         service.update(found["id"], content="Never run pytest before committing", actor=EVIL)
     assert service.get(found["id"])["content"] == "Always run pytest before committing (pytest 8)"
@@ -86,6 +98,8 @@ def test_a_reason_is_one_line_of_bounded_text(service, dump, reason):
         service.update(
             note["id"], content="The staging DB listens on 5434", reason=reason, actor=EVIL
         )
+    with pytest.raises((ValidationError, TooLarge), match="reason"):
+        service.correct(note["id"], "The staging DB listens on 5434", reason=reason, actor=EVIL)
     assert dump() == before
 
 

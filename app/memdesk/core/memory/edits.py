@@ -140,6 +140,7 @@ class Edits:
     ) -> dict[str, Any]:
         """Replace a wrong memory with a new one. The old one turns inactive (kept for the
         audit trail, no longer retrieved) and is linked as superseded."""
+        reason = validate.reason(reason)  # an agent's correction waits in the Inbox unversioned
         with self.desk.write() as pending:
             old = self.reads.row(memory_id, actor=actor)
             if old.status != "active":

@@ -246,6 +246,16 @@ class Inbox:
                 # agent's, the rule lost its authority (an action it forbids was only
                 # reminded of) and the agent could turn it around later, unasked.
                 fields |= {"source": "user", "agent": None, "visibility": "shared"}
+                # and only its words: the Inbox showed the words, and the agent's own project,
+                # tags, kind and importance moved the person's rule out of its project
+                old = olds[0]
+                fields |= {
+                    "project": old.project,
+                    "tags": old.tags,
+                    "kind": old.kind,
+                    "importance": old.importance,
+                    "layer": old.layer,
+                }
                 reason = f"the person accepted {new.agent}'s words in place of their own"
             self.versions.save(new, fields, actor, pending, change="update", reason=reason)
             why = f"replaced by {new.uuid}"
