@@ -160,3 +160,47 @@ def test_importing_past_the_limit_fails_and_imports_nothing(service, dump):
     assert "600 used" in caught.value.message
     assert "Remove identity entries" in caught.value.message
     assert dump() == before
+
+
+def test_a_proposal_made_before_the_profile_changed_is_refused_not_applied(service, dump):
+    """A red team's stale proposal, accepted, put the person's later edit back to the words
+    the agent had been given; two proposals accepted in one step undid each other."""
+    from memdesk.core import agent
+
+    service.set_identity("Name: Ada\nNever push to main.")
+    tea = service.set_identity("Name: Ada\nNever push to main.\nLikes tea.", actor=agent("a1"))
+    rule = next(i for i in service.identity()["ids"] if "push" in service.get(i)["content"])
+    service.update(rule, content="Never push to main; open a PR.")
+    [item] = [i for i in service.inbox() if i["type"] == "identity"]
+    before = dump()
+    with pytest.raises(VersionConflict, match="changed since this was proposed"):
+        service.accept([item["key"]])
+    assert dump() == before
+    assert tea["proposed"] is not None
+
+    first = service.set_identity(
+        "Name: Ada\nNever push to main; always open a PR.", actor=agent("a2")
+    )["proposed"]
+    second = service.set_identity(
+        "Name: Ada\nNever push to main; open a PR.\nPrefers tabs.", actor=agent("b2")
+    )["proposed"]
+    keys = [
+        i["key"] for i in service.inbox() if i["type"] == "identity" and i["key"] != item["key"]
+    ]
+    assert len(keys) == 2
+    for order in (keys, keys[::-1]):
+        before = dump()
+        try:
+            service.accept(order)
+        except VersionConflict:  # all or none: one was made against what the other changes
+            assert dump() == before
+            continue
+        # accepted together, neither undid the other
+        assert service.identity()["text"].split("\n")[1:] == [
+            "Never push to main; always open a PR.",
+            "Prefers tabs.",
+        ]
+        break
+    else:
+        pytest.fail("neither order was accepted")
+    assert first != second

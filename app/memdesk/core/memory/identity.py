@@ -137,6 +137,14 @@ class Identity:
                     field="keys",
                 )
             rows = [by_id[u] for u in seen]
+            if any(r.updated_at > proposal.created_at for r in rows):
+                # applied onto entries changed since, it undid that change unseen (the
+                # person's own edit, or another proposal accepted in the same step)
+                raise VersionConflict(
+                    "the identity profile changed since this was proposed; reject it and edit "
+                    "the profile (Ctrl+Shift+I) instead",
+                    field="keys",
+                )
             if content is None:  # the agent's words, as a restored backup may have set them
                 validate.profile_lines(proposal.content, field="keys")
                 contents, added = map_onto([r.content for r in rows], proposal.content)
