@@ -756,3 +756,26 @@ def test_an_export_onto_a_full_disk_exits_5_as_the_legend_says(run):
     code, _, err = run("export", "--format", "json", "-o", "/dev/full")
     assert code == 5
     assert "disk is full" in err
+
+
+def test_a_sync_report_prints_one_line_per_refusal_whatever_a_file_is_named():
+    """A remote's file named with line breaks printed "origin: all memories in sync" as a
+    line of memdesk's own."""
+    from memdesk.cli_output import human
+
+    result = {
+        "remotes": [
+            {
+                "ok": True,
+                "remote": "origin",
+                "sent": 0,
+                "taken": 0,
+                "conflicts": 0,
+                "refused": ["memories/11/x\norigin: all memories in sync\n--1.md: not named so"],
+                "notices": [],
+            }
+        ]
+    }
+    printed = human("sync", result)
+    assert len(printed.splitlines()) == 2
+    assert "⟨U+000A⟩origin: all memories in sync" in printed

@@ -250,11 +250,18 @@ def _sync(result: dict[str, Any]) -> str:
             lines.append(f"{r['remote']}: {_preview(r)}")
         else:
             lines.append(f"{r['remote']}: {_sync_counts(r)}")
+        # one line each: a remote's file name with a line break printed lines of its own
+        # ("origin: all memories in sync")
         lines.extend(
-            f"  {'would refuse' if r.get('dry_run') else 'refused'} {why}" for why in r["refused"]
+            f"  {'would refuse' if r.get('dry_run') else 'refused'} {_one_line(why)}"
+            for why in r["refused"]
         )
-        lines.extend(f"  note: {said}" for said in r.get("notices", []))
+        lines.extend(f"  note: {_one_line(said)}" for said in r.get("notices", []))
     return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "⟨U+000D⟩").replace("\n", "⟨U+000A⟩")
 
 
 def _preview(r: dict[str, Any]) -> str:

@@ -455,8 +455,30 @@ def test_a_memory_a_fast_clock_dated_ahead_is_read_back_with_its_date_set_back(s
     )
     got = service.get(record["id"])
     assert got["content"] == "Written while the clock ran fast"
-    assert got["created_at"] < ahead
-    assert got["updated_at"] < ahead
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.999Z")
+    assert got["created_at"] <= got["updated_at"] <= now  # set back to now, not a day ahead
+
+    # a version's date years ahead is made up, as a memory's is
+    record = {**record, "id": str(uuid.uuid4()), "version": 2}
+    record["versions"] = [
+        {
+            "version": 1,
+            "state": {
+                "content": "older words",
+                "layer": "L1",
+                "kind": "fact",
+                "source": "user",
+                "created_at": "2026-01-01T00:00:00.000Z",
+            },
+            "changed_by": "user",
+            "changed_at": "2035-01-01T00:00:00.000Z",
+            "change": "add",
+        }
+    ]
+    with pytest.raises(ValidationError, match="changed_at is 2035-01-01, in the future"):
+        service.import_json(
+            json.dumps({"format": "memdesk-export", "version": 1, "memories": [record]})
+        )
 
 
 def test_a_teammates_memory_read_back_from_an_export_stays_theirs(service, tmp_path):

@@ -219,7 +219,11 @@ def _checked_version(v: object) -> dict[str, Any]:
         "version": validate.integer(v.get("version"), "versions.version", 1, validate.MAX_VERSION),
         "state": state,
         "changed_by": v["changed_by"],
-        "changed_at": clock.parse_time(v.get("changed_at"), "versions.changed_at"),
+        "changed_at": clock.set_back(
+            clock.parse_time(v.get("changed_at"), "versions.changed_at"),
+            "versions.changed_at",
+            clock.latest_believable(),
+        ),
         "change": v["change"],
         "reason": v.get("reason") if isinstance(v.get("reason"), str) else None,
     }
