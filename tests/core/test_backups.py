@@ -449,3 +449,22 @@ def test_the_process_reading_a_backup_ends_with_the_one_that_started_it(tmp_path
         time.sleep(0.1)
     os.kill(reader, signal.SIGKILL)
     pytest.fail("the reading process outlived the one that started it")
+
+
+def test_a_copy_left_by_a_killed_backup_is_cleared_by_the_next(service):
+    """kill -9 during `memdesk backup` left a full-size `.partial` file for good."""
+    import os
+    import time
+
+    service.add("kept")
+    folder = Path(service.backup()["path"]).parent
+    stem = service.path.stem
+    left = folder / f"{stem}-2026-01-01T00-00-00Z-manual.sqlite3.partial"
+    left.write_bytes(b"x" * 4096)
+    young = folder / f"{stem}-2026-01-01T00-00-01Z-manual.sqlite3.partial"
+    young.write_bytes(b"y")  # another process's copy, still being written
+    hours_ago = time.time() - 2 * 3600
+    os.utime(left, (hours_ago, hours_ago))
+    service.backup()
+    assert not left.exists()
+    assert young.exists()

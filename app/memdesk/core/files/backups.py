@@ -160,6 +160,7 @@ class Backups:
     def _snapshot(self, kind: str, *, checked: bool = True) -> dict[str, Any]:
         folder = self.backup_folder()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _clear_abandoned(folder, self.desk.path.stem)
         at = datetime.now(UTC).strftime(_STAMP)
         dest, n = folder / f"{self.desk.path.stem}-{at}-{kind}.sqlite3", 1
         while dest.exists():  # two in one second
@@ -273,6 +274,19 @@ class BackupSchedule:
             except Exception:  # a failed backup must not stop the app; it is retried
                 logger.exception("automatic backup failed")
             self._stop.wait(self._every)
+
+
+# A copy still being written is younger than this: one older was left by a backup killed
+# mid-way (kill -9, a power cut), full-size, listed nowhere.
+ABANDONED = timedelta(hours=1)
+
+
+def _clear_abandoned(folder: Path, stem: str) -> None:
+    cutoff = (datetime.now(UTC) - ABANDONED).timestamp()
+    for left in folder.glob(f"{_glob_safe(stem)}-*.sqlite3.partial*"):
+        with contextlib.suppress(OSError):
+            if left.stat().st_mtime < cutoff:
+                left.unlink()
 
 
 def _set_back_dates(database: Any) -> None:
