@@ -107,10 +107,8 @@ class Backups:
                     store_backup.private_copy(source, near=self.desk.path.parent)
                 )
             except (sqlite3.DatabaseError, OSError) as exc:
-                raise ValidationError(
-                    f"{source.name} is not a memdesk backup that can be read ({exc}); nothing "
-                    "was changed",
-                    field="name",
+                raise ValidationError(  # as store_backup.verify says it
+                    f"{source} is not a memdesk backup: {exc}", field="name"
                 ) from None
             return self._restore_checked(source, held, progress, actor)
 
