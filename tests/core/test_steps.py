@@ -157,3 +157,22 @@ def test_a_purged_neighbour_does_not_block_undo_of_an_unrelated_link_change(serv
     assert service.count(status=None) == 1
     service.apply_step(step, undo=False)
     assert [link["id"] for link in service.get(c["id"])["links"]] == [b["id"]]
+
+
+def test_undo_puts_back_whose_words_a_memory_holds(service):
+    """Undoing the acceptance of an agent's correction put the rule back in its project but
+    left the agent's words marked as the person's (the window showed writer "user")."""
+    from memdesk.core import agent
+
+    rule = service.add("Never use npm here; use pnpm", project="web")
+    fixed = service.correct(rule["id"], "Never use npm here; use pnpm 9", actor=agent("evil"))
+    [item] = [i for i in service.inbox() if i["type"] == "update"]
+    _result, step = service.record(lambda: service.accept([item["key"]]))
+    service.apply_step(step, undo=True)
+    back = service.get(fixed["id"])
+    assert (back["source"], back["agent"]) == ("agent", "evil")
+    assert service.get(rule["id"])["status"] == "active"
+    service.apply_step(step, undo=False)
+    assert service.get(fixed["id"])["source"] == "user"
+    note = service.add("The cache is warmed at boot", actor=agent("evil"))
+    roundtrip(service, lambda: service.update(note["id"], content="The cache is warmed at 06:00"))

@@ -20,10 +20,12 @@ from memdesk.core.memory.records import EDITABLE_FIELDS
 from memdesk.core.search import neighbours
 from memdesk.store import Link, Memory, Proposal
 
-# What undo puts back. Counters (recalls, reinforcements) are evidence, not state.
-STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes", "flag")
+# What undo puts back. Counters (recalls, reinforcements) are evidence, not state. Whose
+# words a memory holds changes with an edit (the person's rewording of an agent's note, an
+# accepted correction): undone, the words went back and stayed the person's.
+STATE_FIELDS = (*EDITABLE_FIELDS, "status", "supersedes", "flag", "source", "agent")
 # Set once at creation; needed to bring an undone addition back exactly on redo.
-BIRTH_FIELDS = ("source", "agent", "created_at", "confidence")
+BIRTH_FIELDS = ("created_at", "confidence")
 # A proposal's whole row: an undone creation (Find Duplicates) is brought back exactly.
 PROPOSAL_FIELDS = tuple(f for f in Proposal._meta.sorted_field_names if f != "id")
 CHUNK = 500  # SQLite caps bound variables per statement

@@ -43,6 +43,7 @@ class Versions:
             and row.source == "agent"
             and row.visibility == "shared"
             and fields.get("content", row.content) != row.content
+            and change not in ("undo", "redo")  # which put back whose words they were
         ):
             # The person's rewording is the person's words: left the agent's, the agent could
             # revert it unasked and briefings quoted it as the agent's. (History keeps whose
