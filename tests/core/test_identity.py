@@ -204,3 +204,21 @@ def test_a_proposal_made_before_the_profile_changed_is_refused_not_applied(servi
     else:
         pytest.fail("neither order was accepted")
     assert first != second
+
+
+def test_an_identity_proposal_shows_what_accepting_leaves(service):
+    """A red team's proposal that only reordered lines, or indented one, showed a change the
+    accept never made (the order kept, the tab dropped)."""
+    from memdesk.core import agent
+
+    service.set_identity("Name: Ada\nNever push to main.\nTabs.")
+    reordered = service.set_identity("Tabs.\nName: Ada\nNever push to main.", actor=agent("a1"))
+    assert reordered["proposed"] is None  # accepting would leave the profile as it is
+    service.set_identity("Name: Ada\n\n\tNever push to main.\nTabs.", actor=agent("a2"))
+    [item] = [i for i in service.inbox() if i["type"] == "identity"]
+    # the indented line becomes an entry of its own, after the others: shown so, done so
+    shown = item["why"].splitlines()[1:]
+    assert shown  # a move, in whichever words ndiff says it
+    assert {line[2:] for line in shown} <= {"Tabs.", "Never push to main."}
+    service.accept([item["key"]])
+    assert service.identity()["text"] == "Name: Ada\nTabs.\nNever push to main."

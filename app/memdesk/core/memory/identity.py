@@ -109,9 +109,9 @@ class Identity:
         """An agent's edit of the profile waits in the Inbox: the profile is given to every
         agent as the person's, so only the person changes it."""
         contents, added = map_onto([r.content for r in rows], text)
-        unchanged = not added and all(
-            new == row.content for new, row in zip(contents, rows, strict=True)
-        )
+        # what accepting would leave, not the words sent: lines only reordered, blank or
+        # indented read as a change the Inbox showed and accepting never made
+        unchanged = _applied(contents, added) == "\n".join(r.content for r in rows)
         proposed = None
         if not unchanged:
             _refuse_withheld(contents, rows, added)
@@ -205,11 +205,18 @@ def proposal_why(proposal: Proposal) -> str:
 
 
 def _changes(rows: list[Memory], text: str) -> str:
-    """The profile's lines the proposal removes (-) and adds (+)."""
-    # split as map_onto splits, at newlines only: what is shown is what would be applied
+    """The profile's lines the proposal removes (-) and adds (+), as accepting would leave
+    them (split as map_onto splits, at newlines only)."""
     before = "\n".join(r.content for r in rows).split("\n")
-    diff = difflib.ndiff(before, text.split("\n") if text else [])
+    after = _applied(*map_onto([r.content for r in rows], text))
+    diff = difflib.ndiff(before, after.split("\n") if after else [])
     return "\n".join(visible(line) for line in diff if line.startswith(("- ", "+ ")))
+
+
+def _applied(contents: list[str | None], added: list[str]) -> str:
+    """The profile's text once `map_onto`'s result is written: the entries in their order,
+    then the new ones."""
+    return "\n".join([*(c for c in contents if c is not None), *added])
 
 
 def _refuse_withheld(contents: list[str | None], rows: list[Memory], added: list[str]) -> None:
