@@ -165,3 +165,16 @@ def test_a_backup_that_fails_its_check_is_said_in_the_dialog(qtbot, service, win
     assert dialog.status.styleSheet()  # shown as an error
     assert service.count() == 3
     assert dialog.result() != QDialog.DialogCode.Accepted
+
+
+def test_the_dialog_is_busy_until_the_window_has_heard_the_job_end(qtbot, service, window):
+    # the thread can stop before its `finished` reaches the window; until then the buttons
+    # are still locked, so "busy" must still be true (CI once saw the two disagree)
+    dialog = BackupsDialog(service, pytest.fail, window)
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.back_up_button, Qt.MouseButton.LeftButton)
+    assert dialog._job is not None
+    dialog._job.wait()
+    assert dialog.is_busy() == (not dialog.restore_button.isEnabled())
+    qtbot.waitUntil(lambda: not dialog.is_busy())
+    assert dialog.restore_button.isEnabled()

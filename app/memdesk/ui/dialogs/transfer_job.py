@@ -89,7 +89,9 @@ class HoldsAJob(QDialog):
     _job: TransferJob | None = None
 
     def is_busy(self) -> bool:
-        return self._job is not None and self._job.isRunning()
+        # busy until the job's `finished` reaches this thread and unlocks the buttons, not
+        # merely until the thread stops: in between the window still shows it locked
+        return self._job is not None
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.is_busy():
@@ -102,6 +104,7 @@ class HoldsAJob(QDialog):
         if self._job is not None:
             self._job.cancel()
             self._job.wait()
+            self._job = None
         super().done(result)
 
 
@@ -194,7 +197,7 @@ class TransferDialog(HoldsAJob):
     # -- closing -------------------------------------------------------------------------
 
     def reject(self) -> None:
-        if self.is_busy() and self._job is not None:
+        if self._job is not None and self._job.isRunning():
             self._job.cancel()
             self.show_status("Cancelling…")
             return
