@@ -779,3 +779,45 @@ def test_a_sync_report_prints_one_line_per_refusal_whatever_a_file_is_named():
     printed = human("sync", result)
     assert len(printed.splitlines()) == 2
     assert "⟨U+000A⟩origin: all memories in sync" in printed
+
+
+_STOPS_MID_EXPORT = """
+import sys, time
+from memdesk.core.files import exchange
+def stop(self, out, **_):
+    out.write('{"memories": [')
+    out.flush()
+    time.sleep(60)
+exchange.Exchange.export_json_to = stop
+from memdesk.cli import main
+main(["export", "-o", sys.argv[1], "--db", sys.argv[2]])
+"""
+
+
+def test_an_export_killed_mid_way_leaves_nothing_once_the_next_export_runs(run, tmp_path, db_path):
+    """A kill -9 mid-export left a hidden half file beside the target for good (the next
+    export to another file never looked); it is also the person's memories, so private."""
+    import signal
+    import time
+
+    run("add", "Deploys go out on Tuesdays")
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    killed = subprocess.Popen(
+        [sys.executable, "-c", _STOPS_MID_EXPORT, str(folder / "first.json"), str(db_path)]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not [p for p in folder.iterdir() if p.stat().st_size] and killed.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        (left,) = folder.iterdir()
+        assert left.stat().st_mode & 0o077 == 0
+    finally:
+        killed.send_signal(signal.SIGKILL)
+        killed.wait()
+
+    code, _, err = run("export", "-o", str(folder / "second.json"))
+    assert (code, err) == (0, "")
+    assert [p.name for p in folder.iterdir()] == ["second.json"]
+    assert "Deploys go out on Tuesdays" in (folder / "second.json").read_text()

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memdesk import paths
+from memdesk import paths, whole_file
 from memdesk.core import MemdeskError, ValidationError
 from memdesk.core.files.importing import MAX_IMPORT_BYTES
 
@@ -116,46 +116,51 @@ def export(svc: Any, a: argparse.Namespace) -> Any:
             paths.refuse_open_database(a.output, also=(paths.resolve_db_path(a.db),))
         except paths.NotAFile as exc:
             raise MemdeskError(f"{exc}; write the export to another file", field="output") from None
-    if a.format != "json":
-        text = svc.export(a.format, layers=a.layer, project=a.project)
-        if not a.output:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
-            return None
-        Path(a.output).write_text(text, encoding="utf-8")
-        return {"exported": a.output, "format": a.format, "bytes": len(text.encode())}
+
+    def write(out: Any) -> None:
+        if a.format == "json":
+            svc.export_json_to(out, layers=a.layer, project=a.project)
+        else:
+            text = svc.export(a.format, layers=a.layer, project=a.project)
+            out.write(text)
+            if out is sys.stdout and not text.endswith("\n"):
+                out.write("\n")  # a terminal's prompt on a line of its own
+
     if not a.output:
-        svc.export_json_to(sys.stdout, layers=a.layer, project=a.project)
-        sys.stdout.write("\n")
+        write(sys.stdout)
+        if a.format == "json":
+            sys.stdout.write("\n")
         return None
     output = Path(a.output)
+    written = _CountedText()
     if output.is_symlink() or output.exists() and not output.is_file():
         # a FIFO, /dev/null, a link: written into as it is (moving a file over it would
         # replace it, as root even /dev/null)
         with output.open("w", encoding="utf-8") as out:
-            written = _CountedText(out)
-            svc.export_json_to(written, layers=a.layer, project=a.project)
-        return {"exported": a.output, "format": a.format, "bytes": written.bytes}
-    # written beside and moved in place when whole: a stopped export leaves no half file
-    partial = output.with_name(f".{output.name}.partial")
-    try:
-        with partial.open("w", encoding="utf-8") as out:
-            svc.export_json_to(out, layers=a.layer, project=a.project)
-        partial.replace(output)
-    finally:
-        partial.unlink(missing_ok=True)
-    return {"exported": a.output, "format": a.format, "bytes": output.stat().st_size}
+            write(written.into(out))
+    else:
+        with whole_file.writing(output) as out:
+            write(written.into(out))
+    return {"exported": a.output, "format": a.format, "bytes": written.bytes}
 
 
 class _CountedText:
     """A text stream that counts the UTF-8 bytes written through it."""
 
-    def __init__(self, out: Any) -> None:
-        self.out = out
+    def __init__(self) -> None:
+        self.out: Any = None
         self.bytes = 0
+
+    def into(self, out: Any) -> _CountedText:
+        self.out = out
+        return self
 
     def write(self, text: str) -> int:
         self.bytes += len(text.encode("utf-8"))
         return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def _read_file(name: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk import paths
+from memdesk import paths, whole_file
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.ask import confirm
 from memdesk.ui.dialogs.transfer_job import JobCancelled, Progress, TransferDialog
@@ -172,7 +171,8 @@ class ExportDialog(TransferDialog):
             text = service.export(fmt, progress=report, **filters)
             if not progress(seen["total"], seen["total"]):
                 raise JobCancelled
-            _write_atomically(path, text)
+            with whole_file.writing(path) as out:
+                out.write(text)
             return str(path), seen["total"]
 
         self.start_job(work, self._on_export_succeeded, f"Exporting to {path.name}…")
@@ -201,13 +201,3 @@ def _stacked(buttons: Any) -> QWidget:
 
 def _default_path(suffix: str) -> Path:
     return Path.home() / f"memdesk-export-{dt.date.today().isoformat()}{suffix}"
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write beside the target and rename, so a failed export never leaves half a file."""
-    partial = path.with_name(path.name + ".part")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
