@@ -605,3 +605,21 @@ def test_a_removed_socket_file_is_listened_on_again(server, pump, client):
     again = pump.run(lambda: Client(socket_path=server.socket_path, agent="later", timeout=10))
     assert pump.run(again.call, "system.ping") == "pong"
     again.close()
+
+
+def test_a_connection_is_named_once_so_its_writes_stay_within_one_budget(raw, service):
+    """A red team's writer renamed its connection before each burst: every name had a budget
+    of its own, so one connection wrote past any one budget."""
+    peer = raw()
+    peer.send(_rpc("system.hello", {"agent": "writer-1"}))
+    assert "error" not in json.loads(peer.line())
+    peer.send(_rpc("system.hello", {"agent": "writer-1"}))  # saying it again is fine
+    assert "error" not in json.loads(peer.line())
+    peer.send(_rpc("system.hello", {"agent": "writer-2"}))
+    error = _error(peer.line())
+    assert error["code"] == -32005
+    assert "already 'writer-1'" in error["message"]
+    peer.send(_rpc("memory.add", {"content": "The build cache lives on the runner"}))
+    assert "error" not in json.loads(peer.line())
+    (written,) = service.list_memories()
+    assert written["agent"] == "writer-1"

@@ -15,7 +15,7 @@ def test_ping_describe_hello(client, pump):
     described = pump.run(client.describe)
     assert set(described["methods"]) == set(BY_NAME)
     assert described["methods"]["memory.search"]["required"] == ["query"]
-    assert pump.run(client.hello, "other-agent")["agent"] == "other-agent"
+    assert pump.run(client.call, "system.hello", agent="tester")["agent"] == "tester"
 
 
 def test_writes_are_attributed_to_the_agent(client, pump, service):

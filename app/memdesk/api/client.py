@@ -372,10 +372,6 @@ class Client:
     def describe(self) -> dict[str, Any]:
         return self.call("system.describe")
 
-    def hello(self, agent: str) -> dict[str, Any]:
-        self.agent = agent
-        return self.call("system.hello", agent=agent)
-
     def add(self, content: str, **fields: Any) -> dict[str, Any]:
         return self.call("memory.add", content=content, **fields)
 

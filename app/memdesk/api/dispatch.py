@@ -44,6 +44,7 @@ class Session:
     role: str = "agent"
     actor: Actor = field(default_factory=lambda: agent(UNNAMED_AGENT))
     subscribed: bool = False
+    named: bool = False  # by a `system.hello`: a connection is named once
 
 
 Handler = Callable[[Params, Session], Any]
@@ -306,8 +307,18 @@ class Dispatcher:
                 '"agent"',
                 field="key",
             )
+        if session.named and (name.strip(), role) != (session.agent, session.role):
+            # renamed, one connection wrote 129,200 memories in 30 s under 68 names, each
+            # within its own budget: a name's budget is a connection's only if it keeps one
+            raise RpcError(
+                errors.NOT_ALLOWED,
+                f"system.hello: this connection is already {session.agent!r} "
+                f"({session.role}); a connection is named once: open another for another name",
+                field="agent",
+            )
         session.agent = name.strip()
         session.role = role
+        session.named = True
         session.actor = USER if role == "user" else agent(session.agent)
         logger.info("%s %r connected", role, session.agent)
         self._on_hello()
