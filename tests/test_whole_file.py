@@ -10,9 +10,14 @@ from memdesk import whole_file
 def test_a_write_that_fails_leaves_the_earlier_file_and_no_hidden_copy(tmp_path):
     target = tmp_path / "memories.json"
     target.write_text("the export of last week")
-    with pytest.raises(OSError), whole_file.writing(target) as out:
-        out.write("half of this week's")
-        raise OSError("disk full")
+
+    def fills_the_disk() -> None:
+        with whole_file.writing(target) as out:
+            out.write("half of this week's")
+            raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        fills_the_disk()
     assert target.read_text() == "the export of last week"
     assert [p.name for p in tmp_path.iterdir()] == ["memories.json"]
 
