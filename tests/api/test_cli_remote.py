@@ -212,12 +212,16 @@ def test_backup_and_restore_go_through_the_running_owner(run, run_json, watcher,
     event = watcher.next_event(timeout=5)
     assert (event["event"], event["by"]) == ("reset", "user")
     assert run_json("show", kept["id"])["status"] == "active"
-    # Agents may read the list, never take or restore one.
+    # The server's own daily backup was taken at its start, before the person's.
+    listed = run_json("backup", "--list")
+    assert sorted(b["kind"] for b in listed) == ["auto", "before-restore", "manual"]
+    # Agents may neither list, take nor restore one.
     with Client(socket_path=sock_path, agent="claude-code", timeout=10) as agent_client:
-        listed = agent_client.call("system.backups")
-        # The server's own daily backup was taken at its start, before the person's.
-        assert sorted(b["kind"] for b in listed) == ["auto", "before-restore", "manual"]
-        for method, params in (("system.backup", {}), ("system.restore_backup", taken)):
+        for method, params in (
+            ("system.backups", {}),
+            ("system.backup", {}),
+            ("system.restore_backup", taken),
+        ):
             params = {"name": params["name"]} if params else {}
             with pytest.raises(MemdeskError) as refused:
                 agent_client.call(method, **params)

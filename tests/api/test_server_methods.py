@@ -334,3 +334,14 @@ def test_an_answer_to_a_request_the_server_could_not_read_reaches_its_caller(cli
     with pytest.raises(Exception, match="surrogate"):
         pump.run(client.call, "memory.get", id="x\udfff")
     assert pump.run(client.ping) == "pong"
+
+
+def test_an_agent_may_not_list_the_backups(client, pump, service):
+    """A red team's agent read from `system.backups` how many memories the store holds,
+    hidden ones too, and where the backups lie."""
+    service.add("Private to the person", visibility="private")
+    service.backup()
+    with pytest.raises(MemdeskError) as refused:
+        pump.run(client.call, "system.backups")
+    assert refused.value.code == -32005
+    assert "only the person's own clients" in refused.value.message

@@ -47,6 +47,10 @@ def test_the_briefing_keeps_to_its_budget_and_says_how_many_more(service):
     off = service.session_start("s2", actor=CLAUDE, project="p", briefing_chars=0)
     assert off["text"] == ""
     assert off["briefed"] == []
+    # a budget no rule fits: none briefed, and the agent is told all were left out (a red
+    # team's read "more: 0")
+    tight = service.session_start("s3", actor=CLAUDE, project="p", briefing_chars=50)
+    assert (tight["briefed"], tight["more"]) == ([], 60)
 
 
 def test_a_crowded_project_says_there_are_more_without_counting_them_all(service, monkeypatch):

@@ -170,10 +170,17 @@ def test_a_rejected_memory_waits_in_the_trash_with_its_reason(service):
 def test_most_supported_first_then_newest(service):
     service.add("Use the blue theme", confidence=0.5, actor=CLAUDE)
     popular = service.add("Indent with four spaces", confidence=0.5, actor=CLAUDE)
-    service.add("Indent with four spaces", confidence=0.5, actor=CURSOR)  # restated
+    # restated by another agent: its own note (it may not learn of the hidden one), and
+    # support for the first
+    again = service.add("Indent with four spaces", confidence=0.5, actor=CURSOR)
     service.add("Wrap lines at 100", confidence=0.5, actor=CLAUDE)
-    order = [i["content"] for i in service.inbox()]
-    assert order == [popular["content"], "Wrap lines at 100", "Use the blue theme"]
+    order = [(i["content"], i["support"]) for i in service.inbox()]
+    assert order == [
+        (popular["content"], 2),
+        ("Wrap lines at 100", 1),
+        (again["content"], 1),
+        ("Use the blue theme", 1),
+    ]
 
 
 # -- consolidation -----------------------------------------------------------------------

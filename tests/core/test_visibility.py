@@ -159,3 +159,79 @@ def test_an_id_prefix_says_nothing_of_memories_the_agent_may_not_read(service):
     assert service.get(shown["id"][:4], actor=bob)["id"] == shown["id"]
     with pytest.raises(ValidationError, match="matches several"):
         service.get(shown["id"][:4])  # the person reads both
+
+
+@pytest.mark.parametrize("who", ["the person", "its writer"])
+def test_a_private_memorys_correction_stays_private(service, who):
+    """A red team's correction of a private memory (the person's `edit --correct`, an agent's
+    `memory.correct`) came out shared: every agent found it, and sync sent it away."""
+    writer = None if who == "the person" else CLAUDE
+    mine = service.add(
+        "My therapist appointment is on Thursdays",
+        visibility="private",
+        **({"actor": writer} if writer else {}),
+    )
+    fixed = service.correct(
+        mine["id"],
+        "My therapist appointment moved to Fridays",
+        **({"actor": writer} if writer else {}),
+    )
+    assert fixed["visibility"] == "private"
+    assert service.search("therapist appointment", actor=CURSOR)["hits"] == []
+    shared = service.correct(fixed["id"], "Appointments are on Fridays", visibility="shared")
+    assert shared["visibility"] == "shared"  # the person may share it, saying so
+
+
+def test_an_agent_learns_nothing_of_another_agents_unsure_note_by_guessing_its_words(service):
+    """A red team's agent guessed at a withheld unsure note: a near guess answered with the
+    hidden id (`possible_update_of`), the exact words with the whole hidden memory."""
+    hidden = service.add(
+        "Maybe the customer Globex is churning next quarter", confidence=0.3, actor=CLAUDE
+    )
+    near = service.add("Maybe the customer Initech is churning next quarter", actor=CURSOR)
+    assert "possible_update_of" not in near
+    exact = service.add("Maybe the customer Globex is churning next quarter", actor=CURSOR)
+    assert "duplicate_of" not in exact
+    assert exact["id"] != hidden["id"]
+    assert exact["agent"] == "cursor"
+    batch = service.add_many(
+        [{"content": "Maybe the customer Globex is churning next quarter"}], actor=CURSOR
+    )
+    assert [m["duplicate_of"] for m in batch] == [exact["id"]]  # its own note, said again
+    assert service.get(hidden["id"])["reinforce_count"] == 1  # support the person weighs
+
+
+def test_an_unsure_note_accepted_in_other_words_shows_agents_only_those(service):
+    """A red team's unsure note, accepted by the person in other words, still gave every agent
+    its first words through `memory.history`."""
+    note = service.add(
+        "Maybe Globex is churning next quarter, the CFO told me privately",
+        confidence=0.3,
+        actor=CLAUDE,
+    )
+    service.accept([f"memory:{note['id']}"], content="A customer might churn next quarter")
+    seen = service.history(note["id"], actor=CURSOR)
+    assert [v["content"] for v in seen] == ["A customer might churn next quarter"]
+    with pytest.raises(Exception, match="withheld from agents"):
+        service.revert(note["id"], 1, actor=CLAUDE)
+    assert len(service.history(note["id"])) == 2  # the person sees every version
+
+
+def test_an_agents_stats_count_only_the_identity_lines_it_may_read(service):
+    """A red team's agent read `identity.size` 138 where its `identity.get` held 9: the
+    person's private and withheld lines were counted."""
+    service.add("Name: Ada", layer="L0")
+    service.add("Therapy on Fridays, keep it out of calendars", layer="L0", visibility="private")
+    assert service.stats(actor=CURSOR)["identity"]["size"] == len("Name: Ada")
+    assert service.stats()["identity"]["size"] > len("Name: Ada")
+
+
+def test_an_update_an_agent_may_not_read_casts_no_doubt_it_can_see(service):
+    """A red team's agent saw its shared note marked "a possible update awaits review" once
+    the person wrote a private note alike: it learned a hidden memory existed, and when."""
+    note = service.add("The billing service deploys from the release branch", actor=CURSOR)
+    service.add("The billing service deploys from the main branch", visibility="private")
+    assert service.get(note["id"])["stale"] == "a possible update awaits review"
+    assert service.get(note["id"], actor=CURSOR)["stale"] is None
+    context = service.build_context("billing service deploys", actor=CURSOR)["text"]
+    assert "possible update" not in context

@@ -154,7 +154,8 @@ class Dispatcher:
                 functools.partial(svc.find_duplicates, **_person(s, "inbox.find_duplicates", p))
             ),
             "system.backup": lambda p, s: self._persons_long(s, lambda: svc.backup(actor=s.actor)),
-            "system.backups": lambda p, s: svc.backups(),
+            # how many memories each holds, hidden ones too, and where: the person's to know
+            "system.backups": lambda p, s: svc.backups(**_person(s, "system.backups", p)),
             "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
             "sync.run": lambda p, s: self._elsewhere(
                 lambda: svc.sync(p.get("remote"), actor=s.actor, **_flag(p, "dry_run"))

@@ -429,7 +429,11 @@ METHODS = [
         "taken_at, kind, bytes and memories.",
         {},
     ),
-    Method("system.backups", "The database's backups, newest first (as system.backup).", {}),
+    Method(
+        "system.backups",
+        "The database's backups, newest first (as system.backup). User role only.",
+        {},
+    ),
     Method(
         "sync.init",
         "Set up a git remote to sync with (user role only): a bare repository path (made if "

@@ -189,7 +189,8 @@ def test_a_correction_names_what_it_replaced_only_when_the_remote_holds_it(machi
     def correct_a_private_one(svc):
         old = svc.add("The staging host is stg-old.")["id"]
         svc.update(old, visibility="private")
-        new = svc.correct(old, "The staging host is stg-new.")["id"]
+        # shared by the person's choice (a private one's correction is private too)
+        new = svc.correct(old, "The staging host is stg-new.", visibility="shared")["id"]
         return old, new
 
     old, new = machines.run("a", correct_a_private_one)

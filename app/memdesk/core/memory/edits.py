@@ -156,6 +156,7 @@ class Edits:
                 "project": old.project,
                 "task": old.task,
                 "importance": old.importance,
+                "visibility": old.visibility,  # a private memory's correction is as private
             }
             draft = Draft.parse({**inherited, **fields, "content": content})
             rules.check_may_write(actor, old.layer)

@@ -86,18 +86,20 @@ class Reads:
         row = self.row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row, actor)
-        out["stale"] = self.stale([out]).get(row.uuid)
+        out["stale"] = self.stale([out], actor=actor).get(row.uuid)
         return out
 
-    def stale(self, memories: Sequence[dict[str, Any]]) -> dict[str, str]:
+    def stale(self, memories: Sequence[dict[str, Any]], *, actor: Actor = USER) -> dict[str, str]:
         """Of these memories (as `get` or `list_memories` give them), the ones to check
-        before relying on them: id -> why. Only active knowledge (L1) goes stale."""
+        before relying on them, as `actor` may be told: id -> why. Only active knowledge (L1)
+        goes stale."""
         return staleness.why_stale(
             {
                 m["id"]: m["updated_at"]
                 for m in memories
                 if (m["layer"], m["status"]) == ("L1", "active")
-            }
+            },
+            viewer=actor.agent if actor.source == "agent" else None,
         )
 
     def _links_of(self, row: Memory, actor: Actor = USER) -> list[dict[str, str]]:

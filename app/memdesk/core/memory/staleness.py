@@ -20,11 +20,13 @@ from memdesk.store import Link, Memory, among
 STALE_AFTER = timedelta(days=183)
 
 
-def why_stale(updated: Mapping[str, str], now: datetime | None = None) -> dict[str, str]:
+def why_stale(
+    updated: Mapping[str, str], now: datetime | None = None, *, viewer: str | None = None
+) -> dict[str, str]:
     """Of L1 memories (id -> when last written or restated), those to check before relying
-    on them: id -> why, in words an agent and a person read."""
+    on them: id -> why, in words the agent `viewer` (None: the person) reads."""
     cutoff = clock.format_time((now or datetime.now(UTC)) - STALE_AFTER)
-    waiting = _updates_waiting(list(updated))
+    waiting = _updates_waiting(list(updated), viewer)
     out = {}
     for memory_id, at in updated.items():
         if memory_id in waiting:
@@ -34,11 +36,18 @@ def why_stale(updated: Mapping[str, str], now: datetime | None = None) -> dict[s
     return out
 
 
-def _updates_waiting(ids: list[str]) -> set[str]:
+def _updates_waiting(ids: list[str], viewer: str | None) -> set[str]:
     """CROSS JOIN fixes the order: the given memories, their incoming links, then the newer
     end by its key. Left to choose, SQLite (without statistics) walked every active memory
     through the status index for each one asked about."""
     newer = Memory.alias()
+    # An update the viewer may not read casts no doubt it can see: the person's private note
+    # near an agent's told every agent that a hidden memory existed, and when it was written.
+    readable = (
+        newer.id.is_null(False)
+        if viewer is None
+        else newer.flag.is_null() & ((newer.visibility == "shared") | (newer.agent == viewer))
+    )
     query = (
         Memory.select(Memory.uuid)
         .join(Link, peewee.JOIN.CROSS)
@@ -49,6 +58,7 @@ def _updates_waiting(ids: list[str]) -> set[str]:
             Link.src == newer.id,
             Link.relation == "possible_update",
             newer.status == "active",
+            readable,
             # Only a writer who may change the older one casts doubt on it (rules.wrote): one
             # agent's near-opposite of the person's rule had every other agent told the rule
             # "may be outdated" before the person decided anything. It still waits in the Inbox.

@@ -33,6 +33,11 @@ class Versions:
         if "content" in fields and "flag" not in fields:  # new words are read again
             flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
             fields = {**fields, "flag": flag}
+        if row.flag and fields.get("flag", row.flag) is None and change not in ("undo", "redo"):
+            # Withheld until now (the guard's find, an unsure writer): whatever makes it
+            # readable is its release, and agents read no version from before it (the
+            # person's accept in other words once left the withheld words in history).
+            change = "release"
         if row.writer is not None and fields.get("content", row.content) != row.content:
             # The words are this machine's now: a synced file names who wrote its words, so a
             # teammate's rewording of the person's memory goes out in the teammate's name (a

@@ -116,6 +116,11 @@ class Writes:
         pending.append(Change("created", row.uuid, row.version, actor.label))
         if hidden is not None and hidden.visibility == "private":
             self._consider_sharing(hidden, actor, pending)
+        elif hidden is not None and withhold.only_unsure(json.loads(hidden.flag or "[]")):
+            # Another writer's unsure note, said again: support the person weighs in the
+            # Inbox. The writer is told nothing of it (answered with a note of its own, it
+            # once learned the hidden text word for word by guessing).
+            self._count_support(hidden, actor, pending)
         out = to_dict(row)
         if replacing is not None:
             # The person let this agent's updates of its own notes through: the newer one
@@ -223,7 +228,7 @@ class Writes:
         (another agent's private memory, one the guard withholds): an agent's write is never
         compared with what it cannot read, so the answer cannot tell it that text exists."""
         alike = self.near_duplicate(draft)
-        if alike is None or _known_to(alike, actor):
+        if alike is None or visible_to(alike, actor):
             return alike, None
         hidden = alike if dedup_rules.restates(alike.content, draft.content) else None
         return self.near_duplicate(draft, seen_by=actor), hidden
@@ -254,7 +259,7 @@ class Writes:
         ranked.sort(key=lambda pair: pair[0], reverse=True)
         for _, memory_id in ranked:
             row = Memory.get(Memory.uuid == memory_id)
-            if seen_by is None or _known_to(row, seen_by):
+            if seen_by is None or visible_to(row, seen_by):
                 return row
         return None
 
@@ -265,14 +270,17 @@ class Writes:
         # outdated" from a rule the person had not looked at in a year), unless the memory
         # waits for the person: then it is the support the person weighs in the Inbox.
         if rules.wrote(actor, row) or row.flag is not None:
-            self.desk.touch([row.uuid])
-            row.reinforce_count += 1
-            row.updated_at = clock.now()
-            row.save(only=[Memory.reinforce_count, Memory.updated_at])
-            pending.append(Change("updated", row.uuid, row.version, actor.label))
+            self._count_support(row, actor, pending)
         if row.visibility == "private":
             self._consider_sharing(row, actor, pending)
         return {**to_dict(row), "duplicate_of": row.uuid}
+
+    def _count_support(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
+        self.desk.touch([row.uuid])
+        row.reinforce_count += 1
+        row.updated_at = clock.now()
+        row.save(only=[Memory.reinforce_count, Memory.updated_at])
+        pending.append(Change("updated", row.uuid, row.version, actor.label))
 
     def _consider_sharing(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
         """A private memory that proves itself (restated 3 times, or written on its own by a
@@ -296,16 +304,6 @@ class Writes:
             memory=row.uuid,
             support=2 if second else row.reinforce_count,
         )
-
-
-def _known_to(row: Memory, actor: Actor) -> bool:
-    """Whether `actor` may be told that `row` restates its text: it may read it, or it is a
-    shared note waiting only because its writer was unsure (a second agent saying the same
-    is the support the person weighs; a guard's or a private memory stays unknown)."""
-    if visible_to(row, actor):
-        return True
-    flag = json.loads(row.flag) if row.flag else []
-    return row.visibility == "shared" and bool(flag) and withhold.only_unsure(flag)
 
 
 @functools.cache

@@ -149,7 +149,9 @@ def build(
             continue  # a shorter one further down may still fit (a doubt only lengthens it)
         if at >= asked:  # whether it is stale, asked of the next rows together
             block = rows[at : at + _STALE_BLOCK]
-            stale.update(staleness.why_stale({r.uuid: r.updated_at for r in block}, now))
+            stale.update(
+                staleness.why_stale({r.uuid: r.updated_at for r in block}, now, viewer=viewer)
+            )
             asked = at + _STALE_BLOCK
         line = _line(row, stale.get(row.uuid), synced_from)
         if used + len(line) > budget:
@@ -157,9 +159,9 @@ def build(
         lines.append(line)
         chosen.append(row.uuid)
         used += len(line)
-    if not lines:
-        return Briefing("", [], 0)
     more = total - len(chosen)
+    if not lines:  # none fit: still say how many were left out
+        return Briefing("", [], more)
     text = HEADING + "".join(lines)
     if more:
         text += MORE.format(f"{more:,}+" if capped else more)

@@ -81,7 +81,10 @@ def build_context(
     hits += [hit for hit in relevant() if hit["id"] not in seen]
     ids: list[str] = []
     heading = "## Relevant memories\n"
-    stale = staleness.why_stale({hit["id"]: hit["updated_at"] for hit in hits})
+    stale = staleness.why_stale(
+        {hit["id"]: hit["updated_at"] for hit in hits},
+        viewer=actor.agent if actor.source == "agent" else None,
+    )
     for hit in hits:
         if (
             hit["id"] in given

@@ -10,7 +10,6 @@ import peewee
 from memdesk.core import rules
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.memory.identity_room import identity_rows
 from memdesk.store import Link, Memory, MemoryVersion, Proposal, RetrievalLog
 
 TOP_TAGS = 5000  # tags counted by name in stats (the sidebar lists them); the rest only counted
@@ -57,7 +56,13 @@ class Stats:
         # the server sends, and the person's `memdesk stats` failed.
         distinct_tags = tag_counts.count()
         top_tags = dict(tag_counts.limit(TOP_TAGS).tuples())
-        profile = rules.profile_size(len(row.content) for row in identity_rows())
+        # of the entries it may read: the person's private lines are not the agent's to count
+        profile = rules.profile_size(
+            len(content)
+            for (content,) in Memory.select(Memory.content)
+            .where((Memory.layer == "L0") & active & seen)
+            .tuples()
+        )
         if actor.source == "agent":
             counts = {
                 "total": Memory.select(Memory.id).where(seen).count(),
