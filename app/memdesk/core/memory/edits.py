@@ -12,6 +12,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError, VersionConflict
 from memdesk.core.events import Change
+from memdesk.core.memory import labels
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
 from memdesk.core.memory.reads import Reads
@@ -118,6 +119,7 @@ class Edits:
         changes = {k: v for k, v in changes.items() if getattr(row, k) != v}
         if not changes:
             return to_dict(row)
+        labels.check(actor, changes)
         rules.check_may_change(actor, row)
         rules.check_may_write(actor, row.layer)
         if "inject" in changes:

@@ -16,7 +16,7 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
-from memdesk.core.memory import dedup
+from memdesk.core.memory import dedup, labels
 from memdesk.core.memory import dedup as dedup_rules
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
@@ -96,6 +96,7 @@ class Writes:
         refresh: bool = True,
     ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
+        labels.check(actor, {"tags": draft.tags, "project": draft.project, "task": draft.task})
         alike: Memory | None = None
         hidden: Memory | None = None  # what the writer restated but may not see
         if dedup:
