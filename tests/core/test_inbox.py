@@ -333,3 +333,46 @@ def test_find_duplicates_reads_memories_of_common_words_in_linear_time(service, 
     (key,) = service.find_duplicates()["proposed"]
     assert "release train" in item(service, key)["content"]
     assert len(read) <= 3002 * 200  # each memory reads a bounded number of others
+
+
+def test_a_merge_of_a_memory_made_private_since_is_refused_and_nothing_moves(service):
+    """A red team's agent made its note private (with a new tag) after Find Duplicates proposed
+    merging it with another agent's: the accepted merge gave every agent its private tag."""
+    from memdesk.core import VersionConflict
+
+    mine = service.add("The API server runs on FastAPI with uvicorn", actor=CLAUDE)
+    theirs = service.add(
+        "The API server runs on FastAPI with uvicorn workers", actor=CURSOR, dedup=False
+    )
+    (key,) = service.find_duplicates()["proposed"]
+    service.update(mine["id"], visibility="private", tags=["acquisition-x"], actor=CLAUDE)
+    with pytest.raises(VersionConflict, match="now private or withheld"):
+        service.accept([key])
+    assert service.get(theirs["id"])["tags"] == []
+    assert service.get(theirs["id"])["status"] == "active"
+    assert item(service, key)["type"] == "merge"  # still waiting: the person may reject it
+
+
+def test_an_update_that_would_retire_what_agents_read_for_a_hidden_memory_is_refused(service):
+    """A red team's accept of an update whose newer memory was the person's private one
+    retired the agents' fact for one none could read, and named its id in their history."""
+    from memdesk.core import VersionConflict
+
+    fact = service.add("The staging database listens on port 5432", actor=CURSOR)
+    newer = service.add("The staging database listens on port 5433", visibility="private")
+    (waiting,) = [i for i in service.inbox() if i["type"] == "update"]
+    with pytest.raises(VersionConflict, match="is private, so accepting would retire"):
+        service.accept([waiting["key"]])
+    assert service.get(fact["id"], actor=CLAUDE)["status"] == "active"
+    service.update(newer["id"], visibility="shared")
+    service.accept([waiting["key"]])
+    assert service.get(fact["id"])["status"] == "inactive"
+
+
+def test_accepting_an_unsure_notes_update_releases_it(service):
+    fact = service.add("The staging database listens on port 5432", actor=CURSOR)
+    unsure = service.add("The staging database listens on port 5433", confidence=0.5, actor=CURSOR)
+    (waiting,) = [i for i in service.inbox() if i["type"] == "update"]
+    service.accept([waiting["key"]])
+    assert service.get(fact["id"])["status"] == "inactive"
+    assert service.get(unsure["id"], actor=CLAUDE)["content"].endswith("5433")

@@ -244,6 +244,11 @@ def visible_to(row: Memory, actor: Actor | None) -> bool:
     return row.visibility == "shared" or row.agent == actor.agent
 
 
+def hidden_from_agents(row: Memory) -> bool:
+    """Whether some agent may not read `row` (its writer aside): private, or withheld."""
+    return row.visibility == "private" or row.flag is not None
+
+
 def timeline_code(layer: str, source: str, kind: str) -> int:
     """A memory's layer, writer and kind as the Timeline's one number: the position of each in
     LAYERS, SOURCES and KINDS, as layer * 32 + source * 8 + kind (an unknown kind reads as

@@ -19,10 +19,10 @@ from typing import Any
 from memdesk.core import clock, rules
 from memdesk.core.actor import Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import NotAllowed
+from memdesk.core.errors import NotAllowed, VersionConflict
 from memdesk.core.memory import dedup
 from memdesk.core.memory.proposals import Proposals
-from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.reads import Reads, hidden_from_agents
 from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.versions import Versions
 from memdesk.store import Link, Memory, Proposal
@@ -115,6 +115,17 @@ class Consolidation:
                         "reject it and run Find Duplicates again",
                         field="keys",
                     )
+            if len({hidden_from_agents(r) for r in (keeper, *others)}) > 1:
+                # made private or withheld since it was proposed: merged, its tags went to
+                # what every agent reads, or what agents read was retired for what they cannot
+                hidden = next(r for r in (keeper, *others) if hidden_from_agents(r))
+                raise VersionConflict(
+                    f"memory {hidden.uuid[:8]} ({hidden.content[:80]!r}) is now private or "
+                    "withheld from agents, unlike the others, so this merge no longer applies "
+                    "(it would show its words or tags to agents, or retire theirs for it); "
+                    "reject it and run Find Duplicates again",
+                    field="keys",
+                )
             # the keeper's own tags first, and no more than any memory may hold: 97 tags from
             # an agent's copies made every later backup and export refused by restore/import
             tags = list(dict.fromkeys(t for r in (keeper, *others) for t in json.loads(r.tags)))

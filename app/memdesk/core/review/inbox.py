@@ -27,7 +27,7 @@ from memdesk.core.guard import withhold
 from memdesk.core.memory.edits import Edits
 from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity, proposal_why
 from memdesk.core.memory.proposals import Proposals
-from memdesk.core.memory.reads import Reads, visible_to
+from memdesk.core.memory.reads import Reads, hidden_from_agents, visible_to
 from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.status import StatusChanges
 from memdesk.core.memory.undo import Undo
@@ -240,6 +240,19 @@ class Inbox:
             fields: dict[str, Any] = {"supersedes": olds[0].uuid}
             if content is not None:
                 fields["content"] = content
+            unsure = bool(new.flag) and withhold.only_unsure(json.loads(new.flag))
+            if unsure and content is None:
+                fields["flag"] = None  # its writer's doubt: the person accepts its words
+            stays_hidden = new.visibility == "private" or bool(new.flag) and not unsure
+            if stays_hidden and not all(map(hidden_from_agents, olds)):
+                # what agents read would be retired for what they cannot (and its id named
+                # to them in the retired one's history)
+                raise VersionConflict(
+                    f"the newer memory ({new.uuid[:8]}: {new.content[:80]!r}) is "
+                    f"{_hidden_how(new)}, so accepting would retire what agents read for a "
+                    "memory none of them can; share or release it first, or reject this item",
+                    field="keys",
+                )
             reason = None
             if new.source == "agent" and any(old.source == "user" for old in olds):
                 # What the person accepts in place of their own rule is theirs: left the
@@ -456,3 +469,7 @@ def _proposal(p: Proposal) -> dict[str, Any]:
         "reason": p.reason,
         "decided_at": p.decided_at,
     }
+
+
+def _hidden_how(row: Memory) -> str:
+    return "private" if row.visibility == "private" else "withheld from agents"
