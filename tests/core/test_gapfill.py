@@ -126,6 +126,9 @@ def test_each_pattern_matches_what_it_is_for(pattern, sentence, confidence, cont
         "Actually, let's keep it.",
         "Don't worry about it.",
         "No thanks.",
+        # a new user's requests, once stored as standing facts and briefed ever after
+        "explain how the pagination should work",
+        "we're ready to cut v0.4.0, walk me through shipping it",
     ],
 )
 def test_what_must_not_be_stored(sentence):
@@ -182,6 +185,28 @@ def test_a_statement_is_read_whole_across_code_and_what_it_leaves_out(message, s
 def test_a_correction_of_what_the_agent_said_stores_the_persons_words_only(message, stored):
     found = gapfill.find([message])
     assert [f.content for f in found if f.confidence == "high"] == stored
+
+
+@pytest.mark.parametrize(
+    ("message", "heard"),
+    [
+        # a new user's corrections, read as how things are at the moment or thought aloud
+        (
+            "oh wait, the local postgres port is 5432 now, not 5433",
+            ("high", "The local postgres port is 5432 now, not 5433"),
+        ),
+        (
+            "actually, correction: postgres is back on 5432 locally, I moved it back to the "
+            "default",
+            (
+                "medium",
+                "Correction: Postgres is back on 5432 locally, I moved it back to the default",
+            ),
+        ),
+    ],
+)
+def test_a_value_set_right_is_heard_as_lasting(message, heard):
+    assert [(f.confidence, f.content) for f in gapfill.find([message])] == [heard]
 
 
 def test_two_statements_in_one_sentence_are_two_findings():

@@ -329,8 +329,13 @@ _A_RULE = re.compile(
 
 
 # What to do next, as a plan of this work: "we'll handle the LFS ones manually", "let's start
-# with a script that lists the repositories" (not "let's always squash", a rule).
-_PLAN_NOW = re.compile(r"^(?:let'?s|we(?:'ll| will)|i(?:'ll| will))\s", re.IGNORECASE)
+# with a script that lists the repositories", "we're ready to cut v0.4.0" (not "let's always
+# squash", a rule).
+_PLAN_NOW = re.compile(
+    r"^(?:let'?s|we(?:'ll| will)|i(?:'ll| will)|"
+    r"(?:we(?:'re| are)|i(?:'m| am)) (?:ready|about|going|planning|set) to)\s",
+    re.IGNORECASE,
+)
 
 
 def _asked_now(finding: Finding) -> Finding:

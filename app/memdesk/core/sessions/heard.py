@@ -267,7 +267,9 @@ def doubted(message: str) -> bool:
         return True
     # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
     # sentences are guesses on the way, whichever one says so
-    if THINKING.search(pasted.prose(message)) or _VENTED.search(message):
+    thought_aloud = THINKING.search(pasted.prose(message))
+    # ("oh wait, the port is 5432 now, not 5433" is no guess: it sets a value right)
+    if thought_aloud and not _CORRECTS_A_VALUE.search(message) or _VENTED.search(message):
         return True
     prose = pasted.prose(message)
     if _DISTANCED.search(message) or _DOES_NOW.search(prose) or _RAN.search(prose):
@@ -389,6 +391,28 @@ SELF_REPORT = re.compile(
 WEIGHED = re.compile(r"^[^,;:]{1,60}\s(?:vs\.?|versus)\s[^,;:]{1,60}$")  # not "VS Code"
 
 
+# A question asked as a request: "explain how the pagination should work", "walk me through
+# why the cache misses" (what follows "how" is what the person asks about, not a rule); not
+# one asked of every time ("explain what you'll change before you touch any file").
+_EXPLAIN = re.compile(
+    r"^(?![^.;!?]*\b(?:(?:before|after|whenever|every time|each time|when) (?:you|u)|always|"
+    r"never|any|every)\b)(?:(?:ok(?:ay)?|so|now|next|then|and|also|pls|please|first),?\s+)*"
+    r"(?:explain|describe|show me|tell me|walk me through|help me (?:understand|see|figure out)|"
+    r"figure out|work out|find out|look into|remind me|summari[sz]e|outline|clarify)"
+    r"(?: (?:to me|for me|quickly|briefly|again))?\s+(?:how|what|why|whether|if|where|when|which|"
+    r"who)\b",
+    _I,
+)
+# A value set right, said against the one it replaces: "the port is 5432 now, not 5433",
+# "postgres is back on 5432": the change holds from now on, not only at the moment (a new user's
+# correction was read as a status, and the old port went on being briefed).
+_CORRECTS_A_VALUE = re.compile(
+    r"(?:,|\b(?:and|but))\s+(?:not|no longer|instead of|rather than)\s+(?:on |at |port |v)?"
+    r"\d[\w.:/-]*(?:\s*[.!]?\s*)$|\b(?:is|are|'s|'re) back (?:on|to|at) (?:port |v)?\d",
+    _I,
+)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -396,9 +420,14 @@ def not_a_statement(sentence: str) -> str | None:
     if body.startswith("“…”"):
         return "someone else's view"  # what it says is of a quotation left out (pasted.py)
     whenever = bool(WHENEVER_YOU.match(body))
-    if body.endswith("?") or not whenever and (QUESTION.match(body) or ASKED.search(body)):
+    if (
+        body.endswith("?")
+        or not whenever
+        and (QUESTION.match(body) or ASKED.search(body) or _EXPLAIN.match(body))
+    ):
         return "a question"
     mentioned = unquoted(body)  # irony reads the quotes themselves
+    corrects = bool(_CORRECTS_A_VALUE.search(body))
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),
         ("said for the task at hand", TRANSIENT),
@@ -407,7 +436,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
         ("a thought left unfinished", TRAILS_OFF),
-        ("thinking aloud", THINKING),
+        ("thinking aloud", None if corrects else THINKING),
         ("venting", VENTING),
         ("a belief in question", BELIEVED),
         ("someone else's view", None if whenever else REPORTED),
@@ -416,7 +445,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("not decided", DEFERRED),
         ("a past event", PAST),
         ("a past event", TOLD_AS_PAST),
-        ("how things are at the moment", STATUS),
+        ("how things are at the moment", None if corrects else STATUS),
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
         ("what is wrong now", FAULT),

@@ -31,9 +31,11 @@ _COMMIT_CMD = re.compile(r"""git\s+commit\b.*?-m\s*(?P<q>["'])(?P<msg>.+?)(?P=q)
 _COMMIT_OUT = re.compile(
     r"^\[[\w./-]+(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\] (?P<msg>.+)$", re.M
 )
+# What was chosen, not why something happened: "CI took 40 minutes because the cache broke"
+# was filed among a new user's session's decisions.
 _DECISION = re.compile(
     r"\b(?:decided|decide to|chose|choose|going with|go with|we'll use|let's use|settled on|"
-    r"instead of|rather than|because)\b",
+    r"instead of|rather than)\b",
     re.IGNORECASE,
 )
 _TODO = re.compile(r"\b(?:TODO|FIXME|still need to|left to do|not done yet|follow[- ]up)\b", re.I)
