@@ -97,3 +97,26 @@ def test_an_agent_casts_no_doubt_on_a_note_another_machines_agent_of_its_name_wr
     newer = service.add("The API listens on port 9090", actor=CLAUDE)
     assert newer["possible_update_of"] == older["id"]
     assert service.get(older["id"])["stale"] is None
+
+
+def test_a_correction_naming_the_value_it_replaces_marks_the_memory_holding_it(service):
+    """A new user's correction ("5432, not 5433"), worded otherwise than the memory it set right,
+    was stored beside it unlinked: the next sessions were briefed both ports, neither marked."""
+    from memdesk.core import Actor, agent
+
+    port = service.add("Local postgres runs on 5433 here, not the default", project="web")
+    other = service.add("The redis cache runs on 6380 here", project="web")
+    heard = service.add(
+        "Local postgres is on port 5432, not 5433", project="web", actor=Actor("system", "cc")
+    )
+    assert heard["possible_update_of"] == port["id"]
+    reader = agent("claude-code")
+    assert service.get(port["id"], actor=reader)["stale"] == "a possible update awaits review"
+    assert service.get(other["id"], actor=reader)["stale"] is None
+    context = service.build_context("postgres port", project="web", actor=reader)["text"]
+    assert (
+        "may be outdated: a possible update awaits review] Local postgres runs on 5433" in context
+    )
+    # the same value said of something else is no correction of it
+    elsewhere = service.add("The metrics exporter is on 9100, not 5433", project="web")
+    assert "possible_update_of" not in elsewhere

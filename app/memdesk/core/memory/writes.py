@@ -16,7 +16,7 @@ from memdesk.core.errors import (
 )
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
-from memdesk.core.memory import dedup, labels
+from memdesk.core.memory import corrected, dedup, labels
 from memdesk.core.memory import dedup as dedup_rules
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
@@ -103,6 +103,7 @@ class Writes:
             alike, hidden = self._alike_for(draft, actor)
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
                 return self._reinforce(alike, actor, pending)
+            alike = alike or corrected.replaced_by(draft, actor)
         if draft.layer == "L0":
             check_identity_room([len(draft.content)])
         replacing = alike if alike is not None and self._updates_fine(actor, alike) else None

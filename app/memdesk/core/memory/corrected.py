@@ -1,0 +1,46 @@
+"""The memory a new one says it corrects: "local postgres is on 5432, not 5433" names the value
+it replaces. Worded otherwise than the memory holding 5433, it is no near duplicate of it, so
+nothing linked the two: a new user's correction was stored beside the old port, and the
+next sessions were briefed both, neither marked."""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.actor import Actor
+from memdesk.core.memory import dedup
+from memdesk.core.memory.draft import Draft
+from memdesk.core.memory.reads import visible_to
+from memdesk.core.search import retrieval
+from memdesk.core.search.filters import Filters
+from memdesk.store import Memory
+
+_REPLACES = re.compile(
+    r"(?:,|\b(?:and|but))\s+(?:not|no longer|instead of|rather than)\s+(?:on |at |port |v)?"
+    r"(?P<old>\d[\w.:/-]*\w)",
+    re.IGNORECASE,
+)
+# Besides the value, words the two must share to be about the same thing ("local postgres").
+_SHARED = 2
+
+
+def replaced_by(draft: Draft, actor: Actor) -> Memory | None:
+    """The active memory, in the draft's layer and project and readable by `actor`, that holds
+    the value `draft` says it replaces and most of what it is about; None if none does."""
+    said = _REPLACES.search(draft.content)
+    if said is None:
+        return None
+    old = said["old"].casefold()
+    holds_old = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w]|\.\d)")
+    about = dedup.key_words(draft.content) - dedup.key_words(old)
+    filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
+    best, most = None, _SHARED - 1
+    for hit in retrieval.containing_any(sorted(dedup.word_set(old)), filters, k=20):
+        if hit["project"] != draft.project or not holds_old.search(hit["content"].casefold()):
+            continue
+        shared = len(about & dedup.key_words(hit["content"]))
+        if shared > most:
+            row = Memory.get(Memory.uuid == hit["uuid"])
+            if visible_to(row, actor):
+                best, most = row, shared
+    return best
