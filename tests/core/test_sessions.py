@@ -376,3 +376,23 @@ def test_a_statement_accepted_from_the_inbox_keeps_the_project_it_was_heard_in(s
     service.accept([f"proposal:{proposed['proposal']}"])
     (memory,) = [m for m in service.list_memories() if m["layer"] == "L1"]
     assert memory["project"] == "billing-web"
+
+
+def test_a_reason_told_in_passing_is_no_decision_of_the_session(service):
+    """A new user's session summary listed "CI took 40 minutes because the cache broke, what
+    a mess" among its decisions."""
+    service.session_start("s9", actor=CLAUDE)
+    service.session_prompt(
+        "s9", "yesterday CI took 40 minutes because the cache broke, what a mess", actor=CLAUDE
+    )
+    ended = service.session_end(
+        "s9",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "yesterday CI took 40 minutes because the cache broke"},
+            {"role": "assistant", "content": "We chose to pin the cache key to the lockfile."},
+        ],
+    )
+    summary = service.get(ended["summary"]["id"])["content"]
+    assert "Decisions:\n- We chose to pin the cache key to the lockfile." in summary
+    assert "because the cache broke" not in summary.split("Decisions:")[1]
