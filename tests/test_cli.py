@@ -821,3 +821,16 @@ def test_an_export_killed_mid_way_leaves_nothing_once_the_next_export_runs(run, 
     assert (code, err) == (0, "")
     assert [p.name for p in folder.iterdir()] == ["second.json"]
     assert "Deploys go out on Tuesdays" in (folder / "second.json").read_text()
+
+
+def test_what_a_session_end_heard_the_person_say_reads_as_theirs(run, service):
+    """A new user read `written by  system (claude-code)` on their own words."""
+    from memdesk.core import Actor, agent
+
+    heard = service.add(
+        "Local postgres listens on 5433", tags=["gap-fill"], actor=Actor("system", "claude-code")
+    )
+    note = service.add("The cache is warmed at boot", actor=agent("cursor"))
+    service.close()
+    assert "written by  you, heard by claude-code" in run("show", heard["id"])[1]
+    assert "written by  agent (cursor)" in run("show", note["id"])[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.api import remote as api_remote
-from memdesk.core import MemoryService
+from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
 
 
@@ -67,7 +67,7 @@ def _row(m: dict[str, Any], lead: str = "") -> str:
 
 
 def _memory(m: dict[str, Any]) -> str:
-    writer = f"{m['source']} ({m['agent']})" if m.get("agent") else m["source"]
+    writer = display.written_by(m)
     if m.get("writer"):  # it came through sync: whose machine wrote it
         writer += f", from {m['writer']}"
     lines = [

@@ -40,3 +40,18 @@ def test_the_list_marks_a_memory_that_may_be_outdated(qtbot, service, tmp_path):
     qtbot.keyClicks(window.browser.search, "8080")
     qtbot.waitUntil(lambda: model.rowCount() == 1, timeout=2000)
     assert shown_texts(window) == [f"{STALE_MARK}The API listens on port 8080"]
+
+
+def test_the_list_names_the_person_as_the_writer_of_what_a_session_heard(qtbot, service, tmp_path):
+    """A new user read "system" as the writer of what they had said in a session."""
+    from memdesk.core import Actor
+    from memdesk.ui.list.memory_table_model import COL_AGENT
+
+    service.add(
+        "Local postgres listens on 5433", tags=["gap-fill"], actor=Actor("system", "claude-code")
+    )
+    service.add("The cache is warmed at boot", actor=agent("cursor"))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    model = window.browser.table.model()
+    writers = {model.index(row, COL_AGENT).data() for row in range(model.rowCount())}
+    assert writers == {"you, heard by claude-code", "cursor"}

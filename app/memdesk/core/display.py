@@ -7,6 +7,11 @@ memory would drive the person's terminal. Stored text is never altered; only wha
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
+
+# The tag of what a session end heard the person say (and what the Inbox stored on accept).
+HEARD_TAG = "gap-fill"
 
 # C0/C1 controls except tab and newline, the bidi embedding/override/isolate marks, and the
 # characters that show as nothing (an agent's proposal differing by a zero-width space read as
@@ -20,3 +25,17 @@ _HIDDEN = re.compile(
 def visible(text: str) -> str:
     """`text` with each hidden control shown as ⟨U+XXXX⟩."""
     return _HIDDEN.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", text)
+
+
+def writer(memory: Mapping[str, Any]) -> str:
+    """Whose words a memory holds, as the person reads it: what a session end heard the person
+    say is theirs ("you, heard by claude-code"; a new user read "system" on their own words)."""
+    if memory["source"] == "system" and memory.get("agent") and HEARD_TAG in memory["tags"]:
+        return f"you, heard by {memory['agent']}"
+    return memory.get("agent") or memory["source"]
+
+
+def written_by(memory: Mapping[str, Any]) -> str:
+    """`writer`, with the kind of writer an agent's name stands for ("agent (cursor)")."""
+    short = writer(memory)
+    return f"{memory['source']} ({short})" if short == memory.get("agent") else short

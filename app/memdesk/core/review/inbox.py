@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
+from memdesk.core.display import HEARD_TAG
 from memdesk.core.errors import NotAllowed, NotFound, ValidationError, VersionConflict
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
@@ -37,7 +38,7 @@ from memdesk.core.review.consolidate import Consolidation
 from memdesk.store import Link, Memory, MemoryVersion, Proposal, among
 
 MEMORY, PROPOSAL = "memory:", "proposal:"
-GAPFILL_TAG = "gap-fill"
+GAPFILL_TAG = HEARD_TAG
 STATUSES = ("pending", "rejected")
 REJECTED = "rejected in the inbox"  # a withheld memory's removal, with the person's reason
 

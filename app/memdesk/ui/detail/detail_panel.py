@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import Change, MemdeskError, MemoryService
-from memdesk.core.display import visible
+from memdesk.core.display import visible, written_by
 from memdesk.core.search import decay
 from memdesk.ui.detail.history_view import HistoryView
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
@@ -225,7 +225,7 @@ def _given(injected: dict[str, Any] | None) -> str:
 
 
 def _metadata_html(rec: dict[str, Any]) -> str:
-    writer = f"{rec['source']} ({rec['agent']})" if rec["agent"] else rec["source"]
+    writer = written_by(rec)
     if rec.get("writer"):  # made on another machine (or by a teammate) and synced here
         writer += f", on {rec['writer']} (synced)"
     rows = [

@@ -21,7 +21,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.display import visible
+from memdesk.core.display import visible, writer
 from memdesk.ui.list.page_loader import PageLoader
 from memdesk.ui.plain_text import tip
 
@@ -393,7 +393,7 @@ def _display(rec: dict[str, Any], column: int) -> str:
     if column == COL_PROJECT:
         return rec["project"] or ""
     if column == COL_AGENT:
-        return rec["agent"] or rec["source"]
+        return writer(rec)
     if column == COL_UPDATED:
         return short_time(rec["updated_at"])
     return str(rec["recall_count"])
