@@ -26,21 +26,20 @@ from memdesk.core.errors import NotAllowed, NotFound, ValidationError, VersionCo
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
 from memdesk.core.memory.edits import Edits
-from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity, proposal_why
+from memdesk.core.memory.identity import IDENTITY_PROPOSAL, Identity
 from memdesk.core.memory.proposals import Proposals
 from memdesk.core.memory.reads import Reads, hidden_from_agents, visible_to
-from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.status import StatusChanges
 from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.versions import Versions
 from memdesk.core.memory.writes import Writes
+from memdesk.core.review import inbox_items as shown
 from memdesk.core.review.consolidate import Consolidation
-from memdesk.store import Link, Memory, MemoryVersion, Proposal, among
+from memdesk.core.review.inbox_items import MEMORY, PROPOSAL, REJECTED
+from memdesk.store import Link, Memory, Proposal, among
 
-MEMORY, PROPOSAL = "memory:", "proposal:"
 GAPFILL_TAG = HEARD_TAG
 STATUSES = ("pending", "rejected")
-REJECTED = "rejected in the inbox"  # a withheld memory's removal, with the person's reason
 
 
 class SyncAnswers(Protocol):
@@ -86,15 +85,15 @@ class Inbox:
         validate.one_of(status, STATUSES, "status")
         wanted = "pending" if status == "pending" else "dismissed"
         proposals = list(Proposal.select().where(Proposal.status == wanted))
-        concerned = {p.id: _concerned(p) for p in proposals}
-        rows = _memories({u for uuids in concerned.values() for u in uuids})
-        items = [_proposal_item(p, concerned[p.id], rows) for p in proposals]
+        concerned = {p.id: shown.concerned(p) for p in proposals}
+        rows = shown.memories({u for uuids in concerned.values() for u in uuids})
+        items = [shown.proposal_item(p, concerned[p.id], rows) for p in proposals]
         memory_status = "active" if status == "pending" else "deleted"
         withheld = list(
             Memory.select().where(Memory.flag.is_null(False) & (Memory.status == memory_status))
         )
-        reasons = _rejections(withheld) if status == "rejected" else {}
-        items += [_memory_item(row, reasons.get(row.id)) for row in withheld]
+        reasons = shown.rejections(withheld) if status == "rejected" else {}
+        items += [shown.memory_item(row, reasons.get(row.id)) for row in withheld]
         return sorted(items, key=lambda i: (i["support"], i["created_at"]), reverse=True)
 
     def inbox_count(self) -> int:
@@ -144,8 +143,8 @@ class Inbox:
         if status != "all":
             query = query.where(Proposal.status == status)
         if actor.source != "agent":
-            return [_proposal(p) for p in query]
-        own = [_proposal(p) for p in query.where(Proposal.agent == actor.agent)]
+            return [shown.proposal(p) for p in query]
+        own = [shown.proposal(p) for p in query.where(Proposal.agent == actor.agent)]
         about = {u for p in own for u in [p["memory"], *p["subject"]] if u}
         rows = Memory.select().where(Memory.uuid.in_(among(about)))
         readable = {row.uuid for row in rows if visible_to(row, actor)}
@@ -158,7 +157,7 @@ class Inbox:
             self.accept([f"{PROPOSAL}{number}"], actor=actor)
         else:
             self.reject([f"{PROPOSAL}{number}"], actor=actor)
-        return _proposal(self._proposal_row(number))
+        return shown.proposal(self._proposal_row(number))
 
     # -- inside ------------------------------------------------------------------------------
 
@@ -172,7 +171,7 @@ class Inbox:
                 self.edits.update(row.uuid, content=content, actor=actor)
             return {"key": key, "memory": self.status.clear_flag(row.uuid, actor=actor)}
         proposal = self._pending(key)
-        kind = _kind_of(proposal)
+        kind = shown.kind_of(proposal)
         subject = json.loads(proposal.subject or "[]")
         if kind in ("promote", "update") and content is None:
             self._as_shown(proposal)
@@ -195,7 +194,7 @@ class Inbox:
         elif kind != "overrun":  # a notice: accepting it says it was seen
             proposal.memory = self._store_proposed(proposal, content, actor)
         self.proposing.set(proposal, status="accepted", decided_at=clock.now(), reason=None)
-        return {"key": key, "proposal": _proposal(proposal)}
+        return {"key": key, "proposal": shown.proposal(proposal)}
 
     def _as_shown(self, proposal: Proposal) -> None:
         """The memory an item proposes still reads as the person was shown: an agent rewrote
@@ -288,12 +287,12 @@ class Inbox:
             why = f"{REJECTED}: {reason}" if reason else REJECTED
             return {"key": key, "memory": self.status.remove(row.uuid, reason=why, actor=actor)}
         proposal = self._pending(key)
-        if _kind_of(proposal) == "update":
+        if shown.kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=False)
-        elif _kind_of(proposal).startswith("sync_"):
+        elif shown.kind_of(proposal).startswith("sync_"):
             self.questions.reject(proposal, actor)
         self.proposing.set(proposal, status="dismissed", decided_at=clock.now(), reason=reason)
-        return {"key": key, "proposal": _proposal(proposal)}
+        return {"key": key, "proposal": shown.proposal(proposal)}
 
     def _reconsider(self, key: str, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):
@@ -306,10 +305,10 @@ class Inbox:
             raise NotAllowed(
                 f"proposal {proposal.id} is {proposal.status}, not rejected", field="keys"
             )
-        if _kind_of(proposal) == "update":
+        if shown.kind_of(proposal) == "update":
             self._set_possible_update(proposal, present=True)
         self.proposing.set(proposal, status="pending", decided_at=None, reason=None)
-        return {"key": key, "proposal": _proposal(proposal)}
+        return {"key": key, "proposal": shown.proposal(proposal)}
 
     def _set_possible_update(self, proposal: Proposal, *, present: bool) -> None:
         """Add or remove the possible_update links of an item's chain, newest first."""
@@ -351,85 +350,6 @@ def _set_link(src: Memory, dst: Memory, relation: str, *, present: bool) -> None
         ).execute()
 
 
-def _concerned(p: Proposal) -> list[str]:
-    return json.loads(p.subject) if p.subject else ([p.memory] if p.memory else [])
-
-
-_BRIEF = ("id", "content", "status", "source", "agent", "created_at")
-
-
-def _memories(uuids: set[str]) -> dict[str, dict[str, Any]]:
-    """What an item shows of each memory with these ids, in one query (a JSON list of ids:
-    no cap on how many)."""
-    query = Memory.select(*(getattr(Memory, "uuid" if f == "id" else f) for f in _BRIEF)).where(
-        Memory.uuid.in_(among(uuids))
-    )
-    return {row[0]: dict(zip(_BRIEF, row, strict=True)) for row in query.tuples()}
-
-
-def _why(p: Proposal) -> str | None:
-    return proposal_why(p) if p.kind == IDENTITY_PROPOSAL else p.why
-
-
-def _proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[str, Any]:
-    return {
-        "key": f"{PROPOSAL}{p.id}",
-        "type": _kind_of(p),
-        "content": p.content,
-        "why": _why(p),
-        "agent": p.agent,
-        "session": p.session_id,
-        "created_at": p.created_at,
-        "support": p.support,
-        "reason": p.reason,
-        "memories": [rows[u] for u in uuids if u in rows],
-    }
-
-
-def _rejections(rows: list[Memory]) -> dict[int, str]:
-    """The person's reason for each rejected withheld memory, from the history entry its
-    rejection left (a withheld memory has no proposal row to keep it)."""
-    found: dict[int, str] = {}
-    for number in range(0, len(rows), 500):
-        ids = [row.id for row in rows[number : number + 500]]
-        removals = (
-            MemoryVersion.select(MemoryVersion.memory, MemoryVersion.reason)
-            .where(MemoryVersion.memory.in_(ids) & MemoryVersion.reason.startswith(REJECTED))
-            .order_by(MemoryVersion.version)
-            .tuples()
-        )
-        for memory, reason in removals:
-            found[memory] = reason.removeprefix(REJECTED).removeprefix(": ")
-    return {memory: reason for memory, reason in found.items() if reason}
-
-
-def _memory_item(row: Memory, reason: str | None = None) -> dict[str, Any]:
-    flag = json.loads(row.flag)
-    return {
-        "key": f"{MEMORY}{row.uuid}",
-        "type": "unsure" if withhold.only_unsure(flag) else "flagged",
-        "content": row.content,
-        "why": "; ".join(flag),
-        "agent": row.agent,
-        "session": None,
-        "created_at": row.created_at,
-        "support": 1 + row.reinforce_count,
-        "reason": reason,
-        "memories": [_brief(row)],
-    }
-
-
-def _brief(row: Memory) -> dict[str, Any]:
-    out = to_dict(row)
-    return {k: out[k] for k in _BRIEF}
-
-
-def _kind_of(p: Proposal) -> str:
-    known = p.kind in ("promote", "update", "merge", "overrun", IDENTITY_PROPOSAL)
-    known = known or p.kind.startswith("sync_")
-    return p.kind if known else "extract"
-
-
 def _keys(keys: object) -> list[str]:
     if (
         not isinstance(keys, list | tuple)
@@ -452,24 +372,6 @@ def _number(key: str) -> int:
             field="keys",
         )
     return int(number)
-
-
-def _proposal(p: Proposal) -> dict[str, Any]:
-    return {
-        "id": p.id,
-        "created_at": p.created_at,
-        "session": p.session_id,
-        "agent": p.agent,
-        "kind": p.kind,
-        "content": p.content,
-        "why": _why(p),
-        "status": p.status,
-        "memory": p.memory,
-        "subject": json.loads(p.subject) if p.subject else [],
-        "support": p.support,
-        "reason": p.reason,
-        "decided_at": p.decided_at,
-    }
 
 
 def _hidden_how(row: Memory) -> str:
