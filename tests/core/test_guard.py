@@ -335,5 +335,10 @@ def test_an_agents_labels_carry_no_instruction_and_no_secret(service, fields, na
     note = service.add("The deploy checklist lives in the wiki", actor=claude)
     with pytest.raises(ValidationError, match=re.escape(named)):
         service.update(note["id"], actor=claude, **fields)
+    if "tags" not in fields:  # a session's and a summary's labels too (a red team's way round)
+        with pytest.raises(ValidationError, match=re.escape(named)):
+            service.session_start("s1", actor=claude, **fields)
+        with pytest.raises(ValidationError, match=re.escape(named)):
+            service.archive_session(what="Refactored the parser", actor=claude, **fields)
     assert service.count() == 1
     assert service.get(note["id"])["tags"] == []

@@ -11,7 +11,7 @@ from memdesk.core import clock, validate
 from memdesk.core.actor import SYSTEM, USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import ValidationError
-from memdesk.core.memory import dedup
+from memdesk.core.memory import dedup, labels
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.edits import Edits
 from memdesk.core.memory.proposals import Proposals
@@ -111,6 +111,7 @@ class Endings:
         The archive is the system's to write, so an agent's summary is filed as the system,
         still naming the agent.
         """
+        labels.check(actor, {"project": project, "task": task})  # filed as the system's
         content = archive.render_summary(what, decisions, files, unfinished, commits)
         writer = actor if actor.source == "user" else Actor("system", actor.agent)
         fields = {"layer": "L2", "kind": "summary", "project": project, "task": task}

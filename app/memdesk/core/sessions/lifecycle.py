@@ -20,6 +20,7 @@ from memdesk.core.actor import USER, Actor
 from memdesk.core.authorship import Authorship
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, ValidationError
+from memdesk.core.memory import labels
 from memdesk.core.memory.identity import Identity
 from memdesk.core.review.agent_controls import AgentControls
 from memdesk.core.search.recall import Recall
@@ -96,6 +97,7 @@ class Sessions:
                 field="agent",
             )
         project, task = validate.name(project, "project"), validate.name(task, "task")
+        labels.check(actor, {"project": project, "task": task})  # named on what it files
         cwd = None if cwd is None else validate.text(cwd, "cwd", 4096)
         if host_pid is not None:
             host_pid = validate.integer(host_pid, "host_pid", 1, 2**31 - 1)
