@@ -376,3 +376,15 @@ def test_accepting_an_unsure_notes_update_releases_it(service):
     service.accept([waiting["key"]])
     assert service.get(fact["id"])["status"] == "inactive"
     assert service.get(unsure["id"], actor=CLAUDE)["content"].endswith("5433")
+
+
+def test_an_agents_many_updates_of_one_memory_are_one_inbox_item(service):
+    """A red team's agent wrote 300 notes "Service alpha listens on port 60NN, not 5000": 300
+    Inbox items named the person's one rule."""
+    rule = service.add("Service alpha listens on port 5000")
+    for n in range(30):
+        service.add(f"Service alpha listens on port {6000 + n}, not 5000", actor=CLAUDE)
+    service.add("Service alpha listens on port 7000, not 5000", actor=CURSOR)
+    updates = [i for i in service.inbox() if i["type"] == "update"]
+    assert [(i["agent"], i["support"]) for i in updates] == [("claude-code", 30), ("cursor", 1)]
+    assert all(rule["id"] in [m["id"] for m in i["memories"]] for i in updates)
