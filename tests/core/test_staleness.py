@@ -120,3 +120,19 @@ def test_a_correction_naming_the_value_it_replaces_marks_the_memory_holding_it(s
     # the same value said of something else is no correction of it
     elsewhere = service.add("The metrics exporter is on 9100, not 5433", project="web")
     assert "possible_update_of" not in elsewhere
+
+
+def test_a_correction_in_a_project_sets_right_what_holds_everywhere(service):
+    """A red team's "Postgres runs on port 5433", told with no project, was not marked by the
+    correction heard in a session of a project, nor by "5432 (not 5433)"."""
+    from memdesk.core import Actor, agent
+
+    port = service.add("Postgres runs on port 5433")
+    heard = service.add(
+        "The local postgres port is 5432 now, not 5433", project="web", actor=Actor("system", "cc")
+    )
+    assert heard["possible_update_of"] == port["id"]
+    other = service.add("The dev box's redis listens on port 6380")
+    typed = service.add("Redis for the dev box is on 6379 (not 6380)")
+    assert typed["possible_update_of"] == other["id"]
+    assert service.get(port["id"], actor=agent("cursor"))["stale"] is not None

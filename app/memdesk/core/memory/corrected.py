@@ -16,7 +16,7 @@ from memdesk.core.search.filters import Filters
 from memdesk.store import Memory
 
 _REPLACES = re.compile(
-    r"(?:,|\b(?:and|but))\s+(?:not|no longer|instead of|rather than)\s+(?:on |at |port |v)?"
+    r"(?:,|\(|\b(?:and|but))\s*(?:not|no longer|instead of|rather than)\s+(?:on |at |port |v)?"
     r"(?P<old>\d[\w.:/-]*\w)",
     re.IGNORECASE,
 )
@@ -25,18 +25,28 @@ _SHARED = 2
 
 
 def replaced_by(draft: Draft, actor: Actor) -> Memory | None:
-    """The active memory, in the draft's layer and project and readable by `actor`, that holds
-    the value `draft` says it replaces and most of what it is about; None if none does."""
+    """The active memory, in the draft's layer and project (or of none) and readable by
+    `actor`, that holds the value `draft` says it replaces and most of what it is about; None
+    if none does."""
     said = _REPLACES.search(draft.content)
     if said is None:
         return None
     old = said["old"].casefold()
     holds_old = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w]|\.\d)")
     about = dedup.key_words(draft.content) - dedup.key_words(old)
-    filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
+    # a project's correction may set right what holds everywhere ("postgres runs on 5433",
+    # told with no project, corrected in a session in the project)
+    filters = Filters(
+        layers=(draft.layer,),
+        statuses=("active",),
+        project=draft.project,
+        with_global=draft.project is not None,
+    )
     best, most = None, _SHARED - 1
     for hit in retrieval.containing_any(sorted(dedup.word_set(old)), filters, k=20):
-        if hit["project"] != draft.project or not holds_old.search(hit["content"].casefold()):
+        if hit["project"] not in (draft.project, None) or not holds_old.search(
+            hit["content"].casefold()
+        ):
             continue
         shared = len(about & dedup.key_words(hit["content"]))
         if shared > most:
