@@ -623,3 +623,9 @@ def test_a_connection_is_named_once_so_its_writes_stay_within_one_budget(raw, se
     assert "error" not in json.loads(peer.line())
     (written,) = service.list_memories()
     assert written["agent"] == "writer-1"
+
+    unnamed = raw()  # what it does before naming itself it does as "unknown", for good
+    unnamed.send(_rpc("memory.add", {"content": "Builds run on the big runner"}))
+    assert "error" not in json.loads(unnamed.line())
+    unnamed.send(_rpc("system.hello", {"agent": "writer-3"}))
+    assert "already 'unknown'" in _error(unnamed.line())["message"]

@@ -197,6 +197,9 @@ class Dispatcher:
                 )
         try:
             if method not in UNGATED:  # a paused, read-only or flooding agent is refused
+                # what it does unnamed it does as "unknown", and keeps that name: named later,
+                # one connection had the budgets of two
+                session.named = True
                 writes = method not in SAFE_TO_REPEAT
                 items = params.get("items")
                 self.service.admit(
