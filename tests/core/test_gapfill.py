@@ -187,6 +187,13 @@ def test_a_correction_of_what_the_agent_said_stores_the_persons_words_only(messa
     assert [f.content for f in found if f.confidence == "high"] == stored
 
 
+def test_a_rule_told_with_its_reason_is_heard():
+    """A red team's "…, because CI is slow" was read as a state: the rule was lost."""
+    (found,) = gapfill.find(["The test suite must always pass before merging, because CI is slow"])
+    assert found.content.startswith("The test suite must always pass before merging")
+    assert gapfill.find(["The build is slow because the cache is cold"]) == []
+
+
 @pytest.mark.parametrize(
     ("message", "heard"),
     [
@@ -195,6 +202,7 @@ def test_a_correction_of_what_the_agent_said_stores_the_persons_words_only(messa
             "oh wait, the local postgres port is 5432 now, not 5433",
             ("high", "The local postgres port is 5432 now, not 5433"),
         ),
+        ("Oh wait, the port is 5432 now, not 5433", ("high", "The port is 5432 now, not 5433")),
         (
             "actually, correction: postgres is back on 5432 locally, I moved it back to the "
             "default",

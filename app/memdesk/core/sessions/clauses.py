@@ -61,6 +61,8 @@ LEAD_IN = re.compile(
     r"(?:in case|if) it (?:matters|helps)[,:]?\s+|"
     # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
     r"(?:sorry|listen|look|side ?note),\s+|"
+    # what sets a value right: "oh wait, the port is 5432 now, not 5433"
+    r"(?:oh,?\s+)?wait\s*[,:—–-]+\s*|correction\s*[,:—–-]+\s*|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
@@ -282,12 +284,17 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     return heard_here
 
 
+_REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
+
+
 def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
-    if markers.DESCRIBES.match(chunk) or markers.STATE.search(chunk):
+    # what the reason after the rule says is no state of the rule ("…, because CI is slow")
+    main = _REASON.sub("", chunk)
+    if markers.DESCRIBES.match(main) or markers.STATE.search(main):
         return None
-    if markers.PROBLEM.search(chunk) and not markers.GENERAL.search(chunk):
+    if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None
     task = bool(
         markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
