@@ -362,7 +362,7 @@ def _columns(record: dict[str, Any]) -> dict[str, Any]:
     values["tags"] = validate.dump_tags(record["tags"])
     # The guard reads the text afresh (never trusted from the file); the doubt is kept.
     values["flag"] = withhold.reasons_for(
-        record["content"], record["source"], earlier=json.dumps(record["doubt"])
+        record["content"], record["source"], earlier=json.dumps(record["doubt"]), labels=record
     )
     return values
 

@@ -30,9 +30,14 @@ class Versions:
         reason: str | None,
     ) -> None:
         """Keep the state before, then write `fields` (column values) as the next version."""
+        labels = {k: fields.get(k, getattr(row, k)) for k in ("tags", "project", "task")}
         if "content" in fields and "flag" not in fields:  # new words are read again
-            flag = withhold.reasons_for(fields["content"], actor.source, earlier=row.flag)
+            flag = withhold.reasons_for(
+                fields["content"], actor.source, earlier=row.flag, labels=labels
+            )
             fields = {**fields, "flag": flag}
+        elif fields.keys() & labels.keys() and "flag" not in fields:
+            fields = {**fields, "flag": withhold.relabelled(row.flag, labels)}
         if row.flag and fields.get("flag", row.flag) is None and change not in ("undo", "redo"):
             # Withheld until now (the guard's find, an unsure writer): whatever makes it
             # readable is its release, and agents read no version from before it (the

@@ -340,6 +340,11 @@ def _new_row(
         "importance": draft.importance,
         "supersedes": supersedes,
         "visibility": draft.visibility,
-        "flag": withhold.reasons_for(draft.content, actor.source, confidence=draft.confidence),
+        "flag": withhold.reasons_for(
+            draft.content,
+            actor.source,
+            confidence=draft.confidence,
+            labels={"tags": draft.tags, "project": draft.project, "task": draft.task},
+        ),
         "confidence": draft.confidence,
     }

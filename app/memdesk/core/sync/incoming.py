@@ -67,7 +67,11 @@ def _flag(found: Incoming, scanned: list[str] | None = None) -> str | None:
     # reached agents unheld.
     columns = found.columns
     return withhold.reasons_for(
-        columns["content"], "remote", confidence=columns["confidence"], scanned=scanned
+        columns["content"],
+        "remote",
+        confidence=columns["confidence"],
+        scanned=scanned,
+        labels=columns,
     )
 
 

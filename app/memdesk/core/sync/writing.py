@@ -75,6 +75,7 @@ class SyncWrites:
     ) -> int:
         rows = _rows([t.id for t in takes])
         self.desk.touch(list(rows))
+        _replacing_only_what_is_here(takes)
         done, tasks, new = 0, set(), []
         why = f"from {remote}"
         for take in takes:
@@ -153,8 +154,31 @@ def _guarded(take: Incoming, earlier: str | None) -> str | None:
         return take.flag
     columns = take.columns
     return withhold.reasons_for(
-        columns["content"], columns["source"], confidence=columns["confidence"], earlier=earlier
+        columns["content"],
+        columns["source"],
+        confidence=columns["confidence"],
+        earlier=earlier,
+        labels=columns,
     )
+
+
+def _replacing_only_what_is_here(takes: list[Incoming]) -> None:
+    """A file's `supersedes` kept only when it names a shared memory held here or arriving:
+    a remote's file claimed to replace an id nobody holds, or the person's private memory,
+    and agents read the claim (a remote links only to what it carries)."""
+    named = {t.columns.get("supersedes") for t in takes} - {None}
+    if not named:
+        return
+    arriving = {t.id for t in takes if not t.deleted}
+    held = set(
+        Memory.select(Memory.uuid)
+        .where(Memory.uuid.in_(among(named)) & (Memory.visibility == "shared"))
+        .tuples()
+    )
+    known = arriving | {uuid for (uuid,) in held}
+    for take in takes:
+        if take.columns.get("supersedes") not in known:
+            take.columns["supersedes"] = None
 
 
 def _row_ids(uuids: set[str]) -> dict[str, int]:
