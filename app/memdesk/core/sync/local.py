@@ -22,6 +22,13 @@ LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not k
 _COLUMNS = ("uuid", *SYNCED_COLUMNS, "visibility", "flag", "writer")
 
 
+def _tombstoned(row: dict, remote: Remote, excluded: set[str]) -> bool:
+    """Whether a deletion here goes out: of a shared memory the remote takes, even when the
+    guard holds its last words (a tombstone carries none; a token pasted by mistake, then the
+    memory deleted, left the old text with every other machine's agents)."""
+    return row["visibility"] == "shared" and remote.takes(row["project"], row["layer"], excluded)
+
+
 def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> dict[str, Unit]:
     """Memory id -> unit for every memory this machine shares with `remote`; `known`: the ids
     the repository holds (a tombstone or a link is written only for one it can resolve);
@@ -44,11 +51,10 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
     units: dict[str, Unit] = _forgotten(known - {r["uuid"] for r in rows})
     for row in rows:
         memory_id = row["uuid"]
-        if memory_id not in shared:
+        if row["status"] == "deleted" and memory_id in known and _tombstoned(row, remote, excluded):
+            units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
             continue
-        if row["status"] == "deleted":
-            if memory_id in known:
-                units[memory_id] = tombstone_unit(memory_id, row["updated_at"], row["version"])
+        if memory_id not in shared or row["status"] == "deleted":
             continue
         fields = _fields(row, links.get(memory_id, []), successors.get(memory_id))
         # what it replaced, only when the remote carries that too: a correction of a private
