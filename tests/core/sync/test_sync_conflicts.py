@@ -112,6 +112,24 @@ def test_deleted_here_edited_there_brings_the_edit_back_and_asks(machines):
     assert machines.shared("a") == machines.shared("b")
 
 
+def test_replaced_here_reworded_there_asks_and_loses_no_words(machines):
+    """A red team corrected a memory on one machine while the other reworded it: merged field
+    by field, the new words sat in the retired memory, reaching no one, and nobody was asked."""
+    memory = machines.run("a", lambda s: s.add("CI runs on GitHub Actions."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.update(memory["id"], content="CI runs on Buildkite."))
+    machines.run("a", lambda s: s.correct(memory["id"], "CI runs on Jenkins."))
+    machines.sync("b", "a")
+    asked = _sync_item(machines, "a")
+    assert asked["type"] == "sync_disagree"
+    assert "CI runs on Buildkite." in str(asked)
+    machines.sync("a", "b")
+    for machine in ("a", "b"):  # the correction stands meanwhile, on both
+        texts = machines.run(machine, lambda s: [m["content"] for m in s.list_memories()])
+        assert "CI runs on Jenkins." in texts
+
+
 def test_a_sync_is_one_step_that_undo_takes_back_exactly(machines):
     memory = machines.run("a", lambda s: s.add("Docs live in docs/."))
     machines.init("a", "b")

@@ -157,6 +157,8 @@ def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
     other = {k for k in keys if theirs.get(k) != base.get(k)}
     if ours & other or not ours or not other:
         return None
+    if _retired_beside_reworded(ours, mine, other, theirs):
+        return None
     newer = max((mine, theirs), key=lambda f: str(f.get("updated") or ""))
     fields = {**base, **{k: mine[k] for k in ours}, **{k: theirs[k] for k in other}}
     # The writer is whoever wrote the words: the newer side's, a teammate's rewording merged
@@ -169,6 +171,15 @@ def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
         successor=base.get("successor"),
     )
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
+
+
+def _retired_beside_reworded(ours: set, mine: dict, other: set, theirs: dict) -> bool:
+    """One side retired it (a correction replaced it), the other reworded it: merged, the
+    new words sat in the retired memory, reaching no one, and nobody was asked."""
+    return any(
+        "status" in a and x.get("status") != "active" and "content" in b
+        for a, x, b in ((ours, mine, other), (other, theirs, ours))
+    )
 
 
 # Asked of the person on their own when a teammate changes them (`arriving`): never taken
