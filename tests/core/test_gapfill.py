@@ -203,6 +203,11 @@ def test_a_rule_told_with_its_reason_is_heard():
             ("high", "The local postgres port is 5432 now, not 5433"),
         ),
         ("Oh wait, the port is 5432 now, not 5433", ("high", "The port is 5432 now, not 5433")),
+        # a move told as done is what is used now: asked, not lost as a story
+        (
+            "actually we moved hosting from Fly.io to Render last week.",
+            ("medium", "We moved hosting from Fly.io to Render last week"),
+        ),
         (
             "actually, correction: postgres is back on 5432 locally, I moved it back to the "
             "default",

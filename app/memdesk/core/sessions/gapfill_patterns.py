@@ -289,6 +289,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:in this (?:project|repo|team|codebase),?\s+|here,?\s+)?we(?:\s+always)?"
         r"(?:\s+use|\s+are\s+using|'re\s+using|\s+standardi[sz]ed\s+on|\s+deploy\s+with|"
         r"\s+build\s+with|\s+manage\s+\w+\s+with|\s+moved\s+to|\s+switched\s+to|\s+migrated\s+to|"
+        # "we moved hosting from Fly.io to Render": what is used now, said as the change
+        r"\s+(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,2}from\s+[\w.@/-]+\s+(?:over\s+)?to|"
         r"\s+run\s+\w+\s+(?:with|on|in)|'re\s+on|\s+are\s+on)\s+"
         # "we use this helper to …" speaks of the code at hand, not of the team
         r"(?P<x>(?!this\b|that\b|these\b|those\b|it\b|the\b).{2,200})$",

@@ -413,6 +413,14 @@ _CORRECTS_A_VALUE = re.compile(
 )
 
 
+# A move told as done ("we moved hosting from Fly.io to Render last week"): what is used now.
+_MOVED = re.compile(
+    r"\b(?:we|i)(?:'ve| have)? (?:moved|switched|migrated) (?:[\w.-]+ ){0,2}from [\w.@/-]+ "
+    r"(?:over )?to\b",
+    _I,
+)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -427,7 +435,7 @@ def not_a_statement(sentence: str) -> str | None:
     ):
         return "a question"
     mentioned = unquoted(body)  # irony reads the quotes themselves
-    corrects = bool(_CORRECTS_A_VALUE.search(body))
+    corrects = bool(_CORRECTS_A_VALUE.search(body) or _MOVED.search(body))
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),
         ("said for the task at hand", TRANSIENT),
@@ -443,14 +451,14 @@ def not_a_statement(sentence: str) -> str | None:
         ("someone else's view", DISTANCED),
         ("not decided", UNDECIDED),
         ("not decided", DEFERRED),
-        ("a past event", PAST),
-        ("a past event", TOLD_AS_PAST),
+        ("a past event", None if corrects else PAST),
+        ("a past event", None if corrects else TOLD_AS_PAST),
         ("how things are at the moment", None if corrects else STATUS),
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
         ("what is wrong now", FAULT),
         ("what is wrong now", WRONG_WAY),
-        ("a past event", LOOKED_BACK),
+        ("a past event", None if corrects else LOOKED_BACK),
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
         ("a reaction to what is at hand", TASTE_FOR_THIS),
