@@ -136,3 +136,22 @@ def test_a_correction_in_a_project_sets_right_what_holds_everywhere(service):
     typed = service.add("Redis for the dev box is on 6379 (not 6380)")
     assert typed["possible_update_of"] == other["id"]
     assert service.get(port["id"], actor=agent("cursor"))["stale"] is not None
+
+
+def test_a_correction_naming_who_or_what_it_replaces_marks_the_memory_holding_it(service):
+    """A new user's "Priya owns billing now, not Marta" and "we moved hosting from Fly.io to
+    Render" were stored beside the old facts, unlinked: the next session was briefed both."""
+    from memdesk.core import Actor
+
+    owner = service.add("Marta owns the billing service")
+    host = service.add("We host everything on Fly.io")
+    unrelated = service.add("Ask Marta about the release calendar")
+    heard = Actor("system", "claude-code")
+    assert (
+        service.add("Priya owns billing now, not Marta", actor=heard)["possible_update_of"]
+        == (owner["id"])
+    )
+    moved = service.add("We moved hosting from Fly.io to Render last week", actor=heard)
+    assert moved["possible_update_of"] == host["id"]
+    assert service.get(unrelated["id"])["stale"] is None
+    assert "possible_update_of" not in service.add("Use the default config, not the custom one")

@@ -20,8 +20,15 @@ _REPLACES = re.compile(
     r"(?P<old>\d[\w.:/-]*\w)",
     re.IGNORECASE,
 )
-# Besides the value, words the two must share to be about the same thing ("local postgres").
-_SHARED = 2
+# A name it replaces: "Priya owns billing now, not Marta", "we moved hosting from Fly.io to
+# Render" (a capital: "not the default" names nothing).
+_REPLACES_NAME = re.compile(
+    r"(?:(?:,|\(|\b(?:and|but))\s*(?:not|no longer|instead of|rather than)\s+|"
+    r"\b(?:moved|switched|migrated) (?:[\w.-]+ ){0,2}from )(?P<old>[A-Z][\w.-]*\w)"
+)
+# Besides the value, words the two must share to be about the same thing ("local postgres");
+# a name is rarer than a number, and one word more says what it was ("billing", "hosting").
+_SHARED = {"value": 2, "name": 1}
 
 
 def replaced_by(draft: Draft, actor: Actor) -> Memory | None:
@@ -29,6 +36,9 @@ def replaced_by(draft: Draft, actor: Actor) -> Memory | None:
     `actor`, that holds the value `draft` says it replaces and most of what it is about; None
     if none does."""
     said = _REPLACES.search(draft.content)
+    kind = "value"
+    if said is None:
+        said, kind = _REPLACES_NAME.search(draft.content), "name"
     if said is None:
         return None
     old = said["old"].casefold()
@@ -42,7 +52,7 @@ def replaced_by(draft: Draft, actor: Actor) -> Memory | None:
         project=draft.project,
         with_global=draft.project is not None,
     )
-    best, most = None, _SHARED - 1
+    best, most = None, _SHARED[kind] - 1
     for hit in retrieval.containing_any(sorted(dedup.word_set(old)), filters, k=20):
         if hit["project"] not in (draft.project, None) or not holds_old.search(
             hit["content"].casefold()
