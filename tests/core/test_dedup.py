@@ -164,3 +164,14 @@ def test_what_a_newer_text_says_differently_reads_in_its_own_order():
     assert differences("db on port 5432 as app", "db on port 6543 as admin") == (
         "no longer “5432 app”, now “6543 admin”"
     )
+
+
+def test_what_an_update_says_differently_leaves_out_the_words_naming_the_old_value():
+    """A red team's Inbox item read "now “6299 not”" for "… port 6299, not 5009"."""
+    from memdesk.core.memory import dedup
+
+    said = dedup.differences(
+        "Service alpha listens on port 5000", "Service alpha listens on port 6000, not 5000"
+    )
+    assert said == "no longer “5000”, now “6000”"
+    assert dedup.differences("Deploys are not allowed", "Deploys are allowed") == "no longer “not”"

@@ -109,8 +109,15 @@ def _stem(word: str) -> str:
     return word
 
 
+_NAMES_REPLACED = re.compile(
+    r"\s*[,(]\s*(?:not|no longer|instead of|rather than)\s+(?P<was>[\w.:/-]+)\)?", re.IGNORECASE
+)
+
+
 def differences(old: str, new: str) -> str:
     """What a newer, alike text says differently, in words a person reads at a glance."""
+    # naming what it replaces is no news: "6000, not 5000" read as now “6000 not”
+    new = _NAMES_REPLACED.sub(lambda m: "" if m["was"].casefold() in old.casefold() else m[0], new)
     before, after = word_set(old), word_set(new)
     # in the order they are said: sorted, "(version 9)" read as "9 version"
     gone = list(dict.fromkeys(w for w in _WORD.findall(old.casefold()) if w not in after))[:6]
