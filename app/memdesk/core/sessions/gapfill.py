@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, doubts, heard, pasted, replies
+from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, tone
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.third_person import person
 
@@ -119,7 +119,7 @@ def find(
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
             in_message = _one_lead(_leaning_back(in_message))
-            if in_message and heard.doubted(text):
+            if in_message and tone.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             prose = pasted.prose(text)
             in_message = [

@@ -1,0 +1,110 @@
+"""The tone of a whole message: what makes all it states the person's to confirm rather than
+a rule to keep (session-end extraction proposes it instead of storing it)."""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.sessions import heard, pasted
+from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
+
+_I = re.IGNORECASE
+
+# The tone of a whole message. Sarcasm or venting in one sentence colours the others ("I swear
+# Terraform exists to punish me. Every plan shows 40 changes I didn't make."), as does a word
+# in scare quotes ("Heroku's 'zero-downtime' deploy"), or an opening burst of praise.
+_SCARE_QUOTE = re.compile(r"(?<=\w )['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])")
+_PRAISE = re.compile(
+    r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
+    r"amazing|awesome|superb|splendid|excellent|terrific|marvell?ous|nice one|love it|"
+    r"love that)\b\s*[,!.]",
+    _I,
+)
+
+
+def doubted(message: str) -> bool:
+    """Whether the message's tone makes what it states the person's to confirm."""
+    said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
+    if any(
+        heard.SARCASM.search(s)
+        or _SCARE_QUOTE.search(s)
+        or UNDECIDED.search(s)
+        or DEFERRED.search(s)
+        for s in said
+    ):
+        return True
+    # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
+    # sentences are guesses on the way, whichever one says so
+    thought_aloud = heard.THINKING.search(pasted.prose(message))
+    # ("oh wait, the port is 5432 now, not 5433" is no guess: it sets a value right)
+    if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or _VENTED.search(message):
+        return True
+    prose = pasted.prose(message)
+    if _DISTANCED.search(message) or _DOES_NOW.search(prose) or _RAN.search(prose):
+        return True
+    # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
+    # an opener of irony
+    openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
+    if len(openers) > len(set(openers)):
+        return True
+    return bool(said) and bool(_PRAISE.match(said[0]))
+
+
+# A burst of frustration: what the message states beside it is the person's to confirm
+# ("docker images eating 400GB because nobody ever prunes anything. i'm losing my mind").
+_VENTED = re.compile(
+    r"\b(?:losing my mind|so done with|i'?m done with|kill me|ugh+|argh+|wtf|ffs|"
+    r"(?:want|going) to scream|(?:so |really |very )?painful[.!]*\s*$|"
+    r"(?:every|each) (?:single )?\w+,? the same (?:thing|story|mess)|"
+    r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
+    r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up|"
+    # exasperation: "who did this", "useless", "every. time.", "Infuriating.", a shout, 😭
+    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|absurd|"
+    r"black magic|should be illegal|every\.\s*time|a wall of (?:yellow|red|warnings|errors)|"
+    r"piling up|so dumb|every\.?\s+single\.?\s+(?:time|week|day|run|release)\b|"
+    r"without (?:fail|exception)|such a joy|take it personally|, of course[.!]*\s*$|"
+    r"(?:the same|same old) story|i hate (?:it|them|this|that|watching)|"
+    r"(?-i:AGAIN|FOREVER))\b|[😭😤🙄🤦😩😫😡🤬]|"
+    # worn out by it: "It is really tiring.", "every. single. diff.", "Every one.", "I spend
+    # more time on SPI archaeology than …"
+    r"\b(?:really |so |very |just )?(?:tiring|exhausting|draining|frustrating)[.!]*\s*$|"
+    r"\bevery\.\s+single\.|(?:^|[.!?]\s+)every (?:single )?one[.!]|"
+    r"\bi spend more time (?:on|fighting|fixing)\b|"
+    r"\b(?:always|every time|inevitably) end(?:s)? up\b|\bevery time i think\b|"
+    r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
+    _I,
+)
+# The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
+# that's his thing, I'm not sold on it"): the rule beside it is someone else's.
+_DISTANCED = re.compile(
+    r"\b(?:not sold(?: on)?|(?:their|his|her) (?:opinion|view|theory|take)(?:,| not)|"
+    r"not necessarily (?:ours|mine)|nice theory|(?:they|he|she)(?:'re|'s| are| is) (?:wrong|"
+    r"adamant)|not something (?:i|we)(?:'ve| have)? agreed|"
+    r"(?:i )?(?:don'?t|do not) buy (?:it|that|this|the)|"
+    r"(?:his|her|their) (?:rule|stuff|thing|call|hill) for (?:his|her|their)\b|"
+    r"(?:hmm+|meh)[.!]*\s*$|\bsomewhere in between\b|"
+    r"\bi (?:don'?t|do not) (?:really |fully |quite |entirely )?share (?:that|this|his|her|their) "
+    r"(?:view|opinion|take|stance)\b|"
+    r"not (?:a|the|our) (?:house|team) (?:style|rule|convention|standard)|"
+    r"(?:his|her|their) (?:wish|preference|choice) for (?:his|her|their)\b|"
+    r"for (?:his|her|their) own\b)",
+    _I,
+)
+# What the code does now, told beside how it must be ("limiter must return Retry-After in
+# seconds, round up. now it returns ms"): the must is a change to make, the person confirms it.
+_DOES_NOW = re.compile(
+    r"(?:^|[.!?;]\s+|,\s+but\s+)(?:but |and )?(?:right now|now|currently|at the moment),? "
+    r"(?:it|this|that|they|the \w+) (?:returns?|does|gives?|shows?|sends?|prints?|logs?|rounds?|"
+    r"uses?|writes?|emits?|renders?|truncates?|drops?)\b",
+    _I,
+)
+# A run's result told beside it ("Dry run over 143 repos: 139 mirrored fine, 4 failed — all
+# four have LFS objects over 2 GB"): what the message states is of that run.
+_RAN = re.compile(
+    r"\b\d+ (?:of \d+ )?(?:failed|passed|succeeded|errored|timed out)\b|\b\d+ \w+ed fine\b|"
+    r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:",
+    _I,
+)
+_IRONIC_OPENER = re.compile(
+    r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
+)
