@@ -48,11 +48,13 @@ FRAMING = (
     r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last))\b"
     r"[^:.!?]{0,80}:\s+"
 )
-# Words before a colon that say what follows is a task, a report or a review's nit: kept, so
+# Words before a colon that say what follows is a task, a report or a review's nit, or that
+# are a statement themselves ("we're a goreleaser shop: releases are built in CI"): kept, so
 # the rules of `heard` read them.
 NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
-    "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc"
+    "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
+    "(?:we're|we are|i'm|i am) an?"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
@@ -157,11 +159,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
-        found = [
-            heard_here
-            for chunk in chunks
-            if (heard_here := _judge(_strip(chunk), sentence)) is not None
-        ]
+        judged = [_judge(_strip(chunk), sentence) for chunk in chunks]
+        found = [heard_here for heard_here in judged if heard_here is not None]
         if not any(f.confidence == HIGH for f in found):
             told = [
                 heard_here
@@ -172,13 +171,43 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 out.extend(told)
                 continue
         if len(found) == 1:
-            out.append(found[0])
+            out.append(_with_its_values(found[0], chunks, judged))
         elif found and len(sentence) <= MAX_CHUNK:
             whole = _strip(sentence)
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
             about_user = all(f.about_user for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user))
     return out, refused
+
+
+def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]) -> Heard:
+    """ "We're a Siemens shop on line 2 — S7-1500 with TIA Portal V18 — so no Rockwell syntax":
+    an aside beside the statement that only names what it is (a model, a version, a host) is
+    part of it, not a statement of its own nor a request."""
+    # only after what opens the sentence: between a request's words, what follows an aside is
+    # the request going on ("add the coupon test — Dana owns checkout — based on SHOP-1182")
+    if judged.index(found) != 0 or len(chunks) < 2 or found.confidence != HIGH:
+        return found
+    aside = _strip(chunks[1])
+    if not (
+        not _GOES_ON_WITH.match(aside)
+        and markers.VALUE.search(aside)
+        and len(aside.split()) <= _ASIDE_WORDS
+        and not asks_for_work(aside)
+        and not markers.TASK.match(aside)
+        and not heard.not_a_statement(aside)
+    ):
+        return found
+    body = f"{found.said} ({aside})"
+    return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
+
+
+_ASIDE_WORDS = 12
+_GOES_ON_WITH = re.compile(
+    r"^(?:with|that|which|who|to|via|based|after|about|for|in|on|from|by|and|then|it|so|but|"
+    r"or|if|when|because|since|as)\b",
+    _I,
+)
 
 
 def asks_for_work(text: str) -> bool:
@@ -284,6 +313,11 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     return heard_here
 
 
+_STANDING = re.compile(
+    r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
+    r"by default|no exceptions|non-negotiable|house style)\b",
+    _I,
+)
 _REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
 
 
@@ -315,6 +349,11 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         return _heard(HIGH, "preference", body, sentence, about_user)
     if markers.TEAM.search(body) and not task and not markers.DEICTIC_START.match(body):
         return _heard(HIGH, "fact", body, sentence, about_user=False)
+    # "Going forward, please write the patterns anchored": a request for every time after
+    # this one is a rule, however politely asked (the lead-in is off `chunk` by now)
+    standing = _STANDING.search(body) or _STANDING.match(sentence.strip(" ([*_"))
+    if task and standing and not markers.DEICTIC_START.match(body):
+        return _heard(HIGH, "preference", body, sentence, about_user)
     if general:
         if task or markers.DEICTIC_START.match(body):
             return _heard(MEDIUM, "preference", body, sentence, about_user)

@@ -338,12 +338,20 @@ _PLAN_NOW = re.compile(
 )
 
 
+# "Going forward, please write the patterns anchored": asked of every time from now on.
+_FROM_NOW_ON = re.compile(
+    r"^\W*(?:from now on|going forward|from here on(?: out)?|in (?:the )?future),", re.I
+)
+
+
 def _asked_now(finding: Finding) -> Finding:
+    asked_for_good = _FROM_NOW_ON.match(finding.sentence)
     if finding.confidence == HIGH and (
         _CHANGE_NOW.search(finding.content)
+        and not asked_for_good
         or _ONE_PLACE.search(finding.content)
         or clauses.asks_for_work(finding.content)
-        and not _A_RULE.search(finding.content)
+        and not (_A_RULE.search(finding.content) or asked_for_good)
         or _PLAN_NOW.match(finding.content)
         and not _STANDING.search(finding.content)
     ):

@@ -22,10 +22,14 @@ from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 _I = re.IGNORECASE
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
 # Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
-# Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence.
-SENTENCE_END = r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)" + "".join(
-    rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
-    for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")
+# Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence. Nor after a "!"
+# standing alone: an operator named in prose ("I never use the ! shortcut").
+SENTENCE_END = (
+    r"(?<=[.!?])(?<!\s!)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
+    + "".join(
+        rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
+        for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")
+    )
 )
 # What the agent said, then the person's correction of it ("you said this goes out with the
 # Heroku deploy — that's wrong, we deploy to Fly.io"): the claim is the agent's, what follows

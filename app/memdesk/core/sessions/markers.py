@@ -178,7 +178,7 @@ DESCRIBES = re.compile(
 STATE = re.compile(
     r"\b(?:is|are|looks?|seems?|feels?)\s+(?:\w+\s+)?(?:outdated|broken|failing|wrong|off|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
-    r"annoying|messy|ugly|better|worse)\b(?![- ]limits)",
+    r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)",
     _I,
 )
 

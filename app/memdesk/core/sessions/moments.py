@@ -60,6 +60,15 @@ STATUS = re.compile(
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
     r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
+    # a state that holds until something happens: "we're on ktor 2.3.12 till the 3.0 branch
+    # lands", "everything is on regbox2 while the new VM is provisioned", "staging stays on
+    # 0.14.2 until Karin signs off"; in the middle of it, or just managed it. (What it rules
+    # meanwhile is a rule: "pinned to bevy 0.14 until avian ships 0.15, so no 0.15 apis".)
+    r"\b(?:till|until|while) (?:the |a |we |it |our |[A-Z][a-z]+ )[^.;]{0,40}?\b(?:lands?|"
+    r"(?:is|are|gets?) (?:done|ready|merged|provisioned|tested|fixed|finished|migrated|approved|"
+    r"rebuilt|back)|signs? off|ships?|goes out|finish(?:es)?)\b(?![^;]{0,30}?,\s+so\b)|"
+    r"\bin the middle of\b|\bi'?ve (?:just )?managed to\b|"
+    r"\b\d+ of \d+ [\w -]{1,20}?(?:done|finished|complete|through)\b|"
     # (since a version is how long a rule has held: "that's been the rule since 1.0")
     r"\bsince (?:\d(?![\d.]*\.\d)|this|yesterday|last|this morning|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
@@ -160,8 +169,8 @@ PAST = re.compile(
     r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )the old|previous|"
     r"years ago|went out|"
     # before an event of the past, not a step: "before the migration", not "before the tests"
-    r"before the (?:migration|outage|incident|rewrite|move|upgrade|switch|reorg|merger|"
-    r"acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
+    r"before the (?:[\w-]+ ){0,2}?(?:migration|outage|incident|rewrite|move|upgrade|switch|"
+    r"reorg|merger|acquisition|launch|cutover|redesign|rebrand|split|fire|breach|crash|war)\b|"
     # "during the outage"; "during the build" is how things run
     r"during the (?!build|deploy|release|tests?|ci|night|day|week|run)|"
     r"(?:\d+|an?|one|two|three|four|five|six|a few|several|a couple of) (?:\w+ ago|(?:years?|"
@@ -173,7 +182,11 @@ PAST = re.compile(
     r"which is|this is) why|"
     r"in the [\w.]+ days|i once|back in (?:\d{4}|january|february|march|april|may|june|july|"
     r"august|september|october|november|december|the day)|"
-    r"experimented|we had|in (?:19|20)\d\d|"
+    r"experimented|we had|in (?:19|20)\d\d|we once|during (?:covid|the pandemic|lockdown)|"
+    r"^back (?:with|on|in the days of)\b|"
+    # "our last jam game used a singleton for everything", "on the last show we cached …"
+    r"(?:our|my|the) last (?:[\w-]+ )?(?:game|show|project|job|company|season|jam|gig|contract|"
+    r"client|team)\b[^.;]{0,40}?\b(?:\w{2,}ed|had|was|were|did|went|ran|took|got|broke)\b|"
     # how things were up to a year: "we ran CloudFormation nested stacks until 2021"
     r"(?:\w{3,}ed|ran|kept|had|was|were|did|went|wrote|built|stayed)\b[^.;]{0,80}?\buntil "
     r"(?:(?:early|mid|late)[- ])?(?:19|20)\d\d|"

@@ -23,6 +23,10 @@ ANSWER = re.compile(
     r"^(?:the )?(?:first|second|third|fourth|last|other|new|old|left|right) [\w-]+,? the one\b|"
     r",\s*(?:yes|yep|yeah|right|correct|exactly)[.!]*$|^i'?d (?:prefer|pick|take) (?-i:[A-D])\b|"
     r"\b(?:the|that|those) [\w ]{1,20}? i (?:gave|sent|showed|pasted) you\b|"
+    # the agent's own proposal named: "use flow control with block size 0, as in your second
+    # proposal"; "the 'all environments' one"
+    r"\bas (?:in|per) your (?:\w+ )?(?:proposal|option|suggestion|version|draft|idea|example)\b|"
+    r"^(?:(?:yes|yeah|yep|no|ok(?:ay)?),?\s+)?the ['‘\"“][^'’\"”]{1,40}['’\"”] one\b|"
     # "go with keeping the optimistic UI", "Go with `tokio::select!`, the channel …"
     r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|yes|cool|fine),?\s+)?go with\b"
     r"(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"

@@ -44,6 +44,8 @@ def doubted(message: str) -> bool:
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
+    if _SAID_AGAIN.search(prose):
+        return True
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
     if len(openers) > len(set(openers)):
         return True
@@ -71,6 +73,18 @@ _VENTED = re.compile(
     r"\bevery\.\s+single\.|(?:^|[.!?]\s+)every (?:single )?one[.!]|"
     r"\bi spend more time (?:on|fighting|fixing)\b|"
     r"\b(?:always|every time|inevitably) end(?:s)? up\b|\bevery time i think\b|"
+    # a judgement of a thing, or the time it takes from the person: "safari devtools are the
+    # worst", "nxlog config from hell", "I lose forty minutes", "so annoying", "I cannot work
+    # like this", "for no reason whatsoever", "like clockwork"
+    r"\b(?:are|is) the worst\b|\bfrom hell\b|\bexasperat\w*|\b(?:so|really|very) annoying\b|"
+    r"\bannoying[.!]*\s*$|\b(?:so )?tired of (?:it|this|that)\b|\bwant to quit\b|"
+    r"\b(?:cannot|can'?t) work like this\b|\bfor no (?:good )?reason\b|\bdamn\b|^god,|"
+    r"\blosing (?:my )?patience\b|\blike clockwork\b|\blaughabl[ey]\b|"
+    r"\bi (?:lose|lost|waste|wasted) (?:\w+ )?(?:minutes|hours|days|afternoons?|evenings?)\b|"
+    r"\bi spend my (?:afternoon|morning|evening|day|weekend|night)s?\b|"
+    r"\bi (?:do not|don'?t) understand how (?:they|anyone|people)\b|"
+    r"\bthe same (?:dance|comment|mistake|finding|fight)\b|\bnothing ever just\b|"
+    r"\bevery last one\b|\bmakes? me want to\b|"
     r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
     _I,
 )
@@ -87,7 +101,15 @@ _DISTANCED = re.compile(
     r"(?:view|opinion|take|stance)\b|"
     r"not (?:a|the|our) (?:house|team) (?:style|rule|convention|standard)|"
     r"(?:his|her|their) (?:wish|preference|choice) for (?:his|her|their)\b|"
-    r"for (?:his|her|their) own\b)",
+    r"for (?:his|her|their) own\b|"
+    # told beside another's view: "I don't fully agree but she's been doing sc longer", "I
+    # merely relay it", "his hobby horse, nobody's acted on it", "he's pretty loud about it"
+    r"\bi (?:don'?t|do not) (?:really |fully |quite |entirely |totally )?agree\b|"
+    r"\bi (?:merely|just|only) (?:relay|pass on|report)\b|\bspeaking for (?:himself|herself|"
+    r"themselves)\b|\b(?:his|her|their) (?:personal view|hobby ?horse|comment)\b|"
+    r"\bi'?m not sure (?:he|she|they)(?:'s|'re| is| are)? right\b|\bnice in theory\b|"
+    r"\bloud about it\b|\bnobody'?s acted on it\b|"
+    r"\bbut (?:he|she|they)(?:'s| is|'re| are| has| have)(?: been)? (?:the|doing|in charge)\b)",
     _I,
 )
 # What the code does now, told beside how it must be ("limiter must return Retry-After in
@@ -105,6 +127,9 @@ _RAN = re.compile(
     r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:",
     _I,
 )
+# The same "every …" said twice in one message: "The sandbox is down every Monday morning.
+# Every Monday."; "every milestone someone checks in a 4GB texture … every milestone".
+_SAID_AGAIN = re.compile(r"\b(every (?!time\b|one\b)[a-z]+)\b.*\b\1\b", _I | re.DOTALL)
 _IRONIC_OPENER = re.compile(
     r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
 )

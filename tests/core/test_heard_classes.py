@@ -1,0 +1,86 @@
+"""Classes of message a session end misread (stop 57), each said in words of its own here: a
+thing's misbehaviour judged in passing, another's view told with the person's distance from
+it, a state that holds only until something happens, a story's opening, an answer naming the
+agent's own proposal; and what they must not cost: a ruled-out choice kept whole, a "!" inside
+a sentence, a team's identity before a colon, a request made for good behind a lead-in."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _stored(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a judgement of a thing, or the time it takes
+        "the gradle daemon always eats 6gb on this laptop for no reason at all",
+        "xcode previews crash whenever I rename a file, it's exasperating",
+        "the vendor portal logs me out every ten minutes, so annoying",
+        "every release I lose two hours to the signing certificates",
+        "the staging VPN drops every Friday afternoon like clockwork",
+        "the cluster autoscaler is down every Sunday. Every Sunday. Nobody knows why.",
+        # another's view, told at arm's length
+        "Our tech lead has this idea that every service should own its own database.",
+        "Priya keeps preaching trunk-based development for every repo; I don't fully agree",
+        "someone opened an issue saying we should always vendor our dependencies",
+        "The architect, Bruno, holds that we should never expose gRPC outside the mesh.",
+        "Tomasz thinks every endpoint needs a feature flag. I merely relay it.",
+        # a state until something happens, a job in progress
+        "we're on node 18 till the platform team's base image lands",
+        "everything runs on the spare box while the new rack is provisioned",
+        "I'm in the middle of rotating the TLS certs on the edge nodes",
+        "7 of 12 shards done, about 20 minutes each",
+        # a story's opening
+        "before the kafka migration this job ran on one cron box and took six hours",
+        "back with jenkins we just rebuilt everything on every push",
+        "on our last client project we used redux for everything and regretted it",
+        # an answer naming the agent's own proposal
+        "yes, keep the retries at three, as in your first suggestion",
+        "the 'only failed jobs' one, the rest can wait",
+    ],
+)
+def test_a_misreading_class_is_not_stored(message):
+    assert _stored(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # a choice ruled out, kept with what is used instead ("off" was read as a state)
+        (
+            "Redux is off the table for us, we keep state in zustand stores, one per feature.",
+            ["redux", "zustand"],
+        ),
+        # a "!" between spaces is an operator in prose, not a sentence's end
+        ("I never use the ! non-null assertion anywhere in TypeScript.", ["non-null assertion"]),
+        # a team's identity before a colon is part of what it says
+        ("we're a bazel shop: every target builds hermetically in CI.", ["bazel", "hermetic"]),
+        # a request made for every time after this one
+        (
+            "Going forward, please give me migration files with a down step as well.",
+            ["down step"],
+        ),
+        # a state until something happens, with what it rules meanwhile
+        (
+            "we're pinned to django 4.2 until wagtail ships 5.0 support, so no 5.0 apis please",
+            ["django 4.2"],
+        ),
+    ],
+)
+def test_what_must_still_be_stored(message, kept):
+    stored = _stored(message)
+    assert len(stored) == 1, stored
+    assert all(word in stored[0].casefold() for word in kept), stored
+
+
+def test_an_aside_naming_what_the_statement_is_about_stays_with_it():
+    stored = _stored("I stick to explicit-width integers (uint8_t and friends) in drivers.")
+    assert len(stored) == 1
+    assert "explicit-width" in stored[0]
+    assert "uint8_t" in stored[0]
