@@ -40,6 +40,13 @@ def _stored(message: str) -> list[str]:
         "before the kafka migration this job ran on one cron box and took six hours",
         "back with jenkins we just rebuilt everything on every push",
         "on our last client project we used redux for everything and regretted it",
+        # what would follow if, an open question, a guess about the past
+        "switching the api to graphql would break every mobile client we have shipped",
+        "In the event we open a second region, read replicas on 5433 are the obvious route.",
+        "I'd start the pool at 20 connections and watch the wait times",
+        "whether we expose raw scores to the dashboard, I honestly can't say yet",
+        "I saw that in the changelog, but it may have been for the 2.x line",
+        "tried with the prod snapshot: the import takes 40 minutes on 8 workers",
         # an answer naming the agent's own proposal
         "yes, keep the retries at three, as in your first suggestion",
         "the 'only failed jobs' one, the rest can wait",
@@ -65,6 +72,11 @@ def test_a_misreading_class_is_not_stored(message):
         (
             "Going forward, please give me migration files with a down step as well.",
             ["down step"],
+        ),
+        # a consequence told after the statement is no hypothetical
+        (
+            "changelog entries go under changes/ named after the PR, so this one would be 412.md",
+            ["changes/"],
         ),
         # a state until something happens, with what it rules meanwhile
         (

@@ -86,8 +86,12 @@ HEDGE = re.compile(
     r"i (?:always|often|sometimes|keep) (?:forget|forgetting|mix(?:ing)? up|confus\w+)|"
     r"i (?:can'?t|cannot|couldn'?t) (?:tell|say|see|figure out|work out|find)|i wonder|"
     r"i (?:never|don'?t|do not) (?:really )?know (?:how|what|why|when|where|if|whether)|"
-    r"i (?:don'?t|do not) think)\b|"
-    r"^\w+,\s+(?:if|suppose|say)\b",
+    r"i (?:don'?t|do not) think|in the event(?: that)?|(?:may|might|could) have been)\b|"
+    # what would follow if: "moving to SES would kill the milter setup", "I'd start with 2GiB"
+    # (not a consequence told after the statement: "…, so this one would be 01-intro.md")
+    r"^(?:(?!\b(?:so|where|which|even)\b)[^.;]){0,80}?(?:\bwould|'d) (?:also )?(?:have to|"
+    r"need|be|kill|break|cost|start|go|make|get|take|mean|require|fail|work|help|end up)\b|"
+    r"^\w+,\s+(?:if|suppose|say)\b|^whether\b",
     _I,
 )
 TRANSIENT = re.compile(

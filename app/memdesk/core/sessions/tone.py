@@ -40,7 +40,12 @@ def doubted(message: str) -> bool:
     if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or _VENTED.search(message):
         return True
     prose = pasted.prose(message)
-    if _DISTANCED.search(message) or _DOES_NOW.search(prose) or _RAN.search(prose):
+    if (
+        _DISTANCED.search(message)
+        or _DOES_NOW.search(prose)
+        or _RAN.search(prose)
+        or _SUPPOSED.search(prose)
+    ):
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
@@ -124,12 +129,17 @@ _DOES_NOW = re.compile(
 # four have LFS objects over 2 GB"): what the message states is of that run.
 _RAN = re.compile(
     r"\b\d+ (?:of \d+ )?(?:failed|passed|succeeded|errored|timed out)\b|\b\d+ \w+ed fine\b|"
-    r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:",
+    r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:|"
+    # "tried with the pi: /light comes in at ~30 msgs/sec"
+    r"^tried (?:it |this |that )?(?:with|on|against|in)\b[^.:]{0,40}:",
     _I,
 )
 # The same "every …" said twice in one message: "The sandbox is down every Monday morning.
 # Every Monday."; "every milestone someone checks in a 4GB texture … every milestone".
 _SAID_AGAIN = re.compile(r"\b(every (?!time\b|one\b)[a-z]+)\b.*\b\1\b", _I | re.DOTALL)
+# Said of the whole message: "moving transactional to SES would kill the milter setup.
+# hypothetically."
+_SUPPOSED = re.compile(r"\bhypothetically\b", _I)
 _IRONIC_OPENER = re.compile(
     r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
 )
