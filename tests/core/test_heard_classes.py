@@ -47,6 +47,17 @@ def _stored(message: str) -> list[str]:
         "whether we expose raw scores to the dashboard, I honestly can't say yet",
         "I saw that in the changelog, but it may have been for the 2.x line",
         "tried with the prod snapshot: the import takes 40 minutes on 8 workers",
+        # the day's plan, what began at an hour today, a run's failures, a story told by
+        # when it happened or what it took
+        "plan for the afternoon: I wire the exporter, then we write the alert rules together",
+        "the CDN started serving stale assets around 10am, checking the purge logs now",
+        "ran the contract suite, pact says 4 failing interactions on the orders consumer",
+        "last project had a custom ORM nobody understood, took me weeks to rip out",
+        "we rewrote the importer in October, two sprints, mostly encoding fights",
+        # another's view the person cannot judge; a thing that is cursed
+        "A guy on the forum maintains one should never use WAL mode on NFS. I don't know "
+        "enough to judge.",
+        "the vendor SDK is cursed. every time I bump it the build always breaks somewhere else",
         # an answer naming the agent's own proposal
         "yes, keep the retries at three, as in your first suggestion",
         "the 'only failed jobs' one, the rest can wait",

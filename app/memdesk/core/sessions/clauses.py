@@ -54,7 +54,7 @@ FRAMING = (
 NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
     "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
-    "(?:we're|we are|i'm|i am) an?"
+    "(?:we're|we are|i'm|i am) an?|plan"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"

@@ -23,6 +23,9 @@ ANSWER = re.compile(
     r"^(?:the )?(?:first|second|third|fourth|last|other|new|old|left|right) [\w-]+,? the one\b|"
     r",\s*(?:yes|yep|yeah|right|correct|exactly)[.!]*$|^i'?d (?:prefer|pick|take) (?-i:[A-D])\b|"
     r"\b(?:the|that|those) [\w ]{1,20}? i (?:gave|sent|showed|pasted) you\b|"
+    # which one, said back: "Yes, the pspReference, not our merchantReference."
+    r"^(?:yes|yeah|yep|yup|no|nope|right|correct),?\s+(?:the|that|this) [\w`' -]{1,30}?,\s*not "
+    r"[\w`' -]{1,30}[.!]?$|"
     # the agent's own proposal named: "use flow control with block size 0, as in your second
     # proposal"; "the 'all environments' one"
     r"\bas (?:in|per) your (?:\w+ )?(?:proposal|option|suggestion|version|draft|idea|example)\b|"

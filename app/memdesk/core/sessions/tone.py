@@ -89,7 +89,7 @@ _VENTED = re.compile(
     r"\bi spend my (?:afternoon|morning|evening|day|weekend|night)s?\b|"
     r"\bi (?:do not|don'?t) understand how (?:they|anyone|people)\b|"
     r"\bthe same (?:dance|comment|mistake|finding|fight)\b|\bnothing ever just\b|"
-    r"\bevery last one\b|\bmakes? me want to\b|"
+    r"\bevery last one\b|\bmakes? me want to\b|\b(?:is|are) cursed\b|\bit'?s a curse\b|"
     r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
     _I,
 )
@@ -114,6 +114,7 @@ _DISTANCED = re.compile(
     r"themselves)\b|\b(?:his|her|their) (?:personal view|hobby ?horse|comment)\b|"
     r"\bi'?m not sure (?:he|she|they)(?:'s|'re| is| are)? right\b|\bnice in theory\b|"
     r"\bloud about it\b|\bnobody'?s acted on it\b|"
+    r"\bi (?:don'?t|do not) know enough to (?:judge|say|tell)\b|"
     r"\bbut (?:he|she|they)(?:'s| is|'re| are| has| have)(?: been)? (?:the|doing|in charge)\b)",
     _I,
 )
@@ -130,6 +131,7 @@ _DOES_NOW = re.compile(
 _RAN = re.compile(
     r"\b\d+ (?:of \d+ )?(?:failed|passed|succeeded|errored|timed out)\b|\b\d+ \w+ed fine\b|"
     r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:|"
+    r"\b\d+ (?:missing|failing|failed|broken|flaky|skipped) [a-z]+\b|"
     # "tried with the pi: /light comes in at ~30 msgs/sec"
     r"^tried (?:it |this |that )?(?:with|on|against|in)\b[^.:]{0,40}:",
     _I,
