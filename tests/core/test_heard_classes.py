@@ -58,6 +58,13 @@ def _stored(message: str) -> list[str]:
         "A guy on the forum maintains one should never use WAL mode on NFS. I don't know "
         "enough to judge.",
         "the vendor SDK is cursed. every time I bump it the build always breaks somewhere else",
+        # a command and what it gave; a one-off undone afterwards; a question left open
+        "curl -I https://api.example.org -> 301 to the www host, checking the redirect next",
+        "For the demo just turn the log level up to debug. I want every request; we'll put it "
+        "back afterwards.",
+        "sharding can wait, I'd rather keep that question open until we see the Q3 numbers",
+        # a reaction to what was shown
+        "Ah, parfait — that is exactly the layout I like to see.",
         # an answer naming the agent's own proposal
         "yes, keep the retries at three, as in your first suggestion",
         "the 'only failed jobs' one, the rest can wait",
@@ -107,3 +114,16 @@ def test_an_aside_naming_what_the_statement_is_about_stays_with_it():
     assert len(stored) == 1
     assert "explicit-width" in stored[0]
     assert "uint8_t" in stored[0]
+
+
+def test_a_flag_named_in_a_statement_is_not_the_person():
+    stored = _stored("Always run curl -I https://example.org before a redirect change.")
+    assert stored
+    assert "curl -I https://example.org" in stored[0]
+    assert "the user" not in stored[0]
+
+
+def test_a_thing_said_not_to_be_the_persons_is_their_taste():
+    stored = _stored("Singletons aren't my thing — wire references through the inspector.")
+    assert stored
+    assert "singletons" in stored[0].casefold()

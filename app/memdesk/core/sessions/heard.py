@@ -284,10 +284,13 @@ TASTE_FOR_THIS = re.compile(
 # way just told: "…, that's how I want all SQL written" does not start the sentence.)
 LIKED_AT_HAND = re.compile(
     r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
-    r"super|awesome|clean|beautiful)\W+)*(?:that's|that is|thats|this is|it's|this looks|"
+    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|yes+)\W+)*(?:that's|that is|"
+    r"thats|this is|it's|this looks|"
     r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:\w+ ){1,3}?)(?:that )?i "
     r"(?:always |really )?(?:like|love|want|wanted|prefer)\b|"
-    r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b",
+    r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
+    # after a cheer, not after the way it points back to ("…, that's how I like it")
+    r"[!\u2600-\U0001faff]\s*that'?s (?:exactly )?how i (?:like|want|prefer) it[.!]*\s*$",
     _I,
 )
 # What the person forgets or does not understand: about them now, not how to work.

@@ -39,7 +39,9 @@ RULED_OUT = re.compile(
 
 # The person's habit or taste, and the team's own way.
 FIRST_PERSON = re.compile(
-    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|\bi (?:learn|work|read|think) best\b|"
+    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|"
+    r"\b(?:isn'?t|aren'?t|is not|are not) (?:really )?my (?:thing|style|cup of tea)\b|"
+    r"\bi (?:learn|work|read|think) best\b|"
     # where and with what the person works: "I work on a 4G hotspot most days"
     r"\bi (?:work|develop|code|study|program) (?:on|from|in|with) (?!(?:it|this|that|them)\b)|"
     r"\bi (?:stick (?:to|with)|always|never|"

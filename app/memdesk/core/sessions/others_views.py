@@ -16,7 +16,8 @@ REPORTED = re.compile(
     r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
     r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
     r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
-    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea)\b|"
+    r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea|line|mantra|motto|"
+    r"refrain|pet theory)\b|"
     r"\bwrote (?:in [\w ]{1,30} )?that\b|"
     r"\b"
     + _NOT_OURS

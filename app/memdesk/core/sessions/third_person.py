@@ -9,8 +9,9 @@ from memdesk.core.sessions import pasted
 
 _I = re.IGNORECASE
 
-# "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e." nor "I/O".
-_SUBJECT_I = r"\b[Ii]"
+# "I" in either case: people typing fast write "i hate mocks"; not the "i" of "i.e." nor "I/O",
+# nor a flag ("curl -I").
+_SUBJECT_I = r"(?<![-/])\b[Ii]"
 _LONE_I = _SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"
 # Each of the user's words and how it is said, naming "the user" and, once named, "they":
 # "the user always runs prettier on the files they touched before they commit" reads as

@@ -82,10 +82,11 @@ _VENTED = re.compile(
     # worst", "nxlog config from hell", "I lose forty minutes", "so annoying", "I cannot work
     # like this", "for no reason whatsoever", "like clockwork"
     r"\b(?:are|is) the worst\b|\bfrom hell\b|\bexasperat\w*|\b(?:so|really|very) annoying\b|"
-    r"\bannoying[.!]*\s*$|\b(?:so )?tired of (?:it|this|that)\b|\bwant to quit\b|"
+    r"\bannoying[.!]*\s*$|\b(?:so )?tired of (?:it|this|that)\b|\bso tired of\b|"
+    r"\bwant to quit\b|"
     r"\b(?:cannot|can'?t) work like this\b|\bfor no (?:good )?reason\b|\bdamn\b|^god,|"
     r"\blosing (?:my )?patience\b|\blike clockwork\b|\blaughabl[ey]\b|"
-    r"\bi (?:lose|lost|waste|wasted) (?:\w+ )?(?:minutes|hours|days|afternoons?|evenings?)\b|"
+    r"\bi (?:lose|lost|waste|wasted) (?:\w+ ){0,2}(?:minutes|hours?|days|afternoons?|evenings?)\b|"
     r"\bi spend my (?:afternoon|morning|evening|day|weekend|night)s?\b|"
     r"\bi (?:do not|don'?t) understand how (?:they|anyone|people)\b|"
     r"\bthe same (?:dance|comment|mistake|finding|fight)\b|\bnothing ever just\b|"
@@ -132,6 +133,9 @@ _RAN = re.compile(
     r"\b\d+ (?:of \d+ )?(?:failed|passed|succeeded|errored|timed out)\b|\b\d+ \w+ed fine\b|"
     r"\b(?:dry|test|trial) run (?:over|of|on|across)\b|^(?:dry|test|trial) run:|"
     r"\b\d+ (?:missing|failing|failed|broken|flaky|skipped) [a-z]+\b|"
+    # a command and what it gave: "curl -I https://shop.example.net -> 200 over h2"
+    r"^(?:curl|wget|dig|ping|nc|kubectl|helm|git|npm|pnpm|yarn|cargo|go|make|docker|http)\b"
+    r"[^\n]{0,80}?(?:->|=>|→)|"
     # "tried with the pi: /light comes in at ~30 msgs/sec"
     r"^tried (?:it |this |that )?(?:with|on|against|in)\b[^.:]{0,40}:",
     _I,
@@ -140,8 +144,13 @@ _RAN = re.compile(
 # Every Monday."; "every milestone someone checks in a 4GB texture … every milestone".
 _SAID_AGAIN = re.compile(r"\b(every (?!time\b|one\b)[a-z]+)\b.*\b\1\b", _I | re.DOTALL)
 # Said of the whole message: "moving transactional to SES would kill the milter setup.
-# hypothetically."
-_SUPPOSED = re.compile(r"\bhypothetically\b", _I)
+# hypothetically."; "disable grace entirely. I want raw miss behaviour; we'll restore it
+# afterwards."
+_SUPPOSED = re.compile(
+    r"\bhypothetically\b|\b(?:we|i)(?:'ll| will) (?:restore|revert|undo|switch|put|turn|"
+    r"re-?enable)\b[^.;]{0,30}?\b(?:afterwards|after(?:ward)?|later|back)\b",
+    _I,
+)
 _IRONIC_OPENER = re.compile(
     r"^(?:of course|naturally|obviously|sure|great|wonderful|perfect|clearly|surely)\b", _I
 )
