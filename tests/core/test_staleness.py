@@ -155,3 +155,20 @@ def test_a_correction_naming_who_or_what_it_replaces_marks_the_memory_holding_it
     assert moved["possible_update_of"] == host["id"]
     assert service.get(unrelated["id"])["stale"] is None
     assert "possible_update_of" not in service.add("Use the default config, not the custom one")
+
+
+def test_a_value_set_right_without_naming_the_old_one_marks_the_memory_holding_it(service):
+    """ "correction: the CI timeout is 30 minutes" named no old value, so nothing linked it to
+    "the CI timeout is 20 minutes …": both reached the next sessions unmarked."""
+    from memdesk.core import Actor, agent
+
+    old = service.add("The CI timeout is 20 minutes for the integration job", project="web")
+    service.add("The staging deploy timeout is 10 minutes", project="web")
+    heard = service.add("The CI timeout is 30 minutes", project="web", actor=Actor("system", "cc"))
+    assert heard["possible_update_of"] == old["id"]
+    assert service.get(old["id"], actor=agent("cursor"))["stale"] is not None
+    # another thing's value, or one that says the same number, is no correction of it
+    assert "possible_update_of" not in service.add("Prod has 6 replicas", project="web")
+    assert "possible_update_of" not in service.add("Staging has 4 replicas", project="web")
+    same = service.add("The CI timeout is 20 minutes, set in the pipeline", project="web")
+    assert same.get("possible_update_of") in (None, old["id"])
