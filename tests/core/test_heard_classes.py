@@ -65,6 +65,27 @@ def _stored(message: str) -> list[str]:
         "sharding can wait, I'd rather keep that question open until we see the Q3 numbers",
         # a reaction to what was shown
         "Ah, parfait — that is exactly the layout I like to see.",
+        # what the person assumed or is confused about, beside a question
+        "Does the exporter send one metric per label set? I've always assumed per series.",
+        "Is the cache shared between workers or per process? I'm confused with the docs.",
+        # a one-off for this check; a story dated by its days; a state on hold
+        "for this quick check just run 2 epochs, I only want to see if the loss moves",
+        "before this my team lead did every release by hand, 2 hours every friday",
+        "Back in Django 1.x days we ran everything through signals, never again",
+        "At present the EU cluster is the one under review; the US one is on hold.",
+        # another's certainty; a proposal that is no decision
+        "my manager is sure rust will always beat go for this service. he hasn't tried it",
+        "The intention is to retire the old queue in Q2, but this is a proposal, not a decision.",
+        # a verdict, a word said again alone; a run's report
+        "The CLI writes logs so long I scroll 20 000 lines every time to find one error. Awful.",
+        "i always lose the ssh session right when the migration gets interesting. always.",
+        "soak run on the api, 12h: memory flat, but p99 jumps to 900 ms every hour",
+        "current state: the lease test holds for 3 nodes, fails at 5. branch is on lease-fix",
+        "hm, maybe the arena allocator would be faster here... or maybe it does not matter",
+        # a pick said with "yes", then what goes with it
+        "The 2x2 grid, yes. The margin is 15 pixels on each side.",
+        # a verdict on what just ran
+        "the alert rule fires fine",
         # an answer naming the agent's own proposal
         "yes, keep the retries at three, as in your first suggestion",
         "the 'only failed jobs' one, the rest can wait",
@@ -127,3 +148,12 @@ def test_a_thing_said_not_to_be_the_persons_is_their_taste():
     stored = _stored("Singletons aren't my thing — wire references through the inspector.")
     assert stored
     assert "singletons" in stored[0].casefold()
+
+
+def test_a_habit_kept_for_good_is_heard_and_a_cut_off_reach_is_not_stored_alone():
+    message = (
+        "I'm a tabs person for Go and I'll keep being one, so don't convert mine to spaces "
+        "when you touch a file - anywhere, not just here."
+    )
+    stored = _stored(message)
+    assert all(content.casefold() != "anywhere, not just here" for content in stored)

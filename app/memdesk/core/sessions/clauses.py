@@ -313,6 +313,11 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     return heard_here
 
 
+_MARKERS_ONLY = re.compile(
+    rf"{markers.GENERAL.pattern}|{markers.TIED.pattern}|\b(?:not|just|only|also|too|even)\b|"
+    r"[^\w\s]",
+    _I,
+)
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"by default|no exceptions|non-negotiable|house style)\b",
@@ -324,6 +329,8 @@ _REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", 
 def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
+    if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
+        return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
     main = _REASON.sub("", chunk)
     if markers.DESCRIBES.match(main) or markers.STATE.search(main):

@@ -101,6 +101,7 @@ TRANSIENT = re.compile(
     r"app|service|solution|shop|team|package|crate|module|library|monorepo|workspace|org|"
     r"company|client|product|lab)\b)[\w-]+(?: [\w-]+)? only(?=\s*(?:[.!,;:)—–-]|$))|"
     r"^until\b|\buntil (?:\w+day|next|the end of|further notice|\d\d?(?::\d\d)?)\b|"
+    r"^today\b|\bfor this (?:quick |first |one )?(?:check|test|try|experiment|run|demo)\b|"
     r"\b(?:rn|asap|today only|for the next (?:couple (?:of )?|few )?(?:\w+ )?(?:hours?|"
     r"minutes?|days?|weeks?))\b|\bwhile (?:we|i|they|you) \w+|"
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
@@ -217,7 +218,8 @@ THINKING = re.compile(
     r"\b(?:isn'?t it|aren'?t they|doesn'?t it|don'?t they|won'?t it)\s*$|\bmaybe,?\s+or\b|"
     # "so the spans show up in the collector but not in tempo... either …", "hmm if the client
     # is a singleton …", "perhaps every statement should …", "… thinking out loud"
-    r"^so\b[^.?!]{0,200}(?:\.{3,}|…)|^hmm+,?\s+if\b|^perhaps\b|\bthinking (?:out loud|aloud)\b",
+    r"^so\b[^.?!]{0,200}(?:\.{3,}|…)|^hmm+,?\s+if\b|^perhaps\b|\bthinking (?:out loud|aloud)\b|"
+    r"^hm+,?\s+maybe\b|(?:^|[.…]\s*)or maybe\b",
     _I,
 )
 # Venting about how things are ("i really hate how composer hides the logs"); how the agent
@@ -297,7 +299,9 @@ LIKED_AT_HAND = re.compile(
 SELF_REPORT = re.compile(
     r"\b(?:i|we) (?:(?:can )?never|still (?:don't|do not)|(?:don't|do not) (?:ever )?really) "
     r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
-    r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b",
+    r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b|"
+    r"\bi(?:'m| am) (?:a bit |so |totally |quite )?confused\b|"
+    r"\bi(?:'ve| have) (?:always )?assumed\b|\bi never compared\b",
     _I,
 )
 # Two options named and nothing said of them: "pest vs phpunit for new tests", "Oban vs a

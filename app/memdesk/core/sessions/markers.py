@@ -180,7 +180,9 @@ DESCRIBES = re.compile(
 STATE = re.compile(
     r"\b(?:is|are|looks?|seems?|feels?)\s+(?:\w+\s+)?(?:outdated|broken|failing|wrong|off|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
-    r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)",
+    r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)|"
+    # a verdict on what was just run: "the rule fires fine", "it compiles ok now"
+    r"\b\w+s (?:fine|ok|okay|great|well)(?: now)?[.!]*$",
     _I,
 )
 

@@ -59,7 +59,8 @@ MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I
 _PICKED = re.compile(
     r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
     r"last|other|former|latter|top|bottom)(?: one| option| approach| variant| version)?|"
-    r"option (?:[a-d]|\d)|(?-i:[A-D])|#?\d)\s*(?:[.,;:!—–]|-\s|$)",
+    r"option (?:[a-d]|\d)|(?-i:[A-D])|#?\d|the [\w -]{1,30},\s*(?:yes|yep|yeah))"
+    r"\s*(?:[.,;:!—–]|-\s|$)",
     _I,
 )
 _FOR_GOOD = re.compile(

@@ -91,6 +91,10 @@ _VENTED = re.compile(
     r"\bi (?:do not|don'?t) understand how (?:they|anyone|people)\b|"
     r"\bthe same (?:dance|comment|mistake|finding|fight)\b|\bnothing ever just\b|"
     r"\bevery last one\b|\bmakes? me want to\b|\b(?:is|are) cursed\b|\bit'?s a curse\b|"
+    # a one-word verdict, a word said again alone: "Terrible.", "… when the game gets fun.
+    # always."
+    r"(?:^|[.!?]\s+)(?:terrible|awful|horrible|ridiculous|always|every time)[.!]+\s*$|"
+    r"\blike that forever\b|\bthe (?:second|moment) i look away\b|"
     r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
     _I,
 )
@@ -136,6 +140,13 @@ _RAN = re.compile(
     # a command and what it gave: "curl -I https://shop.example.net -> 200 over h2"
     r"^(?:curl|wget|dig|ping|nc|kubectl|helm|git|npm|pnpm|yarn|cargo|go|make|docker|http)\b"
     r"[^\n]{0,80}?(?:->|=>|→)|"
+    # "fuzz run on update_price, 50k runs: …", "The headless run completed: …", "reload went
+    # clean, no flaps", "agda --safe src/Everything.agda: all 41 modules check"
+    r"\b(?:fuzz|load|soak|stress|benchmark|headless|smoke|canary) run\b[^.:\n]{0,40}:|"
+    r"\brun (?:completed|finished|passed|failed)\b|\bwent clean\b|"
+    r"^[a-z][\w-]* (?:--?[\w-]+ )+[\w./-]+:|"
+    # "current state: NoTwoHolders holds for 5 …"
+    r"^(?:current |latest )?(?:state|status)(?: update| check)?:|"
     # "tried with the pi: /light comes in at ~30 msgs/sec"
     r"^tried (?:it |this |that )?(?:with|on|against|in)\b[^.:]{0,40}:",
     _I,
