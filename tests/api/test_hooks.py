@@ -625,3 +625,19 @@ def test_a_line_of_unclosed_tags_is_read_in_one_pass(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=20
     )
     assert done.stdout.strip() == "We use ruff for linting"
+
+
+def test_a_pasted_log_a_whole_file_or_a_huge_output_still_gets_the_rule(hook, sock_path):
+    """An 80 KB prompt (a pasted log) went past the query limit, and a 1.5 MB file written
+    whole or a command's output past the request line: each hook failed, so no knowledge
+    was given, no rule reached the agent before the action, nothing was observed."""
+    with Client(socket_path=sock_path, agent="ada", role="user") as person:
+        person.add("Generated files under dist/ are never edited by hand", project="shop")
+    hook("SessionStart", source="startup")
+    log = "parser error at line 3\n" * 4_000
+    hook("UserPromptSubmit", prompt=f"why does the parser fail?\n{log}")  # no error
+    whole = {"tool_name": "Write", "tool_input": {"file_path": "/home/ada/shop/dist/app.js"}}
+    whole["tool_input"]["content"] = "x" * 1_500_000
+    before = hook("PreToolUse", **whole)["hookSpecificOutput"]
+    assert "never edited by hand" in before["additionalContext"]
+    assert hook("PostToolUse", **whole, tool_response={"stdout": "y" * 1_500_000}) is None
