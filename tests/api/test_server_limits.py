@@ -285,6 +285,31 @@ def test_one_answer_past_the_pending_limit_reaches_a_client_that_reads(
         small.close()
 
 
+def test_an_agents_answer_past_the_pending_limit_is_refused_not_held(
+    service, sock_path, qtbot, pump
+):
+    """A red team's agent asked for a page of 10,000 large memories (87 MB) and never read
+    it: the answer was held whole, and 64 such connections took the server to 3 GB."""
+    small = server_module.SocketServer(
+        service, sock_path, limits=Limits(max_pending_output=64 * 1024)
+    )
+    small.listen()
+    try:
+        service.add_many([{"content": f"note {n} " + "x" * 1000} for n in range(300)])
+        agent = pump.run(lambda: Client(socket_path=sock_path, agent="greedy"))
+        with pytest.raises(MemdeskError) as refused:
+            pump.run(agent.call, "memory.list", limit=300)
+        assert refused.value.type == "too_large"
+        assert "ask for fewer" in str(refused.value)
+        assert len(pump.run(agent.call, "memory.list", limit=20)) == 20  # a page it can take
+        person = pump.run(lambda: Client(socket_path=sock_path, agent="cli", role="user"))
+        assert len(pump.run(person.call, "memory.list", limit=300)) == 300
+        agent.close()
+        person.close()
+    finally:
+        small.close()
+
+
 def test_client_disconnecting_mid_request_does_not_hurt(raw, service, qtbot):
     gone = raw()
     gone.send(_rpc("memory.add_many", {"items": [{"content": f"item {i}"} for i in range(300)]}))

@@ -159,6 +159,22 @@ def test_an_agent_cannot_revert_to_a_version_withheld_from_it(service):
     assert service.revert(written["id"], 1)["content"] == secret  # the person may
 
 
+def test_an_agents_history_holds_its_newest_versions_and_older_ones_stay_revertable(service):
+    """A red team's agent wrote 1,500 versions of a 20 KB note: each of its history calls read
+    them all through the guard again and held every other agent for 20 s."""
+    from memdesk.core.memory.reads import AGENT_HISTORY
+
+    claude = agent("claude-code")
+    note = service.add("The build cache holds 1 entry", actor=claude)
+    for n in range(2, AGENT_HISTORY + 11):
+        service.update(note["id"], content=f"The build cache holds {n} entries", actor=claude)
+    seen = service.history(note["id"], actor=claude)
+    assert len(seen) == AGENT_HISTORY
+    assert seen[-1]["content"] == f"The build cache holds {AGENT_HISTORY + 10} entries"
+    assert len(service.history(note["id"])) == AGENT_HISTORY + 10  # the person sees all
+    assert service.revert(note["id"], 1, actor=claude)["content"] == "The build cache holds 1 entry"
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -120,6 +120,23 @@ class Connection(QObject):
             return
         self._sock.write(payload)
 
+    def _encoded(self, reply: dict[str, Any]) -> bytes:
+        """A reply as sent. An agent's answer past `max_pending_output` is refused, not sent:
+        one of 87 MB (a page of 10,000 large memories) was held whole for a client that never
+        read it, and 64 such connections took the server to 3 GB. (The person's own tools,
+        exporting a large store, are answered whole.)"""
+        payload = protocol.encode(reply)
+        limit = self._limits.max_pending_output
+        if len(payload) <= limit or self.session.role == "user":
+            return payload
+        exc = RpcError(
+            errors.TOO_LARGE,
+            f"the answer is {len(payload):,} bytes; an agent's answer may be at most {limit:,}: "
+            "ask for fewer (a smaller limit, then the next offset)",
+            limit=limit,
+        )
+        return protocol.encode(protocol.error(reply.get("id"), exc))
+
     def reject(self, exc: RpcError) -> None:
         """Answer with an error that is not tied to a request, then close."""
         self.send(protocol.encode(protocol.error(None, exc)))
@@ -160,7 +177,7 @@ class Connection(QObject):
             work.future.cancel()  # not started: never run, so the client may send it again
             answered = work.future.done() and not work.future.cancelled() and not work.quiet
             if answered and _ran(work.future):
-                self.send(protocol.encode(_finished(work.id, work.future)))
+                self.send(self._encoded(_finished(work.id, work.future)))
         self.send(payload)
         if wait:
             self.flush()
@@ -315,7 +332,7 @@ class Connection(QObject):
             self._work = reply
             reply.future.add_done_callback(lambda _done: self._report_work(self, reply))
         elif reply is not None:
-            self.send(protocol.encode(reply))
+            self.send(self._encoded(reply))
 
     @property
     def busy(self) -> bool:
@@ -335,7 +352,7 @@ class Connection(QObject):
         if working.in_batch and self._batch is not None:
             self._batch_answered(self._batch, None if working.quiet else reply)
         elif not working.quiet:
-            self.send(protocol.encode(reply))
+            self.send(self._encoded(reply))
         self._drain_later()
 
     def _answer_next_in_batch(self, batch: _Batch) -> None:
@@ -364,7 +381,7 @@ class Connection(QObject):
 
     def _batch_answered(self, batch: _Batch, reply: dict[str, Any] | None) -> None:
         if reply is not None:
-            batch.encoded.append(protocol.encode(reply)[:-1])  # without its newline
+            batch.encoded.append(self._encoded(reply)[:-1])  # without its newline
             batch.size += len(batch.encoded[-1])
         if not batch.waiting:
             self._batch = None

@@ -201,8 +201,8 @@ class Edits:
                     f"(it is at version {row.version})",
                     field="version",
                 )
-            if actor.source == "agent" and version not in self.reads.versions_agents_see(
-                row, actor
+            if actor.source == "agent" and not self.reads.agent_may_read_version(
+                row, actor, version
             ):
                 raise NotAllowed(
                     f"version {version} of memory {row.uuid} is withheld from agents (it holds "

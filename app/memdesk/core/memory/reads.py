@@ -176,15 +176,19 @@ class Reads:
         return {row.uuid for row in rows if visible_to(row, actor)}
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
-        """Every version, oldest first, each with the change that produced it (who, when, why)."""
+        """Every version, oldest first, each with the change that produced it (who, when, why);
+        to an agent, the newest `AGENT_HISTORY` of those it may read."""
         self.desk.settle()  # recall counts shown must include queued searches
         row = self.row(memory_id, actor=actor)
         entries = _versions(row)
-        return entries if actor.source != "agent" else _seen_by(actor, entries)
+        if actor.source != "agent":
+            return entries
+        return _seen_by(actor, entries, newest=AGENT_HISTORY)
 
-    def versions_agents_see(self, row: Memory, actor: Actor) -> set[int]:
-        """The version numbers of `row` the agent `actor` may read, and so revert to."""
-        return {entry["version"] for entry in _seen_by(actor, _versions(row))}
+    def agent_may_read_version(self, row: Memory, actor: Actor, version: int) -> bool:
+        """Whether the agent `actor` may read version `version` of `row`, and so revert to it."""
+        entries = _versions(row)
+        return any(e["version"] == version for e in _seen_by(actor, entries, only=version))
 
 
 def _versions(row: Memory) -> list[dict[str, Any]]:
@@ -212,18 +216,34 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
     return entries
 
 
-def _seen_by(actor: Actor, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The versions an agent may read: none from before the person last released the memory
-    (what the guard withheld then, such as a secret the person redacted while accepting it),
-    none whose text the guard withholds now (an imported or crafted history), and none that
-    was private to someone else when written (made shared later, its private past stays so)."""
+# An agent's history of a memory holds its newest versions: each is read by the guard again,
+# and an agent that wrote 1,500 versions of 20 KB had every other agent wait 20 s per call.
+AGENT_HISTORY = 50
+
+
+def _seen_by(
+    actor: Actor,
+    entries: list[dict[str, Any]],
+    *,
+    newest: int | None = None,
+    only: int | None = None,
+) -> list[dict[str, Any]]:
+    """The versions an agent may read (the `newest` of them, or the one numbered `only`):
+    none from before the person last released the memory (what the guard withheld then, such
+    as a secret the person redacted while accepting it), none whose text the guard withholds
+    now (an imported or crafted history), and none that was private to someone else when
+    written (made shared later, its private past stays so)."""
     released = [n for n, entry in enumerate(entries) if entry["change"] == "release"]
     since = released[-1] if released else 0
-    return [
-        entry
-        for entry in entries[since:]
-        if _readable_then(entry, actor) and not guard.scan(entry["content"])
-    ]
+    seen: list[dict[str, Any]] = []
+    for entry in reversed(entries[since:]):
+        if len(seen) == newest:
+            break
+        if only is not None and entry["version"] != only:
+            continue
+        if _readable_then(entry, actor) and not guard.scan(entry["content"]):
+            seen.append(entry)
+    return seen[::-1]
 
 
 def _readable_then(entry: dict[str, Any], actor: Actor) -> bool:
