@@ -183,7 +183,7 @@ class Dispatcher:
         handler, allowed, required = entry
         unknown = params.keys() - allowed
         if unknown:
-            name = sorted(unknown)[0]
+            name = min(unknown)  # not sorted: a line may carry 80,000 of them
             raise RpcError(
                 errors.INVALID_PARAMS,
                 f"{method}: unknown parameter {name!r}; "

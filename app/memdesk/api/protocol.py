@@ -7,6 +7,7 @@ that says what is allowed. Nothing here knows about methods or the service.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 from dataclasses import dataclass
@@ -116,7 +117,8 @@ def parse_request(message: Any) -> Request:
     if extra:
         raise RpcError(
             errors.INVALID_REQUEST,
-            f"unknown member(s) {', '.join(sorted(extra))}; allowed: jsonrpc, method, params, id",
+            f"unknown member(s) {', '.join(heapq.nsmallest(5, extra))}"
+            f"{' …' if len(extra) > 5 else ''}; allowed: jsonrpc, method, params, id",
         )
     method = message.get("method")
     if not isinstance(method, str) or not method:
