@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import hook_failures, naming, projects, transcripts, workspace
+from memdesk.api import hook_failures, naming, projects, sent, transcripts, workspace
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 AGENT_ENV = "MEMDESK_AGENT"
@@ -170,7 +170,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
         if step == "SessionStart":
             return _context(event, _start(memdesk, payload)["text"], agent)
         if step == "UserPromptSubmit":
-            prompt = _bounded(payload.get("prompt") or "", PROMPT_KEPT)
+            prompt = sent.prompt(payload.get("prompt") or "")
             try:
                 found = memdesk.session_prompt(session, prompt)
             except MemdeskError as exc:
@@ -186,7 +186,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                 lambda: memdesk.session_action(
                     session,
                     str(payload.get("tool_name") or "unknown"),
-                    _sent(payload.get("tool_input")),
+                    sent.tool_call(payload.get("tool_input")),
                 ),
             )
             return _before_tool(found, deny, agent)
@@ -200,8 +200,8 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                 lambda: memdesk.observe(
                     session,
                     str(payload.get("tool_name") or "unknown"),
-                    _sent(payload.get("tool_input")),
-                    _sent(result),
+                    sent.tool_call(payload.get("tool_input")),
+                    sent.tool_call(result),
                 ),
             )
             return ""
@@ -258,41 +258,6 @@ def host_pid() -> int | None:
     except (OSError, IndexError, ValueError):
         return pid if pid > 1 else None  # no /proc (macOS): the parent is the best guess
     return parent if name in _SHELLS and parent > 1 else pid
-
-
-# What a hook sends is bounded: a prompt with a pasted log, a file written whole or a command's
-# output of megabytes went past the request's limits, and the hook failed: no knowledge given,
-# no rule before the action, nothing observed. A text's start and end say what it is.
-PROMPT_KEPT = 16 * 1024  # characters from each end of a prompt (the query limit is 64 KiB)
-TOOL_TEXT_KEPT = (4 * 1024, 256)  # from each end of a tool's text; the second if still large
-TOOL_BYTES = 256 * 1024  # a tool call's arguments or result, as JSON
-_MAX_ITEMS = 200
-
-
-def _bounded(text: str, kept: int) -> str:
-    return text if len(text) <= 2 * kept else f"{text[:kept]}\n…\n{text[-kept:]}"
-
-
-def _sent(value: Any) -> Any:
-    """A tool call's arguments or result as the hook sends them: each text cut to its ends,
-    lists and objects to their first items; what is still too large is named, not sent."""
-    for kept in TOOL_TEXT_KEPT:
-        bounded = _cut(value, kept, 0)
-        if len(json.dumps(bounded, ensure_ascii=False, default=str)) <= TOOL_BYTES:
-            return bounded
-    return {"memdesk": "too large to send"}
-
-
-def _cut(value: Any, kept: int, depth: int) -> Any:
-    if isinstance(value, str):
-        return _bounded(value, kept)
-    if depth > 20:
-        return None
-    if isinstance(value, dict):
-        return {k: _cut(v, kept, depth + 1) for k, v in list(value.items())[:_MAX_ITEMS]}
-    if isinstance(value, list):
-        return [_cut(v, kept, depth + 1) for v in value[:_MAX_ITEMS]]
-    return value
 
 
 def _ensure(memdesk: Client, payload: dict[str, Any], call: Any) -> Any:
