@@ -181,9 +181,9 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
 
 
 def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]) -> Heard:
-    """ "We're a Siemens shop on line 2 — S7-1500 with TIA Portal V18 — so no Rockwell syntax":
-    an aside beside the statement that only names what it is (a model, a version, a host) is
-    part of it, not a statement of its own nor a request."""
+    """An aside beside the statement that only names what it is about (a model, a version, a
+    host: "our PLCs are Beckhoff — CX5140 with TwinCAT 3.1 — so no Codesys syntax") is part
+    of it, not a statement of its own nor a request."""
     # only after what opens the sentence: between a request's words, what follows an aside is
     # the request going on ("add the coupon test — Dana owns checkout — based on SHOP-1182")
     if judged.index(found) != 0 or len(chunks) < 2 or found.confidence != HIGH:

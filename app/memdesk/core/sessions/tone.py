@@ -4,6 +4,7 @@ a rule to keep (session-end extraction proposes it instead of storing it)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from memdesk.core.sessions import heard, pasted
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
@@ -49,7 +50,8 @@ def doubted(message: str) -> bool:
         return True
     # "Of course the GUI is the only way. Of course it only runs on Windows 7.": said twice,
     # an opener of irony
-    if _SAID_AGAIN.search(prose):
+    said_again = Counter(m.group(0).casefold() for m in _EVERY.finditer(prose))
+    if any(count > 1 for count in said_again.values()):
         return True
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
     if len(openers) > len(set(openers)):
@@ -153,7 +155,8 @@ _RAN = re.compile(
 )
 # The same "every …" said twice in one message: "The sandbox is down every Monday morning.
 # Every Monday."; "every milestone someone checks in a 4GB texture … every milestone".
-_SAID_AGAIN = re.compile(r"\b(every (?!time\b|one\b)[a-z]+)\b.*\b\1\b", _I | re.DOTALL)
+# (Counted, not matched with a backreference: that read a 96 KB message in 4 s.)
+_EVERY = re.compile(r"\bevery (?!time\b|one\b)[a-z]+\b", _I)
 # Said of the whole message: "moving transactional to SES would kill the milter setup.
 # hypothetically."; "disable grace entirely. I want raw miss behaviour; we'll restore it
 # afterwards."
