@@ -388,3 +388,30 @@ def test_an_agents_many_updates_of_one_memory_are_one_inbox_item(service):
     updates = [i for i in service.inbox() if i["type"] == "update"]
     assert [(i["agent"], i["support"]) for i in updates] == [("claude-code", 30), ("cursor", 1)]
     assert all(rule["id"] in [m["id"] for m in i["memories"]] for i in updates)
+
+
+def test_the_same_said_of_another_thing_is_news_and_one_accept_retires_one_memory(service):
+    """A red team agent's "The vega nightly backup runs at 11 am on the vega host" was taken
+    for an update of the person's six hosts' backups, chained into one Inbox item; accepting
+    it retired all six."""
+    from memdesk.core import agent
+
+    hosts = ["orion", "pegasus", "lyra"]
+    kept = [
+        service.add(f"The {h} nightly backup runs at {n} am on the {h} host")
+        for n, h in enumerate(hosts, 1)
+    ]
+    vega = service.add(
+        "The vega nightly backup runs at 11 am on the vega host", actor=agent("claude-code")
+    )
+    assert "possible_update_of" not in vega
+    assert [i for i in service.inbox() if i["type"] == "update"] == []
+    # a value set again still joins the item waiting for that memory; another thing does not
+    port = service.add("The billing api listens on port 8080")
+    newer = service.add("The billing api listens on port 8081")
+    service.add("The billing api listens on port 8082")
+    other = service.add("The search api listens on port 8083")
+    (item,) = [i for i in service.inbox() if port["id"] in [m["id"] for m in i["memories"]]]
+    assert newer["id"] in [m["id"] for m in item["memories"]]
+    assert other["id"] not in [m["id"] for m in item["memories"]]
+    assert all(service.get(m["id"])["status"] == "active" for m in kept)

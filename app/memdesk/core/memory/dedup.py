@@ -96,6 +96,31 @@ def restates(a: str, b: str) -> bool:
     return not (only_a - only_b and only_b - only_a)
 
 
+def only_values_differ(old: str, new: str) -> bool:
+    """Whether the words only one of them holds are all numbers: the same thing, set to
+    another value ("… on 5433" / "… on 5432")."""
+    differing = word_set(old) ^ word_set(new)
+    return bool(differing) and all(any(c.isdigit() for c in w) for w in differing)
+
+
+def about_another(old: str, new: str) -> bool:
+    """Whether `new` says the same of another thing: a word `old` says twice or more is
+    replaced by another word at each place ("the orion backup runs at 1 am on the orion
+    host" / "the vega backup … on the vega host"). Such a note is news, not an update: taken
+    for one, accepting a red team agent's note retired six of the person's hosts."""
+    said_old, said_new = _WORD.findall(old.casefold()), _WORD.findall(new.casefold())
+    if len(said_old) != len(said_new):
+        return False
+    renamed: dict[str, set[str]] = {}
+    for before, after in zip(said_old, said_new, strict=True):
+        if before != after:
+            renamed.setdefault(before, set()).add(after)
+    return any(
+        len(into) == 1 and said_old.count(word) > 1 and not any(c.isdigit() for c in word)
+        for word, into in renamed.items()
+    )
+
+
 def _in_order(text: str, names: set[str]) -> list[str]:
     """The text's numbers and names, in the order it first says them."""
     words = _WORD.findall(text.casefold())

@@ -103,6 +103,8 @@ class Writes:
             alike, hidden = self._alike_for(draft, actor)
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
                 return self._reinforce(alike, actor, pending)
+            if alike is not None and dedup_rules.about_another(alike.content, draft.content):
+                alike = None
             alike = alike or corrected.replaced_by(draft, actor)
         if draft.layer == "L0":
             check_identity_room([len(draft.content)])
@@ -181,7 +183,10 @@ class Writes:
                     & (Proposal.kind == "update")
                     & Proposal.subject.contains(alike.uuid)
                 )
+                # the newest of the item set to another value; not another thing said alike
+                # (each accepted with it was retired)
                 if json.loads(p.subject)[0] == alike.uuid
+                and dedup_rules.only_values_differ(alike.content, row.content)
                 or p.agent == actor.agent
                 and alike.uuid in json.loads(p.subject)
             ),
