@@ -264,3 +264,26 @@ def test_a_note_the_person_moves_into_the_identity_is_theirs_and_exports_back(se
     assert (moved["source"], moved["agent"], moved["visibility"]) == ("user", None, "shared")
     assert service.history(note["id"])[0]["agent"] == CLAUDE.agent  # who wrote it first
     assert service.import_json(service.export("json"))["changed"] == 0
+
+
+def test_the_persons_rewording_of_a_private_note_is_theirs_once_shared(service):
+    """A red team's agent overwrote and reverted the person's words: the person had made its
+    note private, reworded it, and shared it again, and it was still the agent's."""
+    from memdesk.core import agent
+    from memdesk.core.errors import NotAllowed
+
+    claude = agent("claude-code")
+    note = service.add("The cache warms at boot", actor=claude)
+    service.update(note["id"], visibility="private")
+    service.update(note["id"], content="The cache warms lazily, on first request")
+    shared = service.update(note["id"], visibility="shared")
+    assert (shared["source"], shared["agent"]) == ("user", None)
+    with pytest.raises(NotAllowed):
+        service.update(note["id"], content="The cache warms at boot", actor=claude)
+    with pytest.raises(NotAllowed):
+        service.revert(note["id"], 1, actor=claude)
+    # an agent's own rewording of its private note stays its own when shared
+    own = service.add("The queue drains hourly", actor=claude)
+    service.update(own["id"], visibility="private")
+    service.update(own["id"], content="The queue drains every 30 minutes", actor=claude)
+    assert service.update(own["id"], visibility="shared")["agent"] == "claude-code"

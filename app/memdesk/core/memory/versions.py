@@ -4,15 +4,16 @@ status does it here, so no change skips the history."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from memdesk.core.actor import Actor
+from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.events import Change
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import keep_version
 from memdesk.core.search import neighbours
-from memdesk.store import Memory
+from memdesk.store import Memory, MemoryVersion
 
 
 class Versions:
@@ -59,6 +60,18 @@ class Versions:
             # revert it unasked and briefings quoted it as the agent's. (History keeps whose
             # each earlier version was; a private note stays its agent's to see.)
             fields = {**fields, "source": "user", "agent": None}
+        if (
+            actor.source == "user"
+            and row.source == "agent"
+            and row.visibility == "private"
+            and fields.get("visibility") == "shared"
+            and change not in ("undo", "redo")
+            and _last_words_by_the_person(row)
+        ):
+            # Reworded by the person while private (its agent's to see then), then shared: the
+            # words are the person's, as a rewording of a shared note makes them; left the
+            # agent's, the agent could overwrite or revert them once shared.
+            fields = {**fields, "source": "user", "agent": None}
         if actor.source == "user" and fields.get("layer") == "L0" and row.layer != "L0":
             # Moved into the identity by the person: the profile is the person's own, given to
             # every agent (left an agent's line, its export was refused on import).
@@ -99,3 +112,11 @@ class Versions:
         stamp = keep_version(row, actor, change, reason)
         row.version += 1
         row.updated_at = stamp
+
+
+def _last_words_by_the_person(row: Memory) -> bool:
+    """Whether the change that gave `row` its present words was the person's."""
+    for past in row.versions.order_by(MemoryVersion.version.desc()):
+        if json.loads(past.state).get("content") != row.content:
+            return past.changed_by == USER.label
+    return False
