@@ -276,6 +276,33 @@ def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):
         small.close()
 
 
+def test_what_waits_unread_for_all_agents_together_is_bounded(service, sock_path, qtbot):
+    """A red team's 60 agents that never read, each just under its own limit, held 1.1 GB."""
+    small = server_module.SocketServer(
+        service,
+        sock_path,
+        limits=Limits(
+            idle_timeout_s=0.3, max_pending_output=256 * 1024, max_unread_total=1024 * 1024
+        ),
+    )
+    small.listen()
+    try:
+        service.add_many([{"content": f"note {n} " + "x" * 2000} for n in range(100)])
+        deaf = []
+        for _ in range(8):
+            peer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            peer.connect(sock_path)
+            peer.sendall(_rpc("memory.list", {"limit": 100}) * 20)  # answers it never reads
+            deaf.append(peer)
+        qtbot.waitUntil(lambda: small.client_count < 8, timeout=5000)
+        unread = sum(c.unread for c in small._connections if c.session.role != "user")
+        assert unread <= 1024 * 1024
+        for peer in deaf:
+            peer.close()
+    finally:
+        small.close()
+
+
 def test_one_answer_past_the_pending_limit_reaches_a_client_that_reads(
     service, sock_path, qtbot, pump
 ):

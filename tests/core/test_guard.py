@@ -173,6 +173,13 @@ def test_an_agents_history_holds_its_newest_versions_and_older_ones_stay_reverta
     assert seen[-1]["content"] == f"The build cache holds {AGENT_HISTORY + 10} entries"
     assert len(service.history(note["id"])) == AGENT_HISTORY + 10  # the person sees all
     assert service.revert(note["id"], 1, actor=claude)["content"] == "The build cache holds 1 entry"
+    # large versions: as many as fit in a bounded length of text, the newest at least
+    big = service.add("a" * 60_000, actor=claude)
+    for letter in "bcdefgh":
+        service.update(big["id"], content=letter * 60_000, actor=claude)
+    long_seen = service.history(big["id"], actor=claude)
+    assert 1 <= len(long_seen) <= 4
+    assert long_seen[-1]["content"].startswith("h")
 
 
 @pytest.mark.parametrize(

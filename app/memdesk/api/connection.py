@@ -46,6 +46,7 @@ class Limits:
     # A batch of 100 large lists took 1-2 s in one go, and everyone else waited for it.
     turn_seconds: float = 0.05
     max_pending_output: int = 8 * 1024 * 1024
+    max_unread_total: int = 128 * 1024 * 1024  # waiting for agents, every connection together
     max_batch: int = 100  # 2,000 list calls in one batch built a 61 MB answer
     # The database work one agent's request may do; the person's own tools (import, restore,
     # check) have none.
@@ -136,6 +137,16 @@ class Connection(QObject):
             limit=limit,
         )
         return protocol.encode(protocol.error(reply.get("id"), exc))
+
+    @property
+    def unread(self) -> int:
+        """Bytes sent that the client has not read yet."""
+        return 0 if self._sock is None else self._sock.bytesToWrite()
+
+    def abort(self) -> None:
+        self._closing = True
+        if self._sock is not None:
+            self._sock.abort()
 
     def reject(self, exc: RpcError) -> None:
         """Answer with an error that is not tied to a request, then close."""

@@ -177,7 +177,8 @@ class Reads:
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why);
-        to an agent, the newest `AGENT_HISTORY` of those it may read."""
+        to an agent, the newest of those it may read (`AGENT_HISTORY`, and as many as fit in
+        `AGENT_HISTORY_CHARS` of text, one at least)."""
         self.desk.settle()  # recall counts shown must include queued searches
         row = self.row(memory_id, actor=actor)
         entries = _versions(row)
@@ -216,9 +217,11 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
     return entries
 
 
-# An agent's history of a memory holds its newest versions: each is read by the guard again,
-# and an agent that wrote 1,500 versions of 20 KB had every other agent wait 20 s per call.
+# An agent's history of a memory holds its newest versions, to a number and to a length of
+# text: each is read by the guard again, and an agent that wrote 1,500 versions of 20 KB had
+# every other agent wait 20 s per call (50 versions of 63 KB still cost 1.7 s).
 AGENT_HISTORY = 50
+AGENT_HISTORY_CHARS = 200_000
 
 
 def _seen_by(
@@ -236,11 +239,13 @@ def _seen_by(
     released = [n for n, entry in enumerate(entries) if entry["change"] == "release"]
     since = released[-1] if released else 0
     seen: list[dict[str, Any]] = []
+    read = 0
     for entry in reversed(entries[since:]):
-        if len(seen) == newest:
+        if len(seen) == newest or seen and newest and read >= AGENT_HISTORY_CHARS:
             break
         if only is not None and entry["version"] != only:
             continue
+        read += len(entry["content"])
         if _readable_then(entry, actor) and not guard.scan(entry["content"]):
             seen.append(entry)
     return seen[::-1]
