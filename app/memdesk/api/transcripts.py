@@ -216,11 +216,19 @@ def _latest_by_id(records: list[Any]) -> list[Any]:
     return [latest[key] for key in order]
 
 
+_FROM_A_TOOL = ("toolUseResult", "sourceToolUseID", "parent_tool_use_id")
+
+
 def _message(record: dict[str, Any]) -> dict[str, str] | None:
     if record.get("isMeta") or record.get("isCompactSummary"):
         return None  # Claude Code's own notes (command wrappers, compaction summaries)
     if record.get("isSidechain") is True:
         return None  # a subagent's conversation: its "user" is the agent's own prompt
+    if any(record.get(key) for key in _FROM_A_TOOL):
+        # a tool's result, what a tool call put in the turn, a prompt to a subagent: in the
+        # user's turn, never typed by the person (a red team's text beside such a mark was
+        # stored as the person's)
+        return None
     inner = record.get("message") if isinstance(record.get("message"), dict) else record
     kind = _text_or_none(record.get("type"))
     if {kind, _text_or_none(inner.get("role"))} == {"user", "assistant"}:
