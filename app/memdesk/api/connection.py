@@ -116,8 +116,7 @@ class Connection(QObject):
             # (What waits unread counts, not the answer now: one answer past the limit, the
             # person's export of a large store, closed the person's own connection.)
             logger.warning("closing %r: it does not read its replies", self.session.agent)
-            self._closing = True
-            self._sock.abort()
+            self.abort()
             return
         self._sock.write(payload)
 
@@ -144,6 +143,7 @@ class Connection(QObject):
         return 0 if self._sock is None else self._sock.bytesToWrite()
 
     def abort(self) -> None:
+        """Close at once, dropping what waits unsent."""
         self._closing = True
         if self._sock is not None:
             self._sock.abort()
