@@ -89,6 +89,15 @@ def _stored(message: str) -> list[str]:
         # an answer naming the agent's own proposal
         "yes, keep the retries at three, as in your first suggestion",
         "the 'only failed jobs' one, the rest can wait",
+        # a pick among options by its number in words, a verbless "the X, not our Y"
+        "option two. keep `Makefile.old` around with a `# LEGACY` banner until cutover",
+        "the vendor id, not our sku.",
+        # another's wish passed on, with the person's word that it is not theirs
+        "Dana from sales would rather everyone used the shared inbox because 'it's faster'. "
+        "I'm reporting that, not agreeing.",
+        # a setting tried and what it gave
+        "with --jobs 8 it builds in 41s, without it 2m50s. pushed to the review app ok",
+        "with the lazy loader: startup works, 90ms warm, heap stays under 60MB",
     ],
 )
 def test_a_misreading_class_is_not_stored(message):
@@ -117,6 +126,8 @@ def test_a_misreading_class_is_not_stored(message):
             "changelog entries go under changes/ named after the PR, so this one would be 412.md",
             ["changes/"],
         ),
+        # a value set right beside its default, with no "yes" in front
+        ("fyi the cache redis listens on 6390, not the default one", ["6390"]),
         # a state until something happens, with what it rules meanwhile
         (
             "we're pinned to django 4.2 until wagtail ships 5.0 support, so no 5.0 apis please",

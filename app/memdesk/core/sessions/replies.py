@@ -26,6 +26,9 @@ ANSWER = re.compile(
     # which one, said back: "Yes, the pspReference, not our merchantReference."
     r"^(?:yes|yeah|yep|yup|no|nope|right|correct),?\s+(?:the|that|this) [\w`' -]{1,30}?,\s*not "
     r"[\w`' -]{1,30}[.!]?$|"
+    # the same with the yes left out, a name and no verb: "the pspReference, not our own"
+    r"^(?:the|that|this) [\w`'-]+(?: (?!(?:is|are|was|were|runs?|lives?|sits?|goes|uses?|has|"
+    r"have)\b)[\w`'-]+){0,2},\s*not (?:the|our|that|this|my) [\w`' -]{1,30}[.!]?$|"
     # the agent's own proposal named: "use flow control with block size 0, as in your second
     # proposal"; "the 'all environments' one"
     r"\bas (?:in|per) your (?:\w+ )?(?:proposal|option|suggestion|version|draft|idea|example)\b|"
@@ -59,7 +62,7 @@ MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I
 _PICKED = re.compile(
     r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
     r"last|other|former|latter|top|bottom)(?: one| option| approach| variant| version)?|"
-    r"option (?:[a-d]|\d)|(?-i:[A-D])|#?\d|the [\w -]{1,30},\s*(?:yes|yep|yeah))"
+    r"option (?:[a-d]|\d|one|two|three|four)|(?-i:[A-D])|#?\d|the [\w -]{1,30},\s*(?:yes|yep|yeah))"
     r"\s*(?:[.,;:!—–]|-\s|$)",
     _I,
 )
