@@ -98,6 +98,17 @@ def _stored(message: str) -> list[str]:
         # a setting tried and what it gave
         "with --jobs 8 it builds in 41s, without it 2m50s. pushed to the review app ok",
         "with the lazy loader: startup works, 90ms warm, heap stays under 60MB",
+        # a question put off to another time, an order told "subject to change"
+        "About switching the logs to Loki, let's leave that question for another day.",
+        "The caching layer, that we talk about at some other point, not now.",
+        "The order I have in mind, subject to change: first the worker images, since they share "
+        "one base, then the web tier.",
+        # another's view told as theirs: "X's take:", a state that lasts "until then"
+        "my lead's take: every table gets soft deletes and an audit trigger. heavy-handed imo",
+        "The main VPN is down while the ISP swaps the modem; we're on the LTE backup until then.",
+        # a fault that comes back, told with exasperation
+        "Whenever the runners update, the build cache gets wiped and I get paged. Always on a "
+        "Sunday. It's maddening.",
     ],
 )
 def test_a_misreading_class_is_not_stored(message):

@@ -68,7 +68,7 @@ _VENTED = re.compile(
     r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
     r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up|"
     # exasperation: "who did this", "useless", "every. time.", "Infuriating.", a shout, 😭
-    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|absurd|"
+    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|maddening|absurd|"
     r"black magic|should be illegal|every\.\s*time|a wall of (?:yellow|red|warnings|errors)|"
     r"piling up|so dumb|every\.?\s+single\.?\s+(?:time|week|day|run|release)\b|"
     r"without (?:fail|exception)|such a joy|take it personally|, of course[.!]*\s*$|"
@@ -121,7 +121,10 @@ _DISTANCED = re.compile(
     r"themselves)\b|\b(?:reporting|relaying|passing on|quoting) (?:that|this|it|them|him|her),? "
     r"(?:(?:i'?m|i am) )?not (?:agreeing|endorsing|signing)\b|\bspeaking for (?:himself|herself|"
     r"themselves)\b|\b(?:his|her|their) (?:personal view|hobby ?horse|comment)\b|"
-    r"\bi'?m not sure (?:he|she|they)(?:'s|'re| is| are)? right\b|\bnice in theory\b|"
+    r"\b(?:i'?m|i am) not sure (?:he|she|they)(?:'s|'re| is| are)? right\b|\bnice in theory\b|"
+    # "my manager's take: …", "… that's the ops rule for their dashboards. not mine"
+    r"\b(?:my|our|his|her|their) [\w-]+'s (?:take|view|opinion|position|stance|idea)\s*:|"
+    r"(?:^|[.;]\s*)not mine\b|"
     r"\bloud about it\b|\bnobody'?s acted on it\b|"
     r"\bi (?:don'?t|do not) know enough to (?:judge|say|tell)\b|"
     r"\bbut (?:he|she|they)(?:'s| is|'re| are| has| have)(?: been)? (?:the|doing|in charge)\b)",
