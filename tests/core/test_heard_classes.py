@@ -106,6 +106,20 @@ def _stored(message: str) -> list[str]:
         # another's view told as theirs: "X's take:", a state that lasts "until then"
         "my lead's take: every table gets soft deletes and an audit trigger. heavy-handed imo",
         "The main VPN is down while the ISP swaps the modem; we're on the LTE backup until then.",
+        # a question asked in other words, beside the one asked
+        "Is the nightly compaction on by default? I want to know if I must trigger it by hand "
+        "every time.",
+        "Does the proxy always retry idempotent calls? I've never been entirely clear on that.",
+        # a reaction to what was shown, with the kind of thing liked
+        "nice, tidy diff, that's what I like to see",
+        "Ha. Lovely, that's the kind of two-liner I like.",
+        # the work of this session, and its occasion
+        "Good morning. My intention is to start with the importer, then the reports, then the "
+        "exports.",
+        "For the purposes of this refactor, please keep every public signature exactly as it is.",
+        # a complaint closed with one word, or with a suspicion
+        "the installer needs 3 minutes to unpack on this VM. Always. I make tea meanwhile.",
+        "every plugin update renames a setting, I'm half convinced they do it on purpose",
         # a fault that comes back, told with exasperation
         "Whenever the runners update, the build cache gets wiped and I get paged. Always on a "
         "Sunday. It's maddening.",

@@ -66,7 +66,10 @@ QUESTION = re.compile(
 # A question typed without its mark, wherever it is asked.
 ASKED = re.compile(
     r",\s*any (?:clue|idea|ideas|thoughts)\b|\bany (?:clue|idea|ideas) (?:why|how|what|where)\b|"
-    r"\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b",
+    r"\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b|"
+    # asked in other words: "I want to know if old backups are deleted by themselves"
+    r"\b(?:i|we) (?:want|would like|'d like) to (?:know|find out|understand) (?:if|whether|how|"
+    r"why|what|when|which)\b",
     _I,
 )
 HEDGE = re.compile(
@@ -102,6 +105,11 @@ TRANSIENT = re.compile(
     r"company|client|product|lab)\b)[\w-]+(?: [\w-]+)? only(?=\s*(?:[.!,;:)—–-]|$))|"
     r"^until\b|\buntil (?:\w+day|next|the end of|further notice|\d\d?(?::\d\d)?)\b|"
     r"^today\b|\bfor this (?:quick |first |one )?(?:check|test|try|experiment|run|demo)\b|"
+    r"^(?:(?:today|tonight|now|this (?:morning|afternoon|evening)),?\s+)?(?:i|we)(?:'d| would) "
+    r"like to (?:write|build|create|add|automate|formali[sz]e|set up|make|implement|start|port|"
+    r"migrate|refactor|try|prototype|draft)\b|"
+    r"^(?:i|we) want to (?:write|build|create|automate|formali[sz]e|set up|implement|start|"
+    r"prototype|draft)\b|"
     r"\b(?:rn|asap|today only|for the next (?:couple (?:of )?|few )?(?:\w+ )?(?:hours?|"
     r"minutes?|days?|weeks?))\b|\bwhile (?:we|i|they|you) \w+|"
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
@@ -115,7 +123,9 @@ TRANSIENT = re.compile(
     r"(?<!\bnot just for )(?<!\bnot only for )(?<!\bnot just )"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|this time|"
     r"this (?:round|iteration|cycle|rollout|sprint)|this morning|this afternoon|this week|"
-    r"next week|for this (?:pr|push|merge|deploy|conversation|chat|change|ticket|"
+    r"next week|\bfor the purposes? of this\b|"
+    r"for this (?:pr|push|merge|deploy|conversation|chat|change|ticket|cleanup|refactor|"
+    r"refactoring|"
     r"task|commit|branch|one|release|fix|run|\w+ run|session|pass|build|prototype|upload|"
     r"test|file|function|method|class|query|script|endpoint|component|page|screen|case|example|"
     r"sweep|chart|table|notebook|dataset|job|helper|draft|figure|plot|mockup|sketch|"
@@ -293,9 +303,10 @@ LIKED_AT_HAND = re.compile(
     r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
     r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|yes+)\W+)*(?:that's|that is|"
     r"thats|this is|it's|this looks|"
-    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:\w+ ){1,3}?)(?:that )?i "
+    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,3}?)(?:that )?i "
     r"(?:always |really )?(?:like|love|want|wanted|prefer)\b|"
     r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
+    r"\bthat'?s (?:exactly )?what (?:i|we) (?:like|love|want|wanted) to see\b|"
     # after a cheer, not after the way it points back to ("…, that's how I like it")
     r"[!\u2600-\U0001faff]\s*that'?s (?:exactly )?how i (?:like|want|prefer) it[.!]*\s*$",
     _I,
@@ -306,7 +317,8 @@ SELF_REPORT = re.compile(
     r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
     r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b|"
     r"\bi(?:'m| am) (?:a bit |so |totally |quite )?confused\b|"
-    r"\bi(?:'ve| have) (?:always )?assumed\b|\bi never compared\b",
+    r"\bi(?:'ve| have) (?:always )?assumed\b|\bi never compared\b|"
+    r"\bi(?:'ve| have) never been (?:entirely |quite |fully |really |totally )?(?:clear|sure)\b",
     _I,
 )
 # Two options named and nothing said of them: "pest vs phpunit for new tests", "Oban vs a

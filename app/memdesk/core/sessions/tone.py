@@ -68,7 +68,8 @@ _VENTED = re.compile(
     r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
     r"no one)\b|drives me (?:nuts|crazy|insane|up the wall)|sick of|fed up|"
     # exasperation: "who did this", "useless", "every. time.", "Infuriating.", a shout, 😭
-    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|maddening|absurd|"
+    r"who did this|useless[.!]*\s*$|unbelievable|infuriating|maddening|absurd|i have words|"
+    r"(?:convinced|swear|bet|sure) (?:they|he|she|it) (?:do|does|did) (?:it|this|that) on purpose|"
     r"black magic|should be illegal|every\.\s*time|a wall of (?:yellow|red|warnings|errors)|"
     r"piling up|so dumb|every\.?\s+single\.?\s+(?:time|week|day|run|release)\b|"
     r"without (?:fail|exception)|such a joy|take it personally|, of course[.!]*\s*$|"
@@ -78,6 +79,8 @@ _VENTED = re.compile(
     # more time on SPI archaeology than …"
     r"\b(?:really |so |very |just )?(?:tiring|exhausting|draining|frustrating)[.!]*\s*$|"
     r"\bevery\.\s+single\.|(?:^|[.!?]\s+)every (?:single )?one[.!]|"
+    # a complaint closed with one word: "40 seconds to start on this laptop. Always."
+    r"(?:^|[.!?…]\s+)(?:always|honestly)[.!]+(?=\s|$)|"
     r"\bi spend more time (?:on|fighting|fixing)\b|"
     r"\b(?:always|every time|inevitably) end(?:s)? up\b|\bevery time i think\b|"
     # a judgement of a thing, or the time it takes from the person: "safari devtools are the

@@ -12,7 +12,8 @@ _I = re.IGNORECASE
 UNDECIDED = re.compile(
     r"\b(?:let's not decide|haven't (?:decided|made up my mind)|not decided|undecided|"
     r"keep (?:that|the|this) (?:question|decision|topic) open|can wait|"
-    r"not a decision|is a proposal|the intention is|subject to change|"
+    r"not a decision|is a proposal|(?:the|my|our) intention is|(?:my|our) idea is\b|"
+    r"subject to change|"
     r"decide (?:it |that |this )?later|not sure yet|"
     r"we'll see|up in the air|let's revisit|(?:we|i) might\b|might (?:switch|move|go|use)|"
     r"(?:no|not) (?:a )?(?:decision|commitment) yet|open question|on the fence|leaning|"
