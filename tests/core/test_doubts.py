@@ -34,9 +34,8 @@ def _confidences(message: str) -> set[str]:
         "Use the retry helper instead of the hand-written loop and drop the sleep.",
         # a complaint, told by how it ends
         "Our flaky e2e suite always fails on the payments page, without fail.",
-        # the person unsure, a state not reached yet
-        "Does the linter always sort imports in this repo, or only on CI? I've never been "
-        "quite sure.",
+        # a state not reached yet (the person unsure of a thing is not even proposed:
+        # test_heard_classes)
         "We don't have the read replica wired up yet, so point reports at the primary.",
         # a story told in the past tense
         "We always meant to split the monolith's config and never did.",
