@@ -211,7 +211,7 @@ class Dispatcher:
             if session.role == "user":
                 return handler(dict(params), session)
             with self.service.time_limit(self._request_seconds, method):
-                return handler(dict(params), session)
+                return self.service.as_seen_by(handler(dict(params), session), session.actor)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None
         except UnicodeEncodeError:

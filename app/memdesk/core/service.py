@@ -162,7 +162,16 @@ class Rooms:
 ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "desk": ("database", "changes", "path", "not_waiting", "time_limit"),
     "recall": ("search", "queued_recalls", "flush_recalls", "retrieval_log"),
-    "reads": ("get", "stale", "list_memories", "count", "timeline", "history", "readable_by"),
+    "reads": (
+        "get",
+        "stale",
+        "list_memories",
+        "count",
+        "timeline",
+        "history",
+        "readable_by",
+        "as_seen_by",
+    ),
     "undo": ("record", "apply_step"),
     "status": (
         "remove",

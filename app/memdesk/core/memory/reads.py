@@ -14,7 +14,7 @@ from memdesk.core.errors import (
     NotFound,
     ValidationError,
 )
-from memdesk.core.memory import staleness
+from memdesk.core.memory import agents_see, staleness
 from memdesk.core.memory.records import to_dict
 from memdesk.core.rules import KINDS, LAYERS, SOURCES
 from memdesk.core.search.filters import Filters, order_by
@@ -174,6 +174,10 @@ class Reads:
         """Which of `memory_ids` `actor` may read (all that exist, to the person)."""
         rows = Memory.select().where(Memory.uuid.in_(among(memory_ids)))
         return {row.uuid for row in rows if visible_to(row, actor)}
+
+    def as_seen_by(self, answer: Any, actor: Actor) -> Any:
+        """`answer` as `actor` may be told it (`agents_see`)."""
+        return agents_see.as_seen_by(answer, actor, self.readable_by)
 
     def history(self, memory_id: str, *, actor: Actor = USER) -> list[dict[str, Any]]:
         """Every version, oldest first, each with the change that produced it (who, when, why);
