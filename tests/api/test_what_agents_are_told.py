@@ -3,7 +3,9 @@ others searched their way to a memory, nor the id of a hidden memory one replace
 
 from __future__ import annotations
 
-from memdesk.api.client import Client
+import pytest
+
+from memdesk.api.client import Client, MemdeskError
 from memdesk.core import agent
 
 
@@ -30,6 +32,13 @@ def test_an_agent_is_not_told_how_often_others_searched_their_way_to_a_memory(
         *pump.run(other.call, "memory.search", query="release notes")["hits"],
     ]
     assert answers
+    # nor told by the order of a list
+    with pytest.raises(MemdeskError) as refused:
+        pump.run(other.call, "memory.list", order="-recall_count")
+    assert refused.value.code == -32602
+    assert "for an agent" in refused.value.message
+    assert "updated_at" in refused.value.message
+    assert service.list_memories(order="-recall_count")[0]["id"] == rule["id"]
     for answer in answers:
         assert "recall_count" not in answer, answer
         assert "last_recalled_at" not in answer, answer

@@ -124,7 +124,7 @@ class Reads:
         query = (
             Memory.select()
             .where(Filters.build(**filters).where())
-            .order_by(*order_by(order))
+            .order_by(*order_by(order, agent=filters.get("viewer") is not None))
             .offset(offset)
             .limit(limit)
         )

@@ -187,15 +187,21 @@ def _ids(value: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(value)
 
 
-def order_by(order: str) -> list[peewee.Ordering]:
+# What other clients searched their way to is the person's to see: sorted by it, an agent's
+# list told it even with the counts left out (`agents_see`).
+RECALLS = ("recall_count", "last_recalled_at")
+
+
+def order_by(order: str, *, agent: bool = False) -> list[peewee.Ordering]:
     """`"-updated_at"` sorts descending; ties always fall back to the newest id."""
     if not isinstance(order, str):
         raise ValidationError("order must be text such as '-updated_at'", field="order")
     name = order.lstrip("-+")
-    if name not in ORDERABLE:
+    sortable = [f for f in ORDERABLE if not agent or f not in RECALLS]
+    if name not in sortable:
         raise ValidationError(
-            f"order {order!r} is not a sortable field; use one of: {', '.join(ORDERABLE)} "
-            "(prefix - for descending)",
+            f"order {order!r} is not a sortable field{' for an agent' if name in ORDERABLE else ''}"
+            f"; use one of: {', '.join(sortable)} (prefix - for descending)",
             field="order",
         )
     column = getattr(Memory, name)
