@@ -391,8 +391,32 @@ def test_a_reason_told_in_passing_is_no_decision_of_the_session(service):
         transcript=[
             {"role": "user", "content": "yesterday CI took 40 minutes because the cache broke"},
             {"role": "assistant", "content": "We chose to pin the cache key to the lockfile."},
+            {"role": "user", "content": "ok, makes sense"},
         ],
     )
     summary = service.get(ended["summary"]["id"])["content"]
     assert "Decisions:\n- We chose to pin the cache key to the lockfile." in summary
     assert "because the cache broke" not in summary.split("Decisions:")[1]
+
+
+def test_a_decision_the_agent_reports_is_its_account_until_the_person_agrees(service):
+    """A summary listed the agent's "we decided …" among the session's decisions whether or
+    not the person ever agreed: read back later, it passed for the person's decision."""
+    service.session_start("s10", actor=CLAUDE)
+    ended = service.session_end(
+        "s10",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "the export times out on big workspaces"},
+            {"role": "assistant", "content": "We decided to stream the export in pages."},
+            {"role": "user", "content": "sounds good, go ahead"},
+            {"role": "assistant", "content": "I chose gzip over zstd for the archive."},
+            {"role": "user", "content": "what does the progress bar show now?"},
+        ],
+    )
+    decisions = service.get(ended["summary"]["id"])["content"].split("Decisions:")[1]
+    assert "- We decided to stream the export in pages.\n" in decisions
+    assert (
+        "- I chose gzip over zstd for the archive. (the agent's account; the person did not say)"
+        in decisions
+    )

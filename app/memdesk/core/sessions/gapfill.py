@@ -446,10 +446,14 @@ def _finding(pattern: Pattern, match: re.Match[str], body: str, sentence: str, c
     return Finding(pattern.name, confidence, pattern.kind, content, sentence, scope)
 
 
+def accepts(reply: str) -> bool:
+    """Whether the user's reply opens by accepting what the assistant just proposed."""
+    return bool(_ACCEPT.match(next(iter(sentences(reply)), "")))
+
+
 def _accepted(proposal: str, reply: str) -> list[Finding]:
     """The decision in an assistant's proposal, when the user's reply accepts it."""
-    first = next(iter(sentences(reply)), "")
-    if not _ACCEPT.match(first):
+    if not accepts(reply):
         return []
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+", pasted.prose(proposal)):

@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from memdesk.core import guard
+from memdesk.core.sessions import gapfill
 
 MAX_ITEMS = 12  # per section of a summary
 
@@ -115,7 +116,7 @@ def summary_parts(
     commits = list(reversed(notes.commits))
     unfinished: list[str] = []
     first_prompt = None
-    for message in messages:
+    for n, message in enumerate(messages):
         text = message.get("content", "")
         if message.get("role") == "user" and first_prompt is None and text.strip():
             first_prompt = _first_line(text)
@@ -128,8 +129,10 @@ def summary_parts(
             if not sentence or len(sentence) > 240:
                 continue
             decided = message.get("role") == "assistant" and _DECISION.search(sentence)
-            if decided and sentence not in decisions:
-                decisions.append(sentence)
+            if decided:
+                decision = sentence if _agreed(messages, n) else f"{sentence} {_AGENTS_WORD}"
+                if decision not in decisions:
+                    decisions.append(decision)
             if _TODO.search(sentence) and sentence not in unfinished:
                 unfinished.append(sentence)
     if notes.plan:
@@ -151,6 +154,21 @@ def summary_parts(
         "unfinished": _unique(unfinished)[:MAX_ITEMS],
         "commits": commits[:MAX_ITEMS],
     }
+
+
+# A decision the agent reports is its account until the person's next message agrees: read
+# back later as "Decisions", it passed for the person's.
+_AGENTS_WORD = "(the agent's account; the person did not say)"
+
+
+def _agreed(messages: Sequence[dict[str, str]], at: int) -> bool:
+    """Whether the person's next message, right after the assistant's at `at`, agrees."""
+    following = messages[at + 1] if at + 1 < len(messages) else None
+    return (
+        following is not None
+        and following.get("role") == "user"
+        and gapfill.accepts(following.get("content", ""))
+    )
 
 
 def _unique(items: list[str]) -> list[str]:
