@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -269,6 +270,39 @@ def test_a_hostile_transcript_path_fails_open_within_seconds(hook, db_path, sock
         ).fetchone()[0]
     assert ended == 4
     assert len(hook_failures.recent(db_path)) == 3
+
+
+def test_a_host_that_never_closes_the_hooks_input_is_not_waited_for(db_path, sock_path):
+    """A hook waited for the end of its input until the host killed it, and the agent with
+    it. (INPUT_SECONDS is 10; one second here.)"""
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path, "MEMDESK_AGENT": "claude-code"}
+    started = time.monotonic()
+    with subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from memdesk.api import hook_input, hooks; hook_input.INPUT_SECONDS = 1; "
+            "sys.exit(hooks.main(sys.argv[1:]))",
+            "UserPromptSubmit",
+            "--db",
+            str(db_path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as running:
+        assert running.stdin is not None
+        running.stdin.write(b'{"session_id": "s1", "prompt": "what port does sta')
+        running.stdin.flush()  # and never closed while the hook runs
+        code = running.wait(timeout=20)
+        took = time.monotonic() - started
+        assert running.stdout is not None
+        assert running.stderr is not None
+        out, err = running.stdout.read(), running.stderr.read()
+    assert (code, out) == (0, b"")
+    assert b"Traceback" not in err
+    assert took < 8
 
 
 def test_deeply_nested_or_oversized_input_fails_open(hook, db_path, sock_path):

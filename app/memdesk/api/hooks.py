@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import hook_failures, naming, projects, sent, transcripts, workspace
+from memdesk.api import (
+    hook_failures,
+    hook_input,
+    naming,
+    projects,
+    sent,
+    transcripts,
+    workspace,
+)
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 
 AGENT_ENV = "MEMDESK_AGENT"
@@ -409,7 +417,7 @@ def main(argv: list[str]) -> int:
             f"HOST, {DENY_FLAG}\n"
         )
         return 0  # fail-open: a hook never blocks the agent
-    stdin = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
+    stdin = hook_input.read_input(sys.stdin.fileno(), MAX_STDIN_BYTES)
     out, err = run(event, stdin, db, deny=deny, agent=agent)
     if out:
         sys.stdout.write(out + "\n")
