@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core import NotFound, ValidationError, agent
+from memdesk.core import NotAllowed, NotFound, ValidationError, agent
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
 
@@ -235,3 +235,37 @@ def test_an_update_an_agent_may_not_read_casts_no_doubt_it_can_see(service):
     assert service.get(note["id"], actor=CURSOR)["stale"] is None
     context = service.build_context("billing service deploys", actor=CURSOR)["text"]
     assert "possible update" not in context
+
+
+def test_a_second_agents_private_copy_reaches_the_owners_proposals_never(service):
+    """A red team's agent planted a private note, and `proposals.list` then told it that
+    another agent wrote the same words privately: who, and when."""
+    bait = service.add("The rollout key phrase is amber falcon", visibility="private", actor=CLAUDE)
+    service.add("The rollout key phrase is amber falcon", visibility="private", actor=CURSOR)
+    assert service.proposals(actor=CLAUDE) == []
+    assert service.proposals(actor=CURSOR) == []  # its memory is not the cursor's to read
+    (proposal,) = service.proposals()  # the person's to decide, as before
+    assert (proposal["kind"], proposal["memory"]) == ("promote", bait["id"])
+    assert "also written by cursor" in proposal["why"]
+
+
+def test_an_edit_of_a_replaced_memory_names_the_replacement_only_to_whoever_may_read_it(
+    service,
+):
+    """A red team's agent edited a memory the person had corrected, and the refusal gave it
+    the id of the correction the person had since made private."""
+    old = service.add("The staging database is on port 5432")
+    fix = service.correct(old["id"], "The staging database is on port 5433")
+    service.update(fix["id"], visibility="private")
+    with pytest.raises(NotAllowed) as to_agent:
+        service.update(old["id"], content="port 5434", actor=CLAUDE)
+    assert "was replaced" in to_agent.value.message
+    assert fix["id"] not in to_agent.value.message
+    with pytest.raises(NotAllowed) as to_person:
+        service.update(old["id"], content="port 5434")
+    assert f"edit {fix['id']} instead" in to_person.value.message
+    shared = service.add("Release notes go in docs/releases")
+    shared_fix = service.correct(shared["id"], "Release notes go in CHANGELOG.md")
+    with pytest.raises(NotAllowed) as readable:
+        service.update(shared["id"], content="docs/notes", actor=CLAUDE)
+    assert f"edit {shared_fix['id']} instead" in readable.value.message

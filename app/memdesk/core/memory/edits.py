@@ -15,7 +15,7 @@ from memdesk.core.events import Change
 from memdesk.core.memory import labels
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.identity_room import check_identity_room
-from memdesk.core.memory.reads import Reads
+from memdesk.core.memory.reads import Reads, visible_to
 from memdesk.core.memory.records import EDITABLE_FIELDS, to_dict
 from memdesk.core.memory.versions import Versions
 from memdesk.core.memory.writes import Writes
@@ -70,7 +70,7 @@ class Edits:
         with self.desk.write() as pending:
             row = self.reads.row(memory_id, actor=actor)
             _check_version(row, expected_version)
-            _check_in_use(row)
+            _check_in_use(row, actor)
             return self.apply(row, changes, actor, pending, change="update", reason=reason)
 
     def update_many(
@@ -268,9 +268,11 @@ class Edits:
             return removed
 
 
-def _check_in_use(row: Memory) -> None:
+def _check_in_use(row: Memory, actor: Actor) -> None:
     """An edit to a memory in the Trash or replaced reaches no one: the person's edit landed
-    there, said "saved", and agents kept getting the replacement it was meant to overrule."""
+    there, said "saved", and agents kept getting the replacement it was meant to overrule.
+    The replacement is named to whoever may read it (its id told an agent that a private or
+    withheld memory existed)."""
     if row.status == "active":
         return
     last = (
@@ -288,17 +290,17 @@ def _check_in_use(row: Memory) -> None:
         )
     # a correction supersedes it; a merge made it a duplicate of its keeper
     newer = (
-        Memory.select(Memory.uuid)
+        Memory.select(Memory.uuid, Memory.flag, Memory.visibility, Memory.agent)
         .join(Link, on=Link.src)
         .where((Link.dst == row) & (Link.relation == "supersedes"))
         .first()
     ) or (
-        Memory.select(Memory.uuid)
+        Memory.select(Memory.uuid, Memory.flag, Memory.visibility, Memory.agent)
         .join(Link, on=Link.dst)
         .where((Link.src == row) & (Link.relation == "duplicate_of"))
         .first()
     )
-    instead = f"; edit {newer.uuid} instead" if newer else ""
+    instead = f"; edit {newer.uuid} instead" if newer and visible_to(newer, actor) else ""
     raise NotAllowed(
         f"memory {row.uuid} was replaced{by}, so an edit to it reaches no one{instead}",
         field="id",

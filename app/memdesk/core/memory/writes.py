@@ -308,7 +308,9 @@ class Writes:
         )
         self.proposing.propose(
             pending,
-            agent=row.agent,
+            # filed in the name of whoever caused it: in its owner's, the second writer's
+            # private or unsure copy (and who wrote it, when) reached the owner's proposals
+            agent=actor.agent if second else row.agent,
             kind="promote",
             content=row.content,
             why=f"share with every agent ({why})",

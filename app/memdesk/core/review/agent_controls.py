@@ -87,10 +87,11 @@ class AgentControls:
             try:
                 self._budgets.charge(actor.agent, memories, size)
             except TooMany:
-                self._notice_overrun(actor.agent)
+                budgets = self._budgets
+                self._notice_overrun(actor.agent, budgets.sharing if budgets.refused_shared else [])
                 raise
 
-    def _notice_overrun(self, agent: str) -> None:
+    def _notice_overrun(self, agent: str, sharing: list[str]) -> None:
         """Tell the person in the Inbox, once while the notice waits, not per refused write."""
         waiting = Proposal.select().where(
             (Proposal.kind == OVERRUN) & (Proposal.agent == agent) & (Proposal.status == "pending")
@@ -103,8 +104,15 @@ class AgentControls:
                 pending,
                 agent=agent,
                 kind=OVERRUN,
-                content=f"Agent {agent!r} went over its write budget: its writes are refused "
-                "until it slows down.",
+                content=(
+                    f"Agent {agent!r} went over its write budget: its writes are refused "
+                    "until it slows down."
+                    if not sharing
+                    else f"Agents together went over the write budget they share, last "
+                    f"{agent!r}: their writes are refused until they slow down. Writing this "
+                    f"minute ({len(sharing)} names): {', '.join(sharing[:40])}"
+                    f"{', …' if len(sharing) > 40 else ''}."
+                ),
                 why=f"each agent may write {budgets.writes_per_minute:,} memories and "
                 f"{budgets.bytes_per_minute // (1024 * 1024)} MiB a minute; a runaway or "
                 "hostile agent would otherwise fill the store and this Inbox",
