@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import uuid
 
 import pytest
 
+from memdesk.core import MemdeskError
+from memdesk.core.sync import git, syncing
 from memdesk.core.sync.files import memory_path
 
 
@@ -394,3 +397,55 @@ def test_a_misnamed_memory_file_is_named_in_the_refusals_not_lost_silently(machi
     assert odd in refused
     assert f"{link}: memories/" in refused
     assert "is a symbolic link, not a file" in refused
+
+
+def _push_tree_bomb(machines, levels: int) -> None:
+    """memories/ as one small tree reused at each of `levels` levels: 10**levels files named
+    by a few hundred bytes of git objects (red team 34)."""
+    git = ["git", "--git-dir", str(machines.remote)]
+
+    def run(*args: str, given: str | None = None) -> str:
+        done = subprocess.run([*git, *args], input=given, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    blob = run("hash-object", "-w", "--stdin", given='---\nid: "x"\n---\nhello\n')
+    tree = run("mktree", given=f"100644 blob {blob}\tf.md\n")
+    for _ in range(levels):
+        tree = run("mktree", given="".join(f"040000 tree {tree}\td{n}\n" for n in range(10)))
+    top = [line for line in run("ls-tree", "main").splitlines() if not line.endswith("memories")]
+    root = run("mktree", given="\n".join([*top, f"040000 tree {tree}\tmemories"]) + "\n")
+    commit = run("commit-tree", root, "-p", "main", "-m", "bomb")
+    run("update-ref", "refs/heads/main", commit)
+
+
+def test_a_remote_naming_millions_of_files_with_a_few_objects_is_refused_at_once(
+    machines, monkeypatch
+):
+    """Red team 34: 80 KB of git objects named 10^6 files (one tree reused at each level); a
+    sync took 19 s and 1.8 GB, and reported each of them, a 186 MB report."""
+    _first_push(machines)
+    machines.sync("b")
+    monkeypatch.setattr(git, "MAX_TREE_FILES", 5_000)
+    _push_tree_bomb(machines, levels=4)  # 10,000 files
+    before = machines.shared("b")
+    with pytest.raises(MemdeskError, match="lists more than 5,000 files"):
+        machines.sync("b")
+    assert machines.shared("b") == before
+
+
+def test_misnamed_files_past_a_hundred_are_counted_not_each_named(machines):
+    _first_push(machines)
+    _push_tree_bomb(machines, levels=3)  # 1,000 files, each misnamed
+    refused = machines.sync("b")[0]["refused"]
+    named = [line for line in refused if "is not named as memdesk names" in line]
+    assert len(named) == 100
+    assert any("900 more files under memories/ are not named" in line for line in refused)
+
+
+def test_a_sync_names_a_thousand_refusals_and_counts_the_rest():
+    many = [f"memories/ab/x{n}.md: refused" for n in range(2_500)]
+    reported = syncing._reported(many)
+    assert reported[:1_000] == many[:1_000]
+    assert reported[1_000:] == ["… and 1,500 more (2,500 refused in all)"]
+    assert syncing._reported(many[:10]) == many[:10]

@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,16 @@ _REMOTE_SIDE_OFF = (
     "core.fsmonitor=false",
     "core.alternateRefsCommand=true",
 )
+# A memory's file is at most 256 KiB: git need not look for deltas between larger files, nor
+# unpack a fetch into loose objects. A crafted 395 KB remote of thirty 200 MB blobs of zeros,
+# deltas of one another, held a sync 85 s at 2.6 GB (17 s and a few MB with these).
+_BIG_FILES = ("core.bigFileThreshold=1m", "pack.threads=1")
+_FETCH = ("core.bigFileThreshold=1m", "fetch.unpackLimit=1")
+# Far past what memdesk is made for (a million memories, one file each): a crafted remote
+# naming 10^6 files with 80 KB of git objects (one tree reused at each level) took a sync 19 s
+# and 1.8 GB, and the next level would have taken ten times that.
+MAX_TREE_FILES = 1_200_000
+KEPT_DEEP = 100
 BASE = "refs/memdesk/base"  # the commit this machine last synced: the merge's common state
 NETWORK_SECONDS = 300
 LOCAL_SECONDS = 600
@@ -81,6 +92,7 @@ class Mirror:
         refspec = f"+refs/heads/{self.branch}:{self.remote_ref}"
         try:
             self._git(
+                *(word for setting in _FETCH for word in ("-c", setting)),
                 "fetch",
                 "--quiet",
                 "--no-tags",
@@ -101,19 +113,47 @@ class Mirror:
         except SyncFailed:
             return None
 
-    def tree(self, commit: str | None) -> dict[str, Entry]:
+    def tree(self, commit: str | None) -> tuple[dict[str, Entry], int]:
+        """The files of `commit` (to MAX_TREE_FILES), and how many were left out: of those
+        deeper than memdesk's layout (`memories/xx/file`), only the first KEPT_DEEP are kept,
+        to be named as misnamed; a crafted remote's million of them held 1.8 GB."""
         if commit is None:
-            return {}
-        out = self._git("ls-tree", "-r", "-l", "-z", commit)
-        entries = {}
-        for record in out.split("\0"):
-            if not record:
-                continue
+            return {}, 0
+        entries: dict[str, Entry] = {}
+        deep = 0
+        for record in self._listed(commit):
             meta, _, path = record.partition("\t")
             mode, kind, sha, size = meta.split()
-            if kind == "blob":
-                entries[path] = Entry(sha, int(size), mode)
-        return entries
+            if kind != "blob":
+                continue
+            if path.count("/") > 2:
+                deep += 1
+                if deep > KEPT_DEEP:
+                    continue
+            entries[path] = Entry(sha, int(size), mode)
+        return entries, max(0, deep - KEPT_DEEP)
+
+    def _listed(self, commit: str) -> Iterator[str]:
+        with subprocess.Popen(
+            ["git", "ls-tree", "-r", "-l", "-z", commit],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self._env(),
+        ) as listing:
+            assert listing.stdout is not None
+            rest, count = b"", 0
+            while chunk := listing.stdout.read(1 << 20):
+                *records, rest = (rest + chunk).split(b"\0")
+                count += len(records)
+                if count > MAX_TREE_FILES:
+                    listing.kill()
+                    raise SyncFailed(
+                        f"the remote's branch lists more than {MAX_TREE_FILES:,} files; "
+                        "memdesk's remotes hold one file per memory. Nothing was taken"
+                    )
+                yield from (r.decode("utf-8", "replace") for r in records if r)
+            if listing.wait() != 0:
+                raise SyncFailed(f"git ls-tree failed reading {commit}")
 
     def read(self, shas: list[str]) -> dict[str, bytes]:
         """Blobs by id, through one cat-file process."""
@@ -178,7 +218,7 @@ class Mirror:
         machine's business, and a server would refuse a changed command."""
         if not _is_local(self.url()):
             return []
-        safe = " ".join(f"-c {setting}" for setting in _REMOTE_SIDE_OFF)
+        safe = " ".join(f"-c {setting}" for setting in (*_REMOTE_SIDE_OFF, *_BIG_FILES))
         return [f"--{program}=git {safe} {program}"]
 
     def set_base(self, commit: str) -> None:
@@ -194,33 +234,36 @@ class Mirror:
     def _git(self, *args: str, network: bool = False) -> str:
         return self._run(list(args), None, network=network).decode("utf-8", "replace")
 
-    def _run(self, args: list[str], data: bytes | None, *, network: bool = False) -> bytes:
+    def _env(self) -> dict[str, str]:
         # Never wait for a password or a host-key question nobody will see.
-        env = {
+        return {
             "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
             **os.environ,
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_DIR": str(self.path),
         }
+
+    def _run(self, args: list[str], data: bytes | None, *, network: bool = False) -> bytes:
+        command = next(a for n, a in enumerate(args) if a != "-c" and args[n - 1 : n] != ["-c"])
         try:
             done = subprocess.run(
                 ["git", *args],
                 input=data,
                 capture_output=True,
-                env=env,
+                env=self._env(),
                 timeout=NETWORK_SECONDS if network else LOCAL_SECONDS,
                 check=False,
             )
         except subprocess.TimeoutExpired:
             raise SyncFailed(
-                f"git {args[0]} gave no answer in {NETWORK_SECONDS if network else LOCAL_SECONDS}"
+                f"git {command} gave no answer in {NETWORK_SECONDS if network else LOCAL_SECONDS}"
                 " s; nothing was changed here. Check the remote and the network, then sync again"
             ) from None
         except FileNotFoundError:
             raise SyncFailed("git is not installed; sync needs it") from None
         if done.returncode != 0:
             why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
-            raise SyncFailed(f"git {args[0]} failed: {why}")
+            raise SyncFailed(f"git {command} failed: {why}")
         return done.stdout
 
 

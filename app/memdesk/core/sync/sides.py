@@ -20,6 +20,10 @@ from memdesk.core.sync.merge import Side
 TAKE_BYTES = 128 * 2**20  # changed memory files one sync reads: ~130,000 memories of 1 KB
 READ_BYTES = 16 * 2**20  # read from git at a time
 SYMLINK = "120000"  # git's mode of a symbolic link
+# Files under memories/ misnamed, each named in the sync's report; the rest are counted (a
+# crafted remote's million of them made a 186 MB report, read again by `sync status`).
+NAMED_MISNAMED = 100
+_NAMED = f"memdesk names a memory's file ({MEMORIES}/xx/<words>--<id>.md)"
 
 
 @dataclass
@@ -36,15 +40,18 @@ class TreeSide:
 
     @classmethod
     def read(cls, mirror: Mirror, commit: str | None) -> TreeSide:
-        side = cls(mirror, mirror.tree(commit))
+        files, left_out = mirror.tree(commit)
+        side = cls(mirror, files)
+        misnamed = left_out  # deeper than a memory's file, past the first few
+        named = 0
         for path, entry in side.tree.items():
             memory_id = id_of_path(path)
             if memory_id is None:
                 if path.startswith(f"{MEMORIES}/"):  # a memory's file, misnamed: said, not lost
-                    side.refused[path] = (
-                        f"{path!r} is not named as memdesk names a memory's file "
-                        f"({MEMORIES}/xx/<words>--<id>.md)"
-                    )
+                    misnamed += 1
+                    if named < NAMED_MISNAMED:
+                        side.refused[path] = f"{path!r} is not named as {_NAMED}"
+                        named += 1
                 continue
             if entry.mode == SYMLINK:
                 side.refused[memory_id] = f"{path} is a symbolic link, not a file"
@@ -54,6 +61,10 @@ class TreeSide:
                 side.others.setdefault(memory_id, []).append(path)
             else:
                 side.paths[memory_id] = path
+        if misnamed > named:
+            side.refused[f"{MEMORIES}/"] = (
+                f"{misnamed - named:,} more files under {MEMORIES}/ are not named as {_NAMED}"
+            )
         identity = side.tree.get(IDENTITY)
         if identity is not None:
             side._read_identity(identity)

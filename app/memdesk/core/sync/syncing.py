@@ -322,7 +322,9 @@ class Sync:
             "sent": outcome.sent,
             "taken": taken,
             "conflicts": len(outcome.conflicts),
-            "refused": sorted([f"{k}: {why}" for k, why in refused.items()] + told_older),
+            "refused": _reported(
+                sorted([f"{k}: {why}" for k, why in refused.items()] + told_older)
+            ),
             "held": sorted((set(refused) - {IDENTITY}) | still),
             # held while this machine kept them to itself: compared afresh once shared again
             "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
@@ -427,8 +429,18 @@ def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str,
         "taken": len(takes),
         "to_trash": sum(u.deleted for u in takes),
         "conflicts": len(outcome.conflicts),
-        "refused": [f"{k}: {why}" for k, why in sorted(refused.items())],
+        "refused": _reported([f"{k}: {why}" for k, why in sorted(refused.items())]),
     }
+
+
+REPORTED = 1_000  # refusals a sync names one by one; a crafted remote can give a million
+
+
+def _reported(refusals: list[str]) -> list[str]:
+    if len(refusals) <= REPORTED:
+        return refusals
+    rest = len(refusals) - REPORTED
+    return [*refusals[:REPORTED], f"… and {rest:,} more ({len(refusals):,} refused in all)"]
 
 
 @contextmanager
