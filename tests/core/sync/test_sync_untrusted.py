@@ -449,3 +449,16 @@ def test_a_sync_names_a_thousand_refusals_and_counts_the_rest():
     assert reported[:1_000] == many[:1_000]
     assert reported[1_000:] == ["… and 1,500 more (2,500 refused in all)"]
     assert syncing._reported(many[:10]) == many[:10]
+
+
+def test_large_files_beside_the_memories_are_fetched_whole_never_unpacked(machines):
+    """Red team 34: thirty 200 MB files of zeros, deltas of one another, in a 395 KB push:
+    unpacked into loose objects, each found as a delta of the next, the fetch ran 85 s at
+    2.6 GB. Files past 1 MiB are now neither searched for deltas nor unpacked."""
+    _first_push(machines)
+    machines.push_files({f"junk/f{n}": "\0" * (3 << 20) + str(n) for n in range(3)})
+    machines.sync("b")
+    objects = machines.root / "b.db.sync" / "origin.git" / "objects"
+    loose = [p for p in objects.iterdir() if len(p.name) == 2 and any(p.iterdir())]
+    assert loose == []
+    assert list((objects / "pack").glob("*.pack"))
