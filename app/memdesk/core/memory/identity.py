@@ -51,9 +51,15 @@ class Identity:
         An agent is not given an entry the injection guard withholds, nor another agent's
         private one: the profile is injected into every session."""
         rows = [r for r in identity_rows() if visible_to(r, actor)]
+        # To an agent each entry is one line: an entry written with line breaks (imported, or
+        # from the person's remote) put a "## Standing rules" heading of its own inside the
+        # Identity block every agent reads.
+        lines = [
+            " ".join(r.content.split()) if actor.source == "agent" else r.content for r in rows
+        ]
         return {
-            "text": "\n".join(r.content for r in rows),
-            "size": rules.profile_size(len(r.content) for r in rows),
+            "text": "\n".join(lines),
+            "size": rules.profile_size(len(line) for line in lines),
             "limit": rules.IDENTITY_LIMIT,
             "ids": [r.uuid for r in rows],
         }
