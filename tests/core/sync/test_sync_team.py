@@ -720,6 +720,22 @@ def test_a_team_remote_links_nothing_outside_its_projects(machines, tmp_path):
     machines.run("ana", lambda s: s.sync())
     assert machines.run("ana", lambda s: s.get(forged))["links"] == []
     assert machines.run("ana", lambda s: s.get(global_rule["id"]))["links"] == []
+    # nor names it as what a file replaces (red team 34: shown by `memdesk show`)
+    other = str(uuid.uuid4())
+    machines.push_files(
+        {
+            memory_path(other): _file(
+                other,
+                "acme writes dates as ISO 8601.",
+                project='"acme"',
+                writer='"bo@work"',
+                supersedes=f'"{global_rule["id"]}"',
+            )
+        },
+        remote=team,
+    )
+    machines.run("ana", lambda s: s.sync())
+    assert machines.run("ana", lambda s: s.get(other))["supersedes"] is None
 
 
 def test_a_writer_name_set_before_names_were_checked_goes_out_as_one_now(machines):

@@ -74,6 +74,7 @@ def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incomi
     """A remote links only to what it carries: a team remote's file linked the person's
     global memory as superseded."""
     targets = {to for found in incoming.values() for to, _ in found.links}
+    targets |= {f.columns["supersedes"] for f in incoming.values() if f.columns.get("supersedes")}
     if not targets:
         return
     rows = Memory.select(Memory.uuid, Memory.project, Memory.layer)
@@ -84,6 +85,8 @@ def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incomi
     }
     for found in incoming.values():
         found.links = [(to, relation) for to, relation in found.links if to not in outside]
+        if found.columns.get("supersedes") in outside:  # nor names it as what it replaces
+            found.columns["supersedes"] = None
 
 
 def _speaks_for_the_person(
