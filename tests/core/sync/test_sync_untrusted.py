@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import threading
 import uuid
+from pathlib import Path
 
 import pytest
 
 from memdesk.core import MemdeskError
-from memdesk.core.sync import git, syncing
+from memdesk.core.sync import git, local_remote, syncing
 from memdesk.core.sync.files import memory_path
 
 
@@ -462,3 +464,75 @@ def test_large_files_beside_the_memories_are_fetched_whole_never_unpacked(machin
     loose = [p for p in objects.iterdir() if len(p.name) == 2 and any(p.iterdir())]
     assert loose == []
     assert list((objects / "pack").glob("*.pack"))
+
+
+def test_a_remote_with_a_work_tree_never_has_a_push_check_out_its_files(machines, tmp_path):
+    """Red team 35: a folder remote with a work tree, `receive.denyCurrentBranch=updateInstead`
+    and a clean/smudge filter in its own config: each push checked the files out there through
+    that filter, so its command ran as the person at every sync."""
+    ran = tmp_path / "ran"
+    work = tmp_path / "shared-folder"
+    git = ["git", "-C", str(work), "-c", "user.name=x", "-c", "user.email=x@x"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    for key, value in (
+        ("receive.denyCurrentBranch", "updateInstead"),
+        ("filter.their.smudge", f"sh -c 'echo smudge >> {ran}; cat'"),
+        ("filter.their.clean", f"sh -c 'echo clean >> {ran}; cat'"),
+    ):
+        subprocess.run([*git, "config", key, value], check=True)
+    (work / ".gitattributes").write_text("* filter=their\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "theirs"], check=True)
+    ran.unlink(missing_ok=True)  # their own commit ran it: not memdesk
+    machines.run("a", lambda s: s.add("Deploys go through the release train"))
+    machines.run("a", lambda s: s.sync_init(str(work)))
+    with pytest.raises(MemdeskError, match="pushes only to a bare repository"):
+        machines.sync("a")
+    assert not ran.exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["config", "HEAD", "packed-refs", "objects/info/alternates", "refs/heads/main"]
+)
+def test_a_folder_remote_holding_a_pipe_where_git_reads_a_file_is_refused_at_once(machines, name):
+    """Red team 35: a named pipe in place of a folder remote's config (or HEAD, a ref, ...)
+    held the sync until its time limit, and every other sync of that remote meanwhile."""
+    _first_push(machines)
+    path = machines.remote / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    done: list[object] = []
+
+    def sync() -> None:
+        try:
+            machines.sync("b")
+        except MemdeskError as exc:
+            done.append(exc.message)
+
+    syncing_thread = threading.Thread(target=sync, daemon=True)
+    syncing_thread.start()
+    syncing_thread.join(20)
+    assert done, "the sync was still waiting on the pipe"
+    assert "which is not a file" in str(done[0])
+
+
+def test_a_folder_remote_whose_alternates_read_as_endless_zeros_is_refused(machines):
+    """Red team 35: objects/info/alternates linked to /dev/zero grew the other side of the
+    fetch by 200 MB a second, 9.5 GB at 30 s."""
+    _first_push(machines)
+    alternates = machines.remote / "objects" / "info" / "alternates"
+    alternates.parent.mkdir(parents=True, exist_ok=True)
+    alternates.symlink_to("/dev/zero")
+    with pytest.raises(MemdeskError, match="which is not a file"):
+        machines.sync("b")
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "prlimit"), reason="Linux caps others")
+def test_every_git_a_sync_starts_has_its_memory_capped():
+    with subprocess.Popen(["sleep", "5"]) as sleeping:
+        local_remote.bound(sleeping.pid)
+        limits = Path(f"/proc/{sleeping.pid}/limits").read_text()
+        sleeping.kill()
+    (line,) = [row for row in limits.splitlines() if row.startswith("Max address space")]
+    assert line.split()[3] == str(local_remote.MEMORY_BYTES)

@@ -7,8 +7,10 @@ a remote sends is executed (a bare mirror runs no checkout and no hooks from els
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -17,17 +19,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdesk.core.errors import MemdeskError
+from memdesk.core.sync import local_remote
 
-# What a local remote's own config could make its side of a fetch or push run.
+# What a local remote's own config could make its side of a fetch or push run. (A folder
+# with a work tree and `receive.denyCurrentBranch=updateInstead` had each push check its files
+# out there, through the clean and smudge filters its own config named: code ran at every sync.)
 _REMOTE_SIDE_OFF = (
     "core.hooksPath=/dev/null",
     "core.fsmonitor=false",
     "core.alternateRefsCommand=true",
+    "receive.denyCurrentBranch=refuse",
 )
+# Every git memdesk starts maps packs in small windows: its memory is capped (local_remote).
+_BOUNDED = ("core.packedGitWindowSize=32m", "core.packedGitLimit=256m")
 # A memory's file is at most 256 KiB: git need not look for deltas between larger files, nor
 # unpack a fetch into loose objects. A crafted 395 KB remote of thirty 200 MB blobs of zeros,
 # deltas of one another, held a sync 85 s at 2.6 GB (17 s and a few MB with these).
-_BIG_FILES = ("core.bigFileThreshold=1m", "pack.threads=1")
+_BIG_FILES = ("core.bigFileThreshold=1m", "pack.threads=1", *_BOUNDED)
 _FETCH = ("core.bigFileThreshold=1m", "fetch.unpackLimit=1")
 # Far past what memdesk is made for (a million memories, one file each): a crafted remote
 # naming 10^6 files with 80 KB of git objects (one tree reused at each level) took a sync 19 s
@@ -89,6 +97,7 @@ class Mirror:
 
     def fetch(self) -> str | None:
         """The remote branch's newest commit, or None when the remote has none yet."""
+        self._check_local()
         refspec = f"+refs/heads/{self.branch}:{self.remote_ref}"
         try:
             self._git(
@@ -140,6 +149,7 @@ class Mirror:
             stderr=subprocess.DEVNULL,
             env=self._env(),
         ) as listing:
+            local_remote.bound(listing.pid)
             assert listing.stdout is not None
             rest, count = b"", 0
             while chunk := listing.stdout.read(1 << 20):
@@ -196,6 +206,7 @@ class Mirror:
         return commit
 
     def push(self, commit: str) -> None:
+        self._check_local()
         try:
             self._git(
                 "push",
@@ -206,9 +217,20 @@ class Mirror:
                 network=True,
             )
         except SyncFailed as exc:
+            if "checked out" in exc.message:
+                raise SyncFailed(
+                    f"the remote {self.url()} has {self.branch} checked out in a work tree; "
+                    "memdesk pushes only to a bare repository (`git init --bare`), where no "
+                    "push changes files. Nothing was sent"
+                ) from None
             if any(w in exc.message for w in ("rejected", "fetch first", "non-fast-forward")):
                 raise Rejected("the remote changed while syncing") from None
             raise
+
+    def _check_local(self) -> None:
+        url = self.url()
+        if _is_local(url) and (why := local_remote.refusal(url)):
+            raise SyncFailed(f"{why}. Nothing was changed here")
 
     def _local_side(self, program: str) -> list[str]:
         """For a remote on this machine (a folder, a USB disk, a share), the options that
@@ -245,26 +267,36 @@ class Mirror:
 
     def _run(self, args: list[str], data: bytes | None, *, network: bool = False) -> bytes:
         command = next(a for n, a in enumerate(args) if a != "-c" and args[n - 1 : n] != ["-c"])
+        seconds = NETWORK_SECONDS if network else LOCAL_SECONDS
+        bounded = [word for setting in _BOUNDED for word in ("-c", setting)]
         try:
-            done = subprocess.run(
-                ["git", *args],
-                input=data,
-                capture_output=True,
+            # A group of its own: a time limit ends git and what it started (the other side of
+            # a local transfer), not git alone.
+            with subprocess.Popen(
+                ["git", *bounded, *args],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 env=self._env(),
-                timeout=NETWORK_SECONDS if network else LOCAL_SECONDS,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise SyncFailed(
-                f"git {command} gave no answer in {NETWORK_SECONDS if network else LOCAL_SECONDS}"
-                " s; nothing was changed here. Check the remote and the network, then sync again"
-            ) from None
+                start_new_session=True,
+            ) as running:
+                local_remote.bound(running.pid)
+                try:
+                    out, err = running.communicate(data, timeout=seconds)
+                except subprocess.TimeoutExpired:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(running.pid, signal.SIGKILL)
+                    running.communicate()
+                    raise SyncFailed(
+                        f"git {command} gave no answer in {seconds} s; nothing was changed here. "
+                        "Check the remote and the network, then sync again"
+                    ) from None
         except FileNotFoundError:
             raise SyncFailed("git is not installed; sync needs it") from None
-        if done.returncode != 0:
-            why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+        if running.returncode != 0:
+            why = err.decode("utf-8", "replace").strip() or f"exit {running.returncode}"
             raise SyncFailed(f"git {command} failed: {why}")
-        return done.stdout
+        return out
 
 
 def _is_local(url: str) -> bool:
