@@ -14,7 +14,7 @@ import fcntl
 import json
 import shutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -322,9 +322,7 @@ class Sync:
             "sent": outcome.sent,
             "taken": taken,
             "conflicts": len(outcome.conflicts),
-            "refused": _reported(
-                sorted([f"{k}: {why}" for k, why in refused.items()] + told_older)
-            ),
+            "refused": _reported(refused, told_older),
             "held": sorted((set(refused) - {IDENTITY}) | still),
             # held while this machine kept them to itself: compared afresh once shared again
             "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
@@ -429,18 +427,22 @@ def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str,
         "taken": len(takes),
         "to_trash": sum(u.deleted for u in takes),
         "conflicts": len(outcome.conflicts),
-        "refused": _reported([f"{k}: {why}" for k, why in sorted(refused.items())]),
+        "refused": _reported(refused),
     }
 
 
 REPORTED = 1_000  # refusals a sync names one by one; a crafted remote can give a million
 
 
-def _reported(refusals: list[str]) -> list[str]:
-    if len(refusals) <= REPORTED:
-        return refusals
-    rest = len(refusals) - REPORTED
-    return [*refusals[:REPORTED], f"… and {rest:,} more ({len(refusals):,} refused in all)"]
+def _reported(refused: dict[str, str], more: Sequence[str] = ()) -> list[str]:
+    """The refusals as the report names them, "key: why", sorted: the first REPORTED of them,
+    and how many more."""
+    keys = sorted(refused)
+    lines = sorted([*(f"{k}: {refused[k]}" for k in keys[:REPORTED]), *more])
+    total = len(keys) + len(more)
+    if total <= REPORTED:
+        return lines
+    return [*lines[:REPORTED], f"… and {total - REPORTED:,} more ({total:,} refused in all)"]
 
 
 @contextmanager
