@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core import MemdeskError
+from memdesk.core import MemdeskError, ValidationError
 from memdesk.core.sync import git, local_remote, syncing
 from memdesk.core.sync.files import memory_path
 
@@ -456,7 +456,7 @@ def test_a_sync_names_a_thousand_refusals_and_counts_the_rest():
 def test_large_files_beside_the_memories_are_fetched_whole_never_unpacked(machines):
     """Red team 34: thirty 200 MB files of zeros, deltas of one another, in a 395 KB push:
     unpacked into loose objects, each found as a delta of the next, the fetch ran 85 s at
-    2.6 GB. Files past 1 MiB are now neither searched for deltas nor unpacked."""
+    2.6 GB. Files past 300 KiB are now neither searched for deltas nor unpacked."""
     _first_push(machines)
     machines.push_files({f"junk/f{n}": "\0" * (3 << 20) + str(n) for n in range(3)})
     machines.sync("b")
@@ -536,3 +536,42 @@ def test_every_git_a_sync_starts_has_its_memory_capped():
         sleeping.kill()
     (line,) = [row for row in limits.splitlines() if row.startswith("Max address space")]
     assert line.split()[3] == str(local_remote.MEMORY_BYTES)
+
+
+def test_a_folder_remote_whose_config_includes_another_file_is_refused(machines, tmp_path):
+    """Red team 36: `include.path` in a folder remote's config naming a pipe (or
+    /dev/stdin: git read the sync's own input) held every sync until its time limit."""
+    _first_push(machines)
+    pipe = tmp_path / "their.pipe"
+    os.mkfifo(pipe)
+    with (machines.remote / "config").open("a") as config:
+        config.write(f"[include]\n\tpath = {pipe}\n")
+    with pytest.raises(MemdeskError, match="includes other files"):
+        machines.sync("b")
+
+
+@pytest.mark.parametrize("where", ["borrowed store", "reflog"])
+def test_pipes_further_in_a_folder_remote_are_refused_at_once(machines, tmp_path, where):
+    """Red team 36: past the first fix, a pipe in the store a folder's alternates names, or
+    in place of a reflog, still held a sync."""
+    _first_push(machines)
+    if where == "borrowed store":
+        store = tmp_path / "borrowed" / "objects"
+        (store / "info").mkdir(parents=True)
+        os.mkfifo(store / "info" / "alternates")
+        info = machines.remote / "objects" / "info"
+        info.mkdir(parents=True, exist_ok=True)
+        (info / "alternates").write_text(f"{store}\n")
+    else:
+        log = machines.remote / "logs" / "refs" / "heads" / "main"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(log)
+    with pytest.raises(MemdeskError, match="which is not a file"):
+        machines.sync("b")
+
+
+def test_a_remote_run_by_a_transport_helper_is_refused(machines):
+    """Red team 36: `sync init fd::7` was taken, and its sync waited on a descriptor."""
+    for url in ("fd::7", "ext::sh -c touch% /tmp/x", "testgit::/srv/repo"):
+        with pytest.raises(ValidationError, match="transport::address"):
+            machines.run("a", lambda s, url=url: s.sync_init(url))

@@ -167,10 +167,16 @@ def _write_json(path: Path, data: Any) -> None:
 def checked_remote(
     url: object, branch: object, name: object, projects: object, config: Config
 ) -> Remote:
-    if not isinstance(url, str) or not url.strip() or url.startswith("-"):
+    if (
+        not isinstance(url, str)
+        or not url.strip()
+        or url.startswith("-")
+        or _HELPER.match(url.strip())
+    ):
         raise ValidationError(
             "remote must be a git URL or path: a bare repository on a disk, "
-            "user@host:path over ssh, or https://…",
+            "user@host:path over ssh, or https://… (no `transport::address`: `fd::7` "
+            "left a sync waiting on a descriptor nobody writes)",
             field="remote",
         )
     branch = "main" if branch is None else branch
@@ -193,6 +199,10 @@ def checked_remote(
             raise ValidationError("projects must be a list of project names", field="projects")
         chosen = sorted({validate.name(p, "projects") for p in projects})
     return Remote(name=name, url=_absolute(url.strip()), branch=branch, projects=chosen)
+
+
+# git's "<transport>::<address>": a remote helper runs the transfer (ext:: a command)
+_HELPER = re.compile(r"^[A-Za-z0-9+.-]+::")
 
 
 def _absolute(url: str) -> str:

@@ -29,14 +29,21 @@ _REMOTE_SIDE_OFF = (
     "core.fsmonitor=false",
     "core.alternateRefsCommand=true",
     "receive.denyCurrentBranch=refuse",
+    # a push had the folder's receive-pack start `git gc --auto` detached, with the folder's
+    # pack.window 1500 and pack.depth 4095: minutes of a core after the sync returned. It now
+    # runs within the push's time limit, as git's defaults would have it run.
+    "gc.autoDetach=false",
+    "pack.window=10",
+    "pack.depth=50",
+    "pack.windowMemory=256m",
 )
 # Every git memdesk starts maps packs in small windows: its memory is capped (local_remote).
 _BOUNDED = ("core.packedGitWindowSize=32m", "core.packedGitLimit=256m")
 # A memory's file is at most 256 KiB: git need not look for deltas between larger files, nor
 # unpack a fetch into loose objects. A crafted 395 KB remote of thirty 200 MB blobs of zeros,
 # deltas of one another, held a sync 85 s at 2.6 GB (17 s and a few MB with these).
-_BIG_FILES = ("core.bigFileThreshold=1m", "pack.threads=1", *_BOUNDED)
-_FETCH = ("core.bigFileThreshold=1m", "fetch.unpackLimit=1")
+_BIG_FILES = ("core.bigFileThreshold=300k", "pack.threads=1", *_BOUNDED)
+_FETCH = ("core.bigFileThreshold=300k", "fetch.unpackLimit=1")
 # Far past what memdesk is made for (a million memories, one file each): a crafted remote
 # naming 10^6 files with 80 KB of git objects (one tree reused at each level) took a sync 19 s
 # and 1.8 GB, and the next level would have taken ten times that.
@@ -263,6 +270,8 @@ class Mirror:
             **os.environ,
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_DIR": str(self.path),
+            # the transports a memdesk remote uses; no remote helper (fd::, ext::, …) runs
+            "GIT_ALLOW_PROTOCOL": "file:git:http:https:ssh",
         }
 
     def _run(self, args: list[str], data: bytes | None, *, network: bool = False) -> bytes:

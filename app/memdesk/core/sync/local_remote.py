@@ -10,45 +10,103 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 import stat
 from pathlib import Path
 
-# What git reads of a repository before and while it sends or takes objects.
-_READ = (
+# What git reads of a repository before and while it sends or takes objects: these files,
+# and every file in these folders (the refs, reflogs, packs and their indexes, worktrees).
+_FILES = (
     "config",
+    "config.worktree",
     "HEAD",
     "packed-refs",
     "commondir",
     "shallow",
     "info/grafts",
     "info/alternates",
-    "objects/info/alternates",
-    "objects/info/http-alternates",
-    "objects/info/packs",
 )
-_REFS_LOOKED_AT = 10_000  # files under refs/ checked; a remote with more is refused
+_FOLDERS = ("refs", "logs", "worktrees", "objects/info", "objects/pack")
+_LOOKED_AT = 20_000  # entries checked in those folders; a remote with more is refused
+_ALTERNATES = 5  # object stores reached through objects/info/alternates, one from another
 # Address space a git process may take: mmap windows are kept small (`git._BOUNDED`), so a
 # first pull of a million memories fits; what /dev/zero read as a path list does not.
 MEMORY_BYTES = 2 * 1024**3
 
 
 def refusal(url: str) -> str | None:
-    """Why a local remote is refused: its git files are not plain files (a pipe, a device),
-    or there are too many to look at; None when it may be read."""
+    """Why a local remote is refused: a file git reads there is not a plain file (a pipe, a
+    device), its config includes other files, or there is too much to look at; None when it
+    may be read."""
     root = Path(url.removeprefix("file://"))
     git_dir = root / ".git" if (root / ".git").is_dir() else root
-    for name in _READ:
+    for name in _FILES:
         if why := _not_plain(git_dir / name, root):
             return why
-    looked = 0
-    for folder, dirs, files in os.walk(git_dir / "refs"):
-        looked += len(dirs) + len(files)
-        if looked > _REFS_LOOKED_AT:
-            return f"the remote {root} holds more than {_REFS_LOOKED_AT:,} refs; memdesk syncs one"
+    if why := _includes(git_dir / "config", root):
+        return why
+    looked = [0]
+    for folder in _FOLDERS:
+        if why := _walked(git_dir / folder, root, looked):
+            return why
+    return _alternates(git_dir / "objects", root, looked, _ALTERNATES)
+
+
+def _walked(folder: Path, root: Path, looked: list[int]) -> str | None:
+    for where, dirs, files in os.walk(folder):
+        looked[0] += len(dirs) + len(files)
+        if looked[0] > _LOOKED_AT:
+            return f"the remote {root} holds more than {_LOOKED_AT:,} refs, logs and packs"
         for name in files:
-            if why := _not_plain(Path(folder) / name, root):
+            if why := _not_plain(Path(where) / name, root):
                 return why
+    return None
+
+
+def _alternates(objects: Path, root: Path, looked: list[int], left: int) -> str | None:
+    """The object stores `objects` borrows from, checked as its own are."""
+    listed = objects / "info" / "alternates"
+    if why := _not_plain(listed, root):
+        return why
+    try:
+        with listed.open("rb") as read:
+            lines = read.read(65536).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in (ln.strip() for ln in lines):
+        if not line or line.startswith("#"):
+            continue
+        if left == 0:
+            return f"the remote {root} borrows objects more than {_ALTERNATES} stores deep"
+        store = (objects / line).resolve() if not Path(line).is_absolute() else Path(line)
+        for folder in ("info", "pack"):
+            if why := _walked(store / folder, root, looked):
+                return why
+        if why := _alternates(store, root, looked, left - 1):
+            return why
+    return None
+
+
+# git reads a config's includes wherever they point (a pipe, /dev/stdin: the transfer's own
+# input), and no option turns that off for a repository's config.
+_INCLUDE = re.compile(rb"^\s*\[\s*include(?:if)?\b", re.IGNORECASE | re.MULTILINE)
+_CONFIG_BYTES = 1 << 20
+
+
+def _includes(config: Path, root: Path) -> str | None:
+    try:
+        with config.open("rb") as read:
+            text = read.read(_CONFIG_BYTES + 1)
+    except OSError:
+        return None  # no config: git says so itself
+    if len(text) > _CONFIG_BYTES:
+        return f"the remote {root} has a config of more than 1 MiB; memdesk reads none so large"
+    if _INCLUDE.search(text):
+        return (
+            f"the remote {root} has a config that includes other files ([include] or "
+            "[includeIf]); memdesk reads no repository whose settings come from elsewhere"
+        )
     return None
 
 
@@ -61,9 +119,10 @@ def _not_plain(path: Path, root: Path) -> str | None:
         return f"the remote {root}: {path.name} cannot be read ({exc.strerror})"
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
+    shown = path.relative_to(root) if path.is_relative_to(root) else path
     return (
-        f"the remote {root} holds {path.relative_to(root)}, which is not a file (a pipe, a "
-        "device or a socket); memdesk reads no repository set up so"
+        f"the remote {root} holds {shown}, which is not a file (a pipe, a device or a "
+        "socket); memdesk reads no repository set up so"
     )
 
 
