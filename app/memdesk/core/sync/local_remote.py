@@ -54,7 +54,8 @@ def refusal(url: str) -> str | None:
 
 
 def _walked(folder: Path, root: Path, looked: list[int]) -> str | None:
-    for where, dirs, files in os.walk(folder):
+    # through linked folders too, as git goes (the count bounds a loop of links)
+    for where, dirs, files in os.walk(folder, followlinks=True):
         looked[0] += len(dirs) + len(files)
         if looked[0] > _LOOKED_AT:
             return f"the remote {root} holds more than {_LOOKED_AT:,} refs, logs and packs"
