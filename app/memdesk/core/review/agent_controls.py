@@ -87,8 +87,7 @@ class AgentControls:
             try:
                 self._budgets.charge(actor.agent, memories, size)
             except TooMany:
-                budgets = self._budgets
-                self._notice_overrun(actor.agent, budgets.sharing if budgets.refused_shared else [])
+                self._notice_overrun(actor.agent, self._budgets.sharing)
                 raise
 
     def _notice_overrun(self, agent: str, sharing: list[str]) -> None:

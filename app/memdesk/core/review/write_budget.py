@@ -70,11 +70,10 @@ class WriteBudgets:
     _buckets: dict[str, tuple[_Bucket, _Bucket]] = field(default_factory=dict)
     overruns: dict[str, Overrun] = field(default_factory=dict)
     _writers: dict[str, float] = field(default_factory=dict)  # agent name -> last write
-    # The names writing in the minute the shared budget last refused one: for the person's
-    # notice. An agent is not told them: every agent writing then, private writers too, was
-    # named to whichever agent ran the budget down.
+    # When the shared budget refused the last write, the names writing that minute: for the
+    # person's notice. An agent is not told them: every agent writing then, private writers
+    # too, was named to whichever agent ran the budget down.
     sharing: list[str] = field(default_factory=list)
-    refused_shared: bool = False  # the last refusal was the shared budget's
 
     def charge(self, agent: str, memories: int, size: int) -> None:
         """Take `memories` writes of `size` bytes from `agent`'s budget and from the one all
@@ -85,7 +84,7 @@ class WriteBudgets:
         if len(self._writers) > 1024:  # a flood of names must not grow this for ever
             self._writers = {n: at for n, at in self._writers.items() if now - at <= 60}
         self._writers[agent] = now
-        self.refused_shared = False
+        self.sharing = []
         own = self._take(agent, memories, size, now, 1)
         if own is not None:
             self._refused(agent, now)
@@ -98,7 +97,6 @@ class WriteBudgets:
         if shared is not None:
             self._give_back(agent, memories, size)
             self.sharing = sorted(n for n, at in self._writers.items() if now - at <= 60)
-            self.refused_shared = True
             self._refused(agent, now)
             raise TooMany(
                 f"all agents together are over their shared write budget of {shared}; retry "
