@@ -243,6 +243,29 @@ def test_a_lead_in_before_a_colon_does_not_hide_the_statement():
     assert gapfill.find(["TODO: always run the linter."]) == []  # a to-do is not a rule
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Our billing cluster runs Postgres 15 here. So migrations should always use its syntax.",
+        "Our reverse proxy is always edge.lan:8443. Always use that in the curl examples for it.",
+    ],
+)
+def test_what_a_later_sentence_makes_of_a_statement_for_the_task_is_only_proposed(message):
+    first, then = gapfill.find([message])
+    assert first.confidence == gapfill.HIGH
+    assert message.startswith(first.content)
+    assert then.confidence == gapfill.MEDIUM
+
+
+def test_a_clause_goes_on_after_its_parenthesis():
+    found = gapfill.find(
+        ["fyi — schema changes here go to the replica (db-r2) for a day before the primary"]
+    )
+    assert [f.content for f in found] == [
+        "Schema changes here go to the replica (db-r2) for a day before the primary"
+    ]
+
+
 def test_what_is_not_used_and_what_is_are_one_statement():
     found = gapfill.find(["No, we don't use make here. Everything goes through tox."])
     assert [f.content for f in found] == ["We don't use make here; everything goes through tox"]

@@ -110,6 +110,9 @@ _DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
 _SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
+_GOES_ON_AFTER = re.compile(
+    r"^(?:for|with|to|via|after|before|until|in|on|from|by|at|per|into|over|under|within)\s",
+)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 
 
@@ -240,7 +243,8 @@ def _chunks(sentence: str) -> list[str]:
     for cut in [*cuts, None]:
         chunk = sentence[start : cut.start() if cut else len(sentence)]
         start = cut.end() if cut else len(sentence)
-        after_semicolon, before = ";" in before, cut[0] if cut else ""
+        cut_before, before = before, cut[0] if cut else ""
+        after_semicolon = ";" in cut_before
         if not chunk.strip():
             continue
         after_aside, aside = aside == len(chunks) - 1 and len(chunks) >= 2, -1
@@ -260,10 +264,18 @@ def _chunks(sentence: str) -> list[str]:
         # "btw — admonitions (:::tip / :::warning) instead of bold lines please": a word or two
         # before a parenthesis go on after it
         joins = joins or after_aside and len(_strip(chunks[-2]).split()) <= 2
+        said = chunk.strip()
+        # "go to the canary hosts (storage-canary-1..3) for 48 hours before the fleet": the
+        # clause goes on after the parenthesis (an aside of its own is still read alone)
+        joins = joins or ")" in cut_before and _GOES_ON_AFTER.match(said)
         if joins and after_aside:
-            chunks[-2] = f"{chunks[-2]} {chunk.strip()}"
+            chunks[-2] = f"{chunks[-2]} {said}"
+        elif joins and "(" in cut_before:
+            chunks[-1] = f"{chunks[-1]} ({said})"
         elif joins:
-            chunks[-1] = f"{chunks[-1]}, {chunk.strip()}"
+            # after a parenthesis the sentence goes on with its own words, comma or not
+            glue = "" if said.startswith(",") else " " if ")" in cut_before else ", "
+            chunks[-1] = f"{chunks[-1]}{glue}{said}"
         else:
             chunks.append(chunk)
             if cut is not None and ")" in cut[0]:

@@ -118,7 +118,7 @@ def find(
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
-            in_message = _one_lead(_leaning_back(in_message))
+            in_message = _one_lead(_leaning_back(in_message), text)
             if in_message and tone.doubted(text):
                 in_message = [_at_most_medium(f) for f in in_message]
             prose = pasted.prose(text)
@@ -261,7 +261,7 @@ _LEANS_BACK = re.compile(
 )
 
 
-def _one_lead(found: list[Finding]) -> list[Finding]:
+def _one_lead(found: list[Finding], text: str) -> list[Finding]:
     """A message's first statement is stored; a later one only when it says itself that it
     holds for good (always, never, "I prefer", "we use" …), else the person confirms it.
     Beside the task they came with, people state one lasting thing: a second plain statement
@@ -270,11 +270,31 @@ def _one_lead(found: list[Finding]) -> list[Finding]:
     out, stored = [], False
     for finding in found:
         if finding.confidence == HIGH:
-            if stored and not _STANDING.search(finding.sentence):
+            said = finding.sentence
+            if stored and (not _STANDING.search(said) or _applies_it(said, text)):
                 finding = _at_most_medium(finding)
             stored = True
         out.append(finding)
     return out
+
+
+# What a later sentence makes of the statement before it for the task at hand ("Our KFP is
+# 2.0.5. So the exporter ought to take …", "… please use those hostnames in the playbook"):
+# the task, in a rule's words; the statement it follows is what lasts (read sets v3–v67:
+# 7 such findings stored, none right).
+_APPLIES_IT = re.compile(
+    r"\b(?:use|input|apply|take|follow|put|pass|set)\s+(?:those|that|these|them|it)\b|"
+    r"\b(?:use|with|from)\s+(?:those|these)\s+\w",
+    re.IGNORECASE,
+)
+_SO = r"\b(?:and\s+)?so\b(?!,?\s+(?:you know|you're aware|for (?:info|context))\b)[,\s]*"
+
+
+def _applies_it(sentence: str, text: str) -> bool:
+    said = sentence.strip()
+    # (the table reads a sentence without the "So" that opens it)
+    after_so = re.search(_SO + re.escape(said[:40]), text, re.IGNORECASE)
+    return bool(_APPLIES_IT.search(said) or re.match(_SO, said, re.IGNORECASE) or after_so)
 
 
 _STANDING = re.compile(
