@@ -54,6 +54,8 @@ def test_two_unrelated_repositories_of_one_name_are_two_projects(tmp_path, monke
     monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
     client = _repository(tmp_path / "clientX" / "api", "git@corp:clientX/api.git")
     oss = _repository(tmp_path / "oss" / "api", "https://example.org/oss/api.git")
+    (client / "src").mkdir()
+    (oss / "docs").mkdir()
     assert project_of(client / "src") == "api"
     assert project_of(oss) == "oss/api"
     assert project_of(client) == "api"  # each keeps its name
@@ -95,3 +97,74 @@ def test_a_folder_named_like_a_project_with_a_space_more_is_not_that_project(
     other = _repository(tmp_path / "elsewhere" / spelt)
     assert project_of(first) == "api"
     assert project_of(other) == "elsewhere/api"
+
+
+def _registry(tmp_path, monkeypatch):
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    registry = tmp_path / "data" / "projects.json"
+    monkeypatch.setenv("MEMDESK_PROJECTS_FILE", str(registry))
+    return registry
+
+
+def test_what_is_no_folder_is_no_project_and_is_never_written_down(tmp_path, monkeypatch):
+    """A red team's hooks named /etc/passwd, /proc/self/fd/0 (the hook's own stdin file) and
+    a 960 KB path as their folders: each was written into the registry as a project."""
+    registry = _registry(tmp_path, monkeypatch)
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    for cwd in [tmp_path / "notes.txt", "/proc/self/fd/0", "/x" * 480_000]:
+        assert project_of(cwd) is None
+    assert project_of(tmp_path / "gone") == "gone"  # named, not written down
+    assert not registry.exists()
+
+
+def test_a_registry_that_cannot_be_read_is_never_taken_for_an_empty_one(tmp_path, monkeypatch):
+    """Past 4 MiB the registry was read as empty and rewritten with one entry: an unrelated
+    repository of the same folder name then took the person's project and its memories."""
+    registry = _registry(tmp_path, monkeypatch)
+    mine = _repository(tmp_path / "person" / "billing", "git@corp:person/billing.git")
+    assert project_of(mine) == "billing"
+    registry.write_text(registry.read_text()[:-1] + ', "pad": "' + "x" * 5_000_000 + '"}')
+    kept = registry.read_bytes()
+    stranger = _repository(tmp_path / "stranger" / "billing", "git@evil:x/billing.git")
+    assert project_of(stranger) not in ("billing", None)
+    assert registry.read_bytes() == kept  # left as it was, the person's entry in it
+
+
+def test_sessions_starting_at_once_never_share_a_name(tmp_path, monkeypatch):
+    """Two SessionStarts at the same moment in two unrelated `api` repositories both got
+    "api": each read the registry before the other wrote it."""
+    import threading
+
+    _registry(tmp_path, monkeypatch)
+    roots = [_repository(tmp_path / f"r{n}" / "api", f"git@host:r{n}/api.git") for n in range(8)]
+    names: dict[int, str | None] = {}
+    start = threading.Barrier(len(roots))
+
+    def name(n: int) -> None:
+        start.wait()
+        names[n] = project_of(roots[n])
+
+    threads = [threading.Thread(target=name, args=(n,)) for n in range(len(roots))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(names.values())) == len(roots)
+    assert [project_of(root) for root in roots] == [names[n] for n in range(len(roots))]
+
+
+def test_a_folder_named_longer_than_a_project_may_be_still_has_one(tmp_path, monkeypatch):
+    """A repository named with 250 characters had its session refused ("project is 250
+    characters; at most 200"): its agent got none of the person's rules."""
+    _registry(tmp_path, monkeypatch)
+    root = _repository(tmp_path / ("r" * 250))
+    name = project_of(root)
+    assert name is not None
+    assert len(name) <= 200
+    assert project_of(root) == name
+
+
+def test_the_registry_is_the_persons_to_read_only(tmp_path, monkeypatch):
+    registry = _registry(tmp_path, monkeypatch)
+    project_of(_repository(tmp_path / "api"))
+    assert registry.stat().st_mode & 0o077 == 0

@@ -15,17 +15,25 @@ root is gone (moved).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
+import time
 import unicodedata
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 PROJECT_ENV = "MEMDESK_PROJECT"
 PROJECTS_FILE_ENV = "MEMDESK_PROJECTS_FILE"
 MAX_DEPTH = 64  # folders walked up looking for .git
-MAX_ROOTS = 10_000  # a registry past this is read as empty: names are made afresh
+MAX_ROOTS = 10_000  # a registry this full takes no more: a new root's name is its own
+MAX_REGISTRY_BYTES = 4 * 1024 * 1024
+MAX_PATH = 4096  # a longer working folder is no folder of this system's
+MAX_NAME = 200  # as the server's `validate.name`
+LOCK_S = 2.0
 _ORIGIN = re.compile(r'\[remote "origin"\][^\[]*?\burl\s*=\s*(\S+)', re.S)
 
 
@@ -33,17 +41,22 @@ def project_of(cwd: str | os.PathLike[str] | None) -> str | None:
     named = os.environ.get(PROJECT_ENV, "").strip()
     if named:
         return named
-    if not cwd:
+    if not cwd or len(os.fspath(cwd)) > MAX_PATH:
         return None
     try:
         folder = Path(cwd).expanduser().resolve()
+        # a file is no project (/proc/self/fd/0 named the hook's own stdin); a folder that
+        # is not there is named, never written down
+        if folder.exists() and not folder.is_dir():
+            return None
+        there = folder.is_dir()
     except (OSError, RuntimeError, ValueError):
         return None
     root = _main_worktree(git_root(folder)) or folder
     # The home folder or / is where an agent starts when it works on nothing in particular.
     if root == root.parent or root == Path.home() or not _plain(root.name):
         return None
-    return _registered(root)
+    return _registered(root, kept=there)
 
 
 def _plain(name: str) -> str:
@@ -73,24 +86,45 @@ def _main_worktree(root: Path | None) -> Path | None:
     return repository.resolve() if repository.is_dir() else root
 
 
-def _registered(root: Path) -> str:
+def _registered(root: Path, *, kept: bool = True) -> str:
     """The name `root` was given (or is given now, and kept): its folder's name, or with its
-    parent's when another repository took that name first."""
+    parent's when another repository took that name first. Read, chosen and written under a
+    lock: two sessions starting at once in two unrelated `api` repositories both took "api"
+    (red team 37)."""
     path = _registry_path()
-    known = _read_registry(path)
-    key = str(root)
-    if isinstance(known.get(key), str):
-        return known[key]
-    names = {name: other for other, name in known.items() if isinstance(name, str)}
-    name = _plain(root.name)
-    for candidate in (name, f"{_plain(root.parent.name)}/{name}", f"{name}-{_digest(key)}"):
-        other = names.get(candidate)
-        if other is None or not Path(other).exists() or _same_repository(root, Path(other)):
-            name = candidate
-            break
-    known[key] = name
-    _write_registry(path, known)
+    with _locked(path):
+        known = _read_registry(path)
+        key = str(root)
+        if known is not None and isinstance(known.get(key), str):
+            return known[key]
+        if known is None or len(known) >= MAX_ROOTS:
+            # An unreadable or full registry is never taken for an empty one (a 4 MiB file
+            # read as empty gave an unrelated repository the person's project): a name
+            # only this folder has, for this session.
+            return _shortened(f"{_plain(root.name)}-{_digest(key)}")
+        names = {name: other for other, name in known.items() if isinstance(name, str)}
+        name = _shortened(_plain(root.name))
+        for candidate in (
+            name,
+            _shortened(f"{_plain(root.parent.name)}/{name}"),
+            _shortened(f"{name}-{_digest(key)}"),
+        ):
+            other = names.get(candidate)
+            if other is None or not Path(other).exists() or _same_repository(root, Path(other)):
+                name = candidate
+                break
+        if kept:
+            known[key] = name
+            _write_registry(path, known)
     return name
+
+
+def _shortened(name: str) -> str:
+    """A name the server takes (at most MAX_NAME characters): a folder named longer kept its
+    agent from every rule of the person's."""
+    if len(name) <= MAX_NAME:
+        return name
+    return f"{name[: MAX_NAME - 9].rstrip()}-{_digest(name)}"
 
 
 def _registry_path() -> Path:
@@ -102,23 +136,55 @@ def _registry_path() -> Path:
     return paths.data_dir() / "projects.json"
 
 
-def _read_registry(path: Path) -> dict[str, object]:
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """The registry's lock, held while it is read and written (within LOCK_S, else the name
+    is chosen without it)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + LOCK_S
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(handle)  # the lock goes with it
+
+
+def _read_registry(path: Path) -> dict[str, object] | None:
+    """The registry, {} when there is none yet, None when it cannot be read as one."""
     from memdesk import paths
 
     try:
-        known = json.loads(paths.read_regular_file(path, 4 * 1024 * 1024))
-    except (OSError, ValueError, paths.NotAFile):
+        known = json.loads(paths.read_regular_file(path, MAX_REGISTRY_BYTES))
+    except FileNotFoundError:
         return {}
-    return known if isinstance(known, dict) and len(known) <= MAX_ROOTS else {}
+    except (OSError, ValueError, paths.NotAFile):
+        return None
+    return known if isinstance(known, dict) else None
 
 
 def _write_registry(path: Path, known: dict[str, object]) -> None:
-    """Written whole and swapped in: two sessions starting at once leave one file or the
-    other, never half of one (a root missed is named again next time)."""
+    """Written whole and swapped in, readable by the person only (it lists every repository
+    they work in)."""
+    spare = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        spare = path.with_name(f".{path.name}.{os.getpid()}")
-        spare.write_text(json.dumps(known, indent=0, ensure_ascii=False), encoding="utf-8")
+        text = json.dumps(known, indent=0, ensure_ascii=False)
+        if len(text.encode("utf-8")) > MAX_REGISTRY_BYTES:
+            return  # unkept: the name holds for this session, the file stays as it was
+        handle = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
         os.replace(spare, path)
     except OSError:
         pass  # unkept, the name holds for this session; the next one names it again

@@ -82,7 +82,7 @@ class Reads:
         return rows
 
     def get(self, memory_id: str, *, actor: Actor = USER) -> dict[str, Any]:
-        self.desk.settle()  # recall counts shown must include queued searches
+        self.desk.settle_for_reading()  # recall counts shown must include queued searches
         row = self.row(memory_id, actor=actor)
         out = to_dict(row)
         out["links"] = self._links_of(row, actor)
@@ -118,7 +118,7 @@ class Reads:
         self, *, offset: int = 0, limit: int = 50, order: str = "-updated_at", **filters: Any
     ) -> list[dict[str, Any]]:
         """A page of memories matching `filters` (see `Filters.build`), sorted in SQL."""
-        self.desk.settle()  # recall counts shown must include queued searches
+        self.desk.settle_for_reading()  # recall counts shown must include queued searches
         offset = validate.integer(offset, "offset", 0)
         limit = validate.integer(limit, "limit", 1, 10_000)
         query = (
@@ -183,7 +183,7 @@ class Reads:
         """Every version, oldest first, each with the change that produced it (who, when, why);
         to an agent, the newest of those it may read (`AGENT_HISTORY`, and as many as fit in
         `AGENT_HISTORY_CHARS` of text, one at least)."""
-        self.desk.settle()  # recall counts shown must include queued searches
+        self.desk.settle_for_reading()  # recall counts shown must include queued searches
         row = self.row(memory_id, actor=actor)
         entries = _versions(row)
         if actor.source != "agent":

@@ -6,7 +6,10 @@ import functools
 import json
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import peewee
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
@@ -30,6 +33,24 @@ from memdesk.store import Link, Memory, Proposal, time_limit
 from memdesk.store.bulk import insert_rows
 
 PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
+
+
+@dataclass(frozen=True)
+class Looked:
+    """What a draft's near duplicates may be among, as read before the write lock."""
+
+    uuids: list[str]
+    after_id: int  # memories written after this one were not there to read
+
+    def now(self, filters: Filters) -> list[tuple[str, str, str | None]]:
+        """(uuid, content, project) of the candidates as they are now, with every memory
+        written since (this batch's own among them), newest first."""
+        since = retrieval.rows_since(self.after_id, filters)
+        return since + retrieval.rows_named(self.uuids, filters) if self.uuids else since
+
+
+def _alike_filters(draft: Draft) -> Filters:
+    return Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
 
 
 class Writes:
@@ -64,8 +85,9 @@ class Writes:
         a number, a negation or a name is added, linked to the older one as
         `possible_update`, and returned with `possible_update_of` set."""
         draft = Draft.parse({"content": content, **fields})
+        looked = self.look(draft) if dedup else None
         with self.desk.write() as pending:
-            return self.add_draft(draft, actor, pending, dedup=dedup)
+            return self.add_draft(draft, actor, pending, dedup=dedup, looked=looked)
 
     def add_many(
         self, items: Sequence[dict[str, Any]], *, dedup: bool = True, actor: Actor = USER
@@ -74,10 +96,14 @@ class Writes:
         if not isinstance(items, list | tuple) or not all(isinstance(i, dict) for i in items):
             raise ValidationError("items must be a list of memory objects", field="items")
         drafts = [Draft.parse(item, where=f"items[{n}]") for n, item in enumerate(items)]
+        # Compared before the write lock is taken: a hundred comparisons inside it held every
+        # other writer, the person among them, 1–2 s a batch (red team 38).
+        looked = [self.look(d) for d in drafts] if dedup else []
         with self.desk.write() as pending:
             if dedup:
                 added = [
-                    self.add_draft(d, actor, pending, dedup=True, refresh=False) for d in drafts
+                    self.add_draft(d, actor, pending, dedup=True, refresh=False, looked=seen)
+                    for d, seen in zip(drafts, looked, strict=True)
                 ]
             else:
                 added = self._insert_all(drafts, actor, pending)
@@ -94,13 +120,14 @@ class Writes:
         dedup: bool,
         supersedes: str | None = None,
         refresh: bool = True,
+        looked: Looked | None = None,
     ) -> dict[str, Any]:
         rules.check_may_write(actor, draft.layer)
         labels.check(actor, {"tags": draft.tags, "project": draft.project, "task": draft.task})
         alike: Memory | None = None
         hidden: Memory | None = None  # what the writer restated but may not see
         if dedup:
-            alike, hidden = self._alike_for(draft, actor)
+            alike, hidden = self._alike_for(draft, actor, looked)
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
                 return self._reinforce(alike, actor, pending)
             if alike is not None and dedup_rules.about_another(alike.content, draft.content):
@@ -234,22 +261,25 @@ class Writes:
         pending.extend(Change("created", r["uuid"], 1, actor.label) for r in rows)
         return [to_dict(Memory(**row)) for row in rows]
 
-    def _alike_for(self, draft: Draft, actor: Actor) -> tuple[Memory | None, Memory | None]:
+    def _alike_for(
+        self, draft: Draft, actor: Actor, looked: Looked | None = None
+    ) -> tuple[Memory | None, Memory | None]:
         """The near duplicate of `draft` that `actor` may see, and a restatement it may not
         (another agent's private memory, one the guard withholds): an agent's write is never
         compared with what it cannot read, so the answer cannot tell it that text exists."""
-        alike = self.near_duplicate(draft)
+        rows = (looked or self.look(draft)).now(_alike_filters(draft))
+        alike = self.near_duplicate(draft, rows=rows)
         if alike is None or visible_to(alike, actor):
             return alike, None
         hidden = alike if dedup_rules.restates(alike.content, draft.content) else None
-        return self.near_duplicate(draft, seen_by=actor), hidden
+        return self.near_duplicate(draft, seen_by=actor, rows=rows), hidden
 
-    def near_duplicate(self, draft: Draft, seen_by: Actor | None = None) -> Memory | None:
-        """The most similar active memory in the draft's layer and project, if at least
-        DEDUP_JACCARD alike (a restatement first, then the newest of equals); with `seen_by`,
-        the most similar of those that actor may see."""
+    def look(self, draft: Draft) -> Looked:
+        """The memories `draft` may be a near duplicate of, read without the write lock; the
+        write then reads again only what changed since (`Looked.now`)."""
+        after_id = Memory.select(peewee.fn.MAX(Memory.id)).scalar() or 0
         words = dedup.word_set(draft.content)
-        filters = Filters(layers=(draft.layer,), statuses=("active",), project=draft.project)
+        filters = _alike_filters(draft)
         ids = dedup.candidates(words, rules.DEDUP_JACCARD, self._word_counts, retrieval.postings)
         if ids is not None:
             rows = retrieval.rows_passing(ids, filters)
@@ -258,6 +288,22 @@ class Writes:
             probe = dedup.rarest(words, self._word_counts)[: spare + 1]
             hits = retrieval.containing_any(probe, filters, k=20)
             rows = [(hit["uuid"], hit["content"], hit["project"]) for hit in hits]
+        likeness = dedup.likeness_to(draft.content)
+        for _uuid, content, _project in rows:
+            likeness(content)  # each text's words read now, remembered for the write
+        return Looked([uuid for uuid, _content, _project in rows], after_id)
+
+    def near_duplicate(
+        self,
+        draft: Draft,
+        seen_by: Actor | None = None,
+        rows: list[tuple[str, str, str | None]] | None = None,
+    ) -> Memory | None:
+        """The most similar active memory in the draft's layer and project, if at least
+        DEDUP_JACCARD alike (a restatement first, then the newest of equals); with `seen_by`,
+        the most similar of those that actor may see. `rows`: the candidates, if read."""
+        if rows is None:
+            rows = self.look(draft).now(_alike_filters(draft))
         likeness = dedup.likeness_to(draft.content)
         ranked = []
         for memory_id, content, project in rows:

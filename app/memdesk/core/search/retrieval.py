@@ -233,6 +233,27 @@ def rows_passing(ids: list[int], filters: Filters) -> list[tuple[str, str, str |
     ).fetchall()
 
 
+def rows_named(uuids: list[str], filters: Filters) -> list[tuple[str, str, str | None]]:
+    """(uuid, content, project) of the memories among `uuids` that pass `filters` now."""
+    where, params = _where_sql(filters)
+    return Memory._meta.database.execute_sql(
+        "SELECT t1.uuid, t1.content, t1.project FROM json_each(?) AS chosen "
+        f"CROSS JOIN memory AS t1 ON t1.uuid = chosen.value WHERE {where} ORDER BY t1.id DESC",
+        (json.dumps(uuids), *params),
+    ).fetchall()
+
+
+def rows_since(after_id: int, filters: Filters) -> list[tuple[str, str, str | None]]:
+    """(uuid, content, project) of the memories written after `after_id` that pass
+    `filters`, newest first."""
+    where, params = _where_sql(filters)
+    return Memory._meta.database.execute_sql(
+        f"SELECT t1.uuid, t1.content, t1.project FROM memory AS t1 WHERE t1.id > ? AND {where} "
+        "ORDER BY t1.id DESC",
+        (after_id, *params),
+    ).fetchall()
+
+
 @functools.lru_cache(maxsize=256)
 def _where_sql(filters: Filters) -> tuple[str, tuple]:
     """`filters` as SQL over the memory table aliased t1, with its parameters."""

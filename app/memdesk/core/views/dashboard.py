@@ -25,7 +25,7 @@ class Dashboard:
 
     def dashboard(self, days: int = 30) -> dict[str, Any]:
         days = validate.integer(days, "days", 1, 3660)
-        self.desk.settle()
+        self.desk.settle_for_reading()
         since = (datetime.now(UTC) - timedelta(days=days - 1)).strftime("%Y-%m-%d")
         sql = self.desk.database.execute_sql
         added = dict(

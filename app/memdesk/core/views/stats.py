@@ -24,7 +24,7 @@ class Stats:
     def stats(self, *, actor: Actor = USER) -> dict[str, Any]:
         """Counts of the memories `actor` may see: an agent's leave out others' private
         memories and what the guard withholds (their tags and projects are not its to learn)."""
-        self.desk.settle()  # recall counts shown must include queued searches
+        self.desk.settle_for_reading()  # recall counts shown must include queued searches
 
         def visible(table: Any) -> peewee.Expression:
             if actor.source != "agent":
