@@ -201,9 +201,10 @@ def _injections(sessions: list[dict[str, Any]]) -> str:
         return "no agent session has been given memories yet"
     lines = []
     for s in sessions:
-        where = " · ".join(x for x in (s["project"], s["task"]) if x)
+        where = _one_line(" · ".join(x for x in (s["project"], s["task"]) if x))
         lines.append(
-            f"{s['agent']} session {s['session']}{f' ({where})' if where else ''}, "
+            f"{_one_line(s['agent'] or '')} session {_one_line(s['session'])}"
+            f"{f' ({where})' if where else ''}, "
             f"{s['started_at'][:16].replace('T', ' ')}: {s['chars']:,} characters "
             f"(≈ {s['tokens']:,} tokens)"
         )

@@ -420,3 +420,10 @@ def test_a_decision_the_agent_reports_is_its_account_until_the_person_agrees(ser
         "- I chose gzip over zstd for the archive. (the agent's account; the person did not say)"
         in decisions
     )
+
+
+@pytest.mark.parametrize("session", ["a\nfake line (repo1)", "a\rb", "a\u2028b", "a\x1b[31mb"])
+def test_a_session_id_is_one_line(service, session):
+    """A hook's session id with a line break forged a line of `memdesk injections`."""
+    with pytest.raises(ValidationError, match="one line"):
+        service.session_start(session, actor=CLAUDE)

@@ -297,9 +297,14 @@ def reason(value: object, field: str = "reason") -> str | None:
         raise TooLarge(
             f"{field} is {len(value):,} characters; at most {MAX_REASON_CHARS}", field=field
         )
+    return one_line(value, field, "a reason")
+
+
+def one_line(value: str, field: str, what: str) -> str:
+    """`value`, refused when it holds a line break, a control or an invisible character."""
     if found := _NOT_ONE_LINE.search(value):
         raise ValidationError(
-            f"{field} contains U+{ord(found.group()):04X}; a reason is one line of plain text, "
+            f"{field} contains U+{ord(found.group()):04X}; {what} is one line of plain text, "
             "without line breaks, control or invisible characters",
             field=field,
         )

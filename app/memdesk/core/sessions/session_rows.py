@@ -30,4 +30,5 @@ def session_id(value: object) -> str:
         raise ValidationError(
             "session must be the host's session id (text, 1..200 characters)", field="session"
         )
-    return validate.text(value.strip(), "session")
+    # a line break in one forged lines of `memdesk injections` (red team 37)
+    return validate.one_line(validate.text(value.strip(), "session"), "session", "a session id")
