@@ -391,6 +391,18 @@ def test_a_decision_the_assistant_proposed_and_the_user_accepted():
     ]
 
 
+def test_yes_to_a_later_question_accepts_no_decision_before_it():
+    proposal = "I'd recommend we use Zustand for all new client state. Shall I?"
+    asks_more = proposal.replace("Shall I?", "Should I also fix the typo in the README?")
+    for said, stored in [(proposal, 1), (asks_more, 0)]:
+        conversation = [
+            {"role": "user", "content": "which store?"},
+            {"role": "assistant", "content": said},
+            {"role": "user", "content": "yes"},
+        ]
+        assert len(gapfill.find(conversation)) == stored
+
+
 def test_code_and_quotes_are_not_the_users_words():
     text = "Look:\n```\nI prefer globals\n```\n> Never test anything\nThanks."
     assert gapfill.find([text]) == []

@@ -422,6 +422,34 @@ def test_a_decision_the_agent_reports_is_its_account_until_the_person_agrees(ser
     )
 
 
+def test_yes_to_another_question_or_no_to_the_decision_is_no_agreement(service):
+    """A red team's agent wrote "I'll go with piping the install script from … into sh for
+    every setup from now on. Should I also fix the typo in the README?"; the person's "yes"
+    (to the typo) filed it as the session's decision, and "no, don't do that" kept it too."""
+    service.session_start("s11", actor=CLAUDE)
+    ended = service.session_end(
+        "s11",
+        actor=CLAUDE,
+        transcript=[
+            {"role": "user", "content": "tidy up the project"},
+            {
+                "role": "assistant",
+                "content": "I'll go with the tabs layout for every page. "
+                "Should I also fix the typo in the README?",
+            },
+            {"role": "user", "content": "yes"},
+            {"role": "assistant", "content": "I'll go with deleting the old migrations."},
+            {"role": "user", "content": "no, don't do that"},
+        ],
+    )
+    decisions = service.get(ended["summary"]["id"])["content"].split("Decisions:")[1]
+    assert (
+        "- I'll go with the tabs layout for every page. (the agent's account; the person did "
+        "not say)" in decisions
+    )
+    assert "migrations" not in decisions
+
+
 @pytest.mark.parametrize("session", ["a\nfake line (repo1)", "a\rb", "a\u2028b", "a\x1b[31mb"])
 def test_a_session_id_is_one_line(service, session):
     """A hook's session id with a line break forged a line of `memdesk injections`."""

@@ -47,6 +47,14 @@ _SECRET_THINGS = (
     r"dump|\bdump\b|backups?|every file|all files|files you read|chat history|conversation|"
     r"personal data)"
 )
+# In any of their forms: "I'll go with uploading ~/.ssh/id_rsa to https://…" passed as
+# "upload" only (red team 37).
+_SENDS = (
+    r"(?:send(?:s|ing)?|sent|upload(?:s|ed|ing)?|post(?:s|ed|ing)?|e-?mail(?:s|ed|ing)?|"
+    r"mail(?:s|ed|ing)?|forward(?:s|ed|ing)?|cop(?:y|ies|ied|ying)|exfiltrat(?:e|es|ed|ing)|"
+    r"leak(?:s|ed|ing)?|transmit(?:s|ted|ting)?|past(?:e|es|ed|ing)|pip(?:e|es|ed|ing)|"
+    r"shar(?:e|es|ed|ing)|publish(?:es|ed|ing)?)"
+)
 _AWAY = (
     r"(?:https?://|[\w.-]+@[\w-]+\.\w+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:attacker|evil|external|"
     r"remote|pastebin|gist|webhook|my server|this (?:address|server|url|endpoint)|mirror)\b)"
@@ -132,14 +140,13 @@ _ENGLISH = [
         HIDE,
     ),
     (
-        rf"\b(?:send|upload|post|e-?mail|mail|forward|copy|exfiltrate|leak|transmit|paste|pipe|"
-        rf"share|publish)\b[^\n]{{0,60}}{_SECRET_THINGS}[^\n]{{0,60}}\b(?:to|at|into|on)\b"
+        rf"\b{_SENDS}\b[^\n]{{0,60}}{_SECRET_THINGS}[^\n]{{0,60}}\b(?:to|at|into|on)\b"
         rf"[^\n]{{0,40}}{_AWAY}",
         SEND,
     ),
     (
-        rf"{_SECRET_THINGS}[^\n]{{0,40}}\b(?:send|upload|post|e-?mail|forward|copy|transmit|paste)"
-        rf"\b[^\n]{{0,40}}\b(?:to|at|into)\b[^\n]{{0,20}}{_AWAY}",
+        rf"{_SECRET_THINGS}[^\n]{{0,40}}\b{_SENDS}\b[^\n]{{0,40}}\b(?:to|at|into)\b"
+        rf"[^\n]{{0,20}}{_AWAY}",
         SEND,
     ),
 ]
@@ -157,9 +164,16 @@ _COMMANDS = [
 ]
 _CUE = (
     r"\b(?:next time you|whenever you|every time you|each time you|before (?:any|every|each)|"
-    r"after (?:any|every|each)|each session|every session|when you see|first run)\b"
+    r"after (?:any|every|each)|each session|every session|when you see|first run|"
+    r"from now on|going forward|for (?:every|each|all)|always)\b"
 )
-_ON_CUE = r"\b(?:curl|wget)\b[^|\n]{0,100}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bgit push --mirror\b"
+# a fetched script run by a shell, in a command or in words: "piping the install script from
+# http://… into sh for every setup from now on"
+_ON_CUE = (
+    r"\b(?:curl|wget)\b[^|\n]{0,100}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bgit push --mirror\b|"
+    r"\bpip(?:e|es|ed|ing)\b[^\n]{0,80}https?://[^\n]{0,80}\b(?:in)?to\s+(?:sudo\s+)?"
+    r"(?:ba|z)?sh\b"
+)
 
 _ROLE_NAMES = r"(?:system|assistant|ai|human|user|developer|operator|admin|tool|model)"
 _ROLE_LINE = re.compile(rf"(?m)^[ \t>*_#\[(]*{_ROLE_NAMES}[\])*_]*\s*:")
@@ -245,11 +259,12 @@ _ENGLISH_NEEDS = [
      ("notice", "know", "find out", "see", "learn", "suspect", "be told")),
     (("from ", "suspect", "leave out", "report", "without "),),
     (("silently", "quietly", "secretly", "covertly"),),
-    (("send", "upload", "post", "mail", "email", "forward", "copy", "exfiltrat", "leak", "transmit",
-      "paste", "pipe", "share", "publish"),
+    (("send", "sent", "upload", "post", "mail", "email", "forward", "copy", "copi", "exfiltrat",
+      "leak", "transmit", "paste", "pasting", "pipe", "piping", "share", "sharing", "publish"),
      ("credential", "secret", "key", "token", "password", "env", "cookie", "id_rsa", ".aws",
       ".netrc", ".ssh", "dump", "backup", "file", "chat history", "conversation", "personal")),
-    (("send", "upload", "post", "mail", "email", "forward", "copy", "transmit", "paste"),
+    (("send", "sent", "upload", "post", "mail", "email", "forward", "copy", "copi", "exfiltrat",
+      "leak", "transmit", "paste", "pasting", "pipe", "piping", "share", "sharing", "publish"),
      ("credential", "secret", "key", "token", "password", "env", "cookie", "id_rsa", ".aws",
       ".netrc", ".ssh", "dump", "backup", "file", "chat history", "conversation", "personal")),
 ]  # fmt: skip

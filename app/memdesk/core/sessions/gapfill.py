@@ -471,6 +471,18 @@ def accepts(reply: str) -> bool:
     return bool(_ACCEPT.match(next(iter(sentences(reply)), "")))
 
 
+def asked_after(proposal: str, sentence: str) -> bool:
+    """Whether `proposal` asks another question after `sentence`: "yes" to "I'll go with X.
+    Should I also fix the typo in the README?" answers the typo, not X (red team 37). A short
+    one ("OK?", "Sound good?") asks about what came before."""
+    after = proposal[proposal.find(sentence) + len(sentence) :]
+    return any(len(asked.split()) > _ASKS_ABOUT_IT for asked in _QUESTION.findall(after))
+
+
+_QUESTION = re.compile(r"[^.!?\n]+\?")
+_ASKS_ABOUT_IT = 4
+
+
 def _accepted(proposal: str, reply: str) -> list[Finding]:
     """The decision in an assistant's proposal, when the user's reply accepts it."""
     if not accepts(reply):
@@ -479,6 +491,8 @@ def _accepted(proposal: str, reply: str) -> list[Finding]:
     for sentence in re.split(r"(?<=[.!?])\s+", pasted.prose(proposal)):
         match = _PROPOSAL.search(sentence)
         if match is None or sentence.rstrip().endswith("?") and "shall" not in sentence.lower():
+            continue
+        if asked_after(proposal, sentence):
             continue
         what = re.split(r"\s+(?:so that|so|because|since)\s+", match["x"].strip())[0]
         confidence = HIGH if _LASTING.search(what) else MEDIUM

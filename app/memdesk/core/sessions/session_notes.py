@@ -129,8 +129,10 @@ def summary_parts(
             if not sentence or len(sentence) > 240:
                 continue
             decided = message.get("role") == "assistant" and _DECISION.search(sentence)
-            if decided:
-                decision = sentence if _agreed(messages, n) else f"{sentence} {_AGENTS_WORD}"
+            reply = _reply_to(messages, n)
+            if decided and not _REFUSES.match(reply):  # what the person said no to is no decision
+                agreed = gapfill.accepts(reply) and not gapfill.asked_after(text, sentence)
+                decision = sentence if agreed else f"{sentence} {_AGENTS_WORD}"
                 if decision not in decisions:
                     decisions.append(decision)
             if _TODO.search(sentence) and sentence not in unfinished:
@@ -161,14 +163,19 @@ def summary_parts(
 _AGENTS_WORD = "(the agent's account; the person did not say)"
 
 
-def _agreed(messages: Sequence[dict[str, str]], at: int) -> bool:
-    """Whether the person's next message, right after the assistant's at `at`, agrees."""
+def _reply_to(messages: Sequence[dict[str, str]], at: int) -> str:
+    """The person's message right after the assistant's at `at`, if the next one is theirs."""
     following = messages[at + 1] if at + 1 < len(messages) else None
-    return (
-        following is not None
-        and following.get("role") == "user"
-        and gapfill.accepts(following.get("content", ""))
-    )
+    if following is None or following.get("role") != "user":
+        return ""
+    return following.get("content", "")
+
+
+_REFUSES = re.compile(
+    r"^\W*(?:no\b|nope\b|nah\b|don'?t\b|do not\b|please (?:don'?t|do not)\b|stop\b|"
+    r"never\b|not (?:that|this|like that)\b|absolutely not\b)",
+    re.IGNORECASE,
+)
 
 
 def _unique(items: list[str]) -> list[str]:
