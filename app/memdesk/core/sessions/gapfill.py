@@ -476,10 +476,13 @@ def asked_after(proposal: str, sentence: str) -> bool:
     Should I also fix the typo in the README?" answers the typo, not X (red team 37). A short
     one ("OK?", "Sound good?") asks about what came before."""
     after = proposal[proposal.find(sentence) + len(sentence) :]
-    return any(len(asked.split()) > _ASKS_ABOUT_IT for asked in _QUESTION.findall(after))
+    return any(
+        asked.rstrip().endswith("?") and len(asked.split()) > _ASKS_ABOUT_IT
+        for asked in _SENTENCE_OR_LINE.split(after)
+    )
 
 
-_QUESTION = re.compile(r"[^.!?\n]+\?")
+_SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
 _ASKS_ABOUT_IT = 4
 
 

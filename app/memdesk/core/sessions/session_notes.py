@@ -171,9 +171,11 @@ def _reply_to(messages: Sequence[dict[str, str]], at: int) -> str:
     return following.get("content", "")
 
 
+# A refusal of what the agent said, not a "No, the rule lives in rules.py" that sets a detail
+# right.
 _REFUSES = re.compile(
-    r"^\W*(?:no\b|nope\b|nah\b|don'?t\b|do not\b|please (?:don'?t|do not)\b|stop\b|"
-    r"never\b|not (?:that|this|like that)\b|absolutely not\b)",
+    r"^\W*(?:(?:no|nope|nah)(?:\s+thanks)?\W*$|(?:(?:no|nope|nah)\W+)?(?:don'?t|do not|"
+    r"please (?:don'?t|do not)|stop|never|not (?:that|this|like that)|absolutely not)\b)",
     re.IGNORECASE,
 )
 
