@@ -269,3 +269,19 @@ def test_an_edit_of_a_replaced_memory_names_the_replacement_only_to_whoever_may_
     with pytest.raises(NotAllowed) as readable:
         service.update(shared["id"], content="docs/notes", actor=CLAUDE)
     assert f"edit {shared_fix['id']} instead" in readable.value.message
+
+
+def test_the_trash_is_read_only_by_whoever_put_a_memory_there(service):
+    """Red team 38: any agent read the person's trashed notes, with the reason they were
+    trashed, through memory.list, memory.get and memory.history."""
+    note = service.add("Dana's old home address is 12 Quokka Lane")
+    service.remove(note["id"], reason="should not be remembered")
+    own = service.add("A scratch note of the bot's own", actor=CURSOR)
+    service.remove(own["id"], actor=CURSOR)
+    for call in (service.get, service.history):
+        with pytest.raises(NotFound):
+            call(note["id"], actor=CURSOR)
+    trash = service.list_memories(status="deleted", viewer=CURSOR.agent)
+    assert [m["id"] for m in trash] == [own["id"]]
+    assert service.get(own["id"], actor=CURSOR)["status"] == "deleted"
+    assert service.restore(own["id"], actor=CURSOR)["status"] == "active"

@@ -265,10 +265,13 @@ def _readable_then(entry: dict[str, Any], actor: Actor) -> bool:
 
 def visible_to(row: Memory, actor: Actor | None) -> bool:
     """Whether `actor` may see `row`: the person sees everything; an agent sees shared memories
-    and its own private ones, none that the injection guard withholds."""
+    and its own private ones, none that the injection guard withholds, and of the Trash only
+    what it put there itself (red team 38 read the person's trashed notes and reasons)."""
     if actor is None or actor.source != "agent":
         return True
     if row.flag:  # withheld by the injection guard until the person clears it
+        return False
+    if row.status == "deleted" and row.agent != actor.agent:
         return False
     return row.visibility == "shared" or row.agent == actor.agent
 

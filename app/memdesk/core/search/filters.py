@@ -134,6 +134,8 @@ class Filters:
         if self.viewer:
             expr &= (Memory.visibility == "shared") | (Memory.agent == self.viewer)
             expr &= Memory.flag.is_null()  # withheld by the injection guard
+            # the Trash is its writer's: another's, and the person's reason, are not for it
+            expr &= (Memory.status != "deleted") | (Memory.agent == self.viewer)
         if self.ids:
             # One JSON parameter, not one per id: a large selection stays under SQLite's cap.
             expr &= Memory.uuid.in_(among(self.ids))
