@@ -330,6 +330,22 @@ def test_a_huge_transcript_is_read_at_its_start_and_its_end(tmp_path, monkeypatc
     assert len(messages) < 100
 
 
+def test_a_transcript_of_very_many_lines_is_read_at_its_first_and_newest_only(
+    tmp_path, monkeypatch
+):
+    """A million tiny messages (33 MB) were each read into an object: 9–19 s and 800 MB of
+    the hook, for a session whose middle is never sent."""
+    monkeypatch.setattr(transcripts, "HEAD_LINES", 10)
+    monkeypatch.setattr(transcripts, "NEWEST_LINES", 30)
+    lines = [json.dumps({"role": "user", "content": f"message {n}"}) for n in range(5_000)]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    messages, _ = transcripts.read(path)
+    said = [m["content"] for m in messages]
+    assert said[:10] == [f"message {n}" for n in range(10)]
+    assert said[10:] == [f"message {n}" for n in range(4_970, 5_000)]
+
+
 def test_a_session_too_long_to_send_keeps_its_first_part_and_its_newest(monkeypatch):
     monkeypatch.setattr(transcripts, "PART_MESSAGES", 10)
     messages = [{"role": "user", "content": f"message {n}"} for n in range(1_000)]

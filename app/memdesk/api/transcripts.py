@@ -30,6 +30,10 @@ MAX_PARTS = 8  # ~6 MiB of words; a longer session loses its middle, never how i
 # bounded read.
 MAX_BYTES = 32 * 1024 * 1024
 HEAD_BYTES = 4 * 1024 * 1024
+# Lines read of a longer file, its first and its newest: twice the messages `parts` keeps
+# (a line may be a tool's, not a message).
+HEAD_LINES = 2 * PART_MESSAGES
+NEWEST_LINES = 2 * PART_MESSAGES * (MAX_PARTS - 1)
 
 
 _COPILOT_ROLES = {"user.message": "user", "assistant.message": "assistant"}
@@ -188,7 +192,12 @@ def _jsonl_records(text: str) -> list[Any]:
     session: the agent writes tool calls, and one crafted call dropped all the person said."""
     records: list[Any] = []
     unread = 0
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if len(lines) > HEAD_LINES + NEWEST_LINES:
+        # only a session's first part and its newest are sent (`parts`): a million tiny
+        # messages read whole cost a hook 9–19 s and 800 MB (red team 37)
+        lines = lines[:HEAD_LINES] + lines[-NEWEST_LINES:]
+    for line in lines:
         if line.strip():
             try:
                 records.append(json.loads(line))
