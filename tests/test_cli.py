@@ -521,6 +521,27 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
     assert "inbox keys" in err
 
 
+def test_one_agents_inbox_flood_is_named_on_each_line_and_rejected_at_once(run, run_json, service):
+    """Red team 38: twenty names' unsure notes buried the person's items, no line said whose
+    an item was, and each had to be rejected by its key."""
+    from memdesk.core import agent
+
+    for n in range(30):
+        service.add(f"Maybe note {n}: written by the person", confidence=0.1, actor=agent("flood"))
+    mine = service.add("Maybe the cache is redis", confidence=0.5, actor=agent("claude"))
+    service.close()
+    listed = run("inbox")[1]
+    assert listed.count("[flood]") == 30
+    assert listed.count("[claude]") == 1
+    assert len(run_json("inbox", "--agent", "flood")) == 30
+    code, _, err = run("inbox", "--reject-all")
+    assert code == 2
+    assert "--agent" in err
+    rejected = run_json("inbox", "--agent", "flood", "--reject-all", "--reason", "a flood")
+    assert len(rejected) == 30
+    assert [i["key"] for i in run_json("inbox")] == [f"memory:{mine['id']}"]
+
+
 def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)

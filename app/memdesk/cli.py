@@ -319,6 +319,10 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--reconsider", **keys)
     group.add_argument("--find-duplicates", action="store_true", help="propose merges")
     group.add_argument("--rejected", action="store_true", help="list what was rejected")
+    group.add_argument(
+        "--reject-all", action="store_true", help="with --agent: reject every item of that agent"
+    )
+    p.add_argument("--agent", help="only this agent's items")
     p.add_argument("--text", help="with --accept (one key): accept these words instead")
     p.add_argument("--reason", help="with --reject: why (kept with it)")
     p.add_argument("--project", help="with --find-duplicates: only this project")

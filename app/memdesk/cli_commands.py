@@ -288,7 +288,23 @@ def inbox(svc: Any, a: argparse.Namespace) -> Any:
         return svc.reconsider(a.reconsider)
     if a.find_duplicates:
         return svc.find_duplicates(project=a.project)
-    return svc.inbox("rejected" if a.rejected else "pending")
+    if a.reject_all and not a.agent:
+        raise ValidationError(
+            "--reject-all rejects one agent's items: name it with --agent NAME", field="agent"
+        )
+    items = svc.inbox("rejected" if a.rejected else "pending")
+    if a.agent:  # one agent's flood, seen and dismissed apart from what else waits
+        items = [i for i in items if i.get("agent") == a.agent]
+    if not a.reject_all:
+        return items
+    keys = [i["key"] for i in items]
+    done: list[Any] = []
+    for start in range(0, len(keys), _KEYS_AT_ONCE):
+        done += svc.reject(keys[start : start + _KEYS_AT_ONCE], reason=a.reason)
+    return done
+
+
+_KEYS_AT_ONCE = 1000
 
 
 def agents(svc: Any, a: argparse.Namespace) -> Any:

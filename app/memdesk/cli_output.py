@@ -316,8 +316,15 @@ def _inbox(result: Any) -> str:
         )
     if not result:
         return "nothing waits for you"
+    # whose item it is on every line: an agent's "written by the person, confidence 1.0"
+    # read as the person's (red team 38)
     return "\n".join(
         f"{i['key']:<45} {i['type']:<8} x{i['support']}  {_line(i['content'], 60)}\n"
-        f"{'':<45} {_line(i['reason'] or i['why'], 70)}"
+        f"{'':<45} {_from(i)}{_line(i['reason'] or i['why'], 70)}"
         for i in result
     )
+
+
+def _from(item: dict[str, Any]) -> str:
+    agent = item.get("agent")
+    return f"[{_line(_one_line(agent), 30)}] " if agent else ""
