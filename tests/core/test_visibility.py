@@ -284,4 +284,6 @@ def test_the_trash_is_read_only_by_whoever_put_a_memory_there(service):
     trash = service.list_memories(status="deleted", viewer=CURSOR.agent)
     assert [m["id"] for m in trash] == [own["id"]]
     assert service.get(own["id"], actor=CURSOR)["status"] == "deleted"
+    assert service.get(own["id"])["status"] == "deleted"  # the person sees all the Trash
+    assert len(service.list_memories(status="deleted")) == 2
     assert service.restore(own["id"], actor=CURSOR)["status"] == "active"

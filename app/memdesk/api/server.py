@@ -381,7 +381,7 @@ class SocketServer(QObject):
 
     def _readable(self, ids: set[str], actor: Actor) -> set[str]:
         try:
-            return self._service.readable_by(ids, actor)
+            return self._service.heard_of_by(ids, actor)
         except MemdeskError:
             return set()  # the store is busy or closing: better silent than telling
 

@@ -170,6 +170,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "timeline",
         "history",
         "readable_by",
+        "heard_of_by",
         "as_seen_by",
     ),
     "undo": ("record", "apply_step"),

@@ -175,6 +175,11 @@ class Reads:
         rows = Memory.select().where(Memory.uuid.in_(among(memory_ids)))
         return {row.uuid for row in rows if visible_to(row, actor)}
 
+    def heard_of_by(self, memory_ids: Collection[str], actor: Actor) -> set[str]:
+        """Which of `memory_ids` `actor` may hear changed (`known_to`)."""
+        rows = Memory.select().where(Memory.uuid.in_(among(memory_ids)))
+        return {row.uuid for row in rows if known_to(row, actor)}
+
     def as_seen_by(self, answer: Any, actor: Actor) -> Any:
         """`answer` as `actor` may be told it (`agents_see`)."""
         return agents_see.as_seen_by(answer, actor, self.readable_by)
@@ -269,9 +274,15 @@ def visible_to(row: Memory, actor: Actor | None) -> bool:
     what it put there itself (red team 38 read the person's trashed notes and reasons)."""
     if actor is None or actor.source != "agent":
         return True
+    return known_to(row, actor) and (row.status != "deleted" or row.agent == actor.agent)
+
+
+def known_to(row: Memory, actor: Actor | None) -> bool:
+    """Whether `actor` may hear of `row` (that it changed, that it went to the Trash): what it
+    may read, and what it could read before another put it in the Trash."""
+    if actor is None or actor.source != "agent":
+        return True
     if row.flag:  # withheld by the injection guard until the person clears it
-        return False
-    if row.status == "deleted" and row.agent != actor.agent:
         return False
     return row.visibility == "shared" or row.agent == actor.agent
 
