@@ -224,22 +224,22 @@ def postings(word: str, limit: int) -> list[int]:
 
 def rows_passing(ids: list[int], filters: Filters) -> list[tuple[str, str, str | None]]:
     """(uuid, content, project) of the memories among `ids` that pass `filters`, newest first."""
-    where, params = _where_sql(filters)
-    # CROSS JOIN keeps the id list outermost: otherwise SQLite may walk a whole status index.
-    return Memory._meta.database.execute_sql(
-        "SELECT t1.uuid, t1.content, t1.project FROM json_each(?) AS chosen "
-        f"CROSS JOIN memory AS t1 ON t1.id = chosen.value WHERE {where} ORDER BY t1.id DESC",
-        (json.dumps(ids), *params),
-    ).fetchall()
+    return _rows_among("id", ids, filters)
 
 
 def rows_named(uuids: list[str], filters: Filters) -> list[tuple[str, str, str | None]]:
     """(uuid, content, project) of the memories among `uuids` that pass `filters` now."""
+    return _rows_among("uuid", uuids, filters)
+
+
+def _rows_among(column: str, keys: list, filters: Filters) -> list[tuple[str, str, str | None]]:
     where, params = _where_sql(filters)
+    # CROSS JOIN keeps the list outermost: otherwise SQLite may walk a whole status index.
     return Memory._meta.database.execute_sql(
         "SELECT t1.uuid, t1.content, t1.project FROM json_each(?) AS chosen "
-        f"CROSS JOIN memory AS t1 ON t1.uuid = chosen.value WHERE {where} ORDER BY t1.id DESC",
-        (json.dumps(uuids), *params),
+        f"CROSS JOIN memory AS t1 ON t1.{column} = chosen.value WHERE {where} "
+        "ORDER BY t1.id DESC",
+        (json.dumps(keys), *params),
     ).fetchall()
 
 

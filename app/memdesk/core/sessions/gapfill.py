@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, tone
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
+from memdesk.core.sessions.later_sentences import STANDING, at_most_medium, leaning_back, one_lead
 from memdesk.core.sessions.third_person import person
 
 GLOBAL, PROJECT = "global", "project"
@@ -118,12 +119,12 @@ def find(
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
-            in_message = _one_lead(_leaning_back(in_message), text)
+            in_message = one_lead(leaning_back(in_message), text)
             if in_message and tone.doubted(text):
-                in_message = [_at_most_medium(f) for f in in_message]
+                in_message = [at_most_medium(f) for f in in_message]
             prose = pasted.prose(text)
             in_message = [
-                _at_most_medium(f)
+                at_most_medium(f)
                 if replies.picked(text, f.sentence)
                 or doubts.doubtful(f.content, f.sentence, prose)
                 or doubts.for_this_task(f.pattern, f.content)
@@ -236,82 +237,6 @@ def _leans_on_before(inside: list[Finding], sentence: str) -> bool:
 _IT = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
-def _leaning_back(found: list[Finding]) -> list[Finding]:
-    """A short statement of the user's that only points back ("I like to sanity-check it.")
-    says why the one before it holds: it joins that one, or, alone, is the person's to
-    confirm."""
-    out: list[Finding] = []
-    for finding in found:
-        short = len(finding.sentence.split()) <= _SHORT
-        if short and _LEANS_BACK.match(finding.sentence) and finding.kind != "decision":
-            if out:
-                before = out[-1]
-                joined = f"{before.content.rstrip('.')}. {finding.content}"
-                out[-1] = replace(before, content=joined)
-                continue
-            finding = _at_most_medium(finding)
-        out.append(finding)
-    return out
-
-
-_SHORT = 8
-_LEANS_BACK = re.compile(
-    r"^(?:i|we)\b.*\b(?:it|them|that|this|those|these)(?:\s+(?:too|as well|first|later))?[.!]?$",
-    re.IGNORECASE,
-)
-
-
-def _one_lead(found: list[Finding], text: str) -> list[Finding]:
-    """A message's first statement is stored; a later one only when it says itself that it
-    holds for good (always, never, "I prefer", "we use" …), else the person confirms it.
-    Beside the task they came with, people state one lasting thing: a second plain statement
-    in the message was more often that task's context ("The current build takes 11 s") than
-    another fact (dev sets as first measured: 10 of 24 such findings right)."""
-    out, stored = [], False
-    for finding in found:
-        if finding.confidence == HIGH:
-            said = finding.sentence
-            if stored and (not _STANDING.search(said) or _applies_it(said, text)):
-                finding = _at_most_medium(finding)
-            stored = True
-        out.append(finding)
-    return out
-
-
-# What a later sentence makes of the statement before it for the task at hand ("Our KFP is
-# 2.0.5. So the exporter ought to take …", "… please use those hostnames in the playbook"):
-# the task, in a rule's words; the statement it follows is what lasts (read sets v3–v67:
-# 7 such findings stored, none right).
-_APPLIES_IT = re.compile(
-    r"\b(?:use|input|apply|take|follow|put|pass|set)\s+(?:those|that|these|them|it)\b|"
-    r"\b(?:use|with|from)\s+(?:those|these)\s+\w",
-    re.IGNORECASE,
-)
-_SO = r"\b(?:and\s+)?so\b(?!,?\s+(?:you know|you're aware|for (?:info|context))\b)[,\s]*"
-
-
-def _applies_it(sentence: str, text: str) -> bool:
-    said = sentence.strip()
-    # (the table reads a sentence without the "So" that opens it)
-    after_so = re.search(_SO + re.escape(said[:40]), text, re.IGNORECASE)
-    return bool(_APPLIES_IT.search(said) or re.match(_SO, said, re.IGNORECASE) or after_so)
-
-
-_STANDING = re.compile(
-    r"\b(?:always|never|every|everywhere|whenever|from now on|going forward|no exceptions|"
-    r"non-?negotiable|not negotiable|instead of|rather than|by default|as a rule)\b|"
-    r",\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|"  # what is true, said against what is not
-    r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|"
-    r"\bi (?:always|never|like|hate|want|stick|tend|can't stand)\b|"
-    r"\bwe (?:use|always|never|don't|do not|stick|prefer|standardi[sz]ed)\b",
-    re.IGNORECASE,
-)
-
-
-def _at_most_medium(finding: Finding) -> Finding:
-    return replace(finding, confidence=MEDIUM) if finding.confidence == HIGH else finding
-
-
 # An instruction about one place in the code ("use Decimal in the shipping calculator
 # function"): a change to make there, not a rule for everywhere.
 _ONE_PLACE = re.compile(
@@ -373,7 +298,7 @@ def _asked_now(finding: Finding) -> Finding:
         or clauses.asks_for_work(finding.content)
         and not (_A_RULE.search(finding.content) or asked_for_good)
         or _PLAN_NOW.match(finding.content)
-        and not _STANDING.search(finding.content)
+        and not STANDING.search(finding.content)
     ):
         return replace(finding, confidence=MEDIUM)
     return finding
