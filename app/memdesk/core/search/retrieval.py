@@ -247,9 +247,11 @@ def rows_since(after_id: int, filters: Filters) -> list[tuple[str, str, str | No
     """(uuid, content, project) of the memories written after `after_id` that pass
     `filters`, newest first."""
     where, params = _where_sql(filters)
+    # NOT INDEXED: the newest few by their ids, not a walk of every active memory's status
+    # index (6.8 ms a call at 100k, 100 calls under the write lock of one batch)
     return Memory._meta.database.execute_sql(
-        f"SELECT t1.uuid, t1.content, t1.project FROM memory AS t1 WHERE t1.id > ? AND {where} "
-        "ORDER BY t1.id DESC",
+        "SELECT t1.uuid, t1.content, t1.project FROM memory AS t1 NOT INDEXED "
+        f"WHERE t1.id > ? AND {where} ORDER BY t1.id DESC",
         (after_id, *params),
     ).fetchall()
 
