@@ -6,12 +6,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 
-if TYPE_CHECKING:
-    from memdesk.core.sessions.gapfill import Finding
+
+class _Said(Protocol):
+    """A finding of `gapfill` (a dataclass), as far as these rules read it."""
+
+    @property
+    def confidence(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def sentence(self) -> str: ...
+
+
+Finding = TypeVar("Finding", bound=_Said)
 
 
 def leaning_back(found: list[Finding]) -> list[Finding]:
