@@ -271,3 +271,29 @@ def test_a_disguised_text_shows_its_hidden_characters_where_the_person_decides(w
     ):
         assert "U+202E" in shown
         assert "\u202e" not in shown
+
+
+def test_one_agents_flood_is_shown_apart_and_rejected_as_one_step(
+    qtbot, service, window, monkeypatch
+):
+    """Red team 38: twenty names' unsure notes buried the person's items in the Inbox."""
+    flood = agent("flood")
+    for n in range(25):
+        service.add(f"Maybe note {n}, as the person wrote it", confidence=0.1, actor=flood)
+    view = open_inbox(window)
+    view.reload()
+    before = len(view._items)
+    names = [view.from_combo.itemText(i) for i in range(view.from_combo.count())]
+    assert names[:2] == [f"From everyone ({before})", "From flood (25)"]
+    view.from_combo.setCurrentIndex(1)
+    assert {item["agent"] for item in view._items} == {"flood"}
+    view.table.setFocus()
+    view.table.selectAll()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("a flood", True))
+    press(qtbot, view, Qt.Key.Key_R)
+    settle(window)
+    assert [i["agent"] for i in service.inbox()].count("flood") == 0
+    assert len(service.inbox()) == before - 25
+    assert view.from_combo.currentIndex() == 0  # nothing left from it: everyone again
+    window.undo_stack.undo()  # the whole flood back, as one step
+    assert [i["agent"] for i in service.inbox()].count("flood") == 25

@@ -7,6 +7,7 @@ reconsidered. Find Duplicates turns near-duplicates into merge proposals.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -59,16 +60,24 @@ class InboxView(QWidget):
         self._run = run
         self._report = report
         self._items: list[dict[str, Any]] = []
+        self._all: list[dict[str, Any]] = []  # of every writer; `_items` are those shown
         self.show_combo = QComboBox(self)
         self.show_combo.addItem("Waiting for you", "pending")
         self.show_combo.addItem("Rejected", "rejected")
         self.show_combo.currentIndexChanged.connect(self.reload)
+        # Whose items: one agent's flood shown apart, to be selected whole and rejected as one
+        # step (red team 38: 20 names' 9,739 notes buried the person's items).
+        self.from_combo = QComboBox(self)
+        self.from_combo.setToolTip("Show the items of everyone, or of one agent only")
+        self.from_combo.setAccessibleName("From")
+        self.from_combo.currentIndexChanged.connect(self._show_from)
         self.find_button = QPushButton("Find &Duplicates…", self)
         self.find_button.setToolTip("Propose merging memories that say the same thing")
         self.find_button.clicked.connect(self.find_duplicates)
         self.note = QLabel(self)  # what the last Find Duplicates found
         top = QHBoxLayout()
         top.addWidget(self.show_combo)
+        top.addWidget(self.from_combo)
         top.addWidget(self.note)
         top.addStretch(1)
         top.addWidget(self.find_button)
@@ -141,12 +150,31 @@ class InboxView(QWidget):
     def reload(self) -> None:
         """Fill the table again, keeping the selection on the same row number (the next
         item after a decision)."""
-        row = self.table.currentRow()
         try:
-            self._items = self._service.inbox(self.showing)
+            self._all = self._service.inbox(self.showing)
         except MemdeskError as exc:
             self._report(exc)
             return
+        self._fill_from()
+        self._show_from()
+
+    def _fill_from(self) -> None:
+        """Everyone, then each agent with items, most first; the one chosen stays chosen."""
+        chosen = self.from_combo.currentData()
+        counts = Counter(item["agent"] for item in self._all if item["agent"])
+        self.from_combo.blockSignals(True)
+        self.from_combo.clear()
+        self.from_combo.addItem(f"From everyone ({len(self._all):,})", None)
+        for name, count in counts.most_common():
+            self.from_combo.addItem(f"From {first_line(name)} ({count:,})", name)
+        self.from_combo.setCurrentIndex(max(self.from_combo.findData(chosen), 0))
+        self.from_combo.blockSignals(False)
+
+    @Slot()
+    def _show_from(self) -> None:
+        row = self.table.currentRow()
+        chosen = self.from_combo.currentData()
+        self._items = [i for i in self._all if chosen is None or i["agent"] == chosen]
         self.table.setRowCount(len(self._items))
         for number, item in enumerate(self._items):
             cells = (
