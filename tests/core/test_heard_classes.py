@@ -193,3 +193,21 @@ def test_a_habit_kept_for_good_is_heard_and_a_cut_off_reach_is_not_stored_alone(
     )
     stored = _stored(message)
     assert all(content.casefold() != "anywhere, not just here" for content in stored)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Our QA lead wants every PR to carry a screenshot. Nothing has been agreed on that.",
+        "Kofi would like all logs in JSON everywhere. It's his preference; we haven't decided.",
+        "The auditor suggested rotating every key monthly. I'm passing this along, that's all.",
+        "Mina says we should always squash merges. I don't have strong feelings either way.",
+        "Our CFO wants invoices always in EUR. She may well be right, but it's not my call.",
+        "The consultants recommend a read replica for every service. I'm not convinced.",
+    ],
+)
+def test_a_view_disowned_in_its_own_sentence_is_not_stored(message):
+    """Stop 59's sets: another's view, then a sentence of the person's disowning it ("nothing
+    has been agreed", "I'm passing this along"): the view was stored, and the disowning
+    sentence too, as the person's."""
+    assert _stored(message) == []

@@ -130,7 +130,21 @@ _DISTANCED = re.compile(
     r"(?:^|[.;]\s*)not mine\b|"
     r"\bloud about it\b|\bnobody'?s acted on it\b|"
     r"\bi (?:don'?t|do not) know enough to (?:judge|say|tell)\b|"
-    r"\bbut (?:he|she|they)(?:'s| is|'re| are| has| have)(?: been)? (?:the|doing|in charge)\b)",
+    r"\bbut (?:he|she|they)(?:'s| is|'re| are| has| have)(?: been)? (?:the|doing|in charge)\b|"
+    # what disowns a view passed on, in a sentence of its own: "It was floated in the guild
+    # meeting; nothing has been agreed", "That's his wish, the team hasn't agreed", "I am
+    # passing this along", "I don't have strong feelings either way", "she might be right
+    # but its not my decision" (the disowning sentence was itself stored as the person's)
+    r"\b(?:not|never) (?:been |yet |really )?(?:agreed|decided|discussed|adopted)\b|"
+    r"\b(?:nothing|no one|nobody)(?: has)? (?:been )?(?:agreed|decided)\b|"
+    r"\b(?:that's|that is|it's|it is|just|purely|only) (?:his|her|their) (?:wish|idea|take|"
+    r"preference|call|opinion|position|thing|request|taste)\b|"
+    r"\bnot my (?:decision|call)\b|\bpassing (?:this|it) (?:along|on)\b|"
+    r"\b(?:don't|do not) have (?:a |any )?strong (?:feelings?|views?|opinions?)\b|"
+    r"\b(?:i'm|i am) not (?:so |that |entirely |really )?sure (?:it|this|that)(?:'s| is)? "
+    r"(?:needed|necessary|right|worth|a good idea|the way)\b|\bnot (?:so |that |entirely )?"
+    r"convinced\b|\btreat it as (?:an|a) (?:idea|suggestion)\b|\bfor completeness\b|"
+    r"\b(?:might|may) (?:well )?be right,? but\b|\bno conclusion\b)",
     _I,
 )
 # What the code does now, told beside how it must be ("limiter must return Retry-After in
