@@ -287,13 +287,17 @@ def test_one_agents_flood_is_shown_apart_and_rejected_as_one_step(
     assert names[:2] == [f"From everyone ({before})", "From flood (25)"]
     view.from_combo.setCurrentIndex(1)
     assert {item["agent"] for item in view._items} == {"flood"}
+    service.add("Maybe the cache is memcached", confidence=0.2, actor=CURSOR)  # meanwhile
+    view.reload()
+    assert view.from_combo.currentData() == "flood"  # the choice holds as items arrive
+    assert {item["agent"] for item in view._items} == {"flood"}
     view.table.setFocus()
     view.table.selectAll()
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("a flood", True))
     press(qtbot, view, Qt.Key.Key_R)
     settle(window)
     assert [i["agent"] for i in service.inbox()].count("flood") == 0
-    assert len(service.inbox()) == before - 25
+    assert len(service.inbox()) == before + 1 - 25
     assert view.from_combo.currentIndex() == 0  # nothing left from it: everyone again
     window.undo_stack.undo()  # the whole flood back, as one step
     assert [i["agent"] for i in service.inbox()].count("flood") == 25
