@@ -159,26 +159,36 @@ def test_a_large_export_comes_in_parts_each_a_moment_of_the_servers_work(
     assert streamed["links"] == whole["links"] != []
 
 
-def test_an_agent_is_answered_while_the_persons_check_runs(
-    server, service, pump, client, monkeypatch
+@pytest.mark.parametrize(
+    ("method", "params", "slow", "returns", "answer"),
+    [
+        ("system.check", {}, "check", [], {"ok": True, "problems": []}),
+        # a remote's first fetch: over ssh, or a slow share, up to git's 300 s limit
+        ("sync.init", {"url": "/nowhere.git"}, "sync_init", {"remotes": []}, {"remotes": []}),
+        ("sync.remove", {"name": "origin"}, "sync_remove", {"remotes": []}, {"remotes": []}),
+    ],
+)
+def test_an_agent_is_answered_while_a_long_call_of_the_persons_runs(
+    server, service, pump, client, monkeypatch, method, params, slow, returns, answer
 ):
     """At 100k memories the person's `memdesk check` (and stats, backup, a Markdown export)
-    ran on the thread that writes every answer: each agent's search waited 3-5 s."""
+    ran on the thread that writes every answer: each agent's search waited 3-5 s. Setting up
+    a remote fetched it there too, holding every client for as long as the remote took."""
     import threading
 
     started, answered, waited_out = threading.Event(), threading.Event(), []
 
-    def slow_check() -> list[str]:
+    def slow_call(*_args, **_kwargs):
         started.set()
         waited_out.append(not answered.wait(5))
-        return []
+        return returns
 
-    monkeypatch.setattr(service, "check", slow_check)
+    monkeypatch.setattr(service, slow, slow_call)
     person = pump.run(
         lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
     )
     result = []
-    asking = threading.Thread(target=lambda: result.append(person.call("system.check")))
+    asking = threading.Thread(target=lambda: result.append(person.call(method, **params)))
     try:
         asking.start()
         pump.run(started.wait, 5)
@@ -187,7 +197,7 @@ def test_an_agent_is_answered_while_the_persons_check_runs(
         pump.run(asking.join, 10)
     finally:
         person.close()
-    assert result == [{"ok": True, "problems": []}]
+    assert result == [answer]
     assert waited_out == [False]
 
 

@@ -156,12 +156,17 @@ class Dispatcher:
             "system.backup": lambda p, s: self._persons_long(s, lambda: svc.backup(actor=s.actor)),
             # how many memories each holds, hidden ones too, and where: the person's to know
             "system.backups": lambda p, s: svc.backups(**_person(s, "system.backups", p)),
-            "sync.init": lambda p, s: svc.sync_init(p.pop("url"), actor=s.actor, **p),
+            # a remote's first fetch (and a mirror's removal) take as long as the remote does
+            "sync.init": lambda p, s: self._persons_long(
+                s, lambda: svc.sync_init(p.pop("url"), actor=s.actor, **p)
+            ),
             "sync.run": lambda p, s: self._elsewhere(
                 lambda: svc.sync(p.get("remote"), actor=s.actor, **_flag(p, "dry_run"))
             ),
             "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
-            "sync.remove": lambda p, s: svc.sync_remove(p["name"], actor=s.actor),
+            "sync.remove": lambda p, s: self._persons_long(
+                s, lambda: svc.sync_remove(p["name"], actor=s.actor)
+            ),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }
