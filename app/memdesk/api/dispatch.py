@@ -20,7 +20,16 @@ from memdesk.api import errors, naming
 from memdesk.api.errors import RpcError
 from memdesk.api.methods import BY_NAME, METHODS
 from memdesk.api.repeatable import SAFE_TO_REPEAT
-from memdesk.core import USER, Actor, MemdeskError, MemoryService, agent, guard, validate
+from memdesk.core import (
+    USER,
+    Actor,
+    MemdeskError,
+    MemoryService,
+    agent,
+    give_way,
+    guard,
+    validate,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -236,7 +245,9 @@ class Dispatcher:
         """Run `work` (seconds of it: a sync's git) on a thread of its own; the connection
         answers when it ends and meanwhile the server answers everyone else."""
         if self._background is None:
-            self._background = ThreadPoolExecutor(1, thread_name_prefix="memdesk-rpc-work")
+            self._background = ThreadPoolExecutor(
+                1, thread_name_prefix="memdesk-rpc-work", initializer=give_way
+            )
 
         def run() -> Any:
             try:
@@ -252,7 +263,9 @@ class Dispatcher:
         beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
         search 0.3-1.2 s when both ran on one thread."""
         if self._agents_lane is None:
-            self._agents_lane = ThreadPoolExecutor(1, thread_name_prefix="memdesk-agents")
+            self._agents_lane = ThreadPoolExecutor(
+                1, thread_name_prefix="memdesk-agents", initializer=give_way
+            )
 
         def run() -> Any:
             if self._closing:

@@ -24,6 +24,7 @@ from memdesk.core.errors import (
     VersionConflict,
 )
 from memdesk.core.events import Change
+from memdesk.core.giving_way import give_way
 
 if TYPE_CHECKING:
     from memdesk.core.memory.steps import Step
@@ -49,6 +50,7 @@ __all__ = [
     "ValidationError",
     "VersionConflict",
     "agent",
+    "give_way",
 ]
 
 

@@ -24,6 +24,7 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import NotFound, StorageFailed, ValidationError
 from memdesk.core.files import backup_rows
 from memdesk.core.files.export import Progress, report
+from memdesk.core.giving_way import give_way
 from memdesk.store import backup as store_backup
 from memdesk.store import statistics
 from memdesk.store.migrations import SCHEMA_VERSION, migrate
@@ -264,6 +265,7 @@ class BackupSchedule:
             self._thread.join()
 
     def _run(self) -> None:
+        give_way()
         while not self._stop.is_set():
             try:
                 if self._service.backup_due():

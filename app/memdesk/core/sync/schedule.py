@@ -16,6 +16,7 @@ from typing import Any
 
 from memdesk.core.actor import SYSTEM
 from memdesk.core.errors import MemdeskError
+from memdesk.core.giving_way import give_way
 from memdesk.core.memory.steps import Step
 from memdesk.core.sync import config as sync_config
 
@@ -75,6 +76,7 @@ class SyncSchedule:
             self._sync()
 
     def _run(self) -> None:
+        give_way()
         while not self._stop.is_set():
             if self._asked.is_set() or due(self._service.path):
                 self._asked.clear()
