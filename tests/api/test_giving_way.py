@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from memdesk.api.dispatch import Dispatcher
+from memdesk.api.lanes import Lanes
 from memdesk.core.giving_way import NICENESS
 
 pytestmark = pytest.mark.skipif(
@@ -22,13 +22,13 @@ def _niceness() -> int:
 
 
 def test_agents_and_long_calls_run_below_the_thread_that_answers_the_person(service):
-    dispatcher = Dispatcher(service)
+    lanes = Lanes(service)
     here = _niceness()
     try:
-        in_lane = dispatcher.in_agents_lane(_niceness).result(10)
-        elsewhere = dispatcher._elsewhere(_niceness).result(10)
+        agents = lanes.agents(_niceness).result(10)
+        persons = lanes.persons(_niceness).result(10)
     finally:
-        dispatcher.shutdown()
+        lanes.shutdown()
     lowered = min(here + NICENESS, 19)  # Linux's lowest
-    assert (in_lane, elsewhere) == (lowered, lowered)
+    assert (agents, persons) == (lowered, lowered)
     assert _niceness() == here  # the caller's own thread is left as it was

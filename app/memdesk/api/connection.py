@@ -24,8 +24,9 @@ from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtNetwork import QLocalSocket
 
 from memdesk.api import errors, protocol
-from memdesk.api.dispatch import Dispatcher, NotRun, Session
+from memdesk.api.dispatch import Dispatcher, Session
 from memdesk.api.errors import RpcError
+from memdesk.api.lanes import NotRun
 from memdesk.core import MemdeskError
 
 logger = logging.getLogger(__name__)

@@ -11,13 +11,14 @@ import hmac
 import json
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk import __version__
 from memdesk.api import errors, naming
 from memdesk.api.errors import RpcError
+from memdesk.api.lanes import Lanes
 from memdesk.api.methods import BY_NAME, METHODS
 from memdesk.api.repeatable import SAFE_TO_REPEAT
 from memdesk.core import (
@@ -26,7 +27,6 @@ from memdesk.core import (
     MemdeskError,
     MemoryService,
     agent,
-    give_way,
     guard,
     validate,
 )
@@ -63,10 +63,6 @@ UNGATED = frozenset(
 )
 
 
-class NotRun(Exception):
-    """An agent's request still waiting its turn when the server closed: it was not run."""
-
-
 class Dispatcher:
     """Calls the service for each method; `call` raises RpcError for anything it cannot do."""
 
@@ -82,9 +78,7 @@ class Dispatcher:
         `request_seconds` bounds the database work of one request from an agent or a hook."""
         self.service = service
         self._request_seconds = request_seconds
-        self._background: ThreadPoolExecutor | None = None
-        self._agents_lane: ThreadPoolExecutor | None = None
-        self._closing = False
+        self._lanes = Lanes(service)
         self._on_show = on_show
         self._on_hello = on_hello
         self._on_handover = on_handover
@@ -242,49 +236,13 @@ class Dispatcher:
         )
 
     def _elsewhere(self, work: Callable[[], Any]) -> Future:
-        """Run `work` (seconds of it: a sync's git) on a thread of its own; the connection
-        answers when it ends and meanwhile the server answers everyone else."""
-        if self._background is None:
-            self._background = ThreadPoolExecutor(
-                1, thread_name_prefix="memdesk-rpc-work", initializer=give_way
-            )
-
-        def run() -> Any:
-            try:
-                return work()
-            finally:
-                self.service.release_thread()
-
-        return self._background.submit(run)
+        return self._lanes.persons(work)
 
     def in_agents_lane(self, work: Callable[[], Any]) -> Future:
-        """Run an agent's request on the agents' own thread, one at a time in the order their
-        turns came: the server's thread stays free for the person's requests, which read
-        beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
-        search 0.3-1.2 s when both ran on one thread."""
-        if self._agents_lane is None:
-            self._agents_lane = ThreadPoolExecutor(
-                1, thread_name_prefix="memdesk-agents", initializer=give_way
-            )
-
-        def run() -> Any:
-            if self._closing:
-                raise NotRun  # never started: the client sends it to the next owner
-            value = work()
-            return value.result() if isinstance(value, Future) else value
-
-        return self._agents_lane.submit(run)
+        return self._lanes.agents(work)
 
     def shutdown(self) -> None:
-        """Let the work running off the server's thread end (at most one request's time
-        limit), skip what waits behind it, and close those threads' database connections:
-        the database closes after them."""
-        self._closing = True
-        for lane in (self._agents_lane, self._background):
-            if lane is not None:
-                lane.submit(self.service.release_thread)
-                lane.shutdown(wait=True)
-        self._agents_lane = self._background = None
+        self._lanes.shutdown()
 
     def _describe(self) -> dict[str, Any]:
         return {
