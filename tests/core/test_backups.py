@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from contextlib import closing
@@ -468,3 +469,42 @@ def test_a_copy_left_by_a_killed_backup_is_cleared_by_the_next(service):
     service.backup()
     assert not left.exists()
     assert young.exists()
+
+
+def _within(seconds: float, work, release: Path):
+    """`work()`'s outcome, failing when it is still running after `seconds` (a FIFO's opener
+    waits for a writer: one is then let in, so the test itself never hangs)."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except Exception as exc:  # noqa: BLE001 - handed to the caller as it was
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        with open(release, "wb"):  # noqa: PTH123 - opening for writing lets the reader on
+            pass
+        thread.join(10)
+        pytest.fail(f"still waiting after {seconds} s")
+    return outcome[0]
+
+
+def test_a_fifo_given_or_found_as_a_backup_is_refused_at_once(service, tmp_path):
+    """A "backup" that was a named pipe held the server's thread, and every client, until
+    something wrote to it (red team 39: five minutes)."""
+    service.add("kept as it was")
+    pipe = tmp_path / "backup.sqlite3"
+    os.mkfifo(pipe)
+    refused = _within(5, lambda: service.restore_backup(str(pipe)), pipe)
+    assert isinstance(refused, ValidationError)
+    assert "not a regular file" in refused.message
+    in_folder = service.backup_folder() / f"{service.path.stem}-2026-01-01T00-00-00Z-manual.sqlite3"
+    in_folder.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(in_folder)
+    listed = _within(5, service.backups, in_folder)
+    assert [b["memories"] for b in listed if b["path"] == str(in_folder)] == [None]
+    assert [m["content"] for m in service.list_memories()] == ["kept as it was"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -50,13 +51,21 @@ def snapshot(source: Path, dest: Path, *, checked: bool = True) -> None:
         partial.unlink(missing_ok=True)
 
 
+def _refuse_all_but_a_file(path: Path) -> None:
+    """Opening a FIFO waits until someone writes to it: a "backup" that was one held the
+    server's thread, every client's answers with it, for as long as nobody did."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise BackupError(f"{path} is not a regular file")
+
+
 def inspect(path: Path) -> dict[str, int]:
     """Schema version and memory count of a backup file, read without changing it."""
     try:
+        _refuse_all_but_a_file(path)
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
             version = peek.execute("PRAGMA user_version").fetchone()[0]
             memories = peek.execute("SELECT COUNT(*) FROM memory").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, OSError) as exc:
         raise BackupError(f"{path} is not a memdesk backup: {exc}") from None
     return {"schema": version, "memories": memories}
 
@@ -100,6 +109,7 @@ def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
     """A writable copy of the database file `path` (in a private folder in `near`, else the
     system's temporary folder), deleted after: what checks that write (FTS5's, a migration)
     run on, leaving the file untouched."""
+    _refuse_all_but_a_file(path)
     with tempfile.TemporaryDirectory(prefix="memdesk-verify-", dir=near) as folder:
         copy = Path(folder) / "copy.sqlite3"
         with (

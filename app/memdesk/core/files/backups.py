@@ -107,9 +107,10 @@ class Backups:
                 held = stack.enter_context(
                     store_backup.private_copy(source, near=self.desk.path.parent)
                 )
-            except (sqlite3.DatabaseError, OSError) as exc:
+            except (sqlite3.DatabaseError, OSError, store_backup.BackupError) as exc:
                 raise ValidationError(  # as store_backup.verify says it
-                    f"{source} is not a memdesk backup: {exc}", field="name"
+                    f"{source} is not a memdesk backup: {exc}".replace(f": {source} ", ": "),
+                    field="name",
                 ) from None
             return self._restore_checked(source, held, progress, actor)
 
