@@ -142,3 +142,22 @@ def test_other_hosts_tool_calls_read_as_claude_codes_do(tool, args, result, expe
     """Gemini CLI's and Codex's own tool names and argument shapes (their hooks report them
     as they are): a shell call read as `used run_shell_command` before."""
     assert observe(tool, args, result).text == expected
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Edit", {"file_path": "a" * 900_000, "old_string": "x", "new_string": "y"}),
+        ("Write", {"file_path": "/src/" + "b" * 900_000, "content": "z"}),
+        ("Task", {"subagent_type": "c" * 900_000, "description": "look"}),
+        ("TodoWrite", {"todos": [{"content": "step", "status": "pending"}] * 50_000}),
+        ("d" * 900_000, {}),
+    ],
+    ids=["edit", "write", "delegate", "plan", "tool-name"],
+)
+def test_an_observation_is_bounded_whatever_the_call_carried(tool, args):
+    """An agent's calls with 900 KB paths made each later working memory of its task take
+    38 s, every other agent waiting behind it (red team 39)."""
+    seen = observe(tool, args, {})
+    assert len(seen.text) <= 1_000
+    assert seen.path is None or len(seen.path) <= 4_096

@@ -12,10 +12,15 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 LINE = 120  # characters of a command, an error or a change kept in an observation
+# An observation is a line or two, and a path names a file only up to PATH_MAX: an agent's
+# calls with 900 KB paths made each later working memory of its task take 38 s (every agent
+# waiting behind it) and its next session start fail.
+TEXT = 1_000
+PATH = 4_096
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,12 @@ _DELEGATE = {"task", "agent", "subagent", "delegate"}
 
 
 def observe(tool: str, args: Any, result: Any) -> Seen:
+    seen = _observed(tool, args, result)
+    path = seen.path if seen.path is None or len(seen.path) <= PATH else None
+    return replace(seen, text=_clip(seen.text, TEXT), path=path)
+
+
+def _observed(tool: str, args: Any, result: Any) -> Seen:
     name = tool.strip().lower()
     args = args if isinstance(args, dict) else {}
     for names, extract in _EXTRACTORS:
