@@ -104,6 +104,20 @@ def test_an_agents_stats_say_nothing_of_what_waits_for_the_person(service):
     assert service.stats()["inbox"] >= 1  # the person's own
 
 
+def test_an_agents_stats_say_nothing_of_what_others_put_in_the_trash(service):
+    """An agent's total and its count of deleted memories grew when the person trashed a
+    note (red team 39): it learned when, and how many, though it could read none of them."""
+    kept = service.add("Deploys go out on Tuesdays")
+    own = service.add("a scratch note of the agent's", actor=CLAUDE)
+    before = service.stats(actor=CLAUDE)
+    service.remove(kept["id"])
+    after = service.stats(actor=CLAUDE)
+    assert (after["total"], after["by_status"]) == (before["total"] - 1, {"active": 1})
+    service.remove(own["id"], actor=CLAUDE)
+    assert service.stats(actor=CLAUDE)["by_status"] == {"deleted": 1}
+    assert service.stats()["by_status"] == {"deleted": 2}
+
+
 def test_stats_and_links_do_not_tell_another_agent_about_a_private_memory(service):
     private = service.add(
         "Acquisition talks with Initech",

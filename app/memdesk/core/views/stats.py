@@ -23,14 +23,19 @@ class Stats:
 
     def stats(self, *, actor: Actor = USER) -> dict[str, Any]:
         """Counts of the memories `actor` may see: an agent's leave out others' private
-        memories and what the guard withholds (their tags and projects are not its to learn)."""
+        memories, what the guard withholds (their tags and projects are not its to learn) and
+        what others put in the Trash."""
         self.desk.settle_for_reading()  # recall counts shown must include queued searches
 
         def visible(table: Any) -> peewee.Expression:
             if actor.source != "agent":
                 return table.id.is_null(False)
             mine = (table.visibility == "shared") | (table.agent == actor.agent)
-            return mine & table.flag.is_null()
+            # of the Trash only its own, as reads.visible_to: a count that grew told it when
+            # the person trashed something
+            others = table.agent.is_null() | (table.agent != actor.agent)
+            trashed_by_others = (table.status == "deleted") & others
+            return mine & table.flag.is_null() & ~trashed_by_others
 
         seen = visible(Memory)
 
