@@ -1,7 +1,7 @@
 """Threads whose work nobody is waiting on right now (agents' requests, a sync, a backup) give
 the processor to the ones the person is: on two cores under 40 searching agents and a sync,
-the person's ping and search took p95 107-149 ms with every thread of the server alike, 70-96
-ms with these at nice 5 and 72-77 ms at 10 (`bench/abuse.py`, docs/benchmarks.md)."""
+the person's ping and search took p95 104-149 ms with every thread of the server alike,
+41-106 ms with these at nice 5, and 54-77 ms at 10 (`bench/abuse.py`, docs/benchmarks.md)."""
 
 from __future__ import annotations
 
