@@ -351,8 +351,12 @@ class GraphView(QWidget):
             width = metrics.horizontalAdvance(node["label"]) + 2 * TEXT_MARGIN
             height = metrics.height() + 2 * TEXT_MARGIN
             places[node["id"]] = _label_places(at.x(), at.y(), width, height)
-            if node.get("hub"):
-                half = HUB_PIXELS / 2
+        # every hub's square, not only those whose centre is in view: one just past the edge
+        # still shows half of it, and a label placed over that half hid it
+        half = HUB_PIXELS / 2
+        for node in self.data["nodes"]:
+            if node.get("hub") and node["id"] in self.positions:
+                at = box.mapViewToDevice(QPointF(*self.positions[node["id"]]))
                 squares[node["id"]] = (at.x() - half, at.y() - half, at.x() + half, at.y() + half)
         by_id = {n["id"]: n for n in inside}
         candidates = [(n["id"], [b for _anchor, b in places[n["id"]]]) for n in inside]
