@@ -621,6 +621,33 @@ def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name,
     assert "error" not in json.loads(peer.line())
 
 
+@pytest.mark.parametrize("name", ["cli", "CLI", "window", "memdesk-cli"])
+def test_an_agent_cannot_be_listed_as_the_persons_own_tool(raw, server, pump, name):
+    """Red team 39's agent called itself "cli": the window's status bar listed it as the
+    person's command line, which connects by that name."""
+    peer = raw()
+    peer.send(_rpc("system.hello", {"agent": name}))
+    error = _error(peer.line())
+    assert error["code"] == -32602
+    assert "the person's own memdesk tools" in error["message"]
+    person = pump.run(lambda: Client(socket_path=server.socket_path, agent=name, role="user"))
+    assert pump.run(person.ping) == "pong"
+    assert f"you ({name})" in server.agent_names()
+    assert name not in server.agent_names()
+    pump.run(person.close)
+
+
+def test_an_agent_cannot_take_the_name_the_persons_machine_syncs_by(raw, service, tmp_path):
+    """Red team 39: an agent named as this machine's sync writer read, in the Inbox and
+    `memdesk agents`, like the person's own machine."""
+    service.sync_init(str(tmp_path / "own.git"), writer="ana@laptop#ab12")
+    peer = raw()
+    peer.send(_rpc("system.hello", {"agent": "ana@laptop#ab12"}))
+    assert "machines are called" in _error(peer.line())["message"]
+    peer.send(_rpc("system.hello", {"agent": "ana@laptop"}))
+    assert "error" not in json.loads(peer.line())
+
+
 def test_a_line_whose_end_came_while_the_server_was_busy_is_answered(raw, server, qtbot):
     """A red team's agent, connecting while the server was busy for seconds, had its complete
     `system.hello` refused as "no end of line within 10 s" and was disconnected: the end of

@@ -279,6 +279,16 @@ class Dispatcher:
                 "claim either)",
                 field="role",
             )
+        if role != "user" and (
+            name.strip().casefold() in naming.PERSONS_TOOL_NAMES
+            or name.strip() in self.service.machine_names()
+        ):
+            raise RpcError(
+                errors.INVALID_PARAMS,
+                f"system.hello: agent {name.strip()!r} is what the person's own memdesk tools "
+                "or machines are called; an agent names itself (claude-code, cursor, …)",
+                field="agent",
+            )
         if role in naming.PRIVILEGED_ROLES and not self._holds_role_key(params.get("key")):
             raise RpcError(
                 errors.NOT_ALLOWED,

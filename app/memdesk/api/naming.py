@@ -99,6 +99,9 @@ def is_live(path: str, timeout_s: float = 1.0) -> bool:
 # Roles an agent must not take by saying so: the person's tools act as the person, a host's hooks
 # store what the person said at a session's end.
 PRIVILEGED_ROLES = ("hook", "user")
+# What the person's own tools call themselves: the window's status bar lists every connection by
+# the name it gave, so an agent calling itself "cli" was listed as the person's command line.
+PERSONS_TOOL_NAMES = frozenset({"cli", "memdesk cli", "memdesk-cli", "window"})
 
 
 def role_key_path(socket: str | os.PathLike[str]) -> Path:

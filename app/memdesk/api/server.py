@@ -111,8 +111,12 @@ class SocketServer(QObject):
         return len(self._connections)
 
     def agent_names(self) -> list[str]:
-        """Who is connected (by the name each gave in system.hello), one entry each."""
-        return [c.session.agent for c in self._connections]
+        """Who is connected, one entry each: an agent or a hook by the name it gave in
+        system.hello, the person's own tools as theirs."""
+        return [
+            f"you ({c.session.agent})" if c.session.role == "user" else c.session.agent
+            for c in self._connections
+        ]
 
     def _announce_agents(self) -> None:
         self.clients_changed.emit(len(self._connections))

@@ -188,7 +188,15 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "edits": ("update", "update_many", "correct", "revert", "link", "unlink"),
     "identity": ("identity", "set_identity"),
     "consolidation": ("find_duplicates",),
-    "sync": ("sync_init", "sync", "sync_remove", "sync_local", "sync_status", "authorship"),
+    "sync": (
+        "sync_init",
+        "sync",
+        "sync_remove",
+        "sync_local",
+        "sync_status",
+        "authorship",
+        "machine_names",
+    ),
     "inbox": (
         "inbox",
         "inbox_count",

@@ -57,6 +57,11 @@ class Sync:
         any other writer's are someone else's."""
         return vouching.authorship(self.desk.path, sync_config.load(self.desk.path))
 
+    def machine_names(self) -> frozenset[str]:
+        """The writer names the person's machines go by, this one's first set up or not."""
+        config = sync_config.load(self.desk.path)
+        return frozenset({config.writer, *config.own_writers})
+
     def sync_init(
         self,
         url: str,
