@@ -235,6 +235,25 @@ def test_a_remote_on_this_machine_runs_none_of_its_hooks(machines, tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("receive.procReceiveRefs", "refs/heads", "proc-receive"),
+        ("receive.maxInputSize", "1", "size"),
+    ],
+)
+def test_a_remote_that_refuses_every_push_says_why_at_once(machines, setting, value, said):
+    """Red team 39's folder remote refused every push by a git setting: each sync tried five
+    times and said "the remote changed 5 times while syncing", not what was wrong."""
+    _first_push(machines)
+    subprocess.run(["git", "--git-dir", str(machines.remote), "config", setting, value], check=True)
+    machines.run("a", lambda s: s.add("Deploys go through the release train"))
+    with pytest.raises(MemdeskError) as raised:
+        machines.sync("a")
+    assert "changed 5 times" not in raised.value.message
+    assert "refused" in raised.value.message and said in raised.value.message
+
+
+@pytest.mark.parametrize(
     ("url", "local"),
     [
         ("/media/usb/memories.git", True),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -230,6 +231,15 @@ class Mirror:
                     "memdesk pushes only to a bare repository (`git init --bare`), where no "
                     "push changes files. Nothing was sent"
                 ) from None
+            if refused := _REMOTE_REFUSED.search(exc.message):
+                # its own reason (a setting, a server's rule): trying again changes nothing
+                said = [line.split("remote: ", 1)[1].strip() for line in exc.message.splitlines()
+                        if "remote: " in line]  # fmt: skip
+                raise SyncFailed(
+                    f"the remote {self.url()} refused what was sent ({refused[1]}"
+                    + (f"; it said: {' '.join(said)[:300]}" if said else "")
+                    + "). Nothing of it changed there; check the remote's settings"
+                ) from None
             if any(w in exc.message for w in ("rejected", "fetch first", "non-fast-forward")):
                 raise Rejected("the remote changed while syncing") from None
             raise
@@ -306,6 +316,11 @@ class Mirror:
             why = err.decode("utf-8", "replace").strip() or f"exit {running.returncode}"
             raise SyncFailed(f"git {command} failed: {why}")
         return out
+
+
+# git's line for a ref the receiving side turned down for a reason of its own, not because
+# another push came first ("[rejected] … (fetch first)")
+_REMOTE_REFUSED = re.compile(r"\[remote rejected\] \S+ -> \S+ \(([^)\n]{1,200})\)")
 
 
 def _is_local(url: str) -> bool:
