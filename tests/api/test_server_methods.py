@@ -201,6 +201,43 @@ def test_an_agent_is_answered_while_a_long_call_of_the_persons_runs(
     assert waited_out == [False]
 
 
+def test_the_persons_check_is_answered_while_their_sync_waits_on_a_slow_remote(
+    server, service, pump, monkeypatch
+):
+    """Red team 39: a remote answering slowly held the person's next check, stats and
+    backup behind their sync, up to git's 300 s limit."""
+    import threading
+
+    started, remote_answers = threading.Event(), threading.Event()
+
+    def slow_sync(*_args, **_kwargs):
+        started.set()
+        remote_answers.wait(10)
+        return {"remotes": []}
+
+    monkeypatch.setattr(service, "sync", slow_sync)
+    person = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    other = pump.run(
+        lambda: Client(socket_path=server.socket_path, agent="cli", role="user", timeout=10)
+    )
+    syncing = threading.Thread(target=lambda: person.call("sync.run"))
+    try:
+        syncing.start()
+        pump.run(started.wait, 5)
+        checked = pump.run(lambda: other.call("system.check"))
+        still_waiting = not remote_answers.is_set()
+        remote_answers.set()
+        pump.run(syncing.join, 10)
+    finally:
+        remote_answers.set()
+        person.close()
+        other.close()
+    assert checked == {"ok": True, "problems": []}
+    assert still_waiting  # answered while the sync still waited, not after it
+
+
 def test_agent_may_not_write_the_archive_directly(client, pump):
     with pytest.raises(MemdeskError) as err:
         pump.run(lambda: client.add("a summary", layer="L2"))

@@ -160,14 +160,14 @@ class Dispatcher:
             # how many memories each holds, hidden ones too, and where: the person's to know
             "system.backups": lambda p, s: svc.backups(**_person(s, "system.backups", p)),
             # a remote's first fetch (and a mirror's removal) take as long as the remote does
-            "sync.init": lambda p, s: self._persons_long(
+            "sync.init": lambda p, s: self._over_the_network(
                 s, lambda: svc.sync_init(p.pop("url"), actor=s.actor, **p)
             ),
-            "sync.run": lambda p, s: self._elsewhere(
-                lambda: svc.sync(p.get("remote"), actor=s.actor, **_flag(p, "dry_run"))
+            "sync.run": lambda p, s: self._over_the_network(
+                s, lambda: svc.sync(p.get("remote"), actor=s.actor, **_flag(p, "dry_run"))
             ),
             "sync.local": lambda p, s: svc.sync_local(p.pop("project"), actor=s.actor, **p),
-            "sync.remove": lambda p, s: self._persons_long(
+            "sync.remove": lambda p, s: self._over_the_network(
                 s, lambda: svc.sync_remove(p["name"], actor=s.actor)
             ),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
@@ -363,6 +363,11 @@ class Dispatcher:
         the server's thread, which writes every client's answers (a check held every agent's
         search 4.9 s). An agent's runs in the agents' lane already."""
         return self._elsewhere(work) if session.role == "user" else work()
+
+    def _over_the_network(self, session: Session, work: Callable[[], Any]) -> Any:
+        """The person's call that waits on a remote (up to git's 300 s on a slow one): on a
+        lane of its own, so their check, stats or backup meanwhile is not queued behind it."""
+        return self._lanes.network(work) if session.role == "user" else work()
 
     def _decide(self, params: Params, session: Session) -> dict[str, Any]:
         if session.role != "user":

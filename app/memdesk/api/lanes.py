@@ -1,6 +1,7 @@
-"""The threads beside the server's own: the person's long calls on one, agents' requests on
-another, so the server's thread stays free to read and answer everyone. Both run below it
-(`give_way`): what they do, nobody is waiting on at that moment."""
+"""The threads beside the server's own: the person's long calls on one, their syncs (which
+wait on a remote) on another, agents' requests on a third, so the server's thread stays free
+to read and answer everyone. All run below it (`give_way`): what they do, nobody is waiting
+on at that moment."""
 
 from __future__ import annotations
 
@@ -19,24 +20,36 @@ class Lanes:
     def __init__(self, service: MemoryService) -> None:
         self._service = service
         self._persons: ThreadPoolExecutor | None = None
+        self._network: ThreadPoolExecutor | None = None
         self._agents: ThreadPoolExecutor | None = None
         self._closing = False
 
     def persons(self, work: Callable[[], Any]) -> Future:
-        """Run `work` (seconds of it: a sync's git) on a thread of its own; the connection
-        answers when it ends and meanwhile the server answers everyone else."""
+        """Run `work` (seconds of it: a check of a 100k store) on a thread of its own; the
+        connection answers when it ends and meanwhile the server answers everyone else."""
         if self._persons is None:
-            self._persons = ThreadPoolExecutor(
-                1, thread_name_prefix="memdesk-rpc-work", initializer=give_way
-            )
+            self._persons = self._lane("memdesk-rpc-work")
+        return self._persons.submit(self._released(work))
 
+    def network(self, work: Callable[[], Any]) -> Future:
+        """As `persons`, for a call that waits on a remote: a remote answering slowly held the
+        person's next check, stats and backup behind it for minutes (red team 39)."""
+        if self._network is None:
+            self._network = self._lane("memdesk-sync")
+        return self._network.submit(self._released(work))
+
+    @staticmethod
+    def _lane(name: str) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(1, thread_name_prefix=name, initializer=give_way)
+
+    def _released(self, work: Callable[[], Any]) -> Callable[[], Any]:
         def run() -> Any:
             try:
                 return work()
             finally:
                 self._service.release_thread()
 
-        return self._persons.submit(run)
+        return run
 
     def agents(self, work: Callable[[], Any]) -> Future:
         """Run an agent's request on the agents' own thread, one at a time in the order their
@@ -44,9 +57,7 @@ class Lanes:
         beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
         search 0.3-1.2 s when both ran on one thread."""
         if self._agents is None:
-            self._agents = ThreadPoolExecutor(
-                1, thread_name_prefix="memdesk-agents", initializer=give_way
-            )
+            self._agents = self._lane("memdesk-agents")
 
         def run() -> Any:
             if self._closing:
@@ -65,8 +76,8 @@ class Lanes:
         limit), skip what waits behind it, and close those threads' database connections:
         the database closes after them."""
         self._closing = True
-        for lane in (self._agents, self._persons):
+        for lane in (self._agents, self._persons, self._network):
             if lane is not None:
                 lane.submit(self._service.release_thread)
                 lane.shutdown(wait=True)
-        self._agents = self._persons = None
+        self._agents = self._persons = self._network = None
