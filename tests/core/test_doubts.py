@@ -112,3 +112,37 @@ def test_what_the_person_does_with_the_thing_just_named_keeps_its_name() -> None
         ["Please write the docstring in Google style (I use it for every function I write)."]
     )
     assert "Google style" in found.content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a time of the past beside a verb in the past
+        "For many years the invoices were printed and filed in the basement cabinet.",
+        "Before 2021 the field team emailed every reading to the office as a spreadsheet.",
+        "In my old flat I kept all the sourdough notes in a paper notebook by the oven.",
+        "Three winters ago we ploughed the car park with a borrowed tractor every morning.",
+        "in last term we marked everything on paper and lost half of the sheets",
+        # a story's later sentences, told in the past after such a start
+        "Some history first. Last season we logged the catches on a clipboard. Twice we "
+        "mixed up the trap numbers on the east meadow and only noticed at the end.",
+    ],
+)
+def test_a_story_of_the_past_is_proposed_not_stored(message: str) -> None:
+    """Fresh held-out sets (v80-v83) had 8 of their 43 wrong stores from such stories: "In
+    my first house we kept formulas on index cards" stored as the person's way of working."""
+    assert gapfill.HIGH not in _confidences(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the past beside what holds now, in the same sentence
+        "We moved the catalogue to Postgres in 2019; every new table goes there, never to MySQL.",
+        "Last year we switched to weekly releases, always on a Tuesday.",
+        # a time of the past in a rule of the present
+        "Invoices older than 2020 always go to the cold bucket, never the main one.",
+    ],
+)
+def test_what_holds_now_beside_the_past_is_still_stored(message: str) -> None:
+    assert gapfill.HIGH in _confidences(message)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, tone
+from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, stories, tone
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import STANDING, at_most_medium, leaning_back, one_lead
 from memdesk.core.sessions.third_person import person
@@ -127,6 +127,7 @@ def find(
                 at_most_medium(f)
                 if replies.picked(text, f.sentence)
                 or doubts.doubtful(f.content, f.sentence, prose)
+                or stories.told(f.content, f.sentence, prose)
                 or doubts.for_this_task(f.pattern, f.content)
                 else f
                 for f in in_message

@@ -110,7 +110,7 @@ def _said_of_the_user(text: str, *, named: bool, pronouns: bool) -> tuple[str, b
 def _agreeing(verb: str) -> str:
     """The verb as "the user" takes it: "prefers", "has", "goes", "squash-merges"; a modal or
     a past tense as it is."""
-    if verb in _AS_IS or verb in _NO_VERB or _past(verb):
+    if verb in _AS_IS or verb in _NO_VERB or is_past(verb):
         return verb
     if verb == "have":
         return "has"
@@ -124,7 +124,8 @@ def _agreeing(verb: str) -> str:
     return verb + "s"
 
 
-def _past(verb: str) -> bool:
+def is_past(verb: str) -> bool:
+    """Whether `verb` (lower case) is a past tense: regular, or one of English's irregular ones."""
     if verb.endswith("ed") and not verb.endswith(("eed", "bed", "shred")):
         return True
     return verb in _IRREGULAR_PAST or _PREFIX.sub("", verb) in _IRREGULAR_PAST

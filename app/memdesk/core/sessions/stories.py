@@ -1,0 +1,64 @@
+"""A story of the past, told as one: what happened once, or how things were, is not a rule to
+keep. "In the 2019 season we recorded everything on paper", "Before 2020 the shotfirer wrote
+readings on a clipboard", and the sentences after such a start told in the past too ("Twice
+we put the wrong wind direction on the Col du Lac sector").
+
+Read from the grammar of time, not from what the story is about: a time of the past (a year,
+a season or a term gone by, "for many years", "in my first house") beside a verb in the past
+tense, and no word that says it still holds."""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.sessions.third_person import is_past
+
+_I = re.IGNORECASE
+_NUMBER = r"(?:\d+|a few|a couple of|several|many|some|two|three|four|five|six|seven|eight|ten)"
+_SPAN = (
+    r"(?:seasons?|winters?|summers?|springs?|autumns?|falls?|years?|terms?|semesters?|decades?|"
+    r"months?|weeks?)"
+)
+_THEN = re.compile(
+    rf"\b(?:(?:last|previous|that|the (?:first|early|old)) (?:[\w-]+ )?{_SPAN}|"
+    rf"for {_NUMBER} (?:[\w-]+ )?{_SPAN}|{_NUMBER} {_SPAN} ago|"
+    r"(?:until|till|before|in|around|by|back in|up to) (?:about |around |roughly |circa |"
+    r"(?:early|mid|late)[- ])?(?:19|20)\d\d(?!\d|[-/.]\d)|"
+    r"in my (?:first|old|previous|last|former|early) [\w-]+)\b",
+    _I,
+)
+# A word that says what was told still holds, or is a change that holds now ("we moved to
+# Octopus last spring"), or a verb of the present beside the past one.
+_STILL = re.compile(
+    r"\b(?:is|are|am|isn't|aren't|do|does|don't|doesn't|has|have|hasn't|haven't|can|can't|"
+    r"cannot|will|won't|must|should|shall|may|need|needs|want|wants|now|still|today|"
+    r"nowadays|these days|currently|any ?more|since then|ever since|from then on|going forward|"
+    r"from now on|(?:moved|switched|migrated|changed) (?:over )?to|(?:it|that|there|here|what|"
+    r"who)'s)\b|'(?:re|m|ll|ve)\b",
+    _I,
+)
+_BE_OR_HAVE = frozenset("is are am be been being has have get gets got".split())
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def told(content: str, sentence: str, message: str) -> bool:
+    """Whether a finding's words (`content`, read from `sentence` of `message`) are part of a
+    story of the past: told in the past at a time of the past, or after a sentence of the
+    message that was, in the past themselves. Its own clause is read, not its sentence's
+    others ("we moved the catalogue to Postgres in 2019; every new table goes there")."""
+    if not _in_the_past(content):
+        return False
+    if _THEN.search(sentence):
+        return True
+    before = message[: max(0, message.find(sentence[:40]))]
+    return any(_THEN.search(s) and _in_the_past(s) for s in _SENTENCES.split(before))
+
+
+def _in_the_past(sentence: str) -> bool:
+    if _STILL.search(sentence):
+        return False
+    words = re.findall(r"[a-z]+", sentence.casefold())
+    # "were kept", "was lost": the past of be; "is called", "has moved": not a story's verb
+    return any(
+        is_past(w) and (i == 0 or words[i - 1] not in _BE_OR_HAVE) for i, w in enumerate(words)
+    )
