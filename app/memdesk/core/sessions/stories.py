@@ -24,7 +24,14 @@ _THEN = re.compile(
     rf"for {_NUMBER} (?:[\w-]+ )?{_SPAN}|{_NUMBER} {_SPAN} ago|"
     r"(?:until|till|before|in|around|by|back in|up to) (?:about |around |roughly |circa |"
     r"(?:early|mid|late)[- ])?(?:19|20)\d\d(?!\d|[-/.]\d)|"
-    r"in my (?:first|old|previous|last|former|early) [\w-]+)\b",
+    r"in my (?:first|old|previous|last|former|early) [\w-]+|"
+    r"(?:years|months|decades|ages|a while) ago|(?:on|at|in) (?:our|my|the) last [\w-]+|"
+    r"back in (?:the )?[\w.-]+|"
+    r"in (?:the )?(?:spring|summer|autumn|fall|winter|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december)|"
+    r"before (?:this|that|the|our) [\w-]+(?: [\w-]+)? (?:arrived|came|existed|landed)|"
+    r"before (?:this|that) (?:migration|move|rewrite|switch|upgrade)|"
+    r"(?:the )?(?:first|original|old) version|\bv1\b(?![.\d])|^once\b)\b",
     _I,
 )
 # A word that says what was told still holds, or is a change that holds now ("we moved to
@@ -36,6 +43,17 @@ _STILL = re.compile(
     r"from now on|(?:moved|switched|migrated|changed) (?:over )?to|(?:it|that|there|here|what|"
     r"who)'s)\b|'(?:re|m|ll|ve)\b",
     _I,
+)
+# Who does, and what: "we use Hilt" is told in the present, whatever else the sentence says
+# of the past ("Koin got removed in the last migration").
+_DOER = re.compile(
+    r"\b(?:we|i|you|they|the user)\s+(?:(?:always|never|usually|only|just|all|also|often|"
+    r"normally|mostly|generally)\s+)?([a-z]+)\b",
+    _I,
+)
+# Past modals, and verbs whose past is the present ("twice we put the wrong direction on it")
+_NOT_THE_PRESENT = frozenset(
+    "could would might ought put cut set hit let read shut cost hurt quit spread split".split()
 )
 _BE_OR_HAVE = frozenset("is are am be been being has have get gets got".split())
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -55,7 +73,10 @@ def told(content: str, sentence: str, message: str) -> bool:
 
 
 def _in_the_past(sentence: str) -> bool:
-    if _STILL.search(sentence):
+    if _STILL.search(sentence) or any(
+        not is_past(verb) and verb.casefold() not in _NOT_THE_PRESENT
+        for verb in _DOER.findall(sentence)
+    ):
         return False
     words = re.findall(r"[a-z]+", sentence.casefold())
     # "were kept", "was lost": the past of be; "is called", "has moved": not a story's verb
