@@ -607,6 +607,8 @@ def test_an_agent_name_that_reads_as_markup_is_refused(raw, service, name):
         ("You", "what memdesk calls the person"),
         ("us\u0435r", "mixes cyrillic and latin"),  # a Cyrillic е
         ("\uff55\uff53\uff45\uff52", "what memdesk calls the person"),  # fullwidth
+        ("\u1d1cs\u1d07\u0280", "what memdesk calls the person"),  # small capitals (red team 40)
+        ("system:", "what memdesk calls the person"),
     ],
 )
 def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name, said):
@@ -621,7 +623,10 @@ def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name,
     assert "error" not in json.loads(peer.line())
 
 
-@pytest.mark.parametrize("name", ["cli", "CLI", "window", "memdesk-cli"])
+@pytest.mark.parametrize(
+    "name",
+    ["cli", "CLI", "window", "memdesk-cli", "\uff43\uff4c\uff49", "\u1d04\u029f\u026a", "cli."],
+)
 def test_an_agent_cannot_be_listed_as_the_persons_own_tool(raw, server, pump, name):
     """Red team 39's agent called itself "cli": the window's status bar listed it as the
     person's command line, which connects by that name."""

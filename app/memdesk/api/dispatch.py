@@ -262,7 +262,7 @@ class Dispatcher:
                 field="agent",
             )
         # a name, nothing that reads as markup nor passes for the person's
-        validate.agent_name(name, "agent")
+        read_as = validate.as_read(validate.agent_name(name, "agent") or "")
         if steers := guard.scan(name):  # it is quoted to other agents as a note's writer
             raise RpcError(
                 errors.INVALID_PARAMS,
@@ -280,8 +280,8 @@ class Dispatcher:
                 field="role",
             )
         if role != "user" and (
-            name.strip().casefold() in naming.PERSONS_TOOL_NAMES
-            or name.strip() in self.service.machine_names()
+            read_as in naming.PERSONS_TOOL_NAMES
+            or read_as in {validate.as_read(n) for n in self.service.machine_names()}
         ):
             raise RpcError(
                 errors.INVALID_PARAMS,
