@@ -178,8 +178,9 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
         ),
         "inject": validate.boolean(record.get("inject", True), "inject"),
     }
-    if state["layer"] == "L0" and (state["source"] == "agent" or state["visibility"] != "shared"):
-        # the profile is the person's, given to every agent: no file makes an agent's line of it
+    if state["layer"] == "L0" and (state["source"] != "user" or state["visibility"] != "shared"):
+        # the profile is the person's, given to every agent: no file makes an agent's line of
+        # it, nor memdesk's (memdesk writes none)
         raise ValidationError(
             "an identity (L0) entry is the person's own and shared: this one says "
             f"source {state['source']}, visibility {state['visibility']}",
