@@ -74,8 +74,8 @@ def told(content: str, sentence: str, message: str) -> bool:
 
 def _in_the_past(sentence: str) -> bool:
     if _STILL.search(sentence) or any(
-        not is_past(verb) and verb.casefold() not in _NOT_THE_PRESENT
-        for verb in _DOER.findall(sentence)
+        not is_past(verb) and verb not in _NOT_THE_PRESENT
+        for verb in map(str.casefold, _DOER.findall(sentence))
     ):
         return False
     words = re.findall(r"[a-z]+", sentence.casefold())
