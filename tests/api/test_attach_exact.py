@@ -6,6 +6,7 @@ servers of the person's own (one of them named "memdesk")."""
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from memdesk.api import attach
 MEMDESK = "/opt/memdesk/bin/memdesk"
 DB = "/data/memdesk.db"
 JSONC_HOSTS = {"cursor", "gemini-cli", "opencode"}  # hosts that read comments in their JSON
-EXAMPLES = 500
+# per host and run; longer by hand: MEMDESK_ATTACH_EXAMPLES=5000
+EXAMPLES = int(os.environ.get("MEMDESK_ATTACH_EXAMPLES", "150"))
 
 # Spellings json.dumps never writes, put in place of markers after dumping.
 RAW_TOKENS = ["1.0e3", "-0.50E-2", '"caf\\u00e9 \\/ \\ud83d\\ude00"', "0", "1E+2"]

@@ -267,8 +267,11 @@ def test_a_client_that_never_reads_is_closed(service, sock_path, qtbot):
         deaf.connect(sock_path)
         deaf.sendall(_rpc("events.subscribe"))
         qtbot.waitUntil(lambda: small.client_count == 1)
-        for n in range(40):  # notifications it never reads
-            service.add_many([{"content": f"note {n} {i} " + "x" * 400} for i in range(50)])
+        for n in range(40):  # notifications it never reads, until it is closed
+            if small.client_count == 0:
+                break
+            notes = [{"content": f"note {n} {i} " + "x" * 400} for i in range(50)]
+            service.add_many(notes, dedup=False)
             qtbot.wait(5)
         qtbot.waitUntil(lambda: small.client_count == 0, timeout=5000)
         deaf.close()
