@@ -72,6 +72,10 @@ def test_a_file_edited_by_hand_on_windows_is_taken(machines):
     machines.push_files({name: "\ufeff" + text.replace("\n", "\r\n")})
     result = machines.sync("a")[0]
     assert result["refused"] == []
+    # in this machine's name, words it never wrote: the person says whether they edited it
+    [asked] = [i for i in machines.run("a", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert "this machine never wrote these words: edited there by hand" in asked["why"]
+    machines.run("a", lambda s: s.accept([asked["key"]]))
     assert machines.run("a", lambda s: s.get(memory["id"]))["content"] == (
         "Releases are cut on Fridays."
     )

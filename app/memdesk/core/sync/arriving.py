@@ -4,6 +4,7 @@ remote does not carry it, when a team remote speaks in the name of the person's 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk.core.authorship import Authorship
@@ -17,6 +18,21 @@ from memdesk.core.sync.merge import DELETED_BY_TEAM, DISAGREE, Conflict, Outcome
 from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Memory, among
 
+_TEAM_CANNOT = "a team remote cannot speak for you"
+
+
+@dataclass
+class Arrivals:
+    """What a remote changed, sorted: `incoming` to merge, `refused` (why, by id), `waiting`
+    for a voucher, `older` than the state last agreed (why, by id), and `unsigned`: the
+    person's own remote's new words in this machine's name, which it never wrote (asked)."""
+
+    incoming: dict[str, Incoming] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+    waiting: set[str] = field(default_factory=set)
+    older: dict[str, str] = field(default_factory=dict)
+    unsigned: set[str] = field(default_factory=set)
+
 
 def checked_changes(
     theirs: TreeSide,
@@ -25,17 +41,22 @@ def checked_changes(
     remote: Remote,
     excluded: set[str],
     authors: Authorship,
-) -> tuple[dict[str, Incoming], dict[str, str], set[str], dict[str, str]]:
+) -> Arrivals:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
     memories (a team remote's identity.md once became the person's profile for every agent).
     A team remote cannot speak for the person either: a version in the name of this machine
     that this machine does not hold, or in the name of the person's other machine that it did
     not vouch for in the person's own remote (`vouching`), is refused; those are also returned
-    as waiting (looked at again at each sync: that machine's voucher may come later). Nor
+    as waiting (looked at again at each sync: that machine's voucher may come later). The
+    person's own remote, once it agreed a state with this machine, may not add a memory in
+    this machine's name either, and new words there in its name are asked (`unsigned`): the
+    person may have edited the file by hand, or someone else can write that remote. Nor
     does a remote take a memory back to a version older than the one it held at the last
-    sync (`base`): those are returned last, why by id, and this machine's version is sent."""
-    incoming, refused, waiting, older = {}, dict(theirs.refused), set(), {}
+    sync (`base`): this machine's version is sent."""
+    out = Arrivals(refused=dict(theirs.refused))
+    incoming, refused, older = out.incoming, out.refused, out.older
+    own = moved.is_own(remote)
     base.prefetch(ids & base.ids)  # in one read, not one git call per file
     held = dict(
         Memory.select(Memory.uuid, Memory.version).where(Memory.uuid.in_(among(ids))).tuples()
@@ -59,15 +80,31 @@ def checked_changes(
                 "(this machine's version goes back to it)"
             )
             continue
-        why = None if moved.is_own(remote) else _speaks_for_the_person(found, held, authors)
-        if why:
-            refused[memory_id] = f"{where}: {why}; a team remote cannot speak for you"
+        # (a base is this machine's state agreed with the remote: none at the first sync, nor
+        # at the first after the store went back to a backup, when the remote gives back
+        # what this machine sent before)
+        why = _speaks_for_the_person(found, held, authors, own, not base.tree)
+        if why and own and memory_id in held:
+            out.unsigned.add(memory_id)
+        elif why:
+            you = "someone else can write your own remote" if own else _TEAM_CANNOT
+            refused[memory_id] = f"{where}: {why}; {you}"
             if found.columns.get("writer") in authors.machines:
-                waiting.add(memory_id)
+                out.waiting.add(memory_id)
             continue
         incoming[memory_id] = found
     _links_within(remote, excluded, incoming)
-    return incoming, refused, waiting, older
+    return out
+
+
+def unsigned_asked(unsigned: set[str], local: dict[str, Unit], theirs: TreeSide) -> list[Conflict]:
+    """The person's own remote's new words in this machine's name, asked as two machines'
+    disagreement is: taken unasked, a file pushed there by someone else reworded the
+    person's rule for every agent (red team 40)."""
+    return [
+        Conflict(DISAGREE, i, local[i], theirs.load(i), unsigned=True)
+        for i in sorted(unsigned & local.keys())
+    ]
 
 
 def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incoming]) -> None:
@@ -90,29 +127,37 @@ def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incomi
 
 
 def _speaks_for_the_person(
-    found: Incoming, held: dict[str, int], authors: Authorship
+    found: Incoming, held: dict[str, int], authors: Authorship, own: bool, unagreed: bool
 ) -> str | None:
     writer = found.columns.get("writer")
-    if found.deleted or writer is None:
+    if found.deleted or writer is None or own and unagreed:
         return None
     if writer == authors.mine:
-        # A teammate read this machine's name in the files it pushed and wrote under it: a
-        # new rule, or a version of this machine's memory it never wrote.
-        if found.id not in held or found.columns["version"] > held[found.id]:
-            if found.id in held and _words_here(found):
-                # A teammate's change beside this machine's words (its tags; its retirement
-                # by their correction, which is asked): a version names whoever wrote its
-                # words, so it is in this machine's name. Refused as a forgery, the machines
-                # never agreed and the person was never asked.
-                return None
+        if _never_sent(found, held):
             return f"claims to be written by this machine ({writer}), which did not send it"
         return None
-    if writer in authors.machines and not authors.vouches_for(writer, found.id, found.columns):
+    if (
+        not own
+        and writer in authors.machines
+        and not authors.vouches_for(writer, found.id, found.columns)
+    ):
         return (
             f"claims to be written by your machine {writer}, which has not vouched for it "
             "in your own remote (looked at again at each sync)"
         )
     return None
+
+
+def _never_sent(found: Incoming, held: dict[str, int]) -> bool:
+    """A version in this machine's name that it never wrote: a new memory, or new words at
+    a version it holds or past it. Anyone else's words go out in their own name, whatever
+    they change (a version names whoever wrote its words); a change beside this machine's
+    words (its tags; its retirement by the person's other machine) keeps its name. The same
+    version with other words once reworded the person's rule through their own remote, with
+    no Inbox item (red team 40)."""
+    if found.id not in held:
+        return True
+    return found.columns["version"] >= held[found.id] and not _words_here(found)
 
 
 def stopped_sharing(

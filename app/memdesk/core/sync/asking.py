@@ -54,7 +54,11 @@ class SyncQuestions:
         mine, theirs = conflict.mine.fields(), conflict.theirs.fields()
         shown = theirs if conflict.kind != DELETED_THERE else mine
         content = shown.get("content") or mine.get("content") or "(deleted)"
-        why = _why(conflict.kind, remote.name, mine, theirs)
+        why = (
+            _unsigned_why(remote.name, mine, theirs)
+            if conflict.unsigned
+            else _why(conflict.kind, remote.name, mine, theirs)
+        )
         subject = json.dumps([conflict.id])
         existing = Proposal.get_or_none(
             (Proposal.status == "pending")
@@ -148,6 +152,15 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
         f"Two machines disagree: this memory changed here and on {remote} since the last "
         "sync. This machine keeps its version until you decide. Accept to take the other "
         f"version; reject to keep this one. Words: {_word_diff(mine, theirs)}"
+    )
+
+
+def _unsigned_why(remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -> str:
+    return (
+        f"Changed on {remote} in this machine's name, but this machine never wrote these "
+        "words: edited there by hand, or by someone else who can write that repository. This "
+        "machine keeps its version until you decide. Accept to take the new words; reject to "
+        f"keep this one. Words: {_word_diff(mine, theirs)}"
     )
 
 

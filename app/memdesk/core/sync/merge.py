@@ -39,6 +39,7 @@ class Conflict:
     id: str
     mine: Unit
     theirs: Unit
+    unsigned: bool = False  # new words in this machine's name that it never wrote
 
 
 @dataclass

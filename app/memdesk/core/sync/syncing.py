@@ -268,8 +268,14 @@ class Sync:
         changed, again = changed & read, looked_again & read
         theirs.prefetch(read)
         authors = self.authorship()
-        incoming, refused, waiting, older = arriving.checked_changes(
+        arrived = arriving.checked_changes(
             theirs, base, read, remote, config.excluded(remote), authors
+        )
+        incoming, refused, waiting, older = (
+            arrived.incoming,
+            arrived.refused,
+            arrived.waiting,
+            arrived.older,
         )
         # an older state is no opinion: as if the file were gone, this machine's goes back
         remote_side = Side(
@@ -284,9 +290,10 @@ class Sync:
         if afresh := again & shared_again:
             # what both last agreed on is not known: alike is kept, unlike is asked
             base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
-        asked = _held(remote)
+        asked = _held(remote) | (arrived.unsigned & local.keys())
         held = asked | set(refused) | still
         outcome = merge(base_side, local, remote_side, held, asked)
+        outcome.conflicts += arriving.unsigned_asked(arrived.unsigned, local, theirs)
         arriving.teammates_deletions(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:

@@ -20,7 +20,8 @@ Private memories, memories held back from agents, the record of sessions (their 
 tool calls and what agents were given) and the retrieval log never leave the machine they
 were made on; a finished session's summary does, as an archive (L2) memory. Edit a memory in
 memdesk, or here keeping the front matter's shape (`key: <JSON value>`); the next sync of
-each machine takes the change.
+each machine takes the change, except that the machine named as its `writer` asks you first
+in its Inbox (it cannot tell your edit from someone else's).
 """
 _IDENTITY_LINE = "\n- `identity.md`: the identity profile, given in full to every agent session."
 _TEAM_LINE = (
