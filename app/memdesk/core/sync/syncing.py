@@ -26,7 +26,7 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
-from memdesk.core.sync import arriving, git, moved, vouching
+from memdesk.core.sync import announced, arriving, git, moved, vouching
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
@@ -302,8 +302,8 @@ class Sync:
         refused.update(unshared)
         told_older = [f"{k}: {why}" for k, why in sorted(older.items())]
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
-        teams_now, teams = _team_moves(mirror, theirs, remote, config)
-        vouched_now, vouched = _vouchers(mirror, theirs, remote, config, teams)
+        teams_now, teams = announced.team_moves(mirror, theirs, remote, config)
+        vouched_now, vouched = announced.vouchers(mirror, theirs, remote, config, teams)
         told = moved.notices(teams, config)
         if dry_run:
             refused.update(
@@ -394,40 +394,6 @@ class Sync:
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def _vouchers(
-    mirror: git.Mirror,
-    theirs: TreeSide,
-    remote: Remote,
-    config: Config,
-    teams: dict[str, dict[str, str]],
-) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
-    """(what the person's own remote vouches for, and the same with this machine's brought
-    up to date); nothing for a team remote, which is not to be believed about authors."""
-    if not moved.is_own(remote):
-        return {}, {}
-    entry = theirs.tree.get(vouching.VOUCHED)
-    data = None
-    if entry is not None and entry.size <= vouching.MAX_BYTES:
-        data = mirror.read([entry.sha])[entry.sha]
-    now = vouching.announced(data)
-    return now, vouching.with_mine(now, config, teams)
-
-
-def _team_moves(
-    mirror: git.Mirror, theirs: TreeSide, remote: Remote, config: Config
-) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
-    """(what the person's own remote announces of projects moved to team remotes, and the
-    same with this machine's brought up to date); nothing for a team remote."""
-    if not moved.is_own(remote):
-        return {}, {}
-    entry = theirs.tree.get(moved.TEAMS)
-    data = None
-    if entry is not None and entry.size <= moved.MAX_BYTES:
-        data = mirror.read([entry.sha])[entry.sha]
-    now = moved.announced(data)
-    return now, moved.with_mine(now, config)
 
 
 def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str]) -> dict:
