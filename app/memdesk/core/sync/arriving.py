@@ -9,12 +9,11 @@ from typing import Any
 
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
-from memdesk.core.guard.withhold import CONFIDENT
 from memdesk.core.sync import moved
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked_all
-from memdesk.core.sync.merge import DELETED_BY_TEAM, DISAGREE, Conflict, Outcome
+from memdesk.core.sync.merge import DELETED_BY_TEAM, DISAGREE, TEAMMATE, UNSIGNED, Conflict, Outcome
 from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Memory, among
 
@@ -102,7 +101,7 @@ def unsigned_asked(unsigned: set[str], local: dict[str, Unit], theirs: TreeSide)
     disagreement is: taken unasked, a file pushed there by someone else reworded the
     person's rule for every agent (red team 40)."""
     return [
-        Conflict(DISAGREE, i, local[i], theirs.load(i), unsigned=True)
+        Conflict(DISAGREE, i, local[i], theirs.load(i), by=UNSIGNED)
         for i in sorted(unsigned & local.keys())
     ]
 
@@ -184,49 +183,58 @@ def stopped_sharing(
     return out
 
 
-def teammates_deletions(
+def teammates_changes(
     remote: Remote,
     outcome: Outcome,
     incoming: dict[str, Incoming],
     local: dict[str, Unit],
     authors: Authorship,
 ) -> None:
-    """A team remote's deletion of a memory the person wrote is asked in the Inbox, not
-    applied: a teammate's deletion sent the person's rule to the Trash with no word (nothing
-    is forgotten without the person). Until the person answers the remote keeps its
-    tombstone and this machine its memory; keeping it shares it with the team again. So is
-    its retirement or its hiding from agents (`inactive`, `inject: false`, the words left as
-    they were): applied unasked, a teammate put the person's rule out of every briefing."""
+    """A team remote's change to a memory the person wrote is asked in the Inbox, not
+    applied, unless it is only a teammate's new words in their own name (those reach agents
+    named as theirs). A teammate's deletion sent the person's rule to the Trash with no word;
+    their `inactive` or `inject: false` put it out of every briefing; their name put on the
+    person's words made it theirs to retire next; its layer, tags or date changed in the
+    person's name passed as the person's (red team 41). Until the person answers the remote
+    keeps its version and this machine its own; keeping it shares it with the team again.
+    The person's other machine's change is taken when that machine vouched for it."""
     if moved.is_own(remote):
         return
     for unit in list(outcome.take):
         found, mine = incoming.get(unit.id), local.get(unit.id)
-        if found is None or mine is None or not (found.deleted or _put_away(found, mine)):
+        if found is None or mine is None:
             continue
-        writer = mine.fields().get("writer")
-        if writer != authors.mine and writer not in authors.machines:
-            continue  # a teammate's own memory is theirs to delete
-        vouched = not found.deleted and writer in authors.machines
-        if vouched and authors.vouches_for(writer, unit.id, found.columns):
+        here = mine.fields()
+        if here.get("writer") != authors.mine and here.get("writer") not in authors.machines:
+            continue  # a teammate's own memory is theirs to change
+        writer = found.columns.get("writer")
+        if (
+            not found.deleted
+            and writer in authors.machines
+            and authors.vouches_for(writer, unit.id, found.columns)
+        ):
             continue  # the person's other machine did it (or took it, asked there)
+        if not found.deleted and _only_their_words(unit.fields(), here, authors):
+            continue
         outcome.take.remove(unit)
         outcome.kept.add(unit.id)
-        kind = DELETED_BY_TEAM if found.deleted else DISAGREE
-        outcome.conflicts.append(Conflict(kind, unit.id, mine, unit))
+        if found.deleted:
+            outcome.conflicts.append(Conflict(DELETED_BY_TEAM, unit.id, mine, unit))
+        else:
+            outcome.conflicts.append(Conflict(DISAGREE, unit.id, mine, unit, by=TEAMMATE))
 
 
-def _put_away(found: Incoming, mine: Unit) -> bool:
-    """Retired or hidden from agents by this change (kept out of briefings, or made unsure),
-    where this machine has it in use."""
-    here = mine.fields()
-    in_use = here.get("status") == "active" and here.get("inject") is not False
-    before, now = here.get("confidence"), found.columns.get("confidence")
-    unsure = (
-        (now if now is not None else 1.0) < CONFIDENT <= (before if before is not None else 1.0)
-    )
-    return in_use and (
-        found.columns.get("status") != "active" or found.columns.get("inject") is False or unsure
-    )
+# What a version changes whoever makes it: its number, when, and what is derived from others.
+_EVERY_VERSION = frozenset({"version", "updated", "successor"})
+
+
+def _only_their_words(theirs: dict[str, Any], here: dict[str, Any], authors: Authorship) -> bool:
+    """Whether the team's version changes nothing but the words, in a teammate's own name
+    (a version names whoever wrote its words: a new name on the same words is no edit)."""
+    changed = {k for k in theirs.keys() | here.keys() if theirs.get(k) != here.get(k)}
+    writer = theirs.get("writer")
+    own_name = writer != authors.mine and writer not in authors.machines
+    return changed - _EVERY_VERSION == {"content", "writer"} and own_name
 
 
 def _words_here(found: Incoming) -> bool:

@@ -21,7 +21,14 @@ from memdesk.core.sync import config as sync_config
 from memdesk.core.sync import git
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.incoming import Incoming, checked
-from memdesk.core.sync.merge import DELETED_BY_TEAM, DELETED_HERE, DELETED_THERE, DISAGREE
+from memdesk.core.sync.merge import (
+    DELETED_BY_TEAM,
+    DELETED_HERE,
+    DELETED_THERE,
+    DISAGREE,
+    TEAMMATE,
+    UNSIGNED,
+)
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.writing import SyncWrites
 from memdesk.store import Proposal
@@ -54,11 +61,7 @@ class SyncQuestions:
         mine, theirs = conflict.mine.fields(), conflict.theirs.fields()
         shown = theirs if conflict.kind != DELETED_THERE else mine
         content = shown.get("content") or mine.get("content") or "(deleted)"
-        why = (
-            _unsigned_why(remote.name, mine, theirs)
-            if conflict.unsigned
-            else _why(conflict.kind, remote.name, mine, theirs)
-        )
+        why = _why(conflict.by or conflict.kind, remote.name, mine, theirs)
         subject = json.dumps([conflict.id])
         existing = Proposal.get_or_none(
             (Proposal.status == "pending")
@@ -148,19 +151,24 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
             f"You deleted this here, but it was edited on {remote} since the last sync, so it "
             "is back with that edit. Accept to delete it again; reject to keep it."
         )
+    if kind == UNSIGNED:
+        return (
+            f"Changed on {remote} in this machine's name, but this machine never wrote these "
+            "words: edited there by hand, or by someone else who can write that repository. "
+            "This machine keeps its version until you decide. Accept to take the new words; "
+            f"reject to keep this one. Words: {_word_diff(mine, theirs)}"
+        )
+    if kind == TEAMMATE:
+        return (
+            f"Changed on {remote} by someone on the team, but you wrote it: this machine keeps "
+            "its version until you decide. Accept to take the team's version; reject to keep "
+            f"this one (it goes back to {remote} at the next sync). "
+            f"Words: {_word_diff(mine, theirs)}"
+        )
     return (
         f"Two machines disagree: this memory changed here and on {remote} since the last "
         "sync. This machine keeps its version until you decide. Accept to take the other "
         f"version; reject to keep this one. Words: {_word_diff(mine, theirs)}"
-    )
-
-
-def _unsigned_why(remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -> str:
-    return (
-        f"Changed on {remote} in this machine's name, but this machine never wrote these "
-        "words: edited there by hand, or by someone else who can write that repository. This "
-        "machine keeps its version until you decide. Accept to take the new words; reject to "
-        f"keep this one. Words: {_word_diff(mine, theirs)}"
     )
 
 

@@ -39,7 +39,14 @@ class Conflict:
     id: str
     mine: Unit
     theirs: Unit
-    unsigned: bool = False  # new words in this machine's name that it never wrote
+    # Who changed it, where the Inbox says more than "two machines disagree": UNSIGNED, new
+    # words in this machine's name that it never wrote; TEAMMATE, a change of the person's
+    # memory made on a team.
+    by: str | None = None
+
+
+UNSIGNED = "unsigned"
+TEAMMATE = "teammate"
 
 
 @dataclass

@@ -294,7 +294,7 @@ class Sync:
         held = asked | set(refused) | still
         outcome = merge(base_side, local, remote_side, held, asked)
         outcome.conflicts += arriving.unsigned_asked(arrived.unsigned, local, theirs)
-        arriving.teammates_deletions(remote, outcome, incoming, local, authors)
+        arriving.teammates_changes(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:
                 incoming[unit.id] = checked(unit)
