@@ -3,6 +3,7 @@
 from memdesk.store.bulk import among
 from memdesk.store.db import DB, SchemaError, close_database, not_waiting, write_transaction
 from memdesk.store.models import (
+    MAX_COUNT,
     Forgotten,
     Injection,
     Link,
@@ -16,6 +17,7 @@ from memdesk.store.models import (
 from memdesk.store.opening import open_database
 
 __all__ = [
+    "MAX_COUNT",
     "among",
     "DB",
     "Forgotten",

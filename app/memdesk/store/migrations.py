@@ -325,6 +325,18 @@ def _v16_proposal_project(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("ALTER TABLE proposal ADD COLUMN project TEXT")
 
 
+def _v17_counters_bounded(db: peewee.SqliteDatabase) -> None:
+    """Counters an import once took up to SQLite's largest integer: the next search made
+    one a REAL, and the store's own export no longer imported, nor its backups restored.
+    The bound is models.MAX_COUNT as of this step."""
+    for column in ("recall_count", "reinforce_count"):
+        db.execute_sql(
+            f"UPDATE memory SET {column} = MIN(MAX(CAST({column} AS INTEGER), 0), "
+            f"1000000000000) WHERE typeof({column}) != 'integer' "
+            f"OR {column} NOT BETWEEN 0 AND 1000000000000"
+        )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -343,6 +355,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v14_change_count,
     _v15_edits_index,
     _v16_proposal_project,
+    _v17_counters_bounded,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

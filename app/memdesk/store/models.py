@@ -20,6 +20,12 @@ class BaseModel(peewee.Model):
         only_save_dirty = True
 
 
+# What a memory's counters hold at most: far past a lifetime of searches, and far from
+# SQLite's largest integer, where one more search made the count a REAL that no export
+# could carry back (red team 41).
+MAX_COUNT = 1_000_000_000_000
+
+
 class Memory(BaseModel):
     # The integer key is the FTS rowid; a bare rowid could be renumbered by VACUUM.
     id = peewee.AutoField()

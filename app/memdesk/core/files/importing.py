@@ -19,7 +19,7 @@ from memdesk.core.files.export import FORMAT, FORMAT_VERSION, PAGE, Progress, re
 from memdesk.core.guard import withhold
 from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
 from memdesk.core.search import neighbours
-from memdesk.store import Link, Memory, MemoryVersion, among
+from memdesk.store import MAX_COUNT, Link, Memory, MemoryVersion, among
 
 MAX_ERRORS = 50
 MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
@@ -159,13 +159,17 @@ def checked_state(record: dict[str, Any]) -> dict[str, Any]:
         "task": validate.name(record.get("task"), "task"),
         "tags": validate.tags(record.get("tags", [])),
         "importance": validate.importance(record.get("importance", 0.5)),
-        "recall_count": validate.integer(record.get("recall_count", 0), "recall_count", 0),
+        "recall_count": validate.integer(
+            record.get("recall_count", 0), "recall_count", 0, MAX_COUNT
+        ),
         "last_recalled_at": (
             clock.parse_time(record["last_recalled_at"], "last_recalled_at")
             if record.get("last_recalled_at")
             else None
         ),
-        "reinforce_count": validate.integer(record.get("reinforce_count", 0), "reinforce_count", 0),
+        "reinforce_count": validate.integer(
+            record.get("reinforce_count", 0), "reinforce_count", 0, MAX_COUNT
+        ),
         "version": validate.integer(record.get("version", 1), "version", 1, validate.MAX_VERSION),
         "supersedes": validate.name(record.get("supersedes"), "supersedes"),
         "visibility": validate.one_of(

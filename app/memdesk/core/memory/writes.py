@@ -29,7 +29,7 @@ from memdesk.core.memory.records import to_dict
 from memdesk.core.memory.versions import Versions
 from memdesk.core.search import frequency, neighbours, retrieval
 from memdesk.core.search.filters import Filters
-from memdesk.store import Link, Memory, Proposal, time_limit
+from memdesk.store import MAX_COUNT, Link, Memory, Proposal, time_limit
 from memdesk.store.bulk import insert_rows
 
 PROMOTE_AFTER = 3  # restatements of a private memory before it is proposed for sharing
@@ -334,7 +334,7 @@ class Writes:
 
     def _count_support(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
         self.desk.touch([row.uuid])
-        row.reinforce_count += 1
+        row.reinforce_count = min(row.reinforce_count + 1, MAX_COUNT)
         row.updated_at = clock.now()
         row.save(only=[Memory.reinforce_count, Memory.updated_at])
         pending.append(Change("updated", row.uuid, row.version, actor.label))

@@ -17,7 +17,7 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy
 from memdesk.core.search import retrieval
 from memdesk.core.search.filters import Filters
-from memdesk.store import Memory, RetrievalLog
+from memdesk.store import MAX_COUNT, Memory, RetrievalLog
 
 logger = logging.getLogger(__name__)
 
@@ -142,8 +142,8 @@ class Recall:
         with self.desk.transaction():
             cursor = self.desk.database.cursor()
             cursor.executemany(
-                "UPDATE memory SET recall_count = recall_count + ?, last_recalled_at = ? "
-                "WHERE uuid = ?",
+                f"UPDATE memory SET recall_count = MIN(recall_count + ?, {MAX_COUNT}), "
+                "last_recalled_at = ? WHERE uuid = ?",
                 counts,
             )
             cursor.executemany(
