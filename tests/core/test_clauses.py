@@ -966,6 +966,29 @@ def test_thinking_aloud_venting_a_doubted_belief_and_a_release_of_the_day_are_no
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        # what a thing does to the person (fresh sets stored these as the person's facts)
+        "the metrics exporter is the bane of my existence, half the labels vanish on restart",
+        "our vpn client logs everyone out at noon, I could scream",
+        "the staging box is rubbish, honestly",
+        # a thing misbehaving again and again, "every time" told of it
+        "the label printer jams every single monday and the warehouse phones me about it",
+        "the sftp drop times out whenever the supplier uploads more than one file",
+    ],
+)
+def test_a_complaint_of_a_thing_misbehaving_again_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_an_ask_to_do_something_each_time_is_still_stored():
+    message = "always rerun the migrations check whenever the models file changes"
+    assert any("migrations check" in content.lower() for content in _kept(message)), gapfill.find(
+        [message]
+    )
+
+
+@pytest.mark.parametrize(
     ("message", "evidence"),
     [
         ("I hate when you restate my question before answering", "restate"),

@@ -36,11 +36,12 @@ def doubted(message: str) -> bool:
         return True
     # a message thought aloud ("oh wait. index is on lower(code)… thats it isnt it"): its
     # sentences are guesses on the way, whichever one says so
-    thought_aloud = heard.THINKING.search(pasted.prose(message))
-    # ("oh wait, the port is 5432 now, not 5433" is no guess: it sets a value right)
-    if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or _VENTED.search(message):
-        return True
     prose = pasted.prose(message)
+    thought_aloud = heard.THINKING.search(prose)
+    # ("oh wait, the port is 5432 now, not 5433" is no guess: it sets a value right)
+    vented = _VENTED.search(message) or _RECURRING_FAULT.search(prose)
+    if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or vented:
+        return True
     if (
         _DISTANCED.search(message)
         or _DOES_NOW.search(prose)
@@ -100,8 +101,38 @@ _VENTED = re.compile(
     # always."
     r"(?:^|[.!?]\s+)(?:terrible|awful|horrible|ridiculous|always|every time)[.!]+\s*$|"
     r"\blike that forever\b|\bthe (?:second|moment) i look away\b|"
-    r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b",
+    r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b|"
+    # what the thing does to the person: "the bane of my existence", "I could scream", "makes
+    # me crazy", "I'm losing it", "I die a little inside", "I am so tired", "it never ends",
+    # "is rubbish"
+    r"\bbane of (?:my|our)\b|\b(?:i|we) could (?:scream|cry|weep)\b|"
+    r"\b(?:drives|makes|driving|making) me (?:mad|crazy|nuts|insane)\b|"
+    r"\b(?:i'?m|i am) (?:losing it|going mad|going crazy)\b|\blosing it[.!]*$|\bdie a little\b|"
+    r"\b(?:i'?m|i am) (?:so |really |thoroughly |just |getting )?(?:tired|exhausted|weary|"
+    r"worn out)\b|\bit never ends\b|\bnever a dull moment\b|"
+    r"\b(?:is|are) (?:rubbish|terrible|awful|horrible|a torment|a lottery|garbage)\b",
     _I,
+)
+# A thing that misbehaves again and again ("arango web ui logs me out every 10 min", "the
+# licence server falls over every time more than 6 people are logged in"): a complaint, not
+# a rule, though it says "every time". Within one clause, and the thing's verb, not the
+# person's ("drop a PDF preview each time" is an ask).
+_FREQUENT = (
+    r"(?:always|whenever|never once|(?:every|each) (?:single |blessed |bloody |other )?(?:time|"
+    r"day|week|month|year|season|morning|afternoon|evening|night|weekend|quarter|summer|winter|"
+    r"release|build|run|deploy|firmware|update|version|sale|restart|reboot|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))"
+)
+_MISBEHAVES = (
+    r"(?:breaks|broke|fails|crashe[sd]|dies|died|loses|forgets|forgot|flakes|falls over|"
+    r"fell over|hangs|freezes|froze|times out|chokes|stalls|jitters|cracks|corrupts|eats|leaks|"
+    r"goes (?:blank|flat|down)|contradicts|logs me out|misbehaves|overheats|disconnects|wipes|"
+    r"mangles|garbles|explodes|blows up|messes up|jams|glitches|stutters|lags|locks up|"
+    r"acts up|plays up|falls apart|gets stuck|stops working|goes offline|reboots itself)"
+)
+_CLAUSE = r"[^.!?;:()\u2013\u2014]{0,80}"
+_RECURRING_FAULT = re.compile(
+    rf"\b{_FREQUENT}\b{_CLAUSE}\b{_MISBEHAVES}\b|\b{_MISBEHAVES}\b{_CLAUSE}\b{_FREQUENT}\b", _I
 )
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
 # that's his thing, I'm not sold on it"): the rule beside it is someone else's.
