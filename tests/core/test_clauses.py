@@ -1178,3 +1178,39 @@ def test_a_rule_with_an_end_in_the_future_is_not_a_story():
 )
 def test_what_a_system_keeps_and_who_keeps_it_tie_a_general_word(said, evidence):
     assert any(evidence in content.casefold() for content in _kept(said)), gapfill.find([said])
+
+
+def test_what_the_task_must_do_because_of_a_rule_is_not_stored_beside_it():
+    message = (
+        "Order numbers are never reused, even after a cancellation. So the importer should "
+        "skip numbers it has seen rather than crash."
+    )
+    assert not any("importer" in content for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Does the scheduler ever skip a run when the box sleeps? I always leave my laptop on.",
+        "quick q: is the reply-to header always set by postfix? i never remember which one.",
+    ],
+)
+def test_why_the_person_asks_a_question_of_fact_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        # an aside after the question is told
+        (
+            "what settings should i use for the thumbnails? (the server is an intel n100 box, "
+            "16gb ram, no gpu)",
+            "n100",
+        ),
+        # a request is no question of fact
+        ("Can you add a retry to the uploader? I always use tenacity for retries.", "tenacity"),
+    ],
+)
+def test_what_is_told_beside_a_request_or_in_an_aside_after_a_question_is_stored(message, evidence):
+    assert any(evidence in content for content in _kept(message)), gapfill.find([message])

@@ -135,6 +135,14 @@ _KEPT_APART = re.compile(
     r"i think it depends)\b",
     _I,
 )
+# What the work must do because of what was just said ("… is one day per kilo, rounded up. So
+# the due date calc should be ceil(weight_kg) days"): the task's consequence, told with a
+# rule's words; what it follows from is the statement.
+_CONSEQUENCE = re.compile(
+    r"^(?:(?:ok(?:ay)?|and|then),?\s+)?so,?\s+(?:the|this|that|these|those|it|its|my|your)\b"
+    r"(?:\s+[\w'./:()-]+){0,5}?\s+(?:should|must|needs? to|has to|have to|ought to)\b",
+    _I,
+)
 # Said as a rule on purpose, or a change that holds ("our metrics moved to Prometheus last
 # month"): no sign beside it makes it the person's to confirm.
 _ON_PURPOSE = re.compile(
@@ -151,7 +159,8 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         return False
     content = pasted.QUOTED.sub("", content)  # "drafts get the label 'not yet'" is a rule
     return bool(
-        _IN_WORDS.search(content)
+        _follows_from_before(sentence, message_prose)
+        or _IN_WORDS.search(content)
         or any(
             sign.search(content)
             for sign in (_TOLD_PAST, _FOR_NOW, _ASKED_FOR, _POINTS_BACK, _SURPRISED, _JUDGED)
@@ -160,6 +169,17 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         and not _BOUND.search(content)
         or _KEPT_APART.search(message_prose)
     )
+
+
+def _follows_from_before(sentence: str, message_prose: str) -> bool:
+    said = sentence.strip()
+    if _CONSEQUENCE.match(said):
+        return True
+    # the "so" is read as a lead-in and left out of the sentence a finding keeps
+    told = re.search(
+        r"(?:^|[.!?]\s+)((?:\w+,?\s+)?so,?\s+)" + re.escape(said[:60]), message_prose, _I
+    )
+    return bool(told and _CONSEQUENCE.match(told[1] + said))
 
 
 def for_this_task(pattern: str, content: str) -> bool:

@@ -54,10 +54,30 @@ def doubted(message: str) -> bool:
     said_again = Counter(m.group(0).casefold() for m in _EVERY.finditer(prose))
     if any(count > 1 for count in said_again.values()):
         return True
+    if said and _asked_first(said):
+        return True
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
     if len(openers) > len(set(openers)):
         return True
     return bool(said) and bool(_PRAISE.match(said[0]))
+
+
+# A question of fact asked first ("Does Router always strip the prefix? I never trust my
+# memory on that one."): what the person adds is why they ask, not a rule they set. A request
+# ("can you …?") is no such question, and an aside after it ("(the nas is a ds920+)") is told.
+_QUESTION = re.compile(
+    r"^(?:[\w ]{1,20}[,:]\s+)?(?:does|do|did|is|are|was|were|what|what's|whats|why|how|which|"
+    r"when|where|who|should|can|could)\b(?!\s+(?:you|u|we)\b)[^()—–]*\?$",
+    _I,
+)
+
+
+def _asked_first(said: list[str]) -> bool:
+    return (
+        len(said) <= 3
+        and bool(_QUESTION.match(said[0]))
+        and not any(s.startswith("(") for s in said[1:])
+    )
 
 
 # A burst of frustration: what the message states beside it is the person's to confirm
