@@ -1214,3 +1214,15 @@ def test_why_the_person_asks_a_question_of_fact_is_not_stored(message):
 )
 def test_what_is_told_beside_a_request_or_in_an_aside_after_a_question_is_stored(message, evidence):
     assert any(evidence in content for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The reconciliation works now. Next is the CSV export grouped by customer, always "
+        "sorted by date.",
+        "then we do the label page, because every morning the crew prints the route sheet",
+    ],
+)
+def test_the_order_of_the_work_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

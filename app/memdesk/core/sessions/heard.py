@@ -146,6 +146,8 @@ TRANSIENT = re.compile(
     r"sprint|run|investigation|migration|incident|outage|release|week|pass|hunt)|"
     r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
+    # the order of the work: "Next is the N1QL query …", "then we do the print page"
+    r"^(?:ok(?:ay)?,?\s+)?(?:next (?:is|comes|we)|then we (?:do|need|add|write|fix|build))\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
     r"(?<!\beven in )(?<!\beven for )\bthrowaway\b|^option [a-z0-9]\b|"
