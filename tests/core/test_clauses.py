@@ -1226,3 +1226,17 @@ def test_what_is_told_beside_a_request_or_in_an_aside_after_a_question_is_stored
 )
 def test_the_order_of_the_work_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the loyalty points bit, not now, we look at it after the launch",
+        "On retention for the audit table: I'd rather hold off on a decision until legal replies.",
+        "the fallback printer question, let's wait, I ask the shop manager first",
+        "re the duplicate invoices, let's leave it and see if it happens again",
+        "I prefer not to take a decision now on the cache size; keep it as it is.",
+    ],
+)
+def test_a_decision_put_off_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

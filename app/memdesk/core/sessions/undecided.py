@@ -74,7 +74,7 @@ UNDECIDED = re.compile(
 # named for it ("we will reconsider after the benchmarks", "I'd prefer to hear from product
 # first"). Not "never commit to main": a deferral names when, or that it is either way.
 DEFERRED = re.compile(
-    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}?(?:decid|commit|settl|choos|pick|chose|"
+    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}?(?:decid|decision|commit|settl|choos|pick|chose|"
     r"make (?:up )?(?:my|our) mind)\w*\b[^.;!?]{0,40}?\b(?:yet|now|today|either way|one way or "
     r"(?:the )?other|for now|at this point|until|before|first)\b|"
     r"\bleav(?:e|ing) (?:(?:it|that|this|them|both|either)(?: question| choice| decision| topic)?|"
@@ -90,6 +90,12 @@ DEFERRED = re.compile(
     r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r|mind|care which|have a preference)"
     r"(?: (?:one|either|any|which))?\b[^.;!?]{0,30}?\b(?:yet|either way|one way or|later|"
     r"for now)\b|"
-    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r) (?:one|either)\b",
+    r"\b(?:don'?t|do not) (?:really )?(?:prefer|favou?r) (?:one|either)\b|"
+    # put off: "the sale part with prices, not now, we see later", "I'd rather hold off on a
+    # decision", "let's wait, I ask the vet first", "leave it and see if it bites us"
+    r"(?:^|,\s*|\blater,?\s+)not now\b|\bhold(?:ing)? off on (?:a |the |any )?(?:decision|"
+    r"deciding|whether|that|it)\b|\b(?:rather|let's|let us) wait\b|"
+    r"\bleave (?:it|that|this) and see\b|\b(?:we|i)(?:'ll)? (?:see|think about (?:it|that|"
+    r"this|the \w+(?: \w+)?)) later\b",
     _I,
 )
