@@ -1240,3 +1240,48 @@ def test_the_order_of_the_work_is_not_stored(message):
 )
 def test_a_decision_put_off_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        (
+            "One last thing, for all our future sessions: please answer in British English.",
+            "british",
+        ),
+        ("From now on, please answer in British English.", "british"),
+        # the opener holds for the request cut off after the statement beside it
+        (
+            "Quick note for future chats: I'm not a native speaker, please write short sentences.",
+            "short sentences",
+        ),
+    ],
+)
+def test_a_request_said_to_hold_from_now_on_is_stored(message, evidence):
+    assert any(evidence in kept.lower() for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("I never put secrets in env files, so could you move the token to the keychain?", "env"),
+        (
+            "our staging box is called kestrel and runs debian 12, can you check the apt sources?",
+            "kestrel",
+        ),
+        ("I always review on my phone, and could you keep the PR descriptions short?", "phone"),
+    ],
+)
+def test_what_is_stated_before_a_request_in_the_same_sentence_is_stored(message, evidence):
+    assert any(evidence in kept.lower() for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "btw, going forward, I'd like commit messages in lowercase, no full stops.",
+        "fyi from now on: bullet points in the README get no full stops.",
+    ],
+)
+def test_full_stops_are_punctuation_not_something_that_stops_working(message):
+    assert any("full stops" in kept for kept in _kept(message)), gapfill.find([message])

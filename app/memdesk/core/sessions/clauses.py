@@ -25,7 +25,9 @@ from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
 MAX_CHUNK = 300
-_SENTENCES = re.compile(heard.SENTENCE_END + r"\s+(?=\S)|\n+|" + heard.SAID_WRONG, _I)
+_SENTENCES = re.compile(
+    heard.SENTENCE_END + r"\s+(?=\S)|\n+|" + heard.SAID_WRONG + "|" + heard.ASKED_AFTER, _I
+)
 _ASIDES = re.compile(
     r"\s+[—–]\s+|\s+--?\s+|[—–]|;\s+|\s*\(\s*|\s*\)\s*|"
     # a verdict on the work, then what holds: "naming is fine, but test files here are …"

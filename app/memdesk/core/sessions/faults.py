@@ -16,7 +16,9 @@ WRONG_NOW = re.compile(
     r"^(?!.*\b(?:always|never|every|each|any|whenever|must|should|from now on|going forward|"
     r"nothing (?:newer|older|else)|pinned|"
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
-    r".*(?:\b(?:stops|stopped|freezes|froze|jumps|crashes|crashed|hangs|hung|breaks(?! with\b)|"
+    # (not the noun: "no full stops", "the bus stops table")
+    r".*(?:\b(?:(?<!full )(?<!bus )(?<!tab )(?<!pit )stops|stopped|freezes|froze|jumps|"
+    r"crashes|crashed|hangs|hung|breaks(?! with\b)|"
     r"broke|fails(?! (?:if|when|unless|on)\b)|segfaults?|panics|deadlocks|times out|timed out|"
     r"flakes (?:on|in|out|again|sometimes|constantly|randomly|every|a lot)|spikes|stutters|"
     r"drifts|overwrites|falls through|does nothing|nothing happens|"
