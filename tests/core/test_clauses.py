@@ -1285,3 +1285,22 @@ def test_what_is_stated_before_a_request_in_the_same_sentence_is_stored(message,
 )
 def test_full_stops_are_punctuation_not_something_that_stops_working(message):
     assert any("full stops" in kept for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        (
+            "A bit about me, since you keep asking: I'm a night owl and I review PRs after "
+            "midnight, so never ping me before noon.",
+            "noon",
+        ),
+        (
+            "A word about myself, so you needn't ask again: I'm based in Lisbon, so give every "
+            "time in Europe/Lisbon.",
+            "lisbon",
+        ),
+    ],
+)
+def test_what_the_person_tells_about_themselves_after_saying_so_is_stored(message, evidence):
+    assert any(evidence in kept.lower() for kept in _kept(message)), gapfill.find([message])

@@ -47,7 +47,9 @@ _TAIL_TASK = re.compile(
 # wrong:", "In case it comes up again:"): its words describe the telling, not the statement.
 FRAMING = (
     r"(?:let me|in case|important|to be clear|to clarify|once and for all|before (?:we|you)|"
-    r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last))\b"
+    r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last)|"
+    # who the person is, told once: "A word about myself, so you needn't ask again: …"
+    r"(?:a (?:word|note|bit|few words) )?about (?:me|myself))\b"
     r"[^:.!?]{0,80}:\s+"
 )
 # Words before a colon that say what follows is a task, a report or a review's nit, or that
