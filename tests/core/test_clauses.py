@@ -1304,3 +1304,21 @@ def test_full_stops_are_punctuation_not_something_that_stops_working(message):
 )
 def test_what_the_person_tells_about_themselves_after_saying_so_is_stored(message, evidence):
     assert any(evidence in kept.lower() for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the vendor portal renames its export columns every release and tells nobody. classic",
+        "Our label printer drops the first line after every firmware update. Marvellous.",
+        "the bank always sends the statement as a scanned PDF and I have to retype the totals "
+        "by hand",
+    ],
+)
+def test_a_complaint_closed_with_irony_or_about_work_by_hand_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_reason_the_person_gives_with_end_up_is_no_complaint():
+    message = "I'd rather keep the scripts in POSIX sh; I end up running them on odd boxes."
+    assert any("posix sh" in kept.lower() for kept in _kept(message))

@@ -120,6 +120,13 @@ _VENTED = re.compile(
     # a one-word verdict, a word said again alone: "Terrible.", "… when the game gets fun.
     # always."
     r"(?:^|[.!?]\s+)(?:terrible|awful|horrible|ridiculous|always|every time)[.!]+\s*$|"
+    # a last word of irony or disbelief, stop or not: "… and never tells anyone. insane",
+    # "… every weekend and i find out monday. lovely", "Why. Who does this."
+    r"[.!?]\s+(?:insane|lovely|marvell?ous|classic|typical|priceless|wonderful|fantastic|"
+    r"crazy|nuts|madness|who does (?:this|that))[.!]*\s*$|"
+    # what the thing leaves the person doing by hand: "I end up cleaning it by hand", "I have
+    # to convert it by hand"
+    r"\bi (?:always |then )?(?:end up|have to|had to) [\w ]{1,40}? (?:by hand|manually)\b|"
     r"\blike that forever\b|\bthe (?:second|moment) i look away\b|"
     r"\bthe (?:most|least) [\w ]{1,30}? (?:i|we)(?:'ve| have)? ever\b|"
     # what the thing does to the person: "the bane of my existence", "I could scream", "makes
