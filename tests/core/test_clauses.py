@@ -1322,3 +1322,15 @@ def test_a_complaint_closed_with_irony_or_about_work_by_hand_is_not_stored(messa
 def test_a_reason_the_person_gives_with_end_up_is_no_complaint():
     message = "I'd rather keep the scripts in POSIX sh; I end up running them on odd boxes."
     assert any("posix sh" in kept.lower() for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The archive box is on Postgres 13 while ops prepare the upgrade; no schema changes this "
+        "fortnight.",
+        "kiosk mode is live, 14 check-ins since lunch",
+    ],
+)
+def test_the_state_of_the_work_at_this_moment_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -88,6 +88,18 @@ _FOR_NOW = re.compile(
     r"(?<!from )\bnow\b(?! on\b)",
     _I,
 )
+# The state of the work at this moment ("the accord table is in, 212 imported so far",
+# "'Hesketh' is out of traffic at present", "live still shows the old one until Monday"):
+# a report that will not hold next week
+_AT_THE_MOMENT = re.compile(
+    r"\b(?:at present|at the moment|currently|for the time being|so far|"
+    r"since (?:lunch|this morning|yesterday|last night|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+    r"(?:till|until) (?:noon|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"next week|the end of the (?:day|week|month))|this (?:fortnight|week|sprint)|"
+    r"while (?:we|they|i|it|\w+) (?:test|prepare|finish|wait|fix|migrate|upgrade|rebuild|"
+    r"move|sort out)\w*)\b",
+    _I,
+)
 # "I want a sharpen filter next": a thing asked for, with nothing said of always
 _ASKED_FOR = re.compile(
     r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
@@ -160,6 +172,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     content = pasted.QUOTED.sub("", content)  # "drafts get the label 'not yet'" is a rule
     return bool(
         _follows_from_before(sentence, message_prose)
+        or _AT_THE_MOMENT.search(sentence)
         or _IN_WORDS.search(content)
         or any(
             sign.search(content)
