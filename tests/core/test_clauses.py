@@ -1334,3 +1334,14 @@ def test_a_reason_the_person_gives_with_end_up_is_no_complaint():
 )
 def test_the_state_of_the_work_at_this_moment_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "For the spring catalogue print run only, always export the covers as CMYK.",
+        "For the 1.8.2 build only, skip the slow e2e suite.",
+    ],
+)
+def test_what_holds_for_one_named_occasion_only_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -119,7 +119,7 @@ TRANSIENT = re.compile(
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
     r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
-    r"\w+|\bfor (?:this|the) [\w-]+(?: [\w-]+)? only\b|"
+    r"\w+|\bfor (?:this|the) [\w.-]+(?: [\w.-]+){0,3} only\b|"
     r"^for (?:the|our|my|this|that|tomorrow's|today's) [\w' -]{0,40}?(?:demo|deck|slides|"
     r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
     r"hotfix|spike|prototype|poc|experiment|trial|dry run|rehearsal|sprint|hackathon|launch|"
