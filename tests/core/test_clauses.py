@@ -1345,3 +1345,21 @@ def test_the_state_of_the_work_at_this_moment_is_not_stored(message):
 )
 def test_what_holds_for_one_named_occasion_only_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Our head of ops thinks we should always print the manifests. I find it sensible, but he "
+        "is not the one who files them at 2am.",
+        "My colleague Ruth says the logs should always go to Loki. I only mention it so you know "
+        "the background.",
+    ],
+)
+def test_what_the_person_says_back_to_anothers_view_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_the_persons_own_rule_after_anothers_view_is_stored():
+    message = "Kai thinks we should use Bazel. I prefer plain make in every repo I own."
+    assert any("plain make" in kept for kept in _kept(message))
