@@ -1363,3 +1363,18 @@ def test_what_the_person_says_back_to_anothers_view_is_not_stored(message):
 def test_the_persons_own_rule_after_anothers_view_is_stored():
     message = "Kai thinks we should use Bazel. I prefer plain make in every repo I own."
     assert any("plain make" in kept for kept in _kept(message))
+
+
+def test_what_the_person_just_ran_and_the_counts_it_gave_are_not_stored():
+    message = (
+        "I imported the March sheet: 312 rows, 4 rejected because the date column was always empty."
+    )
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_rule_after_a_run_without_counts_is_stored():
+    message = (
+        "I ran the example. In our clinic the pedigrees follow the NSGC standard, so symbols "
+        "must match it."
+    )
+    assert any("nsgc" in kept.lower() for kept in _kept(message))

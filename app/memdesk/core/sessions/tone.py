@@ -235,6 +235,12 @@ _RAN = re.compile(
     # it 3m10s", "initial sync 51s, a rebuild after the edit took 1.3s"
     r"^with (?:the |a |an )?[^,.:;]{2,50}?[,:]?\s+(?:it |this |that |everything |[\w-]+ )?(?:works|"
     r"builds|passes|fails|succeeds|runs|compiles|loads|starts|finishes|completes)\b|"
+    # what the person just did with the work, and the counts it gave: "I imported the 2023
+    # records: 46 peals …", "i run it on the week data: 1 843 records"
+    r"(?:^|[.!?]\s+)(?:i|we) (?:just )?(?:ran|reran|executed|imported|entered|tested|tried|"
+    r"restarted|loaded|processed|converted|migrated|uploaded)(?: it| this| that| them)? "
+    r"(?:it|this|that|them|the|my|our|with|on)\b[^.\n]{0,60}?\d|"
+    r"(?:^|[.!?]\s+)(?:i|we) run (?:it|this|that|the \w+) (?:on|against|over)\b[^.\n]{0,60}?\d|"
     r"\b(?:took|needed|lasted|finished in|completed in) (?:about |around |~)?\d+(?:[.,]\d+)?"
     r"\s?(?:ms|s|sec|secs|seconds|m|min|mins|minutes|h|hours)\b",
     _I,
