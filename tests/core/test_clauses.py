@@ -1378,3 +1378,10 @@ def test_a_rule_after_a_run_without_counts_is_stored():
         "must match it."
     )
     assert any("nsgc" in kept.lower() for kept in _kept(message))
+
+
+def test_how_things_were_in_a_season_of_a_past_year_is_not_stored():
+    message = (
+        "In the 2020 season we counted every hive by hand, those figures were all over the place."
+    )
+    assert _kept(message) == [], gapfill.find([message])
