@@ -1385,3 +1385,23 @@ def test_how_things_were_in_a_season_of_a_past_year_is_not_stored():
         "In the 2020 season we counted every hive by hand, those figures were all over the place."
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        '{"error":{"code":429,"message":"Rate limit hit, clients must always retry after 60 s"}}',
+        "12\n00:01:02,000 --> 00:01:04,500\nTHE CHAIR: We always vote by a show of hands here.",
+        "[3120:0412/093011.552:WARNING:sandbox.cc(88)] The sandbox is always off in this build",
+        "ERROR: load failed\nCaused by:\n  Column ts must always be of timestamp type\n\nthat's "
+        "from the nightly job.",
+        '/mixer/ch/01/name "Vocals always first"',
+    ],
+)
+def test_pasted_json_subtitles_tagged_logs_causes_and_addresses_are_not_stored(message):
+    assert _shown(message) == [], gapfill.find([message])
+
+
+def test_a_short_lead_in_in_capitals_is_no_speaker_of_a_transcript():
+    message = "FYI: the warehouse is BigQuery, in the rb-analytics-prod project."
+    assert any("bigquery" in kept.lower() for kept in _kept(message))

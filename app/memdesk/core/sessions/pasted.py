@@ -23,7 +23,12 @@ _LOG_LINE = re.compile(
     r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) )|"
     # a program's own complaint ("ld: symbol(s) not found for …", "bash: foo: command not found")
     r"(?-i:[a-z][\w.+-]{1,20}):(?: [\w()'.-]+:?){0,4}? (?:error|warning|fatal|undefined|cannot|"
-    r"no such|not found|command not found|permission denied)\b)",
+    r"no such|not found|command not found|permission denied)\b|"
+    # JSON, a chained cause, a process's tagged line ("[12044:0312/101522.331:ERROR:…]"), an
+    # exception named "…Failed:", a subtitle's number and a transcript's speaker ("THE
+    # WITNESS: …"), an OSC or MQTT address with its value ("/eos/out/cmd \"LIVE …\"")
+    r"\[?\{\"|caused by:|\[\d+[:\]]|(?-i:[A-Z][a-z]+\w*(?:Failed|Failure)):|\d+$|"
+    r"(?-i:[A-Z][A-Z.'-]+(?: [A-Z][A-Z.'-]+){1,3}):\s|/[\w.-]+(?:/[\w.-]+)+\s+[\"\d])",
     _I,
 )
 # Where in the source something happened, anywhere in the line ("(at Assets/Stamina.cs:31)").
