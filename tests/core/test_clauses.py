@@ -1405,3 +1405,16 @@ def test_pasted_json_subtitles_tagged_logs_causes_and_addresses_are_not_stored(m
 def test_a_short_lead_in_in_capitals_is_no_speaker_of_a_transcript():
     message = "FYI: the warehouse is BigQuery, in the rb-analytics-prod project."
     assert any("bigquery" in kept.lower() for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the retry budget, not deciding, I'll always ask Priya after the demo",
+        "about monorepo vs polyrepo for all our services, i dont know",
+        "about the cache size, keep it open, i never want to say yes or no before we see real "
+        "traffic",
+    ],
+)
+def test_a_question_left_open_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

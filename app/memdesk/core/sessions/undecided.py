@@ -96,6 +96,11 @@ DEFERRED = re.compile(
     r"(?:^|,\s*|\blater,?\s+)not now\b|\bhold(?:ing)? off on (?:a |the |any )?(?:decision|"
     r"deciding|whether|that|it)\b|\b(?:rather|let's|let us) wait\b|"
     r"\bleave (?:it|that|this) and see\b|\b(?:we|i)(?:'ll)? (?:see|think about (?:it|that|"
-    r"this|the \w+(?: \w+)?)) later\b",
+    r"this|the \w+(?: \w+)?)) later\b|"
+    # "let's leave the 200-vs-4xx debate for another day", "about partitioning, keep it open",
+    # "viper — not deciding", "about typescript in all the files, i dont know"
+    r"\bleave (?:the|that|this) [\w -]{1,30}? for another day\b|\b(?:keep|leave) it open\b|"
+    r"\bnot deciding\b|\b(?:say|answer) yes or no\b|"
+    r"^(?:about|re|regarding|as for) [^,.;]{1,60},\s*(?:i|we) (?:don'?t|do not) know\b",
     _I,
 )
