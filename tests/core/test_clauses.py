@@ -1418,3 +1418,15 @@ def test_a_short_lead_in_in_capitals_is_no_speaker_of_a_transcript():
 )
 def test_a_question_left_open_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "with a Steinway in here instead of the upright I'd want to use the full pedal range, but "
+        "that's a budget fantasy",
+        "I raise it only as a hypothetical question for the planning day.",
+    ],
+)
+def test_what_holds_in_a_world_said_to_be_a_fantasy_or_hypothetical_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -44,6 +44,7 @@ def doubted(message: str) -> bool:
         return True
     if (
         _DISTANCED.search(message)
+        or _WISHED.search(prose)
         or _DOES_NOW.search(prose)
         or _RAN.search(prose)
         or _SUPPOSED.search(prose)
@@ -60,6 +61,16 @@ def doubted(message: str) -> bool:
     if len(openers) > len(set(openers)):
         return True
     return bool(said) and bool(_PRAISE.match(said[0]))
+
+
+# A world that is not this one, said to be so ("…, but that's a budget fantasy", "no budget,
+# so it's a dream", "I raise it only as a hypothetical", "assuming chains becomes mandatory,
+# we'd sign in-cluster"): what it states holds there, not here.
+_WISHED = re.compile(
+    r"\b(?:hypothetical(?:ly)?|fantasy|pipe dream|(?:it'?s|just|only) a dream|wishful|"
+    r"in an ideal world|if only)\b|(?:^|[.!?]\s+)(?:assuming|supposing|suppose|imagine)\b",
+    _I,
+)
 
 
 # A question of fact asked first ("Does Router always strip the prefix? I never trust my
