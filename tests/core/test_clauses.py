@@ -1430,3 +1430,15 @@ def test_a_question_left_open_is_not_stored(message):
 )
 def test_what_holds_in_a_world_said_to_be_a_fantasy_or_hypothetical_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My next step is to wire every reminder to Twilio with retries.",
+        "Next I shall tidy the headsign generator for every Arran crossing.",
+        "I'm aiming to move every Leeds booking to the new schema by Friday.",
+    ],
+)
+def test_what_the_person_means_to_do_next_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -152,6 +152,13 @@ TRANSIENT = re.compile(
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
     # the order of the work: "Next is the N1QL query …", "then we do the print page"
     r"^(?:ok(?:ay)?,?\s+)?(?:next (?:is|comes|we)|then we (?:do|need|add|write|fix|build))\b|"
+    # what the person means to do next: "My next step is to write the guide", "Next I shall
+    # try Saturday's pass", "I'm aiming to run the backlog through this", "gonna look at exit
+    # matching next", "Plan for next season is to …", "Tonight's goal: …"
+    r"\bmy (?:next step|next task|aim|goal|plan) (?:is|was)\b|"
+    r"\b(?:plan|goal|aim) for (?:next|this|the coming) \w+ is\b|^next,? i (?:shall|will|'ll)\b|"
+    r"\bi'?m (?:aiming|planning|half planning|hoping|intending) to\b|\bi'?m half planning\b|"
+    r"^(?:gonna|going to) \w+\b[^.;!?]{0,60}\bnext\b|^(?:tonight|today)'s goal\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
     r"(?<!\beven in )(?<!\beven for )\bthrowaway\b|^option [a-z0-9]\b|"
