@@ -1442,3 +1442,22 @@ def test_what_holds_in_a_world_said_to_be_a_fantasy_or_hypothetical_is_not_store
 )
 def test_what_the_person_means_to_do_next_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The March lots are in the database; the Leith ones are still on paper until Ana types "
+        "them in.",
+        "Week 3 rota is published on the test site; prod still shows the old one till Friday.",
+    ],
+)
+def test_where_the_work_stands_until_something_happens_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_rule_beside_a_state_that_holds_until_later_is_stored():
+    message = (
+        "Staging still runs 2.1 until the freeze ends. We always deploy with Argo, never by hand."
+    )
+    assert any("argo" in kept.lower() for kept in _kept(message))

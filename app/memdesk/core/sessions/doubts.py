@@ -100,6 +100,9 @@ _AT_THE_MOMENT = re.compile(
     r"move|sort out)\w*)\b",
     _I,
 )
+# What stays so only until something happens ("DEs are still on paper until Sofia types them
+# in", "live still shows the old one until Monday"): the message reports where the work stands
+_STILL_UNTIL = re.compile(r"\bstill\b[^.;!?]{0,50}\b(?:until|till)\b", _I)
 # "I want a sharpen filter next": a thing asked for, with nothing said of always
 _ASKED_FOR = re.compile(
     r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
@@ -173,6 +176,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     return bool(
         _follows_from_before(sentence, message_prose)
         or _AT_THE_MOMENT.search(sentence)
+        or _STILL_UNTIL.search(message_prose)
         or _IN_WORDS.search(content)
         or any(
             sign.search(content)
