@@ -51,6 +51,11 @@ def test_an_envelope_of_many_unknown_members_gets_a_short_answer(raw):
         ),
         (b'{"jsonrpc":"2.0","method":"x","params":{"k":Infinity},"id":1}\n', -32700, "Infinity"),
         (b'{"jsonrpc":"2.0","method":"x","params":{"k":1e999},"id":1}\n', -32700, "finite"),
+        (
+            b'{"jsonrpc":"2.0","method":"system.ping","id":' + b"9" * 5000 + b"}\n",
+            -32700,
+            "5,000 digits; numbers have at most 4,300",
+        ),
         (b'{"jsonrpc":"2.0","method":"\xff\xfe","id":1}\n', -32700, "UTF-8"),
         (b'{"a":' * 40 + b"1" + b"}" * 40 + b"\n", -32600, "nested deeper than 32"),
         (b"[" * 100_000 + b"]" * 100_000 + b"\n", -32600, "nested deeper than 32"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,8 +56,22 @@ def _finite_float(text: str) -> float:
     return number
 
 
+# Python's own limit, said in the protocol's words: its refusal named a Python call to raise it
+MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _whole_number(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise ValueError(f"a number has {digits:,} digits; numbers have at most {MAX_DIGITS:,}")
+    return int(text)
+
+
 _DECODER = json.JSONDecoder(
-    object_pairs_hook=_unique_keys, parse_constant=_reject_constant, parse_float=_finite_float
+    object_pairs_hook=_unique_keys,
+    parse_constant=_reject_constant,
+    parse_float=_finite_float,
+    parse_int=_whole_number,
 )
 
 
