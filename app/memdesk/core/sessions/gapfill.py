@@ -20,15 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import (
-    clauses,
-    doubts,
-    heard,
-    pasted,
-    replies,
-    stories,
-    tone,
-)
+from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, stories, tone
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import STANDING, at_most_medium, leaning_back, one_lead
 from memdesk.core.sessions.third_person import person
@@ -186,8 +178,6 @@ _BACK_AT_IT = re.compile(
     r".*\b(?:it|this|that|he|she|his|her|him)\b",
     re.IGNORECASE,
 )
-
-
 _ANOTHERS = "someone else's view"
 
 

@@ -20,14 +20,14 @@ from memdesk.core.sessions.replies import ANSWER, MEANT
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
-# Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
-# Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
-# Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence. Nor after a "!"
-# standing alone: an operator named in prose ("I never use the ! shortcut").
 # A request asked after what the person states, in the same sentence ("I always unroll them
 # into plain loops, so could you rewrite the grouping as a loop?"): the question mark is the
 # request's, not the statement's.
 ASKED_AFTER = r",\s+(?:so\s+|and\s+)?(?=(?:can|could|would|will)\s+you\b[^.!?\n]*\?)"
+# Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
+# Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
+# Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence. Nor after a "!"
+# standing alone: an operator named in prose ("I never use the ! shortcut").
 SENTENCE_END = (
     r"(?<=[.!?])(?<!\s!)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
     + "".join(
