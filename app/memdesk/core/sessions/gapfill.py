@@ -22,7 +22,13 @@ from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, stories, tone
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
-from memdesk.core.sessions.later_sentences import STANDING, at_most_medium, leaning_back, one_lead
+from memdesk.core.sessions.later_sentences import (
+    STANDING,
+    answers_another,
+    at_most_medium,
+    leaning_back,
+    one_lead,
+)
 from memdesk.core.sessions.third_person import person
 
 GLOBAL, PROJECT = "global", "project"
@@ -160,7 +166,7 @@ def find(
                 or doubts.doubtful(f.content, f.sentence, prose)
                 or stories.told(f.content, f.sentence, prose)
                 or doubts.for_this_task(f.pattern, f.content)
-                or _answers_another(f.sentence, prose)
+                or answers_another(f.sentence, prose)
                 else f
                 for f in in_message
             ]
@@ -168,27 +174,6 @@ def find(
         if message.get("role") in ("user", "assistant"):
             previous = message
     return found
-
-
-# What the person says back to another's view told just before ("Jonas says one should
-# always keep feet. But I don't fly in US.", "I find it good, but he is not the one who types
-# it"): their answer to that view, which is no rule of theirs.
-_BACK_AT_IT = re.compile(
-    r"^(?:but\s+|and\s+|so\s+)?(?:i\b|i'|for me\b|personally\b|of course\b)"
-    r".*\b(?:it|this|that|he|she|his|her|him)\b",
-    re.IGNORECASE,
-)
-_ANOTHERS = "someone else's view"
-
-
-def _answers_another(sentence: str, prose: str) -> bool:
-    at = prose.find(sentence)
-    before = prose[:at] if at > 0 else ""
-    return bool(
-        before
-        and _BACK_AT_IT.search(sentence)
-        and heard.not_a_statement(clauses.sentences_of(before)[-1].strip()) == _ANOTHERS
-    )
 
 
 # "We don't use make here. Everything goes through tox.": what is not used, then what is;

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from memdesk.core.sessions import clauses, heard
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 
 
@@ -101,3 +102,26 @@ STANDING = re.compile(
 
 def at_most_medium(finding: Finding) -> Finding:
     return replace(finding, confidence=MEDIUM) if finding.confidence == HIGH else finding
+
+
+# What the person says back to another's view told just before ("Jonas says one should
+# always keep feet. But I don't fly in US.", "I find it good, but he is not the one who types
+# it"): their answer to that view, which is no rule of theirs.
+_BACK_AT_IT = re.compile(
+    r"^(?:but\s+|and\s+|so\s+)?(?:i\b|i'|for me\b|personally\b|of course\b)"
+    r".*\b(?:it|this|that|he|she|his|her|him)\b",
+    re.IGNORECASE,
+)
+_ANOTHERS = "someone else's view"
+
+
+def answers_another(sentence: str, prose: str) -> bool:
+    """Whether `sentence` of a message's `prose` is the person's answer to another's view
+    told in the sentence before it."""
+    at = prose.find(sentence)
+    before = prose[:at] if at > 0 else ""
+    return bool(
+        before
+        and _BACK_AT_IT.search(sentence)
+        and heard.not_a_statement(clauses.sentences_of(before)[-1].strip()) == _ANOTHERS
+    )
