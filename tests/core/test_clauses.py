@@ -1461,3 +1461,46 @@ def test_a_rule_beside_a_state_that_holds_until_later_is_stored():
         "Staging still runs 2.1 until the freeze ends. We always deploy with Argo, never by hand."
     )
     assert any("argo" in kept.lower() for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a "?" standing alone is Rust's operator, not the end of a question
+        (
+            "can you port the parser next (oh and btw I'd rather not see .clone() anywhere in "
+            "hot paths — use ? or borrow instead)",
+            "clone()",
+        ),
+        ("fyi: the metrics api is on port 9091, not 9090 like the old wiki says.", "9091"),
+        (
+            "the build server is ci-02.lab.internal and the agent listens on 7070 there, that "
+            "won't change. can you point the config at it",
+            "7070",
+        ),
+        (
+            "also quick thing about how I work: for small scripts I go for bash, python only for "
+            "the bits with json. so please rewrite this in bash",
+            "bash",
+        ),
+        ("We keep mocks only for the network layer, everything else hits real objects.", "mocks"),
+    ],
+)
+def test_what_is_told_beside_an_operator_a_source_said_wrong_or_a_framing_is_stored(message, word):
+    kept = _kept(message)
+    assert any(word in k.lower() for k in kept), gapfill.find([message])
+    assert not any(k.lower().startswith(("quick thing", "fyi")) for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "oh nice, that's exactly the kind of error message I like 🙌",
+        "oh nice, exponential backoff, that's exactly how I like a retry loop 👍",
+        "omg cocoapods again, 4 minutes for nothing. I hate xcode sometimes",
+        "quick status: the reindex is running on worker-3, we're at shard 14 out of 40",
+        "the dim_orders failure is because row 117 got a new key, I'll deal with that.",
+    ],
+)
+def test_a_cheer_a_mood_a_progress_report_or_a_diagnosis_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

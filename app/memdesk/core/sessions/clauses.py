@@ -48,6 +48,7 @@ _TAIL_TASK = re.compile(
 FRAMING = (
     r"(?:let me|in case|important|to be clear|to clarify|once and for all|before (?:we|you)|"
     r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last)|"
+    r"(?:quick|small|little|last) (?:thing|note|point|detail)|"
     # who the person is, told once: "A word about myself, so you needn't ask again: …"
     r"(?:a (?:word|note|bit|few words) )?about (?:me|myself))\b"
     r"[^:.!?]{0,80}:\s+"
@@ -340,6 +341,13 @@ _STANDING = re.compile(
     _I,
 )
 _REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
+# "…, that won't change": said to last, not a fault ("it won't start")
+_LASTS = re.compile(
+    r",?\s+(?:and\s+)?(?:that|this|it|those|these)(?:'s| is| are)?\s+(?:won'?t|will not|"
+    r"(?:is|are)n'?t going to|(?:is|are) not going to|never|not going to|not gonna|won'?t ever)"
+    r"\s+change\b[^,;]*$",
+    _I,
+)
 
 
 def _judge(chunk: str, sentence: str) -> Heard | None:
@@ -348,7 +356,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
-    main = _REASON.sub("", chunk)
+    main = _LASTS.sub("", _REASON.sub("", chunk))
     if markers.DESCRIBES.match(main) or markers.STATE.search(main):
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):

@@ -166,3 +166,13 @@ WRONG_WAY = re.compile(
     r"counts?) the wrong way\b",
     _I,
 )
+
+
+# Why something failed just now: "the dim_store failure is because store 117 got reopened
+# under a new key" explains this run, however lasting its words sound.
+DIAGNOSED = re.compile(
+    r"^(?:the |this |that |our )?(?:[\w./-]+ ){0,3}?(?:failure|error|crash|bug|breakage|"
+    r"exception|timeout|flake|regression|mismatch|red build|500)s? (?:is|are|was|were|comes?|"
+    r"came) (?:\w+ )?(?:because|due to|caused by|from)\b",
+    _I,
+)

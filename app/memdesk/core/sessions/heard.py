@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from memdesk.core.sessions import pasted
-from memdesk.core.sessions.faults import FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
+from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
 from memdesk.core.sessions.others_views import DISTANCED, REPORTED
 from memdesk.core.sessions.replies import ANSWER, MEANT
@@ -27,9 +27,11 @@ ASKED_AFTER = r",\s+(?:so\s+|and\s+)?(?=(?:can|could|would|will)\s+you\b[^.!?\n]
 # Where a sentence ends: after . ! or ?, not after "e.g." and its kind ("name modules with a
 # Live suffix, e.g. RoomLive" is one sentence). The table and the clause reader both split so.
 # Not after an abbreviation: "my supervisor is Prof. Okonkwo" is one sentence. Nor after a "!"
-# standing alone: an operator named in prose ("I never use the ! shortcut").
+# standing alone: an operator named in prose ("I never use the ! shortcut"), nor after a "?"
+# standing alone before a word in lower case ("use ? or expect, never unwrap").
 SENTENCE_END = (
-    r"(?<=[.!?])(?<!\s!)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
+    r"(?<=[.!?])(?<!\s!)(?!(?<=\s\?)\s+(?-i:[a-z]))"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
     + "".join(
         rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
         for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")
@@ -118,7 +120,7 @@ TRANSIENT = re.compile(
     r"minutes?|days?|weeks?))\b|\bwhile (?:we|i|they|you) \w+|"
     r"^for (?:this|that|the next|the upcoming|today's|tomorrow's|\w+day's|next \w+'s) "
     r"(?!(?:repo|repository|project|codebase|app|service|team|package|crate|module|library|"
-    r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for (?:this|the) "
+    r"monorepo|workspace|org|company|client|product)\b)[\w -]{1,40},|\bonly for this "
     r"\w+|\bfor (?:this|the) [\w.-]+(?: [\w.-]+){0,3} only\b|"
     r"^for (?:the|our|my|this|that|tomorrow's|today's) [\w' -]{0,40}?(?:demo|deck|slides|"
     r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
@@ -254,7 +256,10 @@ THINKING = re.compile(
 # should work is told otherwise ("I hate when answers restate my question").
 VENTING = re.compile(
     r"\bi (?:really |just |absolutely |honestly |so )?(?:hate|can'?t stand|loathe|despise) "
-    r"(?:how|that|the way)\b(?! you\b)",
+    r"(?:how|that|the way)\b(?! you\b)|"
+    # a mood, not a taste: "I hate android sometimes"
+    r"\bi (?:really |just |absolutely |honestly |so )?(?:hate|can'?t stand|loathe|despise) "
+    r"[^.;,]{1,40}?\b(?:sometimes|some days|at times|these days)\b",
     _I,
 )
 # A belief put in question: "i thought push_patch keeps the same process" (not "I thought I
@@ -304,7 +309,7 @@ TASTE_FOR_THIS = re.compile(
     r"(?:\b(?:exactly|just|precisely|very much|totally) (?:how|what|the (?:kind|sort|type|style|"
     r"way)(?: of \w+(?: \w+)?)?)|\bthe (?:kind|sort|type|style) of \w+(?: \w+)?)\s+(?:that\s+)?"
     r"(?:i|we)\s+(?:\w+\s+){0,2}?(?:like|love|prefer|want(?:ed)?|enjoy|had in mind)"
-    r"(?:\s+(?:it|them|this|that|to see|to read)(?:\s+\w+)?)?\s*(?:[.!,;)]|$)|"
+    r"(?:\s+(?:it|them|this|that|to see|to read)(?:\s+\w+)?)?\s*(?:[.!,;)\u2600-\U0001faff]|$)|"
     r"(?<!how )\bi (?:really |just |very much |quite )?(?:like|love|prefer) (?:it|this|that)"
     r"(?: (?:very much|a lot|so much|better))?\s*(?:[.!,;)]|$)",
     _I,
@@ -314,9 +319,10 @@ TASTE_FOR_THIS = re.compile(
 # way just told: "…, that's how I want all SQL written" does not start the sentence.)
 LIKED_AT_HAND = re.compile(
     r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
-    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|yes+)\W+)*(?:that's|that is|"
-    r"thats|this is|it's|this looks|"
-    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,3}?)(?:that )?i "
+    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|yes+)\W+)*"
+    # what was shown, named before the verdict: "oh nice, erase-verify-write-verify, that's …"
+    r"(?:(?<=\W)[\w-]+(?: [\w-]+){0,3},\s+)?(?:that's|that is|thats|this is|it's|this looks|"
+    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,4}?)(?:that )?i "
     r"(?:always |really )?(?:like|love|want|wanted|prefer)\b|"
     r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
     r"\bthat'?s (?:exactly )?what (?:i|we) (?:like|love|want|wanted) to see\b|"
@@ -356,7 +362,11 @@ _EXPLAIN = re.compile(
 # correction was read as a status, and the old port went on being briefed).
 CORRECTS_A_VALUE = re.compile(
     r"(?:,|\b(?:and|but))\s+(?:not|no longer|instead of|rather than)\s+(?:on |at |port |v)?"
-    r"\d[\w.:/-]*(?:\s*[.!]?\s*)$|\b(?:is|are|'s|'re) back (?:on|to|at) (?:port |v)?\d",
+    r"\d[\w.:/-]*"
+    # what says otherwise, named after the value ("…, not 8080 like the old readme says")
+    r"(?:\s+(?:like|as)\s+[^.;!?]{1,40}?\b(?:says?|said|claims?|claimed|states?|stated|"
+    r"suggests?|shows?|showed|has it|had it))?"
+    r"(?:\s*[.!]?\s*)$|\b(?:is|are|'s|'re) back (?:on|to|at) (?:port |v)?\d",
     _I,
 )
 
@@ -406,6 +416,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("what is wrong now", MISBEHAVES),
         ("what is wrong now", FAULT),
         ("what is wrong now", WRONG_WAY),
+        ("what is wrong now", DIAGNOSED),
         ("a past event", None if corrects else LOOKED_BACK),
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
