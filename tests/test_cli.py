@@ -856,3 +856,21 @@ def test_what_a_session_end_heard_the_person_say_reads_as_theirs(run, service):
     service.close()
     assert "written by  you, heard by claude-code" in run("show", heard["id"])[1]
     assert "written by  agent (cursor)" in run("show", note["id"])[1]
+
+
+def test_a_search_index_of_a_format_sqlite_refuses_is_told_and_rebuilt(run, service, db_path):
+    """Red team, stop 65: a store whose index settings name an unknown format made every
+    search and add a traceback, and `check --rebuild`, which the message named, crashed too."""
+    service.add("we deploy with argo")
+    service.database.execute_sql("UPDATE memory_fts_config SET v = 99 WHERE k = 'version'")
+    service.close()
+    for command in (("search", "argo"), ("add", "a new note")):
+        code, out, err = run(*command)
+        assert code == 5
+        assert "search index is damaged" in err
+        assert "check --rebuild" in err
+        assert "Traceback" not in err
+    assert run("check", "--rebuild")[0] == 0
+    code, out, _ = run("search", "argo")
+    assert code == 0
+    assert "argo" in out

@@ -21,6 +21,7 @@ from memdesk.api.hooks import ALL_EVENTS as HOOK_EVENTS
 from memdesk.api.hooks import HOST_EVENTS
 from memdesk.core import MemdeskError, rules
 from memdesk.core.display import visible
+from memdesk.core.errors import broken_index
 from memdesk.paths import resolve_db_path
 from memdesk.store import SchemaError
 
@@ -438,6 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SchemaError as exc:
         return _fail(str(exc), "unusable_database", 5, as_json)
     except sqlite3.DatabaseError as exc:  # pages damaged after it opened, or the disk full
+        if broken := broken_index(exc):
+            return _fail(broken.message, broken.code, 5, as_json)
         if paths.disk_full(args.db, exc):
             return _fail(paths.unusable(args.db, exc), "disk_full", 5, as_json)
         message = f"{args.db}: the database file is damaged ({exc}); `memdesk check` says what "
@@ -449,6 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(paths.describe(exc), "os_error", code, as_json)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the query builder's errors are not sqlite3's
+        if (broken := broken_index(exc)) is None:
+            raise
+        return _fail(broken.message, broken.code, 5, as_json)
     if result is not None:
         try:
             if as_json:

@@ -254,3 +254,22 @@ def test_serve_on_a_file_it_cannot_use_exits_5_as_every_command(tmp_path, sock_p
     )
     assert done.returncode == 5
     assert "not a usable memdesk database" in done.stderr
+
+
+def test_a_damaged_search_index_is_told_to_the_agent_not_hidden_as_internal(
+    serve, sock_path, db_path
+):
+    """Red team, stop 65: over a store whose index settings name a format SQLite refuses,
+    every search and add answered "internal error" though `memdesk check --rebuild` mends it."""
+    service = MemoryService.open(db_path)
+    service.add("Deploys go through the staging cluster first")
+    service.database.execute_sql("UPDATE memory_fts_config SET v = 99 WHERE k = 'version'")
+    service.close()
+    serve()
+    with Client(socket_path=sock_path, agent="tester") as client:
+        for call in (lambda: client.search("staging"), lambda: client.add("a new note")):
+            with pytest.raises(MemdeskError) as err:
+                call()
+            assert err.value.code == -32007
+            assert "search index is damaged" in err.value.message
+        assert client.ping() == "pong"  # the server still answers

@@ -293,6 +293,8 @@ def test_a_backup_whose_search_index_is_defined_otherwise_is_refused(
         "UPDATE memory_fts_data SET block = randomblob(length(block)) WHERE id > 10",
         "DELETE FROM memory_fts_data WHERE id > 1",
         "INSERT INTO memory_fts(memory_fts) VALUES ('delete-all')",
+        # a setting memdesk never writes rode in and stayed in the live store (red team, stop 65)
+        "INSERT INTO memory_fts_config (k, v) VALUES ('rank', 'bm25(10.0)')",
     ],
 )
 def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_path, poison):

@@ -30,6 +30,7 @@ from memdesk.core import (
     guard,
     validate,
 )
+from memdesk.core.errors import broken_index
 
 logger = logging.getLogger(__name__)
 
@@ -222,6 +223,10 @@ class Dispatcher:
                 return self.service.as_seen_by(handler(dict(params), session), session.actor)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None
+        except Exception as exc:  # SQLite refusing a damaged index is no fault of memdesk's
+            if (broken := broken_index(exc)) is None:
+                raise
+            raise RpcError.from_service(broken) from None
         except UnicodeEncodeError:
             raise RpcError(
                 errors.INVALID_PARAMS,

@@ -36,6 +36,7 @@ SERVICE_CODES = {
     "disk_full": STORAGE,
     "read_only": STORAGE,
     "storage_failed": STORAGE,
+    "index_broken": STORAGE,
     "sync_failed": SYNC,
 }
 NAMES = {

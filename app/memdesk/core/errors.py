@@ -74,3 +74,22 @@ class StorageFailed(MemdeskError):
     """A file memdesk writes beside the database (a backup) could not be written."""
 
     code = "storage_failed"
+
+
+class IndexBroken(MemdeskError):
+    """SQLite will not read the search index (a damaged or crafted file): nothing changed."""
+
+    code = "index_broken"
+
+
+def broken_index(exc: BaseException) -> IndexBroken | None:
+    """What to tell for SQLite's refusal to read the search index; None for any other error.
+    Left alone, such a refusal reached the person as a traceback and agents as an internal
+    error, though `memdesk check --rebuild` mends it."""
+    why = str(exc)
+    if not any(sign in why for sign in ("fts5", "memory_fts", "vtable constructor failed")):
+        return None
+    return IndexBroken(
+        f"the search index is damaged ({why}); nothing was changed. "
+        "`memdesk check --rebuild` makes it again from the memories"
+    )

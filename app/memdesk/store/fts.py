@@ -80,6 +80,15 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
         f"row {rowid} of {table} points at a {parent} row that does not exist"
         for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check").fetchall()
     ]
+    foreign = sorted(
+        set(connection.execute("SELECT k, v FROM memory_fts_config").fetchall()) - set(SETTINGS)
+    )
+    if foreign:
+        problems.append(
+            "search index has settings memdesk never writes "
+            f"({', '.join(f'{k}={v}' for k, v in foreign)}); rebuild it with "
+            "`memdesk check --rebuild`"
+        )
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
         missing = _not_found(connection)
@@ -119,7 +128,17 @@ def _not_found(connection: sqlite3.Connection, sample: int = 32) -> int | None:
     return None
 
 
+# The index's settings memdesk writes: FTS5's file format and nothing else. A crafted file may
+# carry others (a format FTS5 refuses, a rank function of its own).
+SETTINGS = (("version", 4),)
+
+
 def rebuild(database: peewee.SqliteDatabase) -> None:
+    """The index made again from the memories, its settings memdesk's own. FTS5 refuses to
+    open (even to drop or rebuild) an index whose settings name a format it does not know, so
+    they are put right in its settings table first."""
+    database.execute_sql("DELETE FROM memory_fts_config")
+    database.connection().executemany("INSERT INTO memory_fts_config(k, v) VALUES (?, ?)", SETTINGS)
     database.execute_sql("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
 
 
