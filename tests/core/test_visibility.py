@@ -3,9 +3,13 @@ memory that proves itself is proposed for sharing, and the person decides."""
 
 from __future__ import annotations
 
-import pytest
+import contextlib
 
-from memdesk.core import NotAllowed, NotFound, ValidationError, agent
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memdesk.core import NotAllowed, NotFound, ValidationError, VersionConflict, agent
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
 
@@ -301,3 +305,64 @@ def test_the_trash_is_read_only_by_whoever_put_a_memory_there(service):
     assert service.get(own["id"])["status"] == "deleted"  # the person sees all the Trash
     assert len(service.list_memories(status="deleted")) == 2
     assert service.restore(own["id"], actor=CURSOR)["status"] == "active"
+
+
+_STEPS = st.lists(
+    st.sampled_from(
+        ["add claude", "add cursor", "add private", "add person", "remove", "restore", "link",
+         "edit", "undo", "stats claude", "stats cursor", "stats other"]
+    ),
+    min_size=1,
+    max_size=25,
+)  # fmt: skip
+_WRITERS = {"claude": CLAUDE, "cursor": CURSOR, "private": CLAUDE}
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=_STEPS)
+def test_an_agents_stats_kept_between_writes_are_always_what_a_fresh_count_says(service, steps):
+    """Agents' counts are kept until the store changes (agents looping `stats` held every other
+    agent's search 0.6 s at 20k memories); whatever the writes, kept counts are never stale."""
+    ids: list[str] = []
+    done = []  # the window's steps, for undo
+    for n, step in enumerate(steps):
+        verb, _, who = step.partition(" ")
+        if verb == "add":
+            how = {"visibility": "private"} if who == "private" else {}
+            if who in _WRITERS:
+                how["actor"] = _WRITERS[who]
+            ids.append(service.add(f"note {n} on deploys", tags=[f"t{n % 3}"], **how)["id"])
+        elif verb in ("remove", "restore", "edit", "link") and ids:
+            first, last = ids[0], ids[-1]
+            act = {
+                "remove": lambda last=last: service.remove(last),
+                "restore": lambda last=last: service.restore(last),
+                "edit": lambda first=first: service.update(first, tags=["edited"]),
+                "link": lambda first=first, last=last: service.link(first, last),
+            }[verb]
+            with contextlib.suppress(NotAllowed, NotFound, ValidationError):
+                done.append(service.record(act)[1])
+        elif verb == "undo" and done:
+            with contextlib.suppress(VersionConflict):
+                service.apply_step(done.pop(), undo=True)
+        elif verb == "stats":
+            asking = _WRITERS.get(who, agent("other"))
+            assert service.stats(actor=asking) == service.rooms.stats._counted_now(asking)
+
+
+def test_a_flood_of_agent_names_calling_stats_counts_once(service, monkeypatch):
+    for n in range(20):
+        service.add(f"note {n}", dedup=False)
+    counted = []
+    real = service.rooms.stats._counted_now
+    monkeypatch.setattr(
+        service.rooms.stats, "_counted_now", lambda actor: counted.append(actor) or real(actor)
+    )
+    for n in range(200):
+        assert service.stats(actor=agent(f"looper-{n}"))["total"] == 20
+    assert len(counted) == 1
+    service.add("one more")
+    assert service.stats(actor=agent("looper-7"))["total"] == 21
+    assert len(counted) == 2

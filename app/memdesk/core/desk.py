@@ -46,6 +46,10 @@ class Desk:
         self._settle: list[Callable[[], None]] = []
         self._forget: list[Callable[[], None]] = []
         self._local = threading.local()  # this thread's Recording while `recording` runs
+        # Moves with every write of memories, links or the Inbox, or the store replaced; not
+        # with bookkeeping (recall counts, the retrieval log): what counts and views may keep
+        # until it moves.
+        self.generation = 0
 
     @property
     def path(self) -> Path:
@@ -74,6 +78,7 @@ class Desk:
 
     def replaced(self, by: str) -> None:
         """The whole store was replaced (a backup restored): caches go, every view reloads."""
+        self.generation += 1
         for forget in self._forget:
             forget()
         self.changes.publish([Change("reset", "", None, by)])
@@ -120,6 +125,7 @@ class Desk:
             yield pending
             if recorder is not None:
                 recorder.note(pending)
+        self.generation += 1
         if recorder is None:
             self.changes.publish(pending)
         if len(pending) >= BULK_CHANGES:
@@ -145,6 +151,7 @@ class Desk:
                 recorder.finish()
         finally:
             self._local.recorder = None
+            self.generation += 1
         self.changes.publish(recorder.pending)
         if len(recorder.pending) >= BULK_CHANGES:
             optimize_statistics(self.database)

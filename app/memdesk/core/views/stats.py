@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from memdesk.core.desk import Desk
 from memdesk.store import Link, Memory, MemoryVersion, Proposal, RetrievalLog
 
 TOP_TAGS = 5000  # tags counted by name in stats (the sidebar lists them); the rest only counted
+_REMEMBERED = 64  # counts kept for this many askers
 
 
 class Stats:
@@ -20,12 +22,31 @@ class Stats:
         self.desk = desk
         # What waits in the Inbox (review/inbox.py counts it).
         self.inbox_count = inbox_count
+        # (who asked, on which connection) -> (the store's state then, the counts): agents
+        # calling stats in a loop held every other agent's search 0.14-0.6 s at 20k memories
+        self._counted: dict[tuple[Any, ...], tuple[tuple[int, int], dict[str, Any]]] = {}
 
     def stats(self, *, actor: Actor = USER) -> dict[str, Any]:
         """Counts of the memories `actor` may see: an agent's leave out others' private
         memories, what the guard withholds (their tags and projects are not its to learn) and
-        what others put in the Trash."""
+        what others put in the Trash. Counted again only once the store changed."""
         self.desk.settle_for_reading()  # recall counts shown must include queued searches
+        if actor.source != "agent":
+            return self._counted_now(actor)  # with the searches made, which move on each
+        connection = self.desk.database.connection()
+        # what this process wrote (the desk's generation), and what another wrote (SQLite's
+        # data_version moves when another connection commits)
+        state = (self.desk.generation, connection.execute("PRAGMA data_version").fetchone()[0])
+        key = (id(connection), _seen_apart(actor))
+        if (counted := self._counted.get(key)) and counted[0] == state:
+            return copy.deepcopy(counted[1])
+        shown = self._counted_now(actor)
+        if len(self._counted) >= _REMEMBERED:
+            self._counted.clear()  # many agent names: each counts afresh, none piles up
+        self._counted[key] = (state, shown)
+        return copy.deepcopy(shown)
+
+    def _counted_now(self, actor: Actor) -> dict[str, Any]:
 
         def visible(table: Any) -> peewee.Expression:
             if actor.source != "agent":
@@ -158,3 +179,14 @@ def _visible_links(visible: Callable[[Any], peewee.Expression]) -> int:
         .where(visible(src) & visible(dst))
         .count()
     )
+
+
+def _seen_apart(actor: Actor) -> str | None:
+    """The agent whose counts differ from any agent's (None: they are everyone's): only its
+    private memories and what it put in the Trash are its alone. Counts kept per agent name,
+    a flood of names made each call count afresh."""
+    own = Memory.agent == actor.agent
+    alone = Memory.select(Memory.id).where(
+        own & ((Memory.visibility == "private") | (Memory.status == "deleted"))
+    )
+    return actor.agent if alone.exists() else None
