@@ -229,17 +229,21 @@ def _parser() -> argparse.ArgumentParser:
         "remote up (a bare repository path is made if absent; ssh and https work too), "
         "`sync` pulls, merges and pushes, `sync status` says how it went, `sync local "
         "PROJECT` keeps a project on this machine only, `sync remove NAME` stops syncing "
-        "with a remote. Private and withheld memories never leave this machine; conflicts "
+        "with a remote, `sync trust WRITER` confirms a writer met in your own remote as one "
+        "of your machines. Private and withheld memories never leave this machine; conflicts "
         "wait in the inbox",
     )
     p.add_argument(
-        "action", nargs="?", choices=("init", "status", "local", "remove"), help="what to do"
+        "action",
+        nargs="?",
+        choices=("init", "status", "local", "remove", "trust"),
+        help="what to do",
     )
     p.add_argument(
         "url",
         nargs="?",
-        metavar="REMOTE|PROJECT|NAME",
-        help="init: the git remote; local: a project; remove: the remote's name",
+        metavar="REMOTE|PROJECT|NAME|WRITER",
+        help="init: the git remote; local: a project; remove: the remote's name; trust: a writer",
     )
     p.add_argument("--shared", action="store_true", help="with local: let the project sync again")
     p.add_argument("--branch", help="with init: the branch (default main)")

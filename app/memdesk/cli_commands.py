@@ -230,6 +230,10 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         if not a.url:
             raise ValidationError("name the remote: sync remove NAME", field="name")
         return svc.sync_remove(a.url)
+    if a.action == "trust":
+        if not a.url:
+            raise ValidationError("name the writer: sync trust WRITER", field="writer")
+        return svc.sync_trust(a.url)
     if a.action == "local":
         if not a.url:
             raise ValidationError("name the project: sync local PROJECT", field="project")

@@ -241,6 +241,12 @@ def _sync(result: dict[str, Any]) -> str:
         if result["local"]:
             lines.append(f"kept on this machine only: {', '.join(result['local'])}")
         lines.append(f"your memories are by {result['writer']}")
+        if result.get("machines"):
+            lines.append(f"your other machines: {', '.join(result['machines'])}")
+        for writer in result.get("unconfirmed", []):
+            lines.append(
+                f"met, not confirmed as yours: {writer} (memdesk sync trust {writer} if it is)"
+            )
         return "\n".join(lines)
     lines = []
     for r in result["remotes"]:

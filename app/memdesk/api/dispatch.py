@@ -171,6 +171,7 @@ class Dispatcher:
             "sync.remove": lambda p, s: self._over_the_network(
                 s, lambda: svc.sync_remove(p["name"], actor=s.actor)
             ),
+            "sync.trust": lambda p, s: svc.sync_trust(p["writer"], actor=s.actor),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }
@@ -223,15 +224,15 @@ class Dispatcher:
                 return self.service.as_seen_by(handler(dict(params), session), session.actor)
         except MemdeskError as exc:
             raise RpcError.from_service(exc) from None
-        except Exception as exc:  # SQLite refusing a damaged index is no fault of memdesk's
-            if (broken := broken_index(exc)) is None:
-                raise
-            raise RpcError.from_service(broken) from None
         except UnicodeEncodeError:
             raise RpcError(
                 errors.INVALID_PARAMS,
                 f"{method}: text contains an unpaired surrogate escape; send valid Unicode",
             ) from None
+        except Exception as exc:  # SQLite refusing a damaged index is no fault of memdesk's
+            if (broken := broken_index(exc)) is None:
+                raise
+            raise RpcError.from_service(broken) from None
 
     def _holds_role_key(self, key: object) -> bool:
         return (

@@ -471,6 +471,14 @@ METHODS = [
         ("project",),
     ),
     Method(
+        "sync.trust",
+        "Confirm a writer met in your own remote as one of your machines (user role only): its "
+        "memories count as yours, its identity lines are taken at the next sync. Returns "
+        "sync.status (`unconfirmed` lists the writers met).",
+        {"writer": "the writer's name, as sync.status lists it"},
+        ("writer",),
+    ),
+    Method(
         "sync.status",
         "The sync set-up (user role only): each remote, its last sync and the conflicts "
         "waiting in the inbox.",

@@ -193,6 +193,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "sync",
         "sync_remove",
         "sync_local",
+        "sync_trust",
         "sync_status",
         "authorship",
         "machine_names",

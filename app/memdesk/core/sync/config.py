@@ -60,9 +60,12 @@ class Config:
     every_minutes: int = EVERY_MINUTES
     writer: str = field(default_factory=default_writer)  # who this machine's memories are by
     local: list[str] = field(default_factory=list)  # projects that never leave this machine
-    # The person's other machines: writers met in the person's own remote (a teammate's
-    # writer only comes through a team remote). The rest are someone else's words.
+    # The person's other machines: the writers already in the person's own remote when this
+    # machine joined it, and those the person confirmed since (`sync trust`). The rest are
+    # someone else's words: anyone who can push to that remote can name a new writer.
     own_writers: list[str] = field(default_factory=list)
+    # Writers met in the person's own remote since, not confirmed: shown as theirs, and told.
+    met_writers: list[str] = field(default_factory=list)
 
     def excluded(self, remote: Remote) -> set[str]:
         """Projects `remote` does not take: those kept on this machine, and for the person's
@@ -116,6 +119,7 @@ def load(database: Path) -> Config:
         writer=validate.as_name(str(data.get("writer") or ""), "-") or default_writer(),
         local=list(data.get("local", [])),
         own_writers=[w for w in data.get("own_writers", []) if isinstance(w, str)],
+        met_writers=[w for w in data.get("met_writers", []) if isinstance(w, str)],
     )
 
 

@@ -176,6 +176,8 @@ class Sync:
             "every_minutes": config.every_minutes if config.remotes else None,
             "local": config.local,
             "writer": config.writer,
+            "machines": config.own_writers,
+            "unconfirmed": config.met_writers,
             "remotes": [
                 {
                     "name": r.name,
@@ -314,7 +316,7 @@ class Sync:
             incoming = {i: found for i, found in incoming.items() if i not in refused}
             return {**_preview(outcome, incoming, refused), "notices": told}
         if moved.is_own(remote):
-            self._learn_own_writers(config, incoming, teams)
+            told += self._meet_writers(config, incoming, teams, joining=last_base is None)
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if teams != teams_now:
@@ -355,16 +357,46 @@ class Sync:
         with self.desk.database.atomic():
             return state(remote, config.excluded(remote), config.writer, _held(remote))
 
-    def _learn_own_writers(
-        self, config: Config, incoming: dict[str, Incoming], teams: dict[str, dict[str, str]]
-    ) -> None:
-        """Writers met in the person's own remote are the person's machines: only they push
-        there (a teammate's writer comes through a team remote)."""
+    def _meet_writers(
+        self,
+        config: Config,
+        incoming: dict[str, Incoming],
+        teams: dict[str, dict[str, str]],
+        *,
+        joining: bool,
+    ) -> list[str]:
+        """The writers in the person's own remote when this machine joins it are the person's
+        machines (the person pointed it there); one that appears later is only met: its
+        memories are its own words, its identity lines wait, and the person is told how to
+        confirm it (`sync_trust`)."""
         met = {i.columns.get("writer") for i in incoming.values() if not i.deleted} | set(teams)
         new = met - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
-        if new:
+        if not new:
+            return []
+        if joining:
             config.own_writers = sorted(set(config.own_writers) | new)  # type: ignore[arg-type]
-            sync_config.save(self.desk.path, config)
+        else:
+            config.met_writers = sorted(set(config.met_writers) | new)  # type: ignore[arg-type]
+        sync_config.save(self.desk.path, config)
+        return [] if joining else [_unconfirmed(w) for w in sorted(new)]  # type: ignore[arg-type]
+
+    def sync_trust(self, writer: str, *, actor: Actor = USER) -> dict[str, Any]:
+        """Confirm a writer met in the person's own remote as one of their machines: its
+        memories count as the person's words and its identity lines are taken at the next
+        sync."""
+        rules.check_person(actor, "confirm a machine", field="writer", or_memdesk=True)
+        name = validate.writer(writer, "writer")
+        config = sync_config.load(self.desk.path)
+        if name is None or name == config.writer:
+            raise ValidationError(
+                f"name another machine's writer (this machine is {config.writer}); "
+                f"writers met: {', '.join(config.met_writers) or 'none'}",
+                field="writer",
+            )
+        config.own_writers = sorted(set(config.own_writers) | {name})
+        config.met_writers = [w for w in config.met_writers if w != name]
+        sync_config.save(self.desk.path, config)
+        return self.sync_status(actor=actor)
 
     def _write_merge(
         self,
@@ -470,3 +502,11 @@ def _waiting_by_remote() -> dict[str, int]:
 
 def _machine() -> str:
     return socket.gethostname() or "this machine"
+
+
+def _unconfirmed(writer: str) -> str:
+    return (
+        f"{writer} wrote to your own remote but is not one of your machines here: its memories "
+        f"are shown as its words and its identity lines wait. If it is yours: "
+        f"memdesk sync trust {writer}"
+    )
