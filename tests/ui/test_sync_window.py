@@ -138,3 +138,27 @@ def test_preview_says_what_a_sync_would_do_and_changes_nothing(qtbot, service, t
     assert service.sync_status()["remotes"][0]["last"] is None  # never synced
     assert "Desktop: lunch is at noon." not in [m["content"] for m in service.list_memories()]
     dialog.close()
+
+
+def test_a_writer_met_in_the_own_remote_is_confirmed_in_the_dialog(qtbot, service, tmp_path):
+    """A machine that joins later is only met until the person says it is theirs: its memories
+    are shown as its own words; the dialog names it and It's Mine confirms it."""
+    remote, desktop = tmp_path / "memories.git", tmp_path / "desktop.db"
+    service.sync_init(str(remote))
+    service.sync()
+    _other_machine(desktop, "sync", "init", str(remote))
+    _other_machine(desktop, "add", "Desktop: lunch is at noon.")
+    _other_machine(desktop, "sync")
+    service.sync()
+    met = service.sync_status()["unconfirmed"]
+    assert len(met) == 1
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.unconfirmed.isVisible()
+    assert dialog.met.currentText() == met[0]
+    qtbot.mouseClick(dialog.trust, Qt.MouseButton.LeftButton)
+    assert service.sync_status()["unconfirmed"] == []
+    assert met[0] in service.sync_status()["machines"]
+    assert not dialog.unconfirmed.isVisible()

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -36,7 +37,7 @@ class SyncDialog(QDialog):
     def __init__(self, service: MemoryService, control: SyncControl, parent: QWidget) -> None:
         super().__init__(parent)
         self.setWindowTitle("Sync")
-        self.resize(640, 520)
+        self.resize(640, 640)
         self._service, self._control = service, control
         intro = QLabel(INTRO, self)
         intro.setWordWrap(True)
@@ -83,6 +84,27 @@ class SyncDialog(QDialog):
         keep_form.addRow("", self.save_local)
         keep = QGroupBox("Kept on this machine only", self)
         keep.setLayout(keep_form)
+        self.met = QComboBox(self)  # plain text: the names come from a remote
+        self.trust = QPushButton("It's &Mine", self)
+        self.trust.setToolTip(
+            "This writer is one of your machines: its memories count as yours and its identity "
+            "lines are taken at the next sync"
+        )
+        self.trust.clicked.connect(self._trust)
+        met_row = QHBoxLayout()
+        met_row.addWidget(self.met, 1)
+        met_row.addWidget(self.trust)
+        met_note = QLabel(
+            "Wrote to your own remote, not confirmed as one of your machines: its memories are "
+            "shown as its own words and its identity lines wait.",
+            self,
+        )
+        met_note.setWordWrap(True)
+        met_layout = QVBoxLayout()
+        met_layout.addWidget(met_note)
+        met_layout.addLayout(met_row)
+        self.unconfirmed = QGroupBox("Writers met", self)
+        self.unconfirmed.setLayout(met_layout)
         now = QHBoxLayout()
         now.addWidget(self.sync_now)
         now.addWidget(self.preview)
@@ -95,6 +117,7 @@ class SyncDialog(QDialog):
         layout.addLayout(now)
         layout.addWidget(self.would)
         layout.addWidget(self.error)
+        layout.addWidget(self.unconfirmed)
         layout.addWidget(adding)
         layout.addWidget(keep)
         layout.addStretch(1)
@@ -105,6 +128,9 @@ class SyncDialog(QDialog):
     def refresh(self) -> None:
         status = self._service.sync_status()
         self.local.setText(", ".join(status["local"]))
+        self.met.clear()
+        self.met.addItems(status.get("unconfirmed", []))
+        self.unconfirmed.setVisible(bool(status.get("unconfirmed")))
         idle = bool(status["remotes"]) and not self._control.schedule.busy
         self.sync_now.setEnabled(idle)
         self.preview.setEnabled(idle)
@@ -157,6 +183,16 @@ class SyncDialog(QDialog):
                 self._service.sync_local(project)
             for project in sorted(now - wanted):
                 self._service.sync_local(project, local=False)
+        except MemdeskError as exc:
+            self.error.setText(exc.message)
+            return
+        self.error.clear()
+        self.refresh()
+
+    @Slot()
+    def _trust(self) -> None:
+        try:
+            self._service.sync_trust(self.met.currentText())
         except MemdeskError as exc:
             self.error.setText(exc.message)
             return
