@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
@@ -83,9 +82,8 @@ class Reading:
         workers = min(os.cpu_count() or 1, 4)
         if expected >= MANY and workers >= 2:
             with contextlib.suppress(OSError):
-                self._pool = ProcessPoolExecutor(
-                    workers, mp_context=_context(), initializer=_behind
-                )
+                spawn = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(workers, mp_context=spawn, initializer=_behind)
 
     def __enter__(self) -> Reading:
         return self
@@ -118,19 +116,6 @@ class Reading:
             except (BrokenProcessPool, OSError):
                 found += _each(part, self._here)
         return found
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """fork when this process runs no other thread and no Qt (a `memdesk sync` of its own):
-    the workers start at once with the guard loaded, where spawn imports it again in each
-    (~0.5 s of a first pull's 4); spawn otherwise, as forking a process that runs a server's
-    threads, or Qt's (which Python does not count), is unsafe."""
-    alone = (
-        threading.active_count() == 1
-        and not any(name.startswith("PySide6") for name in sys.modules)
-        and "fork" in multiprocessing.get_all_start_methods()
-    )
-    return multiprocessing.get_context("fork" if alone else "spawn")
 
 
 def _behind() -> None:
