@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import unicodedata
 from collections.abc import Iterator
@@ -245,7 +246,8 @@ def _sync(result: dict[str, Any]) -> str:
             lines.append(f"your other machines: {', '.join(result['machines'])}")
         for writer in result.get("unconfirmed", []):
             lines.append(
-                f"met, not confirmed as yours: {writer} (memdesk sync trust {writer} if it is)"
+                f"met, not confirmed as yours: {writer} "
+                f"(memdesk sync trust {shlex.quote(writer)} if it is)"
             )
         return "\n".join(lines)
     lines = []

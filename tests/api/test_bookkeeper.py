@@ -89,3 +89,19 @@ def test_a_merge_step_that_takes_long_stops_the_merging_till_later(service, monk
     for _ in range(5):
         keeper.tick()
     assert len(steps) == 1
+
+
+def test_idle_work_failing_every_tick_is_logged_once(service, monkeypatch, caplog):
+    """Red team, stop 65: over a damaged index every tick's merge failed and the server wrote
+    2,400 tracebacks to its log in 15 s."""
+
+    def broken(_pages):
+        raise RuntimeError("invalid fts5 file format (found 99, expected 4)")
+
+    monkeypatch.setattr(service, "tidy_index", broken)
+    keeper = Bookkeeper(service)
+    for _ in range(50):
+        keeper._untidy = True  # the merge is tried at every tick
+        keeper.tick()
+    failed = [r for r in caplog.records if "idle work failed" in r.getMessage()]
+    assert len(failed) == 1

@@ -273,6 +273,8 @@ def test_text_built_to_make_expressions_backtrack_is_read_in_bounded_time():
         "credentials come from the STAGING_USER / STAGING_PASS env vars",
         "log in with the SSO account: see the wiki page ops/sso",
         "reason=bad_password attempt=3 from 10.20.4.17",
+        "login to host:8080 then run it",
+        "set DB_PASS in the .env file, not in code",
     ],
 )
 def test_a_word_next_to_secret_or_token_is_not_a_secret(ordinary):
@@ -298,6 +300,15 @@ def test_a_word_next_to_secret_or_token_is_not_a_secret(ordinary):
         '"smtp_password": "Qu4rtz153+",',
         "MASTER_KEY=Ah9dabRiGc3G7wDTsUoVV0X0siA9r8U",
         "The root password on the build box was changed to Sp4rr0w429 yesterday.",
+        # a second red team's forms (stop 65)
+        "jenkins login admin:S3cretPass",
+        "grafana creds admin/Spr1ng!2025",
+        "redis pw hunter22",
+        "redis password - hunter22",
+        "router password = correcthorsebatterystaple",
+        "the grafana admin pass is changeme123",
+        "KEYCLOAK_ADMIN_PASSWORD: K3ycl0ak!",
+        "my ssh passphrase is purple-monkey-dishwasher",
     ],
 )
 def test_a_value_that_looks_like_a_secret_is_withheld(written):

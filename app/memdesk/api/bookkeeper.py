@@ -38,6 +38,9 @@ class Bookkeeper:
         self._changes = 0  # memory changes since the index was last merged whole
         self._changes_at_last_tick = 0
         self._untidy = True  # the file may come from anywhere: merge once after start
+        # What idle work failed with, logged once: a damaged index failed every tick and wrote
+        # 2,400 tracebacks to the log in 15 s
+        self._failed: set[str] = set()
 
     def note_changes(self, count: int) -> None:
         self._changes += count
@@ -80,6 +83,8 @@ class Bookkeeper:
                 return work(*args)
         except MemdeskError as exc:  # busy: another writer holds the lock; a later tick
             logger.debug("idle work not done yet: %s", exc.message)
-        except Exception:
-            logger.exception("idle work failed")
+        except Exception as exc:
+            if str(exc) not in self._failed:
+                self._failed.add(str(exc))
+                logger.exception("idle work failed (said once; it is retried)")
         return None

@@ -4,6 +4,7 @@ remote does not carry it, when a team remote speaks in the name of the person's 
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,7 @@ def checked_changes(
             writer = found.columns["writer"]
             refused[memory_id] = (
                 f"{where}: an identity line by {writer}, which is not one of your machines here; "
-                f"it waits until you confirm it is (`memdesk sync trust {writer}`)"
+                f"it waits until you confirm it is (`memdesk sync trust {shlex.quote(writer)}`)"
             )
             out.waiting.add(memory_id)
             continue

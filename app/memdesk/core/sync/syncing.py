@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import shlex
 import shutil
 import socket
 from collections.abc import Callable, Iterator, Sequence
@@ -508,5 +509,5 @@ def _unconfirmed(writer: str) -> str:
     return (
         f"{writer} wrote to your own remote but is not one of your machines here: its memories "
         f"are shown as its words and its identity lines wait. If it is yours: "
-        f"memdesk sync trust {writer}"
+        f"memdesk sync trust {shlex.quote(writer)}"  # a name may hold spaces
     )
