@@ -275,6 +275,7 @@ def test_text_built_to_make_expressions_backtrack_is_read_in_bounded_time():
         "reason=bad_password attempt=3 from 10.20.4.17",
         "login to host:8080 then run it",
         "set DB_PASS in the .env file, not in code",
+        "the PIN is 4 digits long and we pin numpy to 1.26",
     ],
 )
 def test_a_word_next_to_secret_or_token_is_not_a_secret(ordinary):
@@ -309,6 +310,8 @@ def test_a_word_next_to_secret_or_token_is_not_a_secret(ordinary):
         "the grafana admin pass is changeme123",
         "KEYCLOAK_ADMIN_PASSWORD: K3ycl0ak!",
         "my ssh passphrase is purple-monkey-dishwasher",
+        "the passcode for the vpn is 993812",
+        "door pin: 4711",
     ],
 )
 def test_a_value_that_looks_like_a_secret_is_withheld(written):

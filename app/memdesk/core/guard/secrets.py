@@ -60,6 +60,12 @@ _TOLD_AS_WORD = re.compile(
     r"(?:the (?:word|phrase|string)|literally|just|simply)\s+['\"“]?(?P<value>[\w!@#$%^&*-]{4,})",
     re.I,
 )
+# A number that opens something: "the passcode for the vpn is 993812", "door pin: 4711".
+_PIN = re.compile(
+    r"\b(?:pin|pin ?code|passcode|access code|door code|alarm code)\b(?:\s+(?:for|of|on|to)"
+    r"(?:\s+[\w.@-]+){1,4}?)?(?:\s*[:=]\s*|\s+is\s+)['\"]?\d{4,12}\b(?![.,:]\d)",
+    re.I,
+)
 # A login written as its name and password: "log in to prod db with admin / P@ssw0rd2024!".
 _LOGIN_PAIR = re.compile(
     r"(?i:\b(?:log\s?in|login|sign\s?in|signin|credentials?|creds|account)\b)"
@@ -127,7 +133,7 @@ def _written_out(text: str) -> bool:
 
 
 def _login_written_out(text: str) -> bool:
-    return any(
+    return bool(_PIN.search(text)) or any(
         _real(m["value"]) and _mixed(m["value"].rstrip(".:!?")) for m in _LOGIN_PAIR.finditer(text)
     )
 
