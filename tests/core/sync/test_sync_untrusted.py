@@ -673,3 +673,17 @@ def test_a_writer_new_to_the_persons_own_remote_is_not_the_person_until_confirme
     machines.sync("b")
     assert "secret" in str(machines.run("b", lambda s: s.identity()))
     assert machines.run("b", lambda s: s.sync_status())["unconfirmed"] == []
+
+
+@pytest.mark.parametrize("how", ["init", "trust"])
+def test_no_machine_takes_the_name_files_without_a_writer_are_read_under(machines, how):
+    """A second red team (stop 65): files naming no writer are read as "unknown"'s; a machine
+    of that name would have made them all its words."""
+    _first_push(machines)
+    remote = str(machines.remote)
+    act = {
+        "init": ("a", lambda s: s.sync_init(remote, name="x", writer="Unknown")),
+        "trust": ("b", lambda s: s.sync_trust("unknown")),
+    }[how]
+    with pytest.raises(ValidationError, match="no writer"):
+        machines.run(*act)

@@ -78,7 +78,7 @@ class Sync:
         rules.check_person(actor, "set up sync", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         if writer is not None:
-            config.writer = validate.writer(writer, "writer") or config.writer
+            config.writer = _machine_name(writer) or config.writer
         remote = sync_config.checked_remote(url, branch, name, projects, config)
         if remote.projects is None and any(r.projects is None for r in config.remotes):
             raise ValidationError(
@@ -386,7 +386,7 @@ class Sync:
         memories count as the person's words and its identity lines are taken at the next
         sync."""
         rules.check_person(actor, "confirm a machine", field="writer", or_memdesk=True)
-        name = validate.writer(writer, "writer")
+        name = _machine_name(writer)
         config = sync_config.load(self.desk.path)
         if name is None or name == config.writer:
             raise ValidationError(
@@ -503,6 +503,18 @@ def _waiting_by_remote() -> dict[str, int]:
 
 def _machine() -> str:
     return socket.gethostname() or "this machine"
+
+
+def _machine_name(writer: object) -> str | None:
+    """A machine's writer name; never the name files without one are read under: a machine
+    called "unknown" would have made every such file its words."""
+    name = validate.writer(writer, "writer")
+    if name is not None and name.casefold() == UNKNOWN_WRITER:
+        raise ValidationError(
+            f"{UNKNOWN_WRITER!r} names the files that name no writer; choose another name",
+            field="writer",
+        )
+    return name
 
 
 def _unconfirmed(writer: str) -> str:
