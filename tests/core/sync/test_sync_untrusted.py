@@ -4,6 +4,7 @@ with the reason and the rest of the sync goes on; the guard reads every incoming
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import subprocess
 import threading
@@ -654,7 +655,7 @@ def test_a_writer_new_to_the_persons_own_remote_is_not_the_person_until_confirme
         }
     )
     result = machines.sync("b")[0]
-    assert any(f"sync trust {mallory}" in why for why in result["refused"])
+    assert any(f"sync trust {shlex.quote(mallory)}" in why for why in result["refused"])
     assert any(mallory in said for said in result["notices"])
     assert "secret" not in str(machines.run("b", lambda s: s.identity()))
     status = machines.run("b", lambda s: s.sync_status())
