@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import shlex
 import shutil
 import socket
 from collections.abc import Callable, Iterator, Sequence
@@ -27,12 +26,12 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
-from memdesk.core.sync import announced, arriving, git, moved, vouching
+from memdesk.core.sync import announced, arriving, git, moved, vouching, writers
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
-from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming, checked
+from memdesk.core.sync.incoming import Incoming, checked
 from memdesk.core.sync.local import render, state
 from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
@@ -78,7 +77,7 @@ class Sync:
         rules.check_person(actor, "set up sync", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         if writer is not None:
-            config.writer = _machine_name(writer) or config.writer
+            config.writer = writers.machine_name(writer) or config.writer
         remote = sync_config.checked_remote(url, branch, name, projects, config)
         if remote.projects is None and any(r.projects is None for r in config.remotes):
             raise ValidationError(
@@ -366,36 +365,20 @@ class Sync:
         *,
         joining: bool,
     ) -> list[str]:
-        """The writers in the person's own remote when this machine joins it are the person's
-        machines (the person pointed it there); one that appears later is only met: its
-        memories are its own words, its identity lines wait, and the person is told how to
-        confirm it (`sync_trust`)."""
         met = {i.columns.get("writer") for i in incoming.values() if not i.deleted} | set(teams)
-        new = met - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
-        if not new:
-            return []
-        if joining:
-            config.own_writers = sorted(set(config.own_writers) | new)  # type: ignore[arg-type]
-        else:
-            config.met_writers = sorted(set(config.met_writers) | new)  # type: ignore[arg-type]
-        sync_config.save(self.desk.path, config)
-        return [] if joining else [_unconfirmed(w) for w in sorted(new)]  # type: ignore[arg-type]
+        before = (config.own_writers, config.met_writers)
+        told = writers.meet(config, met, joining=joining)
+        if (config.own_writers, config.met_writers) != before:
+            sync_config.save(self.desk.path, config)
+        return told
 
     def sync_trust(self, writer: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Confirm a writer met in the person's own remote as one of their machines: its
         memories count as the person's words and its identity lines are taken at the next
         sync."""
         rules.check_person(actor, "confirm a machine", field="writer", or_memdesk=True)
-        name = _machine_name(writer)
         config = sync_config.load(self.desk.path)
-        if name is None or name == config.writer:
-            raise ValidationError(
-                f"name another machine's writer (this machine is {config.writer}); "
-                f"writers met: {', '.join(config.met_writers) or 'none'}",
-                field="writer",
-            )
-        config.own_writers = sorted(set(config.own_writers) | {name})
-        config.met_writers = [w for w in config.met_writers if w != name]
+        writers.trust(config, writer)
         sync_config.save(self.desk.path, config)
         return self.sync_status(actor=actor)
 
@@ -503,23 +486,3 @@ def _waiting_by_remote() -> dict[str, int]:
 
 def _machine() -> str:
     return socket.gethostname() or "this machine"
-
-
-def _machine_name(writer: object) -> str | None:
-    """A machine's writer name; never the name files without one are read under: a machine
-    called "unknown" would have made every such file its words."""
-    name = validate.writer(writer, "writer")
-    if name is not None and name.casefold() == UNKNOWN_WRITER:
-        raise ValidationError(
-            f"{UNKNOWN_WRITER!r} names the files that name no writer; choose another name",
-            field="writer",
-        )
-    return name
-
-
-def _unconfirmed(writer: str) -> str:
-    return (
-        f"{writer} wrote to your own remote but is not one of your machines here: its memories "
-        f"are shown as its words and its identity lines wait. If it is yours: "
-        f"memdesk sync trust {shlex.quote(writer)}"  # a name may hold spaces
-    )

@@ -1,0 +1,60 @@
+"""Which writers in the person's own remote are the person's machines. Nothing signs a file,
+so a name is taken on trust only once: the writers already there when this machine joins (the
+person pointed it at that remote), and those the person confirms later (`sync trust`). A name
+that appears afterwards is only met: its memories are its own words, its identity lines wait
+(`arriving`), and the person is told how to confirm it."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from memdesk.core import validate
+from memdesk.core.errors import ValidationError
+from memdesk.core.sync.config import Config
+from memdesk.core.sync.incoming import UNKNOWN_WRITER
+
+
+def machine_name(writer: object) -> str | None:
+    """A machine's writer name; never the name files without one are read under: a machine
+    called "unknown" would have made every such file its words."""
+    name = validate.writer(writer, "writer")
+    if name is not None and name.casefold() == UNKNOWN_WRITER:
+        raise ValidationError(
+            f"{UNKNOWN_WRITER!r} names the files that name no writer; choose another name",
+            field="writer",
+        )
+    return name
+
+
+def meet(config: Config, writers: set[Any], *, joining: bool) -> list[str]:
+    """Note the `writers` of what the person's own remote sent: the person's machines when
+    this machine is joining, met otherwise. What to tell the person; `config` is changed
+    when anyone is new (the caller saves it)."""
+    new = writers - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
+    if joining:
+        config.own_writers = sorted(set(config.own_writers) | new)
+        return []
+    config.met_writers = sorted(set(config.met_writers) | new)
+    return [_unconfirmed(w) for w in sorted(new)]  # told at each sync till confirmed
+
+
+def trust(config: Config, writer: object) -> None:
+    """Make `writer` one of the person's machines in `config` (the caller saves it)."""
+    name = machine_name(writer)
+    if name is None or name == config.writer:
+        raise ValidationError(
+            f"name another machine's writer (this machine is {config.writer}); "
+            f"writers met: {', '.join(config.met_writers) or 'none'}",
+            field="writer",
+        )
+    config.own_writers = sorted(set(config.own_writers) | {name})
+    config.met_writers = [w for w in config.met_writers if w != name]
+
+
+def _unconfirmed(writer: str) -> str:
+    return (
+        f"{writer} wrote to your own remote but is not one of your machines here: its memories "
+        f"are shown as its words and its identity lines wait. If it is yours: "
+        f"memdesk sync trust {shlex.quote(writer)}"  # a name may hold spaces
+    )
