@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import shutil
 import unicodedata
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import Any
 from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
+from memdesk.core.sync.writers import trust_command
 
 
 @contextmanager
@@ -246,8 +246,7 @@ def _sync(result: dict[str, Any]) -> str:
             lines.append(f"your other machines: {', '.join(result['machines'])}")
         for writer in result.get("unconfirmed", []):
             lines.append(
-                f"met, not confirmed as yours: {writer} "
-                f"(memdesk sync trust {shlex.quote(writer)} if it is)"
+                f"met, not confirmed as yours: {writer} ({trust_command(writer)} if it is)"
             )
         return "\n".join(lines)
     lines = []

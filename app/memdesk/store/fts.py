@@ -15,6 +15,9 @@ TOKENIZER = "porter unicode61 remove_diacritics 2"
 # scope: tokens for status, layer, project and task (memory.scope, a generated column), so
 # filters can act inside FTS5 before it ranks, instead of after it has ranked every match.
 FTS_COLUMNS = ("content", "tags", "context", "scope")
+# The index's settings memdesk writes: FTS5's file format and nothing else. A crafted file may
+# carry others (a format FTS5 refuses, a rank function of its own).
+SETTINGS = (("version", 4),)
 _COLS = ", ".join(FTS_COLUMNS)
 _NEW = ", ".join(f"new.{c}" for c in FTS_COLUMNS)
 _OLD = ", ".join(f"old.{c}" for c in FTS_COLUMNS)
@@ -126,11 +129,6 @@ def _not_found(connection: sqlite3.Connection, sample: int = 32) -> int | None:
         if token and not found:
             return memory_id
     return None
-
-
-# The index's settings memdesk writes: FTS5's file format and nothing else. A crafted file may
-# carry others (a format FTS5 refuses, a rank function of its own).
-SETTINGS = (("version", 4),)
 
 
 def rebuild(database: peewee.SqliteDatabase) -> None:

@@ -115,7 +115,7 @@ def _detected(text: str) -> Iterator[str]:
         yield from _provider_keys(text)
     if "://" in text and any(_real(m.group(1)) for m in _URL_PASSWORD.finditer(text)):
         yield "a password in an address"
-    if _KEYWORD.search(text) and _written_out(text) or _login_written_out(text):
+    if (_KEYWORD.search(text) and _written_out(text)) or _login_written_out(text):
         yield "a password or key written out"
 
 
@@ -166,6 +166,23 @@ def _set_secret(name: re.Match[str], text: str) -> bool:
     return bool(_KEY_RUN.fullmatch(value)) and _random(value)
 
 
+def _elsewhere(value: str) -> bool:
+    """A path or an address, which says where a secret is kept, not the secret."""
+    return value.startswith(("/", "http", "./", "~")) or bool(_CODE_NAME.match(value))
+
+
+def _kinds(value: str) -> int:
+    """How many kinds of character `value` mixes: lower case, capitals, digits, symbols."""
+    return sum(
+        (
+            any(ch.islower() for ch in value),
+            any(ch.isupper() for ch in value),
+            any(ch.isdigit() for ch in value),
+            not value.isalnum(),
+        )
+    )
+
+
 def _value_like(value: str, assigned: str, name: str = "password") -> bool:
     """Whether `value`, written after a credential's name, looks like a credential: not a
     word, a hyphenated phrase ("reset-flow"), a path, a version or a name in code. Set with
@@ -173,7 +190,7 @@ def _value_like(value: str, assigned: str, name: str = "password") -> bool:
     "Tr0ub4dor&3", "hunter2"), and so are words joined by hyphens (a passphrase), or run
     together after "is" ("correcthorsebattery"); after a bare space it must look random (long,
     and letters mixed with digits at high entropy)."""
-    if value.startswith(("/", "http", "./", "~")) or _CODE_NAME.match(value):
+    if _elsewhere(value):
         return False
     letters = any(ch.isalpha() for ch in value)
     digits = any(ch.isdigit() for ch in value)
@@ -203,16 +220,8 @@ def _value_like(value: str, assigned: str, name: str = "password") -> bool:
         return True  # "use password hunter2 for the test account", "redis pw hunter22"
     if len(value) < 8:
         return False
-    classes = sum(
-        (
-            any(ch.islower() for ch in value),
-            any(ch.isupper() for ch in value),
-            digits,
-            not value.isalnum(),
-        )
-    )
     random = len(value) >= 12 and _entropy(value) >= 3.0
-    return letters and digits and (classes >= 3 or random) and not words
+    return letters and digits and (_kinds(value) >= 3 or random) and not words
 
 
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+$")
@@ -221,17 +230,10 @@ _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+$")
 def _mixed(value: str) -> bool:
     """A password as people make them: letters with digits and another kind (a capital, a
     symbol), not a word, a path or an address."""
-    if len(value) < 6 or value.startswith(("/", "http", "./", "~")) or _ADDRESS.match(value):
-        return False
-    if _CODE_NAME.match(value) or "/" in value:
-        return False  # A11Y_STAGING_PASS names where it is kept; a/b/c is a path
-    kinds = (
-        any(ch.islower() for ch in value),
-        any(ch.isupper() for ch in value),
-        any(ch.isdigit() for ch in value),
-        not value.isalnum(),
-    )
-    return kinds[2] and sum(kinds) >= 3 and not _VERSION.match(value)
+    if len(value) < 6 or _elsewhere(value) or _ADDRESS.match(value) or "/" in value:
+        return False  # (A11Y_STAGING_PASS names where it is kept; a/b/c is a path)
+    digits = any(ch.isdigit() for ch in value)
+    return digits and _kinds(value) >= 3 and not _VERSION.match(value)
 
 
 def _random(run: str) -> bool:
