@@ -181,7 +181,9 @@ def import_(svc: Any, a: argparse.Namespace) -> Any:
         return {
             "added": len(plan["added"]),
             "changed": len(plan["changed"]),
+            "changed_your_words": len(plan["changed_your_words"]),
             "older": len(plan["older"]),
+            "kept_private": len(plan["kept_private"]),
             "unchanged": plan["unchanged"],
             "dry_run": True,
         }

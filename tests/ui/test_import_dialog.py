@@ -81,8 +81,11 @@ def test_changed_and_unchanged_memories_are_told_apart(qtbot, dialog, service, t
     _load(qtbot, dialog, _write(tmp_path / "in.json", records))
 
     assert "1 memory will change" in dialog.summary.text()
+    assert "Of them, 1 memory in your own words." in dialog.summary.text()
     assert "1 memory already here, unchanged." in dialog.summary.text()
-    assert dialog.plan_tree.topLevelItem(0).child(0).text(0) == "Line length is 100"
+    group = dialog.plan_tree.topLevelItem(0)
+    assert group.text(0) == "Will change your own words (1)"
+    assert group.child(0).text(0) == "Line length is 100"
 
     with qtbot.waitSignal(dialog.imported, timeout=5000):
         qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
@@ -117,6 +120,21 @@ def test_a_file_that_is_not_an_export_is_explained(qtbot, dialog, tmp_path):
     assert item.text(0) == "file"
     assert "not valid JSON" in item.text(2)
     assert not dialog.action_button.isEnabled()
+
+
+def test_a_file_that_would_share_a_private_memory_leaves_it_as_it_is(
+    qtbot, dialog, service, tmp_path
+):
+    private = service.add("Bank PIN hint: the dog's birthday", visibility="private")
+    record = json.loads(service.export("json"))["memories"][0]
+    record.update(visibility="shared", version=2, updated_at="2026-01-02T00:00:00Z")
+    _load(qtbot, dialog, _write(tmp_path / "in.json", [record]))
+
+    assert dialog.summary.text() == (
+        "<b>Nothing to import:</b> 1 memory kept private here (the file would share them)."
+    )
+    assert not dialog.action_button.isEnabled()
+    assert service.get(private["id"])["visibility"] == "private"
 
 
 def test_a_file_already_imported_has_nothing_to_do(qtbot, dialog, service, tmp_path):

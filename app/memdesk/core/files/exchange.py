@@ -63,7 +63,9 @@ class Exchange:
             return {
                 "added": [],
                 "changed": [],
+                "changed_your_words": [],
                 "older": [],
+                "kept_private": [],
                 "unchanged": 0,
                 "errors": exc.data.get("errors", [exc.message]),
             }

@@ -259,11 +259,14 @@ def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
 
 
 def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """What an import would do: ids added, ids changed, how many are already identical, and
-    ids the store holds a later version of (left as they are: an older export made the
-    older text the next version, as if the person had gone back to it)."""
+    """What an import would do: ids added, ids changed (`yours_reworded`: those of them whose words
+    here are the person's own), how many are already identical, ids the store holds a later
+    version of (left as they are: an older export made the older text the next version, as
+    if the person had gone back to it), and ids kept private: a file does not share what the
+    person keeps private here (a crafted export bumped a private memory's version with
+    `"visibility": "shared"`, and agents read it)."""
     existing = _existing([r["id"] for r in records])
-    added, changed, older, unchanged = [], [], [], 0
+    added, changed, older, kept_private, yours_reworded, unchanged = [], [], [], [], [], 0
     for record in records:
         row = existing.get(record["id"])
         if row is None:
@@ -272,9 +275,20 @@ def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
             unchanged += 1
         elif record["version"] < row.version:
             older.append(record["id"])
+        elif row.visibility == "private" and record["visibility"] != "private":
+            kept_private.append(record["id"])
         else:
             changed.append(record["id"])
-    return {"added": added, "changed": changed, "older": older, "unchanged": unchanged}
+            if row.source == "user" and row.content != record["content"]:
+                yours_reworded.append(record["id"])
+    return {
+        "added": added,
+        "changed": changed,
+        "changed_your_words": yours_reworded,
+        "older": older,
+        "kept_private": kept_private,
+        "unchanged": unchanged,
+    }
 
 
 def _state(record: dict[str, Any]) -> dict[str, Any]:
@@ -314,7 +328,9 @@ def apply(
     return {
         "added": len(added),
         "changed": len(changed),
+        "changed_your_words": len(todo["changed_your_words"]),
         "older": len(todo["older"]),
+        "kept_private": len(todo["kept_private"]),
         "unchanged": todo["unchanged"],
         "ids": todo["added"],
     }

@@ -158,14 +158,11 @@ class ImportDialog(TransferDialog):
 
     def _show_plan(self, plan: dict[str, Any], titles: dict[str, str]) -> None:
         added, changed, unchanged = plan["added"], plan["changed"], plan["unchanged"]
-        older = plan.get("older", [])
+        older, private = plan.get("older", []), plan.get("kept_private", [])
         if not added and not changed:
             said = f"all {unchanged:,} memories in the file are already here, unchanged."
-            if older:
-                said = (
-                    f"of its memories, {len(older):,} are older than here (a later version "
-                    f"of each is kept) and {unchanged:,} unchanged."
-                )
+            if older or private:
+                said = _left_alone(len(older), len(private), unchanged)
             self.summary.setText(f"<b>Nothing to import:</b> {said}")
             return
         parts = []
@@ -176,16 +173,29 @@ class ImportDialog(TransferDialog):
                 f"<b>{_memories(len(changed))} will change</b> "
                 "(the current text stays in their history)."
             )
+        if yours := plan.get("changed_your_words", []):
+            parts.append(f"<b>Of them, {_memories(len(yours))} in your own words.</b>")
         if older:
             parts.append(
                 f"{_memories(len(older))} older than here, left as they are (a later version "
                 "of each is kept)."
             )
+        if private:
+            parts.append(
+                f"{_memories(len(private))} kept private, left as they are (the file would "
+                "share them; share one from its detail first if you mean to)."
+            )
         if unchanged:
             parts.append(f"{_memories(unchanged)} already here, unchanged.")
         self.summary.setText(" ".join(parts))
         self.plan_tree.clear()
-        for heading, ids in (("Will be added", added), ("Will change", changed)):
+        yours = set(plan.get("changed_your_words", []))
+        for heading, ids in (
+            ("Will be added", added),
+            ("Will change your own words", [i for i in changed if i in yours]),
+            ("Will change", [i for i in changed if i not in yours]),
+            ("Kept private, left as they are", private),
+        ):
             if ids:
                 self.plan_tree.addTopLevelItem(_group(f"{heading} ({len(ids):,})", ids, titles))
         self.plan_tree.expandAll()
@@ -242,6 +252,15 @@ def _group(heading: str, ids: list[str], titles: dict[str, str]) -> QTreeWidgetI
     return group
 
 
+def _left_alone(older: int, private: int, unchanged: int) -> str:
+    parts = [
+        f"{_memories(older)} older than here (a later version of each is kept)" if older else "",
+        f"{_memories(private)} kept private here (the file would share them)" if private else "",
+        f"{_memories(unchanged)} unchanged" if unchanged else "",
+    ]
+    return "; ".join(part for part in parts if part) + "."
+
+
 def _memories(count: int) -> str:
     return f"{count:,} memor{'y' if count == 1 else 'ies'}"
 
@@ -254,7 +273,15 @@ def _short_record(record: str) -> str:
 
 
 def _file_error(message: str) -> dict[str, Any]:
-    return {"added": [], "changed": [], "older": [], "unchanged": 0, "errors": [message]}
+    return {
+        "added": [],
+        "changed": [],
+        "changed_your_words": [],
+        "older": [],
+        "kept_private": [],
+        "unchanged": 0,
+        "errors": [message],
+    }
 
 
 def _titles(text: str) -> dict[str, str]:
