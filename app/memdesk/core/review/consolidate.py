@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from memdesk.core import clock, rules
+from memdesk.core import clock, rules, validate
 from memdesk.core.actor import Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import NotAllowed, VersionConflict
@@ -56,6 +56,7 @@ class Consolidation:
         """Propose merging every cluster of active memories that say the same thing (same
         layer, project and visibility); a cluster pending or rejected before is not proposed
         again. Returns how many memories were read and the new proposals' keys."""
+        project = validate.name(project, "project")
         query = Memory.select(
             Memory.uuid,
             Memory.content,
