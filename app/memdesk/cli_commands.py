@@ -12,6 +12,7 @@ from typing import Any
 from memdesk import paths, whole_file
 from memdesk.core import MemdeskError, ValidationError
 from memdesk.core.files.importing import MAX_IMPORT_BYTES
+from memdesk.core.sync import config as sync_config
 
 
 def _read_text(value: str) -> str:
@@ -227,7 +228,9 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         if not a.url:
             raise ValidationError("sync init needs the remote: sync init REMOTE", field="url")
         options = {"branch": a.branch, "name": a.name, "projects": a.projects, "writer": a.writer}
-        return svc.sync_init(a.url, **{k: v for k, v in options.items() if v is not None})
+        # Read here: a server started by a hook has the agent's repository for its folder.
+        url = sync_config.from_folder(a.url, Path.cwd())
+        return svc.sync_init(url, **{k: v for k, v in options.items() if v is not None})
     if a.action == "remove":
         if not a.url:
             raise ValidationError("name the remote: sync remove NAME", field="name")

@@ -140,10 +140,13 @@ def serve_command(db: Path, sock: str) -> list[str]:
 
 
 class ServeProcess:
-    def __init__(self, db: Path, sock: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path, sock: str, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> None:
         self.sock = sock
         self.proc = subprocess.Popen(
             serve_command(db, sock),
+            cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -247,6 +247,37 @@ def test_sync_goes_through_the_running_owner_and_is_the_persons_alone(
     assert not (tmp_path / "agent.git").exists()
 
 
+def test_a_relative_remote_is_read_from_the_persons_folder_not_the_servers(
+    serve, run_json, sock_path, tmp_path, monkeypatch
+):
+    """A server started by a hook has the agent's repository for its folder: `sync init
+    backup.git` typed in the person's home made the person's synced memories there."""
+    theirs, mine = tmp_path / "agents-repo", tmp_path / "home"
+    theirs.mkdir()
+    mine.mkdir()
+    monkeypatch.setenv("MEMDESK_SOCKET", sock_path)
+    serve(cwd=theirs)
+    monkeypatch.chdir(mine)
+
+    made = run_json("sync", "init", "backup.git")
+
+    assert made["remotes"][0]["url"] == str(mine / "backup.git")
+    assert (mine / "backup.git").is_dir()
+    assert list(theirs.iterdir()) == []
+
+
+def test_a_relative_remote_sent_to_the_server_is_refused(serve, sock_path, tmp_path):
+    serve(cwd=tmp_path)
+    with (
+        Client(socket_path=sock_path, agent="cli", role="user", timeout=10) as person,
+        pytest.raises(MemdeskError) as refused,
+    ):
+        person.call("sync.init", url="backup.git")
+    assert refused.value.code == -32602
+    assert "full path" in refused.value.message
+    assert not (tmp_path / "backup.git").exists()
+
+
 def test_a_long_sync_through_the_socket_keeps_others_served(server, pump, service, monkeypatch):
     """A sync is seconds of git: it runs off the server's thread, and its caller's answer
     comes when it ends while every other client is answered meanwhile."""

@@ -96,7 +96,7 @@ def _refusal(dispatcher: Dispatcher, method: str, params: dict, session: Session
 
 
 @pytest.mark.parametrize(
-    "method, caller",
+    ("method", "caller"),
     [(m, "agent") for m in METHODS if m.name not in SKIPPED]
     + [(m, "person") for m in METHODS if m.name not in SKIPPED | ON_DISK],
     ids=lambda v: getattr(v, "name", v),

@@ -308,9 +308,9 @@ def test_a_remote_that_refuses_every_push_says_why_at_once(machines, setting, va
     ],
 )
 def test_only_a_remote_on_this_machine_gets_its_side_run_without_its_config(url, local):
-    from memdesk.core.sync.git import _is_local
+    from memdesk.core.sync.local_remote import is_local
 
-    assert _is_local(url) is local
+    assert is_local(url) is local
 
 
 def test_a_file_dated_in_the_future_is_refused(machines):

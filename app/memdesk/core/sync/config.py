@@ -21,6 +21,7 @@ from typing import Any
 
 from memdesk.core import validate
 from memdesk.core.errors import NotFound, ValidationError
+from memdesk.core.sync import local_remote
 
 EVERY_MINUTES = 10
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -210,7 +211,27 @@ _HELPER = re.compile(r"^[A-Za-z0-9+.-]+::")
 
 
 def _absolute(url: str) -> str:
-    """A local path is kept absolute: the mirror runs git from its own folder."""
-    if "://" in url or re.match(r"^[^/]+:", url):
+    """A local path is kept absolute: the mirror runs git from its own folder. A relative one
+    is refused: it was taken from the folder memdesk was started in (by a hook: the agent's
+    repository), not the person's, and the synced memories landed where the agent reads."""
+    if not _plain_path(url):
         return url
-    return str(Path(url).expanduser().resolve())
+    path = Path(url).expanduser()
+    if not path.is_absolute():
+        raise ValidationError(
+            f"a remote on this machine is given by its full path (/…/memories.git or ~/…), "
+            f"not {url!r}: a relative one would be read from memdesk's folder, not yours",
+            field="remote",
+        )
+    return str(path.resolve())
+
+
+def _plain_path(url: str) -> bool:
+    return local_remote.is_local(url) and not url.startswith("file://")
+
+
+def from_folder(url: str, folder: Path) -> str:
+    """`url` with a relative local path read from `folder` (where the person typed it)."""
+    if not _plain_path(url) or Path(url).expanduser().is_absolute():
+        return url
+    return str((folder / url).resolve())

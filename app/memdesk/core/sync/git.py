@@ -246,7 +246,7 @@ class Mirror:
 
     def _check_local(self) -> None:
         url = self.url()
-        if _is_local(url) and (why := local_remote.refusal(url)):
+        if local_remote.is_local(url) and (why := local_remote.refusal(url)):
             raise SyncFailed(f"{why}. Nothing was changed here")
 
     def _local_side(self, program: str) -> list[str]:
@@ -255,7 +255,7 @@ class Mirror:
         runs that side here, as the person, with the remote's own config, so its hooks (or a
         core.hooksPath it names) would run too. Over ssh or https the other side is another
         machine's business, and a server would refuse a changed command."""
-        if not _is_local(self.url()):
+        if not local_remote.is_local(self.url()):
             return []
         safe = " ".join(f"-c {setting}" for setting in (*_REMOTE_SIDE_OFF, *_BIG_FILES))
         return [f"--{program}=git {safe} {program}"]
@@ -321,14 +321,3 @@ class Mirror:
 # git's line for a ref the receiving side turned down for a reason of its own, not because
 # another push came first ("[rejected] … (fetch first)")
 _REMOTE_REFUSED = re.compile(r"\[remote rejected\] \S+ -> \S+ \(([^)\n]{1,200})\)")
-
-
-def _is_local(url: str) -> bool:
-    """Whether git reaches `url` as a path on this machine (git's own rule: a URL with a
-    scheme other than file://, or "host:path" with the colon before any slash, is remote)."""
-    if url.startswith("file://"):
-        return True
-    if "://" in url:
-        return False
-    colon, slash = url.find(":"), url.find("/")
-    return colon < 0 or 0 <= slash < colon

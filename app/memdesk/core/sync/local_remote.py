@@ -134,3 +134,14 @@ def bound(pid: int) -> None:
     if prlimit is not None:
         with contextlib.suppress(OSError, ValueError):  # exited already, or a lower hard limit
             prlimit(pid, resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+def is_local(url: str) -> bool:
+    """Whether git reaches `url` as a path on this machine (git's own rule: a URL with a
+    scheme other than file://, or "host:path" with the colon before any slash, is remote)."""
+    if url.startswith("file://"):
+        return True
+    if "://" in url:
+        return False
+    colon, slash = url.find(":"), url.find("/")
+    return colon < 0 or 0 <= slash < colon
