@@ -617,6 +617,9 @@ def test_an_agent_name_that_reads_as_markup_is_refused(raw, service, name):
         ("\uff55\uff53\uff45\uff52", "what memdesk calls the person"),  # fullwidth
         ("\u1d1cs\u1d07\u0280", "what memdesk calls the person"),  # small capitals (red team 40)
         ("system:", "what memdesk calls the person"),
+        ("user\u0301", "what memdesk calls the person"),  # a combining acute (red team 3/66)
+        ("u\u0308ser", "what memdesk calls the person"),
+        ("your own tools", "speaks to the reader"),
     ],
 )
 def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name, said):

@@ -200,25 +200,38 @@ def agent_name(value: object, field: str) -> str | None:
 def not_the_persons(value: str | None, field: str, advice: str = ", not an agent") -> str | None:
     """A writer's name that does not pass for the person's or memdesk's (agents were told
     "written by agent user")."""
-    if value is not None and as_read(value) in _THE_PERSONS:
+    if value is None:
+        return value
+    read = as_read(value)
+    if read in _THE_PERSONS:
         raise ValidationError(
             f"{field} {value!r} is what memdesk calls the person or itself{advice}", field=field
         )
+    if _ADDRESSES_THE_READER.search(read):
+        # "written by your own tools" read to an agent as the person's own
+        raise ValidationError(
+            f"{field} {value!r} speaks to the reader (you, your){advice}", field=field
+        )
     return value
+
+
+_ADDRESSES_THE_READER = re.compile(r"(?<![^\W_])(?:you|your|yours|yourself)(?![^\W_])")
 
 
 _LATIN_LOOK = re.compile(r"LATIN (?:LETTER SMALL CAPITAL|SMALL LETTER|CAPITAL LETTER) ([A-Z])$")
 
 
 def as_read(value: str) -> str:
-    """`value` as a reader takes it, to compare with a name: fullwidth letters made plain and
-    small capitals made letters ("ᴜsᴇʀ" reads as "user"), in one case, without the marks a
-    name may end with ("system:", "cli.")."""
-    plain = unicodedata.normalize("NFKC", value)
+    """`value` as a reader takes it, to compare with a name: fullwidth letters made plain,
+    small capitals made letters ("ᴜsᴇʀ" reads as "user") and accents taken off ("useŕ"), in
+    one case, without the marks a name may end with ("system:", "cli.")."""
+    # Marks taken off: "user" with a combining acute (U+0301) was taken as another name.
+    plain = unicodedata.normalize("NFKD", value)
     return (
         "".join(
             found[1].lower() if (found := _LATIN_LOOK.match(unicodedata.name(ch, ""))) else ch
             for ch in plain
+            if not unicodedata.combining(ch)
         )
         .casefold()
         .strip(" .:-_'#+/@")
