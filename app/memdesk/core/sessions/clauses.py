@@ -34,6 +34,12 @@ _ASIDES = re.compile(
     r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
     r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
 )
+# An aside marked as another matter: "(oh and …)", "— btw, … —"
+_ANNOUNCED = re.compile(
+    r"(?:\(|(?:^|\s)[—–]\s)\s*((?:(?:oh,?\s+)?and\s+)?(?:btw|by the way|fyi|fwiw|side ?note|ps|"
+    r"p\.s\.|unrelated(?:ly)?|also|oh,? and)\b[^()—–]{10,}?)\s*(?:\)|\s[—–](?:\s|$)|$)",
+    _I,
+)
 # A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
 # not an aside.
 _CALL = re.compile(r"[\w.]+!?\([^()\s]{0,40}\)")
@@ -166,6 +172,10 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         clause_only = why in heard.CLAUSE_ONLY or later_guess
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
+            # "can you make it deterministic (and btw, in general just send me diffs …)": an
+            # aside the person marks as another matter is not the question around it
+            for aside in _ANNOUNCED.findall(sentence):
+                out.extend(read(aside)[0])
             continue
         judged = [_judge(_strip(chunk), sentence) for chunk in chunks]
         found = [heard_here for heard_here in judged if heard_here is not None]
@@ -340,6 +350,9 @@ _STANDING = re.compile(
     r"by default|no exceptions|non-negotiable|house style)\b",
     _I,
 )
+# What to do about the task once the rule is told: "…signed off by Maggie before it merges,
+# so once it's fixed grab me before/after screenshots"
+_THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
 _REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
 # "…, that won't change": said to last, not a fault ("it won't start")
 _LASTS = re.compile(
@@ -364,7 +377,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     task = bool(
         markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
     )
-    body = _TAIL_TASK.sub("", chunk).strip(" ,") if task else chunk
+    body = _TAIL_TASK.sub("", chunk).strip(" ,") if task else _THEN_THIS_TIME.sub("", chunk)
     about_user = bool(
         re.match(r"(?:i|i'm|i'd|my)\b", body, _I)
     ) and not markers.PROJECT_WORDS.search(body)

@@ -188,6 +188,24 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     )
 
 
+def made_so_now(sentence: str, message_prose: str) -> bool:
+    """Whether the message goes on to ask that what `sentence` says be made so now ("subject
+    line should be 'Reminder: …' instead of the one with the emoji. swap it pls"): a change to
+    the work at hand, which may or may not hold beyond it."""
+    said = re.escape(sentence.strip()[-60:])
+    return bool(re.search(said + r"[.!]*\s*" + _MAKE_IT_SO.pattern, message_prose, _I))
+
+
+# A short ask after a statement, to put it in place of what is there: "swap it pls", "change
+# that." (Not "fix it": after a rule the work broke, the rule stands: "every migration here
+# needs a working down function, CI runs rollback then latest. fix it")
+_MAKE_IT_SO = re.compile(
+    r"(?:(?:ok|so|now|then|and|just)\s+)?(?:pls\s+|please\s+)?(?:swap|change|replace|rename|"
+    r"switch|flip)\s+(?:it|that|this|them|those)"
+    r"(?:\s+(?:over|around|back|out|in|now|please|pls|plz|thx|thanks)){0,3}\s*[.!]*\s*$"
+)
+
+
 def _follows_from_before(sentence: str, message_prose: str) -> bool:
     said = sentence.strip()
     if _CONSEQUENCE.match(said):

@@ -38,6 +38,8 @@ WRONG_NOW = re.compile(
     r"put|created|generated)\b|\b(?:the|this|that|your) [\w-]+ you (?:just )?(?:wrote|added|"
     r"made|generated|created|changed)\b|(?:jump|bounce)s? around|\bfreeze\b|\bstutter\b|"
     r"\b[45]\d\ds\b|^(?:getting|seeing|hitting|got)\b|"
+    # (not what is asked after a rule: "…, so once it's fixed grab me screenshots")
+    r"(?<!\bso once )(?<!\bso when )(?<!\bso after )"
     r"\bit'?s (?:pushed|merged|deployed|live|up|in|green|red|fixed)\b|"
     r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
     r"direction|solution|plan|version|design|naming|layout)\b|"

@@ -166,6 +166,7 @@ def find(
                 or doubts.doubtful(f.content, f.sentence, prose)
                 or stories.told(f.content, f.sentence, prose)
                 or doubts.for_this_task(f.pattern, f.content)
+                or doubts.made_so_now(f.sentence, prose)
                 or answers_another(f.sentence, prose)
                 else f
                 for f in in_message

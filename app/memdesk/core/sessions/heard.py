@@ -327,7 +327,12 @@ LIKED_AT_HAND = re.compile(
     r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
     r"\bthat'?s (?:exactly )?what (?:i|we) (?:like|love|want|wanted) to see\b|"
     # after a cheer, not after the way it points back to ("…, that's how I like it")
-    r"[!\u2600-\U0001faff]\s*that'?s (?:exactly )?how i (?:like|want|prefer) it[.!]*\s*$",
+    r"[!\u2600-\U0001faff]\s*that'?s (?:exactly )?how i (?:like|want|prefer) it[.!]*\s*$|"
+    # a cheer, what was shown, the verdict: "oh nice, sticky header and the bar-in-cell
+    # thing, exactly how I like a table to look 👌"
+    r"^\W*(?:wow|nice|perfect|great|cool|neat|oh|yes|yep|yeah|sweet|awesome|lovely|"
+    r"brilliant)\W[^.;:!?]{0,80}?,\s+(?:exactly|just|precisely) (?:how|what|the way) "
+    r"(?:i|we) (?:like|love|want|prefer)\b",
     _I,
 )
 # What the person forgets or does not understand: about them now, not how to work.

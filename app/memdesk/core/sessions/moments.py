@@ -96,7 +96,9 @@ STATUS = re.compile(
     r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|"
     r"looking|building|failing)\b|"
     r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
-    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b(?! by\b)|\b(?:is|are) \w+ now\b|"
+    # (not the way a thing is done: "index changes here are done only through sqitch")
+    r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b"
+    r"(?! by\b| (?:only|always|exclusively|through|via|using)\b)|\b(?:is|are) \w+ now\b|"
     r"\bnow (?:runs?|is|are|has|lives?|sits?|works?)\b|\b(?:is|are) now (?!on\b)\w+|"
     r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
     # a piece of work where it stands: "onboarding flow is in review", "invariant tests are
