@@ -58,14 +58,18 @@ def test_the_round_trip_on_a_fresh_database(run_json, tmp_path):
     assert run_json("import", str(export), "--dry-run", db=fresh) == {
         "added": 1,
         "changed": 0,
+        "changed_your_words": 0,
         "older": 0,
+        "kept_private": 0,
         "unchanged": 0,
         "dry_run": True,
     }
     assert run_json("import", str(export), db=fresh) == {
         "added": 1,
         "changed": 0,
+        "changed_your_words": 0,
         "older": 0,
+        "kept_private": 0,
         "unchanged": 0,
     }
     copy = run_json("show", memory_id, db=fresh)

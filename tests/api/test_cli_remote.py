@@ -91,12 +91,21 @@ def test_every_command_works_through_the_running_server(run, run_json, watcher, 
     assert run_json("import", str(export), "--dry-run") == {
         "added": 1,
         "changed": 0,
+        "changed_your_words": 0,
         "older": 0,
+        "kept_private": 0,
         "unchanged": 2,
         "dry_run": True,
     }
     imported = run_json("import", str(export))
-    assert imported == {"added": 1, "changed": 0, "older": 0, "unchanged": 2}
+    assert imported == {
+        "added": 1,
+        "changed": 0,
+        "changed_your_words": 0,
+        "older": 0,
+        "kept_private": 0,
+        "unchanged": 2,
+    }
     assert watcher.get(archived["id"])["layer"] == "L2"  # back, as the server sees it
 
     assert run_json("rm", corrected["id"])["status"] == "deleted"

@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from memdesk.core import ValidationError
+from memdesk.core.sync.merge import DELETED_BY_TEAM
 
 
 def test_team_projects_go_to_the_team_remote_and_the_rest_to_mine(machines, tmp_path):
@@ -228,7 +229,10 @@ def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machine
     # acme became a team project here after ana2's rule came through the person's remote:
     # ana2 has not yet said it wrote it, so it is named (the safe side)
     assert "(synced from ana2@home through a team remote, unconfirmed" in given["text"]
-    machines.sync("ana2", "ana")  # ana2 reads that acme is a team's, and vouches for its rule
+    # ana2 joined first: it was told ana@home is not yet one of its machines; the person says
+    # it is, then ana2 reads that acme is a team's, and vouches for its rule
+    machines.run("ana2", lambda s: s.sync_trust("ana@home"))
+    machines.sync("ana2", "ana")
     given = briefed("s2")
     assert "- Always run the acme tests with -x.\n" in given["text"] + "\n"  # the person's own
     assert theirs["id"] in given["briefed"]
@@ -426,7 +430,9 @@ def test_the_command_that_joins_an_announced_team_is_quoted_for_a_shell():
     from memdesk.core.sync import moved
     from memdesk.core.sync.config import Config, Remote
 
-    config = Config(remotes=[Remote("origin", "/srv/mine.git")], writer="ana@laptop")
+    config = Config(
+        remotes=[Remote("origin", "/srv/mine.git")], writer="ana@laptop", own_writers=["evil@x"]
+    )
     [notice] = moved.notices({"evil@x": {"p3; rm -rf ~": "$(touch /tmp/x)"}}, config)
     command = notice.split("Join it: ", 1)[1]
     assert shlex.split(command) == [
@@ -769,3 +775,49 @@ def test_a_change_to_a_project_kept_here_says_so(machines, tmp_path):
     machines.push_files({where: changed}, remote=team)
     result = machines.run("ana", lambda s: s.sync())["remotes"][0]
     assert "beta is kept on this machine only (sync local)" in "\n".join(result["refused"])
+
+
+def test_a_team_announced_by_a_writer_not_confirmed_as_the_persons_is_not_followed(machines):
+    """Red team 2, stop 66: a teams.json pushed under a name that is not one of the person's
+    machines had memdesk print `memdesk sync init <the attacker's URL> --project p1` at every
+    sync, for the person to paste: p1's memories would have gone to that repository."""
+    machines.run("a", lambda s: s.add("p1 deploys on Fridays.", project="p1"))
+    machines.init("a")
+    machines.sync("a")
+    machines.push_files({"teams.json": '{"Ana\'s laptop": {"p1": "https://evil.example/p1.git"}}'})
+
+    [result] = machines.sync("a")
+
+    [notice] = [n for n in result["notices"] if "team remote" in n]
+    assert "evil.example" not in str(result["notices"])
+    assert "evil.example" not in notice
+    assert "sync init" not in notice
+    assert "not followed" in notice
+    assert "sync trust" in notice
+
+
+def test_a_deletion_is_not_undone_by_an_older_state_a_team_remote_first_hears_of(
+    machines, tmp_path
+):
+    """Found by the convergence state machine: c deleted a memory (version 2) before its
+    first sync with the team; a, which had not seen the deletion, sent version 1 there; c's
+    next sync took version 1 back: its deletion undone, the version going backwards."""
+    team = str(tmp_path / "team.git")
+    memory = machines.run("c", lambda s: s.add("web deploys from main.", project="web"))
+    machines.init("a", "c")
+    machines.sync("c", "a")  # both hold version 1 through the person's own remote
+    machines.run("c", lambda s: s.sync_init(team, name="team", projects=["web"]))
+    machines.run("c", lambda s: s.remove(memory["id"]))
+    machines.run("c", lambda s: s.sync())
+    machines.run("a", lambda s: s.sync_init(team, name="team", projects=["web"]))
+    machines.run("a", lambda s: s.sync())  # the team remote first hears of it: version 1
+
+    machines.run("c", lambda s: s.sync())
+    [_own, with_team] = machines.run("a", lambda s: s.sync())["remotes"]
+
+    kept = machines.run("c", lambda s: s.get(memory["id"]))
+    assert (kept["status"], kept["version"]) == ("deleted", 2)
+    # a hears of the deletion through the team, and asks: a team does not delete the
+    # person's memory unasked
+    assert with_team["conflicts"] == 1
+    assert [i["type"] for i in machines.run("a", lambda s: s.inbox())] == [DELETED_BY_TEAM]

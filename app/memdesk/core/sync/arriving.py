@@ -31,6 +31,7 @@ class Arrivals:
     waiting: set[str] = field(default_factory=set)
     older: dict[str, str] = field(default_factory=dict)
     unsigned: set[str] = field(default_factory=set)
+    met: set[str] = field(default_factory=set)  # writers of identity lines that wait
 
 
 def checked_changes(
@@ -40,6 +41,8 @@ def checked_changes(
     remote: Remote,
     excluded: set[str],
     authors: Authorship,
+    *,
+    joined: bool = False,
 ) -> Arrivals:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
@@ -79,12 +82,12 @@ def checked_changes(
                 "(this machine's version goes back to it)"
             )
             continue
-        # (a base is this machine's state agreed with the remote: none at the first sync, nor
-        # at the first after the store went back to a backup, when the remote gives back
-        # what this machine sent before)
-        if own and base.tree and (waits := writers.waiting_identity(found, authors)):
+        # (taken as the person's only when this machine first joins the remote: a restore,
+        # which leaves no agreed state either, took an identity line a new writer had pushed)
+        if own and (base.tree or joined) and (waits := writers.waiting_identity(found, authors)):
             refused[memory_id] = f"{where}: {waits}"
             out.waiting.add(memory_id)
+            out.met.add(found.columns["writer"])
             continue
         why = _speaks_for_the_person(found, held, authors, own, not base.tree)
         if why and own and memory_id in held:

@@ -67,6 +67,9 @@ class Config:
     own_writers: list[str] = field(default_factory=list)
     # Writers met in the person's own remote since, not confirmed: shown as theirs, and told.
     met_writers: list[str] = field(default_factory=list)
+    # Whether this machine has joined the person's own remote: writers are taken as its
+    # machines at that first sync only.
+    joined: bool = False
 
     def excluded(self, remote: Remote) -> set[str]:
         """Projects `remote` does not take: those kept on this machine, and for the person's
@@ -121,6 +124,8 @@ def load(database: Path) -> Config:
         local=list(data.get("local", [])),
         own_writers=[w for w in data.get("own_writers", []) if isinstance(w, str)],
         met_writers=[w for w in data.get("met_writers", []) if isinstance(w, str)],
+        # a file from before it was noted: a machine that met anyone had joined
+        joined=data.get("joined", bool(data.get("own_writers") or data.get("met_writers"))) is True,
     )
 
 

@@ -131,6 +131,12 @@ def _both_changed(out: Outcome, mine: Unit, theirs: Unit, agreed: Unit | None) -
         out.tree[mine.id] = mine
         out.sent += 1
         out.conflicts.append(Conflict(DELETED_THERE, mine.id, mine, theirs))
+    elif mine_gone and agreed is None and _version(mine_fields) > _version(their_fields):
+        # Nothing agreed with this remote yet, and its state is older than this deletion: it
+        # came from a machine that had not seen it deleted (a memory deleted at version 2
+        # came back at version 1, its deletion undone unasked).
+        out.tree[mine.id] = mine
+        out.sent += 1
     elif mine_gone:  # deleted here, edited there: the edit comes back here
         out.kept.add(theirs.id)
         out.take.append(theirs)
@@ -212,6 +218,10 @@ def _theirs_beside(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
     fields["version"] = max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1
     fields.pop("id", None)
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
+
+
+def _version(fields: dict) -> int:
+    return int(fields.get("version") or 0)
 
 
 def _same_words(a: dict, b: dict) -> bool:

@@ -61,11 +61,20 @@ def text(announcements: dict[str, dict[str, str]]) -> bytes | None:
 
 def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[str]:
     """What this machine should be told: projects another machine of the person's syncs with
-    a team remote that this one does not."""
+    a team remote that this one does not. An announcement by a writer not confirmed as the
+    person's machine is not followed, and its address not repeated: anyone who can push to
+    the remote had memdesk print the command that sent a project to their repository."""
     here = {p for r in config.remotes if r.projects is not None for p in r.projects}
     said = []
     for writer, projects in sorted(announcements.items()):
         if writer == config.writer:
+            continue
+        if writer not in config.own_writers:
+            said.append(
+                f"{writer}, which is not one of your machines here, says project(s) "
+                f"{', '.join(sorted(projects))} sync through a team remote; not followed. "
+                f"If {writer} is yours: {trust_command(writer)}"
+            )
             continue
         for project, url in sorted(projects.items()):
             if project not in here:
@@ -76,6 +85,18 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
                     f"memdesk sync init {shlex.quote(url)} --project {shlex.quote(project)}"
                 )
     return said
+
+
+def of_machines(
+    announcements: dict[str, dict[str, str]], config: Config
+) -> dict[str, dict[str, str]]:
+    """The announcements of the person's confirmed machines (this one's included)."""
+    mine = {config.writer, *config.own_writers}
+    return {writer: projects for writer, projects in announcements.items() if writer in mine}
+
+
+def trust_command(writer: str) -> str:
+    return f"memdesk sync trust {shlex.quote(writer)}"  # a name may hold spaces or a #
 
 
 def is_own(remote: Remote) -> bool:

@@ -271,7 +271,7 @@ class Sync:
         theirs.prefetch(read)
         authors = self.authorship()
         arrived = arriving.checked_changes(
-            theirs, base, read, remote, config.excluded(remote), authors
+            theirs, base, read, remote, config.excluded(remote), authors, joined=config.joined
         )
         incoming, refused, waiting, older = (
             arrived.incoming,
@@ -305,8 +305,6 @@ class Sync:
         told_older = [f"{k}: {why}" for k, why in sorted(older.items())]
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
         teams_now, teams = announced.team_moves(mirror, theirs, remote, config)
-        vouched_now, vouched = announced.vouchers(mirror, theirs, remote, config, teams)
-        told = moved.notices(teams, config)
         if dry_run:
             refused.update(
                 self.takes.identity_refusals(
@@ -314,9 +312,16 @@ class Sync:
                 )
             )
             incoming = {i: found for i, found in incoming.items() if i not in refused}
-            return {**_preview(outcome, incoming, refused), "notices": told}
+            return {**_preview(outcome, incoming, refused), "notices": moved.notices(teams, config)}
+        told = []
         if moved.is_own(remote):
-            told += self._meet_writers(config, incoming, teams, joining=last_base is None)
+            told += self._meet_writers(
+                config, incoming, teams, arrived.met, joining=last_base is None
+            )
+        told = moved.notices(teams, config) + told
+        vouched_now, vouched = announced.vouchers(
+            mirror, theirs, remote, config, moved.of_machines(teams, config)
+        )
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if teams != teams_now:
@@ -362,13 +367,15 @@ class Sync:
         config: Config,
         incoming: dict[str, Incoming],
         teams: dict[str, dict[str, str]],
+        waiting: set[str],
         *,
         joining: bool,
     ) -> list[str]:
-        met = {i.columns.get("writer") for i in incoming.values() if not i.deleted} | set(teams)
-        before = (config.own_writers, config.met_writers)
+        met = {i.columns.get("writer") for i in incoming.values() if not i.deleted}
+        met |= set(teams) | waiting
+        before = (config.own_writers, config.met_writers, config.joined)
         told = writers.meet(config, met, joining=joining)
-        if (config.own_writers, config.met_writers) != before:
+        if (config.own_writers, config.met_writers, config.joined) != before:
             sync_config.save(self.desk.path, config)
         return told
 

@@ -6,7 +6,6 @@ that appears afterwards is only met: its memories are its own words, its identit
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 from memdesk.core import validate
@@ -14,6 +13,7 @@ from memdesk.core.authorship import Authorship
 from memdesk.core.errors import ValidationError
 from memdesk.core.sync.config import Config
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming
+from memdesk.core.sync.moved import trust_command
 
 
 def machine_name(writer: object) -> str | None:
@@ -30,11 +30,14 @@ def machine_name(writer: object) -> str | None:
 
 def meet(config: Config, writers: set[Any], *, joining: bool) -> list[str]:
     """Note the `writers` of what the person's own remote sent: the person's machines when
-    this machine is joining, met otherwise. What to tell the person; `config` is changed
-    when anyone is new (the caller saves it)."""
+    this machine joins it for the first time, met otherwise. What to tell the person;
+    `config` is changed when anyone is new (the caller saves it). Joining is once: a sync
+    from no agreed state later (after a restore, the remote set up again) made every writer
+    met meanwhile, told as not the person's, one of their machines, unasked."""
     new = writers - {None, UNKNOWN_WRITER, config.writer} - set(config.own_writers)
-    if joining:
-        config.own_writers = sorted(set(config.own_writers) | new)
+    first, config.joined = joining and not config.joined, True
+    if first:
+        config.own_writers = sorted(set(config.own_writers) | (new - set(config.met_writers)))
         return []
     config.met_writers = sorted(set(config.met_writers) | new)
     return [_unconfirmed(w) for w in sorted(new)]  # told at each sync till confirmed
@@ -69,10 +72,6 @@ def waiting_identity(found: Incoming, authors: Authorship) -> str | None:
         f"an identity line by {writer}, which is not one of your machines here; it waits "
         f"until you confirm it is (`{trust_command(writer)}`)"
     )
-
-
-def trust_command(writer: str) -> str:
-    return f"memdesk sync trust {shlex.quote(writer)}"  # a name may hold spaces or a #
 
 
 def _unconfirmed(writer: str) -> str:
