@@ -228,12 +228,19 @@ def _latest_by_id(records: list[Any]) -> list[Any]:
 _FROM_A_TOOL = ("toolUseResult", "sourceToolUseID", "parent_tool_use_id")
 
 
+def _marked(record: dict[str, Any], key: str) -> bool:
+    """Whether a host's mark is set, in any form but absent, null or false: the text beside
+    `"isSidechain": "true"` (a string) was stored as the person's words."""
+    value = record.get(key)
+    return value is not None and value is not False
+
+
 def _message(record: dict[str, Any]) -> dict[str, str] | None:
-    if record.get("isMeta") or record.get("isCompactSummary"):
+    if _marked(record, "isMeta") or _marked(record, "isCompactSummary"):
         return None  # Claude Code's own notes (command wrappers, compaction summaries)
-    if record.get("isSidechain") is True:
+    if _marked(record, "isSidechain"):
         return None  # a subagent's conversation: its "user" is the agent's own prompt
-    if any(record.get(key) for key in _FROM_A_TOOL):
+    if any(_marked(record, key) for key in _FROM_A_TOOL):
         # a tool's result, what a tool call put in the turn, a prompt to a subagent: in the
         # user's turn, never typed by the person (a red team's text beside such a mark was
         # stored as the person's)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core import MemdeskError, ValidationError, agent
+from memdesk.core import MemdeskError, NotFound, ValidationError, agent
 from memdesk.core.sync import git, local_remote, syncing
 from memdesk.core.sync.files import memory_path
 
@@ -721,3 +721,30 @@ def test_no_machine_takes_the_name_files_without_a_writer_are_read_under(machine
     }[how]
     with pytest.raises(ValidationError, match="no writer"):
         machines.run(*act)
+
+
+def test_a_field_given_twice_in_a_file_is_refused(machines):
+    """Red team 2, stop 66: `writer` given twice was read as its last value, while a git host
+    showing the file shows the first."""
+    _first_push(machines)
+    machines.sync("b")
+    twice = str(uuid.uuid4())
+    text = _file(twice, "Deploys go out on Fridays.").replace(
+        "---\nDeploys", 'writer: "someone"\n---\nDeploys'
+    )
+    text = text.replace('source: "user"\n', 'source: "user"\nwriter: "ana@laptop"\n')
+    machines.push_files({memory_path(twice): text})
+
+    result = machines.sync("b")[0]
+
+    assert any(twice in why and "writer is given twice" in why for why in result["refused"])
+    with pytest.raises(NotFound):
+        machines.run("b", lambda s: s.get(twice))
+
+
+def test_an_identity_entry_giving_a_field_twice_is_refused():
+    from memdesk.core.sync.files import parse_entry
+
+    line = '<!-- memdesk {"id": "x", "writer": "ana", "writer": "mallory"} -->\nI am Ana.'
+    with pytest.raises(ValidationError, match="writer twice"):
+        parse_entry(line)

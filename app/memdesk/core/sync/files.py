@@ -206,6 +206,12 @@ def parse_file(text: str) -> dict[str, Any]:
         key, colon, value = line.partition(": ")
         if not colon or not key.isidentifier():
             raise ValidationError(f"line {number} is not `key: value`", field="file")
+        if key in fields:
+            # the last value was taken, while a git host showing the file shows the first
+            raise ValidationError(
+                f"line {number}: {key} is given twice; a memory file gives each field once",
+                field=key,
+            )
         try:
             fields[key] = _value(value)
         except (ValueError, RecursionError):  # also nested too deep, a number too long
@@ -234,12 +240,28 @@ def _value(raw: str) -> Any:
     return json.loads(raw)
 
 
+class _GivenTwice(ValueError):
+    pass
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        keys = [key for key, _ in pairs]
+        raise _GivenTwice(next(key for n, key in enumerate(keys) if key in keys[:n]))
+    return found
+
+
 def parse_entry(text: str) -> dict[str, Any]:
     line, _, body = text.partition("\n")
     if not (line.startswith(_ENTRY) and line.endswith(_ENTRY_END)):
         raise ValidationError("an identity entry must start with its memdesk line", field="file")
     try:
-        fields = json.loads(line[len(_ENTRY) : -len(_ENTRY_END)])
+        fields = json.loads(line[len(_ENTRY) : -len(_ENTRY_END)], object_pairs_hook=_once_each)
+    except _GivenTwice as exc:
+        raise ValidationError(
+            f"an identity entry's line gives {exc} twice; each field is given once", field="file"
+        ) from None
     except (ValueError, RecursionError):  # also nested too deep, a number too long
         raise ValidationError("an identity entry's line is not JSON", field="file") from None
     if not isinstance(fields, dict):
