@@ -181,9 +181,10 @@ class ImportDialog(TransferDialog):
                 "of each is kept)."
             )
         if private:
+            them, are = ("it", "is") if len(private) == 1 else ("them", "they are")
             parts.append(
-                f"{_memories(len(private))} kept private, left as they are (the file would "
-                "share them; share one from its detail first if you mean to)."
+                f"{_memories(len(private))} kept private, left as {are} (the file would share "
+                f"{them}; share {them} from the detail first if you mean to)."
             )
         if unchanged:
             parts.append(f"{_memories(unchanged)} already here, unchanged.")
