@@ -1551,3 +1551,46 @@ def test_a_marked_aside_a_way_things_are_done_or_a_rule_before_a_task_is_stored(
 )
 def test_a_cheer_at_what_was_shown_or_a_change_asked_for_now_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "not just this one" says it holds beyond this project
+        (
+            "if that needs a package, fine (oh and I'm a yarn person on every project, not just "
+            "this one, so no npm commands in your answers pls)",
+            "yarn",
+        ),
+        # "a no from me" is the person's own view, not someone else's
+        (
+            "the parser has a `catch {}` with nothing in it (btw empty catches are a no from me "
+            "in any codebase, i always want the error logged) — log it and rethrow",
+            "empty catches",
+        ),
+        # what is allowed instead is no report of how things are now
+        (
+            "I'd rather not see Moment.js in any code you write for me, date-fns or Temporal "
+            "are fine.",
+            "moment",
+        ),
+    ],
+)
+def test_an_aside_a_view_of_ones_own_an_allowance_or_a_story_behind_a_dash_is_heard(message, word):
+    kept = _kept(message)
+    assert any(word in k.lower() for k in kept), gapfill.find([message])
+    # the aside alone, not the task around it
+    assert not any(k.lower().startswith(("the parser", "if that")) for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "do we really need that uniqueness test on every model? order_id comes from the same "
+        "source table, i never saw a duplicate there. or is it one of those tests nobody reads",
+        "I have a list of the old SKUs from my stock notes, around 40 rows, I will give it to "
+        "you after we have the importer.",
+    ],
+)
+def test_what_the_person_happened_never_to_see_or_will_hand_over_later_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -16,6 +16,7 @@ with freezegun like the rest of the suite") is proposed: the person decides. Eve
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -35,9 +36,13 @@ _ASIDES = re.compile(
     r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
 )
 # An aside marked as another matter: "(oh and …)", "— btw, … —"
+_MARKED = (
+    r"(?:(?:oh,?\s+)?and\s+)?(?:btw|by the way|fyi|fwiw|side ?note|ps|p\.s\.|unrelated(?:ly)?|"
+    r"oh,? and)\b"
+)
 _ANNOUNCED = re.compile(
-    r"(?:\(|(?:^|\s)[—–]\s)\s*((?:(?:oh,?\s+)?and\s+)?(?:btw|by the way|fyi|fwiw|side ?note|ps|"
-    r"p\.s\.|unrelated(?:ly)?|also|oh,? and)\b[^()—–]{10,}?)\s*(?:\)|\s[—–](?:\s|$)|$)",
+    rf"\(\s*({_MARKED}[^()]{{10,}}?)\s*\)|(?:^|\s)[—–]\s*({_MARKED}(?:[^()—–]|[—–](?=\s*so\b))"
+    r"{10,}?)\s*(?:\s[—–](?!\s*so\b)(?:\s|$)|$)",
     _I,
 )
 # A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
@@ -145,6 +150,15 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     out: list[Heard] = []
     refused: list[str] = []
     for sentence in sentences_of(message):
+        # "can you make it deterministic (and btw, in general just send me diffs …)": an aside
+        # the person marks as another matter is read on its own, not as part of the question
+        # or the task around it
+        # (one that says nothing on its own stays in its sentence, read as a part of it)
+        for found in _ANNOUNCED.finditer(sentence):
+            heard_there = read(found[1] or found[2])[0]
+            if heard_there:
+                out.extend(dataclasses.replace(h, sentence=sentence) for h in heard_there)
+                sentence = sentence.replace(found[0], " ", 1)
         chunks = _chunks(sentence)
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
             continue  # nothing in it is short enough to be one statement
@@ -172,10 +186,6 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         clause_only = why in heard.CLAUSE_ONLY or later_guess
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
-            # "can you make it deterministic (and btw, in general just send me diffs …)": an
-            # aside the person marks as another matter is not the question around it
-            for aside in _ANNOUNCED.findall(sentence):
-                out.extend(read(aside)[0])
             continue
         judged = [_judge(_strip(chunk), sentence) for chunk in chunks]
         found = [heard_here for heard_here in judged if heard_here is not None]
@@ -354,6 +364,14 @@ _STANDING = re.compile(
 # so once it's fixed grab me before/after screenshots"
 _THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
 _REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
+# "I'd rather not see Lombok …, records or plain getters are fine": what is allowed instead,
+# not how things are now
+_ALSO_FINE = re.compile(
+    r",\s+(?:but\s+)?(?!(?:they|it|that|this|these|those|everything|whatever|all)\b)[^,;]{1,60}?"
+    r"\s+(?:is|are)\s+(?:fine|ok|okay|good|allowed)"
+    r"(?:\s+(?:too|with me|by me|though))?\s*$",
+    _I,
+)
 # "…, that won't change": said to last, not a fault ("it won't start")
 _LASTS = re.compile(
     r",?\s+(?:and\s+)?(?:that|this|it|those|these)(?:'s| is| are)?\s+(?:won'?t|will not|"
@@ -369,7 +387,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
-    main = _LASTS.sub("", _REASON.sub("", chunk))
+    main = _ALSO_FINE.sub("", _LASTS.sub("", _REASON.sub("", chunk)))
     if markers.DESCRIBES.match(main) or markers.STATE.search(main):
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
