@@ -83,7 +83,27 @@ def test_a_worktree_of_the_persons_repository_is_that_repositorys_project(tmp_pa
     tree = repo / ".claude" / "worktrees" / "fix-cart"
     tree.mkdir(parents=True)
     (tree / ".git").write_text(f"gitdir: {repo / '.git' / 'worktrees' / 'fix-cart'}\n")
+    (repo / ".git" / "worktrees" / "fix-cart" / "gitdir").write_text(f"{tree / '.git'}\n")
     assert project_of(repo) == project_of(tree) == "shop"
+
+
+@pytest.mark.parametrize("back", [None, "elsewhere"])
+def test_a_folder_claiming_a_worktree_the_repository_does_not_name_is_its_own(
+    tmp_path, monkeypatch, back
+):
+    """Red team 3 (stop 66): a folder from an archive, its one-line .git naming the private
+    payroll repository's worktree, got that project's briefing."""
+    monkeypatch.delenv("MEMDESK_PROJECT", raising=False)
+    repo = _repository(tmp_path / "payroll")
+    link = repo / ".git" / "worktrees" / "x"
+    link.mkdir(parents=True)
+    if back:
+        (link / "gitdir").write_text(f"{tmp_path / back / '.git'}\n")
+    downloaded = tmp_path / "downloads" / "tool"
+    downloaded.mkdir(parents=True)
+    (downloaded / ".git").write_text("gitdir: ../../payroll/.git/worktrees/x\n")
+    assert project_of(repo) == "payroll"
+    assert project_of(downloaded) == "tool"
 
 
 @pytest.mark.parametrize("spelt", ["api ", "\u00a0api", "api\u3000"])

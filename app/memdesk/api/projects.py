@@ -83,7 +83,14 @@ def _main_worktree(root: Path | None) -> Path | None:
     repository = gitdir.parent.parent.parent
     if gitdir.parent.name != "worktrees" or gitdir.parent.parent.name != ".git":
         return root
-    return repository.resolve() if repository.is_dir() else root
+    # The repository names its worktrees back, as git checks: a folder from an archive whose
+    # one-line .git named another repository's worktree got that project's briefing.
+    try:
+        back = paths.read_regular_file(gitdir / "gitdir", 4096).decode("utf-8", "replace")
+        linked = Path(back.strip()).resolve() == (root / ".git").resolve()
+    except (OSError, RuntimeError, paths.NotAFile):
+        linked = False
+    return repository.resolve() if linked and repository.is_dir() else root
 
 
 def _registered(root: Path, *, kept: bool = True) -> str:
