@@ -315,8 +315,9 @@ class Sync:
             return {**_preview(outcome, incoming, refused), "notices": moved.notices(teams, config)}
         told = []
         if moved.is_own(remote):
-            told += self._meet_writers(
-                config, incoming, teams, arrived.met, joining=last_base is None
+            met = {i.columns.get("writer") for i in incoming.values() if not i.deleted}
+            told += writers.meet_kept(
+                self.desk.path, config, met | set(teams) | arrived.met, joining=last_base is None
             )
         told = moved.notices(teams, config) + told
         vouched_now, vouched = announced.vouchers(
@@ -361,23 +362,6 @@ class Sync:
         """What this machine holds for `remote`, as a digest (local.state), read at once."""
         with self.desk.database.atomic():
             return state(remote, config.excluded(remote), config.writer, _held(remote))
-
-    def _meet_writers(
-        self,
-        config: Config,
-        incoming: dict[str, Incoming],
-        teams: dict[str, dict[str, str]],
-        waiting: set[str],
-        *,
-        joining: bool,
-    ) -> list[str]:
-        met = {i.columns.get("writer") for i in incoming.values() if not i.deleted}
-        met |= set(teams) | waiting
-        before = (config.own_writers, config.met_writers, config.joined)
-        told = writers.meet(config, met, joining=joining)
-        if (config.own_writers, config.met_writers, config.joined) != before:
-            sync_config.save(self.desk.path, config)
-        return told
 
     def sync_trust(self, writer: str, *, actor: Actor = USER) -> dict[str, Any]:
         """Confirm a writer met in the person's own remote as one of their machines: its

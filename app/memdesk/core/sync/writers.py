@@ -6,11 +6,13 @@ that appears afterwards is only met: its memories are its own words, its identit
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from memdesk.core import validate
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import ValidationError
+from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.config import Config
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming
 from memdesk.core.sync.moved import trust_command
@@ -41,6 +43,15 @@ def meet(config: Config, writers: set[Any], *, joining: bool) -> list[str]:
         return []
     config.met_writers = sorted(set(config.met_writers) | new)
     return [_unconfirmed(w) for w in sorted(new)]  # told at each sync till confirmed
+
+
+def meet_kept(database: Path, config: Config, writers: set[Any], *, joining: bool) -> list[str]:
+    """`meet`, and `config` saved for `database` when it changed."""
+    before = (config.own_writers, config.met_writers, config.joined)
+    told = meet(config, writers, joining=joining)
+    if (config.own_writers, config.met_writers, config.joined) != before:
+        sync_config.save(database, config)
+    return told
 
 
 def trust(config: Config, writer: object) -> None:
