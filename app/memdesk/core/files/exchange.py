@@ -60,15 +60,7 @@ class Exchange:
         try:
             records, links = importing.parse(text)
         except ValidationError as exc:
-            return {
-                "added": [],
-                "changed": [],
-                "changed_your_words": [],
-                "older": [],
-                "kept_private": [],
-                "unchanged": 0,
-                "errors": exc.data.get("errors", [exc.message]),
-            }
+            return importing.nothing_planned(exc.data.get("errors", [exc.message]))
         return {**importing.plan(records), "errors": importing.refusals(records, links)}
 
     def import_json(

@@ -291,6 +291,19 @@ def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def nothing_planned(errors: list[str]) -> dict[str, Any]:
+    """A plan of a file that cannot be imported: nothing to do, and why."""
+    return {
+        "added": [],
+        "changed": [],
+        "changed_your_words": [],
+        "older": [],
+        "kept_private": [],
+        "unchanged": 0,
+        "errors": errors,
+    }
+
+
 def _state(record: dict[str, Any]) -> dict[str, Any]:
     return {k: record[k] for k in PUBLIC_FIELDS}
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from memdesk import paths
 from memdesk.core import USER, MemoryService, Step
-from memdesk.core.files.importing import MAX_IMPORT_BYTES
+from memdesk.core.files.importing import MAX_IMPORT_BYTES, nothing_planned
 from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
 from memdesk.ui.plain_text import tip
 
@@ -274,15 +274,7 @@ def _short_record(record: str) -> str:
 
 
 def _file_error(message: str) -> dict[str, Any]:
-    return {
-        "added": [],
-        "changed": [],
-        "changed_your_words": [],
-        "older": [],
-        "kept_private": [],
-        "unchanged": 0,
-        "errors": [message],
-    }
+    return nothing_planned([message])
 
 
 def _titles(text: str) -> dict[str, str]:
