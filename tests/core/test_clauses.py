@@ -1594,3 +1594,31 @@ def test_an_aside_a_view_of_ones_own_an_allowance_or_a_story_behind_a_dash_is_he
 )
 def test_what_the_person_happened_never_to_see_or_will_hand_over_later_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        # "when I ask …" is what the person wants each time, no question nor hedge
+        (
+            "can you list what's in the retry queue? (and btw when I ask to peek at a queue "
+            "just hand me a one-line CLI command, I'd rather not get a script for that sort of "
+            "thing)",
+            ["one-line cli"],
+        ),
+        # a schedule on a weekday is no story of that day
+        ("No, our sprint begins on Wednesday, not Monday.", ["wednesday"]),
+        # what the statement answers, before a colon, is no part of it; "yeah the X is slow"
+        # agrees, it is no sarcasm; what the person goes with instead belongs to it
+        (
+            "yeah the import is slow because of the geocoder, not the db. about the retry part "
+            "of your plan: I don't do blind retries, anywhere — I go with backoff and a cap, "
+            "that's just how I work. so add that to the client",
+            ["blind retries", "backoff"],
+        ),
+    ],
+)
+def test_a_standing_ask_a_schedule_or_a_statement_after_what_it_answers_is_heard(message, words):
+    shown = _shown(message)
+    assert any(all(w in k.lower() for w in words) for k in shown), gapfill.find([message])
+    assert not any(k.lower().startswith("about the") for k in shown), shown

@@ -58,6 +58,8 @@ _TAIL_TASK = re.compile(
 # wrong:", "In case it comes up again:"): its words describe the telling, not the statement.
 FRAMING = (
     r"(?:let me|in case|important|to be clear|to clarify|once and for all|before (?:we|you)|"
+    # what the statement answers: "about the commit part of your suggestion: I don't …"
+    r"(?:about|regarding|as for|as to) (?:the|your|that|this|my) |"
     r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last)|"
     r"(?:quick|small|little|last) (?:thing|note|point|detail)|"
     # who the person is, told once: "A word about myself, so you needn't ask again: …"
@@ -125,7 +127,11 @@ _GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thi
 _DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
-_SPELLS_OUT = re.compile(r"^(?:give me|use|show me|go with|stick to|keep|prefer|just)\b", _I)
+_SPELLS_OUT = re.compile(
+    r"^(?:(?:i|we)\s+(?:always\s+|just\s+)?)?(?:give me|use|show me|go with|stick to|keep|prefer|"
+    r"just)\b",
+    _I,
+)
 _GOES_ON_AFTER = re.compile(
     r"^(?:for|with|to|via|after|before|until|in|on|from|by|at|per|into|over|under|within)\s",
 )

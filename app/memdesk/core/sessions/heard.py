@@ -65,7 +65,8 @@ QUESTION = re.compile(
     # decided the date picker should be a canvas element"
     r"^(?:(?:or|and|but|so|seriously|honestly|like|also|wait|hmm+),?\s+)?"
     r"(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
-    r"what|why|how|when|where|which|who|whose|whats|any idea|anyone)\b|"
+    r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b)|where|which|"
+    r"who|whose|whats|any idea|anyone)\b|"
     r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
     _I,
 )
@@ -79,7 +80,9 @@ ASKED = re.compile(
     _I,
 )
 HEDGE = re.compile(
-    r"^(?:if|when|unless|maybe|perhaps|i think|i guess|i wonder|i'm not sure|not sure|"
+    # (not what the person asks for each time: "when I ask to peek at a topic just hand me …")
+    r"^(?:if|when(?! i (?:ask|say|tell|type|want|need|mention)\b)|unless|maybe|perhaps|"
+    r"i think|i guess|i wonder|i'm not sure|not sure|"
     r"probably|what if|suppose|supposing|in case|hmm+,? maybe|ideally)\b|"
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
@@ -217,7 +220,9 @@ SARCASM = re.compile(
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
     r"\bworst that could happen\b|\bwho needs\b|\bi swear\b|^(?:ah,? yes|wonderful|great|"
-    r"sure|yeah),?\s+(?:let's just|another|the\b|\w+ (?:decided|is always))|\bjust like in "
+    r"sure|yeah),?\s+(?:let's just|another|\w+ (?:decided|is always))|"
+    # ("yeah the processing is slow because of …" agrees)
+    r"^(?:ah,? yes|wonderful|great|sure),?\s+the\b|\bjust like in "
     r"(?:19|20)\d\d\b|\blet's just\b|\boh great\b|\blove how\b|\bclearly working\b|"
     r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"

@@ -215,7 +215,10 @@ PAST = re.compile(
     r"once (?:ran|had|used|tried|deployed|went|did|moved|"
     r"shipped|spent|broke|lost)|i remember (?:we|when|that|how)|"
     r"^(?:i|we) (?:spent|wasted|went|lost|broke|forgot|chased|saw|took) |"
-    r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    # (not a schedule: "our rota week begins on Saturday", "deploys happen on Tuesday")
+    r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )(?<!begins )(?<!starts )(?<!ends )"
+    r"(?<!opens )(?<!closes )(?<!runs )(?<!happen )(?<!happens )(?<!falls )"
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
     r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
     r"it took (?:\w+ ){1,3}(?:minutes|hours|days|weeks|months)|"
