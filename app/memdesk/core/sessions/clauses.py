@@ -16,9 +16,8 @@ with freezegun like the rest of the suite") is proposed: the person decides. Eve
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import embedded, heard, markers, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
@@ -158,12 +157,11 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     for sentence in sentences_of(message):
         # "can you make it deterministic (and btw, in general just send me diffs …)": an aside
         # the person marks as another matter is read on its own, not as part of the question
-        # or the task around it
-        # (one that says nothing on its own stays in its sentence, read as a part of it)
+        # or the task around it; one that says nothing on its own stays in its sentence
         for found in _ANNOUNCED.finditer(sentence):
             heard_there = read(found[1] or found[2])[0]
             if heard_there:
-                out.extend(dataclasses.replace(h, sentence=sentence) for h in heard_there)
+                out.extend(replace(h, sentence=sentence) for h in heard_there)
                 sentence = sentence.replace(found[0], " ", 1)
         chunks = _chunks(sentence)
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
