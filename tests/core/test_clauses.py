@@ -1622,3 +1622,35 @@ def test_a_standing_ask_a_schedule_or_a_statement_after_what_it_answers_is_heard
     shown = _shown(message)
     assert any(all(w in k.lower() for w in words) for k in shown), gapfill.find([message])
     assert not any(k.lower().startswith("about the") for k in shown), shown
+
+
+@pytest.mark.parametrize(
+    ("message", "proposed"),
+    [
+        # what the work at hand should do, after the fact it follows from
+        (
+            "Mixed sessions are Tuesdays and Saturdays. Booking form should only offer those days.",
+            "Booking form should only offer those days",
+        ),
+        (
+            "next sprint I'd like to split the docs by audience. Lena has to agree first though",
+            "Lena",
+        ),
+        ("Topic names need fixing. Can you rename the constants?", "Topic names need fixing"),
+    ],
+)
+def test_a_must_with_nothing_saying_it_lasts_is_asked_not_stored(message, proposed):
+    assert not any(proposed in k for k in _kept(message)), gapfill.find([message])
+    assert any(proposed in k for k in _kept(message, gapfill.MEDIUM)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Every public function needs a docstring.",
+        "Release builds must never ship with CONFIG_LOG=y.",
+        "Invoices in our shop must be numbered without gaps.",
+    ],
+)
+def test_a_must_said_to_last_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memdesk.core.sessions import scope
+from memdesk.core.sessions import markers, scope
 from memdesk.core.sessions.third_person import person
 
 HIGH, MEDIUM, LOW = "high", "medium", "low"
@@ -378,7 +378,9 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: (
             None
             if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
-            else (HIGH if not re.match(r"the\b", m["s"], _I) or _GENERAL.search(b) else MEDIUM)
+            # "Booking form should only offer those days", "the 64-node run needs approval
+            # first": as often the work at hand as a rule, unless something says it lasts.
+            else (HIGH if _GENERAL.search(b) or markers.TIED.search(b) else MEDIUM)
         ),
         user=False,
     ),
