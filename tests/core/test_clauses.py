@@ -1654,3 +1654,48 @@ def test_a_must_with_nothing_saying_it_lasts_is_asked_not_stored(message, propos
 )
 def test_a_must_said_to_last_is_still_stored(message):
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("If a test is flaky, we quarantine it.", ["flaky", "quarantine"]),
+        ("When I review a PR, I read the tests first.", ["tests first"]),
+        ("When I can't reproduce a finding I mark it needs-info.", ["needs-info"]),
+        # a file's place named in the person's own sentence is no pasted line
+        (
+            "moving on to the triage. When I can't reproduce something I mark it needs-info "
+            "instead of false positive. First: webhooks/dispatcher.go:88, where u comes from "
+            "config.",
+            ["needs-info"],
+        ),
+    ],
+)
+def test_what_the_person_or_team_does_each_time_something_happens_is_stored(message, words):
+    assert any(all(w in k.lower() for w in words) for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "When we migrate to Postgres we'll need a new driver.",
+        "If the cache gets too big, we could shard it.",
+        "When I ran it I got an error.",
+        "Each time I think I understand it, there is another namespace.",
+        "If a tenant got huge would we split them up or just bump the plan",
+        "When it finally printed a report from forty miles away I woke the whole house up.",
+        "If the timestamp is in ms and we treat it as seconds that would explain the year 55000",
+        # the verdict the agent asked for, with its reason
+        "merchant urls are only validated at onboarding, never after, so yes it's real.",
+    ],
+)
+def test_a_plan_a_guess_a_story_or_a_verdict_under_a_condition_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_line_of_prose_naming_a_files_place_is_the_persons_own_words():
+    line = (
+        "ok, moving on to the triage. First: webhooks/dispatcher.go:88, where u comes from config."
+    )
+    assert pasted.prose(line) == line
+    assert pasted.prose("panic: nil map main.main() /app/main.go:45 +0x1d") == ""

@@ -392,6 +392,8 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
     main = _ALSO_FINE.sub("", _LASTS.sub("", _REASON.sub("", chunk)))
+    if habit := heard.habit_when(main):
+        main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
     if markers.DESCRIBES.match(main) or markers.STATE.search(main):
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
@@ -413,7 +415,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
     )
     if first_person and not task:
         return _heard(HIGH, "preference", body, sentence, about_user)
-    if markers.TEAM.search(body) and not task and not markers.DEICTIC_START.match(body):
+    if (habit or markers.TEAM.search(body)) and not task and not markers.DEICTIC_START.match(body):
         return _heard(HIGH, "fact", body, sentence, about_user=False)
     # "Going forward, please write the patterns anchored": a request for every time after
     # this one is a rule, however politely asked (the lead-in is off `chunk` by now)

@@ -60,14 +60,28 @@ def is_pasted(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t", ">")) or _LOG_LINE.match(stripped):
         return True
-    # a position the user quotes in their own sentence ("the detector flags `metrics.go:118`")
-    # is a mention, not a pasted line
-    if _SOURCE_POSITION.search(_IN_BACKTICKS.sub("`…`", stripped)) or _SQL.match(stripped):
+    # a position the user quotes in their own sentence ("the detector flags `metrics.go:118`",
+    # "First: webhooks/dispatcher.go:88, where u comes from config") is a mention, not a
+    # pasted line
+    position = _SOURCE_POSITION.search(_IN_BACKTICKS.sub("`…`", stripped))
+    if position and not _reads_as_prose(stripped) or _SQL.match(stripped):
         return True
     if len(_COLUMN_GAP.split(stripped)) >= 4:
         return True
     symbols = sum(1 for c in stripped if c in "{}[]();=<>|\\")
     return symbols >= 4 and symbols > len(stripped) / 12
+
+
+# Words that carry a sentence; a trace or a compiler's line has few of them.
+_GLUE = re.compile(
+    r"\b(?:the|a|an|i|we|you|it|is|are|was|from|where|when|to|of|and|with|on|in|that|this|so|"
+    r"if|but|for|comes|goes|instead|than|because)\b",
+    _I,
+)
+
+
+def _reads_as_prose(line: str) -> bool:
+    return len(line.split()) >= 12 and len(_GLUE.findall(line)) >= 5
 
 
 # What someone or something else said, quoted by the user ("the ticket says: '…'", "kernel

@@ -22,6 +22,9 @@ ANSWER = re.compile(
     # "the second tab, the one called Volunteers 2024": which one was meant
     r"^(?:the )?(?:first|second|third|fourth|last|other|new|old|left|right) [\w-]+,? the one\b|"
     r",\s*(?:yes|yep|yeah|right|correct|exactly)[.!]*$|^i'?d (?:prefer|pick|take) (?-i:[A-D])\b|"
+    # the verdict the agent asked for, and why: "urls are only checked at signup, so yes it's real"
+    r",\s*so (?:yes|yeah|yep|no|nope|nah),?\s+(?:it|that|this|they)(?:'s|'re| is| are)\s+"
+    r"[^,;]{1,40}[.!]*$|"
     r"\b(?:the|that|those) [\w ]{1,20}? i (?:gave|sent|showed|pasted) you\b|"
     # which one, said back: "Yes, the pspReference, not our merchantReference."
     r"^(?:yes|yeah|yep|yup|no|nope|right|correct),?\s+(?:the|that|this) [\w`' -]{1,30}?,\s*not "
