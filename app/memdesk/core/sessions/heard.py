@@ -51,7 +51,8 @@ SAID_WRONG = (
 # finding I mark it needs-info", "if a test is flaky, we quarantine it"): a habit under a
 # condition, no hedge. Not what will, could or did happen then ("…, we'll need a driver").
 HABIT_WHEN = re.compile(
-    r"^(?:when(?:ever)?|if|each time|every time|any ?time)\s+(?P<cond>[^,;?]{3,80}?),?\s+(?P<main>(?:i|we)\s+"
+    r"^(?:when(?:ever)?|if|each time|every time|any ?time)\s+(?P<cond>[^,;?]{3,80}?),?\s+"
+    r"(?P<main>(?:i|we)\s+"
     r"(?:always\s+|usually\s+|normally\s+|just\s+|first\s+|still\s+|also\s+)?"
     r"(?!(?:will|would|could|might|may|can|should|shall|must|had|have|has|was|were|did|got|"
     r"went|saw|ran|made|found|said|told|took|came|thought|felt|knew|kept|left|lost|wanted|"
