@@ -1662,6 +1662,12 @@ def test_a_must_said_to_last_is_still_stored(message):
         ("If a test is flaky, we quarantine it.", ["flaky", "quarantine"]),
         ("When I review a PR, I read the tests first.", ["tests first"]),
         ("When I can't reproduce a finding I mark it needs-info.", ["needs-info"]),
+        # what a number shows is no one's view
+        (
+            "add a forest spec too — oh and when you compare models for me, I always go for "
+            "brier score alongside AUC, AUC alone says nothing about calibration.",
+            ["brier"],
+        ),
         # a file's place named in the person's own sentence is no pasted line
         (
             "moving on to the triage. When I can't reproduce something I mark it needs-info "

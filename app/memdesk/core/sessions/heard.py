@@ -430,6 +430,11 @@ _MOVED = re.compile(
 )
 
 
+_SHOWS = re.compile(
+    r"\bsays? (nothing|little|a lot|much|more|less|everything|something|anything) about\b", _I
+)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -446,7 +451,9 @@ def not_a_statement(sentence: str) -> str | None:
         and (QUESTION.match(body) or ASKED.search(body) or _EXPLAIN.match(body))
     ):
         return "a question"
-    mentioned = unquoted(body)  # irony reads the quotes themselves
+    # irony reads the quotes themselves; "AUC alone says nothing about calibration" tells
+    # what a thing shows, no one's view
+    mentioned = _SHOWS.sub(r"shows \1", unquoted(body))
     corrects = bool(CORRECTS_A_VALUE.search(body) or _MOVED.search(body))
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),
