@@ -419,6 +419,39 @@ def test_stale_socket_is_replaced_and_live_one_refused(service, sock_path, qtbot
         first.close()
 
 
+@pytest.mark.parametrize("planted", ["socket", "key", "both"])
+def test_a_file_at_the_socket_path_that_memdesk_did_not_leave_is_never_removed(
+    service, sock_path, planted
+):
+    from pathlib import Path
+
+    from memdesk.api.server import ServerError, SocketServer
+
+    notes, key = Path(sock_path), Path(f"{sock_path}.key")
+    if planted in ("socket", "both"):
+        notes.write_text("precious notes")
+    if planted in ("key", "both"):
+        key.write_text("precious key")
+    with pytest.raises(ServerError, match="not a (socket|key) memdesk left there"):
+        SocketServer(service, sock_path).listen()
+    assert planted not in ("socket", "both") or notes.read_text() == "precious notes"
+    assert planted not in ("key", "both") or key.read_text() == "precious key"
+
+
+def test_a_stale_key_of_memdesks_own_is_replaced(service, sock_path):
+    from pathlib import Path
+
+    from memdesk.api.server import SocketServer
+
+    Path(f"{sock_path}.key").write_text("ab" * 32)
+    server = SocketServer(service, sock_path)
+    server.listen()
+    try:
+        assert Path(f"{sock_path}.key").read_text() != "ab" * 32
+    finally:
+        server.close()
+
+
 def test_a_lone_surrogate_is_refused_at_the_door_and_costs_no_one_else(raw, service):
     # '"alpha \\ud800"' is valid JSON; it used to poison the queued search bookkeeping, so the
     # next write from any other connection failed.

@@ -502,6 +502,21 @@ def _within(seconds: float, work, release: Path):
     return outcome[0]
 
 
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
+def test_a_fifo_beside_a_backup_is_refused_at_once(service, tmp_path, suffix):
+    """SQLite opens a hot journal beside the file it reads: a FIFO named `<backup>-journal`
+    held the restore, and with it every client, until something wrote to it (red team 67)."""
+    service.add("kept as it was")
+    backup = Path(service.backup()["path"])
+    service.add("written after the backup")
+    pipe = backup.with_name(backup.name + suffix)
+    os.mkfifo(pipe)
+    refused = _within(5, lambda: service.restore_backup(str(backup)), pipe)
+    assert isinstance(refused, ValidationError)
+    assert f"{pipe.name} beside the backup is not a regular file" in refused.message
+    assert len(service.list_memories()) == 2
+
+
 def test_a_fifo_given_or_found_as_a_backup_is_refused_at_once(service, tmp_path):
     """A "backup" that was a named pipe held the server's thread, and every client, until
     something wrote to it (red team 39: five minutes)."""
@@ -574,3 +589,18 @@ def test_a_refused_backup_is_named_as_the_person_gave_it(service, tmp_path):
         service.restore_backup(crafted)
     assert crafted in refused.value.message
     assert "copy.sqlite3" not in refused.value.message
+
+
+def test_a_check_copy_left_by_a_killed_restore_is_cleared_by_the_next(service):
+    """A restore killed mid-way left a full copy of the backup in the data folder, listed
+    nowhere (red team 67)."""
+    service.add("kept")
+    backup = service.backup()["path"]
+    old, young = (service.path.parent / f"memdesk-verify-{n}" for n in ("old", "young"))
+    for left in (old, young):
+        left.mkdir()
+        (left / "copy.sqlite3").write_bytes(b"a copy of someone's backup")
+    os.utime(old, (0, 0))
+    service.restore_backup(backup)
+    assert not old.exists()
+    assert (young / "copy.sqlite3").exists()  # a check that may still be running

@@ -9,6 +9,7 @@ path, so one database has exactly one socket.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import stat
 from pathlib import Path
@@ -116,6 +117,40 @@ def read_role_key(socket: str | os.PathLike[str]) -> str | None:
         return role_key_path(socket).read_text(encoding="ascii").strip() or None
     except (OSError, UnicodeDecodeError):
         return None
+
+
+class NotOurs(OSError):
+    """The socket's path, or its key's, holds something memdesk did not leave there."""
+
+
+_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def refuse_what_is_not_ours(socket: str | os.PathLike[str]) -> None:
+    """Before a server replaces a stale socket and its key: a mistyped `--socket ~/notes` (or
+    an agent host's config naming one) removed the person's file `notes` and `notes.key`."""
+    for path, what in ((Path(socket), "socket"), (role_key_path(socket), "key")):
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        ours = stat.S_ISSOCK(mode) if what == "socket" else _holds_a_key(path, mode)
+        if not ours:
+            raise NotOurs(
+                f"{path} is not a {what} memdesk left there; memdesk replaces only its own "
+                "stale socket and key. Move that file, or choose another --socket"
+            )
+
+
+def _holds_a_key(path: Path, mode: int) -> bool:
+    if not stat.S_ISREG(mode):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as held:
+        return bool(_KEY.fullmatch(held.read(65).decode("ascii", "replace")))
 
 
 def write_role_key(socket: str | os.PathLike[str]) -> str:

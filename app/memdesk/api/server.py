@@ -133,6 +133,10 @@ class SocketServer(QObject):
             naming.prepare_dir(self._path)
         except OSError as exc:
             raise ServerError(f"cannot prepare the socket directory: {exc}") from exc
+        try:
+            naming.refuse_what_is_not_ours(self._path)
+        except OSError as exc:
+            raise ServerError(str(exc)) from None
         self._own_database()
         if Path(self._path).exists():
             if naming.is_live(self._path):

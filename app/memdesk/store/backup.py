@@ -8,11 +8,14 @@ never listed as a backup.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import shutil
 import sqlite3
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -59,11 +62,27 @@ def read_only(path: Path) -> str:
     return f"{Path(path).absolute().as_uri()}?mode=ro"
 
 
+# What SQLite opens beside a database file it reads (a hot journal, a WAL and its index).
+_COMPANIONS = ("-journal", "-wal", "-shm")
+
+
 def _refuse_all_but_a_file(path: Path) -> None:
     """Opening a FIFO waits until someone writes to it: a "backup" that was one held the
-    server's thread, every client's answers with it, for as long as nobody did."""
+    server's thread, every client's answers with it, for as long as nobody did; so did a
+    FIFO named `<backup>-journal` beside a real backup, which SQLite opens on its own."""
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise BackupError(f"{path} is not a regular file")
+    for suffix in _COMPANIONS:
+        beside = path.with_name(path.name + suffix)
+        try:
+            mode = os.stat(beside).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise BackupError(
+                f"{beside} beside the backup is not a regular file (SQLite would read it as "
+                "part of the backup); remove it, or copy the backup file alone elsewhere"
+            )
 
 
 def inspect(path: Path) -> dict[str, int]:
@@ -152,7 +171,9 @@ def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
     system's temporary folder), deleted after: what checks that write (FTS5's, a migration)
     run on, leaving the file untouched."""
     _refuse_all_but_a_file(path)
-    with tempfile.TemporaryDirectory(prefix="memdesk-verify-", dir=near) as folder:
+    if near is not None:
+        _clear_abandoned_copies(near)
+    with tempfile.TemporaryDirectory(prefix=_COPIES, dir=near) as folder:
         copy = Path(folder) / "copy.sqlite3"
         with (
             closing(sqlite3.connect(read_only(path), uri=True)) as src,
@@ -160,6 +181,21 @@ def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
         ):
             src.backup(dest)
         yield copy
+
+
+_COPIES = "memdesk-verify-"
+# A check runs for minutes at most: a copy older than this was left by a process killed
+# mid-way, a full copy of someone's backup that nothing listed.
+_ABANDONED_S = 3600
+
+
+def _clear_abandoned_copies(folder: Path) -> None:
+    cutoff = time.time() - _ABANDONED_S
+    for left in folder.glob(f"{_COPIES}*"):
+        with contextlib.suppress(OSError):
+            held = os.lstat(left)
+            if stat.S_ISDIR(held.st_mode) and held.st_mtime < cutoff:
+                shutil.rmtree(left)
 
 
 def _check_search_index(path: Path) -> None:
