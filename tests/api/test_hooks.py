@@ -31,7 +31,9 @@ def hook(serve, db_path, sock_path, tmp_path):
     transcript = tmp_path / "transcript.jsonl"
     shutil.copy(DATA / "claude_transcript.jsonl", transcript)
 
-    def run(event: str, session: str = SESSION, *, args: tuple = (), **fields) -> dict | None:
+    def run(
+        event: str, session: str = SESSION, *, args: tuple = (), pipe: str = "", **fields
+    ) -> dict | None:
         payload = {
             "session_id": session,
             "transcript_path": str(transcript),
@@ -44,8 +46,8 @@ def hook(serve, db_path, sock_path, tmp_path):
             [sys.executable, "-m", "memdesk", "hook", event, "--db", str(db_path), *args],
             input=json.dumps(payload),
             capture_output=True,
-            text=True,
-            env=env,
+            encoding="utf-8",
+            env={**env, "PYTHONIOENCODING": pipe} if pipe else env,
             timeout=60,
             check=False,
         )
@@ -54,6 +56,18 @@ def hook(serve, db_path, sock_path, tmp_path):
         return json.loads(done.stdout) if done.stdout.strip() else None
 
     return run
+
+
+def test_an_agents_arrow_or_emoji_reaches_a_host_whose_pipe_is_not_utf8(hook, sock_path):
+    """A briefing holding "→" crashed the hook on a cp1252 pipe (Windows, an old locale): every
+    session after it started without the person's identity (red team 67)."""
+    with Client(socket_path=sock_path, agent="setup", role="user") as memdesk:
+        memdesk.set_identity("Name: Ada. Backend engineer.")
+        memdesk.add("The CI dashboard lives at ci.internal → check it 🚀 before merging")
+    started = hook("SessionStart", source="startup", pipe="cp1252")
+    context = started["hookSpecificOutput"]["additionalContext"]
+    assert "Name: Ada" in context
+    assert "ci.internal → check it 🚀" in context
 
 
 def _tool(hook, name, tool_input, tool_response, session=SESSION):

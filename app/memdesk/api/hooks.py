@@ -13,6 +13,7 @@ Standard library and the Qt-free client only: it runs on every prompt.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -419,10 +420,16 @@ def main(argv: list[str]) -> int:
         return 0  # fail-open: a hook never blocks the agent
     stdin = hook_input.read_input(sys.stdin.fileno(), MAX_STDIN_BYTES)
     out, err = run(event, stdin, db, deny=deny, agent=agent)
-    if out:
-        sys.stdout.write(out + "\n")
-    if err:
-        sys.stderr.write(err)
+    # UTF-8 bytes, as every host reads them: written as text, a pipe in cp1252 (Windows, an
+    # old locale) failed on an agent's "→", and every session after it started unbriefed
+    with contextlib.suppress(OSError, ValueError):
+        if out:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape") + b"\n")
+            sys.stdout.buffer.flush()
+        if err:
+            sys.stderr.buffer.write(err.encode("utf-8", "surrogateescape"))
+            sys.stderr.buffer.flush()
     return 0
 
 
