@@ -397,6 +397,38 @@ def test_before_a_tool_call_the_rule_reaches_the_agent_or_the_host_refuses_it(ho
     assert unrelated is None  # silent when nothing applies
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # padding on both sides: the hook sent 4 KiB of each end, the rule was never read
+        "echo " + "a" * 5_000 + " ; npm install marked ; echo " + "b" * 5_000,
+        # a program behind more than a part's worth of assignments
+        "X=" + "a" * 3_000 + " npm install marked",
+        # a file written through a here-document is data, the command after it is read
+        "cat > notes.txt <<'EOF'\n" + "\n".join(f"line {n}" for n in range(900)) + "\nEOF\n"
+        "npm install marked",
+    ],
+    ids=["padded-ends", "padded-assignment", "after-a-here-document"],
+)
+def test_padding_never_takes_a_forbidden_command_past_the_rule(hook, sock_path, command):
+    """Red team 67: 4.1 KiB of filler on each side of "git push --force" let it through."""
+    with Client(socket_path=sock_path, agent="ada", role="user") as person:
+        person.add("This repo is pnpm only, never npm", project="shop")
+    hook("SessionStart", source="startup")
+    call = {"tool_name": "Bash", "tool_input": {"command": command}}
+    denied = hook("PreToolUse", args=("--deny-forbidden",), **call)["hookSpecificOutput"]
+    assert denied["permissionDecision"] == "deny"
+
+
+def test_a_long_command_that_is_read_whole_is_not_refused(hook, sock_path):
+    with Client(socket_path=sock_path, agent="ada", role="user") as person:
+        person.add("This repo is pnpm only, never npm", project="shop")
+    hook("SessionStart", source="startup")
+    command = "python -c 'print(1)' " + "--flag " * 3_000
+    call = {"tool_name": "Bash", "tool_input": {"command": command}}
+    assert hook("PreToolUse", args=("--deny-forbidden",), **call) is None
+
+
 def test_hook_options_may_come_before_the_event(db_path):
     from memdesk.api import hooks
 

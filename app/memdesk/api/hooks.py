@@ -195,7 +195,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                 lambda: memdesk.session_action(
                     session,
                     str(payload.get("tool_name") or "unknown"),
-                    sent.tool_call(payload.get("tool_input")),
+                    sent.action(payload.get("tool_input")),
                 ),
             )
             return _before_tool(found, deny, agent)

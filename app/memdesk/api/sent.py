@@ -10,17 +10,26 @@ from typing import Any
 PROMPT_KEPT = 16 * 1024  # characters from each end of a prompt (the query limit is 64 KiB)
 TOOL_TEXT_KEPT = (4 * 1024, 256)  # from each end of a tool's text; the second if still large
 TOOL_BYTES = 256 * 1024  # a tool call's arguments or result, as JSON
+ACTION_TEXT_KEPT = (120 * 1024, *TOOL_TEXT_KEPT)
 _MAX_ITEMS = 200
+CUT = "\n…\n"  # what the server reads as a part it was not sent (core/sessions/action_cues.py)
 
 
 def prompt(text: str) -> str:
     return _ends(text, PROMPT_KEPT)
 
 
-def tool_call(value: Any) -> Any:
+def action(value: Any) -> Any:
+    """A call's arguments before it runs, checked against the person's rules: a command is
+    sent whole as far as the request allows (cut, it is refused unread when the person
+    denies forbidden calls)."""
+    return tool_call(value, ACTION_TEXT_KEPT)
+
+
+def tool_call(value: Any, keep: tuple[int, ...] = TOOL_TEXT_KEPT) -> Any:
     """A tool call's arguments or result as the hook sends them: each text cut to its ends,
     lists and objects to their first items; what is still too large is named, not sent."""
-    for kept in TOOL_TEXT_KEPT:
+    for kept in keep:
         bounded = _cut(value, kept, 0)
         if len(json.dumps(bounded, ensure_ascii=False, default=str)) <= TOOL_BYTES:
             return bounded
@@ -28,7 +37,7 @@ def tool_call(value: Any) -> Any:
 
 
 def _ends(text: str, kept: int) -> str:
-    return text if len(text) <= 2 * kept else f"{text[:kept]}\n…\n{text[-kept:]}"
+    return text if len(text) <= 2 * kept else f"{text[:kept]}{CUT}{text[-kept:]}"
 
 
 def _cut(value: Any, kept: int, depth: int) -> Any:

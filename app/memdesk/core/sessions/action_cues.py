@@ -76,6 +76,7 @@ _CODE_WORDS = frozenset(
 # A command is read segment by segment, each once however often it repeats: 4,000 characters
 # of padding, or 1,000 `true;`, put `npm install` past what was read, and past the rule.
 MAX_SEGMENTS, MAX_SEGMENT = 500, 2000
+CUT = "\n…\n"  # where a hook left out the middle of a text too long to send (api/sent.py)
 _SHELLS = frozenset("bash sh zsh dash ksh fish".split())
 
 
@@ -90,9 +91,12 @@ class Cues:
     # names the call brings in: an edit's new identifiers, a command's arguments
     added: frozenset[str] = field(default_factory=frozenset)
     said: frozenset[str] = field(default_factory=frozenset)  # a command's every word
+    # part of the command was never read (cut by the hook, past the segments read, a program
+    # behind more than a segment's worth of padding): no rule could be checked against it
+    unread: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.programs or self.words or self.path or self.added)
+        return bool(self.programs or self.words or self.path or self.added or self.unread)
 
 
 def of_call(tool: str, args: Any, root: str | None = None) -> Cues:
@@ -130,14 +134,34 @@ def _added(args: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out[:MAX_ADDED])
 
 
+# A here-document: its lines are data for the command that reads it ("cat > app.py <<'EOF'"
+# with a file of 600 lines), commands only when a shell reads them.
+_HEREDOC = re.compile(
+    r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1[^\n]*\n(.*?)(?:\n\s*\2\s*(?:\n|$)|$)", re.S
+)
+
+
+def _heredocs_as_data(command: str) -> str:
+    def replaced(found: re.Match[str]) -> str:
+        line = command[command.rfind("\n", 0, found.start()) + 1 : found.start()].split()
+        ran = bool(line) and PurePosixPath(line[0]).name in _SHELLS
+        kept = found.end(3) if ran else found.start(3)
+        return found[0][: kept - found.start()] + "\n"
+
+    return _HEREDOC.sub(replaced, command)
+
+
 def _of_command(command: str, depth: int = 0) -> Cues:
+    command = _heredocs_as_data(command)
     programs: list[str] = []
     words: set[str] = set()
     arguments: list[str] = []
     said: set[str] = set()
     segments = list(dict.fromkeys(s.strip() for s in _SEGMENTS.split(command) if s.strip()))
+    unread = len(segments) > MAX_SEGMENTS or CUT in command
     for segment in segments[:MAX_SEGMENTS]:
         tokens = _tokens(segment[:MAX_SEGMENT])
+        long = len(segment) > MAX_SEGMENT
         said.update(t.lower() for t in tokens[:50] if len(t) <= 100)
         wrapped = False
         while tokens and (
@@ -150,6 +174,7 @@ def _of_command(command: str, depth: int = 0) -> Cues:
             wrapped = wrapped or tokens[0] in _WRAPPERS
             tokens = tokens[1:]
         if not tokens:
+            unread = unread or long  # "X=<2,000 characters> npm install"
             continue
         program = PurePosixPath(tokens[0]).name.lower()
         inner = _wrapped_command(program, tokens)
@@ -159,6 +184,7 @@ def _of_command(command: str, depth: int = 0) -> Cues:
             words |= found.words
             arguments += sorted(found.added)
             said |= found.said
+            unread = unread or found.unread
             continue
         if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", program) or _reads_only(program, tokens):
             continue
@@ -174,7 +200,13 @@ def _of_command(command: str, depth: int = 0) -> Cues:
             arguments += _argument_names(token)
     kept = (a for a in arguments if a not in words and a not in _GENERIC_ARGUMENTS)
     named = frozenset(list(dict.fromkeys(kept))[:MAX_ADDED])
-    return Cues(tuple(dict.fromkeys(programs)), frozenset(words), added=named, said=frozenset(said))
+    return Cues(
+        tuple(dict.fromkeys(programs)),
+        frozenset(words),
+        added=named,
+        said=frozenset(said),
+        unread=unread,
+    )
 
 
 def _wrapped_command(program: str, tokens: list[str]) -> str | None:

@@ -115,6 +115,12 @@ def block(applied: Sequence[Applied], what: str, own: Authorship = EVERYONE_ELSE
     )
 
 
+UNREAD = (
+    "memdesk could not read this whole command (too long, or too many parts), so the user's "
+    "standing rules were not all checked against it. Run it in smaller parts"
+)
+
+
 def denial(applied: Sequence[Applied], own: Authorship = EVERYONE_ELSE) -> str | None:
     """The reason the host gives when the person chose to deny forbidden calls, in the rule's
     own words; None when no rule of the person's forbids the call. A teammate's rule synced

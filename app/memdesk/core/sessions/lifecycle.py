@@ -239,7 +239,12 @@ class Sessions:
         ids = [rule.id for rule in applied]
         if ids:
             self._given(row, "action", ids, len(text))
-        return {"text": text, "ids": ids, "deny": action_rules.denial(applied, own)}
+        deny = action_rules.denial(applied, own)
+        if cues.unread:
+            # padding put "git push --force" past what was read, and past the rule
+            text = "\n".join(t for t in (text, f"({action_rules.UNREAD}.)") if t)
+            deny = deny or action_rules.UNREAD
+        return {"text": text, "ids": ids, "deny": deny}
 
     def observe(
         self, session: str, tool: str, args: Any = None, result: Any = None, *, actor: Actor = USER
