@@ -330,6 +330,11 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
         '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"memory",'
         '"arguments":{"op":"search","query":"x","op":"get"}}}',
         '\ufeff{"jsonrpc":"2.0","id":8,"method":"ping"}',
+        # params as a string or a number, no "jsonrpc" or another version (red team 67)
+        {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": "x"},
+        {"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": 3},
+        {"id": 11, "method": "ping"},
+        {"jsonrpc": "1.0", "id": 12, "method": "ping"},
     ]
     lines = b"".join(
         (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
@@ -347,6 +352,8 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
     assert by_id[6]["error"]["code"] == -32602
     assert by_id[7]["error"]["code"] == -32602
     assert by_id[8]["result"] == {}
+    assert by_id[9]["error"]["code"] == by_id[10]["error"]["code"] == -32602
+    assert by_id[11]["result"] == by_id[12]["result"] == {}
 
 
 def _lines(fd: int, count: int, seconds: float) -> list[bytes]:

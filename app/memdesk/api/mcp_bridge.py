@@ -231,9 +231,10 @@ class _BoundedLines:
 
 
 def _answerable(line: str) -> str:
-    """A request its SDK would set aside without a word, made one it answers "invalid
-    params": `params` given as a list, nested past MAX_DEPTH (a tool call 500 deep was never
-    answered), or a key given twice (the SDK took the last `op`; the socket refuses it); a
+    """A request its SDK would set aside without a word, made one it answers: "invalid
+    params" for `params` given as a list, a string or a number, nested past MAX_DEPTH (a tool
+    call 500 deep was never answered), or a key given twice (the SDK took the last `op`; the
+    socket refuses it); a request with no "jsonrpc" or another version is read as 2.0; a
     lone surrogate is read as U+FFFD and named in the answer, a byte-order mark dropped. A
     host waits for ever on an id never answered."""
     line = line.removeprefix("\ufeff")
@@ -245,9 +246,14 @@ def _answerable(line: str) -> str:
         return line if not isinstance(sys.exc_info()[1], _KeyTwice) else _params_dropped(line)
     if not isinstance(message, dict):
         return line
-    if isinstance(message.get("params"), list) or _deeper_than(message.get("params"), MAX_DEPTH):
-        message["params"] = {}
-    elif "\\ud" not in line.lower():
+    params, named = message.get("params"), message.get("id")
+    asked = isinstance(message.get("method"), str) and isinstance(named, int | str)
+    mended = False
+    if params is not None and not isinstance(params, dict) or _deeper_than(params, MAX_DEPTH):
+        message["params"], mended = {}, True  # a list, a string, a number: "invalid params"
+    if asked and not isinstance(named, bool) and message.get("jsonrpc") != "2.0":
+        message["jsonrpc"], mended = "2.0", True  # none, or "1.0": answered all the same
+    if not mended and "\\ud" not in line.lower():
         return line
     text = json.dumps(message, ensure_ascii=False)
     return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text) + "\n"
