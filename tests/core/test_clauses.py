@@ -1662,6 +1662,13 @@ def test_a_must_said_to_last_is_still_stored(message):
         ("If a test is flaky, we quarantine it.", ["flaky", "quarantine"]),
         ("When I review a PR, I read the tests first.", ["tests first"]),
         ("When I can't reproduce a finding I mark it needs-info.", ["needs-info"]),
+        # who a kind of change goes through, after a word on the work
+        (
+            "the activity looks mostly right. one thing: anything touching the cluster itself "
+            "goes through Marta Kowalczyk, she's the owner of that platform, so don't edit "
+            "values.yaml yourself.",
+            ["marta"],
+        ),
         # what a number shows is no one's view
         (
             "add a forest spec too — oh and when you compare models for me, I always go for "

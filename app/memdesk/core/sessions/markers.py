@@ -112,7 +112,10 @@ ENV_VERB = re.compile(
 
 HANDLED_BY = re.compile(
     r"\b(?:is|are|gets|get) (?:handled|owned|maintained|run|managed|reviewed|approved|signed "
-    r"off|looked after|done) by (?-i:[A-Z][\w-]+)",
+    r"off|looked after|done) by (?-i:[A-Z][\w-]+)|"
+    # "anything touching the cluster goes through Marta", "…, she's the owner of that platform"
+    r"\b(?:goes|go|has to go|have to go|must go|needs to go) (?:through|past|via) "
+    r"(?-i:[A-Z][a-z][\w-]+)\b|\b(?:she|he)(?:'s| is) the (?:owner|maintainer|approver) of\b",
     _I,
 )
 
