@@ -1664,9 +1664,9 @@ def test_a_must_said_to_last_is_still_stored(message):
         ("When I can't reproduce a finding I mark it needs-info.", ["needs-info"]),
         # who a kind of change goes through, after a word on the work
         (
-            "the activity looks mostly right. one thing: anything touching the cluster itself "
-            "goes through Marta Kowalczyk, she's the owner of that platform, so don't edit "
-            "values.yaml yourself.",
+            "the activity looks mostly right. one thing: anything touching the cluster itself, "
+            "namespaces, retention, goes through Marta Kowalczyk, she's the owner of that "
+            "platform, so don't edit values.yaml yourself.",
             ["marta"],
         ),
         # what a number shows is no one's view
