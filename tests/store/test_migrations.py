@@ -3,6 +3,7 @@ untouched, an older one is backed up before it is migrated, a failed step change
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import closing
 
@@ -221,3 +222,20 @@ def test_processes_backing_up_the_same_file_at_once_all_succeed(tmp_path):
     assert results == [(0, "")] * 6
     assert (tmp_path / "old.db.v1.bak").is_file()
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_a_file_that_is_not_sqlite_keeps_its_mode_and_gets_no_journal(db_path):
+    """`--db /dev/null` as root made /dev/null 0600 for every user (red team 67)."""
+    db_path.write_text("<html>the person's page</html>")
+    db_path.chmod(0o644)
+    with pytest.raises(SchemaError, match="not an SQLite file"):
+        open_database(db_path)
+    assert db_path.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in db_path.parent.iterdir()] == [db_path.name]
+
+
+def test_a_fifo_given_as_the_database_is_refused_at_once(tmp_path):
+    pipe = tmp_path / "memdesk.db"
+    os.mkfifo(pipe)
+    with pytest.raises(SchemaError, match="not a regular file"):
+        open_database(pipe)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+import stat
 import time
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def open_database(path: str | Path) -> peewee.SqliteDatabase:
             f"{path} (memdesk works on one database per process)"
         )
     _refuse_a_folder(path)
+    _refuse_what_is_no_database(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     _refuse_read_only(path)
     _refuse_a_second_name(path)
@@ -55,6 +57,32 @@ def _refuse_a_folder(path: Path) -> None:
     """A folder given as the database said "disk I/O error": say it is a folder."""
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a database file", str(path))
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_what_is_no_database(path: Path) -> None:
+    """Opening narrows the file to its owner and puts a journal beside it: `--db /dev/null`
+    (as root) made /dev/null 0600 for every user, `--db ~/site/index.html` hid the page from
+    the web server. Only an empty file or an SQLite database is opened; a FIFO, a device or
+    any other file is refused before anything touches it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # unreadable: the checks after this one say why
+    with os.fdopen(fd, "rb") as held:
+        status = os.fstat(held.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise SchemaError(f"{path} is not a usable memdesk database: not a regular file")
+        head = held.read(len(_HEADER))
+    if head and head != _HEADER:
+        raise SchemaError(
+            f"{path} is not a usable memdesk database: not an SQLite file (memdesk leaves it "
+            "as it is). Give the path of a memdesk database, or of a file that does not exist yet"
+        )
 
 
 def _connect_and_migrate(database: peewee.SqliteDatabase, path: Path) -> None:
