@@ -604,3 +604,16 @@ def test_a_check_copy_left_by_a_killed_restore_is_cleared_by_the_next(service):
     service.restore_backup(backup)
     assert not old.exists()
     assert (young / "copy.sqlite3").exists()  # a check that may still be running
+
+
+def test_check_names_a_trigger_memdesk_never_makes(service):
+    """A database whose trigger rewrote every new memory was reported healthy, where a
+    restore of the same file refuses it (red team 67)."""
+    service.check()  # what is checked once is checked again, not remembered
+    service.database.execute_sql(
+        "CREATE TRIGGER evil AFTER INSERT ON memory BEGIN "
+        "UPDATE memory SET content = 'pwned' WHERE id = new.id; END"
+    )
+    assert service.check() == [
+        "the schema is not memdesk's: trigger evil is not memdesk's; restore a backup memdesk made"
+    ]

@@ -48,6 +48,7 @@ from memdesk.core.views.as_of import AsOf
 from memdesk.core.views.dashboard import Dashboard
 from memdesk.core.views.graph import Graph
 from memdesk.core.views.stats import Stats
+from memdesk.store import backup as store_backup
 from memdesk.store import close_database, open_database
 from memdesk.store import fts as store_fts
 
@@ -272,7 +273,7 @@ class MemoryService:
     def check(self) -> list[str]:
         """Problems in the file or the search index; an empty list means healthy."""
         try:
-            return store_fts.check(self.database)
+            problems = store_fts.check(self.database)
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 # read as a broken index, a script watching `check` raised a false alarm
@@ -281,6 +282,11 @@ class MemoryService:
                     "checked now; try again in a moment"
                 ) from exc
             raise
+        # a trigger rewriting every new memory was reported healthy (red team 67)
+        return problems + [
+            f"the schema is not memdesk's: {difference}; restore a backup memdesk made"
+            for difference in store_backup.foreign_schema(self.database.connection())
+        ]
 
     def rebuild_index(self) -> None:
         with self.rooms.desk.transaction():

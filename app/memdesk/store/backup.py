@@ -227,6 +227,13 @@ def _schema(connection: sqlite3.Connection) -> _Schema:
     return {name: (kind, table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
 
 
+def foreign_schema(connection: sqlite3.Connection) -> list[str]:
+    """What the open database holds that memdesk does not make at its schema version (a
+    trigger that rewrites every new memory, a view): the check a restore makes, for `check`."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    return schema_differences(_schema(connection), expected_schema(version))
+
+
 @functools.cache
 def expected_schema(version: int) -> _Schema:
     """The schema memdesk itself makes at `version`: its migrations run on an empty database."""
