@@ -1700,6 +1700,9 @@ def test_what_the_person_or_team_does_each_time_something_happens_is_stored(mess
         "If the timestamp is in ms and we treat it as seconds that would explain the year 55000",
         # the verdict the agent asked for, with its reason
         "merchant urls are only validated at onboarding, never after, so yes it's real.",
+        # the pick said again, and a result cut off before what it was going to say
+        "2nd one. always from the last saved token",
+        "14 pass, 2 fail. on my actual phone all 16 pass which is... weird",
     ],
 )
 def test_a_plan_a_guess_a_story_or_a_verdict_under_a_condition_is_not_stored(message):

@@ -285,7 +285,12 @@ REMINDER = re.compile(
 )
 # "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
-TRAILS_OFF = re.compile(r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$", _I)
+# "…, so", "…all 16 pass which is... weird": cut off before what it was going to say
+TRAILS_OFF = re.compile(
+    r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$|"
+    r"\b(?:which|that|it|this) (?:is|was|seems|looks)\s*(?:\.{2,}|…)\s*$",
+    _I,
+)
 # Thinking aloud: "…40ms a record, way under the timeout... unless the db got slow", "so if
 # we pull 500 per poll", "oh wait", "…doesnt use lower... thats it isnt it".
 THINKING = re.compile(

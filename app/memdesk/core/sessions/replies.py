@@ -64,7 +64,8 @@ MEANT = re.compile(r"^(?:(?:sorry|oops|no|ah|err?m?),?\s+)*(?:i|we) meant\b", _I
 # explains the pick, the person's to confirm as a rule.
 _PICKED = re.compile(
     r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
-    r"last|other|former|latter|top|bottom)(?: one| option| approach| variant| version)?|"
+    r"1st|2nd|3rd|4th|last|other|former|latter|top|bottom)(?: one| option| approach| variant|"
+    r" version)?|"
     r"option (?:[a-d]|\d|one|two|three|four)|(?-i:[A-D])|#?\d|the [\w -]{1,30},\s*(?:yes|yep|yeah))"
     r"\s*(?:[.,;:!—–]|-\s|$)",
     _I,
@@ -95,6 +96,13 @@ def picked(message: str, sentence: str) -> bool:
     opened with, and says no more: the person's to confirm as a rule ("first one. keep the
     mapper in the repository")."""
     opening = pasted.prose(message).strip()
-    return bool(_PICKED.match(opening) or _REVIEWED.match(opening)) and not _FOR_GOOD.search(
-        sentence
-    )
+    lasting = _FOR_GOOD.search(sentence) and not _HOW_PICKED.match(sentence.strip())
+    return bool(_PICKED.match(opening) or _REVIEWED.match(opening)) and not lasting
+
+
+# "2nd one. always from the last saved token": the pick said again, no verb of its own
+_HOW_PICKED = re.compile(
+    r"^(?:always|never|only)\s+(?:from|in|on|at|with|via|through|by|to|for|after|before)\b"
+    r"[^,.;!?]{0,40}[.!]?$",
+    _I,
+)
