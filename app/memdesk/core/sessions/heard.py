@@ -288,7 +288,7 @@ REMINDER = re.compile(
 # "…, so", "…all 16 pass which is... weird": cut off before what it was going to say
 TRAILS_OFF = re.compile(
     r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$|"
-    r"\b(?:which|that|it|this) (?:is|was|seems|looks)\s*(?:\.{2,}|…)\s*$",
+    r"\bwhich (?:is|was|seems|looks)\s*(?:\.{2,}|…)?\s*$",
     _I,
 )
 # Thinking aloud: "…40ms a record, way under the timeout... unless the db got slow", "so if
