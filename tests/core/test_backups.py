@@ -617,3 +617,36 @@ def test_check_names_a_trigger_memdesk_never_makes(service):
     assert service.check() == [
         "the schema is not memdesk's: trigger evil is not memdesk's; restore a backup memdesk made"
     ]
+
+
+def test_a_backup_stretched_past_its_pages_is_refused_before_it_is_copied(service):
+    """Four header bytes changed and the file stretched to 8 GB of holes: memdesk copied all
+    of it beside the live database before its check failed (red team 67)."""
+    service.add("kept as it was")
+    backup = Path(service.backup()["path"])
+    with backup.open("r+b") as stretched:
+        stretched.truncate(1 << 33)  # 8 GB, taking no room on disk
+    refused = _within(10, lambda: service.restore_backup(str(backup)), backup)
+    assert isinstance(refused, ValidationError)
+    assert "not a file SQLite wrote" in refused.message
+    assert not list(service.path.parent.glob("memdesk-verify-*"))
+    assert [m["content"] for m in service.list_memories()] == ["kept as it was"]
+
+
+def test_what_lies_beside_a_backup_is_not_read_into_it(service, tmp_path):
+    """A -wal beside the chosen file was replayed into the restore: the store became what
+    the person had not picked (red team 67)."""
+    import shutil
+
+    service.add("in the backup")
+    chosen = tmp_path / "copied-by-hand.sqlite3"
+    shutil.copy(service.backup()["path"], chosen)
+    with sqlite3.connect(chosen) as writer:
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("UPDATE memory SET content = 'slipped in beside it'")
+        writer.commit()
+        shutil.copy(f"{chosen}-wal", tmp_path / "wal")  # before closing checkpoints it
+    shutil.move(tmp_path / "wal", f"{chosen}-wal")
+    service.restore_backup(str(chosen))
+    assert [m["content"] for m in service.list_memories()] == ["in the backup"]

@@ -43,9 +43,8 @@ def test_check_catches_an_index_out_of_sync_and_rebuild_fixes_it(service, damage
     assert kept["id"] not in _hits(service, expected)
 
     problems = service.check()
-    assert len(problems) == 1
     assert "search index out of sync" in problems[0]
-    assert "rebuild" in problems[0]
+    assert all("rebuild" in problem for problem in problems)  # a lost trigger is named too
 
     service.rebuild_index()
     assert service.check() == []

@@ -284,7 +284,12 @@ class MemoryService:
             raise
         # a trigger rewriting every new memory was reported healthy (red team 67)
         return problems + [
-            f"the schema is not memdesk's: {difference}; restore a backup memdesk made"
+            f"the schema is not memdesk's: {difference}; "
+            + (
+                "rebuild the index with `memdesk check --rebuild`"
+                if "memory_fts" in difference
+                else "restore a backup memdesk made"
+            )
             for difference in store_backup.foreign_schema(self.database.connection())
         ]
 

@@ -85,6 +85,49 @@ def _refuse_all_but_a_file(path: Path) -> None:
             )
 
 
+def _copy_alone(path: Path, copy: Path) -> None:
+    """`path`'s bytes into `copy`, read from one descriptor opened without waiting, found
+    regular and of a believable size on that very descriptor. Opened again by name, a file
+    swapped for a FIFO in between held the server (SIGTERM with it); read by SQLite, a -wal
+    beside it went into the restore; an 8 GB sparse "backup" was copied whole before its
+    check failed. SQLite reads only the copy, alone in a private folder."""
+    _refuse_all_but_a_file(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as source:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise BackupError(f"{path} is not a regular file")
+        _refuse_an_impossible_size(path, status, os.pread(fd, 100, 0))
+        with copy.open("xb") as out:
+            shutil.copyfileobj(source, out, _CHUNK)
+
+
+_CHUNK = 1 << 20
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_an_impossible_size(path: Path, status: os.stat_result, header: bytes) -> None:
+    """A database file is its pages: one larger than the pages its header counts, or mostly
+    holes, is no backup SQLite wrote."""
+    size = status.st_size
+    if header[:16] == _HEADER and header[24:28] == header[92:96]:  # the count is current
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        if pages and size > pages * page_size:
+            raise BackupError(
+                f"{path} is {size:,} bytes, but the database it holds is {pages * page_size:,}: "
+                "not a file SQLite wrote"
+            )
+    if size > _HOLES_FROM and status.st_blocks * 512 < size // 2:
+        raise BackupError(f"{path} is {size:,} bytes, mostly holes: not a file SQLite wrote")
+
+
+_HOLES_FROM = 64 * 1024 * 1024
+
+
 def inspect(path: Path) -> dict[str, int]:
     """Schema version and memory count of a backup file, read without changing it."""
     try:
@@ -170,16 +213,11 @@ def private_copy(path: Path, near: Path | None = None) -> Iterator[Path]:
     """A writable copy of the database file `path` (in a private folder in `near`, else the
     system's temporary folder), deleted after: what checks that write (FTS5's, a migration)
     run on, leaving the file untouched."""
-    _refuse_all_but_a_file(path)
     if near is not None:
         _clear_abandoned_copies(near)
     with tempfile.TemporaryDirectory(prefix=_COPIES, dir=near) as folder:
         copy = Path(folder) / "copy.sqlite3"
-        with (
-            closing(sqlite3.connect(read_only(path), uri=True)) as src,
-            closing(sqlite3.connect(copy)) as dest,
-        ):
-            src.backup(dest)
+        _copy_alone(path, copy)
         yield copy
 
 

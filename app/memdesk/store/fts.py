@@ -132,9 +132,14 @@ def _not_found(connection: sqlite3.Connection, sample: int = 32) -> int | None:
 
 
 def rebuild(database: peewee.SqliteDatabase) -> None:
-    """The index made again from the memories, its settings memdesk's own. FTS5 refuses to
-    open (even to drop or rebuild) an index whose settings name a format it does not know, so
-    they are put right in its settings table first."""
+    """The index made again from the memories, its settings and triggers memdesk's own. FTS5
+    refuses to open (even to drop or rebuild) an index whose settings name a format it does
+    not know, so they are put right in its settings table first."""
+    # a sync trigger lost (dropped by hand, a tool) would leave the index drifting again
+    present = {name for (name,) in database.execute_sql("SELECT name FROM sqlite_master")}
+    for create in CREATE_TRIGGERS:
+        if create.split()[2] not in present:
+            database.execute_sql(create)
     database.execute_sql("DELETE FROM memory_fts_config")
     database.connection().executemany("INSERT INTO memory_fts_config(k, v) VALUES (?, ?)", SETTINGS)
     database.execute_sql("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')")
