@@ -119,3 +119,16 @@ def test_an_export_is_never_written_over_the_store(run, db_path, tmp_path, qtbot
     assert _rows(db_path, "SELECT content FROM memory") == [
         ("Kept, whatever the export's file name",)
     ]
+
+
+def test_the_lock_a_server_holds_is_never_written_over(db_path):
+    """`export -o <db>.lock` replaced the file a server locks: a second server then owned the
+    same database (red team 67)."""
+    service = MemoryService.open(db_path)
+    try:
+        lock = Path(f"{db_path}.lock")
+        lock.touch()
+        with pytest.raises(paths.NotAFile, match="memdesk's open database"):
+            paths.refuse_open_database(lock)
+    finally:
+        service.close()

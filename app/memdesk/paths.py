@@ -99,7 +99,8 @@ class NotAFile(ValueError):
 # this one (writes lost, the file corrupted). A path this process reads as a plain file
 # (an import, a transcript, a program a hook names) is first checked against them.
 _OPEN_DATABASES: set[str] = set()
-_DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+# and the lock a server holds on it: replaced, a second server owned the same file
+_DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal", ".lock")
 
 
 def hold_database(path: str | os.PathLike[str]) -> None:
