@@ -491,3 +491,20 @@ def test_a_fifo_in_place_of_a_config_is_refused_at_once(tmp_path):
         _attached("claude-code", home, cwd)
     with pytest.raises(ValueError, match="not a regular file"):
         attach.plan_detach("claude-code", project=False, cwd=cwd, home=home, command=MEMDESK)
+
+
+@pytest.mark.parametrize("host", ["claude-code", "cursor", "codex", "gemini-cli"])
+def test_a_project_folder_linked_out_of_the_project_is_never_written_through(tmp_path, host):
+    """Red team 67: a repository shipping `.claude -> ~/.claude` had `attach --project`
+    rewrite the person's global settings while the diff named the repository's file."""
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    outside = home / "global"
+    outside.mkdir(parents=True)
+    cwd.mkdir()
+    folder = {"claude-code": ".claude", "cursor": ".cursor", "codex": ".codex"}.get(host, ".gemini")
+    (cwd / folder).symlink_to(outside)
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        attach.plan_attach(host, project=True, db=None, cwd=cwd, home=home, command=MEMDESK)
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        attach.plan_detach(host, project=True, cwd=cwd, home=home, command=MEMDESK)
+    assert list(outside.iterdir()) == []

@@ -173,6 +173,8 @@ def plan_attach(
         )
     new = _with_server(spec, path, old, name, entry)
     hooks = hooks_file(host, path, project, cwd, home)
+    if project:
+        _refuse_leaving(cwd, path, hooks)
     if host == "opencode" and command == PORTABLE:
         hooks = None  # its plugin is a file of this install: not a portable line
         note = note or (
@@ -187,6 +189,22 @@ def plan_attach(
         hooked = _parsed(hooks, hook_settings.with_hooks, text, command, db, False, host)
         changes.append(_change(hooks, text, hooked))
     return [c for c in changes if c.diff]
+
+
+def _refuse_leaving(project: Path, *paths: Path | None) -> None:
+    """A repository shipping `.claude -> ~/.claude` had `attach --project` rewrite the
+    person's global settings while the diff named the repository's file: inside a project,
+    no folder on the way may be a link."""
+    for path in paths:
+        for folder in path.parents if path is not None else ():
+            if folder == project or project not in folder.parents:
+                break
+            if folder.is_symlink():
+                raise ValueError(
+                    f"{folder} is a symbolic link (to {os.path.realpath(folder)}): a project's "
+                    "settings are written inside the project only; replace the link with a "
+                    "folder, or attach without --project"
+                )
 
 
 def hooks_file(host: str, path: Path, project: bool, cwd: Path, home: Path) -> Path | None:
@@ -217,6 +235,8 @@ def plan_detach(
     path = spec.path(project, cwd, home)
     base = cwd if project else home
     hooks = hooks_file(host, path, project, cwd, home)
+    if project:
+        _refuse_leaving(cwd, path, hooks)
     changes = []
     if (old := _text(path)) is not None:
         new = old
