@@ -1715,3 +1715,28 @@ def test_a_line_of_prose_naming_a_files_place_is_the_persons_own_words():
     )
     assert pasted.prose(line) == line
     assert pasted.prose("panic: nil map main.main() /app/main.go:45 +0x1d") == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "proposed"),
+    [
+        ("ok profiled it. Top alloc is in the coupon cache.", "coupon cache"),
+        ("The drum loop is in and sounds good.", "drum loop"),
+        ("The size chart data sits in a product metafield.", "metafield"),
+    ],
+)
+def test_a_plain_statement_with_nothing_tying_it_to_how_things_stay_is_asked(message, proposed):
+    assert not any(proposed in k for k in _kept(message)), gapfill.find([message])
+    assert any(proposed in k for k in _kept(message, gapfill.MEDIUM)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "please use pnpm for installs",
+        "Kenji runs the perf dashboard at perf.internal:3000.",
+        "Our size chart data sits in a product metafield.",
+    ],
+)
+def test_a_statement_tied_by_a_person_a_value_or_a_please_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])

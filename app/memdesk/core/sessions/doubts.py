@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from memdesk.core.sessions import pasted
+from memdesk.core.sessions import markers, pasted
 
 _I = re.IGNORECASE
 _MONTH = r"january|february|march|april|may|june|july|august|september|october|november|december"
@@ -225,3 +225,26 @@ def for_this_task(pattern: str, content: str) -> bool:
         and bool(_OF_THIS_TASK.search(content))
         and not _BEYOND_THE_TASK.search(content)
     )
+
+
+# The table's patterns that hear a plain statement of a thing: what holds of it as often as
+# what happens to it now ("Top alloc is in the coupon cache", "The drum loop is in").
+_PLAIN_STATEMENTS = ("placement", "rule", "use", "contrast", "clause", "no_ever", "we_always")
+
+
+def untied(pattern: str, content: str, sentence: str) -> bool:
+    """Whether a plain statement has nothing tying it to how things stay: no one's habit or
+    team, no "always", "every" or "only", no value, no person; the person confirms it."""
+    return (
+        pattern in _PLAIN_STATEMENTS
+        and not any(
+            marker.search(text)
+            for text in (content, sentence)
+            for marker in (markers.ANCHORED, markers.GENERAL, markers.VALUE, _NUMBER)
+        )
+        and not (markers.PEOPLE.match(content) or markers.HANDLED_BY.search(content))
+    )
+
+
+# a figure, or a polite imperative ("please use pnpm for installs"): asked as a rule
+_NUMBER = re.compile(r"\d|\bplease\b", re.IGNORECASE)

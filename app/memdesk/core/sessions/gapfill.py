@@ -168,6 +168,7 @@ def find(
                 or doubts.for_this_task(f.pattern, f.content)
                 or doubts.made_so_now(f.sentence, prose)
                 or answers_another(f.sentence, prose)
+                or doubts.untied(f.pattern, f.content, f.sentence)
                 else f
                 for f in in_message
             ]
