@@ -744,3 +744,16 @@ def test_a_pasted_log_a_whole_file_or_a_huge_output_still_gets_the_rule(hook, so
     before = hook("PreToolUse", **whole)["hookSpecificOutput"]
     assert "never edited by hand" in before["additionalContext"]
     assert hook("PostToolUse", **whole, tool_response={"stdout": "y" * 1_500_000}) is None
+
+
+def test_a_tool_result_of_millions_of_values_is_cut_at_once():
+    """15 MB of nested numbers (within the input's limit) cost every tool call's hook 5 s to
+    cut (red team 67); the hook walks a bounded number of values."""
+    from memdesk.api import sent
+
+    nested = [[list(range(200)) for _ in range(200)] for _ in range(190)]
+    started = time.perf_counter()
+    cut = sent.tool_call({"tool_response": nested, "command": "npm test"})
+    assert time.perf_counter() - started < 1
+    assert cut["command"] == "npm test"
+    assert len(json.dumps(cut)) <= sent.TOOL_BYTES
