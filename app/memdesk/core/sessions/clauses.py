@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import embedded, heard, markers, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
+from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
@@ -392,7 +393,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
     main = _ALSO_FINE.sub("", _LASTS.sub("", _REASON.sub("", chunk)))
-    if habit := heard.habit_when(main):
+    if habit := habit_when(main):
         main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
     if markers.DESCRIBES.match(main) or markers.STATE.search(main):
         return None
