@@ -11,6 +11,7 @@ import pytest
 
 from memdesk.core import NotAllowed, NotFound, ValidationError, agent
 from memdesk.core.errors import TooSlow
+from memdesk.core.sessions import ending
 from memdesk.store import Observation
 
 CLAUDE = agent("claude-code")
@@ -325,7 +326,9 @@ def test_an_agents_own_transcript_is_read_to_a_bound(service):
     ended = service.session_end("s1", actor=CLAUDE, transcript=said, from_host=False)
     proposed = [p["content"] for p in ended["proposed"]]
     assert len(proposed) == 50
-    assert "tool500 over other500" in proposed[0]  # the newest 1,000 messages are read
+    sizes = [len(line["content"]) for line in said]
+    oldest = next(n for n in range(len(said)) if sum(sizes[n:]) <= ending.MAX_AGENT_CHARS)
+    assert f"tool{oldest} over other{oldest}" in proposed[0]  # the newest 20,000 characters
     (note,) = ended["skipped"]
     assert "at most 50 statements" in note["why"]
     assert ended["stored"] == []

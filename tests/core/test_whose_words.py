@@ -306,3 +306,26 @@ def test_an_agents_own_session_ends_lift_no_support_and_file_a_bounded_number(se
         lines = [{"role": "user", "content": f"I always run tool{n} before committing."}]
         service.session_end(f"f{n}", actor=EVIL, transcript=lines, from_host=False)
     assert len([i for i in service.inbox() if i["type"] == "extract"]) == 3
+
+
+def test_an_agents_own_transcript_is_read_only_as_far_as_it_could_be_filed(service, monkeypatch):
+    """Red team (stop 68): an agent ending its session again and again with 1,000 lines the
+    Inbox already had ran each end to the time limit, every line read and set aside, while
+    every other agent waited. What is set aside counts toward the bound; once the agent's
+    proposals fill the person's Inbox its transcript is not read at all."""
+    from memdesk.core.sessions import ending
+
+    lines = [{"role": "user", "content": f"I always run lint{n} first."} for n in range(400)]
+    for n in range(2):
+        service.session_start(f"s{n}", actor=EVIL)
+        said = service.session_end(f"s{n}", actor=EVIL, transcript=lines, from_host=False)
+        read = said["stored"] + said["proposed"] + said["skipped"]
+        assert len(read) == ending.MAX_AGENT_FINDINGS + 1
+        assert "the rest of it was not read" in read[-1]["why"]
+    assert said["proposed"] == []  # the second time, each already waits
+
+    monkeypatch.setattr(ending, "PENDING_PER_AGENT", ending.MAX_AGENT_FINDINGS)
+    service.session_start("full", actor=EVIL)
+    again = service.session_end("full", actor=EVIL, transcript=lines, from_host=False)
+    assert again["stored"] == again["proposed"] == []
+    assert again["skipped"] == [{"why": "50 proposals of yours already wait for the person"}]

@@ -24,12 +24,15 @@ from memdesk.store import Memory, Observation, Proposal, Session, time_limit
 
 MAX_MESSAGES = 5000
 MAX_MESSAGE_CHARS = 4000  # as a host's hook sends a user's message (api/transcripts.py)
-# What an agent's own transcript is read for at one session end: its newest messages, and at
-# most this many proposals. A person states a handful of lasting things in a session; an
-# agent's 5,000 "I prefer …" lines ran every session end to the time limit, and the agents'
-# thread served no other agent meanwhile. (A host's transcript is read whole.)
+# What an agent's own transcript is read for at one session end: its newest messages, as
+# many characters of them as a long working session holds, and at most this many statements
+# (filed or not). A person states a handful of lasting things in a session; an agent's 5,000
+# "I prefer …" lines ran every session end to the time limit, and so did 1,000 lines the
+# Inbox already had, each read and set aside: the agents' thread served no other agent
+# meanwhile, and ending again at once held them again. (A host's transcript is read whole.)
 MAX_AGENT_MESSAGES = 1000
-MAX_AGENT_PROPOSALS = 50
+MAX_AGENT_CHARS = 20_000
+MAX_AGENT_FINDINGS = 50
 
 
 class Endings:
@@ -60,29 +63,33 @@ class Endings:
         account of what the user said: everything found in it is proposed, nothing stored."""
         row = find_session(session, actor)
         messages = _messages(transcript)
-        if not from_host:
-            messages = messages[-MAX_AGENT_MESSAGES:]
+        agent = None if from_host else actor
+        if agent is not None:
+            messages = _newest(messages[-MAX_AGENT_MESSAGES:], MAX_AGENT_CHARS)
         if summary is not None:
             summary = validate.text(summary, "summary")
         # The summary first: a session whose statements outlast the request's time limit
         # (400 stated facts) kept most of them and lost its summary.
         archived = self.archive(row, messages, summary, interrupted=False)
         stored, proposed, skipped = [], [], []
+        if agent is not None and _waiting_from(agent) >= PENDING_PER_AGENT:
+            messages = []  # nothing it says would be filed: not read at all
+            skipped.append({"why": _FULL.format(PENDING_PER_AGENT)})
         # extraction is Python, not SQL: it stops at the request's time limit by itself
         for finding in gapfill.find(messages, each=time_limit.checkpoint):
             time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
-            if not from_host and len(proposed) == MAX_AGENT_PROPOSALS:
+            if agent is not None and len(stored + proposed + skipped) == MAX_AGENT_FINDINGS:
                 skipped.append(
                     {
                         "content": finding.content,
                         "sentence": finding.sentence,
-                        "why": f"an agent's own transcript proposes at most "
-                        f"{MAX_AGENT_PROPOSALS} statements at one session end; the rest of "
+                        "why": f"an agent's own transcript is read for at most "
+                        f"{MAX_AGENT_FINDINGS} statements at one session end; the rest of "
                         "it was not read",
                     }
                 )
                 break
-            outcome = self._file_finding(row, finding, agent=None if from_host else actor)
+            outcome = self._file_finding(row, finding, agent=agent)
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
             )
@@ -189,10 +196,7 @@ class Endings:
 
         if agent is not None and _waiting_from(agent) >= PENDING_PER_AGENT:
             # one name's session ends filed 10,550 proposals a minute, outside every budget
-            return "skipped", {
-                **said,
-                "why": f"{PENDING_PER_AGENT} proposals of yours already wait for the person",
-            }
+            return "skipped", {**said, "why": _FULL.format(PENDING_PER_AGENT)}
 
         def file() -> tuple[str | None, Proposal]:
             memory_id = None
@@ -227,6 +231,19 @@ class Endings:
 
 
 PENDING_PER_AGENT = 200
+_FULL = "{} proposals of yours already wait for the person"
+
+
+def _newest(messages: list[dict[str, str]], chars: int) -> list[dict[str, str]]:
+    """The newest messages that hold at most `chars` characters together (whole: a message
+    cut would start in mid-sentence)."""
+    kept: list[dict[str, str]] = []
+    for message in reversed(messages):
+        chars -= len(message["content"])
+        if chars < 0:
+            break
+        kept.append(message)
+    return kept[::-1]
 
 
 def _waiting_from(agent: Actor) -> int:
