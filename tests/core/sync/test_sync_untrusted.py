@@ -3,6 +3,7 @@ with the reason and the rest of the sync goes on; the guard reads every incoming
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import stat
@@ -748,3 +749,32 @@ def test_an_identity_entry_giving_a_field_twice_is_refused():
     line = '<!-- memdesk {"id": "x", "writer": "ana", "writer": "mallory"} -->\nI am Ana.'
     with pytest.raises(ValidationError, match="writer twice"):
         parse_entry(line)
+
+
+def test_another_writers_file_replaces_only_its_own_memories(machines):
+    """Red team (stop 68): a writer new to the person's own remote filed a note that
+    "supersedes" the person's rule, and the window showed the rule replaced by it."""
+    _first_push(machines)
+    machines.sync("b")
+    (rule,) = machines.shared("b")
+    older, note = str(uuid.uuid4()), str(uuid.uuid4())
+    stranger = {"writer": '"stranger@box"'}
+    judged = json.dumps([{"to": to, "relation": "supersedes"} for to in (rule, older)])
+    machines.push_files(
+        {
+            memory_path(older): _file(older, "Indent with tabs.", **stranger),
+            memory_path(note): _file(
+                note, "Indent with spaces.", supersedes=f'"{rule}"', links=judged, **stranger
+            ),
+        }
+    )
+    machines.sync("b")
+    got = machines.run("b", lambda s: s.get(note))
+    assert got["supersedes"] is None
+    assert {(link["id"], link["relation"]) for link in got["links"]} == {
+        (rule, "related"),
+        (older, "supersedes"),
+    }
+    assert machines.run("b", lambda s: s.get(rule)["links"]) == [
+        {"id": note, "relation": "related", "direction": "in"}
+    ]

@@ -9,6 +9,7 @@ from typing import Any
 
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
+from memdesk.core.rules import JUDGING
 from memdesk.core.sync import moved, writers
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
@@ -100,6 +101,7 @@ def checked_changes(
             continue
         incoming[memory_id] = found
     _links_within(remote, excluded, incoming)
+    _judging_only_their_own(incoming, authors)
     return out
 
 
@@ -129,6 +131,41 @@ def _links_within(remote: Remote, excluded: set[str], incoming: dict[str, Incomi
     for found in incoming.values():
         found.links = [(to, relation) for to, relation in found.links if to not in outside]
         if found.columns.get("supersedes") in outside:  # nor names it as what it replaces
+            found.columns["supersedes"] = None
+
+
+def _judging_only_their_own(incoming: dict[str, Incoming], authors: Authorship) -> None:
+    """Another writer's file may say its memory replaces, duplicates or updates only what
+    that writer wrote; of anyone else's memory it is only related. A writer new to the
+    person's own remote filed a note that "supersedes" the person's rule: shown so in the
+    window, and meant so once the person confirmed that writer for something else."""
+
+    def someone_elses(found: Incoming) -> bool:
+        columns = found.columns
+        return bool(
+            authors.someone_else(
+                columns["writer"], found.id, columns["project"], columns["content"]
+            )
+        )
+
+    judges = {
+        i: f.columns["writer"] for i, f in incoming.items() if not f.deleted and someone_elses(f)
+    }
+    if not judges:
+        return
+    targets = {to for i in judges for to, _ in incoming[i].links}
+    targets |= {incoming[i].columns.get("supersedes") for i in judges} - {None}
+    held = Memory.select(Memory.uuid, Memory.writer).where(Memory.uuid.in_(among(targets)))
+    writer_of = dict(held.tuples())
+    writer_of |= {i: f.columns.get("writer") for i, f in incoming.items() if i in targets}
+    for memory_id, writer in judges.items():
+        found = incoming[memory_id]
+        theirs = {to for to in targets if writer_of.get(to) == writer}
+        found.links = [
+            (to, relation if relation not in JUDGING or to in theirs else "related")
+            for to, relation in found.links
+        ]
+        if found.columns.get("supersedes") not in theirs:
             found.columns["supersedes"] = None
 
 
