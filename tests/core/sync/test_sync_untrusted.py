@@ -778,3 +778,7 @@ def test_another_writers_file_replaces_only_its_own_memories(machines):
     assert machines.run("b", lambda s: s.get(rule)["links"]) == [
         {"id": note, "relation": "related", "direction": "in"}
     ]
+    # a machine joining the remote takes the writers there for the person's: judged as written
+    machines.init("c")
+    machines.sync("c")
+    assert machines.run("c", lambda s: s.get(note)["supersedes"]) == rule

@@ -101,7 +101,8 @@ def checked_changes(
             continue
         incoming[memory_id] = found
     _links_within(remote, excluded, incoming)
-    _judging_only_their_own(incoming, authors)
+    if not (own and not joined):  # joining: the writers there are the person's machines
+        _judging_only_their_own(incoming, authors)
     return out
 
 
@@ -160,12 +161,11 @@ def _judging_only_their_own(incoming: dict[str, Incoming], authors: Authorship) 
     writer_of |= {i: f.columns.get("writer") for i, f in incoming.items() if i in targets}
     for memory_id, writer in judges.items():
         found = incoming[memory_id]
-        theirs = {to for to in targets if writer_of.get(to) == writer}
         found.links = [
-            (to, relation if relation not in JUDGING or to in theirs else "related")
+            (to, relation if relation not in JUDGING or writer_of.get(to) == writer else "related")
             for to, relation in found.links
         ]
-        if found.columns.get("supersedes") not in theirs:
+        if writer_of.get(found.columns.get("supersedes")) != writer:
             found.columns["supersedes"] = None
 
 
