@@ -371,3 +371,50 @@ def _lines(fd: int, count: int, seconds: float) -> list[bytes]:
                 break
             data += chunk
     return data.splitlines()
+
+
+def test_the_bridge_reads_no_further_while_its_answers_wait_unwritten():
+    """Red team (stop 67): a host that asked on and never read stdout took the bridge to
+    390 MB in a minute. Reading waits while the limit of answers is unwritten, and goes on
+    as each is written or cancelled by the host."""
+    import io
+    import threading
+    import time
+
+    from memdesk.api.mcp_bridge import _BoundedLines
+    from memdesk.api.mcp_in_flight import InFlight
+
+    def asked(n):
+        return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/list"}).encode() + b"\n"
+
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
+    notice = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    stream = io.BytesIO(
+        asked(1) + asked(2) + json.dumps(notice).encode() + b"\n" + asked(3)
+        + json.dumps(cancel).encode() + b"\n" + asked(4) + asked(5)
+    )  # fmt: skip
+    in_flight = InFlight(limit=2, wait_s=30)
+    lines = _BoundedLines(stream, limit=1000, in_flight=in_flight)
+    read = []
+
+    def read_all():
+        while line := lines.readline():
+            read.append(line)
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    time.sleep(0.3)
+    assert len(read) == 3  # two requests and a notice; the third request waits
+    in_flight.answered(1)
+    time.sleep(0.3)
+    assert len(read) == 6  # request 3 read, and the cancel of 2 freed a place for 4
+    in_flight.answered(3)
+    reader.join(timeout=5)
+    assert len(read) == 7
+    # one id asked again and again holds as many places as it was asked
+    again = InFlight(limit=2, wait_s=0.2)
+    for _ in range(3):
+        again.read({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
+    started = time.monotonic()
+    again.read({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
+    assert time.monotonic() - started >= 0.2

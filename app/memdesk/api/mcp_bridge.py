@@ -32,6 +32,7 @@ from mcp.types import (
 from memdesk import __version__
 from memdesk.api import headless, mcp_tools, naming, projects, protocol
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
+from memdesk.api.mcp_in_flight import MAX_IN_FLIGHT, Answering, InFlight
 
 logger = logging.getLogger(__name__)
 
@@ -218,8 +219,8 @@ class _BoundedLines:
     took the bridge past 1 GB. A longer line is skipped to its end, and read as an empty
     one (not JSON: the SDK sets it aside)."""
 
-    def __init__(self, raw: BinaryIO, limit: int) -> None:
-        self._raw, self._limit = raw, limit
+    def __init__(self, raw: BinaryIO, limit: int, in_flight: InFlight | None = None) -> None:
+        self._raw, self._limit, self._in_flight = raw, limit, in_flight
 
     def readline(self) -> str:
         line = self._raw.readline(self._limit + 1)
@@ -227,25 +228,31 @@ class _BoundedLines:
             while (rest := self._raw.readline(1 << 16)) and not rest.endswith(b"\n"):
                 pass
             return "\n"
-        return _answerable(line.decode("utf-8", "replace"))
+        line, message = _answerable(line.decode("utf-8", "replace"))
+        if self._in_flight is not None and message is not None:
+            self._in_flight.read(message)
+        return line
 
 
-def _answerable(line: str) -> str:
+def _answerable(line: str) -> tuple[str, dict[str, Any] | None]:
     """A request its SDK would set aside without a word, made one it answers: "invalid
     params" for `params` given as a list, a string or a number, nested past MAX_DEPTH (a tool
     call 500 deep was never answered), or a key given twice (the SDK took the last `op`; the
     socket refuses it); a request with no "jsonrpc" or another version is read as 2.0; a
     lone surrogate is read as U+FFFD and named in the answer, a byte-order mark dropped. A
-    host waits for ever on an id never answered."""
+    host waits for ever on an id never answered. With the line, the message it carries (None
+    when it is no JSON object)."""
     line = line.removeprefix("\ufeff")
     try:
         message = json.loads(line, object_pairs_hook=_once_each)
     except RecursionError:
         return _params_dropped(line)
     except ValueError:
-        return line if not isinstance(sys.exc_info()[1], _KeyTwice) else _params_dropped(line)
+        if isinstance(sys.exc_info()[1], _KeyTwice):
+            return _params_dropped(line)
+        return line, None
     if not isinstance(message, dict):
-        return line
+        return line, None
     params, named = message.get("params"), message.get("id")
     asked = isinstance(message.get("method"), str) and isinstance(named, int | str)
     mended = False
@@ -254,9 +261,9 @@ def _answerable(line: str) -> str:
     if asked and not isinstance(named, bool) and message.get("jsonrpc") != "2.0":
         message["jsonrpc"], mended = "2.0", True  # none, or "1.0": answered all the same
     if not mended and "\\ud" not in line.lower():
-        return line
+        return line, message
     text = json.dumps(message, ensure_ascii=False)
-    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text) + "\n"
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text) + "\n", message
 
 
 MAX_DEPTH = 64  # nesting of a tool's arguments; the SDK's parser stops far below Python's
@@ -286,17 +293,17 @@ def _deeper_than(value: Any, depth: int) -> bool:
     return False
 
 
-def _params_dropped(line: str) -> str:
+def _params_dropped(line: str) -> tuple[str, dict[str, Any] | None]:
     """The request's id, method and version as they open the line, without its params; the
     line as it was (set aside) when they do not."""
     found = _TOP.match(line)
     if found is None:
-        return line
+        return line, None
     try:
         head = json.loads("{" + found[1].rstrip().rstrip(",") + "}")
     except ValueError:
-        return line
-    return json.dumps({**head, "params": {}}) + "\n"
+        return line, None
+    return json.dumps({**head, "params": {}}) + "\n", head
 
 
 def run(args: argparse.Namespace) -> int:
@@ -307,9 +314,13 @@ def run(args: argparse.Namespace) -> int:
     server = build_server(backend, projects.project_of(os.getcwd()))
 
     async def serve() -> None:
-        lines = anyio.wrap_file(_BoundedLines(sys.stdin.buffer, protocol.MAX_LINE_BYTES))
-        async with stdio_server(stdin=lines) as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+        # A host that never read its answers while it went on asking took the bridge to 390 MB
+        # in a minute: it reads no further while MAX_IN_FLIGHT answers wait to be written.
+        in_flight = InFlight(MAX_IN_FLIGHT)
+        raw = _BoundedLines(sys.stdin.buffer, protocol.MAX_LINE_BYTES, in_flight)
+        async with stdio_server(stdin=anyio.wrap_file(raw)) as (read, write):
+            answering = Answering(write, in_flight)
+            await server.run(read, answering, server.create_initialization_options())
 
     # The host stops its MCP servers with SIGINT, then SIGTERM: stdin is read in a thread no
     # cancellation reaches, so the bridge went on (Claude Code logged "SIGINT failed" at every
