@@ -1740,3 +1740,17 @@ def test_a_plain_statement_with_nothing_tying_it_to_how_things_stay_is_asked(mes
 )
 def test_a_statement_tied_by_a_person_a_value_or_a_please_is_still_stored(message):
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("Anything that goes into the billing schema needs a review from Priya.", "priya"),
+        ("Everything that ships to the app store gets a smoke test on a real device.", "smoke"),
+        ("Nothing that touches payroll data leaves the EU region, ever.", "eu region"),
+    ],
+)
+def test_a_rule_said_of_anything_or_everything_is_stored_not_read_as_a_task(message, evidence):
+    """ "Anything that …" was read as an order to do something ("move that …"): the team's
+    rule was asked about, or dropped."""
+    assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])

@@ -11,7 +11,8 @@ _I = re.IGNORECASE
 
 # What holds beyond the task at hand.
 GENERAL = re.compile(
-    r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|any(?:where)?|"
+    r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|"
+    r"any(?:where)?|"
     r"no exceptions|non-negotiable|house style|by default|as a rule|in general|generally|the rule|"
     r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
@@ -115,7 +116,10 @@ HANDLED_BY = re.compile(
     r"off|looked after|done) by (?-i:[A-Z][\w-]+)|"
     # "anything touching the cluster goes through Marta", "…, she's the owner of that platform"
     r"\b(?:goes|go|has to go|have to go|must go|needs to go) (?:through|past|via) "
-    r"(?-i:[A-Z][a-z][\w-]+)\b|\b(?:she|he)(?:'s| is) the (?:owner|maintainer|approver) of\b",
+    r"(?-i:[A-Z][a-z][\w-]+)\b|\b(?:she|he)(?:'s| is) the (?:owner|maintainer|approver) of\b|"
+    # "… needs a review from Priya", "requires sign-off from Ingrid"
+    r"\b(?:needs?|requires?|gets?|has to get|must get) (?:an? )?(?:review|sign-?off|approval|"
+    r"ok|okay|go-ahead|green light) (?:from|by) (?-i:[A-Z][a-z][\w-]+)\b",
     _I,
 )
 
@@ -151,10 +155,13 @@ TASK = re.compile(
 
 # A request by its shape, whatever its verb: a first word that is not a subject, then an
 # object ("Tag the new RDS instance …", "Hand-write the Error impls").
+# (An indefinite pronoun is no verb: "anything that touches the schema needs a review" is a
+# rule of the team, not a task.)
 IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?!(?:the|a|an|our|my|this|that|these|those|all|every|each|some|no|we|"
     r"i|it|they|you|there|here|staging|prod|production|ci|for|in|on|at|with|from|to|by|after|"
-    r"before|during|across|under|over|about|per|via|once|when|if)\b)[a-z][\w-]*\s+(?:the|a|an|our|"
+    r"before|during|across|under|over|about|per|via|once|when|if|(?:any|every|no|some)"
+    r"(?:thing|one|body|where)|whatever|whoever|wherever|whenever)\b)[a-z][\w-]*\s+(?:the|a|an|our|"
     r"my|this|that|these|those|all|every|some|it|them|me|us|your|its|their)\b",
     _I,
 )
