@@ -182,3 +182,24 @@ def test_showing_an_agents_repetitive_memory_compares_a_bounded_number_of_words(
         panel.history.versions.setCurrentRow(0)
         assert "a" in panel.history.diff.toPlainText()
     assert max(compared, default=0) <= 1_000_000
+
+
+def test_an_agents_table_bomb_is_shown_as_its_lines_not_millions_of_cells(qtbot, service):
+    """Red team (stop 68): a 200-column header over bare "|" rows, repeated in 64 KB, made
+    2.9 million table cells: selecting the memory froze the window, and every agent it
+    serves, for minutes at 3 GB. A real table still shows as one."""
+    from memdesk.ui.detail.detail_panel import DetailPanel
+
+    header = "|" + "|".join(f"c{n}" for n in range(200)) + "|\n|" + "|".join("-" * 200) + "|\n"
+    bomb = service.add("Bomb\n\n" + (header + "|\n" * 300) * 25, actor=CLAUDE)
+    table = service.add("Ports\n\n| service | port |\n|---|---|\n| api | 8080 |", actor=CLAUDE)
+    panel = DetailPanel(service)
+    qtbot.addWidget(panel)
+    panel.show_memory(bomb["id"])
+    shown = panel.browser.toHtml()
+    assert "c199" in shown
+    assert len(shown) < 20 * len(bomb["content"])
+    details = shown.count("<td")  # the panel's own table of who wrote it and when
+    assert details < 100
+    panel.show_memory(table["id"])
+    assert panel.browser.toHtml().count("<td") == details + 4

@@ -37,18 +37,24 @@ hr { color: rgba(128, 128, 128, 110); }
 """
 
 
-def _parser(breaks: bool) -> MarkdownIt:
-    return (
-        MarkdownIt("commonmark", {"html": False, "typographer": False, "breaks": breaks})
-        .enable("table")
-        .enable("strikethrough")
-    )
+def _parser(breaks: bool, tables: bool = True) -> MarkdownIt:
+    parser = MarkdownIt("commonmark", {"html": False, "typographer": False, "breaks": breaks})
+    parser.add_render_rule("image", _image_as_text)
+    return parser.enable("strikethrough").enable("table" if tables else [])
 
 
-_PARSER = _parser(breaks=False)
-# The identity profile is read line by line (each line an entry): a line is not a paragraph's
-# soft wrap there.
-_BY_LINE = _parser(breaks=True)
+# A table's rows are filled to its header's width: 1.9 KB of a 200-column header over bare
+# "|" rows became 180,000 tokens, and an agent's 64 KB of them froze the window (and every
+# agent it serves) for minutes at 3 GB. Past this many cells a text's tables are shown as the
+# lines they were written as.
+MAX_TABLE_CELLS = 20_000
+
+
+def _cells_at_most(text: str) -> int:
+    """An upper bound of the cells the text's tables could fill: its lines that could be table
+    rows, each as wide as its widest line."""
+    lines = [line for line in text.splitlines() if "|" in line]
+    return len(lines) * (max((line.count("|") for line in lines), default=0) + 1)
 
 
 def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) -> str:
@@ -57,8 +63,11 @@ def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) ->
     return f"[image: {html.escape(alt)} — {html.escape(token.attrGet('src') or '')}]"
 
 
-_PARSER.add_render_rule("image", _image_as_text)
-_BY_LINE.add_render_rule("image", _image_as_text)
+_PARSER = _parser(breaks=False)
+# The identity profile is read line by line (each line an entry): a line is not a paragraph's
+# soft wrap there.
+_BY_LINE = _parser(breaks=True)
+_NO_TABLES = {False: _parser(breaks=False, tables=False), True: _parser(breaks=True, tables=False)}
 
 
 class SafeBrowser(QTextBrowser):
@@ -78,6 +87,8 @@ def render_markdown(text: str, *, by_line: bool = False) -> str:
     """A complete HTML document for `QTextBrowser.setHtml`, styled for either palette; with
     `by_line`, each line of a paragraph is shown on its own line."""
     parser = _BY_LINE if by_line else _PARSER
+    if _cells_at_most(text or "") > MAX_TABLE_CELLS:
+        parser = _NO_TABLES[by_line]
     # A fenced block ends with a newline, which Qt would show as an empty shaded line.
     body = parser.render(text or "").replace("\n</code></pre>", "</code></pre>")
     return f"<html><head><style>{STYLESHEET}</style></head><body>{body}</body></html>"
