@@ -276,6 +276,29 @@ def test_plan_import_lists_the_errors_of_a_bad_file(service, exported):
     assert plan["errors"][0].startswith("memories[0]")
 
 
+def test_a_file_of_millions_of_bad_records_is_checked_to_its_first_problems(service):
+    """Red team (stop 68): 100 MB of bare numbers in place of memories took 6.3 GB, one
+    error line kept for each of 52 million records; the Import dialog reads files the same
+    way. Checking stops at the first problems, and says so."""
+    from memdesk.core.files import importing
+
+    document = {"format": "memdesk-export", "version": 1, "memories": [0] * 200_000}
+    checked = []
+    real = importing._checked
+
+    def counted(*args):
+        checked.append(args[0])
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importing, "_checked", counted)
+        plan = service.plan_import(json.dumps(document))
+    assert len(plan["errors"]) == importing.MAX_ERRORS
+    assert len(checked) == importing.MAX_ERRORS
+    with pytest.raises(ValidationError, match="checking stopped there"):
+        service.import_json(json.dumps(document))
+
+
 def test_reimporting_the_same_export_changes_nothing(service, exported, dump):
     _ids, document = exported
     before = dump()

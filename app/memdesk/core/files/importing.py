@@ -82,23 +82,31 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         raise ValidationError('"memories" and "links" must be lists', field="memories")
     errors: list[str] = []
     latest = clock.latest_believable()
-    records = [_checked(n, record, errors, latest) for n, record in enumerate(memories)]
+    # Checking stops at MAX_ERRORS problems: a 100 MB file of 52 million bare numbers took
+    # 6.3 GB for one error line each, and the window's Import dialog reads files the same way.
+    records = []
+    for n, record in enumerate(memories):
+        if len(errors) >= MAX_ERRORS:
+            break
+        records.append(_checked(n, record, errors, latest))
     seen: set[str] = set()
     for n, record in enumerate(records):
         if record and record["id"] in seen:
             errors.append(f"memories[{n}] (id {record['id']}): id appears twice in the file")
         elif record:
             seen.add(record["id"])
-    checked_links = [_checked_link(n, link, errors) for n, link in enumerate(links)]
+    checked_links = []
+    for n, link in enumerate(links):
+        if len(errors) >= MAX_ERRORS:
+            break
+        checked_links.append(_checked_link(n, link, errors))
     if errors:
-        shown = errors[:MAX_ERRORS]
-        more = f"\n… and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+        stopped = "\n… checking stopped there" if len(errors) >= MAX_ERRORS else ""
         raise ValidationError(
-            f"{len(errors)} problem(s) in the file; nothing was imported:\n"
-            + "\n".join(shown)
-            + more,
+            f"{len(errors)}{'+' if stopped else ''} problem(s) in the file; nothing was "
+            "imported:\n" + "\n".join(errors[:MAX_ERRORS]) + stopped,
             field="memories",
-            errors=errors,
+            errors=errors[:MAX_ERRORS],
         )
     return records, checked_links  # type: ignore[return-value]
 
