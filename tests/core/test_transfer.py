@@ -597,6 +597,30 @@ def test_a_file_rewording_the_persons_own_words_says_so_before_and_after(service
     assert service.history(rule["id"])[0]["content"] == "Never run rm -rf on the home folder"
 
 
+def test_a_file_gives_no_memory_of_the_persons_away_and_names_one_it_retires(service):
+    """Red team (stop 68): a crafted export handed the person's rule, words unchanged, to
+    "evil-bot", which then rewrote it as its own, and retired the person's identity line;
+    the dry run said "changed: 2, changed_your_words: 0"."""
+    evil = agent("evil-bot")
+    rule = service.add("Never push to main; every change goes through a PR")
+    line = service.add("Name: Ana", layer="L0")
+    document = json.loads(service.export("json"))
+    by_id = {m["id"]: m for m in document["memories"]}
+    document["memories"] = [
+        _bumped(by_id[rule["id"]], source="agent", agent="evil-bot"),
+        _bumped(by_id[line["id"]], status="inactive"),
+    ]
+    text = json.dumps(document)
+
+    # the rule stays the person's, so only the retired line changes what is theirs
+    assert service.plan_import(text)["changed_your_words"] == [line["id"]]
+    service.import_json(text)
+    kept = service.get(rule["id"])
+    assert (kept["source"], kept["agent"]) == ("user", None)
+    with pytest.raises(NotAllowed):
+        service.update(rule["id"], content="Push to main directly", actor=evil)
+
+
 def test_a_field_given_twice_in_an_import_is_refused(service):
     """`"layer": "L1", "layer": "L0"` was read as its last value: a reader of the file saw
     L1, and the memory went into the identity given to every agent."""

@@ -81,10 +81,10 @@ def test_changed_and_unchanged_memories_are_told_apart(qtbot, dialog, service, t
     _load(qtbot, dialog, _write(tmp_path / "in.json", records))
 
     assert "1 memory will change" in dialog.summary.text()
-    assert "Of them, 1 memory in your own words." in dialog.summary.text()
+    assert "Of them, 1 memory of your own." in dialog.summary.text()
     assert "1 memory already here, unchanged." in dialog.summary.text()
     group = dialog.plan_tree.topLevelItem(0)
-    assert group.text(0) == "Will change your own words (1)"
+    assert group.text(0) == "Will change your own (1)"
     assert group.child(0).text(0) == "Line length is 100"
 
     with qtbot.waitSignal(dialog.imported, timeout=5000):

@@ -266,17 +266,27 @@ def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
     return {row.uuid: row for row in query}
 
 
+# What of the person's memory a file's change is named for: its words, and whether and where
+# it stays (a crafted file retired the person's identity line, counted with no word of it).
+_YOURS_SEEN = ("content", "status", "layer")
+
+
 def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """What an import would do: ids added, ids changed (`yours_reworded`: those of them whose words
-    here are the person's own), how many are already identical, ids the store holds a later
-    version of (left as they are: an older export made the older text the next version, as
-    if the person had gone back to it), and ids kept private: a file does not share what the
-    person keeps private here (a crafted export bumped a private memory's version with
-    `"visibility": "shared"`, and agents read it)."""
+    """What an import would do: ids added, ids changed (`yours_reworded`: those of them that are
+    the person's own here, reworded, retired or moved; they stay the person's), how many are
+    already identical, ids the store holds a later version of (left as they are: an older
+    export made the older text the next version, as if the person had gone back to it), and
+    ids kept private: a file does not share what the person keeps private here (a crafted
+    export bumped a private memory's version with `"visibility": "shared"`, and agents read
+    it)."""
     existing = _existing([r["id"] for r in records])
     added, changed, older, kept_private, yours_reworded, unchanged = [], [], [], [], [], 0
     for record in records:
         row = existing.get(record["id"])
+        if row is not None and row.source == "user":
+            # A file does not give the person's memory away either: one handed their rule to
+            # "evil-bot", which then rewrote it as its own.
+            record["source"], record["agent"] = "user", None
         if row is None:
             added.append(record["id"])
         elif _state(to_dict(row)) == _state(record):
@@ -287,7 +297,7 @@ def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
             kept_private.append(record["id"])
         else:
             changed.append(record["id"])
-            if row.source == "user" and row.content != record["content"]:
+            if row.source == "user" and any(getattr(row, f) != record[f] for f in _YOURS_SEEN):
                 yours_reworded.append(record["id"])
     return {
         "added": added,

@@ -174,7 +174,7 @@ class ImportDialog(TransferDialog):
                 "(the current text stays in their history)."
             )
         if yours := plan.get("changed_your_words", []):
-            parts.append(f"<b>Of them, {_memories(len(yours))} in your own words.</b>")
+            parts.append(f"<b>Of them, {_memories(len(yours))} of your own.</b>")
         if older:
             parts.append(
                 f"{_memories(len(older))} older than here, left as they are (a later version "
@@ -193,7 +193,7 @@ class ImportDialog(TransferDialog):
         yours = set(plan.get("changed_your_words", []))
         for heading, ids in (
             ("Will be added", added),
-            ("Will change your own words", [i for i in changed if i in yours]),
+            ("Will change your own", [i for i in changed if i in yours]),
             ("Will change", [i for i in changed if i not in yours]),
             ("Kept private, left as they are", private),
         ):
