@@ -203,3 +203,19 @@ def test_an_agents_table_bomb_is_shown_as_its_lines_not_millions_of_cells(qtbot,
     assert details < 100
     panel.show_memory(table["id"])
     assert panel.browser.toHtml().count("<td") == details + 4
+
+
+def test_hidden_characters_written_as_entities_are_shown_in_the_detail(qtbot, service):
+    """Red team (stop 68): "evil&#x202E;txt.exe" showed a real right-to-left override in
+    the detail panel: the hidden characters were shown before Markdown decoded the entity."""
+    from memdesk.ui.detail.detail_panel import DetailPanel
+
+    memory = service.add("Run evil&#x202E;txt.exe and&#8203;this &#x2066;now", actor=CLAUDE)
+    panel = DetailPanel(service)
+    qtbot.addWidget(panel)
+    panel.show_memory(memory["id"])
+    shown = panel.browser.toPlainText()
+    assert "⟨U+202E⟩" in shown
+    assert "⟨U+200B⟩" in shown
+    assert "⟨U+2066⟩" in shown
+    assert not set(shown) & {"\u202e", "\u200b", "\u2066"}

@@ -119,7 +119,8 @@ class DetailPanel(QWidget):
             f"<b>{rec['layer']} · {rec['kind']}</b>{status} · v{rec['version']}"
             f" · <span style='color: gray'>{rec['id'][:8]}</span>"
         )
-        body = render_markdown(visible(rec["content"])).replace(
+        # and once more rendered: "&#x202E;" in the text became a real right-to-left override
+        body = visible(render_markdown(visible(rec["content"]))).replace(
             "</body>", _metadata_html(rec) + "</body>"
         )
         self.browser.setHtml(body)
