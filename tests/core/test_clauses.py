@@ -1754,3 +1754,20 @@ def test_a_rule_said_of_anything_or_everything_is_stored_not_read_as_a_task(mess
     """ "Anything that …" was read as an order to do something ("move that …"): the team's
     rule was asked about, or dropped."""
     assert any(evidence in content.lower() for content in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a hedge in chat shorthand
+        "afaik our backups always go to the eu bucket",
+        "iirc we always squash merge in this repo",
+        # a plan for a day, however the day is written
+        "plan for tmrw: we ship the beta build to our testers",
+        # a reaction to what was shown, however long the thing named
+        "nice, thats exactly the kind of well commented shell script i like",
+    ],
+    ids=["afaik", "iirc", "tmrw", "reaction"],
+)
+def test_a_hedge_a_plan_for_tomorrow_or_a_reaction_in_chat_shorthand_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
