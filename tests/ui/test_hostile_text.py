@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QAbstractItemView, QGraphicsView, QLabel, QWidget
 from memdesk.core import agent
 from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.injections_dialog import InjectionsDialog
+from memdesk.ui.detail.detail_panel import DetailPanel
 from tests.ui.window_helpers import open_window, settle
 
 # A harmless image name: the test looks at how each widget would read the text, and a real
@@ -162,8 +163,6 @@ def test_showing_an_agents_repetitive_memory_compares_a_bounded_number_of_words(
     with itself, word by word, in quadratic time."""
     import difflib
 
-    from memdesk.ui.detail.detail_panel import DetailPanel
-
     compared: list[int] = []
     matcher = difflib.SequenceMatcher
 
@@ -175,8 +174,7 @@ def test_showing_an_agents_repetitive_memory_compares_a_bounded_number_of_words(
     first = service.add("Angle " + "<a " * 20_000, actor=CLAUDE)
     edited = service.add("Emph " + "*a **a " * 4_000, actor=CLAUDE)
     service.update(edited["id"], content="Emph " + "*a **a " * 4_000 + "more", actor=CLAUDE)
-    panel = DetailPanel(service)
-    qtbot.addWidget(panel)
+    panel = _detail_panel(qtbot, service)
     for memory in (first, edited):
         panel.show_memory(memory["id"])
         panel.history.versions.setCurrentRow(0)
@@ -188,13 +186,10 @@ def test_an_agents_table_bomb_is_shown_as_its_lines_not_millions_of_cells(qtbot,
     """Red team (stop 68): a 200-column header over bare "|" rows, repeated in 64 KB, made
     2.9 million table cells: selecting the memory froze the window, and every agent it
     serves, for minutes at 3 GB. A real table still shows as one."""
-    from memdesk.ui.detail.detail_panel import DetailPanel
-
     header = "|" + "|".join(f"c{n}" for n in range(200)) + "|\n|" + "|".join("-" * 200) + "|\n"
     bomb = service.add("Bomb\n\n" + (header + "|\n" * 300) * 25, actor=CLAUDE)
     table = service.add("Ports\n\n| service | port |\n|---|---|\n| api | 8080 |", actor=CLAUDE)
-    panel = DetailPanel(service)
-    qtbot.addWidget(panel)
+    panel = _detail_panel(qtbot, service)
     panel.show_memory(bomb["id"])
     shown = panel.browser.toHtml()
     assert "c199" in shown
@@ -208,14 +203,17 @@ def test_an_agents_table_bomb_is_shown_as_its_lines_not_millions_of_cells(qtbot,
 def test_hidden_characters_written_as_entities_are_shown_in_the_detail(qtbot, service):
     """Red team (stop 68): "evil&#x202E;txt.exe" showed a real right-to-left override in
     the detail panel: the hidden characters were shown before Markdown decoded the entity."""
-    from memdesk.ui.detail.detail_panel import DetailPanel
-
     memory = service.add("Run evil&#x202E;txt.exe and&#8203;this &#x2066;now", actor=CLAUDE)
-    panel = DetailPanel(service)
-    qtbot.addWidget(panel)
+    panel = _detail_panel(qtbot, service)
     panel.show_memory(memory["id"])
     shown = panel.browser.toPlainText()
     assert "⟨U+202E⟩" in shown
     assert "⟨U+200B⟩" in shown
     assert "⟨U+2066⟩" in shown
     assert not set(shown) & {"\u202e", "\u200b", "\u2066"}
+
+
+def _detail_panel(qtbot, service) -> DetailPanel:
+    panel = DetailPanel(service)
+    qtbot.addWidget(panel)
+    return panel
