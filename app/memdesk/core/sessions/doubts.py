@@ -223,13 +223,13 @@ def _follows_from_before(sentence: str, message_prose: str) -> bool:
 # compiled anew for each one, Python's cache of 512 overflowed, and a 1,000-message transcript
 # of an agent's took 5.6 s to read.
 def _starts_of(part: str, text: str) -> Iterator[int]:
-    lowered, part = text.lower(), part.lower()
-    if len(lowered) != len(text):  # a letter whose lower case is longer ("İ"): read as is
-        lowered, part = text, part
-    start = lowered.find(part)
+    within, wanted = text.lower(), part.lower()
+    if len(within) != len(text):  # a letter whose lower case is longer ("İ"): read as is
+        within, wanted = text, part
+    start = within.find(wanted)
     while start >= 0:
         yield start
-        start = lowered.find(part, start + 1)
+        start = within.find(wanted, start + 1)
 
 
 def _ends_of(part: str, text: str) -> Iterator[int]:

@@ -40,7 +40,8 @@ hr { color: rgba(128, 128, 128, 110); }
 def _parser(breaks: bool, tables: bool = True) -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False, "breaks": breaks})
     parser.add_render_rule("image", _image_as_text)
-    return parser.enable("strikethrough").enable("table" if tables else [])
+    parser.enable("strikethrough")
+    return parser.enable("table") if tables else parser
 
 
 # A table's rows are filled to its header's width: 1.9 KB of a 200-column header over bare
