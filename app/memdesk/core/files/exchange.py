@@ -1,4 +1,4 @@
-"""Export to JSON or Markdown, and importing an export (the formats: importing.py)."""
+"""JSON or Markdown export, and importing an export (read: importing.py, written: applying.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from memdesk.core import rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import ValidationError
-from memdesk.core.files import export, importing
+from memdesk.core.files import applying, export, importing
 from memdesk.core.search.filters import Filters
 
 
@@ -60,8 +60,8 @@ class Exchange:
         try:
             records, links = importing.parse(text)
         except ValidationError as exc:
-            return importing.nothing_planned(exc.data.get("errors", [exc.message]))
-        return {**importing.plan(records), "errors": importing.refusals(records, links)}
+            return applying.nothing_planned(exc.data.get("errors", [exc.message]))
+        return {**applying.plan(records), "errors": applying.refusals(records, links)}
 
     def import_json(
         self, text: str, *, progress: export.Progress | None = None, actor: Actor = USER
@@ -80,6 +80,6 @@ class Exchange:
         )
         records, links = importing.parse(text)
         with self.desk.write() as pending:
-            return importing.apply(
+            return applying.apply(
                 records, links, pending, touch=self.desk.touch, progress=progress, actor=actor
             )

@@ -1,7 +1,8 @@
-"""Importing an export (export.py writes them) all-or-nothing.
+"""Reading an export (export.py writes them) for an import, all-or-nothing.
 
-An import is validated completely before anything is written, then applied in one
-transaction: a bad file changes nothing and its errors name the record and the field.
+An import is validated completely before anything is written (here), then applied in one
+transaction (`applying`): a bad file changes nothing and its errors name the record and the
+field.
 """
 
 from __future__ import annotations
@@ -12,14 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from memdesk.core import clock, rules, validate
-from memdesk.core.actor import USER, Actor
-from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
-from memdesk.core.events import Change
-from memdesk.core.files.export import FORMAT, FORMAT_VERSION, PAGE, Progress, report
+from memdesk.core.errors import MemdeskError, ValidationError
+from memdesk.core.files.export import FORMAT, FORMAT_VERSION
 from memdesk.core.guard import withhold
-from memdesk.core.memory.records import PUBLIC_FIELDS, keep_version, to_dict
-from memdesk.core.search import neighbours
-from memdesk.store import MAX_COUNT, Link, Memory, MemoryVersion, among
+from memdesk.store import MAX_COUNT
 
 MAX_ERRORS = 50
 MAX_IMPORT_BYTES = 1024 * 1024 * 1024  # a million memories with their histories fit
@@ -84,22 +81,16 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     latest = clock.latest_believable()
     # Checking stops at MAX_ERRORS problems: a 100 MB file of 52 million bare numbers took
     # 6.3 GB for one error line each, and the window's Import dialog reads files the same way.
-    records = []
-    for n, record in enumerate(memories):
-        if len(errors) >= MAX_ERRORS:
-            break
-        records.append(_checked(n, record, errors, latest))
+    records = _until_too_many(
+        memories, errors, lambda n, record: _checked(n, record, errors, latest)
+    )
     seen: set[str] = set()
     for n, record in enumerate(records):
         if record and record["id"] in seen:
             errors.append(f"memories[{n}] (id {record['id']}): id appears twice in the file")
         elif record:
             seen.add(record["id"])
-    checked_links = []
-    for n, link in enumerate(links):
-        if len(errors) >= MAX_ERRORS:
-            break
-        checked_links.append(_checked_link(n, link, errors))
+    checked_links = _until_too_many(links, errors, lambda n, link: _checked_link(n, link, errors))
     if errors:
         stopped = "\n… checking stopped there" if len(errors) >= MAX_ERRORS else ""
         raise ValidationError(
@@ -109,6 +100,18 @@ def parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             errors=errors[:MAX_ERRORS],
         )
     return records, checked_links  # type: ignore[return-value]
+
+
+def _until_too_many(
+    items: list[Any], errors: list[str], check: Callable[[int, Any], dict[str, Any] | None]
+) -> list[dict[str, Any] | None]:
+    """`check(n, item)` of each item, until the problems found reach MAX_ERRORS."""
+    checked = []
+    for n, item in enumerate(items):
+        if len(errors) >= MAX_ERRORS:
+            break
+        checked.append(check(n, item))
+    return checked
 
 
 def _checked(n: int, record: object, errors: list[str], latest: str) -> dict[str, Any] | None:
@@ -258,215 +261,3 @@ def _checked_link(n: int, link: object, errors: list[str]) -> dict[str, Any] | N
         "relation": link["relation"],
         "created_at": link.get("created_at") or clock.now(),
     }
-
-
-def _existing(uuids: list[str], columns: tuple = ()) -> dict[str, Memory]:
-    """Rows by uuid."""
-    query = Memory.select(*columns).where(Memory.uuid.in_(among(uuids)))
-    return {row.uuid: row for row in query}
-
-
-# What of the person's memory a file's change is named for: its words, and whether and where
-# it stays (a crafted file retired the person's identity line, counted with no word of it).
-_YOURS_SEEN = ("content", "status", "layer")
-
-
-def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """What an import would do: ids added, ids changed (`yours_reworded`: those of them that are
-    the person's own here, reworded, retired or moved; they stay the person's), how many are
-    already identical, ids the store holds a later version of (left as they are: an older
-    export made the older text the next version, as if the person had gone back to it), and
-    ids kept private: a file does not share what the person keeps private here (a crafted
-    export bumped a private memory's version with `"visibility": "shared"`, and agents read
-    it)."""
-    existing = _existing([r["id"] for r in records])
-    added, changed, older, kept_private, yours_reworded, unchanged = [], [], [], [], [], 0
-    for record in records:
-        row = existing.get(record["id"])
-        if row is not None and row.source == "user":
-            # A file does not give the person's memory away either: one handed their rule to
-            # "evil-bot", which then rewrote it as its own.
-            record["source"], record["agent"] = "user", None
-        if row is None:
-            added.append(record["id"])
-        elif _state(to_dict(row)) == _state(record):
-            unchanged += 1
-        elif record["version"] < row.version:
-            older.append(record["id"])
-        elif row.visibility == "private" and record["visibility"] != "private":
-            kept_private.append(record["id"])
-        else:
-            changed.append(record["id"])
-            if row.source == "user" and any(getattr(row, f) != record[f] for f in _YOURS_SEEN):
-                yours_reworded.append(record["id"])
-    return {
-        "added": added,
-        "changed": changed,
-        "changed_your_words": yours_reworded,
-        "older": older,
-        "kept_private": kept_private,
-        "unchanged": unchanged,
-    }
-
-
-def nothing_planned(errors: list[str]) -> dict[str, Any]:
-    """A plan of a file that cannot be imported: nothing to do, and why."""
-    return {
-        "added": [],
-        "changed": [],
-        "changed_your_words": [],
-        "older": [],
-        "kept_private": [],
-        "unchanged": 0,
-        "errors": errors,
-    }
-
-
-def _state(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: record[k] for k in PUBLIC_FIELDS}
-
-
-def apply(
-    records: list[dict[str, Any]],
-    links: list[dict[str, Any]],
-    pending: list[Change],
-    *,
-    touch: Callable[[list[str]], None],
-    progress: Progress | None = None,
-    actor: Actor = USER,
-) -> dict[str, Any]:
-    """Write parsed `records` and `links` inside the caller's write transaction; `touch` is
-    told first which existing memories change (a recorded window action keeps their state)."""
-    todo = plan(records)
-    added, changed = set(todo["added"]), set(todo["changed"])
-    _check_identity_after(records, added | changed)
-    _link_ids(links, {r["id"] for r in records})
-    ends = {link["from"] for link in links} | {link["to"] for link in links}
-    touch(sorted(changed | (ends - added)))
-    total = len(records)
-    for done, record in enumerate(records, 1):
-        if record["id"] in added:
-            _insert(record)
-            pending.append(Change("created", record["id"], record["version"], actor.label))
-        elif record["id"] in changed:
-            _replace(record, actor, pending)
-        if done % PAGE == 0:
-            report(progress, done, total)
-    _insert_links(links)
-    for task in {r["task"] for r in records if r["task"] and r["id"] in added | changed}:
-        neighbours.refresh_task(task)
-    report(progress, total, total)
-    return {
-        "added": len(added),
-        "changed": len(changed),
-        "changed_your_words": len(todo["changed_your_words"]),
-        "older": len(todo["older"]),
-        "kept_private": len(todo["kept_private"]),
-        "unchanged": todo["unchanged"],
-        "ids": todo["added"],
-    }
-
-
-def refusals(records: list[dict[str, Any]], links: list[dict[str, Any]]) -> list[str]:
-    """What `apply` would refuse beyond the file's own checks, found without writing."""
-    found = []
-    todo = plan(records)
-    touched = set(todo["added"]) | set(todo["changed"])
-    for check in (
-        lambda: _check_identity_after(records, touched),
-        lambda: _link_ids(links, {r["id"] for r in records}),
-    ):
-        try:
-            check()
-        except MemdeskError as exc:
-            found.append(exc.message)
-    return found
-
-
-def _check_identity_after(records: list[dict[str, Any]], touched: set[str]) -> None:
-    kept = Memory.select().where(
-        (Memory.layer == "L0") & (Memory.status == "active") & Memory.uuid.not_in(list(touched))
-    )
-    kept_sizes = [len(r.content) for r in kept]
-    used = rules.profile_size(kept_sizes)
-    size = rules.profile_size(
-        kept_sizes
-        + [
-            len(r["content"])
-            for r in records
-            if r["id"] in touched and r["layer"] == "L0" and r["status"] == "active"
-        ]
-    )
-    if size > rules.IDENTITY_LIMIT:
-        raise IdentityFull(
-            f"after this import the identity (L0) would be {size:,} characters; the limit is "
-            f"{rules.IDENTITY_LIMIT:,} ({used:,} used by entries already here). Remove "
-            "identity entries here or in the file first.",
-            field="layer",
-            size=size,
-            limit=rules.IDENTITY_LIMIT,
-        )
-
-
-def _columns(record: dict[str, Any]) -> dict[str, Any]:
-    values = {k: record[k] for k in PUBLIC_FIELDS}
-    values["writer"] = record.get("writer")
-    values["tags"] = validate.dump_tags(record["tags"])
-    # The guard reads the text afresh (never trusted from the file); the doubt is kept.
-    values["flag"] = withhold.reasons_for(
-        record["content"], record["source"], earlier=json.dumps(record["doubt"]), labels=record
-    )
-    return values
-
-
-def _insert(record: dict[str, Any]) -> None:
-    row = Memory.create(uuid=record["id"], **_columns(record))
-    if record["versions"]:
-        MemoryVersion.insert_many(
-            [
-                {
-                    **v,
-                    "memory": row.id,
-                    "state": json.dumps(v["state"], ensure_ascii=False, sort_keys=True),
-                }
-                for v in record["versions"]
-            ]
-        ).execute()
-
-
-def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> None:
-    """An import that differs from what is here becomes a new version: nothing is lost."""
-    row = Memory.get(Memory.uuid == record["id"])
-    stamp = keep_version(row, actor, "import", None)
-    values = _columns(record)
-    values["version"] = row.version + 1
-    values["updated_at"] = stamp
-    if values.get("content", row.content) != row.content:
-        values["writer"] = None  # the words are this machine's now (see memory/versions.py)
-    Memory.update(**values).where(Memory.id == row.id).execute()
-    pending.append(Change("updated", row.uuid, values["version"], actor.label))
-
-
-def _link_ids(links: list[dict[str, Any]], in_file: set[str]) -> dict[str, int]:
-    """Database ids of every link end; a link to a memory that is nowhere is an error."""
-    wanted = {link["from"] for link in links} | {link["to"] for link in links}
-    rows = _existing(sorted(wanted), (Memory.id, Memory.uuid))
-    missing = sorted(wanted - set(rows) - in_file)
-    if missing:
-        raise ValidationError(
-            f"links name {len(missing)} memory id(s) that are neither in the file nor in this "
-            f"database (first: {missing[0]}); nothing was imported",
-            field="links",
-        )
-    return {uuid_: row.id for uuid_, row in rows.items()}
-
-
-def _insert_links(links: list[dict[str, Any]]) -> None:
-    ids = _link_ids(links, set())
-    for link in links:
-        Link.insert(
-            src=ids[link["from"]],
-            dst=ids[link["to"]],
-            relation=link["relation"],
-            created_at=link["created_at"],
-        ).on_conflict_ignore().execute()

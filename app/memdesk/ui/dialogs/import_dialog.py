@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from memdesk import paths
 from memdesk.core import USER, MemoryService, Step
-from memdesk.core.files.importing import MAX_IMPORT_BYTES, nothing_planned
+from memdesk.core.files.applying import nothing_planned
+from memdesk.core.files.importing import MAX_IMPORT_BYTES
 from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
 from memdesk.ui.plain_text import tip
 
