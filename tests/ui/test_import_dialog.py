@@ -181,6 +181,19 @@ def test_a_typed_path_and_enter_read_the_file_and_leave_the_dialog_open(qtbot, d
     assert dialog.summary.text() == "<b>1 memory will be added.</b>"
 
 
+def test_a_path_typed_as_soon_as_the_dialog_opens_is_read(qtbot, dialog, tmp_path):
+    """Opened with Ctrl+Shift+I under Xvfb, the focus sat on Cancel: the typed path went
+    nowhere and Enter closed the dialog."""
+    path = _write(tmp_path / "in.json", [_record("Uses uv, not pip")])
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.path_edit
+    qtbot.keyClicks(dialog.focusWidget(), str(path))
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not dialog.is_busy() and dialog.plan is not None, timeout=5000)
+    assert dialog.isVisible()
+
+
 @pytest.mark.parametrize("kind", ["folder", "fifo", "missing"])
 def test_a_path_that_is_no_readable_file_is_explained(qtbot, dialog, tmp_path, kind):
     import os

@@ -83,6 +83,9 @@ class ImportDialog(TransferDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.plan_tree, 1)
         layout.addWidget(self.error_list, 1)
+        # Opened from the keyboard (Ctrl+Shift+I), the path is what the person types next: the
+        # focus sat on Cancel, so the typed path went nowhere and Enter closed the dialog.
+        self.path_edit.setFocus()
 
     # -- choosing and planning -------------------------------------------------------------
 
