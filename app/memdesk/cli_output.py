@@ -248,6 +248,8 @@ def _sync(result: dict[str, Any]) -> str:
             lines.append(
                 f"met, not confirmed as yours: {writer} ({trust_command(writer)} if it is)"
             )
+        if result.get("notice"):
+            lines.append(f"note: {result['notice']}")
         return "\n".join(lines)
     lines = []
     for r in result["remotes"]:

@@ -677,6 +677,21 @@ def test_a_writer_new_to_the_persons_own_remote_is_not_the_person_until_confirme
     assert machines.run("b", lambda s: s.sync_status())["unconfirmed"] == []
 
 
+def test_a_machine_name_no_sync_has_met_is_trusted_with_a_word_on_its_spelling(machines):
+    """rt5, stop 68: `sync trust` took any name silently; a typo left the machine meant
+    unconfirmed with nothing said. (A machine that wrote nothing yet may be confirmed ahead.)"""
+    _first_push(machines)
+    machines.sync("b")
+    a_writer = machines.run("a", lambda s: s.sync_status()["writer"])
+
+    typo = machines.run("b", lambda s: s.sync_trust("ana@laptpo"))
+    met = machines.run("b", lambda s: s.sync_trust(a_writer))
+
+    assert "ana@laptpo has not written to your remote yet" in typo["notice"]
+    assert "check its spelling" in typo["notice"]
+    assert "notice" not in met
+
+
 @pytest.mark.parametrize("how", ["restore", "set up again"])
 def test_a_writer_told_as_not_the_persons_stays_so_after_a_restore_or_a_new_set_up(machines, how):
     """Red team 2, stop 66: a restore (or `sync remove` and `sync init` again) made the next

@@ -369,9 +369,9 @@ class Sync:
         sync."""
         rules.check_person(actor, "confirm a machine", field="writer", or_memdesk=True)
         config = sync_config.load(self.desk.path)
-        writers.trust(config, writer)
+        unmet = writers.trust(config, writer)
         sync_config.save(self.desk.path, config)
-        return self.sync_status(actor=actor)
+        return self.sync_status(actor=actor) | ({"notice": unmet} if unmet else {})
 
     def _write_merge(
         self,

@@ -54,8 +54,10 @@ def meet_kept(database: Path, config: Config, writers: set[Any], *, joining: boo
     return told
 
 
-def trust(config: Config, writer: object) -> None:
-    """Make `writer` one of the person's machines in `config` (the caller saves it)."""
+def trust(config: Config, writer: object) -> str | None:
+    """Make `writer` one of the person's machines in `config` (the caller saves it); what to
+    tell the person when no sync has met that name (a machine that wrote nothing yet, or a
+    typo: taken silently, the machine meant stayed unconfirmed)."""
     name = machine_name(writer)
     if name is None or name == config.writer:
         raise ValidationError(
@@ -63,8 +65,15 @@ def trust(config: Config, writer: object) -> None:
             f"writers met: {', '.join(config.met_writers) or 'none'}",
             field="writer",
         )
+    known = name in config.met_writers or name in config.own_writers
     config.own_writers = sorted(set(config.own_writers) | {name})
     config.met_writers = [w for w in config.met_writers if w != name]
+    if known:
+        return None
+    return (
+        f"{name} has not written to your remote yet: if that is not the name a machine of "
+        f"yours syncs as, check its spelling (`memdesk sync status` there says it)"
+    )
 
 
 def waiting_identity(found: Incoming, authors: Authorship) -> str | None:
