@@ -115,8 +115,11 @@ class DetailPanel(QWidget):
             self.history.load([])
             return
         status = "" if rec["status"] == "active" else f" · <b>{rec['status']}</b>"
+        # Who wrote it is said above the text too, where nothing the text holds can reach:
+        # below it, an agent's own "Written by | user" table could stand before the real one.
         self.title.setText(
             f"<b>{rec['layer']} · {rec['kind']}</b>{status} · v{rec['version']}"
+            f" · by {html.escape(visible(_writer(rec)))}"
             f" · <span style='color: gray'>{rec['id'][:8]}</span>"
         )
         # and once more rendered: "&#x202E;" in the text became a real right-to-left override
@@ -225,10 +228,15 @@ def _given(injected: dict[str, Any] | None) -> str:
     )
 
 
-def _metadata_html(rec: dict[str, Any]) -> str:
+def _writer(rec: dict[str, Any]) -> str:
     writer = written_by(rec)
     if rec.get("writer"):  # made on another machine (or by a teammate) and synced here
         writer += f", on {rec['writer']} (synced)"
+    return writer
+
+
+def _metadata_html(rec: dict[str, Any]) -> str:
+    writer = _writer(rec)
     rows = [
         ("Tags", ", ".join(rec["tags"]) or "—"),
         ("Project", rec["project"] or "—"),
