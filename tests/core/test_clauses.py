@@ -1771,3 +1771,35 @@ def test_a_rule_said_of_anything_or_everything_is_stored_not_read_as_a_task(mess
 )
 def test_a_hedge_a_plan_for_tomorrow_or_a_reaction_in_chat_shorthand_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what the person would have done: a reaction to the work shown, not a habit
+        "nice, doing the retries only in the client wrapper is exactly how i'd have done it",
+        "keeping every query in the repository layer is what we would have done as well",
+        # how far a change has come: true today, not next week
+        "ok back on the admin app. SettingsPanel is about half migrated to expo-router 3.2 — "
+        "the tab bars are still on the old api so every screen mounts twice rn.",
+        "only the exports are partly ported to polars 1.2 so far",
+        # what a run showed
+        "ran it on the ipad emulator (ios 17): banner shows now, dismissed it, list appears. "
+        "pixel 8 sim loads the feed fine but the location pin sits in the ocean — thats just the "
+        "sim default i think. warning is gone on both",
+    ],
+    ids=["would-have", "we-d-have", "half", "partly", "loads-fine"],
+)
+def test_a_counterfactual_a_half_done_change_or_a_runs_result_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I would rather have one test file per module, in every repo",
+        "We always run the api on port 8081 locally; the frontend works fine on 3000",
+    ],
+)
+def test_a_preference_beside_those_words_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])
