@@ -1803,3 +1803,17 @@ def test_a_counterfactual_a_half_done_change_or_a_runs_result_is_not_stored(mess
 )
 def test_a_preference_beside_those_words_is_still_stored(message):
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "context: audit events go to the queue audit.events.v3, 12 partitions, and the old v2 "
+        "queue is retired — nobody consumes from it. check the worker isnt still reading v2",
+        "ok so the cron server. we don't run one",
+    ],
+)
+def test_a_few_words_that_end_pointing_back_are_not_stored_alone(message):
+    """ "Nobody consumes from it" holds only with what "it" was, said before: stored alone it
+    tells the next session nothing."""
+    assert not [c for c in _kept(message) if len(c.split()) <= 6], gapfill.find([message])

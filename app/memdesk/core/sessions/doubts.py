@@ -136,6 +136,8 @@ _POINTS_BACK = re.compile(
     r"package|module|team|monorepo|workspace|library)\b)",
     _I,
 )
+# "Nobody produces to it", "We don't have one": a few words whose thing was said before
+_ENDS_POINTING_BACK = re.compile(r"^\W*(?:\S+\s+){0,5}?(?:it|them|ones?|that|those|there)\W*$", _I)
 # "better than I expected", "I didn't know it had that": a reaction to what was just shown
 _SURPRISED = re.compile(
     r"\bthan (?:how )?(?:the user|they|i|we) (?:expected|remembered|thought|imagined|feared)\b|"
@@ -204,6 +206,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
                 _FOR_NOW,
                 _ASKED_FOR,
                 _POINTS_BACK,
+                _ENDS_POINTING_BACK,
                 _SURPRISED,
                 _JUDGED,
                 _RAN_FINE,
