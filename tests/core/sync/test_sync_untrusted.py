@@ -9,6 +9,7 @@ import shlex
 import stat
 import subprocess
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -612,6 +613,55 @@ def test_a_folder_remote_whose_config_includes_another_file_is_refused(machines,
         machines.sync("b")
 
 
+@pytest.mark.parametrize("how", ["byte order mark", "same line", "worktree config"])
+def test_an_include_however_written_in_a_folder_remotes_config_is_refused(machines, tmp_path, how):
+    """Red team (stop 69): a byte order mark before `[include]`, or `[include]` after another
+    section on one line, passed the check git's own reading does not stop at: every sync
+    waited 300 s on the pipe it named."""
+    _first_push(machines)
+    pipe = tmp_path / "their.pipe"
+    os.mkfifo(pipe)
+    config = machines.remote / "config"
+    include = f"[include]\n\tpath = {pipe}\n"
+    if how == "byte order mark":
+        config.write_bytes(b"\xef\xbb\xbf" + include.encode() + config.read_bytes())
+    elif how == "same line":
+        config.write_text(config.read_text() + "[core] " + include)
+    else:
+        config.write_text(config.read_text() + "[extensions]\n\tworktreeConfig = true\n")
+        (machines.remote / "config.worktree").write_text(include)
+    started = time.monotonic()
+    with pytest.raises(MemdeskError, match="includes other files"):
+        machines.sync("b")
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize("how", [".git file", "commondir"])
+def test_a_folder_remote_that_points_git_elsewhere_is_refused(machines, tmp_path, how):
+    """Red team (stop 69): a `.git` file ("gitdir: …") sent git to a repository nothing had
+    checked, whose config named a pipe; a `commondir` does the same for a linked worktree."""
+    _first_push(machines)
+    pipe = tmp_path / "their.pipe"
+    os.mkfifo(pipe)
+    elsewhere = tmp_path / "elsewhere.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(machines.remote), str(elsewhere)])
+    with (elsewhere / "config").open("a") as config:
+        config.write(f"[include]\n\tpath = {pipe}\n")
+    if how == ".git file":
+        share = tmp_path / "share"
+        share.mkdir()
+        (share / ".git").write_text(f"gitdir: {elsewhere}\n")
+        url = str(share)
+    else:
+        (machines.remote / "commondir").write_text(f"{elsewhere}\n")
+        url = str(machines.remote)
+    machines.run("b", lambda s: s.sync_remove("origin"))
+    started = time.monotonic()
+    with pytest.raises(MemdeskError, match="sends git to .*elsewhere.git"):
+        machines.run("b", lambda s: s.sync_init(url))
+    assert time.monotonic() - started < 20
+
+
 @pytest.mark.parametrize("where", ["borrowed store", "reflog"])
 def test_pipes_further_in_a_folder_remote_are_refused_at_once(machines, tmp_path, where):
     """Red team 36: past the first fix, a pipe in the store a folder's alternates names, or
@@ -797,3 +847,18 @@ def test_another_writers_file_replaces_only_its_own_memories(machines):
     machines.init("c")
     machines.sync("c")
     assert machines.run("c", lambda s: s.get(note)["supersedes"]) == rule
+
+
+def test_a_file_name_from_the_remote_is_written_back_as_one_name(tmp_path):
+    """Red team (stop 69): file names from a remote went into git's import stream as they
+    were; a name holding a line break would have been read as commands of its own."""
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    mirror = git.Mirror.create(tmp_path / "mirror", str(remote), "main")
+    crafted = 'memories/ab/x\nD README.md\n"quoted" \\ name.md'
+
+    first = mirror.commit(None, {"README.md": b"keep\n", crafted: b"hostile\n"}, "first")
+    second = mirror.commit(first, {crafted: None}, "second")
+
+    assert set(mirror.tree(first)[0]) == {"README.md", crafted}
+    assert set(mirror.tree(second)[0]) == {"README.md"}

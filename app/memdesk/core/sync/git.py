@@ -203,9 +203,10 @@ class Mirror:
             stream.append(f"from {parent}\n".encode())
         for path, data in sorted(changes.items()):
             if data is None:
-                stream.append(f"D {path}\n".encode())
+                stream.append(f"D {_quoted(path)}\n".encode())
             else:
-                stream.append(f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n")
+                head = f"M 100644 inline {_quoted(path)}\ndata {len(data)}\n"
+                stream.append(head.encode() + data + b"\n")
         stream.append(b"\n")
         self._git("update-ref", "-d", ref)
         self._run(["fast-import", "--quiet", "--force"], b"".join(stream))
@@ -321,3 +322,10 @@ class Mirror:
 # git's line for a ref the receiving side turned down for a reason of its own, not because
 # another push came first ("[rejected] … (fetch first)")
 _REMOTE_REFUSED = re.compile(r"\[remote rejected\] \S+ -> \S+ \(([^)\n]{1,200})\)")
+
+
+def _quoted(path: str) -> str:
+    """`path` as fast-import reads one name whatever it holds: a name that came from a remote
+    with a line break in it was read as commands of its own."""
+    escaped = path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'

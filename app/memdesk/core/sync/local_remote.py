@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import resource
 import stat
+import subprocess
 from pathlib import Path
 
 # What git reads of a repository before and while it sends or takes objects: these files,
@@ -41,11 +41,14 @@ def refusal(url: str) -> str | None:
     may be read."""
     root = Path(url.removeprefix("file://"))
     git_dir = root / ".git" if (root / ".git").is_dir() else root
+    if why := _elsewhere(root, git_dir):
+        return why
     for name in _FILES:
         if why := _not_plain(git_dir / name, root):
             return why
-    if why := _includes(git_dir / "config", root):
-        return why
+    for name in ("config", "config.worktree"):
+        if why := _includes(git_dir / name, root):
+            return why
     looked = [0]
     for folder in _FOLDERS:
         if why := _walked(git_dir / folder, root, looked):
@@ -89,23 +92,57 @@ def _alternates(objects: Path, root: Path, looked: list[int], left: int) -> str 
     return None
 
 
+def _elsewhere(root: Path, git_dir: Path) -> str | None:
+    """A `.git` file ("gitdir: …") or a `commondir` sends git to another repository, one this
+    check would not have looked at: the person is asked to name that one."""
+    for pointer, said in ((root / ".git", "gitdir:"), (git_dir / "commondir", "")):
+        if not pointer.is_file():
+            continue  # a folder, or nothing; a pipe there is refused as not a file
+        try:
+            with pointer.open("rb") as read:
+                line = read.read(4096).decode("utf-8", "replace").strip()
+        except OSError:
+            line = ""
+        target = line.removeprefix(said).strip() or "another folder"
+        return (
+            f"the remote {root} sends git to {target} ({pointer.name}); sync with that "
+            "repository itself, by its own path"
+        )
+    return None
+
+
 # git reads a config's includes wherever they point (a pipe, /dev/stdin: the transfer's own
-# input), and no option turns that off for a repository's config.
-_INCLUDE = re.compile(rb"^\s*\[\s*include(?:if)?\b", re.IGNORECASE | re.MULTILINE)
+# input), and no option turns that off for a repository's config. git itself reads the file
+# here (includes not followed): a byte order mark or a section on the same line passed a
+# pattern of ours.
 _CONFIG_BYTES = 1 << 20
+_READ_SECONDS = 10
 
 
 def _includes(config: Path, root: Path) -> str | None:
     try:
-        with config.open("rb") as read:
-            text = read.read(_CONFIG_BYTES + 1)
+        size = config.stat().st_size
     except OSError:
         return None  # no config: git says so itself
-    if len(text) > _CONFIG_BYTES:
+    if size > _CONFIG_BYTES:
         return f"the remote {root} has a config of more than 1 MiB; memdesk reads none so large"
-    if _INCLUDE.search(text):
+    try:
+        listed = subprocess.run(
+            ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--list"],
+            capture_output=True,
+            timeout=_READ_SECONDS,
+            env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull},
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return f"the remote {root}: git could not read its {config.name} in time"
+    if listed.returncode != 0:
+        said = [*listed.stderr.decode("utf-8", "replace").strip().splitlines(), "no reason given"]
+        return f"the remote {root}: its {config.name} is not one git reads ({said[0]})"
+    names = listed.stdout.decode("utf-8", "replace").lower().splitlines()
+    if any(name.startswith(("include.", "includeif.")) for name in names):
         return (
-            f"the remote {root} has a config that includes other files ([include] or "
+            f"the remote {root} has a {config.name} that includes other files ([include] or "
             "[includeIf]); memdesk reads no repository whose settings come from elsewhere"
         )
     return None
