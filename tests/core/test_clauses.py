@@ -1817,3 +1817,19 @@ def test_a_few_words_that_end_pointing_back_are_not_stored_alone(message):
     """ "Nobody consumes from it" holds only with what "it" was, said before: stored alone it
     tells the next session nothing."""
     assert not [c for c in _kept(message) if len(c.split()) <= 6], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a plan's steps, numbered: each step read alone lost the plan it belongs to
+        "plan for monday: 1) merge the retry PR 2) redeploy staging once Lea's around 3) start "
+        "the canary, likely with flagger",
+        # what the person sees others do, said to back a question
+        "do we really need to debounce every single keystroke?? or does the search box throttle "
+        "on its own. i see it always done in tutorials and it looks redundant",
+    ],
+    ids=["plan-steps", "sees"],
+)
+def test_a_plans_steps_and_what_the_person_sees_done_are_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

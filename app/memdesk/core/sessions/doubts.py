@@ -136,6 +136,20 @@ _POINTS_BACK = re.compile(
     r"package|module|team|monorepo|workspace|library)\b)",
     _I,
 )
+# "plan for tomorrow: 1) merge … 2) reseal the secrets once Priya's around 3) …": every step
+# of a plan is this week's work (44 such messages in the bench, none durable)
+_PLANNED = re.compile(
+    r"^\W*(?:(?:my|the|our|tomorrow's|today's) )?(?:plan|todo|to-?do|to do|next steps?|agenda|"
+    r"checklist|game plan)(?: list)?(?: for (?:today|tomorrow|tmrw|tmr|tonight|later|this \w+|"
+    r"next \w+|the (?:rest of the )?(?:day|week|afternoon|morning)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s*:",
+    _I,
+)
+# "I see it always done in tutorials": what the person sees done, not what they do
+# (opening the statement: "… and the user noticed you pasted …" backs a rule said first)
+_SEEN = re.compile(
+    r"^[^,;:—]{0,40}?\bthe user (?:sees|saw|notices|noticed|keeps seeing|has seen)\b", _I
+)
 # "Nobody produces to it", "We don't have one": a few words whose thing was said before
 _ENDS_POINTING_BACK = re.compile(r"^\W*(?:\S+\s+){0,5}?(?:it|them|ones?|that|those|there)\W*$", _I)
 # "better than I expected", "I didn't know it had that": a reaction to what was just shown
@@ -193,9 +207,12 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     `message_prose`) bear a sign that what they state may not last."""
     if _ON_PURPOSE.search(sentence):
         return False
+    # (a name in quotes counts as words here: "the 'Matchmaker' one" says which)
+    pointing_back = _ENDS_POINTING_BACK.search(content)
     content = pasted.QUOTED.sub("", content)  # "drafts get the label 'not yet'" is a rule
     return bool(
-        _follows_from_before(sentence, message_prose)
+        pointing_back
+        or _follows_from_before(sentence, message_prose)
         or _AT_THE_MOMENT.search(sentence)
         or _STILL_UNTIL.search(message_prose)
         or _IN_WORDS.search(content)
@@ -206,7 +223,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
                 _FOR_NOW,
                 _ASKED_FOR,
                 _POINTS_BACK,
-                _ENDS_POINTING_BACK,
+                _SEEN,
                 _SURPRISED,
                 _JUDGED,
                 _RAN_FINE,
@@ -215,6 +232,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         or _MEASURED.search(content)
         and not _BOUND.search(content)
         or _KEPT_APART.search(message_prose)
+        or _PLANNED.match(message_prose)
     )
 
 
