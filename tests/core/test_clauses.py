@@ -1833,3 +1833,13 @@ def test_a_few_words_that_end_pointing_back_are_not_stored_alone(message):
 )
 def test_a_plans_steps_and_what_the_person_sees_done_are_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_story_told_with_found_is_read_as_the_past():
+    """ "we always found a typo in it by lunch", after "two years ago …": "found" was not known
+    as a past tense, and the story was stored as a habit."""
+    message = (
+        "funny, three years ago the whole roster lived in a google sheet. Marta exported it "
+        "every friday at 6 and we always found a double booking in it by noon"
+    )
+    assert _kept(message) == [], gapfill.find([message])

@@ -61,12 +61,12 @@ _NO_VERB = frozenset(
 _IRREGULAR_PAST = frozenset(
     """did had was were arose awoke bore beat became began bent bit bled blew broke bred brought
     built burnt bought caught chose clung came crept dealt dug dove drew dreamt drank drove
-    ate fell fed felt fought fled flung flew forbade forgot forgave froze got gave went
+    ate fell fed felt fought found fled flung flew forbade forgot forgave froze got gave went
     ground grew hung heard hid held kept knelt knew laid led leapt learnt left lent lit lost
     made meant met paid proved rode rang rose ran said saw sought sold sent shook shone shot
     showed shrank sang sank sat slept slid slung smelt spoke sped spent spilt spun spat
     sprang stood stole stuck stung stank strode struck strove swore swept swam swung took
-    taught tore told thought threw trod woke wore wove wept won wrung wrote
+    taught tore told thought threw trod woke wore wove wept won wound wrung wrote
     """.split()
 )
 _PREFIX = re.compile(r"^(?:re|over|under|mis|un|out|with|fore|up|down|by)(?=[a-z]{2})")
