@@ -204,6 +204,12 @@ def test_delete_key_moves_to_trash_and_undo_brings_it_back(qtbot, service, windo
     settle(window)
     assert service.get(memory_id)["status"] == "active"
     assert memory_id in shown_ids(window)
+    # said where "Delete 1 memory: done" had stayed after the undo
+    assert window.status.currentMessage() == "Undone: Delete 1 memory"
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert service.get(memory_id)["status"] == "deleted"
+    assert window.status.currentMessage() == "Redone: Delete 1 memory"
 
 
 def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypatch):

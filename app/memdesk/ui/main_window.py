@@ -215,6 +215,25 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.hub.flush()
         return result
 
+    @Slot()
+    def undo_last(self) -> None:
+        self._step(self.undo_stack.undo, self.undo_stack.undoText(), "Undone")
+
+    @Slot()
+    def redo_last(self) -> None:
+        self._step(self.undo_stack.redo, self.undo_stack.redoText(), "Redone")
+
+    def _step(self, move: Callable[[], None], title: str, done: str) -> None:
+        """Undo or redo, and say so where an action says it was done ("Delete 1 memory:
+        done" stayed there after its undo). A step refused is taken off the stack, and its
+        refusal shown instead."""
+        steps = self.undo_stack.count()
+        with wait_cursor():
+            move()
+        if self.undo_stack.count() == steps and title:
+            self.status.showMessage(f"{done}: {title.replace('&&', '&')}", 3000)
+        self.hub.flush()
+
     KEEP_SERVING = "agents/keep_serving_after_close"
 
     @property

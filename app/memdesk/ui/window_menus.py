@@ -21,10 +21,17 @@ class WindowMenus(QObject):
         super().__init__(window)
         self._window = w = window
         stack = w.undo_stack
-        self.undo = stack.createUndoAction(w, "Undo")
+        # Qt's own undo actions cannot say in the status bar what they undid: these can
+        self.undo = self._action("Undo", None, w.undo_last)
         self.undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo = stack.createRedoAction(w, "Redo")
+        self.undo.setEnabled(stack.canUndo())
+        stack.canUndoChanged.connect(self.undo.setEnabled)
+        stack.undoTextChanged.connect(lambda text: self.undo.setText(f"Undo {text}".strip()))
+        self.redo = self._action("Redo", None, w.redo_last)
         self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.redo.setEnabled(stack.canRedo())
+        stack.canRedoChanged.connect(self.redo.setEnabled)
+        stack.redoTextChanged.connect(lambda text: self.redo.setText(f"Redo {text}".strip()))
         self.new = self._action("&New Memory…", "Ctrl+N", w.new_memory)
         self.export = self._action("&Export…", "Ctrl+Shift+E", w.export)
         self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
