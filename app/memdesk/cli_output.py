@@ -86,6 +86,8 @@ def _memory(m: dict[str, Any]) -> str:
     for link in m.get("links", []):
         arrow = "->" if link["direction"] == "out" else "<-"
         lines.append(f"link        {arrow} {link['relation']} {link['id']}")
+    if m.get("more_links"):
+        lines.append(f"link        … more than these {len(m['links'])}")
     return "\n".join(lines) + "\n\n" + m["content"]
 
 

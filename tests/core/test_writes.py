@@ -25,7 +25,7 @@ def test_add_stores_every_field_and_get_returns_it(service):
     assert (memory["project"], memory["task"], memory["importance"]) == ("web", "release-12", 0.8)
     assert memory["created_at"] == "2025-03-01T09:30:00.000Z"
     assert memory["version"] == 1
-    assert service.get(memory["id"]) == {**memory, "links": [], "stale": None}
+    assert service.get(memory["id"]) == {**memory, "links": [], "more_links": False, "stale": None}
 
 
 def test_get_accepts_a_unique_id_prefix(service):

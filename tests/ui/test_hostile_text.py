@@ -15,6 +15,7 @@ from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QAbstractItemView, QGraphicsView, QLabel, QWidget
 
 from memdesk.core import agent
+from memdesk.core.memory.reads import MAX_LINKS
 from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.injections_dialog import InjectionsDialog
 from memdesk.ui.detail.detail_panel import DetailPanel
@@ -228,6 +229,25 @@ def test_who_wrote_a_memory_is_shown_where_its_text_cannot_imitate_it(qtbot, ser
 
     assert "by agent (claude-code)" in heading
     assert "by user" in panel.title.text()
+
+
+def test_a_memory_linked_to_thousands_lists_its_first_links_and_says_there_are_more(qtbot, service):
+    """Red team (stop 69): an agent linked one memory to 70,000 others; showing it built a
+    14 MB page (6 s, 540 MB more), again at each new link while it was open. Agents' `get`
+    carried all 70,000 too."""
+    hub = service.add("Hub of everything", actor=CLAUDE)
+    for n in range(MAX_LINKS + 50):
+        leaf = service.add(f"Leaf {n}", actor=CLAUDE)
+        service.link(hub["id"], leaf["id"], actor=CLAUDE)
+    panel = _detail_panel(qtbot, service)
+
+    panel.show_memory(hub["id"])
+    got = service.get(hub["id"], actor=CLAUDE)
+
+    assert panel.browser.toHtml().count('href="memory:') == MAX_LINKS
+    assert f"and more (the first {MAX_LINKS} are listed)" in panel.browser.toPlainText()
+    assert len(got["links"]) == MAX_LINKS
+    assert got["more_links"]
 
 
 def _detail_panel(qtbot, service) -> DetailPanel:

@@ -149,7 +149,12 @@ METHODS = [
         "Delete every memory in the Trash permanently; {purged: n}. The person's alone.",
         {},
     ),
-    Method("memory.get", "One memory with its links.", {"id": _ID}, ("id",)),
+    Method(
+        "memory.get",
+        "One memory with its first 200 links (more_links: true when it has more).",
+        {"id": _ID},
+        ("id",),
+    ),
     Method(
         "memory.history",
         "Every version of a memory, oldest first, with who/when/why.",

@@ -280,6 +280,8 @@ def _metadata_html(rec: dict[str, Any]) -> str:
     anchors = " · ".join(
         f"<a href='{LINK_SCHEME}:{i}'>{html.escape(text)}</a>" for text, i in filter(None, links)
     )
+    if rec.get("more_links"):
+        anchors += f" · and more (the first {len(rec['links'])} are listed)"
     if anchors:
         cells += (
             f"<tr><td style='{LABEL_CELL}'>Links</td><td style='{VALUE_CELL}'>{anchors}</td></tr>"
