@@ -708,3 +708,25 @@ def test_the_sidebar_lists_a_tag_used_once_among_hundreds(qtbot, service, tmp_pa
     )
     window = open_window(qtbot, service, tmp_path / "settings.ini")
     assert window.sidebar.count_of("tag:git") == 1
+
+
+def test_a_memory_too_far_down_the_list_is_still_opened(qtbot, service, window, monkeypatch):
+    """Red team (stop 69): behind 50,000 newer memories a link, the graph, the timeline and
+    the injections record opened nothing but "too far down the list to select here"."""
+    table_type = type(window.browser.table)
+    find = table_type.find_and_select
+    monkeypatch.setattr(
+        table_type, "find_and_select", lambda self, i, max_rows=0: find(self, i, PAGE_SIZE)
+    )
+    old = service.add("The oldest rule: deploys wait for the smoke tests")
+    for n in range(PAGE_SIZE + 20):
+        service.add(f"Newer note {n}", actor=agent("busy-agent"))
+    settle(window)
+    errors = []
+    monkeypatch.setattr(window, "show_error", errors.append)
+
+    window.open_memory(old["id"])
+
+    assert errors == []
+    assert window.detail.memory_id == old["id"]
+    assert "too far down the list" in window.status.currentMessage()

@@ -194,8 +194,14 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         else:
             self.sidebar.select_key(key)  # its view_selected reloads the list
         if not self.browser.table.find_and_select(memory_id):
-            self.show_error(
-                MemdeskError(f"memory {memory_id[:8]} is too far down the list to select here")
+            # tens of thousands of newer memories above it: shown all the same, unselected
+            # (a link, the graph or the timeline opened nothing but an error before)
+            self.browser.table.clearSelection()
+            self.detail.show_memory(memory_id)
+            self.status.showMessage(
+                f"Memory {memory_id[:8]} is too far down the list to select there; it is shown "
+                "here. Search for its words to find it in the list.",
+                8000,
             )
 
     # -- actions (menus and shortcuts call these) --------------------------------------------
