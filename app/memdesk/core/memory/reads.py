@@ -114,13 +114,9 @@ class Reads:
         links: list[dict[str, str]] = []
         ends = ((Link.dst, Link.src, "out"), (Link.src, Link.dst, "in"))
         for other, this, direction in ends:
-            query = (
-                Link.select(Link, Memory)
-                .join(Memory, on=other)
-                .where(this == row)
-                .order_by(Link.id)
-                .iterator()
-            )
+            # in the order of the link index, which SQLite reads as it goes: ordered by id,
+            # all 70,000 were sorted before the first was given
+            query = Link.select(Link, Memory).join(Memory, on=other).where(this == row).iterator()
             for link in query:
                 memory = link.dst if direction == "out" else link.src
                 if visible_to(memory, actor):
