@@ -39,8 +39,7 @@ _PAST = (
 _NOW = (
     r"right now|at the moment|currently|this (?:week|morning|afternoon|evening|sprint)|"
     r"after lunch|tonight|so far|(?<!just for )today|still|"
-    # how far a change has come ("half migrated to v3"), and what a run showed ("the sim
-    # loads the map fine but …"): so today, not next week
+    # how far a change has come ("half migrated to v3"): so today, not next week
     r"(?:half(?:way)?|partly|partially|mostly)[- ](?:migrated|done|finished|converted|ported|"
     r"moved|through|written|implemented|updated|upgraded|wired|merged|deployed|rolled out)"
 )
