@@ -1843,3 +1843,32 @@ def test_a_story_told_with_found_is_read_as_the_past():
         "every friday at 6 and we always found a double booking in it by noon"
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "mix test -> 37 tests, 2 failures, all in test/clinic_web/live/calendar_live_test.exs",
+        "rspec -> 212 examples, 9 failures, all in spec/system/live/checkout_spec.rb",
+    ],
+)
+def test_a_word_inside_a_path_is_no_verb_of_the_sentence(message):
+    """ "live" between a path's slashes read as "X lives in Y": a test run's result was
+    stored as a standing fact."""
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the totals row should be bold instead of that grey, and move the logo to the left",
+        "error toasts should sit at the top instead of those bottom banners pls",
+    ],
+)
+def test_instead_of_what_is_on_screen_is_a_change_asked_not_a_rule(message):
+    assert _kept(message) == [], gapfill.find([message])
+    assert _kept(message, gapfill.MEDIUM), "still proposed: the person decides"
+
+
+def test_instead_of_a_thing_in_general_is_still_a_rule():
+    assert _kept("Dates should be ISO 8601 instead of the US format")

@@ -76,7 +76,8 @@ _DEICTIC = r"(?:it|this|that|these|those|them|one|yours|mine|the idea|your)\b"
 _TASK_PLACE = re.compile(r"\b(?:here|there|in this file|in that file|above|below)\s*$", _I)
 # A rule meant generally: an object that is not "the thing in front of us".
 _GENERAL = re.compile(
-    r"\b(?:all|every|everything|everywhere|always|never|any|whenever|instead of|rather than|"
+    r"\b(?:all|every|everything|everywhere|always|never|any|whenever|"
+    rf"(?:instead of|rather than){markers.NOT_WHAT_IS_THERE}|"
     r"over|by default|from now on|going forward|in (?:this|the|our) (?:repo|codebase|project))\b"
     r"|,\s*not\b|\d",
     _I,

@@ -9,6 +9,9 @@ import re
 
 _I = re.IGNORECASE
 
+# "… grey instead of that red": a change to what is on screen now, not what holds in general.
+NOT_WHAT_IS_THERE = r"(?!\s+(?:that|this|these|those|the current|the existing)\b)"
+
 # What holds beyond the task at hand.
 GENERAL = re.compile(
     r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|any(?:where)?|"
@@ -16,8 +19,9 @@ GENERAL = re.compile(
     r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
     r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
-    r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|instead of|"
-    r"rather than|only)\b|,\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b|"
+    r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|"
+    rf"(?:instead of|rather than){NOT_WHAT_IS_THERE}|only)\b|"
+    r",\s*not\s+(?:the\s+|a\s+)?[\w.#/@-]|\bnot the (?:usual|default)\b|"
     # how the agent's own words go is how they always go: "keep your explanations brief"
     r"\byour (?:explanations|answers|replies|responses|summaries|messages|commit messages)\b|"
     r",\s*ever\b",
@@ -70,6 +74,11 @@ TEAM = re.compile(
 )
 
 # A plain fact about the environment: a subject, a verb of being or placing, a concrete value.
+# A word between a path's slashes or before its extension is part of one name, not a verb
+# or a marker of the sentence ("3 failures, all in test/board_web/live/board_test.exs").
+_NOT_IN_A_PATH = r"(?<![/\\])"
+_NOT_IN_A_PATH_AFTER = r"(?![/\\]|\.\w)"
+
 VALUE = re.compile(
     r"\bport\s+\d{2,5}\b|\bon\s+\d{4,5}\b|\b\d+(?:\.\d+){1,2}\b|\bv\d+(?:\.\d+)*\b|"
     r"\b[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\b|\b(?:https?|s3|gs)://\S+|(?:^|\s)~?/[\w./-]+|"
@@ -101,12 +110,14 @@ CONCRETE = re.compile(
 ENV_VERB = re.compile(
     # a verb in the present after its subject ("the API sends UTC", "QA tracks bugs in …")
     # (not a counted noun: "three attempts, backoff from 200ms" has no verb)
-    r"(?<=\w )(?:gets|get)\s\w+ed\b|(?<=[a-z] )(?<!\btwo )(?<!three )(?<!\bfour )(?<!\bfive )"
+    rf"{_NOT_IN_A_PATH}(?:(?<=\w )(?:gets|get)\s\w+ed\b|"
+    r"(?<=[a-z] )(?<!\btwo )(?<!three )(?<!\bfour )(?<!\bfive )"
     r"(?<!\bfew )(?<!\bmany )(?<!several )(?!(?:is|has|was|this|its|does|yes|always|"
     r"plus|less|across|unless|perhaps|thus|as|us)\b)[a-z]{2,}(?<![su])s\b|"
     r"\b(?:is|are|'s|'re|runs?|listens?|lives?|sits?|lands?|goes|go|points?|has|have|uses?|"
     r"targets?|installs?|deploys?|ships?|served|hosted|stored|scheduled|issued|comes? from|"
-    r"reads? from|talks? to|expects?|ends?|cuts?|releases?|called)\b",
+    r"reads? from|talks? to|expects?|ends?|cuts?|releases?|called)\b)"
+    rf"{_NOT_IN_A_PATH_AFTER}",
     _I,
 )
 
@@ -220,7 +231,8 @@ PROJECT_WORDS = re.compile(
 # What ties a sentence to how the person, the team or this repository works, or marks it as
 # told for good: a statement with none of it is as often what the person sees now.
 TIED = re.compile(
-    r"\b(?:we|we're|we've|our|ours|us|here|this (?:repo|repository|project|codebase|service|"
+    rf"{_NOT_IN_A_PATH}\b(?:we|we're|we've|our|ours|us|here|"
+    r"this (?:repo|repository|project|codebase|service|"
     r"crate|app|team|org|company|monorepo|package|module|library|workspace|firmware|board|"
     r"cluster|machine|box|laptop)|in (?:this|our) \w+|"
     r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
@@ -237,7 +249,8 @@ TIED = re.compile(
     r"talks? to|targets?|uses|comes? in at|(?:is|are) (?:cut|published|served|released|signed)|"
     r"served (?:from|by)|hosted (?:on|at|by)|(?:stored|kept) (?:\w+ )?(?:in|as|on|under)|"
     r"written to|logs? to|syncs? to|maintains|owns|keep(?:ing)? in mind|bear(?:ing)? in mind|"
-    r"\d+[ -]?(?:cores?|gb|tb|v?cpus?|gpus?))\b",
+    r"\d+[ -]?(?:cores?|gb|tb|v?cpus?|gpus?))\b"
+    rf"{_NOT_IN_A_PATH_AFTER}",
     _I,
 )
 # A value said of something is tied to how things stay by those, or by a word of habit.
