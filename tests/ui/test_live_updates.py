@@ -51,6 +51,52 @@ def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, s
     assert window.detail.memory_id == selected
 
 
+def _agents_add(service, count):
+    service.add_many(
+        [{"content": f"agent note {n}"} for n in range(count)], actor=agent("busy"), dedup=False
+    )
+
+
+@pytest.fixture
+def long_list(qtbot, service, tmp_path):
+    service.add_many([{"content": f"note {n}"} for n in range(300)], dedup=False)
+    window = open_window(qtbot, service, tmp_path / "s.ini")
+    click_row(qtbot, window, 5)
+    return window
+
+
+def test_the_open_memory_stays_selected_while_agents_add_by_the_hundred(service, long_list):
+    """Agents adding nonstop pushed the memory the person had open further down than the
+    refreshed page reached: the selection went and the detail panel went blank (seen under
+    Xvfb with four agents writing)."""
+    window = long_list
+    opened = window.detail.memory_id
+    window.detail.start_editing()
+    window.detail.editor.content.setPlainText("my unsaved words")
+    _agents_add(service, 450)
+    settle(window)
+    assert window.browser.model.rowCount() == 750
+    assert window.browser.table.selected_ids() == [opened]
+    assert window.browser.table.current_id() == opened
+    assert window.detail.memory_id == opened
+    assert window.detail.editor.content.toPlainText() == "my unsaved words"
+
+
+def test_the_open_memory_stays_in_the_panel_when_agents_push_it_out_of_reach(service, long_list):
+    window = long_list
+    opened = window.detail.memory_id
+    _agents_add(service, 2_500)  # further than a refresh follows it
+    settle(window)
+    assert window.detail.memory_id == opened  # not the blank "choose a memory" page
+
+
+def test_a_memory_that_leaves_the_list_leaves_the_panel(service, long_list):
+    window = long_list
+    service.remove(window.detail.memory_id)  # by the person, from the CLI
+    settle(window)
+    assert window.detail.memory_id == ""
+
+
 def test_live_refresh_loads_off_the_gui_thread_and_keeps_rows_until_then(qtbot, service, window):
     before = shown_texts(window)
     service.add("written meanwhile", dedup=False)

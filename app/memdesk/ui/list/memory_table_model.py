@@ -137,14 +137,52 @@ class _Snapshot:
     count: int
     pages: dict[int, list[dict[str, Any]]]
     hits: list[dict[str, Any]] | None
+    followed_left: bool = False  # the memory followed is no longer in this list
 
     @classmethod
-    def load(cls, query: _Query, pages: Iterable[int] = (0,)) -> _Snapshot:
+    def load(
+        cls, query: _Query, pages: Iterable[int] = (0,), follow: _Follow | None = None
+    ) -> _Snapshot:
         if query.text:
             hits = query.hit_rows()
             return cls(len(hits), {}, hits)
         count = query.service.count(**query.filters)
-        return cls(count, {p: query.page(p) for p in pages if p * PAGE_SIZE < count}, None)
+        loaded = {p: query.page(p) for p in pages if p * PAGE_SIZE < count}
+        left = follow is not None and not follow.find(query, count, loaded)
+        return cls(count, loaded, None, left)
+
+
+@dataclass(frozen=True)
+class _Follow:
+    """The memory the person has open, on `row` of a list of `count` rows, found again in a
+    fresh one: agents adding or editing nonstop move it by more rows between two refreshes
+    than a page holds, and it was lost (selection gone, the detail panel blank)."""
+
+    memory_id: str
+    row: int
+    count: int
+
+    def find(self, query: _Query, count: int, loaded: dict[int, list[dict[str, Any]]]) -> bool:
+        """Load the page it is on now, if near; False when it left this list (deleted, or
+        no longer matching its filters)."""
+        if any(r["id"] == self.memory_id for rows in loaded.values() for r in rows):
+            return True
+        if not query.service.count(**query.filters, ids=[self.memory_id]):
+            return False
+        # Rows added above push it down by as many; edits move it either way: look where it
+        # should be first, then ever further off, a bounded number of pages on the worker.
+        guess = max(0, min(count - 1, self.row + count - self.count)) // PAGE_SIZE
+        last = (count - 1) // PAGE_SIZE
+        for step in range(_FOLLOW_PAGES):
+            for page in {guess + step, guess - step}:
+                if 0 <= page <= last and page not in loaded:
+                    loaded[page] = query.page(page)
+                    if any(r["id"] == self.memory_id for r in loaded[page]):
+                        return True
+        return True
+
+
+_FOLLOW_PAGES = 8
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -168,7 +206,9 @@ class MemoryTableModel(QAbstractTableModel):
         self._generation = 0
         self._requested: set[int] = set()  # pages asked of the worker, not yet arrived
         self._reloading = False
-        self._reload_rows: set[int] | None = None  # a refresh asked for while one runs
+        self._followed_left = False
+        # a refresh asked for while one runs: its rows and the memory it keeps
+        self._reload_rows: tuple[set[int], tuple[str, int]] | None = None
         self._ready: _Snapshot | None = None
         self._searches = 0  # searches started as the person types; only the last is shown
         self._loader = PageLoader(service, self)
@@ -225,16 +265,24 @@ class MemoryTableModel(QAbstractTableModel):
 
         self._loader.run(("search", number), work)
 
-    def reload_in_background(self, rows: Iterable[int]) -> None:
-        """Reload on the worker thread (someone wrote), including the pages holding `rows`;
-        `reload_ready` follows. Current rows stay shown meanwhile."""
+    def reload_in_background(self, rows: Iterable[int], keep: tuple[str, int] = ("", -1)) -> None:
+        """Reload on the worker thread (someone wrote), including the pages holding `rows`
+        and wherever the memory `keep` (its id, its row now) has moved to; `reload_ready`
+        follows. Current rows stay shown meanwhile."""
         rows = set(rows)
         if self._reloading:
-            self._reload_rows = rows  # one more after the running one, with the latest rows
+            # one more after the running one, with the latest rows
+            self._reload_rows = (rows, keep)
             return
         self._reloading = True
         query, pages = self._current_query(), {r // PAGE_SIZE for r in rows if r >= 0}
-        self._loader.run(("reload", self._generation), lambda: _Snapshot.load(query, pages))
+        memory_id, row = keep
+        follow = _Follow(memory_id, row, self._count) if memory_id and row >= 0 else None
+        self._loader.run(("reload", self._generation), lambda: _Snapshot.load(query, pages, follow))
+
+    def left_list(self) -> bool:
+        """Whether the memory the last refresh followed is no longer in this list."""
+        return self._followed_left
 
     def apply_reload(self) -> None:
         """Show the refresh announced by `reload_ready` (the view keeps its place around it)."""
@@ -243,6 +291,7 @@ class MemoryTableModel(QAbstractTableModel):
             self._show(snapshot)
 
     def _show(self, snapshot: _Snapshot) -> None:
+        self._followed_left = snapshot.followed_left
         self.beginResetModel()
         self._generation += 1
         self._requested.clear()
@@ -314,8 +363,8 @@ class MemoryTableModel(QAbstractTableModel):
                 self._ready = result
                 self.reload_ready.emit()
             if self._reload_rows is not None:
-                rows, self._reload_rows = self._reload_rows, None
-                self.reload_in_background(rows)
+                (rows, keep), self._reload_rows = self._reload_rows, None
+                self.reload_in_background(rows, keep)
             return
         if generation != self._generation:
             return  # rows for a list no longer shown

@@ -243,8 +243,9 @@ class MemoryTableView(QTableView):
         top = max(0, self.rowAt(0))
         bottom = self.rowAt(self.viewport().height() - 1)
         bottom = self._model.rowCount() - 1 if bottom < 0 else bottom
-        # The current row's page too, so the current memory is found again off screen.
-        self._model.reload_in_background((top, bottom, self.currentIndex().row()))
+        # The current memory too, found again off screen however far agents moved it.
+        current = self.currentIndex().row()
+        self._model.reload_in_background((top, bottom, current), (self.current_id(), current))
 
     @Slot()
     def _on_reload_ready(self) -> None:
@@ -258,7 +259,9 @@ class MemoryTableView(QTableView):
             self._reselect(selected, current)
         finally:
             self.blockSignals(False)
-        if self.current_id() != current:
+        # Still in this list but moved further than a refresh follows: the detail panel keeps
+        # it, and an edit there, rather than going blank under the person.
+        if self.current_id() != current and (self.current_id() or self._model.left_list()):
             self.current_changed.emit(self.current_id())
 
     def _reselect(self, selected: list[str], current: str) -> None:
