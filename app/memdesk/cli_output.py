@@ -132,7 +132,12 @@ def human(command: str, result: Any) -> str:
                 f"already known; reinforced {result['id'][:8]} "
                 f"({result['reinforce_count']}x)\n{_row(result)}"
             )
-        return f"{verb[command]} {result['id'][:8]} (version {result['version']})\n{_row(result)}"
+        said = f"{verb[command]} {result['id'][:8]} (version {result['version']})"
+        if result.get("restates"):
+            said += (
+                f"; an agent's note {result['restates'][:8]} says the same (yours is kept apart)"
+            )
+        return f"{said}\n{_row(result)}"
     if command == "search":
         if not result["hits"]:
             return "no memories match"

@@ -35,7 +35,7 @@ def _rich(service) -> dict[str, str]:
         created_at="2024-01-02T03:04:05.678Z",
         actor=agent("codex"),
     )["id"]
-    service.add("Tests run with pytest -q")  # reinforces the agent's memory
+    service.add("Tests run with pytest -q", actor=agent("codex"))  # reinforces its own note
     service.link(ids["agent"], ids["edited"], "related")
     service.link(ids["archive"], ids["right"], "derived_from")
     service.search("API port")  # recall counters

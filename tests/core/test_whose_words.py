@@ -329,3 +329,55 @@ def test_an_agents_own_transcript_is_read_only_as_far_as_it_could_be_filed(servi
     again = service.session_end("full", actor=EVIL, transcript=lines, from_host=False)
     assert again["stored"] == again["proposed"] == []
     assert again["skipped"] == [{"why": "50 proposals of yours already wait for the person"}]
+
+
+STAGING = "Our staging database listens on port 5433."
+
+
+def _host_hears(service, session, said):
+    service.session_start(session, actor=CLAUDE)
+    return service.session_end(
+        session, actor=CLAUDE, transcript=[{"role": "user", "content": said}]
+    )
+
+
+def test_what_the_person_says_is_theirs_though_an_agent_wrote_it_first(service):
+    """Red team (stop 70): an agent wrote each sentence the person said before the session
+    ended; the end skipped the person's words as "already known as <the agent's note>", the
+    agent then rewrote its note, and nothing was left in the person's name."""
+    planted = service.add("Our staging database listens on port 5433", actor=EVIL)
+    ended = _host_hears(service, "h1", STAGING)
+    (stored,) = ended["stored"]
+    service.update(planted["id"], content="Our staging database listens on port 6000", actor=EVIL)
+    theirs = service.get(stored["id"])
+    assert theirs["content"] == "Our staging database listens on port 5433"
+    assert theirs["source"] != "agent"
+    assert _host_hears(service, "h2", STAGING)["stored"] == []  # known now: theirs
+
+
+def test_the_persons_add_of_an_agents_words_is_kept_as_theirs(service):
+    planted = service.add("The production database runs PostgreSQL 16", actor=EVIL)
+    mine = service.add("The production database runs PostgreSQL 16")
+    assert mine["id"] != planted["id"]
+    assert mine["source"] == "user"
+    assert mine["restates"] == planted["id"]
+    assert service.add("The production database runs PostgreSQL 16")["id"] == mine["id"]
+    briefed = service.session_start("b1", actor=CLAUDE)["text"]
+    assert briefed.count("PostgreSQL 16") == 1  # the person's, not the agent's beside it
+    assert "written by agent" not in briefed
+    service.update(planted["id"], content="The production database runs PostgreSQL 9", actor=EVIL)
+    assert service.get(mine["id"])["content"] == "The production database runs PostgreSQL 16"
+
+
+def test_an_agents_account_said_first_does_not_make_the_persons_words_its_own(service):
+    """Red team (stop 70): an agent ended its own session with the line first; when the
+    host heard the person say it, it waited in the Inbox as "evil's account of the session
+    says you said …", inviting the person to dismiss it."""
+    said = "Priya is our release manager."
+    service.session_start("own", actor=EVIL)
+    service.session_end(
+        "own", actor=EVIL, transcript=[{"role": "user", "content": said}], from_host=False
+    )
+    ended = _host_hears(service, "h3", said)
+    assert [s["content"] for s in ended["stored"]] == ["Priya is our release manager"]
+    assert not [i for i in service.inbox() if i["type"] == "extract"]

@@ -121,15 +121,22 @@ class Writes:
         supersedes: str | None = None,
         refresh: bool = True,
         looked: Looked | None = None,
+        archived: bool = False,
     ) -> dict[str, Any]:
-        rules.check_may_write(actor, draft.layer)
+        """`archived`: a session's summary filed through archive.add, which files any
+        writer's in the archive (L2), as that writer's."""
+        if not (archived and draft.layer == "L2"):
+            rules.check_may_write(actor, draft.layer)
         labels.check(actor, {"tags": draft.tags, "project": draft.project, "task": draft.task})
         alike: Memory | None = None
         hidden: Memory | None = None  # what the writer restated but may not see
+        restated: Memory | None = None  # an agent's note the person's words say again
         if dedup:
             alike, hidden = self._alike_for(draft, actor, looked)
             if alike is not None and dedup_rules.restates(alike.content, draft.content):
-                return self._reinforce(alike, actor, pending)
+                if not _the_persons_words_over_an_agents(actor, alike):
+                    return self._reinforce(alike, actor, pending)
+                restated, alike = alike, None
             if alike is not None and dedup_rules.about_another(alike.content, draft.content):
                 alike = None
             alike = alike or corrected.replaced_by(draft, actor)
@@ -163,6 +170,9 @@ class Writes:
             )
             Link.create(src=row, dst=replacing, relation="supersedes", created_at=clock.now())
             out["replaced"] = replacing.uuid
+        if restated is not None:
+            Link.create(src=row, dst=restated, relation="related", created_at=clock.now())
+            out["restates"] = restated.uuid
         if alike is not None:
             # Alike but saying something else (another number, a negation, a name): stored,
             # and linked so the person can retire the stale one.
@@ -268,7 +278,7 @@ class Writes:
         (another agent's private memory, one the guard withholds): an agent's write is never
         compared with what it cannot read, so the answer cannot tell it that text exists."""
         rows = (looked or self.look(draft)).now(_alike_filters(draft))
-        alike = self.near_duplicate(draft, rows=rows)
+        alike = self.near_duplicate(draft, rows=rows, persons_first=actor.source != "agent")
         if alike is None or visible_to(alike, actor):
             return alike, None
         hidden = alike if dedup_rules.restates(alike.content, draft.content) else None
@@ -298,10 +308,14 @@ class Writes:
         draft: Draft,
         seen_by: Actor | None = None,
         rows: list[tuple[str, str, str | None]] | None = None,
+        *,
+        persons_first: bool = False,
     ) -> Memory | None:
         """The most similar active memory in the draft's layer and project, if at least
         DEDUP_JACCARD alike (a restatement first, then the newest of equals); with `seen_by`,
-        the most similar of those that actor may see. `rows`: the candidates, if read."""
+        the most similar of those that actor may see; with `persons_first`, a restatement
+        the person's own (typed, or heard from them) before an agent's. `rows`: the
+        candidates, if read."""
         if rows is None:
             rows = self.look(draft).now(_alike_filters(draft))
         likeness = dedup.likeness_to(draft.content)
@@ -314,11 +328,21 @@ class Writes:
                 ranked.append(((dedup.restates(content, draft.content), similarity), memory_id))
         # Best first; of equals, the first found (the newest).
         ranked.sort(key=lambda pair: pair[0], reverse=True)
-        for _, memory_id in ranked:
-            row = Memory.get(Memory.uuid == memory_id)
-            if seen_by is None or visible_to(row, seen_by):
+        seen = (Memory.get(Memory.uuid == memory_id) for _, memory_id in ranked)
+        seen = (row for row in seen if seen_by is None or visible_to(row, seen_by))
+        first = next(seen, None)
+        if not persons_first or first is None or first.source != "agent":
+            return first
+        if not dedup_rules.restates(first.content, draft.content):
+            return first
+        # An agent's note said first: the person's own restatement, if there is one, is what
+        # the person's words are known as (the agent may rewrite or delete its note at will).
+        for row in seen:
+            if not dedup_rules.restates(row.content, draft.content):
+                break
+            if row.source != "agent":
                 return row
-        return None
+        return first
 
     def _reinforce(self, row: Memory, actor: Actor, pending: list[Change]) -> dict[str, Any]:
         # Not a new version: the content is unchanged, only the evidence for it grew. An
@@ -401,3 +425,11 @@ def _new_row(
         ),
         "confidence": draft.confidence,
     }
+
+
+def _the_persons_words_over_an_agents(actor: Actor, alike: Memory) -> bool:
+    """Whether the person's (or what memdesk heard them say) restates an agent's note: kept
+    as their own beside it, not folded into a note the agent may rewrite or delete at will
+    (red team: an agent wrote each sentence the person said first, then changed its note, and
+    nothing was left in the person's name)."""
+    return actor.source != "agent" and alike.source == "agent"

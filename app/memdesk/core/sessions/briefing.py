@@ -140,8 +140,11 @@ def build(
     chosen: list[str] = []
     used = len(HEADING) + len(MORE.format(total))  # room for the last line, if it is needed
     stale: dict[str, str] = {}
+    said: set[str] = set()  # the same words twice (an agent's note the person restated)
     asked = 0
     for at, row in enumerate(rows):
+        if _words_of(row.content) in said:
+            continue
         if used + len(_shown(row.content)) + 3 > budget:
             continue  # too long whatever its marks (its line is "- text\n" at the least)
         synced_from = _someone_else(row, own)
@@ -158,6 +161,7 @@ def build(
             continue
         lines.append(line)
         chosen.append(row.uuid)
+        said.add(_words_of(row.content))
         used += len(line)
     more = total - len(chosen)
     if not lines:  # none fit: still say how many were left out
@@ -189,6 +193,10 @@ def _shown(content: str) -> str:
     the same standing rules again, most of them only to find they no longer fit."""
     text = " ".join(content.split())
     return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+
+
+def _words_of(content: str) -> str:
+    return " ".join(content.casefold().split()).rstrip(".!")
 
 
 def _line(row: Candidate, doubt: str | None, synced_from: str | None) -> str:

@@ -113,18 +113,16 @@ class Endings:
         task: str | None = None,
         actor: Actor = SYSTEM,
     ) -> dict[str, Any]:
-        """File the structured summary of a finished (or crashed) session in the L2 archive.
-
-        The archive is the system's to write, so an agent's summary is filed as the system,
-        still naming the agent.
-        """
-        labels.check(actor, {"project": project, "task": task})  # filed as the system's
+        """File the structured summary of a finished (or crashed) session in the L2 archive,
+        as its writer's: an agent's summary filed as memdesk's ("system", as what a session
+        end heard the person say) was searched and exported with the trust of the person's
+        words (red team, stop 70)."""
+        labels.check(actor, {"project": project, "task": task})
         content = archive.render_summary(what, decisions, files, unfinished, commits)
-        writer = actor if actor.source == "user" else Actor("system", actor.agent)
         fields = {"layer": "L2", "kind": "summary", "project": project, "task": task}
         draft = Draft.parse({"content": content, **fields, "tags": ["session"]})
         with self.desk.write() as pending:
-            return self.writes.add_draft(draft, writer, pending, dedup=False)
+            return self.writes.add_draft(draft, actor, pending, dedup=False, archived=True)
 
     def archive(
         self,
@@ -172,18 +170,30 @@ class Endings:
         if agent is not None:
             # Only the agent's account: nothing shows the person said it, and a label of
             # confidence made the Inbox read as if the host had heard it.
-            why = f"{agent.agent}'s account of the session says you said: {finding.sentence}"
+            why = f"{agent.agent}{_ACCOUNT}{finding.sentence}"
         if finding.confidence == gapfill.LOW:
             return "skipped", {**said, "why": "too little said to stand on its own"}
         # What the user said of themself holds everywhere; what they said of the work, here.
         project = row.project if finding.scope == gapfill.PROJECT else None
         draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
-        known = self.writes.near_duplicate(draft, seen_by=agent)
+        known = self.writes.near_duplicate(draft, seen_by=agent, persons_first=agent is None)
         # Alike but another number, name or negation is news ("Postgres 16", not 14): it is
-        # filed, and linked to the older memory as a possible update by `add`.
-        if known is not None and dedup.restates(known.content, draft.content):
+        # filed, and linked to the older memory as a possible update by `add`. Heard from the
+        # person, what only an agent's note says is not known: the note is the agent's to
+        # rewrite, and an agent that wrote each sentence first left nothing in their name.
+        if (
+            known is not None
+            and dedup.restates(known.content, draft.content)
+            and (agent is not None or known.source != "agent")
+        ):
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
         earlier = Proposal.get_or_none(Proposal.content == finding.content)
+        account = None  # an agent's own account said it first; the host has heard it now
+        if earlier is not None and agent is None and _ACCOUNT in earlier.why:
+            account, earlier = (earlier, None) if earlier.status == "pending" else (None, earlier)
+        if account is not None and finding.confidence != gapfill.HIGH:
+            self.proposing.set(account, why=why, support=account.support + 1)
+            return "proposed", {**said, "proposal": account.id}
         if earlier is not None:
             # An agent's own account lifts nothing: one name ending 30 sessions with the same
             # line put it first in the Inbox as "x30" (red team 38).
@@ -225,12 +235,15 @@ class Endings:
             return memory_id, proposal
 
         memory_id, proposal = self.undo.record(file)[0]
+        if memory_id and account is not None:
+            self.proposing.set(account, status="accepted", memory=memory_id, decided_at=clock.now())
         if memory_id:
             return "stored", {**said, "id": memory_id}
         return "proposed", {**said, "proposal": proposal.id}
 
 
 PENDING_PER_AGENT = 200
+_ACCOUNT = "'s account of the session says you said: "
 _FULL = "{} proposals of yours already wait for the person"
 
 
