@@ -418,3 +418,30 @@ def test_the_bridge_reads_no_further_while_its_answers_wait_unwritten():
     started = time.monotonic()
     again.read({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
     assert time.monotonic() - started >= 0.2
+
+
+def test_a_batch_a_bare_value_an_odd_id_and_no_json_are_answered(serve, db_path, sock_path):
+    """Red team (stop 70): the SDK answered none of these, and a host waits on the id it
+    sent until it gives up."""
+    serve()
+    asked = [
+        json.dumps(_INITIALIZE),
+        '[{"jsonrpc":"2.0","id":3,"method":"tools/list"},{"jsonrpc":"2.0","id":4,"method":"ping"}]',
+        '{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}',
+        "null",
+        "5",
+        "{not json",
+        '{"jsonrpc":"2.0","id":8,"method":"ping"}',
+    ]
+    with _bridge_process("--db", str(db_path), "--socket", sock_path) as bridge:
+        try:
+            bridge.stdin.write("".join(line + "\n" for line in asked).encode())
+            bridge.stdin.flush()
+            answers = [json.loads(a) for a in _lines(bridge.stdout.fileno(), 8, seconds=20)]
+        finally:
+            bridge.kill()
+    assert [a["id"] for a in answers] == [1, 3, 4, None, None, None, None, 8]
+    assert {a["error"]["code"] for a in answers[1:6]} == {-32600}
+    assert "batches are not supported" in answers[1]["error"]["message"]
+    assert answers[6]["error"]["code"] == -32700
+    assert answers[7]["result"] == {}

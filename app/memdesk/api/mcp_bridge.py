@@ -15,14 +15,17 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import anyio
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
+    JSONRPCError,
     ListToolsResult,
     TextContent,
     Tool,
@@ -30,7 +33,7 @@ from mcp.types import (
 )
 
 from memdesk import __version__
-from memdesk.api import headless, mcp_tools, naming, projects, protocol
+from memdesk.api import headless, mcp_refused, mcp_tools, naming, projects, protocol
 from memdesk.api.client import Client, MemdeskError, ServerUnavailable
 from memdesk.api.mcp_in_flight import MAX_IN_FLIGHT, Answering, InFlight
 
@@ -221,6 +224,8 @@ class _BoundedLines:
 
     def __init__(self, raw: BinaryIO, limit: int, in_flight: InFlight | None = None) -> None:
         self._raw, self._limit, self._in_flight = raw, limit, in_flight
+        # Set once stdout is served: answers the bridge writes itself (`mcp_refused`).
+        self.answer: Callable[[list[dict[str, Any]]], None] | None = None
 
     def readline(self) -> str:
         line = self._raw.readline(self._limit + 1)
@@ -228,7 +233,11 @@ class _BoundedLines:
             while (rest := self._raw.readline(1 << 16)) and not rest.endswith(b"\n"):
                 pass
             return "\n"
-        line, message = _answerable(line.decode("utf-8", "replace"))
+        text = line.decode("utf-8", "replace")
+        if self.answer is not None and (errors := mcp_refused.refusals(text)):
+            self.answer(errors)
+            return "\n"
+        line, message = _answerable(text)
         if self._in_flight is not None and message is not None:
             self._in_flight.read(message)
         return line
@@ -306,6 +315,11 @@ def _params_dropped(line: str) -> tuple[str, dict[str, Any] | None]:
     return json.dumps({**head, "params": {}}) + "\n", head
 
 
+async def _send_all(write: Any, errors: list[dict[str, Any]]) -> None:
+    for error in errors:
+        await write.send(SessionMessage(JSONRPCError.model_validate(error)))
+
+
 def run(args: argparse.Namespace) -> int:
     # stdout is the MCP channel: logging must go to stderr only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -320,6 +334,7 @@ def run(args: argparse.Namespace) -> int:
         raw = _BoundedLines(sys.stdin.buffer, protocol.MAX_LINE_BYTES, in_flight)
         async with stdio_server(stdin=anyio.wrap_file(raw)) as (read, write):
             answering = Answering(write, in_flight)
+            raw.answer = lambda errors: anyio.from_thread.run(_send_all, write, errors)
             await server.run(read, answering, server.create_initialization_options())
 
     # The host stops its MCP servers with SIGINT, then SIGTERM: stdin is read in a thread no
