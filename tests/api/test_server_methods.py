@@ -92,7 +92,7 @@ def test_identity_get_set_and_limit(client, pump, service):
 
 def test_archive_context_stats_export(client, pump):
     summary = pump.run(lambda: client.archive("Wrote the socket API", decisions=["JSON-RPC"]))
-    assert (summary["layer"], summary["source"]) == ("L2", "system")
+    assert (summary["layer"], summary["source"]) == ("L2", "agent")  # the agent's own
     pump.run(client.add, "The socket API speaks JSON-RPC 2.0")
     block = pump.run(lambda: client.context("socket api", budget_chars=1000))
     assert block["text"].startswith("<memory-context>")

@@ -78,7 +78,11 @@ def test_the_user_may_change_anything(service, archived):
     service.restore(archived["id"])
 
 
-def test_an_agent_files_a_session_summary_through_the_archive_call(service):
+def test_an_agent_files_a_session_summary_through_the_archive_call_as_its_own(service):
+    """Filed as memdesk's ("system"), an agent's summary was searched and exported with the
+    trust of what a session end heard the person say (red team, stop 70)."""
     summary = service.archive_session(what="Refactored the store", actor=CLAUDE)
     assert (summary["layer"], summary["kind"]) == ("L2", "summary")
-    assert (summary["source"], summary["agent"]) == ("system", "claude")
+    assert (summary["source"], summary["agent"]) == ("agent", "claude")
+    with pytest.raises(NotAllowed):
+        service.add("Refactored the store again", layer="L2", actor=CLAUDE)
