@@ -1872,3 +1872,26 @@ def test_instead_of_what_is_on_screen_is_a_change_asked_not_a_rule(message):
 
 def test_instead_of_a_thing_in_general_is_still_a_rule():
     assert _kept("Dates should be ISO 8601 instead of the US format")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my predecessor always did the backups himself on sundays, no wonder he quit",
+        "my old manager always ran the payroll export herself every friday night",
+    ],
+)
+def test_how_things_went_however_often_is_a_story_not_a_rule(message):
+    """ "always did", "always ran": a habit told in the past is how it went then (asked)."""
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I've always used uv for python envs",
+        "I never liked spaces for indentation, tabs please",
+    ],
+)
+def test_a_lasting_habit_or_taste_told_in_the_past_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])

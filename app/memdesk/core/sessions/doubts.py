@@ -80,7 +80,9 @@ _IN_WORDS = re.compile(
     rf"\b(?:{_PAST}|{_NOW}|{_VENTED}|{_HEDGED}|{_SUPPOSED}|dropped from|went from)\b", _I
 )
 _SUBJECT = (
-    r"(?:(?:the|a|an|our|my|his|her|their)\s+\w+(?:\s+(?!(?:is|are|was|were|be|been|gets?)\b)\w+)?|"
+    # ("the user's predecessor": "my" as a finding says it)
+    r"(?:(?:the|a|an|our|my|his|her|their|the user's)\s+\w+"
+    r"(?:\s+(?!(?:is|are|was|were|be|been|gets?)\b)\w+)?|"
     r"we|i|he|she|they|nobody|someone|somebody|everyone|everybody|the user)"
 )
 _ADVERB = r"(?:\w+ly\s+|always\s+|never\s+|ever\s+|just\s+|once\s+|even\s+|all\s+|only\s+)?"
