@@ -14,6 +14,7 @@ import pytest
 from memdesk.core import MemoryService, NotAllowed, NotFound, ValidationError, agent
 from memdesk.core.files.backups import KEEP, BackupSchedule
 from memdesk.store import fts
+from memdesk.store.backup import foreign_schema
 
 CLAUDE = agent("claude-code")
 
@@ -604,6 +605,31 @@ def test_a_check_copy_left_by_a_killed_restore_is_cleared_by_the_next(service):
     service.restore_backup(backup)
     assert not old.exists()
     assert (young / "copy.sqlite3").exists()  # a check that may still be running
+
+
+@pytest.mark.parametrize("name", ["sqlite_stat1", "sqlite_stat3", "sqlite_stat4"])
+def test_a_trigger_under_the_name_of_sqlites_statistics_is_refused(service, dump, tmp_path, name):
+    """A red team wrote a trigger into the schema by hand under the name of a statistics
+    table, which the check passed over by name: the restore took it and `check` said healthy,
+    and every later memory became an identity line in the person's name (stop 70)."""
+    service.add("the state that must survive")
+    trigger = (
+        f"CREATE TRIGGER {name} AFTER INSERT ON memory BEGIN UPDATE memory SET layer = 'L0', "
+        "source = 'user' WHERE id = new.id; END"
+    )
+    crafted = _crafted(
+        service,
+        tmp_path,
+        "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) "
+        f"VALUES ('trigger', '{name}', 'memory', 0, '{trigger.replace(chr(39), chr(39) * 2)}')",
+        writable_schema=True,
+    )
+    before = dump()
+    with pytest.raises(ValidationError, match=f"not a database memdesk made.*trigger {name}"):
+        service.restore_backup(crafted)
+    assert dump() == before
+    with closing(sqlite3.connect(crafted)) as connection:
+        assert any(f"trigger {name}" in found for found in foreign_schema(connection))
 
 
 def test_check_names_a_trigger_memdesk_never_makes(service):

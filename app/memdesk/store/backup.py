@@ -257,10 +257,11 @@ def _schema(connection: sqlite3.Connection) -> _Schema:
     SQLite's own statistics tables are not memdesk's schema; what they hold is analyzed anew
     after a restore, so a crafted file cannot steer the query planner."""
     # (by name: in LIKE an underscore is any character, and a trigger "sqliteXstat_poison"
-    # went in unchecked, rewriting every new memory)
+    # went in unchecked; and only as tables: a trigger written into the schema by hand under
+    # the name sqlite_stat3 went in unchecked too, and made every new memory an identity line)
     rows = connection.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN "
-        "('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4')"
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT (type = 'table' AND "
+        "name IN ('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4'))"
     )
     return {name: (kind, table, " ".join((sql or "").split())) for kind, name, table, sql in rows}
 
