@@ -309,7 +309,7 @@ def test_importing_a_device_a_fifo_or_deep_json_is_one_line_error(run, run_json,
     for path, said in (
         ("/dev/zero", "not a regular file"),
         (str(fifo), "not a regular file"),
-        (str(nested), "nests JSON deeper"),
+        (str(nested), "not a memdesk export"),
     ):
         err = _one_line_error(*run("import", path))
         assert said in err

@@ -644,3 +644,23 @@ def test_an_imported_memory_that_replaces_itself_is_refused(service):
     text = service.export("json").replace('"supersedes": null', f'"supersedes": "{memory["id"]}"')
     with pytest.raises(ValidationError, match="cannot replace itself"):
         service.import_json(text)
+
+
+@pytest.mark.parametrize("item", ["[]", "{}", '{"a":[]}'])
+def test_a_file_of_empty_items_is_refused_before_it_takes_memory(service, dump, item):
+    """A red team's 100 MB of "[]" items took 2.6 GB to read before any check (a file near
+    the 1 GiB limit, 26 GB), in the window's process too, which serves the agents."""
+    import tracemalloc
+
+    items = ",".join([item] * 300_000)
+    text = f'{{"format": "memdesk-export", "version": 1, "memories": [{items}]}}'
+    before = dump()
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValidationError, match="JSON objects and lists in"):
+            service.import_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text)  # not 26 times its size
+    assert dump() == before
