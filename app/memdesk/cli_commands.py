@@ -183,6 +183,7 @@ def import_(svc: Any, a: argparse.Namespace) -> Any:
             "added": len(plan["added"]),
             "changed": len(plan["changed"]),
             "changed_your_words": len(plan["changed_your_words"]),
+            "identity_lines": len(plan["identity_lines"]),
             "older": len(plan["older"]),
             "kept_private": len(plan["kept_private"]),
             "unchanged": plan["unchanged"],

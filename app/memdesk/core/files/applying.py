@@ -59,10 +59,19 @@ def plan(records: list[dict[str, Any]]) -> dict[str, Any]:
             changed.append(record["id"])
             if row.source == "user" and any(getattr(row, f) != record[f] for f in _YOURS_SEEN):
                 yours_reworded.append(record["id"])
+    # The lines of the identity profile it writes, given in full to every agent session: named
+    # apart, since a file adds them in the person's name (red team, stop 70).
+    profile = [
+        r["id"]
+        for r in records
+        if r["id"] in {*added, *changed}
+        and (r["layer"] == "L0" or getattr(existing.get(r["id"]), "layer", None) == "L0")
+    ]
     return {
         "added": added,
         "changed": changed,
         "changed_your_words": yours_reworded,
+        "identity_lines": profile,
         "older": older,
         "kept_private": kept_private,
         "unchanged": unchanged,
@@ -75,6 +84,7 @@ def nothing_planned(errors: list[str]) -> dict[str, Any]:
         "added": [],
         "changed": [],
         "changed_your_words": [],
+        "identity_lines": [],
         "older": [],
         "kept_private": [],
         "unchanged": 0,
@@ -120,6 +130,7 @@ def apply(
         "added": len(added),
         "changed": len(changed),
         "changed_your_words": len(todo["changed_your_words"]),
+        "identity_lines": len(todo["identity_lines"]),
         "older": len(todo["older"]),
         "kept_private": len(todo["kept_private"]),
         "unchanged": todo["unchanged"],

@@ -179,6 +179,12 @@ class ImportDialog(TransferDialog):
             )
         if yours := plan.get("changed_your_words", []):
             parts.append(f"<b>Of them, {_memories(len(yours))} of your own.</b>")
+        if profile := plan.get("identity_lines", []):
+            lines = "line" if len(profile) == 1 else "lines"
+            parts.append(
+                f"<b>{len(profile):,} {lines} of your identity profile</b>, given in full to "
+                "every agent session, in your name."
+            )
         if older:
             parts.append(
                 f"{_memories(len(older))} older than here, left as they are (a later version "
