@@ -34,6 +34,8 @@ _SPARE_CONTAINERS = 10_000
 
 
 def _check_density(text: str | bytes) -> None:
+    if not isinstance(text, str | bytes):
+        return  # not text at all: json.loads says so
     brace, bracket = ("{", "[") if isinstance(text, str) else (b"{", b"[")
     containers = text.count(brace) + text.count(bracket)  # type: ignore[arg-type]
     if containers > len(text) // _CHARS_PER_CONTAINER + _SPARE_CONTAINERS:
