@@ -182,7 +182,8 @@ def load_demo(service: MemoryService) -> int:
         service.link(keyed[src], keyed[dst])
     for summary in ARCHIVE:
         fields = {k: v for k, v in summary.items() if k != "by"}
-        service.archive_session(**fields, actor=_actor(summary["by"]))
+        # filed as a session end files them: by memdesk, naming the agent whose session it was
+        service.archive_session(**fields, actor=Actor("system", summary["by"]))
         added += 1
     return added
 
