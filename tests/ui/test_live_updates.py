@@ -35,7 +35,7 @@ def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, s
     click_row(qtbot, window, 2)
     selected = window.detail.memory_id
     table.verticalScrollBar().setValue(3)
-    scroll = table.verticalScrollBar().value()
+    in_view = shown_ids(window)[table.rowAt(0)]
 
     def agent_writes():
         service.add("written by an agent", actor=agent("claude"), dedup=False)
@@ -47,7 +47,7 @@ def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, s
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 31, timeout=1000)
     assert "written by an agent" in shown_texts(window)
     assert table.selected_ids() == [selected]
-    assert table.verticalScrollBar().value() == scroll
+    assert shown_ids(window)[table.rowAt(0)] == in_view  # the new one is above, out of view
     assert window.detail.memory_id == selected
 
 
@@ -88,6 +88,23 @@ def test_the_open_memory_stays_in_the_panel_when_agents_push_it_out_of_reach(ser
     _agents_add(service, 2_500)  # further than a refresh follows it
     settle(window)
     assert window.detail.memory_id == opened  # not the blank "choose a memory" page
+
+
+def test_what_the_person_reads_stays_in_view_while_agents_add_above_it(service, long_list):
+    """Four agents writing moved every row under the person's eyes at each refresh: what
+    they read scrolled away. At the top of the list the newest still come into view."""
+    window = long_list
+    table = window.browser.table
+    table.verticalScrollBar().setValue(150)
+    reading = shown_ids(window)[table.rowAt(0)]
+    _agents_add(service, 450)
+    settle(window)
+    assert shown_ids(window)[table.rowAt(0)] == reading
+    table.verticalScrollBar().setValue(0)
+    service.add("the newest, by an agent", actor=agent("busy"), dedup=False)
+    settle(window)
+    assert table.verticalScrollBar().value() == 0
+    assert window.browser.model.record(0)["content"] == "the newest, by an agent"
 
 
 def test_a_memory_that_leaves_the_list_leaves_the_panel(service, long_list):

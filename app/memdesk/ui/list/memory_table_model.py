@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -137,26 +137,28 @@ class _Snapshot:
     count: int
     pages: dict[int, list[dict[str, Any]]]
     hits: list[dict[str, Any]] | None
-    followed_left: bool = False  # the memory followed is no longer in this list
+    followed_left: bool = False  # the first memory followed is no longer in this list
 
     @classmethod
     def load(
-        cls, query: _Query, pages: Iterable[int] = (0,), follow: _Follow | None = None
+        cls, query: _Query, pages: Iterable[int] = (0,), follow: Sequence[_Follow] = ()
     ) -> _Snapshot:
         if query.text:
             hits = query.hit_rows()
             return cls(len(hits), {}, hits)
         count = query.service.count(**query.filters)
         loaded = {p: query.page(p) for p in pages if p * PAGE_SIZE < count}
-        left = follow is not None and not follow.find(query, count, loaded)
+        found = [each.find(query, count, loaded) for each in follow]
+        left = bool(found) and not found[0]
         return cls(count, loaded, None, left)
 
 
 @dataclass(frozen=True)
 class _Follow:
-    """The memory the person has open, on `row` of a list of `count` rows, found again in a
-    fresh one: agents adding or editing nonstop move it by more rows between two refreshes
-    than a page holds, and it was lost (selection gone, the detail panel blank)."""
+    """A memory the person has open, or reads at the top of the list, on `row` of a list of
+    `count` rows, found again in a fresh one: agents adding or editing nonstop move it by more
+    rows between two refreshes than a page holds, and it was lost (selection gone, the detail
+    panel blank)."""
 
     memory_id: str
     row: int
@@ -208,7 +210,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._reloading = False
         self._followed_left = False
         # a refresh asked for while one runs: its rows and the memory it keeps
-        self._reload_rows: tuple[set[int], tuple[str, int]] | None = None
+        self._reload_rows: tuple[set[int], Sequence[tuple[str, int]]] | None = None
         self._ready: _Snapshot | None = None
         self._searches = 0  # searches started as the person types; only the last is shown
         self._loader = PageLoader(service, self)
@@ -265,9 +267,11 @@ class MemoryTableModel(QAbstractTableModel):
 
         self._loader.run(("search", number), work)
 
-    def reload_in_background(self, rows: Iterable[int], keep: tuple[str, int] = ("", -1)) -> None:
+    def reload_in_background(
+        self, rows: Iterable[int], keep: Sequence[tuple[str, int]] = ()
+    ) -> None:
         """Reload on the worker thread (someone wrote), including the pages holding `rows`
-        and wherever the memory `keep` (its id, its row now) has moved to; `reload_ready`
+        and wherever each memory of `keep` (its id, its row now) has moved to; `reload_ready`
         follows. Current rows stay shown meanwhile."""
         rows = set(rows)
         if self._reloading:
@@ -276,12 +280,11 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._reloading = True
         query, pages = self._current_query(), {r // PAGE_SIZE for r in rows if r >= 0}
-        memory_id, row = keep
-        follow = _Follow(memory_id, row, self._count) if memory_id and row >= 0 else None
+        follow = [_Follow(memory_id, row, self._count) for memory_id, row in keep if memory_id]
         self._loader.run(("reload", self._generation), lambda: _Snapshot.load(query, pages, follow))
 
     def left_list(self) -> bool:
-        """Whether the memory the last refresh followed is no longer in this list."""
+        """Whether the first memory the last refresh followed is no longer in this list."""
         return self._followed_left
 
     def apply_reload(self) -> None:

@@ -243,21 +243,38 @@ class MemoryTableView(QTableView):
         top = max(0, self.rowAt(0))
         bottom = self.rowAt(self.viewport().height() - 1)
         bottom = self._model.rowCount() - 1 if bottom < 0 else bottom
-        # The current memory too, found again off screen however far agents moved it.
+        # The current memory too, found again off screen however far agents moved it, and,
+        # scrolled down, the one at the top of what the person reads (`_on_reload_ready`).
         current = self.currentIndex().row()
-        self._model.reload_in_background((top, bottom, current), (self.current_id(), current))
+        keep = [(self.current_id(), current)]
+        if self.verticalScrollBar().value() > 0:
+            keep.append((self._id_at(top), top))
+        self._model.reload_in_background((top, bottom, current), keep)
+
+    def _id_at(self, row: int) -> str:
+        return self._model.data(self._model.index(row, 0), ID_ROLE) or "" if row >= 0 else ""
 
     @Slot()
     def _on_reload_ready(self) -> None:
         current = self.current_id()
         selected = self.selected_ids()
         scroll = self.verticalScrollBar().value()
+        # Scrolled down, the person reads on where they were: what agents add above moves
+        # the rows, not what is in view. At the top, the newest come into view.
+        top = self.rowAt(0) if scroll > 0 else -1
+        reading = self._id_at(top)
         self.blockSignals(True)
+        scrolls = self.hasAutoScroll()
+        self.setAutoScroll(False)  # the current row found again is not scrolled to
         try:
             self._model.apply_reload()
-            self.verticalScrollBar().setValue(scroll)
             self._reselect(selected, current)
+            self.verticalScrollBar().setValue(scroll)
+            moved_to = self._model.row_of(reading) if reading else -1
+            if moved_to >= 0 and moved_to != top:
+                self.scrollTo(self._model.index(moved_to, 0), self.ScrollHint.PositionAtTop)
         finally:
+            self.setAutoScroll(scrolls)
             self.blockSignals(False)
         # Still in this list but moved further than a refresh follows: the detail panel keeps
         # it, and an edit there, rather than going blank under the person.
