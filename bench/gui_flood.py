@@ -98,12 +98,10 @@ def views(app: QApplication, window) -> dict[str, float]:
             wait()
         gui.wait_painted(app, window)
         out[name] = (time.perf_counter() - started) * 1000
-    model = window.browser.model
     started = time.perf_counter()
     window.browser.table.selectRow(3)
     gui.wait_painted(app, window)
     out["open a memory"] = (time.perf_counter() - started) * 1000
-    del model
     return out
 
 
