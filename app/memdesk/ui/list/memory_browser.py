@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.list.filter_bar import FilterBar
-from memdesk.ui.list.memory_table_model import SEARCH_K, MemoryTableModel
+from memdesk.ui.list.list_query import SEARCH_K
+from memdesk.ui.list.memory_table_model import MemoryTableModel
 from memdesk.ui.list.memory_table_view import MemoryTableView
 from memdesk.ui.list.search_box import SearchBox
 from memdesk.ui.sidebar import filters_for

@@ -11,10 +11,8 @@ the fresh ones are ready, then swaps them in (`reload_ready`, see `apply_reload`
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +20,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.display import visible, writer
+from memdesk.ui.list.list_query import PAGE_SIZE, RELEVANCE, Follow, Query, Snapshot
 from memdesk.ui.list.page_loader import PageLoader
 from memdesk.ui.plain_text import tip
 
@@ -41,9 +40,6 @@ SORT_KEYS = (
     "updated_at",
     "recall_count",
 )
-PAGE_SIZE = 200
-RELEVANCE = "relevance"  # a search's own order, best first: the default while one is active
-SEARCH_K = 100  # search shows the best hits, not everything that matches a word
 MAX_CACHED_PAGES = 50  # ~10,000 rows: enough for smooth scrolling, bounded memory
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 STALE_MARK = "⚠ "  # before a memory that may be outdated; its tooltip says why
@@ -60,131 +56,6 @@ _ANSWERED = frozenset(
 )
 
 Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class _Query:
-    """What to show, captured so a worker thread can run it while the model moves on."""
-
-    service: MemoryService
-    filters: dict[str, Any]
-    order: str
-    text: str
-
-    def page(self, page: int) -> list[dict[str, Any]]:
-        return self._marked(
-            self.service.list_memories(
-                offset=page * PAGE_SIZE, limit=PAGE_SIZE, order=self.order, **self.filters
-            )
-        )
-
-    def _marked(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Rows with `stale`: why each may be outdated (None when it is not)."""
-        why = self.service.stale(rows)
-        for row in rows:
-            row["stale"] = why.get(row["id"])
-        return rows
-
-    def hits(self, *, record: bool = False) -> list[dict[str, Any]]:
-        filters = dict(self.filters)
-        status = filters.pop("status", "active")
-        if status == "deleted":
-            return []  # the Trash is not searchable: retrieval never returns deleted memories
-        found = self.service.search(
-            self.text,
-            k=SEARCH_K,
-            record=record,
-            typing=True,
-            include_inactive=status != "active",
-            **filters,
-        )
-        return _with_phrases(self.text, found["hits"])
-
-    def hit_rows(self) -> list[dict[str, Any]]:
-        ids = [h["id"] for h in self.hits()]
-        if not ids:
-            return []
-        # Hits carry only the searchable fields; fetch whole rows (and sort them in SQL if asked).
-        order = "-updated_at" if self.order == RELEVANCE else self.order
-        rows = self.service.list_memories(ids=ids, status=None, limit=len(ids), order=order)
-        if self.order == RELEVANCE:
-            by_id = {r["id"]: r for r in rows}
-            rows = [by_id[i] for i in ids if i in by_id]
-        if self.filters.get("status", "active") == "inactive":
-            rows = [r for r in rows if r["status"] == "inactive"]
-        return self._marked(rows)
-
-
-_PHRASE = re.compile(r'"([^"]*\S[^"]*)"')
-
-
-def _with_phrases(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hits holding each "quoted phrase" of the search, as written: typed in quotes, a
-    phrase matched any memory with one of its words, and Select All, Delete sent 45
-    unrelated memories to the Trash."""
-    phrases = [_words(p) for p in _PHRASE.findall(text)]
-    return [h for h in hits if all(p in _words(h["content"]) for p in phrases)]
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    """Everything one refresh shows: the row count and the pages (or the search hits)."""
-
-    count: int
-    pages: dict[int, list[dict[str, Any]]]
-    hits: list[dict[str, Any]] | None
-    followed_left: bool = False  # the first memory followed is no longer in this list
-
-    @classmethod
-    def load(
-        cls, query: _Query, pages: Iterable[int] = (0,), follow: Sequence[_Follow] = ()
-    ) -> _Snapshot:
-        if query.text:
-            hits = query.hit_rows()
-            return cls(len(hits), {}, hits)
-        count = query.service.count(**query.filters)
-        loaded = {p: query.page(p) for p in pages if p * PAGE_SIZE < count}
-        found = [each.find(query, count, loaded) for each in follow]
-        left = bool(found) and not found[0]
-        return cls(count, loaded, None, left)
-
-
-@dataclass(frozen=True)
-class _Follow:
-    """A memory the person has open, or reads at the top of the list, on `row` of a list of
-    `count` rows, found again in a fresh one: agents adding or editing nonstop move it by more
-    rows between two refreshes than a page holds, and it was lost (selection gone, the detail
-    panel blank)."""
-
-    memory_id: str
-    row: int
-    count: int
-
-    def find(self, query: _Query, count: int, loaded: dict[int, list[dict[str, Any]]]) -> bool:
-        """Load the page it is on now, if near; False when it left this list (deleted, or
-        no longer matching its filters)."""
-        if any(r["id"] == self.memory_id for rows in loaded.values() for r in rows):
-            return True
-        if not query.service.count(**query.filters, ids=[self.memory_id]):
-            return False
-        # Rows added above push it down by as many; edits move it either way: look where it
-        # should be first, then ever further off, a bounded number of pages on the worker.
-        guess = max(0, min(count - 1, self.row + count - self.count)) // PAGE_SIZE
-        last = (count - 1) // PAGE_SIZE
-        for step in range(_FOLLOW_PAGES):
-            for page in {guess + step, guess - step}:
-                if 0 <= page <= last and page not in loaded:
-                    loaded[page] = query.page(page)
-                    if any(r["id"] == self.memory_id for r in loaded[page]):
-                        return True
-        return True
-
-
-_FOLLOW_PAGES = 8
 
 
 class MemoryTableModel(QAbstractTableModel):
@@ -211,7 +82,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._followed_left = False
         # a refresh asked for while one runs: its rows and the memory it keeps
         self._reload_rows: tuple[set[int], Sequence[tuple[str, int]]] | None = None
-        self._ready: _Snapshot | None = None
+        self._ready: Snapshot | None = None
         self._searches = 0  # searches started as the person types; only the last is shown
         self._loader = PageLoader(service, self)
         self._loader.finished.connect(self._on_loaded)
@@ -241,12 +112,12 @@ class MemoryTableModel(QAbstractTableModel):
         self._filters = dict(filters)
         self._query = query
 
-    def _current_query(self) -> _Query:
-        return _Query(self._service, dict(self._filters), self._order, self._query)
+    def _current_query(self) -> Query:
+        return Query(self._service, dict(self._filters), self._order, self._query)
 
     def refresh(self) -> None:
         """Reload now from the service (a new filter, query or sort), back at the top."""
-        snapshot = _Snapshot.load(self._current_query())  # may raise: then nothing changes
+        snapshot = Snapshot.load(self._current_query())  # may raise: then nothing changes
         self._searches += 1  # a search still running would show an older question
         self._show(snapshot)
 
@@ -257,11 +128,11 @@ class MemoryTableModel(QAbstractTableModel):
         self._searches += 1
         number, query = self._searches, self._current_query()
 
-        def work() -> _Snapshot | MemdeskError | None:
+        def work() -> Snapshot | MemdeskError | None:
             if number != self._searches:
                 return None
             try:
-                return _Snapshot.load(query)
+                return Snapshot.load(query)
             except MemdeskError as exc:
                 return exc
 
@@ -280,8 +151,8 @@ class MemoryTableModel(QAbstractTableModel):
             return
         self._reloading = True
         query, pages = self._current_query(), {r // PAGE_SIZE for r in rows if r >= 0}
-        follow = [_Follow(memory_id, row, self._count) for memory_id, row in keep if memory_id]
-        self._loader.run(("reload", self._generation), lambda: _Snapshot.load(query, pages, follow))
+        follow = [Follow(memory_id, row, self._count) for memory_id, row in keep if memory_id]
+        self._loader.run(("reload", self._generation), lambda: Snapshot.load(query, pages, follow))
 
     def left_list(self) -> bool:
         """Whether the first memory the last refresh followed is no longer in this list."""
@@ -293,7 +164,7 @@ class MemoryTableModel(QAbstractTableModel):
             snapshot, self._ready = self._ready, None
             self._show(snapshot)
 
-    def _show(self, snapshot: _Snapshot) -> None:
+    def _show(self, snapshot: Snapshot) -> None:
         self._followed_left = snapshot.followed_left
         self.beginResetModel()
         self._generation += 1

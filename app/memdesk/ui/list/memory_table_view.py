@@ -27,12 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.search.retrieval import terms
+from memdesk.ui.list.list_query import PAGE_SIZE, RELEVANCE
 from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
     COL_UPDATED,
     ID_ROLE,
-    PAGE_SIZE,
-    RELEVANCE,
     SORT_KEYS,
     MemoryTableModel,
 )
