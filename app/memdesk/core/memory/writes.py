@@ -328,19 +328,20 @@ class Writes:
                 ranked.append(((dedup.restates(content, draft.content), similarity), memory_id))
         # Best first; of equals, the first found (the newest).
         ranked.sort(key=lambda pair: pair[0], reverse=True)
-        seen = (Memory.get(Memory.uuid == memory_id) for _, memory_id in ranked)
-        seen = (row for row in seen if seen_by is None or visible_to(row, seen_by))
-        first = next(seen, None)
-        if not persons_first or first is None or first.source != "agent":
-            return first
-        if not dedup_rules.restates(first.content, draft.content):
-            return first
-        # An agent's note said first: the person's own restatement, if there is one, is what
-        # the person's words are known as (the agent may rewrite or delete its note at will).
-        for row in seen:
-            if not dedup_rules.restates(row.content, draft.content):
+        first: Memory | None = None
+        for (restating, _similarity), memory_id in ranked:
+            row = Memory.get(Memory.uuid == memory_id)
+            if seen_by is not None and not visible_to(row, seen_by):
+                continue
+            if first is None:
+                first = row
+                if not (persons_first and restating and row.source == "agent"):
+                    return row
+            elif not restating:
                 break
-            if row.source != "agent":
+            elif row.source != "agent":
+                # An agent's note said first: the person's own restatement is what the
+                # person's words are known as (the agent may rewrite its note at will).
                 return row
         return first
 
