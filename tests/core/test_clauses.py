@@ -1895,3 +1895,40 @@ def test_how_things_went_however_often_is_a_story_not_a_rule(message):
 )
 def test_a_lasting_habit_or_taste_told_in_the_past_is_still_stored(message):
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd like a report that lists any invoice older than 90 days, grouped by clinic",
+        "i want a hook which rejects any commit touching the vendored folder",
+    ],
+)
+def test_a_thing_to_build_described_with_a_general_word_is_a_request(message):
+    """ "any" describes what to build now; the person confirms if it was meant to last."""
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I have 40 invoices left over and really don't want to retype them by hand",
+        "reflashed and ran it with the 2 kg and 10 kg weights, 100 samples each: 2 kg reads 1.99",
+        "I'm on billing-svc, branch feat/vat-rounding.",
+    ],
+)
+def test_how_the_work_stands_today_is_not_stored(message):
+    """A count of what is at hand, readings "each" and today's branch say how things stand."""
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("I'm on a Chromebook with Linux enabled, so no Windows paths please", "chromebook"),
+        ("background info: the render farm runs 12 nodes, 64 threads each", "render farm"),
+        ("staging is rebuilt from the prod snapshot each night at 02:00", "prod snapshot"),
+    ],
+)
+def test_where_the_person_works_and_each_time_rules_are_still_stored(message, evidence):
+    assert any(evidence in k.lower() for k in _kept(message)), gapfill.find([message])

@@ -324,6 +324,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "i_am_based",
         r"^i(?:'m|\s+am)\s+(?:based|located|living|working|sitting)?\s*(?:in|on|at|from)\s+"
+        # "I'm on hivescale-fw, branch feat/x": where the work stands today
+        r"(?!(?:[\w./-]+,?\s+){0,3}(?:branch|ticket|issue|step|stage|phase|sprint|pr|commit)\b)"
         r"(?P<x>[A-Z0-9].{1,160})$",
         "fact",
         lambda m, b: person(_cap(b)),

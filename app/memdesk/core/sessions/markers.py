@@ -90,7 +90,10 @@ VALUE = re.compile(
     r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b|"
     # a number said of something ("minSdk is 24", "Postgres 16", "below 3.5 V")
     r"\b(?:is|are|of|at|to|below|above|under|over|=)\s~?\d+(?:\.\d+)?\b|"
-    r"\b[A-Za-z][\w+-]*[A-Za-z]\s\d{1,3}\b(?!\s*(?:%|times|more|less|of)\b)|"
+    # ("I have 52 samples": a count after a verb or a little word names no version)
+    r"\b(?!(?:have|has|had|got|with|about|around|only|just|than|and|or|for|all|last|first|"
+    r"next|took|takes?|needs?|wants?|ran|runs?)\s)"
+    r"[A-Za-z][\w+-]*[A-Za-z]\s\d{1,3}\b(?!\s*(?:%|times|more|less|of)\b)|"
     # a name in the middle of the sentence ("runs on Intercom", "handled by Rafael Soto")
     r"(?<=[a-z,] )(?-i:[A-Z][\w.+-]*[A-Za-z0-9])|"
     # an identifier, typed in lower case as often as not ("binary_id", "ppx_expect")
@@ -208,8 +211,10 @@ STATE = re.compile(
 
 # "I need the symbol upload fixed": a request, not a taste.
 ASKS = re.compile(
-    r"^i (?:need|want|would like|'d like) (?!.*\b(?:always|never|every)\b)(?:you to|it|this|"
-    r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated))\b|^i need\b",
+    r"^i(?: need| want| would like|'d like) (?!.*\b(?:always|never|every)\b)(?:you to|it|this|"
+    r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated)|"
+    # "I'd like a check that flags any day where …": a thing to build, described
+    r"an? (?:[\w-]+ ){1,3}?(?:that|which|to)\b)\b|^i need\b",
     _I,
 )
 
@@ -238,6 +243,7 @@ TIED = re.compile(
     r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
     r"prod|production|staging|ci|i|i'm|i'd|my|me|"
     r"let's|let us|fyi|for the record|for future reference|for context|btw|by the way|"
+    r"background(?: info)?(?=\s*:)|"
     r"heads[- ]up|note|remember|preference|"
     r"by default|as a rule|from now on|going forward|house style|no exceptions|,\s*ever|"
     # what it means for the work: "…, so long jobs need keepalives"
@@ -254,4 +260,5 @@ TIED = re.compile(
     _I,
 )
 # A value said of something is tied to how things stay by those, or by a word of habit.
-ANCHORED = re.compile(rf"{TIED.pattern}|\b(?:always|never|every|each)\b", _I)
+# "each" before what it counts ("each deploy"); "200 samples each" is how many, not how often
+ANCHORED = re.compile(rf"{TIED.pattern}|\b(?:always|never|every)\b|\beach\b(?=\s+[a-z])", _I)
