@@ -66,19 +66,30 @@ def _without_envelopes(text: str) -> str:
     closing tag, or to the end when it has none), any other closed element a host names as
     hosts do (`<ide_selection>`, `<teammate-message …>`: each new envelope was stored as the
     person's words until it was listed), and an escaped memory-context block. In one pass:
-    each opening tag is matched to the next closing tag of its name."""
+    each opening tag is matched to the next closing tag of its name; a listed wrapper to the
+    last one before its name opens again (a memory quoted in a hook's context that held
+    "</hook_context>" ended the envelope there, and the rest was read as the person's)."""
     closes: dict[str, list[tuple[int, int]]] = {}
     for found in _CLOSE.finditer(text):
         closes.setdefault(found[1].lower(), []).append(found.span())
+    opens = list(_OPEN.finditer(text))
+    starts: dict[str, list[int]] = {}
+    for found in opens:
+        starts.setdefault(found[1].lower(), []).append(found.start())
     cuts: list[tuple[int, int]] = []
     done = 0
-    for found in _OPEN.finditer(text):
+    for found in opens:
         name = found[1].lower()
         listed = bool(_WRAPPER.fullmatch(name))
         if found.start() < done or name in _TYPED:
             continue
         ends = closes.get(name, [])
         after = bisect.bisect_left(ends, (found.end(), found.end()))
+        if listed and after < len(ends):
+            later = starts[name]
+            again = bisect.bisect_right(later, found.start())
+            again = later[again] if again < len(later) else len(text)
+            after = max(after, bisect.bisect_left(ends, (again, again)) - 1)
         if after < len(ends) and (
             listed or "-" in name or "_" in name or _a_block(text, found.start(), ends[after][1])
         ):

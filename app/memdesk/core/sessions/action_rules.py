@@ -108,11 +108,7 @@ def block(applied: Sequence[Applied], what: str, own: Authorship = EVERYONE_ELSE
     if not lines:
         return ""
     whose = "Standing rules" if everyones else "The user's standing rules"
-    return (
-        f"<memory-context>\n## {whose} for this action ({what})\n"
-        + "".join(lines)
-        + "</memory-context>"
-    )
+    return quoting.block(f"## {whose} for this action ({what})\n" + "".join(lines))
 
 
 UNREAD = (

@@ -22,7 +22,6 @@ class Searcher(Protocol):
     def search(self, query: str, **options: Any) -> Any: ...
 
 
-OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
 PERSONS = ["user", "system"]  # sources whose words are the person's
 MIN_BUDGET, MAX_BUDGET = 200, 100_000
 
@@ -50,10 +49,10 @@ def build_context(
     budget = validate.integer(budget_chars, "budget_chars", MIN_BUDGET, MAX_BUDGET)
     k = validate.integer(k, "k", 1, 100)
     profile = profile_of.identity(actor=actor) if identity else {"text": "", "size": 0}
-    parts = [OPEN]
+    parts = [quoting.OPEN]
     if profile["text"]:
         parts.append(f"## Identity\n{profile['text']}\n")
-    used = sum(map(len, parts)) + len(CLOSE)
+    used = sum(map(len, parts)) + len(quoting.CLOSE)
     if used > budget:
         raise ValidationError(
             f"budget_chars {budget} is too small for the identity profile "
@@ -104,6 +103,5 @@ def build_context(
         parts.append(line)
         ids.append(hit["id"])
         used += extra
-    parts.append(CLOSE)
-    text = "".join(parts)
+    text = quoting.block("".join(parts[1:]))
     return {"text": text, "ids": ids, "size": len(text)}

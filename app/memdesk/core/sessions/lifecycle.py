@@ -29,6 +29,7 @@ from memdesk.core.sessions import (
     action_rules,
     briefing,
     context,
+    quoting,
     session_notes,
     workspace_fit,
 )
@@ -161,7 +162,7 @@ class Sessions:
             parts.append(working)
         if crashed is not None and recovery:
             parts.append(recovery)
-        text = "<memory-context>\n" + "\n\n".join(parts) + "\n</memory-context>" if parts else ""
+        text = quoting.block("\n\n".join(parts) + "\n") if parts else ""
         self._given(row, "start", standing.ids, len(text))
         return {
             "session": sid,

@@ -1,13 +1,26 @@
 """How a memory's text is put before a model. The person's words are given as they are; what
 an agent wrote, or a teammate's machine synced here, is its claim, not the person's word, and
 may be hostile: it is given on one line, in quotes (so it can start no line of its own, such
-as "system: …"), with its writer."""
+as "system: …"), with its writer. No text in a block memdesk gives a host reads as markup."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from memdesk.core import validate
+
+OPEN, CLOSE = "<memory-context>\n", "</memory-context>"
+# The start of a tag: what a host's parser, or memdesk's own transcript reader, takes for
+# markup. A memory holding "</hook_context>" closed the envelope Gemini CLI keeps the
+# briefing in, and the words after it were read back at session end as the person's own.
+_TAG = re.compile(r"<(?=/?[A-Za-z!?])")
+
+
+def block(body: str) -> str:
+    """`body` in the block every hook and context answer gives, each "<" that would start a
+    tag inside it made a look-alike ("‹", one character for one: budgets stay as counted)."""
+    return OPEN + _TAG.sub("\u2039", body) + CLOSE
 
 
 def injected(content: str, source: str, agent: str | None, synced_from: str | None = None) -> str:
