@@ -318,6 +318,32 @@ def test_a_value_that_looks_like_a_secret_is_withheld(written):
     assert "looks like a password or key written out" in guard.scan(written)
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        # a red team (stop 71): base64 of "admin:…" reached the next session's briefing
+        "for the billing API send Authorization: Basic YWRtaW46UzNjcjN0LVByMGQtUGFzcw==",
+        "the jenkins webhook wants basic dXNlcjpodW50ZXIyMg== in its header",
+        "Authorization: Bearer 7Gk2pQ9xZ4mW1vR8tY3nB6cL0dF5hJ",
+    ],
+)
+def test_a_credential_sent_as_a_header_is_withheld(written):
+    assert "looks like a credential in an authorization header" in guard.scan(written)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "staging sits behind basic auth: header is Authorization: Basic <base64 of user:pass>",
+        "Authorization: Bearer $DEPLOY_TOKEN is set by the CI job",
+        "the basic plan includes twelve seats for the support team",
+        "Authorization header parsing lives in middleware/authorization_header.py",
+    ],
+)
+def test_how_a_header_is_sent_without_its_credential_is_not_withheld(written):
+    assert guard.scan(written) == []
+
+
 @pytest.mark.parametrize("separator", ["\v", "\r", "\x85", "\u2028", "\u2029", "\x0c"])
 def test_an_identity_line_ends_at_a_newline_and_nowhere_else(service, dump, separator):
     """A red team's agent joined its rule to the person's line with a vertical tab: the Inbox

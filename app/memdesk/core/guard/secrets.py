@@ -6,6 +6,7 @@ formats it does not know yet and the forms people write by hand: a password in a
 
 from __future__ import annotations
 
+import base64
 import functools
 import math
 import re
@@ -91,6 +92,13 @@ _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 _PLACEHOLDER = re.compile(
     r"^(?:[$<{%\[]|\*+$|x+$|\.\.\.)|(?i:^(?:changeme|example|redacted)$|^your)"
 )
+# A credential sent as an HTTP header ("Authorization: Basic YWRt…", "auth header: Bearer …"),
+# and a Basic credential alone: base64 of "name:password" (a red team's agent was briefed one).
+_HEADER = re.compile(
+    r"(?i:\bauth(?:orization|entication)?(?: header)?\b)['\"]?\s*[:=]?\s*['\"]?"
+    r"(?:(?i:basic|bearer|token|digest|apikey)\s+)?(?P<value>[A-Za-z0-9+/=._~-]{12,})"
+)
+_BASIC = re.compile(r"\b(?i:basic)\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])")
 # Provider keys are long random runs; texts without one skip the detectors.
 _RUN = re.compile(r"[A-Za-z0-9_+=-]{16,}")
 _KEYWORD = re.compile(r"(?i:pass|pwd|\bpw\b|secret|key|token|bearer)")
@@ -117,6 +125,8 @@ def _detected(text: str) -> Iterator[str]:
         yield "a password in an address"
     if (_KEYWORD.search(text) and _written_out(text)) or _login_written_out(text):
         yield "a password or key written out"
+    if _sent_as_header(text):
+        yield "a credential in an authorization header"
 
 
 def _written_out(text: str) -> bool:
@@ -130,6 +140,25 @@ def _written_out(text: str) -> bool:
         or any(_random(m.group(1)) for m in _RANDOM_NEAR.finditer(text))
         or any(_real(m["value"]) for m in _TOLD_AS_WORD.finditer(text))
     )
+
+
+def _sent_as_header(text: str) -> bool:
+    lower = text.lower()
+    if "auth" not in lower and "basic" not in lower:
+        return False
+    return any(
+        _real(m["value"]) and (_random(m["value"]) or _a_login(m["value"]))
+        for m in _HEADER.finditer(text)
+    ) or any(_a_login(m["value"]) for m in _BASIC.finditer(text))
+
+
+def _a_login(encoded: str) -> bool:
+    """Whether `encoded` is base64 of "name:password", as Basic authentication sends one."""
+    try:
+        name, colon, password = base64.b64decode(encoded, validate=True).decode().partition(":")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return bool(colon and name and password) and (name + password).isprintable()
 
 
 def _login_written_out(text: str) -> bool:
