@@ -269,7 +269,7 @@ def ingest(svc: Any, a: argparse.Namespace) -> Any:
     from memdesk.api import transcripts
 
     try:
-        messages, found = transcripts.read(a.file)
+        messages, found, _ = transcripts.read(a.file)
     except transcripts.TranscriptError as exc:
         raise MemdeskError(str(exc), field="file") from None
     session = a.session or found or f"ingest-{Path(a.file).stem}"

@@ -76,7 +76,7 @@ def _tool(hook, name, tool_input, tool_response, session=SESSION):
     )
 
 
-def test_a_whole_session_as_claude_code_runs_it(hook, sock_path):
+def test_a_whole_session_as_claude_code_runs_it(hook, sock_path, tmp_path):
     with Client(socket_path=sock_path, agent="setup", role="user") as memdesk:
         memdesk.set_identity("Name: Ada. Backend engineer.")
         memdesk.add("Checkout totals are computed in pricing/totals.py", tags=["shop"])
@@ -126,7 +126,11 @@ def test_a_whole_session_as_claude_code_runs_it(hook, sock_path):
     assert "`make deploy` failed (exit 2)" in recovery
     assert "No rule to make target" in recovery
 
-    assert hook("SessionEnd", session="a-new-session", reason="prompt_input_exit") is None
+    # Claude Code names a session's transcript file after it
+    own = tmp_path / "a-new-session.jsonl"
+    shutil.copy(DATA / "claude_transcript.jsonl", own)
+    ending = {"session": "a-new-session", "transcript_path": str(own)}
+    assert hook("SessionEnd", reason="prompt_input_exit", **ending) is None
     with Client(socket_path=sock_path, agent="check", role="user") as memdesk:
         stored = memdesk.call("memory.list", tags=["gap-fill"])
         proposals = memdesk.call("proposals.list")
@@ -143,7 +147,7 @@ def test_a_whole_session_as_claude_code_runs_it(hook, sock_path):
     assert "3e4f5a6 Round totals with Decimal" in ended["content"]
 
     # Ending the same transcript again adds nothing.
-    hook("SessionEnd", session="a-new-session", reason="other")
+    hook("SessionEnd", reason="other", **ending)
     with Client(socket_path=sock_path, agent="check", role="user") as memdesk:
         assert len(memdesk.call("memory.list", tags=["gap-fill"])) == 4
         assert len(memdesk.call("proposals.list")) == 1
@@ -338,7 +342,7 @@ def test_a_huge_transcript_is_read_at_its_start_and_its_end(tmp_path, monkeypatc
     lines = [json.dumps({"role": "user", "content": f"message {n}"}) for n in range(500)]
     path = tmp_path / "long.jsonl"
     path.write_text("\n".join(lines), encoding="utf-8")
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     assert messages[0]["content"] == "message 0"
     assert messages[-1]["content"] == "message 499"
     assert len(messages) < 100
@@ -354,7 +358,7 @@ def test_a_transcript_of_very_many_lines_is_read_at_its_first_and_newest_only(
     lines = [json.dumps({"role": "user", "content": f"message {n}"}) for n in range(5_000)]
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(lines), encoding="utf-8")
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     said = [m["content"] for m in messages]
     assert said[:10] == [f"message {n}" for n in range(10)]
     assert said[10:] == [f"message {n}" for n in range(4_970, 5_000)]
@@ -375,7 +379,7 @@ def test_a_byte_that_is_not_utf8_loses_that_character_not_the_session(tmp_path):
     said = json.dumps({"type": "user", "message": {"role": "user", "content": "I prefer tabs"}})
     path = tmp_path / "t.jsonl"
     path.write_bytes(said.encode() + b'\n{"type": "assistant", "message": "Gr\xc3')
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     assert messages == [{"role": "user", "content": "I prefer tabs"}]
 
 
@@ -620,7 +624,7 @@ def test_what_the_host_put_in_the_users_turn_is_not_the_persons(tmp_path, conten
     ]
     path = tmp_path / "t.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     assert messages[0] == {"role": "user", "content": "We use ruff for linting"}
     # what the person typed beside it stays ("@README.md sum it up"), nothing it wrapped
     assert not any(re.search("prefer|always", m["content"], re.I) for m in messages[1:])
@@ -653,7 +657,7 @@ def test_a_gemini_session_kept_as_one_object_is_read(tmp_path):
         ],
     }
     path.write_text(json.dumps(session, indent=2), encoding="utf-8")
-    messages, session_id = transcripts.read(path)
+    messages, session_id, _ = transcripts.read(path)
     assert messages == [
         {"role": "user", "content": "We use ruff for linting"},
         {"role": "assistant", "content": "Noted."},
@@ -677,7 +681,7 @@ def test_one_unreadable_line_loses_that_line_not_the_session(tmp_path, start):
         + '{"type":"user","message":{"role":"user","content":"thanks"}',  # still being written
         encoding="utf-8",
     )
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     assert messages == [{"role": "user", "content": "CI has a 15-minute limit"}]
 
 
@@ -706,7 +710,7 @@ def test_only_what_the_person_typed_in_the_main_conversation_is_theirs(tmp_path)
         ),
         encoding="utf-8",
     )
-    messages, _ = transcripts.read(path)
+    messages = transcripts.read(path).messages
     assert messages == [{"role": "user", "content": "We use ruff for linting"}]
 
 
@@ -803,3 +807,25 @@ def test_a_close_tag_quoted_inside_a_hosts_envelope_does_not_end_it(tmp_path):
     path.write_text(json.dumps(line), encoding="utf-8")
     (message,) = transcripts.read(path)[0]
     assert message["content"] == "We use ruff for linting"
+
+
+def test_another_sessions_transcript_is_not_read_as_this_ones(hook, sock_path, tmp_path, db_path):
+    """A red team ended a session of project bravo with project alpha's transcript: alpha's
+    words were filed in bravo and as global, the person's own for every project."""
+    done = _raw_hook(
+        "SessionEnd",
+        json.dumps(
+            {
+                "session_id": "bravo-1",
+                "cwd": str(tmp_path),
+                "transcript_path": str(DATA / "claude_transcript.jsonl"),  # SESSION's
+                "hook_event_name": "SessionEnd",
+            }
+        ),
+        db_path,
+        sock_path,
+    )
+    assert done.returncode == 0
+    assert f"it is the transcript of session {SESSION}, not of bravo-1" in done.stderr.decode()
+    with Client(socket_path=sock_path, agent="check", role="user") as memdesk:
+        assert memdesk.call("memory.list", tags=["gap-fill"]) == []

@@ -173,7 +173,7 @@ def test_a_rule_a_call_breaks_is_refused_in_the_hosts_own_shape(host, sock_path)
 
 @pytest.mark.parametrize("captured", sorted(HOSTS.values(), key=lambda c: c.folder))
 def test_what_hooks_added_to_the_turn_is_never_read_as_the_persons_words(captured):
-    messages, _ = transcripts.read(DATA / captured.folder / captured.transcript)
+    messages = transcripts.read(DATA / captured.folder / captured.transcript).messages
     assert messages == [
         {"role": "user", "content": "please run the shell check"},  # no MARKER-… context
         {"role": "assistant", "content": "done"},

@@ -430,7 +430,7 @@ def test_the_frozen_sessions_keep_stored_precision_and_recall():
     statements, stored = 0, []
     hits = 0
     for session in labels:
-        messages, _ = transcripts.read(folder / session["transcript"])
+        messages = transcripts.read(folder / session["transcript"]).messages
         high = [f.content.casefold() for f in gapfill.find(messages) if f.confidence == "high"]
         stored += [
             any(all(e in c for e in st["evidence"]) for st in session["statements"]) for c in high

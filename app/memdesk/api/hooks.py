@@ -143,7 +143,7 @@ def _transcript_to_keep(payload: dict[str, Any]) -> bool:
     if not path:
         return False
     try:
-        return bool(transcripts.read(str(path))[0])
+        return bool(transcripts.read(str(path)).messages)
     except transcripts.TranscriptError:
         return False
 
@@ -219,13 +219,19 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
         path = payload.get("transcript_path") or _copilot_transcript(agent, session)
         for attempt in range(TRANSCRIPT_TRIES if path else 0):
             try:
-                messages, _ = transcripts.read(str(path))
-                unread = None
-                break
+                read = transcripts.read(str(path))
             except transcripts.TranscriptError as exc:
                 unread = str(exc)  # the session still ends: its observations are summarised
                 if attempt + 1 < TRANSCRIPT_TRIES:
                     time.sleep(0.2)  # Copilot CLI may still be writing its last lines
+                continue
+            unread = None
+            if read.of(session, str(path)):
+                messages = read.messages
+            else:
+                named = ", ".join(name[:40] for name in sorted(read.named)[:3])
+                unread = f"it is the transcript of session {named}, not of {session[:40]}"
+            break
         for part in transcripts.parts(messages):
             _ensure(
                 memdesk, payload, lambda part=part: memdesk.session_end(session, transcript=part)

@@ -14,7 +14,7 @@ import bisect
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memdesk import paths
 
@@ -141,7 +141,19 @@ class TranscriptError(ValueError):
     """The file is not a transcript memdesk can read; the message says what was expected."""
 
 
-def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
+class Transcript(NamedTuple):
+    messages: list[dict[str, str]]
+    session: str | None  # the first session id it names
+    named: frozenset[str] = frozenset()  # every one (a resumed session names its first too)
+
+    def of(self, session: str, path: str | Path) -> bool:
+        """Whether this is `session`'s own transcript: it names that session, or names none,
+        or its path is named after it. A hook handed another session's file (another
+        project's) filed that session's words in this one's project and as global."""
+        return not self.named or session in self.named or session in str(path)
+
+
+def read(path: str | Path) -> Transcript:
     """The messages of a transcript file and its session id if it names one. Only a regular
     file is read (a FIFO would hang, /dev/zero never ends), and at most its last MAX_BYTES."""
     try:
@@ -155,10 +167,10 @@ def read(path: str | Path) -> tuple[list[dict[str, str]], str | None]:
     return parse(data.decode("utf-8", errors="replace"))
 
 
-def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
+def parse(text: str) -> Transcript:
     stripped = text.lstrip("\ufeff").strip()  # a byte-order mark is not a line's text
     if not stripped:
-        return [], None
+        return Transcript([], None)
     if stripped.startswith("["):
         try:
             records = json.loads(stripped)
@@ -167,13 +179,15 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
     else:
         records = _one_object(stripped) or _jsonl_records(stripped)
     messages: list[dict[str, str]] = []
-    session = None
+    named: dict[str, None] = {}
     for record in _latest_by_id(records if isinstance(records, list) else []):
         if not isinstance(record, dict):
             continue
         meta = record.get("payload") if record.get("type") == "session_meta" else record
         if isinstance(meta, dict):
-            session = session or meta.get("sessionId") or meta.get("session_id")
+            for key in ("sessionId", "session_id"):
+                if isinstance(meta.get(key), str) and meta[key]:
+                    named[meta[key]] = None
         message = _message(record)
         if message is not None:
             messages.append(message)
@@ -182,7 +196,7 @@ def parse(text: str) -> tuple[list[dict[str, str]], str | None]:
             "no user or assistant messages found; expected Claude Code's JSONL or a list of "
             "{role, content} messages"
         )
-    return messages, session
+    return Transcript(messages, next(iter(named), None), frozenset(named))
 
 
 def _one_object(text: str) -> list[Any]:
