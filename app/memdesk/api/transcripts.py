@@ -101,10 +101,12 @@ def _without_envelopes(text: str) -> str:
         cuts.append((found.start(), done))
     for opening, closing in (_ESCAPED, _REFERENCED):
         at = text.find(opening)
-        while at >= 0:
-            end = text.find(closing, at)
-            cuts.append((at, len(text) if end < 0 else end + len(closing)))
-            at = -1 if end < 0 else text.find(opening, end)
+        while at >= 0:  # to the last end before it opens again: a file read in may hold one
+            again = text.find(opening, at + len(opening))
+            limit = len(text) if again < 0 else again
+            end = text.rfind(closing, at, limit)
+            cuts.append((at, limit if end < 0 else end + len(closing)))
+            at = again
     kept, last = [], 0
     for start, end in sorted(cuts):  # one may lie inside another
         kept.append(text[last:start])
