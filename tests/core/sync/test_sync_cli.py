@@ -77,7 +77,7 @@ def test_doctor_says_when_the_last_sync_failed(run, tmp_path, monkeypatch):
     code, out, _ = run("doctor")
     assert code == 1
     assert "! the last sync with origin" in out
-    assert "git fetch failed" in out
+    assert "memories.git is not there (is its disk connected?)" in out
 
 
 def test_sync_remove_stops_syncing_and_keeps_everything(run, tmp_path):

@@ -100,7 +100,7 @@ def test_a_remote_that_fails_does_not_keep_the_others_from_syncing(machines, tmp
     code, out, _ = run("sync", db=machines.root / "a.db")
     assert code == 6  # a remote failed, the others synced (the help said 1 meant "check")
     assert "origin: sent 1, took 0" in out
-    assert "team: failed: git fetch failed" in out
+    assert f"team: failed: the remote {team} is not there" in out
     assert "dotfiles" in "\n".join(machines.tree().values())
 
 

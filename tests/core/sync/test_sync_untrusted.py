@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import stat
 import subprocess
 import threading
@@ -862,3 +863,112 @@ def test_a_file_name_from_the_remote_is_written_back_as_one_name(tmp_path):
 
     assert set(mirror.tree(first)[0]) == {"README.md", crafted}
     assert set(mirror.tree(second)[0]) == {"README.md"}
+
+
+def _push_long_names(machines, names: list[str]) -> None:
+    git_dir = ["git", "--git-dir", str(machines.remote)]
+
+    def run(*args: str, given: str | None = None) -> str:
+        done = subprocess.run([*git_dir, *args], input=given, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    blob = run("hash-object", "-w", "--stdin", given='---\nid: "x"\n---\nhello\n')
+    inner = run("mktree", given="".join(f"100644 blob {blob}\t{name}\n" for name in names))
+    top = [line for line in run("ls-tree", "main").splitlines() if not line.endswith("memories")]
+    memories = run("ls-tree", "main:memories").splitlines()
+    tree = run("mktree", given="\n".join([*memories, f"040000 tree {inner}\tzz"]) + "\n")
+    root = run("mktree", given="\n".join([*top, f"040000 tree {tree}\tmemories"]) + "\n")
+    commit = run("commit-tree", root, "-p", "main", "-m", "long names")
+    run("update-ref", "refs/heads/main", commit)
+
+
+def test_a_file_name_longer_than_any_memorys_is_counted_never_held(machines, tmp_path):
+    """Red team 71: a 184 KB remote listing a million files with 4,000-byte names took a sync
+    to 4.3 GB; one name of 256 MiB took 37 s."""
+    _first_push(machines)
+    machines.sync("b")
+    _push_long_names(machines, [f"{n}{'a' * 4_000}.md" for n in range(3)])
+    mirror = git.Mirror.create(tmp_path / "mirror.git", str(machines.remote), "main")
+    files, left_out = mirror.tree(mirror.fetch())
+    assert left_out == 3
+    assert not [path for path in files if len(path) > git.MAX_PATH_BYTES]
+    refused = machines.sync("b")[0]["refused"]
+    assert any("3 more files under memories/" in line for line in refused)
+
+
+def test_a_listing_past_its_bytes_is_refused_whatever_its_file_count(machines, monkeypatch):
+    _first_push(machines)
+    machines.sync("b")
+    monkeypatch.setattr(git, "MAX_LISTED", 20_000)
+    _push_long_names(machines, [f"{n:03d}{'a' * 200}.md" for n in range(200)])
+    before = machines.shared("b")
+    with pytest.raises(MemdeskError, match="MiB of names"):
+        machines.sync("b")
+    assert machines.shared("b") == before
+
+
+def _another_repository(tmp_path) -> tuple[Path, str]:
+    """A bare repository of the person's with a history of its own, and its main's commit."""
+    work, bare = tmp_path / "project", tmp_path / "project.git"
+    git = ["git", "-C", str(work), "-c", "user.name=x", "-c", "user.email=x@x"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    (work / "app.py").write_text("print('hello')\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "app"], check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    return bare, _main(bare)
+
+
+def _main(repository: Path) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", str(repository), "rev-parse", "main"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+
+
+@pytest.mark.parametrize("how", ["link", "gitdir file", "another repository there"])
+def test_a_remote_swapped_for_another_repository_gets_nothing_of_the_persons(
+    machines, tmp_path, how
+):
+    """Red team 71: the folder remote replaced by a link or a `gitdir:` file naming another
+    repository of the person's had the next sync push their memories onto its history."""
+    _first_push(machines)
+    machines.sync("b")
+    machines.run("b", lambda s: s.add("The bank PIN hint is the dog's birthday"))
+    other, before = _another_repository(tmp_path)
+    shutil.rmtree(machines.remote)
+    if how == "link":
+        machines.remote.symlink_to(other)
+    elif how == "gitdir file":
+        machines.remote.write_text(f"gitdir: {other}\n")
+    else:
+        shutil.copytree(other, machines.remote)
+    with pytest.raises(MemdeskError, match="is now a link|is a file|another history"):
+        machines.sync("b")
+    assert _main(other) == before
+    if how == "another repository there":
+        assert _main(machines.remote) == before
+
+
+def test_a_missing_remote_is_not_looked_for_beside_its_path(machines, tmp_path):
+    """git opens `<path>.git` when `<path>` is gone: a repository nothing had checked."""
+    _first_push(machines)
+    machines.sync("b")
+    beside = machines.remote.with_name(machines.remote.name + ".git")
+    machines.remote.rename(beside)
+    with pytest.raises(MemdeskError, match="is not there"):
+        machines.sync("b")
+
+
+def test_a_file_url_is_checked_where_git_opens_it(machines, tmp_path):
+    """Red team 71: "file:///…/%6demories.git" reached a repository whose pipe the check,
+    looking at the undecoded path, never saw."""
+    _first_push(machines)
+    pipe = machines.remote / "packed-refs"
+    pipe.unlink(missing_ok=True)
+    os.mkfifo(pipe)
+    encoded = f"file://{machines.remote.parent}/%{ord(machines.remote.name[0]):x}"
+    encoded += machines.remote.name[1:]
+    assert local_remote.refusal(encoded) is not None
+    assert "which is not a file" in local_remote.refusal(encoded)

@@ -50,6 +50,13 @@ _FETCH = ("core.bigFileThreshold=300k", "fetch.unpackLimit=1")
 # and 1.8 GB, and the next level would have taken ten times that.
 MAX_TREE_FILES = 1_200_000
 KEPT_DEEP = 100
+# A memory's path is under 100 bytes (memories/xx/<slug>--<id>.md). A crafted 184 KB remote
+# listing a million files with 4,000-byte names took a sync to 4.3 GB, and one name of
+# 256 MiB took 37 s: a longer name is counted as left out and never held, nor is a listing
+# past MAX_LISTED bytes.
+MAX_PATH_BYTES = 255
+_MAX_RECORD = MAX_PATH_BYTES + 80  # "<mode> blob <sha> <size>\t" before the path
+MAX_LISTED = MAX_TREE_FILES * 160
 BASE = "refs/memdesk/base"  # the commit this machine last synced: the merge's common state
 NETWORK_SECONDS = 300
 LOCAL_SECONDS = 600
@@ -124,6 +131,16 @@ class Mirror:
             return None
         return self.commit_of(self.remote_ref)
 
+    def descends(self, commit: str | None, base: str) -> bool:
+        """Whether `commit` has `base` in its history."""
+        if commit is None:
+            return False
+        try:
+            self._git("merge-base", "--is-ancestor", base, commit)
+        except SyncFailed:  # exit 1: it has not
+            return False
+        return True
+
     def commit_of(self, ref: str) -> str | None:
         try:
             return self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
@@ -138,7 +155,8 @@ class Mirror:
             return {}, 0
         entries: dict[str, Entry] = {}
         deep = 0
-        for record in self._listed(commit):
+        listing = _Listing()
+        for record in self._listed(commit, listing):
             meta, _, path = record.partition("\t")
             mode, kind, sha, size = meta.split()
             if kind != "blob":
@@ -148,29 +166,24 @@ class Mirror:
                 if deep > KEPT_DEEP:
                     continue
             entries[path] = Entry(sha, int(size), mode)
-        return entries, max(0, deep - KEPT_DEEP)
+        return entries, max(0, deep - KEPT_DEEP) + listing.too_long
 
-    def _listed(self, commit: str) -> Iterator[str]:
+    def _listed(self, commit: str, listing: _Listing) -> Iterator[str]:
         with subprocess.Popen(
             ["git", "ls-tree", "-r", "-l", "-z", commit],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=self._env(),
-        ) as listing:
-            local_remote.bound(listing.pid)
-            assert listing.stdout is not None
-            rest, count = b"", 0
-            while chunk := listing.stdout.read(1 << 20):
-                *records, rest = (rest + chunk).split(b"\0")
-                count += len(records)
-                if count > MAX_TREE_FILES:
-                    listing.kill()
-                    raise SyncFailed(
-                        f"the remote's branch lists more than {MAX_TREE_FILES:,} files; "
-                        "memdesk's remotes hold one file per memory. Nothing was taken"
-                    )
-                yield from (r.decode("utf-8", "replace") for r in records if r)
-            if listing.wait() != 0:
+        ) as running:
+            local_remote.bound(running.pid)
+            assert running.stdout is not None
+            try:
+                while chunk := running.stdout.read(1 << 20):
+                    yield from listing.records(chunk)
+            except SyncFailed:
+                running.kill()
+                raise
+            if running.wait() != 0:
                 raise SyncFailed(f"git ls-tree failed reading {commit}")
 
     def read(self, shas: list[str]) -> dict[str, bytes]:
@@ -317,6 +330,38 @@ class Mirror:
             why = err.decode("utf-8", "replace").strip() or f"exit {running.returncode}"
             raise SyncFailed(f"git {command} failed: {why}")
         return out
+
+
+class _Listing:
+    """ls-tree's NUL-ended records as they come, each held only while it is short enough to
+    name a memory's file: a longer one is skipped to its end, counted, never joined up."""
+
+    def __init__(self) -> None:
+        self.rest = b""
+        self.skipping = False
+        self.count = self.listed = self.too_long = 0
+
+    def records(self, chunk: bytes) -> list[str]:
+        if self.skipping:
+            end = chunk.find(b"\0")
+            if end < 0:
+                return []
+            self.skipping, chunk = False, chunk[end + 1 :]
+        *records, self.rest = (self.rest + chunk).split(b"\0")
+        if len(self.rest) > _MAX_RECORD:
+            self.rest, self.skipping = b"", True
+            self.too_long += 1
+        kept = [r for r in records if len(r) <= _MAX_RECORD]
+        self.too_long += len(records) - len(kept)
+        self.count += len(records)
+        self.listed += sum(map(len, kept))
+        if self.count > MAX_TREE_FILES or self.listed > MAX_LISTED:
+            raise SyncFailed(
+                f"the remote's branch lists more than {MAX_TREE_FILES:,} files or "
+                f"{MAX_LISTED // 2**20:,} MiB of names; memdesk's remotes hold one file per "
+                "memory. Nothing was taken"
+            )
+        return [r.decode("utf-8", "replace") for r in kept if r]
 
 
 # git's line for a ref the receiving side turned down for a reason of its own, not because

@@ -14,6 +14,7 @@ import resource
 import stat
 import subprocess
 from pathlib import Path
+from urllib.parse import unquote
 
 # What git reads of a repository before and while it sends or takes objects: these files,
 # and every file in these folders (the refs, reflogs, packs and their indexes, worktrees).
@@ -36,10 +37,13 @@ MEMORY_BYTES = 2 * 1024**3
 
 
 def refusal(url: str) -> str | None:
-    """Why a local remote is refused: a file git reads there is not a plain file (a pipe, a
-    device), its config includes other files, or there is too much to look at; None when it
-    may be read."""
-    root = Path(url.removeprefix("file://"))
+    """Why a local remote is refused: it is not the folder it was set up as (a link to
+    another, a file, nothing), a file git reads there is not a plain file (a pipe, a device),
+    its config includes other files, or there is too much to look at; None when it may be
+    read."""
+    root = path_of(url)
+    if why := _not_the_folder(root):
+        return why
     git_dir = root / ".git" if (root / ".git").is_dir() else root
     if why := _elsewhere(root, git_dir):
         return why
@@ -54,6 +58,29 @@ def refusal(url: str) -> str | None:
         if why := _walked(git_dir / folder, root, looked):
             return why
     return _alternates(git_dir / "objects", root, looked, _ALTERNATES)
+
+
+def path_of(url: str) -> Path:
+    """The folder git opens for `url`: a file:// URL's %-escapes decoded, as git decodes
+    them ("file:///…/%6dem.git" reached a folder the check had not looked at)."""
+    return Path(unquote(url[len("file://") :]) if url.startswith("file://") else url)
+
+
+def _not_the_folder(root: Path) -> str | None:
+    """Where a folder is missing, or is a file, git looks for another repository beside it
+    (`<path>.git`) or where the file points ("gitdir: …"); a link swapped in for the folder
+    points anywhere. Each sent the person's memories into another repository of theirs, and
+    read one this check had not looked at."""
+    if root.is_symlink():
+        return (
+            f"the remote {root} is now a link to {os.readlink(root)}, not the folder it was "
+            "set up as; if that is where your memories live, sync with it by its own path"
+        )
+    if not root.exists():
+        return f"the remote {root} is not there (is its disk connected?)"
+    if not root.is_dir():
+        return f"the remote {root} is a file, not the repository folder it was set up as"
+    return None
 
 
 def _walked(folder: Path, root: Path, looked: list[int]) -> str | None:

@@ -234,6 +234,16 @@ class Sync:
     ) -> dict[str, Any]:
         head = mirror.fetch()
         last_base = mirror.base()
+        if last_base is not None and not mirror.descends(head, last_base):
+            # A folder remote swapped for another repository of the person's took a push of
+            # their memories onto that repository's history.
+            gone = "is gone" if head is None else "holds another history"
+            raise git.SyncFailed(
+                f"the remote {remote.name} no longer holds what this machine last synced with "
+                f"it (its branch {remote.branch} {gone}): it was replaced or rewritten. Nothing "
+                "was sent or taken. If you replaced it on purpose, set it up again: "
+                f"`memdesk sync remove {remote.name}`, then `memdesk sync init <remote>`"
+            )
         if not dry_run and head is not None and head == last_base:
             quiet = sync_config.quiet(self.desk.path, remote)
             # (files waiting for a voucher are looked at again: it may have come meanwhile)
