@@ -96,6 +96,8 @@ class Hooks:
     def session(self, cwd: Path, prompts: list[str], transcript: Path | None = None) -> list[str]:
         """One session: [SessionStart text, each prompt's text]."""
         sid = str(uuid.uuid4())
+        if transcript is not None:  # Claude Code names a session's transcript after it
+            transcript = Path(shutil.copy(transcript, self.db.parent / f"{sid}.jsonl"))
         base = {"session_id": sid, "cwd": str(cwd), "transcript_path": str(transcript or "")}
         given = [self.run("SessionStart", {**base, "source": "startup"})]
         given += [self.run("UserPromptSubmit", {**base, "prompt": p}) for p in prompts]

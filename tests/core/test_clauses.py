@@ -1061,7 +1061,10 @@ def test_how_the_agents_answers_go_is_heard_inside_a_request():
             "i write commit messages in the imperative — 'add parser', never 'added parser'",
             "the user writes commit messages in the imperative, 'add parser', never 'added parser'",
         ),
-        ("we tag releases by date — 'r2026.11.27'", "we tag releases by date, 'r2026.11.27'"),
+        (
+            "releases here are tagged by date — 'r2026.11.27'",
+            "releases here are tagged by date, 'r2026.11.27'",
+        ),
     ],
 )
 def test_examples_in_quotes_stay_with_their_rule(message, whole):
@@ -1932,3 +1935,25 @@ def test_how_the_work_stands_today_is_not_stored(message):
 )
 def test_where_the_person_works_and_each_time_rules_are_still_stored(message, evidence):
     assert any(evidence in k.lower() for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["We're at 14 open findings, 2 of them high", "my Pi reads 21.5 degrees from the sensor"],
+)
+def test_a_value_tied_only_to_who_says_it_is_asked(message):
+    """ "we're at 14", "my Pi reads 21.5": how the work stands now as often as how things stay
+    (read sets: 107 right to 43 wrong when "I", "we" or "my" was all that tied them)."""
+    assert _kept(message) == [], gapfill.find([message])
+    assert _kept(message, gapfill.MEDIUM)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our CI runners have 8 cores and 32 GB each",
+        "staging has 3 replicas behind the load balancer, for the record",
+    ],
+)
+def test_a_value_tied_to_how_things_stay_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])

@@ -442,8 +442,8 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         # A value said of something with nothing tying it to how things stay (ours, here,
         # this repo, told for the record) is as often what happens now ("the model overfits
         # after epoch 8"): the person confirms it.
-        anchored = markers.ANCHORED.search(sentence)
-        return _heard(HIGH if anchored else MEDIUM, "fact", body, sentence, about_user)
+        confidence = HIGH if markers.anchored(sentence) else MEDIUM
+        return _heard(confidence, "fact", body, sentence, about_user)
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     return None

@@ -262,3 +262,14 @@ TIED = re.compile(
 # A value said of something is tied to how things stay by those, or by a word of habit.
 # "each" before what it counts ("each deploy"); "200 samples each" is how many, not how often
 ANCHORED = re.compile(rf"{TIED.pattern}|\b(?:always|never|every)\b|\beach\b(?=\s+[a-z])", _I)
+# Said only of the person or the team ("I", "we", "my"), of CI or of "the app", a value is as
+# often how the work stands now ("the LED blinks 3 times as soon as I plug in the second
+# sensor", "we're at 14 findings") as how things stay: 107 right to 43 wrong in the read sets.
+_ONLY_WHO = frozenset(
+    {"i", "i'm", "i'd", "me", "my", "we", "we're", "we've", "us", "ci", "each", "the app"}
+)
+
+
+def anchored(sentence: str) -> bool:
+    """Whether `sentence` is tied to how things stay by more than who says it."""
+    return any(m.group().lower() not in _ONLY_WHO for m in ANCHORED.finditer(sentence))
