@@ -501,6 +501,22 @@ def test_hook_install_for_a_project(run, tmp_path, monkeypatch):
     assert "UserPromptSubmit" in (tmp_path / ".claude" / "settings.json").read_text()
 
 
+def test_hook_install_for_a_project_never_writes_through_a_linked_folder(
+    run, tmp_path, monkeypatch
+):
+    """Red team 71: a repository shipping `.claude -> ~/.claude` had `hook install --project`
+    write memdesk's hooks into the person's own settings, while it named the project's."""
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (home / ".claude").mkdir(parents=True)
+    repo.mkdir()
+    (repo / ".claude").symlink_to(home / ".claude")
+    monkeypatch.chdir(repo)
+    code, _, err = run("hook", "install", "--project", "--yes", db=None)
+    assert code != 0
+    assert "is a symbolic link" in err
+    assert list((home / ".claude").iterdir()) == []
+
+
 def test_the_inbox_from_the_command_line(run, run_json, service):
     from memdesk.core import agent
 

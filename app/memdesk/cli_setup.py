@@ -23,11 +23,13 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
         sys.stdout.write(out + "\n" if out else "")
         sys.stderr.write(err)
         return 0  # fail-open: a hook never blocks the agent
-    from memdesk.api import hook_settings
+    from memdesk.api import attach, hook_settings
 
     path = hook_settings.settings_path(a.project)
     command = hook_settings.memdesk_command()
     try:
+        if a.project:  # a repository's `.claude -> ~/.claude` took the person's own settings
+            attach.refuse_leaving(Path.cwd(), path)
         new, diff = hook_settings.plan(path, command, a.db, a.deny_forbidden)
     except ValueError as exc:
         raise MemdeskError(str(exc), field="settings") from None
@@ -44,8 +46,6 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
         if input(f"Write these changes to {path}? [y/N] ").strip().lower() not in ("y", "yes"):
             print("nothing written")
             return 0
-    from memdesk.api import attach
-
     old = path.read_bytes().decode("utf-8") if path.exists() else None
     _planned(lambda: attach.apply([attach.Change(path, new, diff, old)]))
     print(

@@ -5,6 +5,7 @@ detach puts the file back exactly."""
 from __future__ import annotations
 
 import json
+import time
 import tomllib
 from pathlib import Path
 
@@ -508,3 +509,25 @@ def test_a_project_folder_linked_out_of_the_project_is_never_written_through(tmp
     with pytest.raises(ValueError, match="is a symbolic link"):
         attach.plan_detach(host, project=True, cwd=cwd, home=home, command=MEMDESK)
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("host", "where", "crafted"),
+    [
+        # a line of "[" and spaces inside a multi-line string: cubic in the spaces
+        ("codex", ".codex/config.toml", 'note = """\n[' + " " * 4_000 + '\n"""\n'),
+        # one object of many keys: each compared with every key before it
+        ("cursor", ".cursor/mcp.json", json.dumps({f"k{n}": 1 for n in range(40_000)})),
+    ],
+    ids=["toml header", "json keys"],
+)
+def test_a_crafted_config_is_read_in_time_linear_in_its_size(tmp_path, host, where, crafted):
+    """Red team 71: a 20 KB Codex config hung `attach` for ~40 minutes; a 1.3 MB .mcp.json
+    of 120,000 keys hung `attach`, `hook install` and `doctor`."""
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    path = home / where
+    path.parent.mkdir(parents=True)
+    path.write_text(crafted)
+    started = time.monotonic()
+    _attached(host, home, cwd)
+    assert time.monotonic() - started < 5

@@ -174,7 +174,7 @@ def plan_attach(
     new = _with_server(spec, path, old, name, entry)
     hooks = hooks_file(host, path, project, cwd, home)
     if project:
-        _refuse_leaving(cwd, path, hooks)
+        refuse_leaving(cwd, path, hooks)
     if host == "opencode" and command == PORTABLE:
         hooks = None  # its plugin is a file of this install: not a portable line
         note = note or (
@@ -191,7 +191,7 @@ def plan_attach(
     return [c for c in changes if c.diff]
 
 
-def _refuse_leaving(project: Path, *paths: Path | None) -> None:
+def refuse_leaving(project: Path, *paths: Path | None) -> None:
     """A repository shipping `.claude -> ~/.claude` had `attach --project` rewrite the
     person's global settings while the diff named the repository's file: inside a project,
     no folder on the way may be a link."""
@@ -236,7 +236,7 @@ def plan_detach(
     base = cwd if project else home
     hooks = hooks_file(host, path, project, cwd, home)
     if project:
-        _refuse_leaving(cwd, path, hooks)
+        refuse_leaving(cwd, path, hooks)
     changes = []
     if (old := _text(path)) is not None:
         new = old

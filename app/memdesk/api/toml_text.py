@@ -12,9 +12,9 @@ from typing import Any
 
 import tomlkit
 
-_HEADER = re.compile(
-    r"^[ \t]*\[\[?[ \t]*(?P<name>[^\]#\n]+?)[ \t]*\]\]?[ \t]*(?:#[^\r\n]*)?\r?$", re.M
-)
+# Possessive, each run read once: "[" and 20,000 spaces on one line of a multi-line string
+# took the lazy name and the spaces around it cubic time (40 minutes for a 20 KB file).
+_HEADER = re.compile(r"^[ \t]*+\[\[?+(?P<name>[^\]#\n]++)\]\]?+[ \t]*+(?:#[^\r\n]*+)?\r?$", re.M)
 _QUIET = re.compile(r"(?:^[ \t]*(?:#.*)?\r?\n)*\Z", re.M)  # blank and comment lines only
 
 
@@ -71,7 +71,7 @@ def _span(text: str, container: str, name: str) -> tuple[int, int] | None:
     ours = (f"{container}.{name}", f"{container}.{_key(name)}")
     start = None
     for match in _HEADER.finditer(text):
-        header = re.sub(r"[ \t]*\.[ \t]*", ".", match.group("name"))
+        header = re.sub(r"[ \t]*\.[ \t]*", ".", match.group("name").strip(" \t"))
         mine = header in ours or header.startswith(tuple(o + "." for o in ours))
         if start is None and mine and header in ours:
             start = match.start()
