@@ -20,7 +20,7 @@ from memdesk.core.memory.writes import Writes
 from memdesk.core.review.inbox import GAPFILL_TAG
 from memdesk.core.sessions import archive, gapfill, session_notes
 from memdesk.core.sessions.session_rows import find_session
-from memdesk.store import Memory, Observation, Proposal, Session, time_limit
+from memdesk.store import Memory, MemoryVersion, Observation, Proposal, Session, time_limit
 
 MAX_MESSAGES = 5000
 MAX_MESSAGE_CHARS = 4000  # as a host's hook sends a user's message (api/transcripts.py)
@@ -70,7 +70,7 @@ class Endings:
             summary = validate.text(summary, "summary")
         # The summary first: a session whose statements outlast the request's time limit
         # (400 stated facts) kept most of them and lost its summary.
-        archived = self.archive(row, messages, summary, interrupted=False)
+        archived = self.archive(row, messages, summary, interrupted=False, by=agent)
         stored, proposed, skipped = [], [], []
         if agent is not None and _waiting_from(agent) >= PENDING_PER_AGENT:
             messages = []  # nothing it says would be filed: not read at all
@@ -131,7 +131,12 @@ class Endings:
         what: str | None,
         *,
         interrupted: bool,
+        by: Actor | None = None,
     ) -> dict[str, Any] | None:
+        """File (or bring up to date) the session's L2 summary, as memdesk's when its host
+        ended it, as the agent's when the agent did (`by`: its summary is its own account).
+        A summary someone else changed since is theirs now and left as they made it: an
+        agent ending its session again rewrote the person's edit of it, in memdesk's name."""
         seen = list(row.observations.order_by(Observation.id))
         notes = session_notes.read(seen, row.task, row.cwd)
         if not seen and not messages and what is None:
@@ -140,13 +145,16 @@ class Endings:
         parts = session_notes.summary_parts(notes, messages, what)
         if interrupted:
             parts["what"] = "Interrupted (no session end): " + parts["what"]
-        writer = Actor("system", row.agent)
+        writer = by or Actor("system", row.agent)
         existing = Memory.get_or_none(Memory.uuid == row.summary) if row.summary else None
         if existing is not None:
             text = archive.render_summary(**parts)
             if existing.content == text:
                 self._close(row, existing.uuid)
                 return {"id": existing.uuid, "unchanged": True}
+            if _last_changed_by(existing) not in (None, writer.label):
+                self._close(row, existing.uuid)
+                return {"id": existing.uuid, "unchanged": True, "why": _KEPT}
             memory = self.edits.update(existing.uuid, content=text, actor=writer)
         else:
             memory = self.archive_session(**parts, project=row.project, task=row.task, actor=writer)
@@ -288,3 +296,11 @@ def _messages(transcript: Any) -> list[dict[str, str]]:
         content = message["content"][:MAX_MESSAGE_CHARS]
         out.append({"role": message["role"], "content": content})
     return out
+
+
+_KEPT = "its summary was changed since by someone else, and is left as they made it"
+
+
+def _last_changed_by(memory: Memory) -> str | None:
+    last = memory.versions.order_by(MemoryVersion.id.desc()).first()
+    return last.changed_by if last is not None else None
