@@ -380,9 +380,30 @@ def test_the_plan_reports_what_the_import_would_refuse(service):
     text["links"] = [{"from": str(uuid.uuid4()), "to": str(uuid.uuid4()), "relation": "related"}]
     plan = service.plan_import(json.dumps(text))
     assert len(plan["errors"]) == 1
-    assert "neither in the file nor in this database" in plan["errors"][0]
+    assert "name memories that are not in it" in plan["errors"][0]
     with pytest.raises(ValidationError):
         service.import_json(json.dumps(text))
+
+
+@pytest.mark.parametrize("relation", ["possible_update", "related"])
+def test_a_file_of_links_alone_between_memories_here_is_refused(service, dump, relation):
+    """Red team 71: links alone, between two of the person's rules already in the store,
+    marked one "may be outdated" for every agent while the import said nothing changed."""
+    rule = service.add("Always use pnpm in this repo, never npm")
+    other = service.add("Use npm for everything")
+    text = json.dumps(
+        {
+            "format": "memdesk-export",
+            "version": 1,
+            "memories": [],
+            "links": [{"from": other["id"], "to": rule["id"], "relation": relation}],
+        }
+    )
+    before = dump()
+    assert "name memories that are not in it" in service.plan_import(text)["errors"][0]
+    with pytest.raises(ValidationError, match="link end"):
+        service.import_json(text)
+    assert dump() == before
 
 
 def test_only_the_user_may_import(service):

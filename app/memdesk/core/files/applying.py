@@ -110,7 +110,7 @@ def apply(
     todo = plan(records)
     added, changed = set(todo["added"]), set(todo["changed"])
     _check_identity_after(records, added | changed)
-    _link_ids(links, {r["id"] for r in records})
+    _check_links(links, {r["id"] for r in records})
     ends = {link["from"] for link in links} | {link["to"] for link in links}
     touch(sorted(changed | (ends - added)))
     total = len(records)
@@ -145,7 +145,7 @@ def refusals(records: list[dict[str, Any]], links: list[dict[str, Any]]) -> list
     touched = set(todo["added"]) | set(todo["changed"])
     for check in (
         lambda: _check_identity_after(records, touched),
-        lambda: _link_ids(links, {r["id"] for r in records}),
+        lambda: _check_links(links, {r["id"] for r in records}),
     ):
         try:
             check()
@@ -218,22 +218,25 @@ def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> Non
     pending.append(Change("updated", row.uuid, values["version"], actor.label))
 
 
-def _link_ids(links: list[dict[str, Any]], in_file: set[str]) -> dict[str, int]:
-    """Database ids of every link end; a link to a memory that is nowhere is an error."""
-    wanted = {link["from"] for link in links} | {link["to"] for link in links}
-    rows = _existing(sorted(wanted), (Memory.id, Memory.uuid))
-    missing = sorted(wanted - set(rows) - in_file)
-    if missing:
+def _check_links(links: list[dict[str, Any]], in_file: set[str]) -> None:
+    """A file's links join memories it holds, as an export writes them: a crafted file of
+    links alone, between two of the person's rules already here, marked one "may be
+    outdated" for every agent while the import said nothing changed."""
+    ends = {link["from"] for link in links} | {link["to"] for link in links}
+    outside = sorted(ends - in_file)
+    if outside:
         raise ValidationError(
-            f"links name {len(missing)} memory id(s) that are neither in the file nor in this "
-            f"database (first: {missing[0]}); nothing was imported",
+            f"links join memories the file holds; {len(outside)} link end(s) name memories "
+            f"that are not in it (first: {outside[0]}); nothing was imported",
             field="links",
         )
-    return {uuid_: row.id for uuid_, row in rows.items()}
 
 
 def _insert_links(links: list[dict[str, Any]]) -> None:
-    ids = _link_ids(links, set())
+    wanted = {link["from"] for link in links} | {link["to"] for link in links}
+    ids = {
+        uuid_: row.id for uuid_, row in _existing(sorted(wanted), (Memory.id, Memory.uuid)).items()
+    }
     for link in links:
         Link.insert(
             src=ids[link["from"]],
