@@ -328,6 +328,13 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
         ("UPDATE memory SET created_at = 'garbage'", "created_at"),
         ("UPDATE memory SET kind = 'evil'", "kind"),
         ("UPDATE memory_version SET state = 'notjson'", "cannot be read"),
+        # a red team's one state of millions of empty lists took the check to 2.9 GB
+        (
+            "UPDATE memory_version SET state = "
+            "'[' || replace(hex(zeroblob(400000)), '00', '[],') || '[]]'",
+            "far past a memory's fields",
+        ),
+        ("UPDATE memory_version SET state = '[[], [], []]'", "not a memory's fields"),
         ("UPDATE memory SET layer = 'L0', content = printf('%.3000c', 'X')", "identity"),
         # the Inbox, the proposals and the injections record failed for good
         (
