@@ -5,16 +5,11 @@ on at that moment."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from memdesk.core import MemoryService, give_way
-
-AGENT_THREADS = 16
-_BARRIER_SECONDS = 10  # a request still running past its time limit lets the others go
 
 
 class NotRun(Exception):
@@ -57,17 +52,12 @@ class Lanes:
         return run
 
     def agents(self, work: Callable[[], Any]) -> Future:
-        """Run an agent's request on the agents' own threads, in the order their turns came:
-        the server's thread stays free for the person's requests, which read beside the
-        agents' writer (WAL). One `memory.add_many` of 100 held the person's search 0.3-1.2 s
-        when both ran on one thread. A few threads, not one: one agent listing 10,000
-        memories in a loop held every other agent's search behind each of its calls
-        (1.8 s each with four of them); a connection has one request running at a time, so
-        each agent's requests still run in the order it sent them."""
+        """Run an agent's request on the agents' own thread, one at a time in the order their
+        turns came: the server's thread stays free for the person's requests, which read
+        beside the agents' writer (WAL). One `memory.add_many` of 100 held the person's
+        search 0.3-1.2 s when both ran on one thread."""
         if self._agents is None:
-            self._agents = ThreadPoolExecutor(
-                AGENT_THREADS, thread_name_prefix="memdesk-agents", initializer=give_way
-            )
+            self._agents = self._lane("memdesk-agents")
 
         def run() -> Any:
             if self._closing:
@@ -76,11 +66,6 @@ class Lanes:
             return value.result() if isinstance(value, Future) else value
 
         return self._agents.submit(run)
-
-    def _release_with(self, everyone: threading.Barrier) -> None:
-        with contextlib.suppress(threading.BrokenBarrierError):
-            everyone.wait()
-        self._service.release_thread()
 
     @property
     def closing(self) -> bool:
@@ -91,15 +76,8 @@ class Lanes:
         limit), skip what waits behind it, and close those threads' database connections:
         the database closes after them."""
         self._closing = True
-        for lane, threads in (
-            (self._agents, AGENT_THREADS),
-            (self._persons, 1),
-            (self._network, 1),
-        ):
+        for lane in (self._agents, self._persons, self._network):
             if lane is not None:
-                # each thread its own release: all wait at the barrier, so none takes two
-                everyone = threading.Barrier(threads, timeout=_BARRIER_SECONDS)
-                for _ in range(threads):
-                    lane.submit(self._release_with, everyone)
+                lane.submit(self._service.release_thread)
                 lane.shutdown(wait=True)
         self._agents = self._persons = self._network = None
