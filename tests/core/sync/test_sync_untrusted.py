@@ -465,16 +465,26 @@ def test_a_misnamed_memory_file_is_named_in_the_refusals_not_lost_silently(machi
     assert "is a symbolic link, not a file" in refused
 
 
-def _push_tree_bomb(machines, levels: int) -> None:
-    """memories/ as one small tree reused at each of `levels` levels: 10**levels files named
-    by a few hundred bytes of git objects (red team 34)."""
-    git = ["git", "--git-dir", str(machines.remote)]
+def _git_in(repository: Path):
+    """git in `repository`, as a hand crafting a remote would run it: its output, or a failure."""
 
     def run(*args: str, given: str | None = None) -> str:
-        done = subprocess.run([*git, *args], input=given, capture_output=True, text=True)
+        done = subprocess.run(
+            ["git", "--git-dir", str(repository), *args],
+            input=given,
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
+    return run
+
+
+def _push_tree_bomb(machines, levels: int) -> None:
+    """memories/ as one small tree reused at each of `levels` levels: 10**levels files named
+    by a few hundred bytes of git objects (red team 34)."""
+    run = _git_in(machines.remote)
     blob = run("hash-object", "-w", "--stdin", given='---\nid: "x"\n---\nhello\n')
     tree = run("mktree", given=f"100644 blob {blob}\tf.md\n")
     for _ in range(levels):
@@ -866,13 +876,7 @@ def test_a_file_name_from_the_remote_is_written_back_as_one_name(tmp_path):
 
 
 def _push_long_names(machines, names: list[str]) -> None:
-    git_dir = ["git", "--git-dir", str(machines.remote)]
-
-    def run(*args: str, given: str | None = None) -> str:
-        done = subprocess.run([*git_dir, *args], input=given, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
-
+    run = _git_in(machines.remote)
     blob = run("hash-object", "-w", "--stdin", given='---\nid: "x"\n---\nhello\n')
     inner = run("mktree", given="".join(f"100644 blob {blob}\t{name}\n" for name in names))
     top = [line for line in run("ls-tree", "main").splitlines() if not line.endswith("memories")]
