@@ -86,16 +86,16 @@ def test_set_up_sync_now_undo_and_a_last_sync_at_close(qtbot, service, tmp_path)
     assert shown.returncode == 0
 
 
-def test_a_failed_sync_is_shown_in_red_with_gits_reason(qtbot, service, tmp_path):
+def test_a_failed_sync_is_shown_in_red_with_its_reason(qtbot, service, tmp_path):
     remote = tmp_path / "memories.git"
     service.sync_init(str(remote))
     shutil.rmtree(remote)
     window = open_window(qtbot, service, tmp_path / "settings.ini")
     result, error = _synced(qtbot, window, window.sync.sync_now)
     assert result is None
-    assert "git fetch failed" in error
+    assert "memories.git is not there (is its disk connected?)" in error
     assert window.status.sync.text() == "⚠ Sync failed"
-    assert "git fetch failed" in window.status.sync.toolTip()
+    assert "is not there (is its disk connected?)" in window.status.sync.toolTip()
 
 
 def test_projects_kept_on_this_machine_are_chosen_in_the_dialog(qtbot, service, tmp_path):

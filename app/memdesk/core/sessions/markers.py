@@ -270,6 +270,16 @@ _ONLY_WHO = frozenset(
 )
 
 
+# "each" before a span of time is a schedule ("due the first Monday of each quarter")
+_EACH_TIME = re.compile(
+    r"\beach (?:day|night|morning|evening|week|weekday|month|quarter|year|sprint|release|"
+    r"deploy|shift|hour|minute|season|term|semester)\b",
+    _I,
+)
+
+
 def anchored(sentence: str) -> bool:
     """Whether `sentence` is tied to how things stay by more than who says it."""
-    return any(m.group().lower() not in _ONLY_WHO for m in ANCHORED.finditer(sentence))
+    return bool(_EACH_TIME.search(sentence)) or any(
+        m.group().lower() not in _ONLY_WHO for m in ANCHORED.finditer(sentence)
+    )
