@@ -1957,3 +1957,34 @@ def test_a_value_tied_only_to_who_says_it_is_asked(message):
 )
 def test_a_value_tied_to_how_things_stay_is_still_stored(message):
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd never have found that bug without the logs",
+        "wow, I would never have come up with that layout",
+        "I never managed to get the profiler working on this box",
+        "I never got around to the migration docs",
+    ],
+)
+def test_what_might_have_been_and_what_never_came_about_are_not_stored(message):
+    """A counterfactual or a thing the person never got to is a story, not a habit."""
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("I never had much luck with poetry, so I stick to uv for every project", "uv"),
+        ("I never got around to it but I always use black for formatting", "black"),
+    ],
+)
+def test_a_rule_told_after_a_story_is_still_heard(message, evidence):
+    """The story is the reason; what follows its "so" or "but" holds now."""
+    assert any(evidence in k.lower() for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_story_that_goes_on_after_its_but_stays_a_story():
+    assert _kept("last week the deploy broke, so I rolled it back by hand") == []
+    assert _kept("your migration adds the column but never backfills it") == []

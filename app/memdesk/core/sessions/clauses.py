@@ -135,6 +135,12 @@ _SPELLS_OUT = re.compile(
 _GOES_ON_AFTER = re.compile(
     r"^(?:for|with|to|via|after|before|until|in|on|from|by|at|per|into|over|under|within)\s",
 )
+# (what follows says who holds to it: "…, but never backfills it" goes on about the story)
+_AFTER_A_STORY = re.compile(
+    r"(?:,\s*|\s+)(?:and\s+)?(?:so|but)\s+(?=(?:now\s+|these days\s+|since then\s+)?"
+    r"(?:i|i'm|we|we're|our|my|every|all|the team|everyone)\b)",
+    _I,
+)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 
 
@@ -189,6 +195,10 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             and heard.not_a_statement(_strip(chunks[0])) != why
         )
         clause_only = why in heard.CLAUSE_ONLY or later_guess
+        if why == "a past event" and len(chunks) == 1:
+            # "we got burned by flaky mocks last year, so we always hit a real postgres": the
+            # story is the reason, and what follows its "so" or "but" is read on its own
+            chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
