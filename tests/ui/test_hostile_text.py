@@ -254,3 +254,16 @@ def _detail_panel(qtbot, service) -> DetailPanel:
     panel = DetailPanel(service)
     qtbot.addWidget(panel)
     return panel
+
+
+def test_variation_selectors_that_belong_to_no_character_are_shown(qtbot, service):
+    """Red team (stop 72): a message hidden a byte per selector after an emoji showed as
+    nothing in the panel, the list and its tooltip."""
+    memory = service.add("Team prefers tabs \U0001f642\ufe01\U000e0143\U000e0149 \u3164!")
+    panel = _detail_panel(qtbot, service)
+    panel.show_memory(memory["id"])
+    shown = panel.browser.toPlainText()
+    assert "⟨U+FE01⟩⟨U+E0143⟩⟨U+E0149⟩" in shown
+    assert "⟨U+3164⟩" in shown
+    panel.show_memory(service.add("I \u2764\ufe0f small PRs")["id"])
+    assert "⟨U+" not in panel.browser.toPlainText()

@@ -15,6 +15,8 @@ import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
+from memdesk.core import selectors
+
 # Never seen in ordinary text: each is flagged where it stands, as well as removed.
 _FLAGGED = re.compile("[\u200b\u2060-\u2064\u180e\u115f\u1160\u3164\uffa0]|(?<=.)\ufeff", re.S)
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -69,6 +71,8 @@ def invisible(text: str) -> list[str]:
         found.append(f"contains a direction-changing character (U+{ord(bidi.group()):04X})")
     if _TAGS.search(_TAG_FLAG.sub("", text)):
         found.append("hides text in invisible Unicode tag characters")
+    if spans := selectors.stray(text):
+        found.append(f"hides text in variation selectors (U+{ord(text[spans[0][0]]):04X})")
     hidden = _FLAGGED.search(text) or _stray_joiner(text)
     if hidden:
         found.append(f"contains an invisible character (U+{ord(hidden.group()):04X})")
