@@ -7,11 +7,12 @@ import html
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtCore import Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTabWidget,
@@ -26,6 +27,7 @@ from memdesk.ui.detail.history_view import HistoryView
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 from memdesk.ui.detail.memory_editor import MemoryEditor
 from memdesk.ui.list.memory_table_model import short_time
+from memdesk.ui.plain_text import tip
 
 LINK_SCHEME = "memory"
 PAGE_VIEW, PAGE_EDIT = 0, 1
@@ -55,6 +57,7 @@ class DetailPanel(QWidget):
         self.edit_button.clicked.connect(self.start_editing)
         self.browser = SafeBrowser(self)
         self.browser.anchorClicked.connect(self._on_anchor_clicked)
+        self.browser.highlighted.connect(self._on_link_hovered)
         self.editor = MemoryEditor(self)
         self.editor.save_requested.connect(self._on_save_requested)
         self.editor.cancelled.connect(self.stop_editing)
@@ -192,8 +195,26 @@ class DetailPanel(QWidget):
     def _on_anchor_clicked(self, url: QUrl) -> None:
         if url.scheme() == LINK_SCHEME:
             self.memory_link_activated.emit(url.path() or url.host())
-        elif url.scheme() in ("http", "https"):
+        elif url.scheme() in ("http", "https") and self.ask_to_open(url):
             QDesktopServices.openUrl(url)
+
+    @Slot(QUrl)
+    def _on_link_hovered(self, url: QUrl) -> None:
+        # a link's words are the writer's: "docs/RELEASE.md" or "supersedes 1a2b3c4d" led to
+        # a host of an agent's choosing, which learns when the person reads the note
+        web = url.scheme() in ("http", "https")
+        self.browser.setToolTip(tip(url.toString()) if web else "")
+
+    def ask_to_open(self, url: QUrl) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, "Open a web page", "", parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(
+            f"Open this address in your browser?\n\n{visible(url.toString())}\n\n"
+            "The link is part of the memory's text; the site learns that it was opened."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Open
 
 
 def _times(count: int) -> str:

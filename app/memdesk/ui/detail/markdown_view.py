@@ -10,6 +10,7 @@ what the person reads. `SafeBrowser` loads no resource whatever HTML reaches it.
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -92,4 +93,21 @@ def render_markdown(text: str, *, by_line: bool = False) -> str:
         parser = _NO_TABLES[by_line]
     # A fenced block ends with a newline, which Qt would show as an empty shaded line.
     body = parser.render(text or "").replace("\n</code></pre>", "</code></pre>")
+    if not _every_word_shown(text or "", body):
+        body = f"<p><i>{AS_WRITTEN}</i></p><p>{html.escape(text).replace(chr(10), '<br>')}</p>"
     return f"<html><head><style>{STYLESHEET}</style></head><body>{body}</body></html>"
+
+
+# markdown-it stops reading a block nested past its limit (20 quotes or list levels) and
+# drops the rest of it: an agent put its claim 21 quotes deep, and the panel showed only the
+# harmless lines before it while every agent read the claim. Such a text is shown as written.
+AS_WRITTEN = "Shown as written: nested deeper than the panel renders."
+_WORD = re.compile(r"[^\W_]+")
+# Not shown as words: an entity ("&#x202E;" is the character it names), a reference link's
+# label ("[the docs][d]", "[d]: https://…") and an ordered list's numbers.
+_UNSHOWN = re.compile(r"&#?\w+;|\]\[[^\]\n]*\]|^ {0,3}\[[^\]\n]+\]:|^[ >]*\d{1,9}[.)]", re.M)
+
+
+def _every_word_shown(text: str, body: str) -> bool:
+    said = set(_WORD.findall(_UNSHOWN.sub(" ", text)))
+    return said <= set(_WORD.findall(html.unescape(body)))
