@@ -152,15 +152,25 @@ def prose(message: str) -> str:
             marked[n] = marked[n] or any(line.lstrip().startswith("$ ") for line in lines[:n])
         if sum(marked) >= 2 and sum(marked) * 2 >= len(lines):
             continue
+        spoken = False  # a speaker's turn goes on to the end of its block
         for line, was_pasted in zip(lines, marked, strict=True):
             if _INTRODUCES_PASTE.search(line):
                 return "\n".join(kept)
-            if not was_pasted:
+            spoken = spoken or bool(_SPEAKER.match(line))
+            if not was_pasted and not spoken:
                 kept.append(_others_words(line))
         kept.append("")
     return "\n".join(kept).strip("\n")
 
 
+# A turn of a chat the person pasted ("User: I always deploy with …", "### Assistant"): the
+# person does not speak of themselves under a speaker's label; stored as theirs, a page's
+# fake dialogue became their rule in every project (red team, stop 72).
+_SPEAKER = re.compile(
+    r"^[ \t>*_#\[(]*(?:user|human|assistant|ai|system|model|claude|chatgpt|gpt|gemini|copilot|"
+    r"bot|me|you)[\])*_]*(?:\s*:|\s*$)",
+    _I,
+)
 _INTRODUCES_PASTE = re.compile(
     r"\b(?:here's|here is|here are|from the|output|log|logs|trace|message|says|said|got this|"
     r"excerpt|snippet)\b[^:]*:\s*$",
