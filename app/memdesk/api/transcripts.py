@@ -276,6 +276,8 @@ def _message(record: dict[str, Any]) -> dict[str, str] | None:
     kind = _text_or_none(record.get("type"))
     if {kind, _text_or_none(inner.get("role"))} == {"user", "assistant"}:
         return None  # an entry that is one speaker by its type and the other by its role
+    if "message" in record and kind not in (None, "user", "assistant"):
+        return None  # a host's own entry ("system", "progress") carrying a message: not a turn
     if isinstance(record.get("payload"), dict):  # Codex's session log: response items
         inner = record["payload"] if record["payload"].get("type") == "message" else {}
     if kind in _COPILOT_ROLES and isinstance(record.get("data"), dict):
