@@ -292,15 +292,14 @@ def test_a_hostile_transcript_path_fails_open_within_seconds(hook, db_path, sock
 
 def test_a_host_that_never_closes_the_hooks_input_is_not_waited_for(db_path, sock_path):
     """A hook waited for the end of its input until the host killed it, and the agent with
-    it. (INPUT_SECONDS is 10; one second here.)"""
+    it; then 10 s each prompt, past the 3 s a per-prompt hook has (red team, stop 72)."""
     env = {**os.environ, "MEMDESK_SOCKET": sock_path, "MEMDESK_AGENT": "claude-code"}
     started = time.monotonic()
     with subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys; from memdesk.api import hook_input, hooks; hook_input.INPUT_SECONDS = 1; "
-            "sys.exit(hooks.main(sys.argv[1:]))",
+            "import sys; from memdesk.api import hooks; sys.exit(hooks.main(sys.argv[1:]))",
             "UserPromptSubmit",
             "--db",
             str(db_path),
@@ -320,7 +319,7 @@ def test_a_host_that_never_closes_the_hooks_input_is_not_waited_for(db_path, soc
         out, err = running.stdout.read(), running.stderr.read()
     assert (code, out) == (0, b"")
     assert b"Traceback" not in err
-    assert took < 8
+    assert took < 5
 
 
 def test_deeply_nested_or_oversized_input_fails_open(hook, db_path, sock_path):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import threading
 
-INPUT_SECONDS = 10.0  # a host writes its event at once: hosts give a hook 60 s in all
+# A host writes its event at once. A pipe left open held each prompt 10 s, past the 3 s
+# memdesk gives its per-prompt hooks and the 5 s a person waits before a tool call.
+INPUT_SECONDS = 2.0
 _CHUNK = 1 << 16
 
 
