@@ -224,6 +224,16 @@ def test_a_files_name_without_extension_and_one_of_a_folder_of_many_count(servic
         ("Never use npm in this project", 'eval "npm install marked"', True),
         ("Never use npm in this project", "{ npm install marked; }", True),
         ("Never use sudo", "sudo apt-get install jq", True),
+        # put another way by an agent (red team, stop 72)
+        ("Never use npm in this project", "$(which npm) install marked", True),
+        ("Never use npm in this project", "`command -v npm` install marked", True),
+        ("Never use npm in this project", "N=npm; $N install marked", True),
+        ("Never use npm in this project", "npm${IFS}install marked", True),
+        ("Never use npm in this project", 'echo "npm install marked" | bash', True),
+        ("Never use npm in this project", 'bash <<< "npm install marked"', True),
+        ("Never use npm in this project", r"find . -maxdepth 0 -exec npm install marked \;", True),
+        ("Never use npm in this project", 'env -S "npm install marked"', True),
+        ("Never use npm in this project", "find . -name '*.json' -exec grep -l npm {} +", False),
     ],
 )
 def test_a_rule_forbids_what_it_names_however_the_command_is_put(rule, command, forbidden):

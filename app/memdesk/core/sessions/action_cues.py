@@ -152,13 +152,15 @@ def _heredocs_as_data(command: str) -> str:
 
 
 def _of_command(command: str, depth: int = 0) -> Cues:
-    command = _heredocs_as_data(command)
+    command = _named_outright(_heredocs_as_data(command))
     programs: list[str] = []
     words: set[str] = set()
     arguments: list[str] = []
     said: set[str] = set()
     segments = list(dict.fromkeys(s.strip() for s in _SEGMENTS.split(command) if s.strip()))
     unread = len(segments) > MAX_SEGMENTS or CUT in command
+    variables: dict[str, str] = {}
+    before: list[str] = []  # the segment before: what a shell reading its input is given
     for segment in segments[:MAX_SEGMENTS]:
         tokens = _tokens(segment[:MAX_SEGMENT])
         long = len(segment) > MAX_SEGMENT
@@ -171,13 +173,21 @@ def _of_command(command: str, depth: int = 0) -> Cues:
         ):
             if tokens[0] in ("sudo", "doas"):  # "never use sudo" is about it
                 programs.append(tokens[0])
+            if _ASSIGNMENT.match(tokens[0]):
+                name, _, value = tokens[0].partition("=")
+                variables[name] = value
             wrapped = wrapped or tokens[0] in _WRAPPERS
             tokens = tokens[1:]
+        if tokens and (value := _VARIABLE.fullmatch(tokens[0])):
+            tokens = [variables.get(value[1] or value[2], tokens[0]), *tokens[1:]]
+        if tokens and " " in tokens[0].strip():  # `env -S "npm install"`, `$N` of "npm ci"
+            tokens = _tokens(tokens[0]) + tokens[1:]
         if not tokens:
             unread = unread or long  # "X=<2,000 characters> npm install"
             continue
+        said_before, before = before, tokens
         program = PurePosixPath(tokens[0]).name.lower()
-        inner = _wrapped_command(program, tokens)
+        inner = _wrapped_command(program, tokens, said_before)
         if inner is not None and depth < 3:  # `bash -c 'npm install'`, `eval "…"`
             found = _of_command(inner, depth + 1)
             programs += found.programs
@@ -209,14 +219,39 @@ def _of_command(command: str, depth: int = 0) -> Cues:
     )
 
 
-def _wrapped_command(program: str, tokens: list[str]) -> str | None:
-    """The command a shell or `eval` is given to run, read as a command of its own."""
+def _wrapped_command(program: str, tokens: list[str], before: list[str]) -> str | None:
+    """The command a shell, `eval` or `find -exec` is given to run, read as a command of its
+    own (`before`: the segment piped in)."""
     if program == "eval":
         return " ".join(tokens[1:])
-    if program in _SHELLS and "-c" in tokens[1:]:
-        at = tokens.index("-c")
-        return tokens[at + 1] if at + 1 < len(tokens) else None
+    if program in _SHELLS:
+        for flag in ("-c", "<<<"):  # `bash -c '…'`, `bash <<< '…'`
+            if flag in tokens[1:]:
+                at = tokens.index(flag)
+                return tokens[at + 1] if at + 1 < len(tokens) else None
+        reads_input = not any(not t.startswith("-") for t in tokens[1:])
+        if reads_input and before[:1] in (["echo"], ["printf"]):  # `echo 'npm ci' | bash`
+            return " ".join(before[1:])
+        return None
+    if program in ("find", "fd") and (runs := _RUNS.search(" ".join(tokens))):
+        return runs[1]  # `find . -exec npm install \;`
     return None
+
+
+# What a command names outright however it is put: `$(which npm)`, `` `command -v npm` ``,
+# `npm${IFS}install`.
+_LOOKED_UP = re.compile(
+    r"\$\(\s*(?:which|command\s+-v|type\s+-[pP])\s+([\w.+/-]+)\s*\)|"
+    r"`\s*(?:which|command\s+-v|type\s+-[pP])\s+([\w.+/-]+)\s*`"
+)
+_IFS = re.compile(r"\$\{IFS\}|\$IFS\b")
+_VARIABLE = re.compile(r"\$\{(\w+)\}|\$(\w+)")
+_RUNS = re.compile(r"\s-(?:exec|execdir|ok|okdir|x|X|-exec)\s+(.+?)(?:\s+(?:\\?;|\+)\s*$|$)")
+
+
+def _named_outright(command: str) -> str:
+    command = _LOOKED_UP.sub(lambda m: m[1] or m[2], command)
+    return _IFS.sub(" ", command)
 
 
 def _argument_names(token: str) -> list[str]:
