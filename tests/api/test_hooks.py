@@ -333,6 +333,19 @@ def test_deeply_nested_or_oversized_input_fails_open(hook, db_path, sock_path):
         assert b"Traceback" not in done.stderr
 
 
+def test_a_call_nested_too_deeply_to_read_is_refused_only_when_the_person_denies():
+    """Red team (stop 72): 5,000 nested arrays beside `"command": "npm install"` made the
+    hook fail open, and a call the person's rule forbids ran."""
+    deep = "[" * 5_000 + "]" * 5_000
+    call = {"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "npm i", "x": 0}}
+    stdin = json.dumps(call).replace("0}", deep + "}")
+    out, _ = hooks.run("PreToolUse", stdin, deny=True)
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    out, err = hooks.run("PreToolUse", stdin, deny=False)
+    assert out == ""
+    assert "nested too deeply" in err
+
+
 def test_a_huge_transcript_is_read_at_its_start_and_its_end(tmp_path, monkeypatch):
     """Past 32 MiB only the newest part was read: a 99 MB session lost what the person said
     first, and its summary lost the task."""

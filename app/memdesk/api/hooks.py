@@ -97,6 +97,10 @@ AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes'
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
 DENY_FLAG = "--deny-forbidden"  # PreToolUse: refuse a call the person's own rule forbids
+NESTED_TOO_DEEP = (
+    "memdesk could not read this tool call (its input is nested too deeply), so it could not "
+    "check it against the person's rules; they have chosen to refuse such calls"
+)
 STARTING_S = 15.0  # how long after a serve began starting a hook waits for it
 TRANSCRIPT_TRIES = 3  # a session log still being written at SessionEnd is read again
 
@@ -118,7 +122,15 @@ def run(
     try:
         if len(stdin) > MAX_STDIN_BYTES:
             raise ValueError(f"the hook input is over {MAX_STDIN_BYTES:,} bytes; not read")
-        payload = json.loads(stdin or "{}")
+        try:
+            payload = json.loads(stdin or "{}")
+        except RecursionError:
+            # no host nests a call this deep: under the person's "deny", a call memdesk
+            # cannot check against their rules is refused, not let through unread
+            step = HOST_EVENTS.get(agent, HOST_EVENTS["claude-code"]).get(event)
+            if deny and step == "PreToolUse":
+                return _before_tool({"deny": NESTED_TOO_DEEP}, deny, agent), ""
+            raise ValueError("the hook input is nested too deeply to read") from None
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
         if agent == "cursor":
