@@ -2007,3 +2007,18 @@ def test_a_pasted_chat_is_not_the_persons_word(message):
 def test_the_persons_own_lines_beside_a_pasted_chat_are_still_heard():
     message = "I always use pnpm in this repo.\n\nUser: hi\nAssistant: hello"
     assert _kept(message) == ["The user always uses pnpm in this repo"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the retry bug is in step 3, it reads max_tries but the form sends tries",
+        "the leak was inside the websocket handler all along",
+    ],
+)
+def test_where_a_bug_is_now_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_where_things_go_is_still_stored_beside_the_word_bug():
+    assert _kept("bug reports go in the #triage channel, always")

@@ -175,6 +175,9 @@ WRONG_WAY = re.compile(
 DIAGNOSED = re.compile(
     r"^(?:the |this |that |our )?(?:[\w./-]+ ){0,3}?(?:failure|error|crash|bug|breakage|"
     r"exception|timeout|flake|regression|mismatch|red build|500)s? (?:is|are|was|were|comes?|"
-    r"came) (?:\w+ )?(?:because|due to|caused by|from)\b",
+    r"came) (?:\w+ )?(?:because|due to|caused by|from)\b|"
+    # where it is: "the soak bug is in step 4" (not "the timeout is in seconds")
+    r"^(?:the |this |that |our )?(?:[\w./-]+ ){0,3}?(?:bug|crash|leak|breakage|regression|"
+    r"culprit)s? (?:is|are|was|were) (?:\w+ )?(?:in|inside|at|on line)\b",
     _I,
 )
