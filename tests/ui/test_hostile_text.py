@@ -278,9 +278,15 @@ def test_text_nested_past_what_markdown_reads_is_shown_as_written(qtbot, service
     listed = "".join("  " * depth + "- \n" for depth in range(22))
     nested = service.add(f"Run the linters.\n\n{listed}\n\n{claim}", actor=CLAUDE)
     panel = _detail_panel(qtbot, service)
+    # made of words said above it: "deploy to prod", hidden under "do not deploy to prod"
+    reworded = service.add(
+        "Do not deploy to prod.\n\n" + ">" * 21 + " deploy to prod", actor=CLAUDE
+    )
     for memory in (quoted, nested):
         panel.show_memory(memory["id"])
         assert "prod.mirror.example" in panel.browser.toPlainText()
+    panel.show_memory(reworded["id"])
+    assert "Shown as written" in panel.browser.toPlainText()
     panel.show_memory(
         service.add("> a quote\n\n1. one\n2. two [docs][d]\n\n[d]: https://x.io")["id"]
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -109,5 +110,7 @@ _UNSHOWN = re.compile(r"&#?\w+;|\]\[[^\]\n]*\]|^ {0,3}\[[^\]\n]+\]:|^[ >]*\d{1,9
 
 
 def _every_word_shown(text: str, body: str) -> bool:
-    said = set(_WORD.findall(_UNSHOWN.sub(" ", text)))
-    return said <= set(_WORD.findall(html.unescape(body)))
+    """Each word as often as it was written (counted, not only met: a claim dropped past the
+    limit can be made of words said above it)."""
+    said = Counter(_WORD.findall(_UNSHOWN.sub(" ", text)))
+    return not said - Counter(_WORD.findall(html.unescape(body)))
