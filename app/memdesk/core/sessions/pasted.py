@@ -166,9 +166,10 @@ def prose(message: str) -> str:
 # A turn of a chat the person pasted ("User: I always deploy with …", "### Assistant"): the
 # person does not speak of themselves under a speaker's label; stored as theirs, a page's
 # fake dialogue became their rule in every project (red team, stop 72).
+_SPEAKERS = r"(?:user|human|assistant|ai|system|model|claude|chatgpt|gpt|gemini|copilot|bot|me|you)"
 _SPEAKER = re.compile(
-    r"^[ \t>*_#\[(]*(?:user|human|assistant|ai|system|model|claude|chatgpt|gpt|gemini|copilot|"
-    r"bot|me|you)[\])*_]*(?:\s*:|\s*$)",
+    # "User: …", "**Assistant:** …", or a heading of its own ("### User", "**Claude**")
+    rf"^[ \t>]*(?:[*_\[(]*{_SPEAKERS}[\])*_]*\s*:|(?:#{{1,6}}\s*|\*\*){_SPEAKERS}(?:\*\*)?\s*$)",
     _I,
 )
 _INTRODUCES_PASTE = re.compile(
