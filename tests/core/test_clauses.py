@@ -2022,3 +2022,37 @@ def test_where_a_bug_is_now_is_not_stored(message):
 
 def test_where_things_go_is_still_stored_beside_the_word_bug():
     assert _kept("bug reports go in the #triage channel, always")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Rename the flag to --dry-run in the CLI module. Keep everything else exactly as it is.",
+        "bump the timeout on the upload handler to 30s. keep all else the same please",
+        "Swap the chart colours to the brand palette. Keep the rest of it exactly the same.",
+        "Just tweak the heading sizes. Keep everything else untouched please.",
+    ],
+)
+def test_what_an_edit_must_leave_alone_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_leaving_everything_else_alone_as_a_standing_rule_is_still_heard():
+    message = "When you fix a bug, always leave everything else as it is, no drive-by refactors."
+    assert _shown(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "oh good, much shorter. exactly how i like the seed scripts",
+        "Great, much tidier. Exactly the way I like my migrations.",
+    ],
+)
+def test_a_verdict_on_what_was_shown_after_a_cheer_is_not_stored(message):
+    assert _shown(message) == [], gapfill.find([message])
+
+
+def test_a_liking_spelt_out_after_the_verdict_is_still_heard():
+    message = "nice. exactly how I like fixtures: one factory per model, no shared state"
+    assert _shown(message), gapfill.find([message])

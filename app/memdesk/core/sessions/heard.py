@@ -54,7 +54,7 @@ WHENEVER_YOU = re.compile(
     r"(?:write|give|show|send|make|add|create|generate|suggest|review|explain|answer|reply|"
     r"name|commit|touch|edit|change|open|draft|refactor|test|document|log|format|paste|post|"
     r"propose|summari[sz]e|quote|cite|build|deploy|release|migrate|scaffold|set up|install|"
-    r"update|bump|rename|plot|chart|print|return|use)\b"
+    r"update|bump|rename|plot|chart|print|return|use|fix|patch|debug|implement|port)\b"
     r"(?!\s+(?:\w+\s+){0,2}?(?:this|that|it|these|those|them)\b)[^,?]{0,80}?"
     # then what to do, after a comma or straight on ("when you draft replies keep them short")
     r"(?:,\s+(?=\w)|\s+(?=(?:keep|use|give|put|add|make|include|avoid|never|always|don'?t|"
@@ -189,6 +189,9 @@ TRANSIENT = re.compile(
     r"(?<!\bnot )\bjust (?:that|this|the one) (?:function|file|method|class|test|module|"
     r"component|query|script|endpoint|screen|page|one)\b|"
     r"\bthe rest can stay\b|"
+    # what this edit must leave alone: "keep everything else exactly as it is please"
+    r"^(?!.*\b(?:always|never|whenever|every time|any ?time|from now on|going forward|by "
+    r"default)\b).*\b(?:keep|leave|touch|change) (?:everything|all|anything) else\b|"
     # what the person will hand over later: "… around 30 forms, I will give it to you after
     # we have the loader"
     r"\bi(?:'ll| will) (?:give|send|paste|share|post|forward) (?:it|them|that|those|this) "
@@ -350,7 +353,11 @@ LIKED_AT_HAND = re.compile(
     # thing, exactly how I like a table to look 👌"
     r"^\W*(?:wow|nice|perfect|great|cool|neat|oh|yes|yep|yeah|sweet|awesome|lovely|"
     r"brilliant)\W[^.;:!?]{0,80}?,\s+(?:exactly|just|precisely) (?:how|what|the way) "
-    r"(?:i|we) (?:like|love|want|prefer)\b",
+    r"(?:i|we) (?:like|love|want|prefer)\b|"
+    # the verdict as a sentence of its own, pointing back at what was shown, unless it goes on
+    # to say what that is: "much cleaner. exactly how i like the meta maps"
+    r"^\W*(?:exactly|just|precisely) (?:how|what|the way) (?:i|we) (?:always |really )?"
+    r"(?:like|love|want|prefer)\b(?![^:—–]*[:—–]\s*\w)",
     _I,
 )
 # What the person forgets or does not understand: about them now, not how to work.
