@@ -2056,3 +2056,42 @@ def test_a_verdict_on_what_was_shown_after_a_cheer_is_not_stored(message):
 def test_a_liking_spelt_out_after_the_verdict_is_still_heard():
     message = "nice. exactly how I like fixtures: one factory per model, no shared state"
     assert _shown(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what goes in this PR and what waits for another
+        "For this release keep the old logo please. I only want the copy fixes and the new "
+        "footer in it, the redesign goes in a separate PR so it stays small.",
+        # a list named inside a request
+        "can you add a helper in utils/dates.py that finds every run over 2 s and returns a "
+        "frame of them per job (job_id, begin, end, status)?",
+        # what comes later in this work
+        "for now only run it on the march files pls, the rest takes ages. we do the whole "
+        "year after",
+        # hearsay with a question tagged on
+        "I read somewhere sqlite is bad for writes but its only like 5 users, is it really a "
+        "problem",
+        # a verdict on what was shown
+        "wow thats clean!! exactly how I always pictured the sidebar",
+        # a plan noted down
+        "for friday I'm thinking: ship the export first. nothing is set in stone, just "
+        "jotting it down so I don't forget",
+    ],
+)
+def test_a_split_of_the_work_a_list_a_later_step_hearsay_or_a_note_to_self_is_not_stored(
+    message,
+):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("We always put dependency bumps in a separate PR, never mixed with features.", "bumps"),
+        ("Our ingest job writes to s3://acme-raw, the loader reads from there.", "s3://acme-raw"),
+    ],
+)
+def test_a_standing_split_or_a_fact_with_commas_is_still_stored(message, word):
+    assert any(word in k.lower() for k in _kept(message)), gapfill.find([message])

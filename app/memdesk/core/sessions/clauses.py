@@ -396,8 +396,14 @@ _LASTS = re.compile(
 )
 
 
+# "(trial_id, start, end, length)": names listed, no clause
+_BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
+
+
 def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
+        return None
+    if _BARE_LIST.fullmatch(chunk.strip(" .")):
         return None
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away

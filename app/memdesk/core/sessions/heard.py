@@ -77,7 +77,11 @@ ASKED = re.compile(
     r"\b(?:can|could) (?:you|u) (?:check|tell|confirm)\b|"
     # asked in other words: "I want to know if old backups are deleted by themselves"
     r"\b(?:i|we) (?:want|would like|'d like) to (?:know|find out|understand) (?:if|whether|how|"
-    r"why|what|when|which)\b",
+    r"why|what|when|which)\b|"
+    # asked at the end: "… but it's only 40k rows, is it really a problem"
+    # ("…, do it with pandas please" asks for work: after "do" only who does it)
+    r",\s*(?:(?:is|are|was|were|does|did|should|would|could|can|will) (?:it|that|this|they|we|"
+    r"i|there)|do (?:we|i|you|they)) (?:really |even |actually )?[^,.;!]{0,30}$",
     _I,
 )
 HEDGE = re.compile(
@@ -189,6 +193,13 @@ TRANSIENT = re.compile(
     r"(?<!\bnot )\bjust (?:that|this|the one) (?:function|file|method|class|test|module|"
     r"component|query|script|endpoint|screen|page|one)\b|"
     r"\bthe rest can stay\b|"
+    # the work split between this change and a later one, and a step left for later: "the
+    # redesign goes in a separate PR", "we do the whole year after"
+    r"^(?!.*\b(?:always|never|every|whenever|any\w*|from now on|going forward|by default)\b)"
+    r"(?:.*\b(?:in|into|as|for) (?:a |its own |their own )?(?:separate|different|another|"
+    r"follow-?up|later|next) (?:pr|mr|commit|branch|ticket|change|patch)\b|"
+    r"(?:then\s+)?(?:we|i)(?:'ll| will| can)? (?:do|run|try|handle|tackle|add|fix|check) "
+    r"[^.;!?]{0,60}\b(?:after|afterwards|later|tomorrow|next week)\W*$)|"
     # what this edit must leave alone: "keep everything else exactly as it is please"
     r"^(?!.*\b(?:always|never|whenever|every time|any ?time|from now on|going forward|by "
     r"default)\b).*\b(?:keep|leave|touch|change) (?:everything|all|anything) else\b|"
@@ -357,7 +368,8 @@ LIKED_AT_HAND = re.compile(
     # the verdict as a sentence of its own, pointing back at what was shown, unless it goes on
     # to say what that is: "much cleaner. exactly how i like the meta maps"
     r"^\W*(?:exactly|just|precisely) (?:how|what|the way) (?:i|we) (?:always |really )?"
-    r"(?:like|love|want|prefer)\b(?![^:—–]*[:—–]\s*\w)",
+    r"(?:like|love|want|wanted|prefer|pictured|imagined|envisioned|had in mind)\b"
+    r"(?![^:—–]*[:—–]\s*\w)",
     _I,
 )
 # What the person forgets or does not understand: about them now, not how to work.

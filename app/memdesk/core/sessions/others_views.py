@@ -54,7 +54,9 @@ REPORTED = re.compile(
     r"maintains(?= (?:that|one|we|you|every|all))|writes that|"
     r"opened an? (?:issue|pr|ticket|thread)[^.;]{0,20}? saying|is (?:a )?big fan of)\b|"
     r"\b(?:position|argument|view|take|stance|opinion) (?:is|was)\b|\bapparently\b|"
-    r"\b(?:heard|hears|rumou?r)\b|^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
+    r"\b(?:heard|hears|rumou?r)\b|\b(?:i|we) (?:read|saw|came across) (?:somewhere|online|"
+    r"(?:on|in) (?:a |an |some )?(?:blog|forum|thread|article|post|reddit|hn|stack ?overflow))\b|"
+    r"^per (?:the|our|their|his|her) [\w' ]{1,30}(?:report|"
     r"review|audit|rfc|doc|docs|proposal|recommendation|advice)\b|"
     # what the agent said or took for granted, told back to it ("you assumed we use jest,
     # but that's wrong: …"): its claim, not the person's
