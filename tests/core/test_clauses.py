@@ -2095,3 +2095,49 @@ def test_a_split_of_the_work_a_list_a_later_step_hearsay_or_a_note_to_self_is_no
 )
 def test_a_standing_split_or_a_fact_with_commas_is_still_stored(message, word):
     assert any(word in k.lower() for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Priya, our tech lead, would like every handler wrapped in a timeout.",
+        "Our CFO, Helen Price, is of the view that every invoice should be exported as PDF too.",
+    ],
+)
+def test_a_wish_of_someone_the_person_names_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I would like every handler wrapped in a timeout.",
+        "On a related note, I would like you to use metric units in anything you write.",
+    ],
+)
+def test_the_persons_own_wish_is_still_stored(message):
+    assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the staging VPN drops every single afternoon, every week the same",
+        "the nightly export is always a few rows short and it bugs me so much",
+        "the emulator never boots on the first try, I really hate it",
+        "every release someone forgets the changelog and nobody on the team cares",
+    ],
+)
+def test_a_grievance_however_often_it_recurs_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Oxford commas in anything user-facing please, it bugs me otherwise.", "oxford"),
+        ("no trailing whitespace in any file you write for me, it drives me nuts", "whitespace"),
+    ],
+)
+def test_a_rule_given_with_its_grievance_is_still_heard(message, word):
+    assert any(word in k.lower() for k in _shown(message)), gapfill.find([message])

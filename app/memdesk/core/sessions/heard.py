@@ -291,7 +291,18 @@ VENTING = re.compile(
     r"(?:how|that|the way)\b(?! you\b)|"
     # a mood, not a taste: "I hate android sometimes"
     r"\bi (?:really |just |absolutely |honestly |so )?(?:hate|can'?t stand|loathe|despise) "
-    r"[^.;,]{1,40}?\b(?:sometimes|some days|at times|these days)\b",
+    r"[^.;,]{1,40}?\b(?:sometimes|some days|at times|these days)\b|"
+    # a grievance, however often it recurs ("every time", "always"): "the wifi in the hall is
+    # useless, every year the same", "it always drifts and it bugs me so much"; not when it
+    # is the reason for what the person asks ("British spelling please, it bugs me otherwise";
+    # "drives me nuts" is more often such a reason than a grievance)
+    r"^(?!.*\b(?:so,? (?:we|i|please|always|never)|please|pls|for me|show me|in general|"
+    r"in anything|whenever you|from now on|going forward|i (?:prefer|want|like|'d rather|"
+    r"would rather))\b|.*\bno (?!idea\b|clue\b|one\b|matter\b)[\w-]).*\b(?:(?:it|that|this) "
+    r"(?:really )?bugs me|i (?:really |just )?hate it\b|(?:so|really|"
+    r"super) (?:annoying|frustrating)|infuriating|nobody (?:[\w ]{0,20} )?(?:cares|can explain)|"
+    r"(?:an|one) hour gone|every (?:single )?\w+ the same|the same mess|i'?m (?:so )?(?:sick|"
+    r"tired) of|fed up)",
     _I,
 )
 # A belief put in question: "i thought push_patch keeps the same process" (not "I thought I

@@ -38,6 +38,9 @@ REPORTED = re.compile(
     r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
     r"one voice|(?:his|her|their) preference|not a team decision)\b|"
+    # a wish of someone named: "Priya, our tech lead, would like every handler wrapped …"
+    r"^(?!(?:the|our) team\b)(?:(?!(?:i|we|you|the team|our team)\b)[\w'’.,-]+\s+){1,7}?"
+    r"(?:would (?:like|prefer|rather|love)|(?:is|was) of the (?:view|opinion))\b|"
     # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
     # claims …", "My old supervisor always said …", "DHH's position is that …"
     r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
