@@ -2141,3 +2141,22 @@ def test_a_grievance_however_often_it_recurs_is_not_stored(message):
 )
 def test_a_rule_given_with_its_grievance_is_still_heard(message, word):
     assert any(word in k.lower() for k in _shown(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ooh yes, that scans so much more easily, that's the layout I prefer",
+        "Excellent — that is precisely the shape I always hope a changelog will have.",
+        "Very good, this is how I like the warnings, one line and with the file name.",
+        "hmm maybe the cache key is wrong... i always get confused by the invalidation rules",
+        "Phew, it passed! I always panic when the pipeline goes red.",
+    ],
+)
+def test_praise_of_what_was_shown_or_a_feeling_each_time_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_feeling_given_as_the_reason_for_a_rule_is_still_heard():
+    message = "explain regexes to me piece by piece please, I always get lost in long ones"
+    assert _shown(message), gapfill.find([message])

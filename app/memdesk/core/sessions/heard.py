@@ -361,12 +361,14 @@ TASTE_FOR_THIS = re.compile(
 # for these", "wow ok, this is clean, I prefer it like this". (Not a taste pointing back to a
 # way just told: "…, that's how I want all SQL written" does not start the sentence.)
 LIKED_AT_HAND = re.compile(
-    r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
-    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|yes+)\W+)*"
-    # what was shown, named before the verdict: "oh nice, erase-verify-write-verify, that's …"
-    r"(?:(?<=\W)[\w-]+(?: [\w-]+){0,3},\s+)?(?:that's|that is|thats|this is|it's|this looks|"
+    r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ooh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
+    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|excellent|very good|good|yes+)"
+    r"\W+)*"
+    # what was shown, named before the verdict: "oh nice, erase-verify-write-verify, that's …",
+    # "ooh yes, that reads so much better, that's the style I prefer"
+    r"(?:(?<=\W)[\w-]+(?: [\w-]+){0,5},\s+)?(?:that's|that is|thats|this is|it's|this looks|"
     r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,6}?)(?:that )?i "
-    r"(?:always |really )?(?:like|love|want|wanted|prefer)\b|"
+    r"(?:always |really )?(?:like|love|want|wanted|prefer|hope|hoped|pictured|imagined)\b|"
     r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
     r"\bthat'?s (?:exactly )?what (?:i|we) (?:like|love|want|wanted) to see\b|"
     # after a cheer, not after the way it points back to ("…, that's how I like it")
@@ -389,6 +391,12 @@ SELF_REPORT = re.compile(
     r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
     r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b|"
     r"\bi(?:'m| am) (?:a bit |so |totally |quite )?confused\b|"
+    # what the person feels each time: "i always get confused by draft/publish", "I always
+    # panic when the page goes red"; not as the reason for what they ask ("explain it step by
+    # step please, I always get lost in long paragraphs")
+    r"^(?!.*\b(?:please|pls|for me|to me|i (?:like|prefer|want|need)|so|otherwise)\b).*"
+    r"\bi (?:always |still |often |usually )?(?:get (?:confused|lost|mixed up)|panic|freak "
+    r"out)\b|"
     r"\bi(?:'ve| have) (?:always )?assumed\b|\bi never compared\b|"
     r"\bi(?:'ve| have) never been (?:entirely |quite |fully |really |totally )?(?:clear|sure)\b",
     _I,
