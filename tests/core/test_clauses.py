@@ -2160,3 +2160,33 @@ def test_praise_of_what_was_shown_or_a_feeling_each_time_is_not_stored(message):
 def test_a_feeling_given_as_the_reason_for_a_rule_is_still_heard():
     message = "explain regexes to me piece by piece please, I always get lost in long ones"
     assert _shown(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what is done by now
+        "Emails: the SES domain is set up already and the DKIM keys are in the repo secrets.",
+        # a choice that waits on a trial
+        "plan for friday is a spike with the new parser. if the new parser is cleaner we switch "
+        "to it",
+        # what the person hands over
+        "here's a chunk from sensor A7\n```\nid,ts,val\nA7,1,2\n```",
+    ],
+)
+def test_what_is_done_by_now_a_choice_on_trial_or_what_is_handed_over_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        (
+            "Our CI runner is already configured with the deploy key, so never paste keys in chat.",
+            "paste",
+        ),
+        ("if a test is flaky, we quarantine it and file a ticket", "quarantine"),
+    ],
+)
+def test_a_rule_beside_what_is_done_or_a_habit_under_if_is_still_stored(message, word):
+    assert any(word in k.lower() for k in _kept(message)), gapfill.find([message])

@@ -18,7 +18,7 @@ from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
 from memdesk.core.sessions.others_views import DISTANCED, REPORTED
 from memdesk.core.sessions.replies import ANSWER, MEANT
-from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
+from memdesk.core.sessions.undecided import DEFERRED, ON_TRIAL, UNDECIDED
 
 _I = re.IGNORECASE
 # A request asked after what the person states, in the same sentence ("I always unroll them
@@ -451,6 +451,8 @@ def not_a_statement(sentence: str) -> str | None:
     body = sentence.strip()
     if body.startswith("“…”"):
         return "someone else's view"  # what it says is of a quotation left out (pasted.py)
+    if ON_TRIAL.match(body):
+        return "not decided"
     if habit := habit_when(body):
         # what the condition names ("if a test is flaky") is no fault of the moment
         return not_a_statement(body[habit.start("main") :])

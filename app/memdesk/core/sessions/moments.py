@@ -41,6 +41,15 @@ STATUS = re.compile(
     r"^\w+(?: \w+)? (?:done|finished|complete|completed)\s*:|^the remaining\b|"
     # told as a report: "quick status: the backfill is running on …, we're at 2023-09 out of 24"
     r"^(?:\w+ )?(?:status|progress)(?: update| report| check)?\s*:|"
+    # done by now: "the FCM project is set up already" (not a rule drawn from it: "…, so
+    # never paste keys in chat")
+    r"^(?!.*\bso,? (?:we|i|never|always|please|don'?t|do not)\b).*(?:\b(?:is|are|was|were|'s) "
+    r"(?:all )?(?:set up|configured|in place|sorted|installed|created|deployed|provisioned|done) "
+    r"already\b|\balready (?:set up|configured|in place|sorted out|installed|provisioned)\b)|"
+    # what the person hands over: "here's a chunk from buoy B3", "here is the output"
+    r"^(?:(?:ok(?:ay)?|so|and|also),?\s+)?(?:here'?s|here is|here are|attached is|below is) "
+    r"(?:a|an|the|my|some|what)\b[^.;:]{0,40}?\b(?:chunk|snippet|sample|excerpt|part|bit|piece|"
+    r"copy|dump|logs?|output|trace(?:back)?|screenshot|error|diff|lines?|rows?|extract)\b|"
     r"\b(?:we're|we are|i'm|i am|it's|it is) (?:at|on) [\w.-]+ (?:out )?of (?:the )?\d+\b|"
     # what was just done: "Pushed to refs/meta/config on staging and tried 3 test changes"
     r"^(?:just )?(?:pushed|deployed|redeployed|merged|reverted|rebuilt|restarted|rolled back|"

@@ -75,6 +75,14 @@ UNDECIDED = re.compile(
 # left open ("something I'd like to leave open", "leave that for later"), or a later time
 # named for it ("we will reconsider after the benchmarks", "I'd prefer to hear from product
 # first"). Not "never commit to main": a deferral names when, or that it is either way.
+# A choice that waits on a trial: "if its clearly smoother we switch, otherwise we stay"
+ON_TRIAL = re.compile(
+    r"^if\b[^,.;]{0,60}\b(?:is|are|'s|its|it's|runs|feels|looks|works|comes out) (?:clearly |"
+    r"noticeably |much |way |a lot |actually |really )?(?:\w+er|better|worse|more \w+)\b"
+    r"(?: than [^,.;]{1,30})?,?\s+(?:then\s+)?(?:we|i)(?:'ll| will)? (?:switch|move|migrate|go "
+    r"with|adopt|stick with|keep|drop|use)\b",
+    _I,
+)
 DEFERRED = re.compile(
     r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}?(?:decid|decision|commit|settl|choos|pick|chose|"
     r"make (?:up )?(?:my|our) mind)\w*\b[^.;!?]{0,40}?\b(?:yet|now|today|either way|one way or "
