@@ -2198,3 +2198,16 @@ def test_what_only_seemed_so_is_not_stored():
         "counter everywhere and never seemed to blow up"
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "do we always need a mutex here or is a plain counter ok? Marek's old reports use the "
+        "counter everywhere and it just works",
+        "before we start — do we always need UTC in the db? our old app stores local time "
+        "everywhere and its only 2k rows",
+    ],
+)
+def test_what_is_told_beside_asking_whether_a_rule_holds_is_only_proposed(message):
+    assert _kept(message) == [], gapfill.find([message])

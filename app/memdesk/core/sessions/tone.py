@@ -78,7 +78,11 @@ _WISHED = re.compile(
 # ("can you …?") is no such question, and an aside after it ("(the nas is a ds920+)") is told.
 _QUESTION = re.compile(
     r"^(?:[\w ]{1,20}[,:]\s+)?(?:does|do|did|is|are|was|were|what|what's|whats|why|how|which|"
-    r"when|where|who|should|can|could)\b(?!\s+(?:you|u|we)\b)[^()—–]*\?$",
+    r"when|where|who|should|can|could)\b(?!\s+(?:you|u|we)\b)[^()—–]*\?$|"
+    # whether a rule holds at all: "do we always need DIVIDE() or is a plain / ok? Kasia's old
+    # measures use the slash everywhere"
+    r"^(?:[\w ]{1,20}(?:[,:]|\s[—–])\s+)?(?:do|does|should|must) (?:we|i|you) (?:really |"
+    r"actually |even |still )*(?:always |ever )?(?:need|have to|require)\b[^()]*\?$",
     _I,
 )
 
