@@ -2211,3 +2211,12 @@ def test_what_only_seemed_so_is_not_stored():
 )
 def test_what_is_told_beside_asking_whether_a_rule_holds_is_only_proposed(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_place_named_after_a_pasted_log_is_not_a_rule():
+    message = (
+        "this is what it prints when i tap twice fast:\n```\nE 0:00:01 main.gd:12 @ tap(): "
+        "null instance\n```\nalways line 12"
+    )
+    assert _kept(message) == [], gapfill.find([message])
+    assert _kept("always use port 8080 for the dev server")

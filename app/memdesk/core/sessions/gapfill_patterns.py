@@ -234,7 +234,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "always_never",
         # An imperative, not a description ("always the same error"): no article first.
         r"^(?:please\s+)?(?:(?P<w>always|never)|don't ever|do not ever|never ever)\s+"
-        r"(?!" + _NOT_A_VERB + r")(?P<x>[a-z].{3,200})$",
+        # nor a place named after a log ("always line 48")
+        r"(?!" + _NOT_A_VERB + r")(?![a-z]+ #?\d+\W*$)(?P<x>[a-z].{3,200})$",
         "preference",
         lambda m, b: f"{(m['w'] or 'never').capitalize()} {person(_rest(m['x']))}",
     ),
