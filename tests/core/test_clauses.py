@@ -2220,3 +2220,11 @@ def test_a_place_named_after_a_pasted_log_is_not_a_rule():
     )
     assert _kept(message) == [], gapfill.find([message])
     assert _kept("always use port 8080 for the dev server")
+
+
+def test_what_a_run_showed_is_not_stored():
+    message = (
+        "ran the sim. carrots go through all 3 stages in 3 days 👍 but after a reload 2 of the "
+        "4 fed pigs come back hungry, so is_fed isnt being saved"
+    )
+    assert _kept(message) == [], gapfill.find([message])

@@ -38,6 +38,9 @@ LOOKED_BACK = re.compile(
 STATUS = re.compile(
     # progress, and a step done: "Thirty-one of the 58 views are converted", "Pilot done: …"
     r"\b(?:\w+(?:-\w+)?|\d+) of (?:the )?\d+ [\w-]+ (?:are|is|have|has)\b|"
+    # what a run showed: "3 of the 5 watered plots come back dry"
+    r"\b\d+ of (?:the )?\d+ (?:[\w-]+ ){1,2}(?:come|came|fail|failed|pass|passed|show|showed|"
+    r"go|went|get|got|end up|ended up|stay|stayed|break|broke|turn|turned)\b|"
     r"^\w+(?: \w+)? (?:done|finished|complete|completed)\s*:|^the remaining\b|"
     # told as a report: "quick status: the backfill is running on …, we're at 2023-09 out of 24"
     r"^(?:\w+ )?(?:status|progress)(?: update| report| check)?\s*:|"
