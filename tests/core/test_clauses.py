@@ -2228,3 +2228,12 @@ def test_what_a_run_showed_is_not_stored():
         "4 fed pigs come back hungry, so is_fed isnt being saved"
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_what_a_change_is_for_said_against_how_things_are_is_not_stored():
+    message = (
+        "Please set the worker pool to 8 instead of 16, and cut the retry delay from 10s to 3s. "
+        "The warehouse scanners spike a lot at noon and I want smaller queues."
+    )
+    assert _kept(message) == [], gapfill.find([message])
+    assert _shown("I want shorter functions in every module, whatever the project.")
