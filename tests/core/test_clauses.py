@@ -2237,3 +2237,89 @@ def test_what_a_change_is_for_said_against_how_things_are_is_not_stored():
     )
     assert _kept(message) == [], gapfill.find([message])
     assert _shown("I want shorter functions in every module, whatever the project.")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a habit told with another verb, then what follows from it
+        ("i tend to pin every dependency, so the lock file is never out of date", "pin"),
+        ("I stick to tabs in makefiles, so the recipe lines are skipped by nobody", "tabs"),
+        # a correction after a dash, its rule heard as one
+        (
+            "you wrote groupBy('user') — no, we aggregate by account_id, never per user, "
+            "there are far too many users",
+            "account_id",
+        ),
+        # a rule told beside a question about a run
+        (
+            "the metrics service for our cluster is on 9464. can you check why the scrape "
+            "took 12 min",
+            "9464",
+        ),
+    ],
+)
+def test_a_rule_with_what_follows_from_it_or_after_a_correction_is_stored(message, word):
+    assert any(word in k.lower() for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "forbidden"),
+    [
+        ("No jQuery in new code, I write plain DOM calls.", "no jquery"),
+        ("no print statements in committed code", "no print"),
+        ("I'm picky about Go: no panics, ever, in library code.", "no panics"),
+    ],
+)
+def test_a_thing_ruled_out_keeps_its_no(message, forbidden):
+    kept = [k.lower() for k in _kept(message)]
+    assert any(k.startswith(forbidden) for k in kept), gapfill.find([message])
+    assert not any("correction" in k for k in _shown(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "no errors in the log since the restart",
+        "so no 5.x-only syntax please",
+        "No `unwrap` in the parser module please.",
+    ],
+)
+def test_what_is_ruled_out_only_now_or_seen_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # history: when it was made, who has not touched it since
+        "fyi the billing_sync app is from 2019 when we invoiced everything through xero and "
+        "someone reran the export every friday. nobody's touched it since we moved to stripe",
+        # a fault and what it causes, however it goes on
+        "the scanner feed sometimes drops the leading zero ('0471' vs '471') and our matcher "
+        "in SkuIndex misses it, so the item ends up unassigned",
+        # a database's error report, pasted without a fence
+        'ERROR:  column "qty" does not exist\nLINE 1: SELECT qty FROM stock\n               ^\n'
+        "HINT:  No column matches the given name in any table.\nSQL state: 42703",
+        # answers to the agent, with or without "no"
+        "no, from the build box, not my workstation",
+        "nope, at-least-once is enough, we don't mind the odd duplicate there",
+    ],
+)
+def test_a_story_a_fault_a_pasted_error_or_an_answer_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_where_the_work_stands_is_not_stored_but_a_setting_is():
+    assert _kept("right, the codebase is set up, pnpm works") == []
+    assert _kept("I prefer short commit titles, that's how my head works")
+    assert _shown("the reporting replica is configured to refuse writes after 23:00")
+    assert _kept("the staging db is configured to reject writes after 6pm")
+
+
+def test_what_not_to_take_over_from_before_is_no_story():
+    message = (
+        "The new scanners are Zebra DS8178 units, so please don't reuse any of the timing "
+        "hacks from the old handheld driver."
+    )
+    assert _shown(message), gapfill.find([message])

@@ -141,6 +141,10 @@ _AFTER_A_STORY = re.compile(
     r"(?:i|i'm|we|we're|our|my|every|all|the team|everyone)\b)",
     _I,
 )
+# "the feed sometimes sends the code lowercase ('b3' instead of 'B3') and our lookup misses
+# it": after a fault, what goes on with "and" or "so" is the same report
+_WRONG_NOW = "what is wrong now"
+_CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 
 
@@ -202,7 +206,12 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
-        judged = [_judge(_strip(chunk), sentence) for chunk in chunks]
+        judged = [
+            None
+            if why == _WRONG_NOW and _CARRIES_ON.match(chunk)
+            else _judge(_strip(chunk), sentence)
+            for chunk in chunks
+        ]
         found = [heard_here for heard_here in judged if heard_here is not None]
         if not any(f.confidence == HIGH for f in found):
             told = [
@@ -378,7 +387,13 @@ _STANDING = re.compile(
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,
 # so once it's fixed grab me before/after screenshots"
 _THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
-_REASON = re.compile(r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$", _I)
+# "…, so the formatting is skipped when the level is off": what follows from the rule says
+# nothing of whether it is one
+_REASON = re.compile(
+    r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$|"
+    r",\s+so\s+(?:the|its?|it's|that|this|there|nothing|everything)\s[^;]+$",
+    _I,
+)
 # "I'd rather not see Lombok …, records or plain getters are fine": what is allowed instead,
 # not how things are now
 _ALSO_FINE = re.compile(
@@ -398,12 +413,17 @@ _LASTS = re.compile(
 
 # "(trial_id, start, end, length)": names listed, no clause
 _BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
+# "('b3' instead of 'B3')": an example of what is seen, one value for another, no clause
+_VALUE = r"[\"'`]?[\w.:/-]+[\"'`]?"
+_ONE_FOR_ANOTHER = re.compile(
+    rf"{_VALUE}\s+(?:instead of|rather than|vs\.?|versus|not|in place of|for)\s+{_VALUE}", _I
+)
 
 
 def _judge(chunk: str, sentence: str) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
-    if _BARE_LIST.fullmatch(chunk.strip(" .")):
+    if _BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(chunk.strip(" .")):
         return None
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away

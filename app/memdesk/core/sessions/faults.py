@@ -13,7 +13,8 @@ _I = re.IGNORECASE
 # a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
 # approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
 WRONG_NOW = re.compile(
-    r"^(?!.*\b(?:always|never|every|each|any|whenever|must|should|from now on|going forward|"
+    r"^(?!.*\b(?:always|never|ever(?! since)|every|each|any|whenever|must|should|from now on|"
+    r"going forward|"
     r"nothing (?:newer|older|else)|pinned|"
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     # (not the noun: "no full stops", "the bus stops table")
@@ -52,6 +53,8 @@ WRONG_NOW = re.compile(
     # behaviour seen now and then, how long something takes now
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
     r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
+    # what a thing does now and then: "the sorter feed sometimes sends the code lowercase"
+    r"\b(?:the|this|that|our|their|its) [\w./ -]{1,40}?\bsometimes (?:\w+ly )?\w+s\b|"
     # what was tried just now, and a reviewer's remark on the code at hand
     r"^(?:tried|ran|reproduced)\b|\bi (?:tried|reproduced|ran|checked|verified|tested)\b|"
     r"\brepro(?:duced|s)?\b|"
@@ -147,10 +150,14 @@ _RULE_WORDS = (
     r"remember|rule|policy|convention|no exceptions|non-negotiable|(?:for|in) this (?:repo|"
     r"repository|project|codebase|crate)|so (?:keep|don't|do not|"
     r"always|never|use|avoid|make|add|run)|we|we're|our|us|i (?:always|never|prefer|like|"
-    r"want|hate)|always use|never use|don't use|owns?|owned by|maintains|is the|"
+    # a habit told with any verb: "i stick to %-style args, so the formatting is skipped"
+    r"want|hate|stick (?:to|with)|tend to|go for|can't stand)|i'd rather|always use|never use|"
+    r"don't use|owns?|owned by|maintains|is the|"
     r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"
     # a rule told by what breaks: "CI fails on any warning", "unless there's a comment"
-    r"any|anything|everything|anyone|if|unless|because|"
+    r"any|anything|everything|anyone|if|unless|because|ever(?! since)|"
+    # a setting: "the staging db is configured to reject writes after 6pm"
+    r"(?:configured|set up|designed|meant|supposed|built) to|"
     r"go(?:es)? to (?!(?:~|back|up|down)?\s*\d|(?:nan|inf|zero|null|none|garbage|0)\b)|"
     # a correction's opener: what follows is what is true
     r"that's (?:wrong|not right|incorrect)|that is (?:wrong|not right|incorrect)"

@@ -72,7 +72,8 @@ _OPENER = re.compile(
 )
 # Openers of a correction: the rest says what is true.
 _CORRECTING = re.compile(
-    r"^(?:no|nope|actually|wait|that's (?:not right|wrong|incorrect)|that is (?:not right|"
+    r"^(?:no(?=[,.:;!-]|\s+(?:wait|no|nope)\b)|nope|actually|wait|"
+    r"that's (?:not right|wrong|incorrect)|that is (?:not right|"
     r"wrong)|not quite|close,? but)[,.:;!-]*\s+(?=\w)",
     re.IGNORECASE,
 )
@@ -201,7 +202,8 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
     read = set(_WORDS.findall(" ".join(f.sentence for f in kept).casefold()))
     for heard_here in heard_in_text:
         if _covered(heard_here.said.casefold(), read):
-            continue  # the table read this already
+            kept = _firmed(kept, heard_here)  # the table read this already
+            continue
         inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
         if len(inside) == 1:
             n = kept.index(inside[0])
@@ -215,6 +217,24 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
             continue
         read |= set(_WORDS.findall(heard_here.sentence.casefold()))
     return [_asked_now(f) for f in kept]
+
+
+_CORRECTIONS = ("no_its", "actually", "its_not", "thats_wrong")
+
+
+def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
+    """A correction the table could only propose, when what it says is true is a rule heard
+    as such ("no, we partition by farm_id and event_date, never per turbine")."""
+    if heard_here.confidence != HIGH or not STANDING.search(heard_here.said):
+        return kept
+    return [
+        replace(f, confidence=HIGH)
+        if f.pattern in _CORRECTIONS
+        and f.confidence == MEDIUM
+        and f.sentence.strip(" .!") in heard_here.sentence
+        else f
+        for f in kept
+    ]
 
 
 # A change to make now, said with a rule's words ("change the serializer so it never exposes
@@ -282,7 +302,7 @@ _IT = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 # function"): a change to make there, not a rule for everywhere.
 _ONE_PLACE = re.compile(
     r"^(?:please\s+)?(?:use|prefer|avoid|keep|put|call|return|log|raise|throw|store|name|"
-    r"switch|pass|send|show|hide)\b.*\b(?:in|on|to|for|from|inside|within) (?:the|this|that) "
+    r"switch|pass|send|show|hide|no)\b.*\b(?:in|on|to|for|from|inside|within) (?:the|this|that) "
     r"[\w .-]{1,40}?(?:function|method|class|file|module|component|screen|page|test|script|"
     r"endpoint|handler|view|query|form|modal|table|job|migration|field|column|button|route|"
     r"controller|model|template|widget|hook|reducer|service|dialog|slider|panel|tab)\b|"

@@ -160,6 +160,27 @@ def _contrast(match: re.Match[str], body: str) -> str | None:
     return None if _STATE.match(match["rest"].strip()) else HIGH
 
 
+# After a "no" that opens a sentence, words that answer or report ("no idea", "no errors in
+# the log"), not a thing ruled out.
+_NOT_FORBIDDEN = (
+    r"(?:one|body|idea|problem|problems|worries|thanks|way|need|more|longer|matter|luck|change|"
+    r"changes|difference|errors?|warnings?|output|response|reply|news|clue|rush|pressure|hurry|"
+    r"doubt|issues?|data|rows?|results?|hits?|matches|logs?|sign|trace|i|we|you|it|they|that|"
+    r"this|the|wait|no|nope|not)"
+)
+# What a ruled-out thing is ruled out for, said as lasting: "ever", "in new code" (not
+# "please": "so no 4.x-only API please" asks it of the task at hand as often).
+_FOR_GOOD = re.compile(r"\b(?:ever|new|committed|allowed)\b", _I)
+
+
+def _forbidden(match: re.Match[str], body: str) -> str:
+    said = _COMPOUND_END.sub("", body)  # "no 4.x-only API": "-only" names the API
+    return HIGH if markers.GENERAL.search(said) or _FOR_GOOD.search(said) else MEDIUM
+
+
+_COMPOUND_END = re.compile(r"(?<=\w)-\w+")
+
+
 _REASON = re.compile(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", _I)  # a lesson, not an order
 _PERSONAL = re.compile(r"^(?:i|we|you|i'm|we're|you're|let's|let us)\b", _I)
 _PRESENT = (
@@ -470,8 +491,20 @@ PATTERNS: tuple[Pattern, ...] = (
         MEDIUM,
     ),
     _p(
+        "no_thing",  # "no console.log in committed code", "No dynamic allocation after boot"
+        rf"^no\s+(?!{_NOT_FORBIDDEN}\b)[\w`'@./#+-]+(?:\s+[\w`'@./#+-]+){{0,5}}?"
+        r"(?:,?\s+(?:ever|please)\b|\s+(?:in|on|for|inside|into|anywhere|after|before|outside|at|"
+        r"under|within|across|from|to|without|unless|except|past|beyond)\s).{0,200}$",
+        "preference",
+        lambda m, b: person(_cap(b)),
+        _forbidden,
+    ),
+    _p(
         "no_its",
-        r"^no[,.!:]?\s+(?P<x>(?!problem\b|thanks\b|worries\b|need\b|way\b|idea\b|more\b|keep\b)"
+        # "no, it's B-plus a number", "no wait, …"; not "no jQuery in new code", which
+        # forbids: what follows is no correction, and without its "no" it says the opposite
+        r"^no(?:[,.!:]\s*|\s+(?=(?:wait|no|nope)\b))"
+        r"(?P<x>(?!problem\b|thanks\b|worries\b|need\b|way\b|idea\b|more\b|keep\b)"
         r"\w.{8,200})$",
         "fact",
         lambda m, b: f"Correction: {_cap(m['x'])}",

@@ -43,7 +43,9 @@ SENTENCE_END = (
 # "that's wrong" is the person's statement, so the two are read apart.
 SAID_WRONG = (
     r"(?:\s*[—–]\s*|\s+--?\s+|[,;:]\s*|,?\s+but\s+)(?=(?:no,?\s+)?that(?:'s| is) (?:wrong|"
-    r"not right|incorrect|not true|not the case|outdated|out of date)\b)"
+    r"not right|incorrect|not true|not the case|outdated|out of date)\b)|"
+    # "you wrote partitionBy(…) — no, we partition by farm_id": what is true, after a dash
+    r"\s*[—–]\s*(?=(?:no|nope|actually),\s+\w)"
 )
 # "When you give me SQL, write the keywords in uppercase": whenever the agent does a thing of
 # its work, how to do it; neither a question nor a condition of the moment ("when you're

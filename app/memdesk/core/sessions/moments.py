@@ -49,6 +49,13 @@ STATUS = re.compile(
     r"^(?!.*\bso,? (?:we|i|never|always|please|don'?t|do not)\b).*(?:\b(?:is|are|was|were|'s) "
     r"(?:all )?(?:set up|configured|in place|sorted|installed|created|deployed|provisioned|done) "
     r"already\b|\balready (?:set up|configured|in place|sorted out|installed|provisioned)\b)|"
+    # where the work stands, told as done: "ok so the repo is set up, conda env works"
+    r"^(?!.*\bso,? (?:we|i|never|always|please|don'?t|do not)\b)[^,;]{1,40}\b(?:is|are) "
+    r"(?:all )?(?:set up|installed|configured|provisioned)(?=\s*(?:[,;.!]|$|and\b|now\b))|"
+    r"(?:^|,\s*)(?![\w .-]*\b(?:how|where|what|whatever|if|when|unless|as)\b)"
+    r"[\w .-]{1,30}? (?:works|(?:builds|runs|boots|compiles)(?= (?:now|again|fine|ok)))"
+    r"(?: now| again| fine| ok)?"
+    r"[.!]*$|"
     # what the person hands over: "here's a chunk from buoy B3", "here is the output"
     r"^(?:(?:ok(?:ay)?|so|and|also),?\s+)?(?:here'?s|here is|here are|attached is|below is) "
     r"(?:a|an|the|my|some|what)\b[^.;:]{0,40}?\b(?:chunk|snippet|sample|excerpt|part|bit|piece|"
@@ -180,9 +187,12 @@ STATUS = re.compile(
 )
 # What happened once, told as a story.
 PAST = re.compile(
-    # not a move, which says where things are now: "our wiki moved to wiki.orbis.local"
+    # not what not to take over from before: "don't reuse the crops from the old dataset"
+    r"^(?!.*\b(?:don'?t|do not|never)\s+(?:re-?use|copy|carry over|port|bring over|take)\b"
+    r"[^.;]{0,60}\bfrom the old\b)"
+    # nor a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
-    r"^(?!(?!.*\b(?:used to|before (?:we|i|the))\b)"
+    r"(?!(?!.*\b(?:used to|(?:before|since) (?:we|i|the))\b)"
     r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
     # what must never happen, not what went wrong once: "i never want a locking build by
     # accident"
@@ -212,7 +222,13 @@ PAST = re.compile(
     r"quite (?:got|managed|figured))\b|"
     r"in the [\w.]+ days|i once|back in (?:v?\d+\.\d+\b|\d{4}|january|february|march|april|may|"
     r"june|july|august|september|october|november|december|the day)|"
-    r"experimented|we had|in (?:19|20)\d\d|we once|during (?:covid|the pandemic|lockdown)|"
+    r"experimented|we had|in (?:19|20)\d\d|(?:is|are|dates?) (?:back )?from (?:19|20)\d\d\b|"
+    # what happened then, told as when: "…, when we sold everything through eventbrite"
+    r"\bwhen (?:we|i|they|the team|the company) (?:still |first )?(?:\w{3,}ed|sold|ran|had|"
+    r"was|were|made|built|wrote|went|did|bought|began)\b|"
+    # "nobody's touched it since we went in-house"
+    r"\b(?:nobody|no one|noone)(?:'s| has)\s+(?:\w+ed|touched|run|used|opened|seen)\b[^.;]{0,40}?"
+    r"\bsince\b|we once|during (?:covid|the pandemic|lockdown)|"
     r"^last (?:[\w-]+ )?(?:game|show|project|job|season|jam|gig|contract|client)\b|"
     r"\btook (?:me|us|them|him|her) (?:\w+ )?(?:minutes|hours|days|weeks|months|ages)\b|"
     r"^(?:we|i) \w+ed\b[^.;]{0,40}?\bin (?:january|february|march|april|may|june|july|"

@@ -18,6 +18,8 @@ _LOG_LINE = re.compile(
     r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
     r"=\s*(?:help|note|hint):|"
+    # a database's error report: "LINE 3:  WHERE …", "HINT:  No function matches …"
+    r"(?-i:LINE \d+:|HINT:|DETAIL:|CONTEXT:|STATEMENT:|QUERY:|SQL state:|Character: \d)|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
     r".*\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
     r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) )|"

@@ -32,6 +32,13 @@ ANSWER = re.compile(
     # the same with the yes left out, a name and no verb: "the pspReference, not our own"
     r"^(?:the|that|this) [\w`'-]+(?: (?!(?:is|are|was|were|runs?|lives?|sits?|goes|uses?|has|"
     r"have)\b)[\w`'-]+){0,2},\s*not (?:the|our|that|this|my) [\w`' -]{1,30}[.!]?$|"
+    # where from, said back with no verb: "from the jump host, not my laptop"
+    r"^(?:(?:no|nope|yes|yeah|yep),?\s+)?(?:from|on|in|at|via|through|over) "
+    r"(?:the|my|our|this|that) [\w`'-]+(?: [\w`'-]+){0,2},"
+    r"\s*not (?:from |on |in |at |via |over )?(?:the|our|my|that|this) [\w`' -]{1,30}[.!]?$|"
+    # a verdict on what the agent offered: "QoS 1 is enough, we don't care about duplicates"
+    r"^(?:(?:no|nope|yes|yeah|yep),?\s+)?[\w .-]{1,30}? (?:is|are) "
+    r"(?:enough|plenty|sufficient)(?:[,;.!]|$)|"
     # the agent's own proposal named: "use flow control with block size 0, as in your second
     # proposal"; "the 'all environments' one"
     r"\bas (?:in|per) your (?:\w+ )?(?:proposal|option|suggestion|version|draft|idea|example)\b|"

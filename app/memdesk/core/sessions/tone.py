@@ -46,7 +46,7 @@ def doubted(message: str) -> bool:
         _DISTANCED.search(message)
         or _WISHED.search(prose)
         or _DOES_NOW.search(prose)
-        or _RAN.search(prose)
+        or _RAN.search(_told(said))
         or _SUPPOSED.search(prose)
     ):
         return True
@@ -61,6 +61,11 @@ def doubted(message: str) -> bool:
     if len(openers) > len(set(openers)):
         return True
     return bool(said) and bool(_PRAISE.match(said[0]))
+
+
+def _told(said: list[str]) -> str:
+    """The sentences that tell, not ask: "tell me why stage 7 took 40 min" asks of a run."""
+    return " ".join(s for s in said if heard.not_a_statement(s) != "a question")
 
 
 # A world that is not this one, said to be so ("…, but that's a budget fantasy", "no budget,
