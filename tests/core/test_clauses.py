@@ -2323,3 +2323,27 @@ def test_what_not_to_take_over_from_before_is_no_story():
         "hacks from the old handheld driver."
     )
     assert _shown(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "both"),
+    [
+        (
+            "Please lint with ruff (I can't stand flake8 plugins, always have) and push.",
+            ("flake8", "ruff"),
+        ),
+        (
+            "pls type the props with interfaces (I'm allergic to `any` props, in any "
+            "component I touch)",
+            ("any", "interfaces"),
+        ),
+    ],
+)
+def test_a_dislike_told_beside_a_request_keeps_what_to_use(message, both):
+    kept = [k.lower() for k in _kept(message)]
+    assert any(all(w in k for w in both) for k in kept), gapfill.find([message])
+
+
+def test_a_taste_that_names_what_to_use_stands_alone():
+    message = "write the tests with pytest please (I always use pytest-mock, never unittest.mock)"
+    assert _kept(message) == ["The user always uses pytest-mock, never unittest.mock"]

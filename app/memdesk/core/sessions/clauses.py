@@ -223,7 +223,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 out.extend(told)
                 continue
         if len(found) == 1:
-            out.append(_with_its_values(found[0], chunks, judged))
+            out.append(_with_its_request(_with_its_values(found[0], chunks, judged), chunks))
         elif found and len(sentence) <= MAX_CHUNK:
             whole = _strip(sentence)
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
@@ -254,6 +254,48 @@ def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]
     return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
 
 
+def _with_its_request(found: Heard, chunks: list[str]) -> Heard:
+    """The person's dislike told in an aside to a request that says how ("Please format with
+    deno fmt (I don't use Prettier anywhere)"): what the dislike leaves to use is in the
+    request, and both are one statement. A taste that names what to use stands alone."""
+    said = [c for c in chunks if _strip(c) == found.said]
+    mine = re.match(r"(?:i|i'm|i'd|my)\b", found.said, _I)
+    if not mine or found.confidence != HIGH or not said or said[0] is chunks[0]:
+        return found
+    dislike = _ALWAYS_HAVE.sub("", found.said)
+    if not _AVOIDS.search(dislike) or _WHAT_TO_USE.search(dislike):
+        return found
+    request = _strip(chunks[0])
+    if not _ASKED_HOW.match(request):
+        return found
+    if len(found.sentence) > MAX_CHUNK or "?" in chunks[0]:
+        return found
+    how = _PLEASE.sub("", request)
+    body = f"{found.said}: {how[:1].lower()}{how[1:]}"
+    return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
+
+
+_PLEASE = re.compile(r"^(?:please|pls|plz)\s+", _I)
+_ALWAYS_HAVE = re.compile(r",?\s*always ha(?:ve|s)(?: been)?\b", _I)
+_AVOIDS = re.compile(
+    r"\b(?:never|don'?t|do not|rather not|allergic|hate|can'?t stand)\b|"
+    r"\bfind\b.*\b(?:shouty|ugly|unreadable|noisy|confusing|annoying|a mess|hard to read|"
+    r"painful|clunky)\b",
+    _I,
+)
+_WHAT_TO_USE = re.compile(
+    r"\b(?:only|instead|rather than|over|always|i (?:use|want|prefer|like|go for|stick))\b|"
+    r",\s*not\b(?! even\b)",
+    _I,
+)
+# "please lint with ruff", "write the CTEs with lowercase keywords": a request and its how
+_ASKED_HOW = re.compile(
+    r"^(?:(?:please|pls|plz|can you|could you)\s+)?(?!(?:the|a|an|our|my|this|that|these|"
+    r"those|we|i|it|they|you|there|here|all|every)\b)[a-z]+\b(?: [\w`'-]+){0,4}? "
+    r"(?:with|via|using|without|instead of|rather than|in|as|only)\b|"
+    r"^(?:(?:please|pls|plz)\s+)?stick (?:to|with)\b",
+    _I,
+)
 _ASIDE_WORDS = 12
 _GOES_ON_WITH = re.compile(
     r"^(?:with|that|which|who|to|via|based|after|about|for|in|on|from|by|and|then|it|so|but|"
