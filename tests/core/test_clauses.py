@@ -2347,3 +2347,10 @@ def test_a_dislike_told_beside_a_request_keeps_what_to_use(message, both):
 def test_a_taste_that_names_what_to_use_stands_alone():
     message = "write the tests with pytest please (I always use pytest-mock, never unittest.mock)"
     assert _kept(message) == ["The user always uses pytest-mock, never unittest.mock"]
+
+
+def test_personally_is_a_lead_in_not_a_request():
+    message = "Personally I'd rather see a snackbar than a dialog, in anything I build."
+    assert _kept(message) == [
+        "The user would rather see a snackbar than a dialog, in anything they build"
+    ]

@@ -92,6 +92,7 @@ LEAD_IN = re.compile(
     r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
     r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
     r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"
+    r"personally,?\s+|"
     r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right(?!\s+now\b),?\s+|sure,?\s+|just\s+|"
     r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
     r"(?:in|on|here)[\w ]{0,20}:\s+|"
