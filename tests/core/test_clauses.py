@@ -2354,3 +2354,28 @@ def test_personally_is_a_lead_in_not_a_request():
     assert _kept(message) == [
         "The user would rather see a snackbar than a dialog, in anything they build"
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "both"),
+    [
+        (
+            "make me a small script for the backups (and keep it plain bash, i never bother "
+            "with fabric or invoke)",
+            ("fabric", "bash"),
+        ),
+        (
+            "ok — and stick to ggplot2 for the charts please (no lattice; I find its defaults "
+            "misleading, in everything I do) — now redo figure 3",
+            ("misleading", "ggplot2"),
+        ),
+        (
+            "write the query for the cleanup in psql syntax (i never use pgadmin, don't even "
+            "have it installed)",
+            ("pgadmin", "psql"),
+        ),
+    ],
+)
+def test_a_dislike_keeps_the_how_asked_beside_it_in_any_chunk(message, both):
+    kept = [k.lower() for k in _kept(message)]
+    assert any(all(w in k for w in both) for k in kept), gapfill.find([message])

@@ -221,7 +221,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 if (heard_here := _told(statement, how, sentence)) is not None
             ]
             if told:
-                out.extend(told)
+                out.extend(_with_its_request(heard_here, chunks) for heard_here in told)
                 continue
         if len(found) == 1:
             out.append(_with_its_request(_with_its_values(found[0], chunks, judged), chunks))
@@ -256,20 +256,24 @@ def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]
 
 
 def _with_its_request(found: Heard, chunks: list[str]) -> Heard:
-    """The person's dislike told in an aside to a request that says how ("Please format with
-    deno fmt (I don't use Prettier anywhere)"): what the dislike leaves to use is in the
-    request, and both are one statement. A taste that names what to use stands alone."""
-    said = [c for c in chunks if _strip(c) == found.said]
+    """The person's dislike told beside a request that says how ("Please format with deno
+    fmt (I don't use Prettier anywhere)", "keep it argparse, i never bother with click"):
+    what the dislike leaves to use is in the request, and both are one statement. A taste
+    that names what to use stands alone."""
     mine = re.match(r"(?:i|i'm|i'd|my)\b", found.said, _I)
-    if not mine or found.confidence != HIGH or not said or said[0] is chunks[0]:
-        return found
     dislike = _ALWAYS_HAVE.sub("", found.said)
+    if not mine or found.confidence != HIGH or len(found.sentence) > MAX_CHUNK:
+        return found
     if not _AVOIDS.search(dislike) or _WHAT_TO_USE.search(dislike):
         return found
-    request = _strip(chunks[0])
-    if not _ASKED_HOW.match(request):
-        return found
-    if len(found.sentence) > MAX_CHUNK or "?" in chunks[0]:
+    said = found.said.casefold()
+    at = next((n for n, c in enumerate(chunks) if said in _strip(c).casefold()), 0)
+    # the request before it in its own chunk, else in the chunk before, else the first
+    own = _strip(chunks[at])
+    before = own[: max(0, own.casefold().find(said))].strip(" ,;:-—–")
+    asked = [before, _strip(chunks[at - 1]) if at else "", _strip(chunks[0]) if at else ""]
+    request = next((r for r in asked if r and _ASKED_HOW.match(r) and "?" not in r), None)
+    if request is None:
         return found
     how = _PLEASE.sub("", request)
     body = f"{found.said}: {how[:1].lower()}{how[1:]}"
@@ -281,7 +285,7 @@ _ALWAYS_HAVE = re.compile(r",?\s*always ha(?:ve|s)(?: been)?\b", _I)
 _AVOIDS = re.compile(
     r"\b(?:never|don'?t|do not|rather not|allergic|hate|can'?t stand)\b|"
     r"\bfind\b.*\b(?:shouty|ugly|unreadable|noisy|confusing|annoying|a mess|hard to read|"
-    r"painful|clunky)\b",
+    r"painful|clunky|misleading|distracting|bloated|brittle|overkill)\b",
     _I,
 )
 _WHAT_TO_USE = re.compile(
@@ -292,9 +296,10 @@ _WHAT_TO_USE = re.compile(
 # "please lint with ruff", "write the CTEs with lowercase keywords": a request and its how
 _ASKED_HOW = re.compile(
     r"^(?:(?:please|pls|plz|can you|could you)\s+)?(?!(?:the|a|an|our|my|this|that|these|"
-    r"those|we|i|it|they|you|there|here|all|every)\b)[a-z]+\b(?: [\w`'-]+){0,4}? "
-    r"(?:with|via|using|without|instead of|rather than|in|as|only)\b|"
-    r"^(?:(?:please|pls|plz)\s+)?stick (?:to|with)\b",
+    r"those|we|i|it|they|you|there|here|all|every)\b)[a-z]+\b(?: [\w`'-]+){0,8}? "
+    r"(?:with|via|using|without|instead of|rather than|in|as|only|not)\b|"
+    r"^(?:(?:please|pls|plz)\s+)?(?:stick (?:to|with)|keep (?:it|them|to)|give me)\b|"
+    r"^(?:(?:please|pls|plz)\s+)?(?:rename|convert|switch|change|move|migrate)\b.*\bto\b",
     _I,
 )
 _ASIDE_WORDS = 12
