@@ -2379,3 +2379,22 @@ def test_personally_is_a_lead_in_not_a_request():
 def test_a_dislike_keeps_the_how_asked_beside_it_in_any_chunk(message, both):
     kept = [k.lower() for k in _kept(message)]
     assert any(all(w in k for w in both) for k in kept), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "for the checkout refactor PR don't bother with the legacy coupons, it's behind a kill "
+        "switch anyway",
+        "on the audit branch don't touch the storage layout at all, not even renaming, they "
+        "already snapshotted it",
+        "for the finals stream sunday, don't post scores to the forum at all, the hosts want to "
+        "announce them live",
+    ],
+)
+def test_an_instruction_for_one_piece_of_work_or_one_event_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_an_occasion_with_a_rule_for_every_time_is_still_stored():
+    assert _kept("for the weekly report we always round to two decimals")

@@ -138,6 +138,13 @@ TRANSIENT = re.compile(
     r"presentation|meeting|call|review|talk|workshop|screenshots?|recording|video|pitch|"
     r"hotfix|spike|prototype|poc|experiment|trial|dry run|rehearsal|sprint|hackathon|launch|"
     r"offsite|interview|audit|incident)\b|"
+    # one piece of work, one event, one deliverable: "for the returns workflow PR don't …",
+    # "for the playoffs stream saturday, …", "For the funder report, leave out wells 41 to 44"
+    # (not "for the weekly report we always …")
+    r"^(?!.*\b(?:always|never|every|each|whenever|from now on|going forward|by default)\b)"
+    r"(?:for (?:the|our|my|this|that|tomorrow's|today's) [\w' -]{0,40}?(?:pr|mr|pull request|"
+    r"ticket|stream|broadcast|report|matter|nationals|championships?|tournament|playoffs?|final|"
+    r"first test|submission|application|proposal)|on the [\w-]+ branch)\b|"
     r"(?<!\bnot just for )(?<!\bnot only for )(?<!\bnot just )"
     r"\b(?:for now|for the moment|at the moment|right now|today|tonight|tomorrow|tmrw|tmr|"
     r"this time|"
