@@ -2398,3 +2398,24 @@ def test_an_instruction_for_one_piece_of_work_or_one_event_is_not_stored(message
 
 def test_an_occasion_with_a_rule_for_every_time_is_still_stored():
     assert _kept("for the weekly report we always round to two decimals")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "KML is absurdly long and wrecks every XML-based check I've ever written.",
+        "the docs for this SDK are so thin. I end up reading the source for every single question.",
+        "the decompiler turns these jump tables into spaghetti; it's the same nonsense on every "
+        "firmware I feed it.",
+    ],
+)
+def test_a_grievance_in_other_words_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_rule_given_with_a_grievance_in_other_words_is_still_stored():
+    message = (
+        "Photos always go through the image pipeline here, never a raw <img> — the field team "
+        "sends absurdly big files."
+    )
+    assert _kept(message), gapfill.find([message])

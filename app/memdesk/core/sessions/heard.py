@@ -316,7 +316,19 @@ VENTING = re.compile(
     r"(?:really )?bugs me|i (?:really |just )?hate it\b|(?:so|really|"
     r"super) (?:annoying|frustrating)|infuriating|nobody (?:[\w ]{0,20} )?(?:cares|can explain)|"
     r"(?:an|one) hour gone|every (?:single )?\w+ the same|the same mess|i'?m (?:so )?(?:sick|"
-    r"tired) of|fed up)",
+    r"tired) of|fed up)|"
+    # "the TMX spec is a disaster", "SPF records are absurdly long", "it's the same nonsense on
+    # every binary", "every single summer someone books …", "I age a year each time" (not a
+    # rule with its grievance: "always through astro:assets — they send absurdly big jpgs")
+    r"^(?!.*\b(?:(?:always|never|ever|whenever)\b(?! find\b| written\b| seen\b| had\b)|"
+    r"please|pls|for me|in anything|from now on|going forward|so,? (?:we|i|please)|"
+    r"i(?:'m| am) an? [\w-]+ person|"
+    r"i (?:prefer|want|like|'d rather|would rather|steer clear|avoid|stick))\b|"
+    r".*\bno (?!idea\b|clue\b|one\b|matter\b)[\w-])"
+    r".*(?:(?:is|are) (?:a |an )?(?:absolute |complete |total )?(?:disaster|nightmare|joke|"
+    r"garbage)\b|absurdly|ridiculous(?:ly)?\b|\bnonsense\b|spaghetti|takes forever|"
+    r"\bso thin\b|\bevery single (?!one\b|time\b)\w+|\bi (?:age|lose) (?:a|an|whole|years?)\b|"
+    r"\bi never find (?:it|them|anything)\b)",
     _I,
 )
 # A belief put in question: "i thought push_patch keeps the same process" (not "I thought I
