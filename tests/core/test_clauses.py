@@ -2419,3 +2419,19 @@ def test_a_rule_given_with_a_grievance_in_other_words_is_still_stored():
         "sends absurdly big files."
     )
     assert _kept(message), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the first version was flask, we moved to fastapi last spring because we wanted async "
+        "all the way down",
+        "Before Grafana we relied on nagios checks on each host, and they were always out of "
+        "sync between environments.",
+        "last incident like this was in june, took us 4h bc nobody checked the certs",
+        "We mixed every glaze by eye on the studio floor until about 2016; some of the older "
+        "recipes are still photos of those notes.",
+    ],
+)
+def test_a_story_told_with_a_season_a_before_or_a_year_is_not_stored(message):
+    assert _shown(message) == [], gapfill.find([message])
