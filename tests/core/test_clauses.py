@@ -2435,3 +2435,16 @@ def test_a_rule_given_with_a_grievance_in_other_words_is_still_stored():
 )
 def test_a_story_told_with_a_season_a_before_or_a_year_is_not_stored(message):
     assert _shown(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "audit logging on BAPIs — is it mandatory in all our custom reports, or does the role "
+        "check already cover it?",
+        "async checkpoints with the S3 backend — on by default in 2.1, or do we have to enable "
+        "them for every job?",
+    ],
+)
+def test_a_topic_named_then_asked_about_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

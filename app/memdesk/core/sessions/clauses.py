@@ -145,6 +145,10 @@ _AFTER_A_STORY = re.compile(
 # "the feed sometimes sends the code lowercase ('b3' instead of 'B3') and our lookup misses
 # it": after a fault, what goes on with "and" or "so" is the same report
 _WRONG_NOW = "what is wrong now"
+# "Authority check on BUKRS — is it mandatory in all our reports, or …?": a few words named,
+# then asked about
+_ASKED = "a question"
+_TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 
@@ -209,9 +213,13 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             continue
         judged = [
             None
-            if why == _WRONG_NOW and _CARRIES_ON.match(chunk)
+            if why == _WRONG_NOW
+            and _CARRIES_ON.match(chunk)
+            or why == _ASKED
+            and _TOPIC_ASKED_ABOUT.fullmatch(chunk.strip())
+            and n < len(chunks) - 1
             else _judge(_strip(chunk), sentence)
-            for chunk in chunks
+            for n, chunk in enumerate(chunks)
         ]
         found = [heard_here for heard_here in judged if heard_here is not None]
         if not any(f.confidence == HIGH for f in found):
