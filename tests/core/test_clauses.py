@@ -2448,3 +2448,20 @@ def test_a_story_told_with_a_season_a_before_or_a_year_is_not_stored(message):
 )
 def test_a_topic_named_then_asked_about_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The data steward on the project, Dr. Amadi, prefers parquet for anything we archive. "
+        "I'm mentioning it because she'll check the export, not because I've decided.",
+        "Tomas, our architect, would like every service behind the mesh rather than plain "
+        "ingress. His taste; the rest of the team is lukewarm.",
+        "my old mentor at the bindery never trusted glue guns, you sew every signature, full "
+        "stop. bit of a purist",
+        "My niece, who built this site for me, says one should always use a static generator "
+        "for anything public. I have no view on it; I merely pass it on.",
+    ],
+)
+def test_a_view_passed_on_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -26,7 +26,9 @@ REPORTED = re.compile(
     r"swear|told (?:us|me))\b|"
     r"\b(?:my (?:colleague|coworker|co-worker|co-author|coauthor|co-founder|cofounder|partner|"
     r"supervisor|advisor|adviser|reviewer|client|manager|boss|lead|teammate|friend|team ?mate|"
-    r"contractor|consultant|intern|freelancer)s?|our (?:contractor|consultant|intern|freelancer|"
+    r"contractor|consultant|intern|freelancer|(?:old )?(?:teacher|mentor|professor)|nephew|niece|"
+    r"uncle|aunt|brother|sister|dad|father|mom|mum|mother|brother-in-law)s?|"
+    r"our (?:contractor|consultant|intern|freelancer|"
     r"vendor)s?|"
     r"(?:some|many|most|a few|a lot of|lots of|other|certain) (?:folks|people|users|devs|"
     r"developers|engineers|guys|commenters|posters|redditors|teams|colleagues|blogs)|"
@@ -35,9 +37,14 @@ REPORTED = re.compile(
     r"somebody|people|he|she)\b[^.;]{0,80}?"
     r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
     r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears?|swore|recommends?|"
-    r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out)\b|"
+    r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out|"
+    r"(?:never |always )?trusted|swore by)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
     r"one voice|(?:his|her|their) preference|not a team decision)\b|"
+    # a role and a name, then their taste: "The biostatistician on the grant, Dr. Okafor,
+    # prefers Fine-Gray for …"
+    r"^(?:the |our |my )?[\w -]{1,40},\s+(?-i:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?-i:[A-Z][\w.'-]+)"
+    r"(?: (?-i:[A-Z][\w.'-]+))?,\s+(?:prefers|likes|loves|wants|thinks|says|insists|swears by)\b|"
     # a wish of someone named: "Priya, our tech lead, would like every handler wrapped …"
     r"^(?!(?:the|our) team\b)(?:(?!(?:i|we|you|the team|our team)\b)[\w'’.,-]+\s+){1,7}?"
     r"(?:would (?:like|prefer|rather|love)|(?:is|was) of the (?:view|opinion))\b|"
@@ -105,6 +112,13 @@ DISTANCED = re.compile(
     r"overkill|rigid|strict|odd|weird|silly|pedantic|much)\b|"
     r"\bi'?ve explained\b[^.;]{0,60}\b(?:twice|again|times)\b|"
     r"\b(?:of course|naturally) (?:they|he|she) (?:would|do|does)\b|"
-    r"\bwe(?:'ve| have) never agreed on (?:it|that|this)\b",
+    r"\bwe(?:'ve| have) never agreed on (?:it|that|this)\b|"
+    # passed on, not held: "I'm mentioning it because she'll review the draft", "I merely
+    # pass it on", "the rest of the team is lukewarm"
+    r"\bi'?m (?:just |only |merely )?(?:mentioning|passing on|passing along) (?:it|this|that)\b|"
+    r"\bi (?:merely |just |only )?pass (?:it|this|that) (?:on|along)\b|"
+    r"\bi have no (?:view|opinion|stake) on (?:it|this|that)\b|"
+    r"\b(?:the rest of the team|the others|everyone else) (?:is|are|seems?) (?:lukewarm|split|"
+    r"divided|on the fence|indifferent)\b",
     _I,
 )
