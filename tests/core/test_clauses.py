@@ -2465,3 +2465,29 @@ def test_a_topic_named_then_asked_about_is_not_stored(message):
 )
 def test_a_view_passed_on_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a unit is no sarcasm tag
+        (
+            "Currents are kept in amps everywhere in the firmware, conversion to mA/s happens only "
+            "in the UI layer.",
+            "amps",
+        ),
+        # the person's own "quick note:" quotes no one
+        (
+            "quick note: `unwrap()` doesn't appear in any rust I write, period — expect with a "
+            "message instead.",
+            "unwrap",
+        ),
+    ],
+)
+def test_a_unit_or_a_quick_note_does_not_hide_a_rule(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_throughput_measured_is_not_stored():
+    message = "wrk gives GET at 12k reads/s on the staging box; p99 stayed under 40 ms"
+    assert _kept(message) == [], gapfill.find([message])

@@ -245,7 +245,9 @@ CANCEL = re.compile(
     _I,
 )
 SARCASM = re.compile(
-    r"(?:/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|\byeah,? (?:sure|right)\b|"
+    # the "/s" tag stands alone ("m/s" is a unit)
+    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|"
+    r"\byeah,? (?:sure|right)\b|"
     r"\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"

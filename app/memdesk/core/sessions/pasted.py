@@ -93,7 +93,9 @@ _ATTRIBUTED = re.compile(
     r"(?:(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bi've )(?<!\bwe've )\b(?:says|said|wrote|writes|"
     r"asked|asks|replied|answered|commented|flagged|warns|warned|put it)(?: \w+){0,3}\s*:?|"
     r"\b(?:copied|pasted|quoted|quoting|taken) from\b[^:\n]{0,40}:|"
-    r"\b(?:log|logs|output|warning|error|message|note|notes|fragment|excerpt|snippet|quote|"
+    # (not the person's own lead-in: "quick note: `!!` doesn't appear in any kotlin I write")
+    r"\b(?:log|logs|output|warning|error|message|(?<!quick )(?<!side )(?<!small )(?<!short )"
+    r"(?<!a )note|notes|fragment|excerpt|snippet|quote|"
     r"ticket|comment|email|mail|slack|chat|issue|docs|doc|readme|spec|description|title|"
     r"changelog|announcement|memo|feedback|review|answer|reply|text|linter|scanner|compiler|"
     r"reads|states|report|reports)(?: \w+){0,3}\s*:)\s*$",

@@ -261,6 +261,10 @@ _RAN = re.compile(
     r"restarted|loaded|processed|converted|migrated|uploaded)(?: it| this| that| them)? "
     r"(?:it|this|that|them|the|my|our|with|on)\b[^.\n]{0,60}?\d|"
     r"(?:^|[.!?]\s+)(?:i|we) run (?:it|this|that|the \w+) (?:on|against|over)\b[^.\n]{0,60}?\d|"
+    # a throughput measured: "GET at 410k ops/s", "(355.7 million rows/s)", "feeding at 4k
+    # docs/s" (not a limit: "25 req/s per token")
+    r"\b\d[\d.,]*\s?(?:[kmb]|million|billion)?\s?(?:ops|rows|docs|msgs|messages|events|"
+    r"records|items|writes|reads|queries|inserts|lines|frames|samples|tokens)/s\b|"
     r"\b(?:took|needed|lasted|finished in|completed in) (?:about |around |~)?\d+(?:[.,]\d+)?"
     r"\s?(?:ms|s|sec|secs|seconds|m|min|mins|minutes|h|hours)\b",
     _I,
