@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import embedded, heard, markers, pasted
+from memdesk.core.sessions import dislikes, embedded, heard, markers, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.third_person import person
@@ -264,52 +264,16 @@ def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]
 
 
 def _with_its_request(found: Heard, chunks: list[str]) -> Heard:
-    """The person's dislike told beside a request that says how ("Please format with deno
-    fmt (I don't use Prettier anywhere)", "keep it argparse, i never bother with click"):
-    what the dislike leaves to use is in the request, and both are one statement. A taste
-    that names what to use stands alone."""
-    mine = re.match(r"(?:i|i'm|i'd|my)\b", found.said, _I)
-    dislike = _ALWAYS_HAVE.sub("", found.said)
-    if not mine or found.confidence != HIGH or len(found.sentence) > MAX_CHUNK:
+    """The person's dislike with the request beside it that says how (`dislikes.py`)."""
+    if found.confidence != HIGH or len(found.sentence) > MAX_CHUNK:
         return found
-    if not _AVOIDS.search(dislike) or _WHAT_TO_USE.search(dislike):
+    how = dislikes.how_asked_beside(found.said, [_strip(chunk) for chunk in chunks])
+    if how is None:
         return found
-    said = found.said.casefold()
-    at = next((n for n, c in enumerate(chunks) if said in _strip(c).casefold()), 0)
-    # the request before it in its own chunk, else in the chunk before, else the first
-    own = _strip(chunks[at])
-    before = own[: max(0, own.casefold().find(said))].strip(" ,;:-—–")
-    asked = [before, _strip(chunks[at - 1]) if at else "", _strip(chunks[0]) if at else ""]
-    request = next((r for r in asked if r and _ASKED_HOW.match(r) and "?" not in r), None)
-    if request is None:
-        return found
-    how = _PLEASE.sub("", request)
-    body = f"{found.said}: {how[:1].lower()}{how[1:]}"
+    body = f"{found.said}: {how}"
     return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
 
 
-_PLEASE = re.compile(r"^(?:please|pls|plz)\s+", _I)
-_ALWAYS_HAVE = re.compile(r",?\s*always ha(?:ve|s)(?: been)?\b", _I)
-_AVOIDS = re.compile(
-    r"\b(?:never|don'?t|do not|rather not|allergic|hate|can'?t stand)\b|"
-    r"\bfind\b.*\b(?:shouty|ugly|unreadable|noisy|confusing|annoying|a mess|hard to read|"
-    r"painful|clunky|misleading|distracting|bloated|brittle|overkill)\b",
-    _I,
-)
-_WHAT_TO_USE = re.compile(
-    r"\b(?:only|instead|rather than|over|always|i (?:use|want|prefer|like|go for|stick))\b|"
-    r",\s*not\b(?! even\b)",
-    _I,
-)
-# "please lint with ruff", "write the CTEs with lowercase keywords": a request and its how
-_ASKED_HOW = re.compile(
-    r"^(?:(?:please|pls|plz|can you|could you)\s+)?(?!(?:the|a|an|our|my|this|that|these|"
-    r"those|we|i|it|they|you|there|here|all|every)\b)[a-z]+\b(?: [\w`'-]+){0,8}? "
-    r"(?:with|via|using|without|instead of|rather than|in|as|only|not)\b|"
-    r"^(?:(?:please|pls|plz)\s+)?(?:stick (?:to|with)|keep (?:it|them|to)|give me)\b|"
-    r"^(?:(?:please|pls|plz)\s+)?(?:rename|convert|switch|change|move|migrate)\b.*\bto\b",
-    _I,
-)
 _ASIDE_WORDS = 12
 _GOES_ON_WITH = re.compile(
     r"^(?:with|that|which|who|to|via|based|after|about|for|in|on|from|by|and|then|it|so|but|"
