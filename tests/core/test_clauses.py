@@ -2491,3 +2491,19 @@ def test_a_unit_or_a_quick_note_does_not_hide_a_rule(message, word):
 def test_a_throughput_measured_is_not_stored():
     message = "wrk gives GET at 12k reads/s on the staging box; p99 stayed under 40 ms"
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "on target the relays click over cleanly at 50 Hz",
+        "on the target the stepper holds 1200 rpm without skipping",
+    ],
+)
+def test_what_happens_on_a_target_is_a_run_not_a_setting(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_target_named_is_still_a_setting():
+    message = "Heads up: the deployment target is macOS 13, so no SwiftData anywhere."
+    assert any("macOS 13" in k for k in _kept(message)), gapfill.find([message])

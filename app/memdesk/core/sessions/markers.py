@@ -252,7 +252,9 @@ TIED = re.compile(
     r"lives|live|listens|hosted|deployed to|deploys to|pinned|named|called|source of truth|"
     r"owned by|maintained by|managed (?:by|with)|points (?:to|at)|on port|runs on|run on|"
     r"builds with|built with|is on|are on|lands? in|goes to|go to|stays?|for good|permanently|"
-    r"talks? to|targets?|uses|comes? in at|(?:is|are) (?:cut|published|served|released|signed)|"
+    # ("on target the valves open fine": where it was run, not what it is built for)
+    r"talks? to|(?<!\bon )(?<!\bon the )targets?|uses|comes? in at|"
+    r"(?:is|are) (?:cut|published|served|released|signed)|"
     r"served (?:from|by)|hosted (?:on|at|by)|(?:stored|kept) (?:\w+ )?(?:in|as|on|under)|"
     r"written to|logs? to|syncs? to|maintains|owns|keep(?:ing)? in mind|bear(?:ing)? in mind|"
     r"\d+[ -]?(?:cores?|gb|tb|v?cpus?|gpus?))\b"
