@@ -2507,3 +2507,34 @@ def test_what_happens_on_a_target_is_a_run_not_a_setting(message):
 def test_a_target_named_is_still_a_setting():
     message = "Heads up: the deployment target is macOS 13, so no SwiftData anywhere."
     assert any("macOS 13" in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "this goes for …:" points at what follows, not back at something said before
+        (
+            "heads up, and this goes for every script I maintain: no bare except clauses, I "
+            "catch what I expect. then wire up the retry",
+            "bare except",
+        ),
+        # an aside joined by "oh and" is read on its own
+        (
+            "rename the flag to --dry (oh and from now on please put type hints on every public "
+            "function you write for me, mypy runs in strict mode) then push it",
+            "type hints",
+        ),
+        # "in any SQL you write for me" is how far the rule goes, not a request to write
+        (
+            "in any SQL you write for me, I'd rather see CTEs than nested subqueries",
+            "CTEs",
+        ),
+    ],
+)
+def test_a_rule_for_everything_written_is_stored_however_it_is_joined(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_how_far_a_rule_goes_is_not_stored_without_the_rule():
+    message = "Last thing – and this goes for every query you write for me – SET NOCOUNT ON first."
+    assert all("NOCOUNT" in k for k in _kept(message)), gapfill.find([message])

@@ -45,6 +45,8 @@ _ANNOUNCED = re.compile(
     r"{10,}?)\s*(?:\s[—–](?!\s*so\b)(?:\s|$)|$)",
     _I,
 )
+# ("oh and from now on please use `<-`": the "oh and" joins the aside to its sentence)
+_OH_AND = re.compile(r"^(?:oh,?\s+)?and,?\s+", _I)
 # A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
 # not an aside.
 _CALL = re.compile(r"[\w.]+!?\([^()\s]{0,40}\)")
@@ -175,7 +177,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         # the person marks as another matter is read on its own, not as part of the question
         # or the task around it; one that says nothing on its own stays in its sentence
         for found in _ANNOUNCED.finditer(sentence):
-            heard_there = read(found[1] or found[2])[0]
+            heard_there = read(_OH_AND.sub("", found[1] or found[2]))[0]
             if heard_there:
                 out.extend(replace(h, sentence=sentence) for h in heard_there)
                 sentence = sentence.replace(found[0], " ", 1)
@@ -222,6 +224,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             for n, chunk in enumerate(chunks)
         ]
         found = [heard_here for heard_here in judged if heard_here is not None]
+        if len(found) == 1 and _HOW_FAR_ONLY.fullmatch(found[0].said.strip(" .")):
+            found = []  # how far, of a rule the clause reader did not hear
         if not any(f.confidence == HIGH for f in found):
             told = [
                 heard_here
@@ -399,6 +403,8 @@ _MARKERS_ONLY = re.compile(
     r"[^\w\s]",
     _I,
 )
+# "– and this goes for every script you write for me –": how far, the rule in another chunk
+_HOW_FAR_ONLY = re.compile(rf"(?:and\s+)?(?:this|that|it){markers.POINTS_AHEAD}[^:;]*", _I)
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"by default|no exceptions|non-negotiable|house style)\b",

@@ -133,7 +133,8 @@ _ASKED_FOR = re.compile(
 # "she signs off on numerical changes": who she is was said before, and is lost
 _POINTS_BACK = re.compile(
     r"^(?:he|she|he's|she's|that's|this is|that is|it's|it is|they're|those|these|that|this|it|"
-    r"they|him|her)\b(?!\s+one\s*:)(?!\s+(?:repo|repository|project|codebase|app|service|crate|"
+    rf"they|him|her)\b(?!\s+one\s*:)(?!{markers.POINTS_AHEAD})"
+    r"(?!\s+(?:repo|repository|project|codebase|app|service|crate|"
     r"package|module|team|monorepo|workspace|library)\b)",
     _I,
 )

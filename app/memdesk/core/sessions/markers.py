@@ -155,7 +155,9 @@ TASK = re.compile(
     r"go back|revert|undo|redo|roll back|restore|retry|swap|inline|extract|change|replace|"
     r"switch)\b|"
     # a request after where it applies: "In the Unity project, make …", "In docs/auth.md add …"
-    r"^in [^,]{1,60}?,?\s+(?:please\s+)?(?:make|add|change|fix|update|write|move|rename|remove|"
+    # (not a scope: "in anything you write for me, …")
+    r"^in [^,]{1,60}?,?\s+(?:please\s+)?(?<!\byou )(?<!\bwe )(?<!\bi )(?<!\bthey )"
+    r"(?:make|add|change|fix|update|write|move|rename|remove|"
     r"delete|create|put|set|insert|drop|replace)\b|"
     # a plan for now: "let's tune the gains", not "let's always squash", "let's route every …"
     r"^(?:let's|let us|lets)\s+(?!(?:always|never|stick|keep|standardi[sz]e|agree|go with|not)\b)"
@@ -218,11 +220,13 @@ ASKS = re.compile(
     _I,
 )
 
+# "this goes for anything you write for me: …" points at what follows
+POINTS_AHEAD = r"\s+(?:goes|is|applies|counts|holds) (?:for|to) (?:any|all|every|each)\w*\b"
 # "it", "this", "they" at the start point back at what the conversation held; "this repo"
 # names what it is.
 DEICTIC_START = re.compile(
     r"^(?:it|this|that|these|those|they|there|the one|this one|that one)\b"
-    r"(?!\s+(?:repo|repository|project|codebase|app|"
+    rf"(?!{POINTS_AHEAD})(?!\s+(?:repo|repository|project|codebase|app|"
     r"service|crate|package|module|team|monorepo|workspace|library)\b)",
     _I,
 )
