@@ -2538,3 +2538,36 @@ def test_a_rule_for_everything_written_is_stored_however_it_is_joined(message, w
 def test_how_far_a_rule_goes_is_not_stored_without_the_rule():
     message = "Last thing – and this goes for every query you write for me – SET NOCOUNT ON first."
     assert all("NOCOUNT" in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a process that recurs is how things stay
+        ("The nightly dump of the PLC tags gets copied into /mnt/plc/raw around 3am.", "/mnt/plc"),
+        ("The metrics rollup runs weekly at 04:00 UTC on the analytics replica.", "04:00"),
+        # "readings from the gateway … like 10.csv" reports no one's view
+        (
+            "Sensor readings from the gateway land in /data/raw/ on the ingest box, one file per "
+            "hour like 10.csv.",
+            "/data/raw",
+        ),
+    ],
+)
+def test_a_schedule_or_a_source_is_a_setting(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_daily_as_a_measure_in_a_request_is_no_schedule():
+    message = "Quick chart of daily active users from the CSV please, seaborn is fine."
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_someone_from_somewhere_is_still_their_view():
+    message = "Dave from accounting thinks every invoice should be a PDF."
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_range_of_times_is_not_cut_at_its_dash():
+    message = "(the nightly batch window is 01:00–05:00 UTC, hard stop, the BI extracts start at 5)"
+    assert any("01:00–05:00" in k for k in _kept(message)), gapfill.find([message])

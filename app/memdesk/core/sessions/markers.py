@@ -278,6 +278,10 @@ _ONLY_WHO = frozenset(
 
 # "each" before a span of time is a schedule ("due the first Monday of each quarter")
 _EACH_TIME = re.compile(
+    # a process that recurs: "the nightly export gets dumped into …", "runs weekly"
+    r"\b(?:nightly|daily|weekly|hourly|monthly) (?:run|batch|build|job|export|import|sync|"
+    r"report|backup|release|deploy|cron|snapshot|dump|handoff|rotation|standup)s?\b|"
+    r"\b(?:runs?|goes out|kicks? off|happens?|ships?) (?:nightly|daily|weekly|hourly|monthly)\b|"
     r"\beach (?:day|night|morning|evening|week|weekday|month|quarter|year|sprint|release|"
     r"deploy|shift|hour|minute|season|term|semester)\b",
     _I,

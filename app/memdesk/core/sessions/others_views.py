@@ -32,7 +32,10 @@ REPORTED = re.compile(
     r"vendor)s?|"
     r"(?:some|many|most|a few|a lot of|lots of|other|certain) (?:folks|people|users|devs|"
     r"developers|engineers|guys|commenters|posters|redditors|teams|colleagues|blogs)|"
-    r"\w+ from (?:the )?(?!(?:me|us|my|our)\b)\w+|the \w+ (?:folks|team|people|guys)|"
+    # someone from somewhere ("Dave from accounting", "a guy from ops"; not "read from there")
+    r"(?:(?-i:[A-Z][a-z]+)|guys?|folks|person|people|one|someone|somebody|devs?|engineers?) "
+    r"from (?:the )?(?!(?:me|us|my|our|there|here|it|them|this|that)\b)\w+|"
+    r"the \w+ (?:folks|team|people|guys)|"
     r"(?:a|one|some) (?:contributor|reviewer|user|customer|blog post|article)s?|someone|"
     r"somebody|people|he|she)\b[^.;]{0,80}?"
     r"\b(?:says?|said|thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
