@@ -2571,3 +2571,62 @@ def test_someone_from_somewhere_is_still_their_view():
 def test_a_range_of_times_is_not_cut_at_its_dash():
     message = "(the nightly batch window is 01:00–05:00 UTC, hard stop, the BI extracts start at 5)"
     assert any("01:00–05:00" in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a name in quotes in a request is a label, not irony that doubts the whole message
+        (
+            "in any code you write for me I'd rather see guard clauses than nested ifs. now give "
+            "sold-out dates a grey-out and a 'soldout' badge.",
+            "guard clauses",
+        ),
+        (
+            "heads up: the staging broker is mqtt-stg.internal on port 8883. next, wire the "
+            'handler for "checkout" into the router',
+            "8883",
+        ),
+        # "has the final say" is a role, not someone's view reported
+        (
+            "Priya is the release manager and she has final say on anything that ships to the "
+            "app store.",
+            "release manager",
+        ),
+        # what an aside tells beside the next piece of work is read on its own
+        (
+            "next: a cron that rotates the logs at midnight (logrotate lives on the same box btw, "
+            "config in /etc/logrotate.d/app) and mails the summary",
+            "/etc/logrotate.d",
+        ),
+    ],
+)
+def test_a_label_a_role_or_an_aside_beside_the_next_task_is_still_heard(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_surprise_at_what_the_agent_found_is_not_stored():
+    message = "ok so the pool is unbounded by default, wild. please cap it at 20"
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Invoice numbers are set by the accounting system, never by hand.", "never by hand"),
+        ("Photos go into the private bucket, never the public one.", "private bucket"),
+    ],
+)
+def test_one_way_with_the_other_ruled_out_is_a_rule(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the charge nurse's view: on this ward we log meds per bed, never per patient.",
+        "Dana's take: we always squash merge here.",
+    ],
+)
+def test_a_view_named_as_someone_elses_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -75,7 +75,7 @@ FRAMING = (
 NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
     "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
-    "(?:we're|we are|i'm|i am) an?|plan"
+    "(?:we're|we are|i'm|i am) an?|plan|[\\w-]+'s (?:view|take|opinion|position|stance)"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
@@ -406,6 +406,10 @@ _MARKERS_ONLY = re.compile(
 )
 # "– and this goes for every script you write for me –": how far, the rule in another chunk
 _HOW_FAR_ONLY = re.compile(rf"(?:and\s+)?(?:this|that|it){markers.POINTS_AHEAD}[^:;]*", _I)
+# "go into the private bucket, never the public one": one way, the other ruled out
+_ONE_NEVER_THE_OTHER = re.compile(
+    r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b", _I
+)
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"by default|no exceptions|non-negotiable|house style)\b",
@@ -497,6 +501,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
             markers.TIED.search(sentence)
             or markers.RULED_OUT.search(body)
             or heard.WHENEVER_YOU.match(body)
+            or _ONE_NEVER_THE_OTHER.search(body)
         )
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):

@@ -157,10 +157,12 @@ SARCASM = re.compile(
     _I,
 )
 REMINDER = re.compile(
-    r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b|"
-    # the next piece of work: "anyway next thing: the badge should show the count"
-    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:",
-    _I,
+    r"^(?:remind me|don't let me forget|make a note to|todo|fixme|note to self)\b", _I
+)
+# the next piece of work: "anyway next thing: the badge should show the count" (what an aside
+# beside it tells is read on its own)
+NEXT_WORK = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:", _I
 )
 # "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
@@ -251,6 +253,7 @@ CLAUSE_ONLY = (
     # "can you add a retry (we're on boto3 1.34 here, don't use anything newer)": the question
     # is one part of the sentence (a condition is not: it governs all that follows)
     "a question",
+    "the next piece of work",
 )
 
 
@@ -265,6 +268,12 @@ TASTE_FOR_THIS = re.compile(
     r"(?:\s+(?:it|them|this|that|to see|to read)(?:\s+\w+)?)?\s*(?:[.!,;)\u2600-\U0001faff]|$)|"
     r"(?<!how )\bi (?:really |just |very much |quite )?(?:like|love|prefer) (?:it|this|that)"
     r"(?: (?:very much|a lot|so much|better))?\s*(?:[.!,;)]|$)",
+    _I,
+)
+# What the agent just found, and the person's surprise at it: "ok unlimited by default, wild"
+REACTED = re.compile(
+    r"^[^.;:!?]{1,60},\s+(?:wild|crazy|nuts|insane|wow|lol|huh|yikes|oof|wtf|fun|weird|"
+    r"interesting|bizarre|amazing|go figure)\W*$",
     _I,
 )
 # Delight at what was just shown, told with a taste: "oh nice, that's exactly the shape I like
@@ -384,6 +393,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("taken back", CANCEL),
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
+        ("the next piece of work", NEXT_WORK),
         ("a thought left unfinished", TRAILS_OFF),
         ("thinking aloud", None if corrects else THINKING),
         ("venting", VENTING),
@@ -404,6 +414,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("an answer to the agent", ANSWER),
         ("said for the task at hand", AT_HAND),
         ("a reaction to what is at hand", TASTE_FOR_THIS),
+        ("a reaction to what is at hand", REACTED),
         ("a reaction to what is at hand", LIKED_AT_HAND),
         ("what the last message meant", MEANT),
         ("what the person does not know", SELF_REPORT),

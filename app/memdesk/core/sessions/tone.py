@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from memdesk.core.sessions import heard, pasted
+from memdesk.core.sessions import heard, markers, pasted
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
@@ -14,7 +14,11 @@ _I = re.IGNORECASE
 # The tone of a whole message. Sarcasm or venting in one sentence colours the others ("I swear
 # Terraform exists to punish me. Every plan shows 40 changes I didn't make."), as does a word
 # in scare quotes ("Heroku's 'zero-downtime' deploy"), or an opening burst of praise.
-_SCARE_QUOTE = re.compile(r"(?<=\w )['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])")
+# (not a name: the event for "signup", a badge called 'full')
+_SCARE_QUOTE = re.compile(
+    r"(?<=\w )(?<!\bfor )(?<!\bcalled )(?<!\bnamed )(?<!\blabel )(?<!\blabelled )(?<!\bas )"
+    r"['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])"
+)
 _PRAISE = re.compile(
     r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
     r"amazing|awesome|superb|splendid|excellent|terrific|marvell?ous|nice one|love it|"
@@ -29,6 +33,8 @@ def doubted(message: str) -> bool:
     if any(
         heard.SARCASM.search(s)
         or _SCARE_QUOTE.search(s)
+        # "give full shifts a 'full' badge": a label
+        and not (markers.TASK.match(s) or markers.IMPERATIVE.match(s))
         or UNDECIDED.search(s)
         or DEFERRED.search(s)
         for s in said
