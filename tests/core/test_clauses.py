@@ -2630,3 +2630,10 @@ def test_one_way_with_the_other_ruled_out_is_a_rule(message, word):
 )
 def test_a_view_named_as_someone_elses_is_not_stored(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_what_a_rule_keeps_working_is_its_purpose_not_a_status():
+    message = (
+        "I pin every action to a commit SHA, that's how I do CI everywhere so builds keep working."
+    )
+    assert any("commit SHA" in k for k in _kept(message)), gapfill.find([message])

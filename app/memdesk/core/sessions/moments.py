@@ -79,7 +79,9 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
-    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|being\b|(?:every|any|some|no)thing\b)\w+ing\b|"
+    # (not a purpose: "… so errors.Is keeps working up the stack")
+    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|being\b|working\b|(?:every|any|some|no)thing\b)"
+    r"\w+ing\b|"
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
