@@ -144,7 +144,8 @@ SARCASM = re.compile(
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
     r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
     r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|^nothing like\b|"
-    r"\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}|"
+    # ("YYYY-MM-DD", "yyyymmdd": a date's format, not a word drawn out)
+    r"(?<![-/:._])\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}(?![-/:._]?[mdhs]{2})|"
     r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
     r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
     r"\b(?P<w>[a-z]{2,12})[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
@@ -153,7 +154,9 @@ SARCASM = re.compile(
     r"^obviously,? (?:we|you) should\b|^(?:yes|yeah|sure|right),? (?:yes|yeah|sure|right)\b|"
     r"\bit'?s so (?:simple|easy|obvious)\b|\bdefinitely needs\b|^yeah,? because\b|"
     r"\bclearly (?:too|the best|so)\b|"
-    r"(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b))",
+    # a word shouted before the word it stresses ("SO slow"; not "a SpecimenDatabase SO with")
+    r"(?<!\ban )(?<!\ba )(?<!\bthe )(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b)"
+    r"(?= (?!(?:with|for|in|on|of|to|and|or|that|which|is|are|was|has|from|per|as|at|by)\b)\w))",
     _I,
 )
 REMINDER = re.compile(

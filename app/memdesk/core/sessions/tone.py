@@ -14,10 +14,21 @@ _I = re.IGNORECASE
 # The tone of a whole message. Sarcasm or venting in one sentence colours the others ("I swear
 # Terraform exists to punish me. Every plan shows 40 changes I didn't make."), as does a word
 # in scare quotes ("Heroku's 'zero-downtime' deploy"), or an opening burst of praise.
-# (not a name: the event for "signup", a badge called 'full')
+# (not a name: the event for "signup", a badge called 'full', the 'temperament' field)
 _SCARE_QUOTE = re.compile(
     r"(?<=\w )(?<!\bfor )(?<!\bcalled )(?<!\bnamed )(?<!\blabel )(?<!\blabelled )(?<!\bas )"
     r"['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])"
+    r"(?!\s+(?:field|column|key|flag|option|setting|param|parameter|property|attribute|tab|"
+    r"button|label|tag|badge|status|state|role|event|type|category|section|step|filter|mode|"
+    r"table|value|command|branch|target|channel|queue|topic|bucket|template|variant)s?\b)"
+)
+# The person's own next step, said plainly ("I'll open the PR and tag her"): decided, and no
+# doubt on what the message states beside it
+_NEXT_STEP = re.compile(
+    r"^i'?ll (?:open|send|tag|ping|push|merge|file|raise|forward|tell|email|post|review|"
+    r"deploy|run|handle|book|schedule|upload|share)\b(?![^.;!?]*\b(?:maybe|probably|perhaps|"
+    r"think|decide|see if|see whether|might)\b)",
+    _I,
 )
 _PRAISE = re.compile(
     r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
@@ -36,6 +47,7 @@ def doubted(message: str) -> bool:
         # "give full shifts a 'full' badge": a label
         and not (markers.TASK.match(s) or markers.IMPERATIVE.match(s))
         or UNDECIDED.search(s)
+        and not _NEXT_STEP.match(s)
         or DEFERRED.search(s)
         for s in said
     ):
@@ -66,7 +78,18 @@ def doubted(message: str) -> bool:
     openers = [m[0].casefold() for s in said if (m := _IRONIC_OPENER.match(s))]
     if len(openers) > len(set(openers)):
         return True
-    return bool(said) and bool(_PRAISE.match(said[0]))
+    # ("Perfect. For the record, runbooks live in …": what is led in after the praise is said
+    # on purpose, not carried on it)
+    led_in = any(_LED_IN.match(s) for s in said[1:])
+    return bool(said) and bool(_PRAISE.match(said[0])) and not led_in
+
+
+_LED_IN = re.compile(
+    r"^(?:(?:now|and|also|oh|ok(?:ay)?),?\s+)?(?:for the record|for context|for future reference|"
+    r"(?:a |some |quick )?(?:bit of )?(?:background|context)|one (?:more )?thing (?:about|on|for) "
+    r"[\w ]{1,20}|(?:quick |style )note)\s*[,:]",
+    _I,
+)
 
 
 def _told(said: list[str]) -> str:
