@@ -125,6 +125,8 @@ _STILL_UNTIL = re.compile(r"\bstill\b[^.;!?]{0,50}\b(?:until|till)\b", _I)
 _ASKED_FOR = re.compile(
     r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
     r"everywhere)\b).*"
+    # (not a reason: "…, because I want to see where every name comes from")
+    r"(?<!\bbecause )(?<!\bsince )(?<!\bcos )(?<!\bas )"
     r"\b(?:i|we|they|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
     r"move|run|try|see|get|deploy|merge|update|rename|test|finish|ship|migrate|upgrade|install|"
     r"debug))\s",

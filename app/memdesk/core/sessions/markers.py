@@ -185,7 +185,11 @@ IMPERATIVE = re.compile(
 # PDF job is stuck retrying, see why".
 PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
-    r"stuck|janky|laggy|glitch\w*|misbehav\w*|doesn't work|does not work|won't|"
+    r"stuck|janky|laggy|glitch\w*|misbehav\w*|doesn't work|does not work|"
+    # (not who refuses: "museum IT won't re-image the kiosks" is how things are kept)
+    r"(?<!(?-i:[A-Z]{2}) )(?<!\bthey )(?<!\bshe )(?<!\bhe )(?<!\blegal )(?<!\bclient )"
+    r"(?<!\bcouncil )(?<!\bvendor )(?<!\bsecurity )(?<!\bfinance )(?<!\bteam )(?<!\bboard )"
+    r"(?<!\bcustomer )(?<!\bmanager )(?<!\bboss )(?<!\badmins )won't|"
     r"can't find|is missing|are missing|snaps?|flickers?)\b|"
     r",\s*(?:fix|check|see|look into|investigate|debug|figure out|sort out|deal with)\b|"
     # "…, update it to 3.12": what to change in the thing just named
@@ -247,7 +251,7 @@ TIED = re.compile(
     r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
     r"prod|production|staging|ci|i|i'm|i'd|my|me|"
     r"let's|let us|fyi|for the record|for future reference|for context|btw|by the way|"
-    r"background(?: info)?(?=\s*:)|"
+    r"background(?: info)?(?=\s*:)|(?:quick |some |bit of )?context(?=\s*:)|"
     r"heads[- ]up|note|remember|preference|"
     r"by default|as a rule|from now on|going forward|house style|no exceptions|,\s*ever|"
     # what it means for the work: "…, so long jobs need keepalives"

@@ -85,7 +85,7 @@ STATUS = re.compile(
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
     r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
-    r"\d+ ?% (?:done|complete|through)|\beta\b|\bis a mess\b|"
+    r"\d+ ?% (?:done|complete|through)|(?-i:\bETA\b)|\b(?:the|an|no|new) eta\b|\bis a mess\b|"
     # a state that holds until something happens: "we're on ktor 2.3.12 till the 3.0 branch
     # lands", "everything is on regbox2 while the new VM is provisioned", "staging stays on
     # 0.14.2 until Karin signs off"; in the middle of it, or just managed it. (What it rules
