@@ -130,6 +130,8 @@ _GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thi
 # docstring I write" is one statement; cut apart, the memory lost what "it" is.
 _DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
 _UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
+# what names an example next, whatever cuts it off: "a tag of the form -- REQ: HLR-xxxx"
+_NAMES_NEXT = re.compile(r"\b(?:of the form|such as|named|called)\s*$", _I)
 # What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
 _SPELLS_OUT = re.compile(
     r"^(?:(?:i|we)\s+(?:always\s+|just\s+)?)?(?:give me|use|show me|go with|stick to|keep|prefer|"
@@ -332,6 +334,7 @@ def _chunks(sentence: str) -> list[str]:
             or _DOES_WITH_IT.match(chunk.strip(" ,"))
             or _SUBORDINATE.match(chunks[-1].strip())
             or _UNFINISHED.search(chunks[-1])
+            or _NAMES_NEXT.search(chunks[-1])
             or markers.FIRST_PERSON.search(chunks[-1])
             and _SPELLS_OUT.match(chunk.strip(" ,"))
         )
@@ -348,7 +351,13 @@ def _chunks(sentence: str) -> list[str]:
             chunks[-1] = f"{chunks[-1]} ({said})"
         elif joins:
             # after a parenthesis the sentence goes on with its own words, comma or not
-            glue = "" if said.startswith(",") else " " if ")" in cut_before else ", "
+            glue = (
+                ""
+                if said.startswith(",")
+                else " "
+                if ")" in cut_before or _NAMES_NEXT.search(chunks[-1])
+                else ", "
+            )
             chunks[-1] = f"{chunks[-1]}{glue}{said}"
         else:
             chunks.append(chunk)

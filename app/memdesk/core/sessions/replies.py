@@ -73,8 +73,9 @@ _PICKED = re.compile(
     r"(?:(?:yes|yeah|yep|ok(?:ay)?|no|sure|hmm+),?\s+)?(?:(?:the )?(?:first|second|third|fourth|"
     r"1st|2nd|3rd|4th|last|other|former|latter|top|bottom)(?: one| option| approach| variant|"
     r" version)?|"
-    r"option (?:[a-d]|\d|one|two|three|four)|(?-i:[A-D])|#?\d|the [\w -]{1,30},\s*(?:yes|yep|yeah))"
-    r"\s*(?:[.,;:!—–]|-\s|$)",
+    r"option (?:[a-d]|\d|one|two|three|four)|(?-i:[A-D])|[b-d]|a(?=\s*[)—–])|#?\d|"
+    r"the [\w -]{1,30},\s*(?:yes|yep|yeah))"
+    r"\s*(?:[.,;:!—–)]|-\s|$)",
     _I,
 )
 _FOR_GOOD = re.compile(
@@ -98,13 +99,27 @@ _REVIEWED = re.compile(
 )
 
 
+# A message that opens with a one-off ("just this once, don't run black over the repo.
+# Jonah has a big branch open …"): what follows is why, said of this once (read sets: no
+# message so opened held a lasting statement).
+_THIS_ONCE = re.compile(
+    r"(?:(?:ok(?:ay)?|so|and|but|oh),?\s+)?(?:just\s+)?(?:this (?:time|once)\b(?!\s+of\b)|"
+    r"for (?:now|today)\b|for (?:this|today'?s|the) (?:[\w-]+\s+){0,3}?only\b|"
+    r"for this (?:pr|mr|branch|ticket|commit|change|release|sprint|run|week|migration|build|"
+    r"batch|draft|report|test|update|demo)\b|"
+    r"for (?:the|today'?s|tomorrow'?s) (?:[\w-]+ )?(?:demo|run|test|build|batch|export)\b)",
+    _I,
+)
+
+
 def picked(message: str, sentence: str) -> bool:
-    """Whether `sentence` explains a pick, or a verdict on the agent's work, the message
-    opened with, and says no more: the person's to confirm as a rule ("first one. keep the
-    mapper in the repository")."""
+    """Whether `sentence` explains a pick, a verdict on the agent's work or a one-off the
+    message opened with, and says no more: the person's to confirm as a rule ("first one.
+    keep the mapper in the repository")."""
     opening = pasted.prose(message).strip()
     lasting = _FOR_GOOD.search(sentence) and not _HOW_PICKED.match(sentence.strip())
-    return bool(_PICKED.match(opening) or _REVIEWED.match(opening)) and not lasting
+    opened = _PICKED.match(opening) or _REVIEWED.match(opening) or _THIS_ONCE.match(opening)
+    return bool(opened) and not lasting
 
 
 # "2nd one. always from the last saved token": the pick said again, no verb of its own

@@ -1,0 +1,120 @@
+"""Words that look like doubt, a fault or a passing ask but are not, and message openings that
+make the rest of the message of the moment (core/sessions: heard, tone, faults, markers,
+replies, gapfill)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a date's format is not a word drawn out in sarcasm ("sooooo")
+        ("Backup folders are always named YYYYMMDD-host, never anything else.", "YYYYMMDD"),
+        ("Invoice dates in our exports are always dd.mm.yyyy, the auditors insist.", "dd.mm.yyyy"),
+        # an abbreviation in capitals is not a shouted word
+        (
+            "we always keep game settings in an SO asset, any project. so add a ScoreConfig SO "
+            "with the three thresholds",
+            "SO asset",
+        ),
+        # a quoted name of the field to add is no scare quote
+        (
+            "before you add the 'allergen' column: Priya Raman owns the menu schema and every "
+            "change to it needs her review first.",
+            "Priya Raman",
+        ),
+        # the person's own next step is decided, and doubts nothing said beside it
+        (
+            "Tomasz Wrona owns the billing exporter, any change under billing/ needs his review. "
+            "I'll open the PR and tag him myself.",
+            "Tomasz Wrona",
+        ),
+        # a lead-in after opening praise is said on purpose
+        (
+            "great, I'll look at the chart tonight. One thing about style: I always go for "
+            "f-strings over .format() in anything I maintain.",
+            "f-strings",
+        ),
+        # a reason the person gives is no ask of theirs
+        (
+            "I generally go for type hints on public functions, because I want to see what goes in "
+            "without opening the body.",
+            "type hints",
+        ),
+        # who signs off is not a value off by some amount
+        (
+            "Every schema change gets signed off by the data steward, and for the EU region "
+            "that's Ines Duarte, nobody else approves there.",
+            "Ines Duarte",
+        ),
+        # who refuses is how things are kept, not a fault
+        (
+            "we're pinned to Node 18 on this repo, the hosting team won't upgrade the runners, "
+            "so nothing that needs Node 20 APIs pls.",
+            "Node 18",
+        ),
+        # "context:" leads in what holds as much as "for context:" does
+        (
+            "context: the warehouse closes at 18:00 and the scanners get reset every night at "
+            "03:00 by the vendor's job, so keep nothing in scanner memory.",
+            "03:00",
+        ),
+        # "eta reduction" is a term, not an estimate of when work is done
+        (
+            "I can't stand point-free style, even when the linter asks for eta reduction.",
+            "point-free",
+        ),
+    ],
+)
+def test_a_word_that_only_looks_like_doubt_does_not_hide_a_rule(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_the_task_after_a_rule_that_says_what_is_used_is_not_joined_to_it():
+    message = (
+        "we don't use cron on these boxes, every scheduled job runs as a systemd timer. it "
+        "should rotate the logs and skip hosts that are still unpatched"
+    )
+    kept = _kept(message)
+    assert any("systemd timer" in k for k in kept), gapfill.find([message])
+    assert not any("unpatched" in k for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a pick among the agent's options, in a lowercase letter: what follows explains it
+        "c — keep them in memory. no temp files, ever",
+        "b) in the queue. no blocking retries on the request thread, ever",
+        # a one-off opens the message: what follows is why, of this once
+        "just this once, skip the lint step. Ravi has a huge rebase open on the parser and I "
+        "don't want conflicts",
+        "for this PR leave the fixtures alone. Wen has a big regeneration open on her branch and "
+        "I don't want conflicts",
+    ],
+)
+def test_what_follows_a_pick_or_a_one_off_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_rule_said_for_good_after_a_one_off_is_still_stored():
+    message = "for this PR skip the e2e suite. we always run it nightly on main anyway."
+    assert any("nightly" in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_an_example_named_after_a_dash_stays_with_what_it_is_an_example_of():
+    message = (
+        "(note: every commit here carries a trailer of the form -- Refs: OPS-nnnn at the very "
+        "end, the release script greps for it) and squash the fixups"
+    )
+    assert any("trailer of the form" in k and "OPS-nnnn" in k for k in _kept(message)), (
+        gapfill.find([message])
+    )
