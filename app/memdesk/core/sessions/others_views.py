@@ -11,6 +11,8 @@ _I = re.IGNORECASE
 # "my colleague keeps pushing for Poetry, but that's his thing". What the team's own documents
 # say is the team's: "our style guide says …".
 _NOT_OURS = r"(?<!our )(?<!our style )(?<!our team )(?<!our coding )(?<!our contributing )"
+# "say" as a noun is no one's view: "has the final say", "no say in it"
+_SAY_NOT_A_NOUN = r"(?<!\bfinal )(?<!\bthe )(?<!\ba )(?<!\bno )(?<!\bany )(?<!\bhave )"
 REPORTED = re.compile(
     r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ "
     r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists|swears|"
@@ -38,8 +40,7 @@ REPORTED = re.compile(
     r"the \w+ (?:folks|team|people|guys)|"
     r"(?:a|one|some) (?:contributor|reviewer|user|customer|blog post|article)s?|someone|"
     r"somebody|people|he|she)\b[^.;]{0,80}?"
-    # ("has the final say": a noun)
-    r"\b(?:(?<!\bfinal )(?<!\bthe )(?<!\ba )(?<!\bno )(?<!\bany )(?<!\bhave )says?|said|"
+    r"\b(?:" + _SAY_NOT_A_NOUN + r"says?|said|"
     r"thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
     r"insists?|argues?|argued|suggest(?:s|ed)?|claims?|believes?|swears?|swore|recommends?|"
     r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out|"
@@ -62,7 +63,8 @@ REPORTED = re.compile(
     r"swears|swore|thinks|thought|argues|argued|insists|insisted|reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"
     r"swear(?= (?:that|we|by|it|you|\w+ is))|keep (?:saying|pushing|telling)|"
-    r"(?<!\bfinal )(?<!\bthe )(?<!\ba )(?<!\bno )(?<!\bany )(?<!\bhave )say|think|claim|"
+    + _SAY_NOT_A_NOUN
+    + r"say|think|claim|"
     r"argue|insist|recommend|suggest|believe|reckon|want us to|feels|felt|(?<=\w )figures|"
     r"(?:is|was|are|were) pushing|has (?:this|the|an) idea|(?:has been |is |keeps )?preaching|"
     r"holds that|remark(?:s|ed)|"
