@@ -118,3 +118,22 @@ def test_an_example_named_after_a_dash_stays_with_what_it_is_an_example_of():
     assert any("trailer of the form" in k and "OPS-nnnn" in k for k in _kept(message)), (
         gapfill.find([message])
     )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a question that goes on with its other choice is still a question
+        "wait does terraform always refresh the state when i change a tag? or only when i pass "
+        "-refresh-only",
+        # a cheer drawn out, then the verdict on what was shown
+        "niiice, that's exactly how I like a migration, small and boring",
+    ],
+)
+def test_a_question_with_its_other_choice_or_a_drawn_out_cheer_is_not_stored(message):
+    assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_rust_question_mark_before_or_is_no_question():
+    message = "I'd rather not see .unwrap() in any code of mine, use ? or expect with a message."
+    assert any("unwrap" in k for k in _kept(message)), gapfill.find([message])

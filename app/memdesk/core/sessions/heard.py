@@ -33,6 +33,8 @@ ASKED_AFTER = r",\s+(?:so\s+|and\s+)?(?=(?:can|could|would|will)\s+you\b[^.!?\n]
 # standing alone before a word in lower case ("use ? or expect, never unwrap").
 SENTENCE_END = (
     r"(?<=[.!?])(?<!\s!)(?!(?<=\s\?)\s+(?-i:[a-z]))"
+    # "… incremental model? or only when i pass --full-refresh": the question goes on
+    r"(?!(?<=\?)\s+or\b)"
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
     + "".join(
         rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
@@ -284,7 +286,9 @@ REACTED = re.compile(
 # way just told: "…, that's how I want all SQL written" does not start the sentence.)
 LIKED_AT_HAND = re.compile(
     r"^\W*(?:(?:wow|nice|perfect|great|cool|neat|oh|ooh|ha|haha|omg|yes|yep|yeah|ok|okay|sweet|"
-    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|excellent|very good|good|yes+)"
+    r"super|awesome|clean|beautiful|ah|parfait|lovely|brilliant|excellent|very good|good|yes+|"
+    # a cheer drawn out: "niiice", "oooh", "yesss"
+    r"ni+ce+|wo+w+|o+h+|coo+l+|swee+t+|ye+s+|ya+y+)"
     r"\W+)*"
     # what was shown, named before the verdict: "oh nice, erase-verify-write-verify, that's …",
     # "ooh yes, that reads so much better, that's the style I prefer"
@@ -367,6 +371,9 @@ _SHOWS = re.compile(
 )
 
 
+_OR_ASKED = re.compile(r"\w\?\s+or\b", _I)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -381,6 +388,7 @@ def not_a_statement(sentence: str) -> str | None:
     whenever = bool(WHENEVER_YOU.match(body))
     if (
         body.endswith("?")
+        or _OR_ASKED.search(body)  # the question goes on with its other choice
         or not whenever
         and (QUESTION.match(body) or ASKED.search(body) or _EXPLAIN.match(body))
     ):
