@@ -137,3 +137,13 @@ def test_a_question_with_its_other_choice_or_a_drawn_out_cheer_is_not_stored(mes
 def test_a_rust_question_mark_before_or_is_no_question():
     message = "I'd rather not see .unwrap() in any code of mine, use ? or expect with a message."
     assert any("unwrap" in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_an_answer_named_like_a_fault_and_an_abbreviation_do_not_hide_a_rule():
+    message = (
+        "Status codes in this register are 7 for approved and 9 for rejected, every form incl. "
+        "the paper ones. so recode them in the loader. file is in etl/forms/"
+    )
+    kept = _kept(message)
+    assert any("9 for rejected" in k and "paper ones" in k for k in kept), gapfill.find([message])
+    assert not any("etl/forms" in k for k in kept), kept

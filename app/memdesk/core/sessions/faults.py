@@ -164,7 +164,8 @@ _RULE_WORDS = (
     r"that's (?:wrong|not right|incorrect)|that is (?:wrong|not right|incorrect)"
 )
 FAULT = re.compile(
-    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*\b(?:{_FAULT_WORDS})\b",
+    # ("-98 for refused": the name of an answer, not a fault)
+    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*(?<!\bfor )\b(?:{_FAULT_WORDS})\b",
     _I,
 )
 

@@ -35,7 +35,8 @@ SENTENCE_END = (
     r"(?<=[.!?])(?<!\s!)(?!(?<=\s\?)\s+(?-i:[a-z]))"
     # "… incremental model? or only when i pass --full-refresh": the question goes on
     r"(?!(?<=\?)\s+or\b)"
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bincl\.)(?<!\bexcl\.)"
+    r"(?<!\bapprox\.)(?<!\besp\.)"
     + "".join(
         rf"(?<!\b[{t[0]}{t[0].lower()}]{t[1:]}\.)"
         for t in ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sr", "Jr")

@@ -231,7 +231,9 @@ POINTS_AHEAD = r"\s+(?:goes|is|applies|counts|holds) (?:for|to) (?:any|all|every
 DEICTIC_START = re.compile(
     r"^(?:it|this|that|these|those|they|there|the one|this one|that one)\b"
     rf"(?!{POINTS_AHEAD})(?!\s+(?:repo|repository|project|codebase|app|"
-    r"service|crate|package|module|team|monorepo|workspace|library)\b)",
+    r"service|crate|package|module|team|monorepo|workspace|library)\b)|"
+    # where the file at hand is: "file is in do/02_clean/"
+    r"^(?:the )?(?:file|script) (?:is|'s) (?:in|at|under)\b",
     _I,
 )
 
