@@ -147,3 +147,29 @@ def test_an_answer_named_like_a_fault_and_an_abbreviation_do_not_hide_a_rule():
     kept = _kept(message)
     assert any("9 for rejected" in k and "paper ones" in k for k in kept), gapfill.find([message])
     assert not any("etl/forms" in k for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "the one who needs …" is plain, not a rhetorical "who needs …"
+        (
+            "Ilse is the lab's safety officer, so she's the one who needs the export of the "
+            "incident log — give her role read access, not only admins.",
+            "safety officer",
+        ),
+        # a rule led in "from now on" inside an aside, with its examples between dashes
+        (
+            "fine, merge it (and from now on please name branches by type — feat/, fix/, "
+            "chore/ — it's how I keep them apart in all my repos)",
+            "branches by type",
+        ),
+    ],
+)
+def test_a_role_or_a_rule_beside_a_relative_clause_or_a_dashed_list_is_heard(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_guard_against_an_accident_is_no_story():
+    message = "Our deploy script asks twice before prod so nobody ships a hotfix by accident."
+    assert any("asks twice" in k for k in _kept(message)), gapfill.find([message])

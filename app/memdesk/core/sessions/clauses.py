@@ -223,7 +223,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             or why == _ASKED
             and _TOPIC_ASKED_ABOUT.fullmatch(chunk.strip())
             and n < len(chunks) - 1
-            else _judge(_strip(chunk), sentence)
+            else _judge(_strip(chunk), sentence, _led_in_for_good(chunk))
             for n, chunk in enumerate(chunks)
         ]
         found = [heard_here for heard_here in judged if heard_here is not None]
@@ -331,6 +331,9 @@ def _chunks(sentence: str) -> list[str]:
             or after_semicolon
             and _GOES_ON.match(chunk.strip(" ,"))
             or len(chunk.split()) < 3
+            # (a list in parentheses is read apart: "(var, always, eventually)" are names)
+            or "(" not in cut_before
+            and _BARE_LIST.fullmatch(_LABEL_COLON.sub("", chunk.strip(" ,.")))
             or _DOES_WITH_IT.match(chunk.strip(" ,"))
             or _SUBORDINATE.match(chunks[-1].strip())
             or _UNFINISHED.search(chunks[-1])
@@ -364,6 +367,13 @@ def _chunks(sentence: str) -> list[str]:
             if cut is not None and ")" in cut[0]:
                 aside = len(chunks) - 1
     return chunks
+
+
+def _led_in_for_good(chunk: str) -> bool:
+    """Whether the lead-in `_strip` takes off says the rest holds for good ("(and from now on
+    please write conventional commits …")."""
+    lead = LEAD_IN.match(_unwrapped(chunk.strip()))
+    return bool(lead and _STANDING.search(lead.group()))
 
 
 def _strip(text: str) -> str:
@@ -451,8 +461,9 @@ _LASTS = re.compile(
 )
 
 
-# "(trial_id, start, end, length)": names listed, no clause
+# "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
 _BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
+_LABEL_COLON = re.compile(r"[:/](?=,|$)")
 # "('b3' instead of 'B3')": an example of what is seen, one value for another, no clause
 _VALUE = r"[\"'`]?[\w.:/-]+[\"'`]?"
 _ONE_FOR_ANOTHER = re.compile(
@@ -460,7 +471,7 @@ _ONE_FOR_ANOTHER = re.compile(
 )
 
 
-def _judge(chunk: str, sentence: str) -> Heard | None:
+def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
     if _BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(chunk.strip(" .")):
@@ -496,7 +507,7 @@ def _judge(chunk: str, sentence: str) -> Heard | None:
         return _heard(HIGH, "fact", body, sentence, about_user=False)
     # "Going forward, please write the patterns anchored": a request for every time after
     # this one is a rule, however politely asked (the lead-in is off `chunk` by now)
-    standing = _STANDING.search(body) or _STANDING.match(sentence.strip(" ([*_"))
+    standing = _STANDING.search(body) or _STANDING.match(sentence.strip(" ([*_")) or led_in_for_good
     if task and standing and not markers.DEICTIC_START.match(body):
         return _heard(HIGH, "preference", body, sentence, about_user)
     if general:

@@ -137,7 +137,9 @@ SARCASM = re.compile(
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
-    r"\bworst that could happen\b|\bwho needs\b|\bi swear\b|^(?:ah,? yes|wonderful|great|"
+    # (a rhetorical "who needs …" opens its clause; "she's the one who needs …" is plain)
+    r"\bworst that could happen\b|(?:^|[,.!?;:—-]\s*)who needs\b|\bi swear\b|"
+    r"^(?:ah,? yes|wonderful|great|"
     r"sure|yeah),?\s+(?:let's just|another|\w+ (?:decided|is always))|"
     # ("yeah the processing is slow because of …" agrees)
     r"^(?:ah,? yes|wonderful|great|sure),?\s+the\b|\bjust like in "

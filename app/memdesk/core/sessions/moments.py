@@ -198,8 +198,8 @@ PAST = re.compile(
     r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
     # what must never happen, not what went wrong once: "i never want a locking build by
     # accident"
-    r"(?!.*\b(?:never|don'?t|do not) want\b[^.;]{0,60}\b(?:by (?:mistake|accident)|"
-    r"accidentally)\b).*?"
+    r"(?!.*\b(?:(?:never|don'?t|do not) want|so (?:that )?(?:nobody|no one|nothing))\b[^.;]{0,60}"
+    r"\b(?:by (?:mistake|accident)|accidentally)\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year|spring|"
     r"summer|autumn|fall|winter|incident|outage)"
     r"(?! of (?:each|every|the)\b)|"
