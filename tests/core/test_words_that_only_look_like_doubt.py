@@ -173,3 +173,12 @@ def test_a_role_or_a_rule_beside_a_relative_clause_or_a_dashed_list_is_heard(mes
 def test_a_guard_against_an_accident_is_no_story():
     message = "Our deploy script asks twice before prod so nobody ships a hotfix by accident."
     assert any("asks twice" in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_choice_settled_on_in_the_past_holds_after_a_story():
+    message = (
+        "no, not requests. We argued about it on the list years ago — the project settled on "
+        "httpx because requests never got an async client. Fix the import and leave the rest "
+        "alone."
+    )
+    assert any("settled on httpx" in k for k in _kept(message)), gapfill.find([message])

@@ -41,7 +41,9 @@ _STILL = re.compile(
     r"\b(?:is|are|am|isn't|aren't|do|does|don't|doesn't|has|have|hasn't|haven't|can|can't|"
     r"cannot|will|won't|must|should|shall|may|need|needs|want|wants|now|still|today|"
     r"nowadays|these days|currently|any ?more|since then|ever since|from then on|going forward|"
-    r"from now on|(?:moved|switched|migrated|changed) (?:over )?to|(?:it|that|there|here|what|"
+    r"from now on|(?:moved|switched|migrated|changed) (?:over )?to|"
+    # a choice made once that holds since: "the network standardized on umqtt.robust"
+    r"(?:standardi[sz]ed|settled|agreed) on|(?:it|that|there|here|what|"
     r"who)'s)\b|'(?:re|m|ll|ve)\b",
     _I,
 )
