@@ -182,3 +182,11 @@ def test_a_choice_settled_on_in_the_past_holds_after_a_story():
         "alone."
     )
     assert any("settled on httpx" in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_what_a_change_request_adds_with_also_is_one_more_item_of_it():
+    message = (
+        "make the status pill green instead of grey and move it under the title. also the "
+        "timestamp should read like 'Tue 9 Apr' not the raw iso string"
+    )
+    assert _kept(message) == [], gapfill.find([message])

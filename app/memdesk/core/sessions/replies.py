@@ -112,6 +112,16 @@ _THIS_ONCE = re.compile(
 )
 
 
+# A message that opens with a change to make ("make the badge red and move it left. also the
+# date should say '3 days ago'"): what it adds with "also" is one more item of that change.
+_CHANGE_ASKED = re.compile(
+    r"(?:(?:ok(?:ay)?|so|now|pls|please)\W+)?(?:make|change|move|put|bump|set|rename|swap|"
+    r"switch|flip|turn|shorten|increase|decrease|raise|lower)\s",
+    _I,
+)
+_ALSO_BEFORE = re.compile(r"\balso,?\s*$", _I)
+
+
 def picked(message: str, sentence: str) -> bool:
     """Whether `sentence` explains a pick, a verdict on the agent's work or a one-off the
     message opened with, and says no more: the person's to confirm as a rule ("first one.
@@ -119,7 +129,10 @@ def picked(message: str, sentence: str) -> bool:
     opening = pasted.prose(message).strip()
     lasting = _FOR_GOOD.search(sentence) and not _HOW_PICKED.match(sentence.strip())
     opened = _PICKED.match(opening) or _REVIEWED.match(opening) or _THIS_ONCE.match(opening)
-    return bool(opened) and not lasting
+    # (the "also" is read as a lead-in, and left out of the sentence a finding keeps)
+    at = opening.find(sentence.strip()[:40])
+    one_more = _CHANGE_ASKED.match(opening) and at > 0 and _ALSO_BEFORE.search(opening[:at])
+    return bool(opened or one_more) and not lasting
 
 
 # "2nd one. always from the last saved token": the pick said again, no verb of its own
