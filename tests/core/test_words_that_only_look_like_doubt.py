@@ -190,3 +190,13 @@ def test_what_a_change_request_adds_with_also_is_one_more_item_of_it():
         "timestamp should read like 'Tue 9 Apr' not the raw iso string"
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_role_stays_when_what_follows_from_it_is_asked_for_this_pr():
+    message = (
+        "for the record: Tobiah Lund is the site reliability lead and he signs off on every "
+        "alert rule before it ships, so tag him as reviewer on this PR. then merge"
+    )
+    assert any("Tobiah Lund" in k and "PR" not in k for k in _kept(message)), gapfill.find(
+        [message]
+    )

@@ -190,6 +190,17 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         why = heard.not_a_statement(_strip(sentence)) or (
             "said for the task at hand" if heard.for_the_task_at_hand(sentence) else None
         )
+        # "Inês is the head nurse and signs off on every template, so add her as reviewer on
+        # this PR": what is asked for this PR follows from the statement, which holds
+        held = _SO_ASKED_NOW.sub("", sentence)
+        if (
+            why == "said for the task at hand"
+            and held != sentence
+            and not heard.for_the_task_at_hand(held)
+            and not heard.not_a_statement(_strip(held))
+        ):
+            why, sentence = None, held
+            chunks = _chunks(sentence)
         # "…, so the 13B model won't fit locally; let's use the small checkpoint for now": a
         # one-off told after the statement is one clause of the sentence (told first, as in
         # "for now — …", it governs all that follows)
@@ -437,6 +448,11 @@ _STANDING = re.compile(
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,
 # so once it's fixed grab me before/after screenshots"
 _THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
+_SO_ASKED_NOW = re.compile(
+    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:add|put|tag|ping|cc|mention|"
+    r"assign|set|make|send|keep|use|ask|draft|write|open|loop)\b[^;]*$",
+    _I,
+)
 # "…, so the formatting is skipped when the level is off": what follows from the rule says
 # nothing of whether it is one
 _REASON = re.compile(
