@@ -200,3 +200,16 @@ def test_a_role_stays_when_what_follows_from_it_is_asked_for_this_pr():
     assert any("Tobiah Lund" in k and "PR" not in k for k in _kept(message)), gapfill.find(
         [message]
     )
+
+
+def test_a_rule_told_to_last_is_not_doubted_by_how_long_ago_it_was_settled():
+    message = (
+        "Lessons at this school are 50 minutes, the governors fixed that years ago and it's not "
+        "changing. the timetable helper still assumes 45, can you fix it?"
+    )
+    assert any("50 minutes" in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_range_of_days_is_not_cut_at_its_dash():
+    message = "fyi the depot is open mon–fri 07:00–15:00 and every pickup slot is 20 minutes."
+    assert any("mon–fri" in k for k in _kept(message)), gapfill.find([message])

@@ -30,8 +30,8 @@ _SENTENCES = re.compile(
     heard.SENTENCE_END + r"\s+(?=\S)|\n+|" + heard.SAID_WRONG + "|" + heard.ASKED_AFTER, _I
 )
 _ASIDES = re.compile(
-    # (not a range: "01:00–05:00")
-    r"\s+[—–]\s+|\s+--?\s+|(?<!\d)[—–](?!\d)|;\s+|\s*\(\s*|\s*\)\s*|"
+    # (not a range: "01:00–05:00", "tue–sat")
+    r"\s+[—–]\s+|\s+--?\s+|(?<!\d)—(?!\d)|(?<!\w)–|–(?!\w)|;\s+|\s*\(\s*|\s*\)\s*|"
     # a verdict on the work, then what holds: "naming is fine, but test files here are …"
     r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
     r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"

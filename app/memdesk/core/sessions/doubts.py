@@ -200,6 +200,9 @@ _CONSEQUENCE = re.compile(
 _ON_PURPOSE = re.compile(
     r"\b(?:from now on|going forward|as a rule|for the record|for next time|keep in mind|"
     r"remember|in general|"
+    # said to last: "the board settled that ages ago and it's not changing"
+    r"(?:it|that|this)(?:'s| is) not (?:going to |gonna )?chang(?:e|ing)|"
+    r"(?:it|that|this) (?:won'?t|will not|isn'?t going to|is not going to) change|"
     r"(?<!half )(?<!half-)(?<!halfway )(?<!partly )(?<!partially )(?<!mostly )"
     r"(?:moved|switched|migrated|changed|upgraded) (?:over )?to)\b",
     _I,
