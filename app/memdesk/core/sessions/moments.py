@@ -191,10 +191,10 @@ STATUS = re.compile(
 PAST = re.compile(
     # not a rule told to last, however long ago it was settled ("… fixed that years ago and
     # it's not changing")
-    r"(?!.*\b(?:it|that|this)(?:'s| is) not (?:going to |gonna )?chang(?:e|ing)\b)"
+    r"^(?!.*\b(?:it|that|this)(?:'s| is) not (?:going to |gonna )?chang(?:e|ing)\b)"
     r"(?!.*\b(?:it|that|this) (?:won'?t|will not) change\b)"
     # not what not to take over from before: "don't reuse the crops from the old dataset"
-    r"^(?!.*\b(?:don'?t|do not|never)\s+(?:re-?use|copy|carry over|port|bring over|take)\b"
+    r"(?!.*\b(?:don'?t|do not|never)\s+(?:re-?use|copy|carry over|port|bring over|take)\b"
     r"[^.;]{0,60}\bfrom the old\b)"
     # nor a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
