@@ -213,3 +213,55 @@ def test_a_rule_told_to_last_is_not_doubted_by_how_long_ago_it_was_settled():
 def test_a_range_of_days_is_not_cut_at_its_dash():
     message = "fyi the depot is open mon–fri 07:00–15:00 and every pickup slot is 20 minutes."
     assert any("mon–fri" in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "totally fine" is sincere
+        (
+            "quick note: I'd rather not see mocks in any test I own, a real sqlite file is "
+            "totally fine for me. so write the repo test against tmp_path",
+            "mocks",
+        ),
+        # "anyone who …" states who a rule is for, not a question
+        (
+            "Anyone who misses two rehearsals in a row loses their seat, that is the "
+            "conductor's rule.",
+            "two rehearsals",
+        ),
+        # blocked at the firewall is how the network is kept, not a status
+        (
+            "for the record: the lab only lets outbound traffic out through the proxy at "
+            "proxy.lab.local:3128, everything else is blocked at the firewall.",
+            "proxy.lab.local",
+        ),
+        # what happens whenever someone slips is no story of once
+        (
+            "The door reader logs an entry whenever someone brushes it by accident, so anything "
+            "under 10 seconds is noise and gets dropped from every report we make.",
+            "10 seconds",
+        ),
+    ],
+)
+def test_sincere_or_general_words_do_not_hide_a_rule(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])
+
+
+def test_a_cheer_then_exactly_what_i_prefer_is_a_reaction():
+    message = "nice, exactly the layout i prefer to see, tidy and short 👌"
+    assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("I genuinely can't read them", "the user genuinely can't read them"),
+        ("I apply patches by hand", "the user applies patches by hand"),
+        ("I usually reply in threads", "the user usually replies in threads"),
+    ],
+)
+def test_an_adverb_or_a_verb_in_ly_is_told_of_the_user_rightly(said, told):
+    from memdesk.core.sessions.third_person import person
+
+    assert person(said) == told

@@ -77,7 +77,9 @@ _HEDGED = (
     r"(?:never|not) (?:been |really |quite |entirely )*sure|yet"
 )
 _IN_WORDS = re.compile(
-    rf"\b(?:{_PAST}|{_NOW}|{_VENTED}|{_HEDGED}|{_SUPPOSED}|dropped from|went from)\b", _I
+    # ("dropped from 40 to 12" is a change seen; "dropped from every report" is a rule)
+    rf"\b(?:{_PAST}|{_NOW}|{_VENTED}|{_HEDGED}|{_SUPPOSED}|(?:dropped|went) from(?= ~?\d))\b",
+    _I,
 )
 _SUBJECT = (
     # ("the user's predecessor": "my" as a finding says it)

@@ -73,7 +73,8 @@ QUESTION = re.compile(
     r"^(?:(?:or|and|but|so|seriously|honestly|like|also|wait|hmm+),?\s+)?"
     r"(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
     r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b)|where|which|"
-    r"who|whose|whats|any idea|anyone)\b|"
+    # ("Anyone who turns down a plot twice goes to the bottom": who, not a question)
+    r"who|whose|whats|any idea|anyone(?! who\b| that\b))\b|"
     r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
     _I,
 )
@@ -134,7 +135,8 @@ SARCASM = re.compile(
     r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|"
     r"\byeah,? (?:sure|right)\b|"
     r"\boh,? (?:great|wonderful|"
-    r"perfect)\b|\blove (?:that|it|this|waiting)\b|\btotally\b|\bexactly what (?:i|we) "
+    r"perfect)\b|\blove (?:that|it|this|waiting)\b|"
+    r"\btotally\b(?! (?:fine|ok|okay|agree|right|worth))|\bexactly what (?:i|we) "
     r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
     # (a rhetorical "who needs …" opens its clause; "she's the one who needs …" is plain)
@@ -296,7 +298,9 @@ LIKED_AT_HAND = re.compile(
     # what was shown, named before the verdict: "oh nice, erase-verify-write-verify, that's …",
     # "ooh yes, that reads so much better, that's the style I prefer"
     r"(?:(?<=\W)[\w-]+(?: [\w-]+){0,5},\s+)?(?:that's|that is|thats|this is|it's|this looks|"
-    r"that looks)\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,6}?)(?:that )?i "
+    # (not a liking spelt out after it: "exactly how I like fixtures: one factory per model")
+    r"that looks|exactly(?![^.!?]*:))\b[^;:!?]{0,40}?\b(?:how |what |the (?:[\w-]+ ){1,6}?)"
+    r"(?:that )?i "
     r"(?:always |really )?(?:like|love|want|wanted|prefer|hope|hoped|pictured|imagined)\b|"
     r"\bi (?:prefer|like|love) (?:it|this|that) (?:like this|here|better)\b|"
     r"\bthat'?s (?:exactly )?what (?:i|we) (?:like|love|want|wanted) to see\b|"

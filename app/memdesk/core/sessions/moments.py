@@ -77,7 +77,9 @@ STATUS = re.compile(
     r"\b(?:v?\d+(?:\.\d+)+|release|version|build|beta|rc\d*|patch|hotfix) (?:is|are) out\b|"
     r"\bgoing (?:thru|through)\b|"
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
-    r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b|"
+    r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b"
+    # (not a policy: "everything else is blocked at the firewall")
+    r"(?!\s+(?:at|by) (?:the |our )?(?:firewall|proxy|gateway|vpn))|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
     # (not a purpose: "… so errors.Is keeps working up the stack")
     r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|being\b|working\b|(?:every|any|some|no)thing\b)"
@@ -202,7 +204,9 @@ PAST = re.compile(
     r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
     # what must never happen, not what went wrong once: "i never want a locking build by
     # accident"
-    r"(?!.*\b(?:(?:never|don'?t|do not) want|so (?:that )?(?:nobody|no one|nothing))\b[^.;]{0,60}"
+    # (nor what happens whenever it does: "logs a shift whenever someone taps by accident")
+    r"(?!.*\b(?:(?:never|don'?t|do not) want|so (?:that )?(?:nobody|no one|nothing)|whenever)\b"
+    r"[^.;]{0,60}"
     r"\b(?:by (?:mistake|accident)|accidentally)\b).*?"
     r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year|spring|"
     r"summer|autumn|fall|winter|incident|outage)"

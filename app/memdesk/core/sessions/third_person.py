@@ -29,9 +29,14 @@ _CONTRACTED = (
 # user's own "I" takes an agreeing verb: "the user" already in the text ("if the user clicks
 # save") is someone else's subject, its verb already agreeing.
 _I_AND_VERB = (
-    _LONE_I + r"(?P<adverbs>(?: (?:\w+ly|always|never|also|often|only|just|still|even|sometimes|"
+    # (verbs in -ly are no adverbs: "I apply", "I rely on")
+    _LONE_I + r"(?P<adverbs>(?: (?:(?!(?:apply|rely|reply|supply|multiply|comply|imply|fly|tally|"
+    r"rally|ally)\b)\w+ly|always|never|also|often|only|just|still|even|sometimes|"
     r"rarely|seldom|mostly|basically|kinda|pretty much|much|very much|no longer|"
-    r"almost always|almost never))*) (?P<v>[a-z]+(?:-[a-z]+)*)\b(?!['’])"
+    r"almost always|almost never))*) "
+    # (an adverb before a helping verb is no verb: "I genuinely can't read them")
+    r"(?P<v>(?![a-z]+ly (?:can|could|would|will|should|shall|do|does|did|must|may|might|won|"
+    r"don|didn|doesn|am|have|had)\b)[a-z]+(?:-[a-z]+)*)\b(?!['’])"
 )
 _OTHERS = (
     (_LONE_I, "the user", "they"),
