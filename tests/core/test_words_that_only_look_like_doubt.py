@@ -265,3 +265,12 @@ def test_an_adverb_or_a_verb_in_ly_is_told_of_the_user_rightly(said, told):
     from memdesk.core.sessions.third_person import person
 
     assert person(said) == told
+
+
+def test_a_story_told_after_a_lead_in_colon_is_still_a_story():
+    message = (
+        "some background on why we're doing this: last spring we sold tickets through a "
+        "reseller and lost 7% to fees. the members always gave out about it and in the end "
+        "Maeve (secretary back then) pushed for our own app."
+    )
+    assert _kept(message) == [], gapfill.find([message])

@@ -59,7 +59,9 @@ _NOT_THE_PRESENT = frozenset(
     "could would might ought put cut set hit let read shut cost hurt quit spread split".split()
 )
 _BE_OR_HAVE = frozenset("is are am be been being has have get gets got".split())
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+# (a lead-in's colon ends its words: "bit of context on why we're building this: last year we
+# sold everything through eventbrite …" tells the story after it)
+_SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 
 
 def told(content: str, sentence: str, message: str) -> bool:
