@@ -274,3 +274,29 @@ def test_a_story_told_after_a_lead_in_colon_is_still_a_story():
         "Maeve (secretary back then) pushed for our own app."
     )
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # who checks a practice and holds to it is no view reported
+        (
+            "For the record: we keep the signed PDFs next to the parsed rows for every invoice "
+            "we import — the tax office insists on it, no exceptions.",
+            "signed PDFs",
+        ),
+        # what is kept as it is, and what is needed on a weekday ahead, are no story
+        (
+            "Ana at reception signs off on any change to the booking screens, whatever we do "
+            "goes past her first — so keep the old layout behind a flag until she's seen it.",
+            "Ana at reception",
+        ),
+        (
+            "for the record: the test shop is reset from production every friday night, so "
+            "don't leave anything there you still need on monday.",
+            "every friday night",
+        ),
+    ],
+)
+def test_a_practice_held_to_or_a_week_ahead_does_not_hide_a_rule(message, word):
+    assert any(word in k for k in _kept(message)), gapfill.find([message])

@@ -213,7 +213,9 @@ PAST = re.compile(
     r"(?! of (?:each|every|the)\b)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     # ("not the old with DAG() context manager" sets a way against the old one)
-    r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )the old|previous|"
+    # (nor what stays: "keep the old grid layout behind a setting")
+    r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )(?<!keep )(?<!leave )"
+    r"the old|previous|"
     r"years ago|went out|"
     # before an event of the past, not a step: "before the migration", not "before the tests"
     r"before the (?:[\w-]+ ){0,2}?(?:migration|outage|incident|rewrite|move|upgrade|switch|"
@@ -263,6 +265,8 @@ PAST = re.compile(
     # (not a schedule: "our rota week begins on Saturday", "deploys happen on Tuesday")
     r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )(?<!begins )(?<!starts )(?<!ends )"
     r"(?<!opens )(?<!closes )(?<!runs )(?<!happen )(?<!happens )(?<!falls )"
+    # (nor what is needed then: "anything you still need on monday")
+    r"(?<!need )(?<!needed )(?<!due )(?<!ready )"
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"i (?:haven't|have not|hadn't|didn't|did not) (?:seen|heard|noticed|read|checked|looked)|"
     r"ended up|after the [\w ]{0,20}?(?:outage|incident|migration|crash|rewrite|move|upgrade)|"
