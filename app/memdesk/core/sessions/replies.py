@@ -1,6 +1,7 @@
 """What answers the agent rather than states something to keep: an answer to its question,
 a pick among its options and what explains the pick, a verdict on its work, what the person's
-last message meant. `heard` reads a sentence with them, `gapfill` a message's opening."""
+last message meant; and what follows a message's opening one-off or change request. `heard`
+reads a sentence with them, `gapfill` a message's opening."""
 
 from __future__ import annotations
 
@@ -124,8 +125,9 @@ _ALSO_BEFORE = re.compile(r"\balso,?\s*$", _I)
 
 def picked(message: str, sentence: str) -> bool:
     """Whether `sentence` explains a pick, a verdict on the agent's work or a one-off the
-    message opened with, and says no more: the person's to confirm as a rule ("first one.
-    keep the mapper in the repository")."""
+    message opened with, or adds one more item to the change it opened by asking for, and
+    says no more: the person's to confirm as a rule ("first one. keep the mapper in the
+    repository")."""
     opening = pasted.prose(message).strip()
     lasting = _FOR_GOOD.search(sentence) and not _HOW_PICKED.match(sentence.strip())
     opened = _PICKED.match(opening) or _REVIEWED.match(opening) or _THIS_ONCE.match(opening)
