@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import dislikes, embedded, heard, markers, pasted
+from memdesk.core.sessions import asides, dislikes, embedded, heard, markers, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.third_person import person
@@ -28,13 +28,6 @@ _I = re.IGNORECASE
 MAX_CHUNK = 300
 _SENTENCES = re.compile(
     heard.SENTENCE_END + r"\s+(?=\S)|\n+|" + heard.SAID_WRONG + "|" + heard.ASKED_AFTER, _I
-)
-_ASIDES = re.compile(
-    # (not a range: "01:00–05:00", "tue–sat")
-    r"\s+[—–]\s+|\s+--?\s+|(?<!\d)—(?!\d)|(?<!\w)–|–(?!\w)|;\s+|\s*\(\s*|\s*\)\s*|"
-    # a verdict on the work, then what holds: "naming is fine, but test files here are …"
-    r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
-    r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
 )
 # An aside marked as another matter: "(oh and …)", "— btw, … —"
 _MARKED = (
@@ -48,9 +41,6 @@ _ANNOUNCED = re.compile(
 )
 # ("oh and from now on please use `<-`": the "oh and" joins the aside to its sentence)
 _OH_AND = re.compile(r"^(?:oh,?\s+)?and,?\s+", _I)
-# A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
-# not an aside.
-_CALL = re.compile(r"[\w.]+!?\([^()\s]{0,40}\)")
 _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
     r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
@@ -107,39 +97,12 @@ LEAD_IN = re.compile(
 )
 _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)
 
-_POINTS_BACK = re.compile(
-    r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
-    r"i\.e\.|like\b|"
-    # examples in quotes of what came before: "second person — 'you run', never 'we run'"
-    r"['‘\"“][^'’\"”]{1,40}['’\"”]\s*[,;]?\s*(?:(?:and|or|but|never|not|no)\b|$))",
-    _I,
-)
 # What limits or acts on the clause before it: "just that function", "switch it and rerun".
 _LIMITS = re.compile(
     r"^(?:just|only|but only|and only|not|except)\b|^(?:please\s+)?[a-z]+ (?:it|this|that|them)\b|"
     # "… before you commit — this time, I mean": the one-off says when what came before holds
     r"^(?:(?:but|and)\s+)?(?:this time|this once|for now|for today)\b",
     _I,
-)
-# A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
-# After a semicolon, a pronoun that stands for what came before: "flaky tests are never
-# deleted here; they get test.fixme and a ticket" (after a dash or a parenthesis, "it" is as
-# often the task's: "(we keep them stable) it should print what would be deleted").
-_GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks)\b)\w", _I)
-# What the person does with the thing just named: "numpydoc format — I use it for every
-# docstring I write" is one statement; cut apart, the memory lost what "it" is.
-_DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
-_UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
-# what names an example next, whatever cuts it off: "a tag of the form -- REQ: HLR-xxxx"
-_NAMES_NEXT = re.compile(r"\b(?:of the form|such as|named|called)\s*$", _I)
-# What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
-_SPELLS_OUT = re.compile(
-    r"^(?:(?:i|we)\s+(?:always\s+|just\s+)?)?(?:give me|use|show me|go with|stick to|keep|prefer|"
-    r"just)\b",
-    _I,
-)
-_GOES_ON_AFTER = re.compile(
-    r"^(?:for|with|to|via|after|before|until|in|on|from|by|at|per|into|over|under|within)\s",
 )
 # (what follows says who holds to it: "…, but never backfills it" goes on about the story)
 _AFTER_A_STORY = re.compile(
@@ -155,7 +118,6 @@ _WRONG_NOW = "what is wrong now"
 _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
-_SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 
 
 @dataclass(frozen=True)
@@ -184,7 +146,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             if heard_there:
                 out.extend(replace(h, sentence=sentence) for h in heard_there)
                 sentence = sentence.replace(found[0], " ", 1)
-        chunks = _chunks(sentence)
+        chunks = asides.cut(sentence, _strip)
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
             continue  # nothing in it is short enough to be one statement
         why = heard.not_a_statement(_strip(sentence)) or (
@@ -200,7 +162,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             and not heard.not_a_statement(_strip(held))
         ):
             why, sentence = None, held
-            chunks = _chunks(sentence)
+            chunks = asides.cut(sentence, _strip)
         # "…, so the 13B model won't fit locally; let's use the small checkpoint for now": a
         # one-off told after the statement is one clause of the sentence (told first, as in
         # "for now — …", it governs all that follows)
@@ -316,70 +278,6 @@ def whole(sentence: str) -> str:
     return content[:1].upper() + content[1:]
 
 
-def _chunks(sentence: str) -> list[str]:
-    """Dashed asides, parentheses and semicolon clauses; one that points back ("that's
-    the budget", "not the usual 6379", "so …") stays with the one before it, and what goes on
-    after a parenthesis ("… a plugin (I always run …) so I can toggle it?") with the sentence
-    around it."""
-    chunks: list[str] = []
-    aside = -1  # the chunk a parenthesis just closed, when it stands alone
-    start = 0
-    calls = [m.span() for m in (*_CALL.finditer(sentence), *pasted.CODE_SPAN.finditer(sentence))]
-    cuts = [c for c in _ASIDES.finditer(sentence) if not any(a <= c.start() < b for a, b in calls)]
-    before = ""  # the cut before this chunk
-    for cut in [*cuts, None]:
-        chunk = sentence[start : cut.start() if cut else len(sentence)]
-        start = cut.end() if cut else len(sentence)
-        cut_before, before = before, cut[0] if cut else ""
-        after_semicolon = ";" in cut_before
-        if not chunk.strip():
-            continue
-        after_aside, aside = aside == len(chunks) - 1 and len(chunks) >= 2, -1
-        # a short aside ("(red/green)") belongs to what it stands beside, as does what follows
-        # a reason or condition told first ("Since my machine is an M2, builds target arm64")
-        joins = chunks and (
-            _POINTS_BACK.match(chunk.strip(" ,"))
-            or after_semicolon
-            and _GOES_ON.match(chunk.strip(" ,"))
-            or len(chunk.split()) < 3
-            # (a list in parentheses is read apart: "(var, always, eventually)" are names)
-            or "(" not in cut_before
-            and _BARE_LIST.fullmatch(_LABEL_COLON.sub("", chunk.strip(" ,.")))
-            or _DOES_WITH_IT.match(chunk.strip(" ,"))
-            or _SUBORDINATE.match(chunks[-1].strip())
-            or _UNFINISHED.search(chunks[-1])
-            or _NAMES_NEXT.search(chunks[-1])
-            or markers.FIRST_PERSON.search(chunks[-1])
-            and _SPELLS_OUT.match(chunk.strip(" ,"))
-        )
-        # "btw — admonitions (:::tip / :::warning) instead of bold lines please": a word or two
-        # before a parenthesis go on after it
-        joins = joins or after_aside and len(_strip(chunks[-2]).split()) <= 2
-        said = chunk.strip()
-        # "go to the canary hosts (storage-canary-1..3) for 48 hours before the fleet": the
-        # clause goes on after the parenthesis (an aside of its own is still read alone)
-        joins = joins or ")" in cut_before and _GOES_ON_AFTER.match(said)
-        if joins and after_aside:
-            chunks[-2] = f"{chunks[-2]} {said}"
-        elif joins and "(" in cut_before:
-            chunks[-1] = f"{chunks[-1]} ({said})"
-        elif joins:
-            # after a parenthesis the sentence goes on with its own words, comma or not
-            glue = (
-                ""
-                if said.startswith(",")
-                else " "
-                if ")" in cut_before or _NAMES_NEXT.search(chunks[-1])
-                else ", "
-            )
-            chunks[-1] = f"{chunks[-1]}{glue}{said}"
-        else:
-            chunks.append(chunk)
-            if cut is not None and ")" in cut[0]:
-                aside = len(chunks) - 1
-    return chunks
-
-
 def _led_in_for_good(chunk: str) -> bool:
     """Whether the lead-in `_strip` takes off says the rest holds for good ("(and from now on
     please write conventional commits …")."""
@@ -477,9 +375,6 @@ _LASTS = re.compile(
 )
 
 
-# "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
-_BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
-_LABEL_COLON = re.compile(r"[:/](?=,|$)")
 # "('b3' instead of 'B3')": an example of what is seen, one value for another, no clause
 _VALUE = r"[\"'`]?[\w.:/-]+[\"'`]?"
 _ONE_FOR_ANOTHER = re.compile(
@@ -490,7 +385,9 @@ _ONE_FOR_ANOTHER = re.compile(
 def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
-    if _BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(chunk.strip(" .")):
+    if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
+        chunk.strip(" .")
+    ):
         return None
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away

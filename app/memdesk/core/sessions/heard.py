@@ -174,7 +174,7 @@ REMINDER = re.compile(
 NEXT_WORK = re.compile(
     r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:", _I
 )
-# "every retry doubles the load, so...": a thought that trails off (clauses._UNFINISHED is a
+# "every retry doubles the load, so...": a thought that trails off (asides._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
 # "…, so", "…all 16 pass which is... weird": cut off before what it was going to say
 TRAILS_OFF = re.compile(

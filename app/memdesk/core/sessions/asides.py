@@ -1,0 +1,116 @@
+"""Where a sentence is cut into chunks a statement can stand in: dashed asides, parentheses,
+semicolon clauses; and what joins a chunk back to the one before it (`clauses.read`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memdesk.core.sessions import markers, pasted
+
+_I = re.IGNORECASE
+_ASIDES = re.compile(
+    # (not a range: "01:00–05:00", "tue–sat")
+    r"\s+[—–]\s+|\s+--?\s+|(?<!\d)—(?!\d)|(?<!\w)–|–(?!\w)|;\s+|\s*\(\s*|\s*\)\s*|"
+    # a verdict on the work, then what holds: "naming is fine, but test files here are …"
+    r"(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bgreat)|(?<=\bcorrect)|(?<=\bright)|"
+    r"(?<=\bworks)|(?<=\blgtm)),\s+but\s+"
+)
+# A call in code ("no unwrap() in lib code", "use pathlib.Path(...)"): its parentheses are
+# not an aside.
+_CALL = re.compile(r"[\w.]+!?\([^()\s]{0,40}\)")
+_POINTS_BACK = re.compile(
+    r"^(?:that's|that is|this is|it's|which|so\b|not\b|since\b|as\b|because\b|e\.g\.|"
+    r"i\.e\.|like\b|"
+    # examples in quotes of what came before: "second person — 'you run', never 'we run'"
+    r"['‘\"“][^'’\"”]{1,40}['’\"”]\s*[,;]?\s*(?:(?:and|or|but|never|not|no)\b|$))",
+    _I,
+)
+# A chunk cut off mid-clause by a dash ("lumen's task runner is just — see the justfile").
+# After a semicolon, a pronoun that stands for what came before: "flaky tests are never
+# deleted here; they get test.fixme and a ticket" (after a dash or a parenthesis, "it" is as
+# often the task's: "(we keep them stable) it should print what would be deleted").
+_GOES_ON = re.compile(r"^(?:they|it|these|those)\s+(?!(?:said|say|says|think|thinks)\b)\w", _I)
+# What the person does with the thing just named: "numpydoc format — I use it for every
+# docstring I write" is one statement; cut apart, the memory lost what "it" is.
+_DOES_WITH_IT = re.compile(r"^(?:i|we)\s+(?:[a-z']+\s+){0,2}?(?:it|them)\b", _I)
+_UNFINISHED = re.compile(r"\b(?:is|are|was|the|a|an|of|to|with|just|for|and|or|on|in)\s*$", _I)
+# what names an example next, whatever cuts it off: "a tag of the form -- REQ: HLR-xxxx"
+_NAMES_NEXT = re.compile(r"\b(?:of the form|such as|named|called)\s*$", _I)
+# What the person wants instead, told after their taste ("I hate mocks — give me real sqlite").
+_SPELLS_OUT = re.compile(
+    r"^(?:(?:i|we)\s+(?:always\s+|just\s+)?)?(?:give me|use|show me|go with|stick to|keep|prefer|"
+    r"just)\b",
+    _I,
+)
+_GOES_ON_AFTER = re.compile(
+    r"^(?:for|with|to|via|after|before|until|in|on|from|by|at|per|into|over|under|within)\s",
+)
+_SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
+# "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
+BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
+_LABEL_COLON = re.compile(r"[:/](?=,|$)")
+
+
+def cut(sentence: str, stripped: Callable[[str], str]) -> list[str]:
+    """Dashed asides, parentheses and semicolon clauses; one that points back ("that's
+    the budget", "not the usual 6379", "so …") stays with the one before it, and what goes on
+    after a parenthesis ("… a plugin (I always run …) so I can toggle it?") with the sentence
+    around it. `stripped` is a chunk as the reader judges it, its lead-in off."""
+    chunks: list[str] = []
+    aside = -1  # the chunk a parenthesis just closed, when it stands alone
+    start = 0
+    calls = [m.span() for m in (*_CALL.finditer(sentence), *pasted.CODE_SPAN.finditer(sentence))]
+    cuts = [c for c in _ASIDES.finditer(sentence) if not any(a <= c.start() < b for a, b in calls)]
+    before = ""  # the cut before this chunk
+    for cut in [*cuts, None]:
+        chunk = sentence[start : cut.start() if cut else len(sentence)]
+        start = cut.end() if cut else len(sentence)
+        cut_before, before = before, cut[0] if cut else ""
+        after_semicolon = ";" in cut_before
+        if not chunk.strip():
+            continue
+        after_aside, aside = aside == len(chunks) - 1 and len(chunks) >= 2, -1
+        # a short aside ("(red/green)") belongs to what it stands beside, as does what follows
+        # a reason or condition told first ("Since my machine is an M2, builds target arm64")
+        joins = chunks and (
+            _POINTS_BACK.match(chunk.strip(" ,"))
+            or after_semicolon
+            and _GOES_ON.match(chunk.strip(" ,"))
+            or len(chunk.split()) < 3
+            # (a list in parentheses is read apart: "(var, always, eventually)" are names)
+            or "(" not in cut_before
+            and BARE_LIST.fullmatch(_LABEL_COLON.sub("", chunk.strip(" ,.")))
+            or _DOES_WITH_IT.match(chunk.strip(" ,"))
+            or _SUBORDINATE.match(chunks[-1].strip())
+            or _UNFINISHED.search(chunks[-1])
+            or _NAMES_NEXT.search(chunks[-1])
+            or markers.FIRST_PERSON.search(chunks[-1])
+            and _SPELLS_OUT.match(chunk.strip(" ,"))
+        )
+        # "btw — admonitions (:::tip / :::warning) instead of bold lines please": a word or two
+        # before a parenthesis go on after it
+        joins = joins or after_aside and len(stripped(chunks[-2]).split()) <= 2
+        said = chunk.strip()
+        # "go to the canary hosts (storage-canary-1..3) for 48 hours before the fleet": the
+        # clause goes on after the parenthesis (an aside of its own is still read alone)
+        joins = joins or ")" in cut_before and _GOES_ON_AFTER.match(said)
+        if joins and after_aside:
+            chunks[-2] = f"{chunks[-2]} {said}"
+        elif joins and "(" in cut_before:
+            chunks[-1] = f"{chunks[-1]} ({said})"
+        elif joins:
+            # after a parenthesis the sentence goes on with its own words, comma or not
+            glue = (
+                ""
+                if said.startswith(",")
+                else " "
+                if ")" in cut_before or _NAMES_NEXT.search(chunks[-1])
+                else ", "
+            )
+            chunks[-1] = f"{chunks[-1]}{glue}{said}"
+        else:
+            chunks.append(chunk)
+            if cut is not None and ")" in cut[0]:
+                aside = len(chunks) - 1
+    return chunks
