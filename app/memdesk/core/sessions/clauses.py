@@ -351,6 +351,18 @@ _SO_ASKED_NOW = re.compile(
     r"assign|set|make|send|keep|use|ask|draft|write|open|loop)\b[^;]*$",
     _I,
 )
+# "…, that's a park service requirement, so fix the labels": mending what breaks the rule now
+_SO_FIX_NOW = re.compile(
+    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:fix|correct|rename|rip|redo)\b"
+    r"[^;]*$",
+    _I,
+)
+# "…, that's a park service requirement": the clause before is a rule someone set
+_REQUIRED = re.compile(
+    r",\s+(?:that's|that is|it's|it is|this is)\s+(?:a|an|our|the)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:requirement|regulation|mandate|policy|rule)\b",
+    _I,
+)
 # "…, so the formatting is skipped when the level is off": what follows from the rule says
 # nothing of whether it is one
 _REASON = re.compile(
@@ -402,7 +414,11 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     task = bool(
         markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
     )
-    body = _TAIL_TASK.sub("", chunk).strip(" ,") if task else _THEN_THIS_TIME.sub("", chunk)
+    body = (
+        _TAIL_TASK.sub("", chunk).strip(" ,")
+        if task
+        else _SO_FIX_NOW.sub("", _THEN_THIS_TIME.sub("", chunk))
+    )
     about_user = bool(
         re.match(r"(?:i|i'm|i'd|my)\b", body, _I)
     ) and not markers.PROJECT_WORDS.search(body)
@@ -413,6 +429,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         markers.GENERAL.search(body)
         or markers.RULED_OUT.search(body)
         or heard.WHENEVER_YOU.match(body)
+        or _REQUIRED.search(body)
     )
     if first_person and not task:
         return _heard(HIGH, "preference", body, sentence, about_user)
@@ -435,6 +452,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
             or markers.RULED_OUT.search(body)
             or heard.WHENEVER_YOU.match(body)
             or _ONE_NEVER_THE_OTHER.search(body)
+            or _REQUIRED.search(body)
         )
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):

@@ -105,7 +105,8 @@ _TOLD_PAST = re.compile(
 # ("we format with Biome now, not Prettier")
 _FOR_NOW = re.compile(
     r"^(?!.*\b(?:not|instead|no longer|any ?more|gone|rather than|replaced)\b).*"
-    r"(?<!from )\bnow\b(?! on\b)",
+    # (not a compound: "the now-playing info")
+    r"(?<!from )(?<!-)\bnow\b(?! on\b)(?!-)",
     _I,
 )
 # The state of the work at this moment ("the accord table is in, 212 imported so far",

@@ -41,7 +41,9 @@ WRONG_NOW = re.compile(
     r"\b[45]\d\ds\b|^(?:getting|seeing|hitting|got)\b|"
     # (not what is asked after a rule: "…, so once it's fixed grab me screenshots")
     r"(?<!\bso once )(?<!\bso when )(?<!\bso after )"
-    r"\bit'?s (?:pushed|merged|deployed|live|up|in|green|red|fixed)\b|"
+    r"\bit'?s (?:pushed|merged|deployed|live|up|green|red|fixed)\b|"
+    # (not where it is: "it's in eu-west-2")
+    r"\bit'?s in(?=\s*(?:[.,;:!?)]|$|now\b|already\b|and\b))|"
     r"\bi (?:like|love) (?:the|this|that|your) (?:approach|idea|change|fix|diff|refactor|"
     r"direction|solution|plan|version|design|naming|layout)\b|"
     r"\bi (?:hate|love) [\w ]{1,30} so much\b|"

@@ -20,7 +20,16 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import clauses, doubts, heard, pasted, replies, stories, tone
+from memdesk.core.sessions import (
+    clauses,
+    doubts,
+    heard,
+    markers,
+    pasted,
+    replies,
+    stories,
+    tone,
+)
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import (
     STANDING,
@@ -227,7 +236,9 @@ _CORRECTIONS = ("no_its", "actually", "its_not", "thats_wrong")
 def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
     """A correction the table could only propose, when what it says is true is a rule heard
     as such ("no, we partition by farm_id and event_date, never per turbine")."""
-    if heard_here.confidence != HIGH or not STANDING.search(heard_here.said):
+    # ("no, postgres is off the table for us — …": what is ruled out is a rule too)
+    ruled = STANDING.search(heard_here.said) or markers.RULED_OUT.search(heard_here.said)
+    if heard_here.confidence != HIGH or not ruled:
         return kept
     return [
         replace(f, confidence=HIGH)

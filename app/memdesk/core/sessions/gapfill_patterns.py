@@ -157,6 +157,8 @@ def _contrast(match: re.Match[str], body: str) -> str | None:
     subject = match["s"].strip()
     if _TASK_SUBJECT.match(subject) or re.match(r"(?:fix|change|move|put|make|add)\b", subject, _I):
         return None
+    if _FAULTS.search(subject):
+        return None  # "the DHL failures are the weight field": what causes a fault of now
     return None if _STATE.match(match["rest"].strip()) else HIGH
 
 
@@ -181,6 +183,11 @@ def _forbidden(match: re.Match[str], body: str) -> str:
 _COMPOUND_END = re.compile(r"(?<=\w)-\w+")
 
 
+_FAULTS = re.compile(
+    r"\b(?:failures?|errors?|crash(?:es)?|timeouts?|bugs?|flakes?|flakiness|outages?|"
+    r"regressions?|exceptions?|panics?|leaks?)\s*$",
+    _I,
+)
 _REASON = re.compile(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", _I)  # a lesson, not an order
 _PERSONAL = re.compile(r"^(?:i|we|you|i'm|we're|you're|let's|let us)\b", _I)
 _PRESENT = (
@@ -210,7 +217,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "prefer_choice",  # "I prefer the second option": a choice in this conversation
         r"^(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?prefer\s+(?P<x>(?:the|this|that|these|those|"
-        r"it|option|one|yours|mine)\b.{0,200})$",
+        # ("I'd prefer all of that in one commit": what was just asked for)
+        r"it|option|one|yours|mine|both|all (?:of )?(?:that|this|it|them|these|those))\b.{0,200})$",
         "preference",
         lambda m, b: f"The user prefers {_rest(m['x'])}",
         MEDIUM,
@@ -424,7 +432,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "contrast",  # "the dev server runs on port 5173, not 3000"; "X isn't in Vault, it's in Y"
         r"^(?P<s>[\w#./`'-]+(?:\s+[\w#./`'-]+){0,6}?)\s+(?P<v>" + _PRESENT + r"|isn't|aren't|"
         r"is not|are not|doesn't|don't)\b(?P<rest>.{2,200}?(?:,\s*not\s+\S|,\s*(?:it's|it is|"
-        r"they're)\s+\S|\binstead of\b|\brather than\b).*)$",
+        # (", it's sending grams" says what goes on now, against nothing)
+        r"they're)\s+(?!\w+ing\b)\S|\binstead of\b|\brather than\b).*)$",
         "fact",
         lambda m, b: _cap(b),
         _contrast,

@@ -13,8 +13,17 @@ _I = re.IGNORECASE
 _NOT_OURS = r"(?<!our )(?<!our style )(?<!our team )(?<!our coding )(?<!our contributing )"
 # "say" as a noun is no one's view: "has the final say", "no say in it"
 _SAY_NOT_A_NOUN = r"(?<!\bfinal )(?<!\bthe )(?<!\ba )(?<!\bno )(?<!\bany )(?<!\bhave )"
+# What a screen, a label or a log "says" is what it shows, no one's view: "the axis says km but
+# distances in this app are shown in miles"
+_THINGS_THAT_SHOW = (
+    "axis label labels header heading title button screen banner tooltip badge sign footer "
+    "legend column field placeholder prompt dialog popup toast error log output subject"
+).split()
+_SHOWS_TEXT = "".join(rf"(?<!\b{thing} )" for thing in _THINGS_THAT_SHOW)
 REPORTED = re.compile(
-    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki)\b)[A-Z][a-z]+ "
+    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki|"
+    + "|".join(_THINGS_THAT_SHOW)
+    + r")\b)[A-Z][a-z]+ "
     r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists(?! on (?:it|that|this)\b)|"
     r"swears|"
     r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
@@ -62,7 +71,8 @@ REPORTED = re.compile(
     r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
     r"documentation|readme|runbook|handbook|playbook|policy|conventions?|standards?|rules|"
     r"wiki))\b)(?:[\w'’.,-]+\s+){0,7}?"
-    r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
+    + _SHOWS_TEXT
+    + r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
     r"swears|swore|thinks|thought|argues|argued|insists(?! on (?:it|that|this|them)\b)|insisted|"
     r"reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"

@@ -79,12 +79,14 @@ _PICKED = re.compile(
     r"\s*(?:[.,;:!—–)]|-\s|$)",
     _I,
 )
-_FOR_GOOD = re.compile(
-    r"\b(?:in general|generally|always|never|every|everything|from now on|going forward|"
-    r"by default|in future|any time|whenever|must|all|only|our|here|style guide|lives? in|"
-    r"(?:this|the) (?:repo|codebase|project|team))\b",
-    _I,
+_FOR_GOOD_WORDS = (
+    r"in general|generally|always|never|every|everything|from now on|going forward|"
+    r"by default|in future|any time|whenever|must|our|here|style guide|lives? in|"
+    r"(?:this|the) (?:repo|codebase|project|team)"
 )
+_FOR_GOOD = re.compile(rf"\b(?:{_FOR_GOOD_WORDS}|all|only)\b", _I)
+# After "for this PR, …", "only touch the app stack" limits the same once
+_FOR_GOOD_AFTER_ONCE = re.compile(rf"\b(?:{_FOR_GOOD_WORDS})\b", _I)
 
 
 # A message that opens with a verdict on the agent's work ("You fixed the symptom, not the
@@ -129,8 +131,10 @@ def picked(message: str, sentence: str) -> bool:
     says no more: the person's to confirm as a rule ("first one. keep the mapper in the
     repository")."""
     opening = pasted.prose(message).strip()
-    lasting = _FOR_GOOD.search(sentence) and not _HOW_PICKED.match(sentence.strip())
-    opened = _PICKED.match(opening) or _REVIEWED.match(opening) or _THIS_ONCE.match(opening)
+    once = _THIS_ONCE.match(opening)
+    for_good = _FOR_GOOD_AFTER_ONCE if once else _FOR_GOOD
+    lasting = for_good.search(sentence) and not _HOW_PICKED.match(sentence.strip())
+    opened = _PICKED.match(opening) or _REVIEWED.match(opening) or once
     # (the "also" is read as a lead-in, and left out of the sentence a finding keeps)
     at = opening.find(sentence.strip()[:40])
     one_more = _CHANGE_ASKED.match(opening) and at > 0 and _ALSO_BEFORE.search(opening[:at])

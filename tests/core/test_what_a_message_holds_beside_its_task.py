@@ -1,0 +1,99 @@
+"""What a message says to keep beside the task it asks for, and what only looks lasting there
+(core/sessions: gapfill, gapfill_patterns, clauses, others_views, faults, moments, doubts,
+undecided, replies)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what a label or a screen "says" is what it shows, nobody's view; the rule after it
+        # is tied by the requirement named
+        (
+            "the header says EUR but prices in this shop are shown in pounds, that's an "
+            "accounting requirement, so fix the header.",
+            "pounds",
+        ),
+        (
+            "the legend says seconds but durations on this dashboard are always shown in "
+            "minutes, that's a finance team rule.",
+            "minutes",
+        ),
+        # "it's in <place>" is where a thing is, not a change that landed
+        ("The staging bucket isn't in us-east-1, it's in eu-west-2.", "eu-west-2"),
+        ("the AWS keys aren't in Vault, they're in SSM parameter store.", "SSM"),
+        # "now-serving" is a name, not "now"
+        (
+            "The scoreboard pulls live scores from scores.league.net on port 9443, and the "
+            "now-serving number sits at /queue/current.",
+            "9443",
+        ),
+        # looking into why is a task, not an undecided plan
+        (
+            "ok it's the nil map on line 40. honestly I'd rather never see panics used for "
+            "control flow in any Go I write. so strip them out of the parser and then let's see "
+            "why the test still hangs",
+            "panics",
+        ),
+        # what is ruled out, said as a correction, is a rule
+        (
+            "no, Kafka is off the table for us — the ops team runs RabbitMQ and nothing else. "
+            "rewrite the consumer for amqp",
+            "Kafka",
+        ),
+        # the rule beside a diagnosis of now is kept once the diagnosis is not
+        (
+            "ok so the S3 errors are the bucket policy, it's denying PutObject. Lena owns the "
+            "payments client and every change to it goes through her before merge.",
+            "Lena",
+        ),
+    ],
+)
+def test_what_holds_beside_the_task_is_kept(message: str, word: str) -> None:
+    assert any(word.lower() in kept.lower() for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # the cause of a fault of now, against nothing
+        ("ok so the timeout errors are the retry loop, it's hammering the API.", "retry loop"),
+        ("the nightly failures are the cron timezone, it's running at UTC midnight", "cron"),
+        ("ok so the S3 errors are the bucket policy, it's denying PutObject.", "PutObject"),
+        # a preference for what was just asked, not for every time
+        (
+            "split the reducer into three files and update the imports. I'd prefer all of that "
+            "in one commit.",
+            "one commit",
+        ),
+        # a limit under a one-off opening is the same once
+        (
+            "For this PR please leave the auth module alone. Tariq is halfway through a rewrite "
+            "on his branch and we'll just collide. Only touch the app code.",
+            "app code",
+        ),
+        # what someone noticed when it went wrong is a story
+        ("Dr Haas's office noticed when nobody confirmed the slots.", "slots"),
+        # what the person is told a source says stays another's view
+        ("The Postgres wiki page says you should never use SELECT *.", "SELECT"),
+    ],
+)
+def test_what_only_looks_lasting_is_not_kept(message: str, word: str) -> None:
+    assert not any(word.lower() in kept.lower() for kept in _kept(message)), _kept(message)
+
+
+def test_a_rule_under_a_one_off_opening_still_holds_when_said_for_good() -> None:
+    message = (
+        "For this release please don't touch the migrations folder. We never hand-edit "
+        "migrations in this repo."
+    )
+    assert any("hand-edit" in kept for kept in _kept(message))
