@@ -97,3 +97,15 @@ def test_a_rule_under_a_one_off_opening_still_holds_when_said_for_good() -> None
         "migrations in this repo."
     )
     assert any("hand-edit" in kept for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what is done with the ones that failed, one way ruled out against another
+        ("Failed rows are always flagged when the checksum differs, never dropped.", "flagged"),
+        ("Rejected invoices are kept for 30 days, never deleted.", "30 days"),
+    ],
+)
+def test_what_is_done_with_the_ones_that_failed_is_heard(message: str, word: str) -> None:
+    assert any(word in f.content for f in gapfill.find([message]))

@@ -167,7 +167,10 @@ _RULE_WORDS = (
 )
 FAULT = re.compile(
     # ("-98 for refused": the name of an answer, not a fault)
-    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*(?<!\bfor )\b(?:{_FAULT_WORDS})\b",
+    # (nor one way ruled out against another: "…, never dropped")
+    rf"^(?!.*\b(?:{_RULE_WORDS})\b).*(?<!\bfor )(?<!, never )\b(?:{_FAULT_WORDS})\b"
+    # (what is done with the ones that failed: "failed rows are always flagged")
+    r"(?!\s+[\w-]+\s+(?:are|get|go|stay|must|should|always|never)\b)",
     _I,
 )
 

@@ -117,7 +117,9 @@ STATUS = re.compile(
     r"\bout of the [\w -]{1,20}pool\b|"
     r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
     r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
-    r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b|"
+    r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b"
+    # (what is done with the ones that failed: "failed rows are always flagged")
+    r"(?!\s+[\w-]+\s+(?:are|get|go|stay|must|should|always|never)\b)|"
     r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|"
     r"looking|building|failing)\b|"
     r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
