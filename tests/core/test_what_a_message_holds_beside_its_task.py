@@ -109,3 +109,50 @@ def test_a_rule_under_a_one_off_opening_still_holds_when_said_for_good() -> None
 )
 def test_what_is_done_with_the_ones_that_failed_is_heard(message: str, word: str) -> None:
     assert any(word in f.content for f in gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # another's view the person sets aside is not what the sentence says
+        (
+            "routing in this repo is go_router, not auto_route, so dont add auto_route even if "
+            "some blog says so. hook up the settings screen",
+            "go_router",
+        ),
+        (
+            "i always write sql keywords in lowercase, whatever the linter's default says. ok now "
+            "the orders model — join payments on order_id",
+            "lowercase",
+        ),
+        (
+            "I know most tutorials put settings in the inspector, but I'd rather keep tuning "
+            "values as constants in the script, I don't lose them when a scene breaks.",
+            "constants",
+        ),
+        # a size is a value, said for the record
+        (
+            "for the record: the kiosk screen is 1024x600, portrait, no touch. can u make the "
+            "layout fit that",
+            "1024x600",
+        ),
+        # the next topic named, then who owns it
+        (
+            "Next the billing side: Ayumi Sato from finance owns the ledger tables and any write "
+            "to them needs her sign-off before merge.",
+            "Ayumi Sato",
+        ),
+    ],
+)
+def test_what_the_person_holds_beside_another_view_or_a_topic_is_kept(
+    message: str, word: str
+) -> None:
+    assert any(word.lower() in kept.lower() for kept in _kept(message)), gapfill.find([message])
+
+
+def test_what_is_wanted_under_a_one_off_opening_is_the_persons_to_confirm() -> None:
+    message = (
+        "just for this pass, don't reformat anything. I want the diff to be only the parser "
+        "fix so it's easy to review."
+    )
+    assert not any("parser fix" in kept for kept in _kept(message))

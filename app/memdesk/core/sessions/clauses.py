@@ -394,7 +394,18 @@ _ONE_FOR_ANOTHER = re.compile(
 )
 
 
+# "Next the cms side: Marta … owns the subscriber db": the topic named, then what holds
+_NEXT_TOPIC = re.compile(
+    r"^(?:next|now|on to|onto)(?: up)?,?\s+(?:(?:for|on|with)\s+)?(?:the\s+)?"
+    r"[\w./-]+(?:\s+[\w./-]+){0,3}\s*:\s+",
+    _I,
+)
+
+
 def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
+    topic = _NEXT_TOPIC.match(chunk)
+    if topic and not _asked(chunk[topic.end() :]):
+        chunk = chunk[topic.end() :]
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
         return None
     if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
@@ -411,9 +422,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None
-    task = bool(
-        markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
-    )
+    task = _asked(chunk)
     body = (
         _TAIL_TASK.sub("", chunk).strip(" ,")
         if task
@@ -466,6 +475,12 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     return None
+
+
+def _asked(chunk: str) -> bool:
+    return bool(
+        markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
+    )
 
 
 def _heard(confidence: str, kind: str, body: str, sentence: str, about_user: bool) -> Heard:

@@ -15,7 +15,7 @@ _I = re.IGNORECASE
 WRONG_NOW = re.compile(
     r"^(?!.*\b(?:always|never|ever(?! since)|every|each|any|whenever|must|should|from now on|"
     r"going forward|"
-    r"nothing (?:newer|older|else)|pinned|"
+    r"nothing (?:newer|older|else)|pinned|(?:i|we)(?:'d| would) rather|"
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     # (not the noun: "no full stops", "the bus stops table")
     r".*(?:\b(?:(?<!full )(?<!bus )(?<!tab )(?<!pit )stops|stopped|freezes|froze|jumps|"

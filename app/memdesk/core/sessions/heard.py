@@ -16,7 +16,7 @@ from memdesk.core.sessions import pasted
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
-from memdesk.core.sessions.others_views import DISTANCED, REPORTED
+from memdesk.core.sessions.others_views import DISMISSED, DISTANCED, REPORTED
 from memdesk.core.sessions.replies import ANSWER, MEANT
 from memdesk.core.sessions.transient import TRANSIENT
 from memdesk.core.sessions.undecided import DEFERRED, ON_TRIAL, UNDECIDED
@@ -402,7 +402,7 @@ def not_a_statement(sentence: str) -> str | None:
         return "a question"
     # irony reads the quotes themselves; "AUC alone says nothing about calibration" tells
     # what a thing shows, no one's view
-    mentioned = _SHOWS.sub(r"shows \1", unquoted(body))
+    mentioned = DISMISSED.sub(" ", _SHOWS.sub(r"shows \1", unquoted(body)))
     corrects = bool(CORRECTS_A_VALUE.search(body) or _MOVED.search(body))
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),

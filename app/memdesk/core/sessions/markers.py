@@ -88,6 +88,7 @@ VALUE = re.compile(
     r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|"
     r"threads?|users?|days?|weeks?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
     r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"
+    r"\b\d+x\d+\b|"  # a size: "320x180", "1920x1080"
     r"\b[\w-]+/[\w./-]+\b|\b[a-z]+(?:-[a-z0-9]+)+\b|"
     # a number said of something ("minSdk is 24", "Postgres 16", "below 3.5 V")
     r"\b(?:is|are|of|at|to|below|above|under|over|=)\s~?\d+(?:\.\d+)?\b|"

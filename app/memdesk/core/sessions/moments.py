@@ -82,7 +82,9 @@ STATUS = re.compile(
     r"(?!\s+(?:at|by) (?:the |our )?(?:firewall|proxy|gateway|vpn))|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
     # (not a purpose: "… so errors.Is keeps working up the stack")
-    r"(?<!\bto )(?<!please )\bkeeps? (?!in\b|being\b|working\b|(?:every|any|some|no)thing\b)"
+    # (nor a preference: "I'd rather keep tuning numbers as consts")
+    r"(?<!\bto )(?<!please )(?<!\brather )(?<!\bprefer to )"
+    r"\bkeeps? (?!in\b|being\b|working\b|(?:every|any|some|no)thing\b)"
     r"\w+ing\b|"
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"

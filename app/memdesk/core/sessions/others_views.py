@@ -118,6 +118,17 @@ REPORTED = re.compile(
     r"\b(?:wants|prefers|likes|loves|hates|would like|favou?rs)\b",
     _I,
 )
+# Another's view the person sets aside for their own: "dont pull in flutter_bloc even if some
+# tutorial says so", "…, whatever sqlfluff's default says", "I know most tutorials put it in
+# the inspector, but I'd rather …". What is left is the person's.
+DISMISSED = re.compile(
+    r"(?:,\s*|\s+)(?:even if|even though|whatever|no matter what|regardless of what|"
+    r"despite what|never mind what)\s+[^.;,]{1,60}?\b(?:says?|said|wants?|recommends?|"
+    r"suggests?|thinks?|prefers?|claims?|does|do)\b(?:\s+so\b)?|"
+    r"^(?:i know|i'm aware|i am aware|i reali[sz]e|granted)\b[^.;]{0,100}?,\s*but\s+"
+    r"(?=(?:i|i'd|i'm|we|we're|we'd|here|in this|on this|our|my|for me)\b)",
+    _I,
+)
 # The person's distance from a view just told: "i dont really buy it", "nobody else agrees",
 # "I find that rather dogmatic", "her style; we've never agreed on it". It says nothing of its
 # own to keep: what it is about is someone else's.
