@@ -156,3 +156,30 @@ def test_what_is_wanted_under_a_one_off_opening_is_the_persons_to_confirm() -> N
         "fix so it's easy to review."
     )
     assert not any("parser fix" in kept for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # how long a rule has held is no story
+        (
+            "no, the min iOS target is 15, not 14 — the maps SDK needs it and we settled that "
+            "months ago. update the podfile and then add the offline banner",
+            "15",
+        ),
+        # the way things go, then what not to do instead, ties a general word to a rule
+        (
+            "add the retry wrapper (every outbound call goes through the http client in lib/net, "
+            "never raw fetch) and log the attempts",
+            "lib/net",
+        ),
+    ],
+)
+def test_a_rule_settled_long_ago_or_told_with_what_not_to_do_is_kept(
+    message: str, word: str
+) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+def test_what_the_person_never_knew_stays_a_reaction() -> None:
+    assert _kept("ha, cool trick, never knew about pg_stat_statements") == []

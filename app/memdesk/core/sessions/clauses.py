@@ -357,6 +357,13 @@ _SO_FIX_NOW = re.compile(
     r"[^;]*$",
     _I,
 )
+# "all UI goes through the theme, don't style individual nodes": the way, and what not to do
+_AND_NOT_THIS = re.compile(
+    r"^(?!(?:for|in|on|at|during|until|when|if|once)\b).*?,\s+(?:and\s+)?(?:don'?t|do not|never)"
+    r"\s+(?!(?:knew|know|seen|saw|heard|thought|had|been|used|tried|noticed|got|managed|did)\b)"
+    r"[a-z]+\b",
+    _I,
+)
 # "…, that's a park service requirement": the clause before is a rule someone set
 _REQUIRED = re.compile(
     r",\s+(?:that's|that is|it's|it is|this is)\s+(?:a|an|our|the)\s+(?:[\w-]+\s+){0,3}?"
@@ -461,6 +468,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
             or markers.RULED_OUT.search(body)
             or heard.WHENEVER_YOU.match(body)
             or _ONE_NEVER_THE_OTHER.search(body)
+            or _AND_NOT_THIS.search(body)
             or _REQUIRED.search(body)
         )
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)

@@ -81,6 +81,12 @@ _IN_WORDS = re.compile(
     rf"\b(?:{_PAST}|{_NOW}|{_VENTED}|{_HEDGED}|{_SUPPOSED}|(?:dropped|went) from(?= ~?\d))\b",
     _I,
 )
+# "…, and we settled that months ago": how long a rule has held, no story
+_SETTLED = re.compile(
+    r"\b(?:we|they|the team|i|the user)\s+(?:settled|decided|agreed|standardi[sz]ed)"
+    r"(?:\s+on)?\s+(?:that|this|it)\s+(?:\w+\s+)?ago\b",
+    _I,
+)
 _SUBJECT = (
     # ("the user's predecessor": "my" as a finding says it)
     r"(?:(?:the|a|an|our|my|his|her|their|the user's)\s+\w+"
@@ -225,7 +231,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         or _follows_from_before(sentence, message_prose)
         or _AT_THE_MOMENT.search(sentence)
         or _STILL_UNTIL.search(message_prose)
-        or _IN_WORDS.search(content)
+        or _IN_WORDS.search(_SETTLED.sub("", content))
         or any(
             sign.search(content)
             for sign in (
