@@ -183,3 +183,27 @@ def test_a_rule_settled_long_ago_or_told_with_what_not_to_do_is_kept(
 
 def test_what_the_person_never_knew_stays_a_reaction() -> None:
     assert _kept("ha, cool trick, never knew about pg_stat_statements") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # delight at what was shown, however long its naming
+        "oh nice, the retry budget shared across all three workers, that's just how I like "
+        "queues to behave",
+        # what the person wants under "for this one" is of that once
+        "for this one skip the real sms gateway, just print the message. i don't want to sign "
+        "up for twilio at midnight.",
+        "for this one leave the styling alone. I want the diff to be only the validation logic.",
+    ],
+)
+def test_a_verdict_on_the_work_or_a_want_of_this_once_is_not_kept(message: str) -> None:
+    assert _kept(message) == []
+
+
+def test_a_rule_told_before_a_question_asking_what_follows_is_kept() -> None:
+    message = (
+        "honestly we never ship source maps to prod here, so could you turn them off in "
+        "vite.config.ts?"
+    )
+    assert any("source maps" in kept for kept in _kept(message))

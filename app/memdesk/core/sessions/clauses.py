@@ -155,8 +155,12 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         # "Inês is the head nurse and signs off on every template, so add her as reviewer on
         # this PR": what is asked for this PR follows from the statement, which holds
         held = _SO_ASKED_NOW.sub("", sentence)
+        if why == "a question":
+            # "I always go for server-rendered SVG, so could we drop the Chart.js hook?": the
+            # question asks what follows from the rule told before it
+            held = _SO_ASKED_IF.sub("", sentence)
         if (
-            why == "said for the task at hand"
+            why in ("said for the task at hand", "a question")
             and held != sentence
             and not heard.for_the_task_at_hand(held)
             and not heard.not_a_statement(_strip(held))
@@ -363,6 +367,9 @@ _AND_NOT_THIS = re.compile(
     r"\s+(?!(?:knew|know|seen|saw|heard|thought|had|been|used|tried|noticed|got|managed|did)\b)"
     r"[a-z]+\b",
     _I,
+)
+_SO_ASKED_IF = re.compile(
+    r",\s+so\s+(?:could|can|would|should|shall)\s+(?:we|you|i)\b[^;?]*\?\s*$", _I
 )
 # "…, that's a park service requirement": the clause before is a rule someone set
 _REQUIRED = re.compile(

@@ -309,7 +309,8 @@ LIKED_AT_HAND = re.compile(
     # a cheer, what was shown, the verdict: "oh nice, sticky header and the bar-in-cell
     # thing, exactly how I like a table to look 👌"
     r"^\W*(?:wow|nice|perfect|great|cool|neat|oh|yes|yep|yeah|sweet|awesome|lovely|"
-    r"brilliant)\W[^.;:!?]{0,80}?,\s+(?:exactly|just|precisely) (?:how|what|the way) "
+    r"brilliant)\W[^.;:!?]{0,80}?,\s+(?:that'?s |that is )?(?:exactly|just|precisely) "
+    r"(?:how|what|the way) "
     r"(?:i|we) (?:like|love|want|prefer)\b|"
     # the verdict as a sentence of its own, pointing back at what was shown, unless it goes on
     # to say what that is: "much cleaner. exactly how i like the meta maps"

@@ -109,7 +109,7 @@ _THIS_ONCE = re.compile(
     r"(?:(?:ok(?:ay)?|so|and|but|oh),?\s+)?(?:just\s+)?(?:this (?:time|once)\b(?!\s+of\b)|"
     r"for (?:now|today)\b|for (?:this|today'?s|the) (?:[\w-]+\s+){0,3}?only\b|"
     r"for this (?:pr|mr|branch|ticket|commit|change|release|sprint|run|week|migration|build|"
-    r"batch|draft|report|test|update|demo|round|pass|iteration|attempt|patch|task|step)\b|"
+    r"batch|draft|report|test|update|demo|round|pass|iteration|attempt|patch|task|step|one)\b|"
     r"for (?:the|today'?s|tomorrow'?s) (?:[\w-]+ )?(?:demo|run|test|build|batch|export)\b)",
     _I,
 )
