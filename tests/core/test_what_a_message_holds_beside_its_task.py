@@ -207,3 +207,40 @@ def test_a_rule_told_before_a_question_asking_what_follows_is_kept() -> None:
         "vite.config.ts?"
     )
     assert any("source maps" in kept for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what holds, then the story of how it came to be
+        (
+            "no, we don't talk to the inventory service over SOAP — it's REST only, the SOAP "
+            "endpoint got retired last spring.",
+            "REST only",
+        ),
+        (
+            "we're a pgx shop here, lib/pq is off the table since the connection leak mess in "
+            "2021.",
+            "lib/pq",
+        ),
+        (
+            "the metrics db is influx 2.7 on metrics-01.lan, port 8087 (not the default 8086, "
+            "infra moved it last year).",
+            "8087",
+        ),
+    ],
+)
+def test_what_holds_before_the_story_of_how_it_came_to_be_is_heard(message: str, word: str) -> None:
+    assert any(word in f.content for f in gapfill.find([message])), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "before, I was building everything by hand in the terminal, one release took me an hour.",
+        "every store page looks a bit different, and I'm sure the templates were copied by hand "
+        "in 2015.",
+    ],
+)
+def test_a_story_with_a_present_word_in_it_stays_a_story(message: str) -> None:
+    assert _kept(message) == []

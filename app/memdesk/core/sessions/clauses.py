@@ -190,6 +190,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own
             chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
+            if len(chunks) == 1 and _before_its_story(_strip(sentence)):
+                why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -420,7 +422,12 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     topic = _NEXT_TOPIC.match(chunk)
     if topic and not _asked(chunk[topic.end() :]):
         chunk = chunk[topic.end() :]
-    if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4 or heard.not_a_statement(chunk):
+    if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4:
+        return None
+    why = heard.not_a_statement(chunk)
+    if why == "a past event":
+        chunk, why = _before_its_story(chunk), None
+    if why or not chunk:
         return None
     if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
         chunk.strip(" .")
@@ -490,6 +497,36 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     return None
+
+
+# Where a story told after a statement starts: ", ops moved it last year", " (since 2022"
+_STORY_TOLD_AFTER = re.compile(r",\s+|\s+\(|\s+[—–]\s+|;\s+|\s+(?=since\b)", _I)
+
+
+def _before_its_story(chunk: str) -> str:
+    """What holds before the story of how it came to be ("it's gRPC only, the REST gateway
+    got switched off last quarter"); empty when the story is all there is."""
+    for cut in reversed(list(_STORY_TOLD_AFTER.finditer(chunk))):
+        head, tail = chunk[: cut.start()], chunk[cut.end() :]
+        if tail.startswith("and ") or heard.not_a_statement(tail.strip(" ()")) != "a past event":
+            continue
+        if head.count("(") > head.count(")"):
+            head = head[: head.rindex("(")]
+        head = head.strip(" ,;—–")
+        holds = _HOLDS_NOW.search(head) and not _WAS.search(head)
+        return head if holds and len(head.split()) >= 4 and not heard.not_a_statement(head) else ""
+    return ""
+
+
+# What holds now, not how things went: "it's gRPC only", "sarama is off the table"
+_HOLDS_NOW = re.compile(
+    r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
+    r"runs?|lives?|goes|go)\b|'s\b|'re\b",
+    _I,
+)
+_WAS = re.compile(
+    r"\b(?:was|were|had|did|(?:have|has|'ve) \w+ed)\b|^(?:before|twice|once|back|last)\b", _I
+)
 
 
 def _asked(chunk: str) -> bool:

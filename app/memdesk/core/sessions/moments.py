@@ -243,6 +243,7 @@ PAST = re.compile(
     r"(?<!\bis )(?<!\bare )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bwas )(?<!\bwere )"
     r"\b(?:noticed|spotted|realized|realised|discovered|complained)"
     r"(?: (?:it|this|that|them))? when\b|"
+    r"^before,\s+(?:i|we|they|the team)\s+(?:was|were|used to|had)\b|"
     r"experimented|we had|in (?:19|20)\d\d|(?:is|are|dates?) (?:back )?from (?:19|20)\d\d\b|"
     # what happened then, told as when: "…, when we sold everything through eventbrite"
     r"\bwhen (?:we|i|they|the team|the company) (?:still |first )?(?:\w{3,}ed|sold|ran|had|"
