@@ -244,3 +244,49 @@ def test_what_holds_before_the_story_of_how_it_came_to_be_is_heard(message: str,
 )
 def test_a_story_with_a_present_word_in_it_stays_a_story(message: str) -> None:
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a log level named in prose is no pasted log line
+        (
+            "one more tweak: bold the totals row (oh and no emojis in cli output, not here, not "
+            "in anything I write — plain markers like [OK ] and [WARN] are what I want)",
+            "emojis",
+        ),
+        # a setting "fixed at" a value is not a fix done
+        (
+            "quick note: the audio capture is fixed at 48 kHz on our rigs, independent of the "
+            "render rate, so don't resample in the recorder.",
+            "48 kHz",
+        ),
+        # what a question leaves stranded ("what colour a printout is in") is no work landed
+        (
+            "nice — btw i always export charts as SVG with the dark theme switched off, tired of "
+            "guessing what colour a printout is in — next add the legend",
+            "SVG",
+        ),
+    ],
+)
+def test_words_that_only_look_like_a_log_or_a_status_leave_the_rule(
+    message: str, word: str
+) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # what can always be done later is not decided
+        "first option — one package. moving it into a monorepo is something we can always do "
+        "later if it grows",
+        # another project's story, a move in a story of last winter
+        "ha, on Night Owl we cached every tile on disk and the phones ran out of space within a "
+        "week.",
+        "last winter we logged temperatures as strings and when the sensor firmware quietly "
+        "switched to floats nobody noticed for a month.",
+    ],
+)
+def test_what_is_put_off_or_told_of_another_time_is_not_kept(message: str) -> None:
+    assert _kept(message) == []

@@ -76,7 +76,9 @@ STATUS = re.compile(
     # out as in released, said of a version ("thiserror is out" rules a crate out)
     r"\b(?:v?\d+(?:\.\d+)+|release|version|build|beta|rc\d*|patch|hotfix) (?:is|are) out\b|"
     r"\bgoing (?:thru|through)\b|"
-    r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|fixed|"
+    # ("sampling is fixed at 30 Hz": a setting)
+    r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|"
+    r"fixed(?!\s+(?:at|to|on)\b)|"
     r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b"
     # (not a policy: "everything else is blocked at the firewall")
     r"(?!\s+(?:at|by) (?:the |our )?(?:firewall|proxy|gateway|vpn))|"
@@ -132,7 +134,10 @@ STATUS = re.compile(
     r"\bso far\b|\bhalfway\b|\bat this point\b|\balready \d+ ?%|"
     # a piece of work where it stands: "onboarding flow is in review", "invariant tests are
     # in, all green over 50k runs", "Tomasz left two comments"
-    r"\b(?:is|are) in (?:review|qa|testing|staging)\b|\b(?:is|are) in(?=\s*[,;]|\s*$)|"
+    # (not a question's stranded "in": "guessing what tz a screenshot is in")
+    r"\b(?:is|are) in (?:review|qa|testing|staging)\b|"
+    r"\b(?:it|that|this|they|everything|(?:the|our|my|your) (?:[\w-]+ ){0,2}[\w-]+) (?:is|are) "
+    r"in(?=\s*[,;]|\s*$)|"
     r"\ball green\b|\bleft (?:\w+ )?(?:comments?|notes?|a review)\b|"
     # when something of the moment is due: "deadline is in 9 days", "the demo's due friday"
     r"\b(?:deadline|due date|launch|demo|freeze|cutoff|cut-off|submission|presentation)s?\b"
@@ -205,6 +210,8 @@ PAST = re.compile(
     # nor a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
     r"(?!(?!.*\b(?:used to|(?:before|since) (?:we|i|the)|(?:first|original|old) version)\b)"
+    r"(?!^(?:\W*\w+,\s+)?last (?:spring|summer|autumn|fall|winter|year|month|week|quarter)\b"
+    r"(?!.*\b(?:always|never|every|now|ever since)\b))"
     r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
     # what must never happen, not what went wrong once: "i never want a locking build by
     # accident"
@@ -244,6 +251,9 @@ PAST = re.compile(
     r"\b(?:noticed|spotted|realized|realised|discovered|complained)"
     r"(?: (?:it|this|that|them))? when\b|"
     r"^before,\s+(?:i|we|they|the team)\s+(?:was|were|used to|had)\b|"
+    # another project's story: "funny, on Drift Kings we recorded only inputs"
+    r"^(?:\W*\w+,\s+)?on (?-i:[A-Z][\w-]*)(?: (?-i:[A-Z][\w-]*)){0,3},? (?:we|i|they) "
+    r"(?:\w+ed|had|ran|did|built|wrote|used|kept|went|made)\b|"
     r"experimented|we had|in (?:19|20)\d\d|(?:is|are|dates?) (?:back )?from (?:19|20)\d\d\b|"
     # what happened then, told as when: "…, when we sold everything through eventbrite"
     r"\bwhen (?:we|i|they|the team|the company) (?:still |first )?(?:\w{3,}ed|sold|ran|had|"

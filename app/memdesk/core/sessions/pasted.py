@@ -21,7 +21,8 @@ _LOG_LINE = re.compile(
     # a database's error report: "LINE 3:  WHERE …", "HINT:  No function matches …"
     r"(?-i:LINE \d+:|HINT:|DETAIL:|CONTEXT:|STATEMENT:|QUERY:|SQL state:|Character: \d)|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
-    r".*\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
+    # (a level tag among a log line's first fields; "markers like [ERR ] and [WARN]" is prose)
+    r"(?:\S+\s+){0,4}\[(?-i:ERROR|WARN|WARNING|INFO|DEBUG)\]|.*\S\s+\|\s+\S.*\s\|\s|"
     r"(?-i:\S+ (?:WARN|ERROR|INFO|DEBUG|FATAL|TRACE) )|"
     # a program's own complaint ("ld: symbol(s) not found for …", "bash: foo: command not found")
     r"(?-i:[a-z][\w.+-]{1,20}):(?: [\w()'.-]+:?){0,4}? (?:error|warning|fatal|undefined|cannot|"

@@ -23,7 +23,7 @@ UNDECIDED = re.compile(
     r"not a team (?:rule|decision)|personal (?:style|preference|taste)|their (?:wish|call|"
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see(?! why\b| where\b)|as gospel|been wrong before|"
-    r"grain of salt|on the table|"
+    r"grain of salt|on the table|can always\b[^.;]{0,40}\blater|"
     r"or might not|who knows(?=\s*[?.!,;]|\s*$)|torn between|kinda|"
     r"(?:kind|sort) of (?:want|prefer|like)|"
     r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
