@@ -290,3 +290,38 @@ def test_words_that_only_look_like_a_log_or_a_status_leave_the_rule(
 )
 def test_what_is_put_off_or_told_of_another_time_is_not_kept(message: str) -> None:
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what a rule says of whatever looks wrong is no state of now
+        (
+            "Dmitri Volkov maintains the pricing tables, so anything that looks wrong in the raw "
+            "prices goes to him rather than getting patched in our code.",
+            "Dmitri Volkov",
+        ),
+        # what not to do again, from now on
+        (
+            "sounds good, I'll test it (btw, from now on just show me the changed lines instead "
+            "of pasting the whole file again — much easier to review)",
+            "changed lines",
+        ),
+        # the common claim the person corrects is not their view
+        (
+            "the payment webhook only listens on /hooks/stripe, not /webhooks like every "
+            "tutorial says. can you add the signature check",
+            "/hooks/stripe",
+        ),
+    ],
+)
+def test_a_rule_beside_words_of_a_state_or_another_source_is_kept(message: str, word: str) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+def test_whatever_the_subject_is_no_dismissal() -> None:
+    message = (
+        "Whatever the chart, I stick to colourblind-safe palettes like viridis, so please don't "
+        "fall back to the default colours."
+    )
+    assert any("viridis" in f.content for f in gapfill.find([message]))

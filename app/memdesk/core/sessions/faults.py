@@ -113,7 +113,10 @@ MISBEHAVES = re.compile(
 _FAULT_WORDS = (
     r"fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|hang|hangs|"
     r"freezes|stuck|flaps?|flapping|flickers?|stutters?|lags?|janky|glitch\w*|"
-    r"overshoots?|undershoots?|drifts?|leaks?|leaking|drops|dropped|dropping|loses|lost|skips|"
+    r"overshoots?|undershoots?|drifts?|leaks?|leaking|"
+    # (not a delivery: "Navis drops the file into the bucket at 02:30")
+    r"drops(?!\s+(?:the|a|an|its|their|our|each|every)\s+[\w.-]+\s+(?:into|in|onto|to)\b)|"
+    r"dropped|dropping|loses|lost|skips|"
     r"skipped|ignores|ignored|misses|missed|duplicates?|duplicated|twice|rejects?|rejected|"
     r"declined|denied|refused|times out|timed out|hits? (?:a |the )?timeout|nan|inf|"
     r"undefined|exception|traceback|panics?|segfaults?|oom|out of memory|black screen|"

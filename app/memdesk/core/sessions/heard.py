@@ -127,7 +127,9 @@ APOLOGY = re.compile(
 )
 CANCEL = re.compile(
     r"^(?:never ?mind|scratch that|forget (?:it|that|what i said)|ignore (?:that|what i said)|"
-    r"whatever|not important|no worries|doesn't matter)\b|\bnever ?mind\b",
+    # ("whatever the figure, I stick to …" is no dismissal)
+    r"whatever(?!\s+(?:the|a|an|your|my|our|its|their|kind|type|language|tool|project)\b)|"
+    r"not important|no worries|doesn't matter)\b|\bnever ?mind\b",
     _I,
 )
 SARCASM = re.compile(

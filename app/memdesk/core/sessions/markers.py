@@ -209,6 +209,8 @@ DESCRIBES = re.compile(
 
 # How something is at the moment: "the README is outdated", "the spacing looks off".
 STATE = re.compile(
+    # (not what a rule says of whatever is so: "anything that looks wrong gets sent to her")
+    r"(?<!\bthat )(?<!\bwhich )(?<!\bwhatever )(?<!\banything )(?<!\bsomething )"
     r"\b(?:is|are|looks?|seems?|feels?)\s+(?:\w+\s+)?(?:outdated|broken|failing|wrong|off|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
     r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)|"

@@ -126,7 +126,10 @@ STATUS = re.compile(
     r"(?!\s+[\w-]+\s+(?:are|get|go|stay|must|should|always|never)\b)|"
     r"\b(?:pr|mr|pull request|merge request) ?#?\d+\b|\b(?:is|are) (?:getting|"
     r"looking|building|failing)\b|"
-    r"\bagain\b|\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
+    # ("from now on show me the diff instead of pasting the config again": what not to do
+    # anymore)
+    r"^(?!.*\b(?:from now on|going forward|in future|next time|instead of)\b).*?\bagain\b|"
+    r"\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
     # (not the way a thing is done: "index changes here are done only through sqitch")
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b"
     r"(?! by\b| (?:only|always|exclusively|through|via|using)\b)|\b(?:is|are) \w+ now\b|"

@@ -125,6 +125,10 @@ DISMISSED = re.compile(
     r"(?:,\s*|\s+)(?:even if|even though|whatever|no matter what|regardless of what|"
     r"despite what|never mind what)\s+[^.;,]{1,60}?\b(?:says?|said|wants?|recommends?|"
     r"suggests?|thinks?|prefers?|claims?|does|do)\b(?:\s+so\b)?|"
+    # "not /gripper/command like every tutorial says", "NOT at midnight like the old README
+    # claims"
+    r"(?<=\S)\s+like (?:every|the|some|most|all|many|a lot of) (?:[\w'-]+ ){0,3}?(?:says?|said|"
+    r"claims?|claimed|suggests?|suggested|recommends?|recommended)\b|"
     r"^(?:i know|i'm aware|i am aware|i reali[sz]e|granted)\b[^.;]{0,100}?,\s*but\s+"
     r"(?=(?:i|i'd|i'm|we|we're|we'd|here|in this|on this|our|my|for me)\b)",
     _I,
