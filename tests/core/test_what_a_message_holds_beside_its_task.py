@@ -325,3 +325,61 @@ def test_whatever_the_subject_is_no_dismissal() -> None:
         "fall back to the default colours."
     )
     assert any("viridis" in f.content for f in gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "the previous day's dumps" is a period, no story
+        (
+            "the backup job runs at 03:00 UTC, since the vendor only uploads the previous day's "
+            "dumps around 02:00.",
+            "03:00",
+        ),
+        # what "looks off" under an "if" is a condition
+        (
+            "Keiko Tanaka owns the customs feed on our side, so if the schema in the pdf looks "
+            "off to you she's the one to ask, not me.",
+            "Keiko Tanaka",
+        ),
+        # the rule before "anyway that's context" is kept, the ask after it is not
+        (
+            "Invoices go out through Postmark, port 587, never their REST api. anyway thats "
+            "context, what I actually need: figure out why the retry queue grows every night",
+            "Postmark",
+        ),
+    ],
+)
+def test_the_rule_is_kept_beside_a_condition_a_period_or_the_ask_after_it(
+    message: str, word: str
+) -> None:
+    kept = _kept(message)
+    assert any(word in k for k in kept), kept
+    assert not any("retry queue" in k for k in kept), kept
+
+
+def test_what_is_usually_done_by_a_time_is_a_habit_heard() -> None:
+    message = (
+        "the export job starts nightly at 01:00 on batch-02 through cron and is usually done by "
+        "3, so keep that window in mind for anything heavy."
+    )
+    assert any("01:00" in f.content for f in gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Now the cron: use schedule_from_partitions and set the timezone explicitly please.",
+        "also add TimeoutError... no wait, add our UpstreamGoneError to the retry list, not "
+        "TimeoutError",
+        "back in 2021 we ran all of it from a crontab on ops-01, and it fell over every DST "
+        "change, which is half the reason we moved to airflow in the first place",
+    ],
+)
+def test_an_ask_mended_or_a_story_of_a_move_is_not_kept(message: str) -> None:
+    assert _kept(message) == []
+
+
+def test_a_saying_about_the_moment_is_not_heard() -> None:
+    message = "lol, so much shorter than before. always a good day when we get to delete a module"
+    assert gapfill.find([message]) == []

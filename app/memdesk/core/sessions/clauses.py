@@ -363,6 +363,12 @@ _SO_FIX_NOW = re.compile(
     r"[^;]*$",
     _I,
 )
+# "…, so if the layout looks off to you he's the one who'll know": a condition, no state of now
+_IF_IT_LOOKS = re.compile(
+    r"\b(?:if|when|whenever|unless)\s+(?:[\w'-]+\s+){0,8}?(?:looks?|seems?|feels?|is|are)\s+"
+    r"(?:\w+\s+)?(?:off|wrong|broken|weird|missing|stale|confusing|failing|slow|flaky)\b",
+    _I,
+)
 # "all UI goes through the theme, don't style individual nodes": the way, and what not to do
 _AND_NOT_THIS = re.compile(
     r"^(?!(?:for|in|on|at|during|until|when|if|once)\b).*?,\s+(?:and\s+)?(?:don'?t|do not|never)"
@@ -439,7 +445,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     main = _ALSO_FINE.sub("", _LASTS.sub("", _REASON.sub("", chunk)))
     if habit := habit_when(main):
         main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
-    if markers.DESCRIBES.match(main) or markers.STATE.search(main):
+    if markers.DESCRIBES.match(main) or markers.STATE.search(_IF_IT_LOOKS.sub(" ", main)):
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None

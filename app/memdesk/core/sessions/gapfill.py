@@ -231,6 +231,13 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
 
 
 _CORRECTIONS = ("no_its", "actually", "its_not", "thats_wrong")
+# "…also add NullPointerException... no wait, add our MissingBinException, not NPE": the ask
+# mended, not a rule
+_MENDS_THE_ASK = re.compile(
+    r"^(?:\W*(?:no|wait|sorry|oops|actually)\b[,.!\s]*)+(?:please\s+)?(?:add|remove|use|make|put|"
+    r"change|set|call|move|rename|drop|keep|skip|catch|return|throw)\b",
+    re.IGNORECASE,
+)
 
 
 def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
@@ -238,7 +245,7 @@ def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
     as such ("no, we partition by farm_id and event_date, never per turbine")."""
     # ("no, postgres is off the table for us — …": what is ruled out is a rule too)
     ruled = STANDING.search(heard_here.said) or markers.RULED_OUT.search(heard_here.said)
-    if heard_here.confidence != HIGH or not ruled:
+    if heard_here.confidence != HIGH or not ruled or _MENDS_THE_ASK.match(heard_here.said):
         return kept
     return [
         replace(f, confidence=HIGH)

@@ -127,7 +127,8 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
 # followed by the next edit is a task's step, unless it says it lasts.
 _NEXT_EDIT = re.compile(
     r"(?:,\s*|\s+)and\s+(?:then\s+)?(?:remove|drop|delete|add|rename|fix|move|change|replace|"
-    r"update|rerun|run|make|put|wire|call|return|bump|push|commit)\b",
+    r"update|rerun|run|make|put|wire|call|return|bump|push|commit|set|configure|enable|disable|"
+    r"turn|switch)\b",
     _I,
 )
 _LASTS = re.compile(

@@ -174,7 +174,13 @@ REMINDER = re.compile(
 # the next piece of work: "anyway next thing: the badge should show the count" (what an aside
 # beside it tells is read on its own)
 NEXT_WORK = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:", _I
+    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:|"
+    # "anyway thats context, what I actually need: figure out why …"
+    r"^(?:(?:ok(?:ay)?|so|anyway|but),?\s+)*(?:that'?s|thats|that is) (?:all |just |the |some )?"
+    r"(?:context|background)\b|"
+    r"^(?:(?:ok(?:ay)?|so|anyway|now),?\s+)*what (?:i|we) (?:actually |really )?need"
+    r"(?: (?:now|today|from you))?(?: is)?\s*:",
+    _I,
 )
 # "every retry doubles the load, so...": a thought that trails off (asides._UNFINISHED is a
 # chunk cut before its noun, which joins the next one)
@@ -285,7 +291,10 @@ TASTE_FOR_THIS = re.compile(
 # What the agent just found, and the person's surprise at it: "ok unlimited by default, wild"
 REACTED = re.compile(
     r"^[^.;:!?]{1,60},\s+(?:wild|crazy|nuts|insane|wow|lol|huh|yikes|oof|wtf|fun|weird|"
-    r"interesting|bizarre|amazing|go figure)\W*$",
+    r"interesting|bizarre|amazing|go figure)\W*$|"
+    # a saying about the moment: "always a good day when we get to delete code"
+    r"^(?:(?:it's|its|it is)\s+)?always (?:a )?(?:good|great|nice|fun|happy|satisfying) "
+    r"(?:day|feeling|sign|thing|moment) when\b",
     _I,
 )
 # Delight at what was just shown, told with a taste: "oh nice, that's exactly the shape I like

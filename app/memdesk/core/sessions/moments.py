@@ -212,7 +212,8 @@ PAST = re.compile(
     r"[^.;]{0,60}\bfrom the old\b)"
     # nor a move, which says where things are now: "our wiki moved to wiki.orbis.local"
     # ("X used to run on cron before we migrated" is still the story of before)
-    r"(?!(?!.*\b(?:used to|(?:before|since) (?:we|i|the)|(?:first|original|old) version)\b)"
+    r"(?!(?!.*\b(?:used to|(?:before|since) (?:we|i|the)|(?:first|original|old) version|back in|"
+    r"in the first place)\b)"
     r"(?!^(?:\W*\w+,\s+)?last (?:spring|summer|autumn|fall|winter|year|month|week|quarter)\b"
     r"(?!.*\b(?:always|never|every|now|ever since)\b))"
     r".*\b(?:moved|migrated|switched) (?:over )?to\b)"
@@ -229,7 +230,7 @@ PAST = re.compile(
     # ("not the old with DAG() context manager" sets a way against the old one)
     # (nor what stays: "keep the old grid layout behind a setting")
     r"back when|in the old|(?<!not )(?<!instead of )(?<!over )(?<!than )(?<!keep )(?<!leave )"
-    r"the old|previous|"
+    r"the old|previous(?!\s+(?:day|night|week|month|year|run|hour|quarter)(?:'s)?\b)|"
     r"years ago|went out|"
     # before an event of the past, not a step: "before the migration", not "before the tests"
     r"before the (?:[\w-]+ ){0,2}?(?:migration|outage|incident|rewrite|move|upgrade|switch|"
