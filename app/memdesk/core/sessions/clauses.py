@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import asides, dislikes, embedded, heard, markers, pasted
+from memdesk.core.sessions import around, asides, dislikes, embedded, heard, markers, pasted
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.third_person import person
@@ -154,11 +154,11 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         )
         # "Inês is the head nurse and signs off on every template, so add her as reviewer on
         # this PR": what is asked for this PR follows from the statement, which holds
-        held = _SO_ASKED_NOW.sub("", sentence)
+        held = around.SO_ASKED_NOW.sub("", sentence)
         if why == "a question":
             # "I always go for server-rendered SVG, so could we drop the Chart.js hook?": the
             # question asks what follows from the rule told before it
-            held = _SO_ASKED_IF.sub("", sentence)
+            held = around.SO_ASKED_IF.sub("", sentence)
         if (
             why in ("said for the task at hand", "a question")
             and held != sentence
@@ -190,7 +190,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own
             chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
-            if len(chunks) == 1 and _before_its_story(_strip(sentence)):
+            if len(chunks) == 1 and around.before_its_story(_strip(sentence)):
                 why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
@@ -288,7 +288,7 @@ def _led_in_for_good(chunk: str) -> bool:
     """Whether the lead-in `_strip` takes off says the rest holds for good ("(and from now on
     please write conventional commits …")."""
     lead = LEAD_IN.match(_unwrapped(chunk.strip()))
-    return bool(lead and _STANDING.search(lead.group()))
+    return bool(lead and around.STANDING.search(lead.group()))
 
 
 def _strip(text: str) -> str:
@@ -340,75 +340,6 @@ _MARKERS_ONLY = re.compile(
 )
 # "– and this goes for every script you write for me –": how far, the rule in another chunk
 _HOW_FAR_ONLY = re.compile(rf"(?:and\s+)?(?:this|that|it){markers.POINTS_AHEAD}[^:;]*", _I)
-# "go into the private bucket, never the public one": one way, the other ruled out
-_ONE_NEVER_THE_OTHER = re.compile(
-    r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b", _I
-)
-_STANDING = re.compile(
-    r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
-    r"by default|no exceptions|non-negotiable|house style)\b",
-    _I,
-)
-# What to do about the task once the rule is told: "…signed off by Maggie before it merges,
-# so once it's fixed grab me before/after screenshots"
-_THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
-_SO_ASKED_NOW = re.compile(
-    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:add|put|tag|ping|cc|mention|"
-    r"assign|set|make|send|keep|use|ask|draft|write|open|loop)\b[^;]*$",
-    _I,
-)
-# "…, that's a park service requirement, so fix the labels": mending what breaks the rule now
-_SO_FIX_NOW = re.compile(
-    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:fix|correct|rename|rip|redo)\b"
-    r"[^;]*$",
-    _I,
-)
-# "…, so if the layout looks off to you he's the one who'll know": a condition, no state of now
-_IF_IT_LOOKS = re.compile(
-    r"\b(?:if|when|whenever|unless)\s+(?:[\w'-]+\s+){0,8}?(?:looks?|seems?|feels?|is|are)\s+"
-    r"(?:\w+\s+)?(?:off|wrong|broken|weird|missing|stale|confusing|failing|slow|flaky)\b",
-    _I,
-)
-# "all UI goes through the theme, don't style individual nodes": the way, and what not to do
-_AND_NOT_THIS = re.compile(
-    r"^(?!(?:for|in|on|at|during|until|when|if|once)\b).*?,\s+(?:and\s+)?(?:don'?t|do not|never)"
-    r"\s+(?!(?:knew|know|seen|saw|heard|thought|had|been|used|tried|noticed|got|managed|did)\b)"
-    r"[a-z]+\b",
-    _I,
-)
-_SO_ASKED_IF = re.compile(
-    r",\s+so\s+(?:could|can|would|should|shall)\s+(?:we|you|i)\b[^;?]*\?\s*$", _I
-)
-# "…, that's a park service requirement": the clause before is a rule someone set
-_REQUIRED = re.compile(
-    r",\s+(?:that's|that is|it's|it is|this is)\s+(?:a|an|our|the)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:requirement|regulation|mandate|policy|rule)\b",
-    _I,
-)
-# "…, so the formatting is skipped when the level is off": what follows from the rule says
-# nothing of whether it is one
-_REASON = re.compile(
-    r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$|"
-    r",\s+so\s+(?:the|its?|it's|that|this|there|nothing|everything)\s[^;]+$",
-    _I,
-)
-# "I'd rather not see Lombok …, records or plain getters are fine": what is allowed instead,
-# not how things are now
-_ALSO_FINE = re.compile(
-    r",\s+(?:but\s+)?(?!(?:they|it|that|this|these|those|everything|whatever|all)\b)[^,;]{1,60}?"
-    r"\s+(?:is|are)\s+(?:fine|ok|okay|good|allowed)"
-    r"(?:\s+(?:too|with me|by me|though))?\s*$",
-    _I,
-)
-# "…, that won't change": said to last, not a fault ("it won't start")
-_LASTS = re.compile(
-    r",?\s+(?:and\s+)?(?:that|this|it|those|these)(?:'s| is| are)?\s+(?:won'?t|will not|"
-    r"(?:is|are)n'?t going to|(?:is|are) not going to|never|not going to|not gonna|won'?t ever)"
-    r"\s+change\b[^,;]*$",
-    _I,
-)
-
-
 # "('b3' instead of 'B3')": an example of what is seen, one value for another, no clause
 _VALUE = r"[\"'`]?[\w.:/-]+[\"'`]?"
 _ONE_FOR_ANOTHER = re.compile(
@@ -432,7 +363,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return None
     why = heard.not_a_statement(chunk)
     if why == "a past event":
-        chunk, why = _before_its_story(chunk), None
+        chunk, why = around.before_its_story(chunk), None
     if why or not chunk:
         return None
     if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
@@ -442,10 +373,10 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
         return None  # "anywhere, not just here": how far, said of a statement cut away
     # what the reason after the rule says is no state of the rule ("…, because CI is slow")
-    main = _ALSO_FINE.sub("", _LASTS.sub("", _REASON.sub("", chunk)))
+    main = around.ALSO_FINE.sub("", around.LASTS.sub("", around.REASON.sub("", chunk)))
     if habit := habit_when(main):
         main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
-    if markers.DESCRIBES.match(main) or markers.STATE.search(_IF_IT_LOOKS.sub(" ", main)):
+    if markers.DESCRIBES.match(main) or markers.STATE.search(around.IF_IT_LOOKS.sub(" ", main)):
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None
@@ -453,7 +384,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     body = (
         _TAIL_TASK.sub("", chunk).strip(" ,")
         if task
-        else _SO_FIX_NOW.sub("", _THEN_THIS_TIME.sub("", chunk))
+        else around.SO_FIX_NOW.sub("", around.THEN_THIS_TIME.sub("", chunk))
     )
     about_user = bool(
         re.match(r"(?:i|i'm|i'd|my)\b", body, _I)
@@ -465,7 +396,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         markers.GENERAL.search(body)
         or markers.RULED_OUT.search(body)
         or heard.WHENEVER_YOU.match(body)
-        or _REQUIRED.search(body)
+        or around.REQUIRED.search(body)
     )
     if first_person and not task:
         return _heard(HIGH, "preference", body, sentence, about_user)
@@ -473,7 +404,11 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return _heard(HIGH, "fact", body, sentence, about_user=False)
     # "Going forward, please write the patterns anchored": a request for every time after
     # this one is a rule, however politely asked (the lead-in is off `chunk` by now)
-    standing = _STANDING.search(body) or _STANDING.match(sentence.strip(" ([*_")) or led_in_for_good
+    standing = (
+        around.STANDING.search(body)
+        or around.STANDING.match(sentence.strip(" ([*_"))
+        or led_in_for_good
+    )
     if task and standing and not markers.DEICTIC_START.match(body):
         return _heard(HIGH, "preference", body, sentence, about_user)
     if general:
@@ -487,9 +422,9 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
             markers.TIED.search(sentence)
             or markers.RULED_OUT.search(body)
             or heard.WHENEVER_YOU.match(body)
-            or _ONE_NEVER_THE_OTHER.search(body)
-            or _AND_NOT_THIS.search(body)
-            or _REQUIRED.search(body)
+            or around.ONE_NEVER_THE_OTHER.search(body)
+            or around.AND_NOT_THIS.search(body)
+            or around.REQUIRED.search(body)
         )
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
@@ -503,36 +438,6 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     return None
-
-
-# Where a story told after a statement starts: ", ops moved it last year", " (since 2022"
-_STORY_TOLD_AFTER = re.compile(r",\s+|\s+\(|\s+[—–]\s+|;\s+|\s+(?=since\b)", _I)
-
-
-def _before_its_story(chunk: str) -> str:
-    """What holds before the story of how it came to be ("it's gRPC only, the REST gateway
-    got switched off last quarter"); empty when the story is all there is."""
-    for cut in reversed(list(_STORY_TOLD_AFTER.finditer(chunk))):
-        head, tail = chunk[: cut.start()], chunk[cut.end() :]
-        if tail.startswith("and ") or heard.not_a_statement(tail.strip(" ()")) != "a past event":
-            continue
-        if head.count("(") > head.count(")"):
-            head = head[: head.rindex("(")]
-        head = head.strip(" ,;—–")
-        holds = _HOLDS_NOW.search(head) and not _WAS.search(head)
-        return head if holds and len(head.split()) >= 4 and not heard.not_a_statement(head) else ""
-    return ""
-
-
-# What holds now, not how things went: "it's gRPC only", "sarama is off the table"
-_HOLDS_NOW = re.compile(
-    r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
-    r"runs?|lives?|goes|go)\b|'s\b|'re\b",
-    _I,
-)
-_WAS = re.compile(
-    r"\b(?:was|were|had|did|(?:have|has|'ve) \w+ed)\b|^(?:before|twice|once|back|last)\b", _I
-)
 
 
 def _asked(chunk: str) -> bool:

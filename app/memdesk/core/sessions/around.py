@@ -1,0 +1,111 @@
+"""What is told around a statement in the same clause, read before the clause is judged: the
+reason after it ("…, because CI is slow"), the ask that follows from it ("…, so add her as
+reviewer"), what else is fine, that it is said to last, what ties it to a rule ("…, that's a
+park service requirement", "…, never raw fetch"), and the story of how it came to be ("it's
+REST only, the SOAP endpoint got retired last spring")."""
+
+from __future__ import annotations
+
+import re
+
+from memdesk.core.sessions import heard
+
+_I = re.IGNORECASE
+
+# "go into the private bucket, never the public one": one way, the other ruled out
+ONE_NEVER_THE_OTHER = re.compile(
+    r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b", _I
+)
+STANDING = re.compile(
+    r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
+    r"by default|no exceptions|non-negotiable|house style)\b",
+    _I,
+)
+# What to do about the task once the rule is told: "…signed off by Maggie before it merges,
+# so once it's fixed grab me before/after screenshots"
+THEN_THIS_TIME = re.compile(r",\s+so\s+(?:once|as soon as)\s.*$", _I)
+SO_ASKED_NOW = re.compile(
+    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:add|put|tag|ping|cc|mention|"
+    r"assign|set|make|send|keep|use|ask|draft|write|open|loop)\b[^;]*$",
+    _I,
+)
+# "…, that's a park service requirement, so fix the labels": mending what breaks the rule now
+SO_FIX_NOW = re.compile(
+    r",\s+so\s+(?:please\s+|pls\s+|can you\s+|could you\s+)?(?:fix|correct|rename|rip|redo)\b"
+    r"[^;]*$",
+    _I,
+)
+# "…, so if the layout looks off to you he's the one who'll know": a condition, no state of now
+IF_IT_LOOKS = re.compile(
+    r"\b(?:if|when|whenever|unless)\s+(?:[\w'-]+\s+){0,8}?(?:looks?|seems?|feels?|is|are)\s+"
+    r"(?:\w+\s+)?(?:off|wrong|broken|weird|missing|stale|confusing|failing|slow|flaky)\b",
+    _I,
+)
+# "all UI goes through the theme, don't style individual nodes": the way, and what not to do
+AND_NOT_THIS = re.compile(
+    r"^(?!(?:for|in|on|at|during|until|when|if|once)\b).*?,\s+(?:and\s+)?(?:don'?t|do not|never)"
+    r"\s+(?!(?:knew|know|seen|saw|heard|thought|had|been|used|tried|noticed|got|managed|did)\b)"
+    r"[a-z]+\b",
+    _I,
+)
+SO_ASKED_IF = re.compile(
+    r",\s+so\s+(?:could|can|would|should|shall)\s+(?:we|you|i)\b[^;?]*\?\s*$", _I
+)
+# "…, that's a park service requirement": the clause before is a rule someone set
+REQUIRED = re.compile(
+    r",\s+(?:that's|that is|it's|it is|this is)\s+(?:a|an|our|the)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:requirement|regulation|mandate|policy|rule)\b",
+    _I,
+)
+# "…, so the formatting is skipped when the level is off": what follows from the rule says
+# nothing of whether it is one
+REASON = re.compile(
+    r",?\s+(?:because|since|as|so that|given that)\s+[^,;]+$|"
+    r",\s+so\s+(?:the|its?|it's|that|this|there|nothing|everything)\s[^;]+$",
+    _I,
+)
+# "I'd rather not see Lombok …, records or plain getters are fine": what is allowed instead,
+# not how things are now
+ALSO_FINE = re.compile(
+    r",\s+(?:but\s+)?(?!(?:they|it|that|this|these|those|everything|whatever|all)\b)[^,;]{1,60}?"
+    r"\s+(?:is|are)\s+(?:fine|ok|okay|good|allowed)"
+    r"(?:\s+(?:too|with me|by me|though))?\s*$",
+    _I,
+)
+# "…, that won't change": said to last, not a fault ("it won't start")
+LASTS = re.compile(
+    r",?\s+(?:and\s+)?(?:that|this|it|those|these)(?:'s| is| are)?\s+(?:won'?t|will not|"
+    r"(?:is|are)n'?t going to|(?:is|are) not going to|never|not going to|not gonna|won'?t ever)"
+    r"\s+change\b[^,;]*$",
+    _I,
+)
+
+
+# Where a story told after a statement starts: ", ops moved it last year", " (since 2022"
+_STORY_TOLD_AFTER = re.compile(r",\s+|\s+\(|\s+[—–]\s+|;\s+|\s+(?=since\b)", _I)
+
+
+def before_its_story(chunk: str) -> str:
+    """What holds before the story of how it came to be ("it's gRPC only, the REST gateway
+    got switched off last quarter"); empty when the story is all there is."""
+    for cut in reversed(list(_STORY_TOLD_AFTER.finditer(chunk))):
+        head, tail = chunk[: cut.start()], chunk[cut.end() :]
+        if tail.startswith("and ") or heard.not_a_statement(tail.strip(" ()")) != "a past event":
+            continue
+        if head.count("(") > head.count(")"):
+            head = head[: head.rindex("(")]
+        head = head.strip(" ,;—–")
+        holds = _HOLDS_NOW.search(head) and not _WAS.search(head)
+        return head if holds and len(head.split()) >= 4 and not heard.not_a_statement(head) else ""
+    return ""
+
+
+# What holds now, not how things went: "it's gRPC only", "sarama is off the table"
+_HOLDS_NOW = re.compile(
+    r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
+    r"runs?|lives?|goes|go)\b|'s\b|'re\b",
+    _I,
+)
+_WAS = re.compile(
+    r"\b(?:was|were|had|did|(?:have|has|'ve) \w+ed)\b|^(?:before|twice|once|back|last)\b", _I
+)
