@@ -383,3 +383,37 @@ def test_an_ask_mended_or_a_story_of_a_move_is_not_kept(message: str) -> None:
 def test_a_saying_about_the_moment_is_not_heard() -> None:
     message = "lol, so much shorter than before. always a good day when we get to delete a module"
     assert gapfill.find([message]) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what holds, then what it explains now
+        (
+            "Staging Redis for the scheduler sits behind a proxy on 6380, not 6379 — that's why "
+            "the worker can't connect. fix REDIS_URL in the env template pls",
+            "6380",
+        ),
+        # a machine held on a version is a pin, not stuck
+        (
+            "The till is an old Mac mini stuck on macOS 12 and it's not getting upgraded, so "
+            "nothing that needs Swift 5.9. bump the deployment target to match please",
+            "macOS 12",
+        ),
+    ],
+)
+def test_a_fact_beside_its_consequence_or_a_pinned_machine_is_kept(message: str, word: str) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok friday I'll hook up the invoices and then maybe look at refunds. commit what we have "
+        "with a clear message pls",
+        "put the screen in src/desk/app.py and keep render() small",
+        "the kiosk keeps getting stuck on the splash screen",
+    ],
+)
+def test_an_ask_on_the_work_at_hand_is_not_kept(message: str) -> None:
+    assert _kept(message) == []

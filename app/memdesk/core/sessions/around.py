@@ -90,7 +90,8 @@ def before_its_story(chunk: str) -> str:
     got switched off last quarter"); empty when the story is all there is."""
     for cut in reversed(list(_STORY_TOLD_AFTER.finditer(chunk))):
         head, tail = chunk[: cut.start()], chunk[cut.end() :]
-        if tail.startswith("and ") or heard.not_a_statement(tail.strip(" ()")) != "a past event":
+        told = heard.not_a_statement(tail.strip(" ()"))
+        if tail.startswith("and ") or not (told == "a past event" or _THATS_WHY.match(tail)):
             continue
         if head.count("(") > head.count(")"):
             head = head[: head.rindex("(")]
@@ -101,9 +102,11 @@ def before_its_story(chunk: str) -> str:
 
 
 # What holds now, not how things went: "it's gRPC only", "sarama is off the table"
+# what follows from it now: "…, not 5432 — that's why the integration job can't connect"
+_THATS_WHY = re.compile(r"(?:that'?s|thats|which is|this is) why\b", _I)
 _HOLDS_NOW = re.compile(
     r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
-    r"runs?|lives?|goes|go)\b|'s\b|'re\b",
+    r"runs?|lives?|goes|go|sits?|listens?|points?|stays?|belongs?)\b|'s\b|'re\b",
     _I,
 )
 _WAS = re.compile(

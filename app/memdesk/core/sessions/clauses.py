@@ -117,6 +117,8 @@ _WRONG_NOW = "what is wrong now"
 # then asked about
 _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
+# what a statement's story or its consequence now reads as, told after it
+_TOLD_AFTER = ("a past event", _WRONG_NOW)
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
 
 
@@ -190,8 +192,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own
             chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
-            if len(chunks) == 1 and around.before_its_story(_strip(sentence)):
-                why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
+        if why in _TOLD_AFTER and len(chunks) == 1 and around.before_its_story(_strip(sentence)):
+            why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -362,7 +364,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4:
         return None
     why = heard.not_a_statement(chunk)
-    if why == "a past event":
+    if why in _TOLD_AFTER:
         chunk, why = around.before_its_story(chunk), None
     if why or not chunk:
         return None

@@ -112,7 +112,9 @@ MISBEHAVES = re.compile(
 # with 413"): only what makes it a rule keeps it ("must", "so keep …", "we …", "I always …").
 _FAULT_WORDS = (
     r"fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|hang|hangs|"
-    r"freezes|stuck|flaps?|flapping|flickers?|stutters?|lags?|janky|glitch\w*|"
+    # (not a pin: "a Raspberry Pi 4 stuck on python 3.11")
+    r"freezes|stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|flaps?|flapping|flickers?|"
+    r"stutters?|lags?|janky|glitch\w*|"
     r"overshoots?|undershoots?|drifts?|leaks?|leaking|"
     # (not a delivery: "Navis drops the file into the bucket at 02:30")
     r"drops(?!\s+(?:the|a|an|its|their|our|each|every)\s+[\w.-]+\s+(?:into|in|onto|to)\b)|"

@@ -89,6 +89,11 @@ _STATE = re.compile(
     r"finished|merged|deployed now|gone|back|confusing|outdated|annoying|great)\b",
     _I,
 )
+_ASKED_ON = re.compile(
+    r"(?:commit|push|merge|run|put|send|write|save|ship|copy|paste|check|test|try|do|make|add|"
+    r"move)\s+(?:what|it|this|that|them|everything|all)\b",
+    _I,
+)
 # Subjects that name the task's own artefacts, not a lasting part of the environment.
 _TASK_SUBJECT = re.compile(
     r"^(?:it|this|that|these|those|they|he|she|you|there|both|either|neither|each of (?:them|"
@@ -103,6 +108,8 @@ def _general_use(match: re.Match[str], body: str) -> str | None:
     what = match["x"]
     if _TASK_PLACE.search(what):
         return None
+    if re.search(r"\w\(\)", what):
+        return MEDIUM  # "keep compose() small": the function in front of us
     # "keep your answers short" is about every answer; "keep your fix small", about this one
     if re.match(_DEICTIC, what, _I) and not re.match(r"your [\w-]+s\b", what, _I):
         return None
@@ -149,6 +156,8 @@ def _fact(match: re.Match[str], body: str) -> str | None:
     subject, rest = match["s"].strip(), match["rest"]
     if _TASK_SUBJECT.match(subject) or _STATE.match(rest.strip()) or _PERSONAL.match(subject):
         return None
+    if _ASKED_ON.match(subject):
+        return None  # "commit what we have with a decent msg": an ask, not a subject
     if re.search(r"\b(?:will|going to|was|were|used to)\b", match["v"], _I):
         return None
     return HIGH

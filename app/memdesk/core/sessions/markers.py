@@ -85,7 +85,8 @@ VALUE = re.compile(
     r"\b[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\b|\b(?:https?|s3|gs)://\S+|(?:^|\s)~?/[\w./-]+|"
     # a quantity in any case: "10MB", "16 GB", "4g"
     r"#[\w-]{2,}|\b[A-Z][A-Z0-9_]{3,}\b|\b\d+\s?(?i:cores?|gb|mb|kb|tb|g|minutes?|hours?|"
-    r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|"
+    r"seconds?|levels?|nodes?|replicas?|ms|fps|hz|khz|mhz|ghz|v|mah|rpm|requests?|workers?|h|hrs?|"
+    r"mins?|"
     r"threads?|users?|days?|weeks?)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
     r"\b(?:weekly|nightly|daily|hourly|every other \w+)\b|\b\d\d?:\d\d\b|"
     r"\b\d+x\d+\b|"  # a size: "320x180", "1920x1080"
@@ -187,7 +188,8 @@ IMPERATIVE = re.compile(
 # PDF job is stuck retrying, see why".
 PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
-    r"stuck|janky|laggy|glitch\w*|misbehav\w*|doesn't work|does not work|"
+    r"stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|janky|laggy|glitch\w*|misbehav\w*|"
+    r"doesn't work|does not work|"
     # (not who refuses: "museum IT won't re-image the kiosks" is how things are kept)
     r"(?<!(?-i:[A-Z]{2}) )(?<!\bthey )(?<!\bshe )(?<!\bhe )(?<!\blegal )(?<!\bclient )"
     r"(?<!\bcouncil )(?<!\bvendor )(?<!\bsecurity )(?<!\bfinance )(?<!\bteam )(?<!\bboard )"
@@ -263,6 +265,8 @@ TIED = re.compile(
     # told to last: "…, and it's not changing"
     r"(?:it|that|this)(?:'s| is) not (?:going to |gonna )?chang(?:e|ing)|"
     r"(?:it|that|this) (?:won'?t|will not) change|"
+    r"(?:it|that|this|they)(?:'s| is|'re| are) not (?:getting|being|going to be) "
+    r"(?:upgraded|updated|replaced|changed|moved)|"
     r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
     r"[\w-]+'s (?:rule|policy|convention)|"
     r"prod|production|staging|ci|i|i'm|i'd|my|me|"
