@@ -417,3 +417,44 @@ def test_a_fact_beside_its_consequence_or_a_pinned_machine_is_kept(message: str,
 )
 def test_an_ask_on_the_work_at_hand_is_not_kept(message: str) -> None:
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # the reason after a rule is no state of now
+        (
+            "Alembic migrations in this repo get written by hand, we don't commit the "
+            "autogenerate output because it keeps dropping the partial index on orders.",
+            "by hand",
+        ),
+        # a box held on a version is pinned
+        (
+            "the scanner runs on the warehouse's old thin client and that box is stuck on python "
+            "3.8, so keep the syntax compatible with that.",
+            "python 3.8",
+        ),
+        # "a window of 7 days is 1008 steps" is no progress count
+        (
+            "For the record: sensor data arrives in 10-minute buckets per site, not hourly, so a "
+            "window of 7 days is 1008 steps.",
+            "10-minute",
+        ),
+    ],
+)
+def test_a_rule_beside_its_reason_a_pin_or_a_count_is_kept(message: str, word: str) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # one more item of the change asked for, cut at its "and"
+        "make the overdue badge orange and keep paid green. file is src/Badge.tsx",
+        # a plan told without its "I'm"
+        "next I'm probably going to add streaks. gonna run it by the club at thursday's meeting "
+        "before we build any of it though",
+    ],
+)
+def test_an_item_of_a_change_or_a_plan_is_not_kept(message: str) -> None:
+    assert _kept(message) == []

@@ -81,6 +81,32 @@ LASTS = re.compile(
 )
 
 
+# "…, flip it to a plain if/else", "…because they keep dropping the index": the ask on the
+# work at hand, or the reason, said after the rule
+_FIX_IT = re.compile(
+    r",\s+(?:so\s+)?(?:please\s+)?(?:fix|correct|rename|redo|flip|swap|change|convert|turn|"
+    r"rewrite) (?:it|them|this|that|those|these)\b[^;]*$",
+    _I,
+)
+
+
+# (not a time: "nobody has opened since 2023")
+_BECAUSE = re.compile(
+    r",?\s+(?:because|since(?!\s+(?:(?:19|20)\d\d|last|then|yesterday|\w+ ago)\b)|given that)"
+    r"\s+[^,;]+$",
+    _I,
+)
+
+
+def without_what_follows(chunk: str) -> str:
+    """The statement without the reason or the ask on the work at hand said after it, when
+    what is left states something on its own; empty otherwise."""
+    head = _FIX_IT.sub("", _BECAUSE.sub("", chunk)).strip(" ,;")
+    if head == chunk.strip(" ,;") or len(head.split()) < 4 or heard.not_a_statement(head):
+        return ""
+    return head
+
+
 # Where a story told after a statement starts: ", ops moved it last year", " (since 2022"
 _STORY_TOLD_AFTER = re.compile(r",\s+|\s+\(|\s+[—–]\s+|;\s+|\s+(?=since\b)", _I)
 

@@ -119,6 +119,8 @@ _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
 # what a statement's story or its consequence now reads as, told after it
 _TOLD_AFTER = ("a past event", _WRONG_NOW)
+_FOR_NOW = "said for the task at hand"
+_WHAT_IS_SO_NOW = "how things are at the moment"
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
 
 
@@ -194,6 +196,12 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why in _TOLD_AFTER and len(chunks) == 1 and around.before_its_story(_strip(sentence)):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
+        if (
+            why in (*_TOLD_AFTER, _FOR_NOW, _WHAT_IS_SO_NOW)
+            and len(chunks) == 1
+            and around.without_what_follows(_strip(sentence))
+        ):
+            why = None  # "we don't commit the diffs because they keep dropping the index"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -365,7 +373,9 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return None
     why = heard.not_a_statement(chunk)
     if why in _TOLD_AFTER:
-        chunk, why = around.before_its_story(chunk), None
+        chunk, why = around.before_its_story(chunk) or around.without_what_follows(chunk), None
+    elif why in (_FOR_NOW, _WHAT_IS_SO_NOW):
+        chunk, why = around.without_what_follows(chunk), None
     if why or not chunk:
         return None
     if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(

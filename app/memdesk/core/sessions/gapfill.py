@@ -370,6 +370,14 @@ _FROM_NOW_ON = re.compile(
 )
 
 
+# a change asked for, cut from what follows it at an "and" (no full stop)
+_SAME_CHANGE = re.compile(
+    r"^\W*(?:please\s+)?(?:make|change|move|set|turn|rename|swap|switch|paint|colou?r)\b"
+    r"[^.!?]*$",
+    re.IGNORECASE,
+)
+
+
 def _asked_now(finding: Finding) -> Finding:
     asked_for_good = _FROM_NOW_ON.match(finding.sentence)
     if finding.confidence == HIGH and (
@@ -419,6 +427,9 @@ def _in_message(parts: list[str]) -> list[Finding]:
         finding = _match(sentence)
         if finding is None:
             continue
+        if n and _SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):
+            # "make no-show amber and keep cancelled red": one more item of the change asked
+            finding = at_most_medium(finding)
         following = parts[n + 1] if n + 1 < len(parts) else ""
         if (
             finding.pattern in _NOT_THIS

@@ -37,7 +37,10 @@ LOOKED_BACK = re.compile(
 # How things are at the moment: "the deploy is done, port 8080 is open now".
 STATUS = re.compile(
     # progress, and a step done: "Thirty-one of the 58 views are converted", "Pilot done: …"
-    r"\b(?:\w+(?:-\w+)?|\d+) of (?:the )?\d+ [\w-]+ (?:are|is|have|has)\b|"
+    # (not "the lookback of 28 days is 2688 steps": a count comes first)
+    r"\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty|"
+    r"hundred|half|most|all|some|none|few|many)(?:-\w+)?|\d+) of (?:the )?\d+ [\w-]+ "
+    r"(?:are|is|have|has)\b|"
     # what a run showed: "3 of the 5 watered plots come back dry"
     r"\b\d+ of (?:the )?\d+ (?:[\w-]+ ){1,2}(?:come|came|fail|failed|pass|passed|show|showed|"
     r"go|went|get|got|end up|ended up|stay|stayed|break|broke|turn|turned)\b|"
@@ -79,7 +82,8 @@ STATUS = re.compile(
     # ("sampling is fixed at 30 Hz": a setting)
     r"\b(?:is|are) (?:now )?(?:rebooted|restarted|uploaded|approved|rolled back|reverted|"
     r"fixed(?!\s+(?:at|to|on)\b)|"
-    r"resolved|finished|queued|warm|cold|stuck|blocked|waiting|pending|broken|down)\b"
+    r"resolved|finished|queued|warm|cold|stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|blocked|"
+    r"waiting|pending|broken|down)\b"
     # (not a policy: "everything else is blocked at the firewall")
     r"(?!\s+(?:at|by) (?:the |our )?(?:firewall|proxy|gateway|vpn))|"
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"

@@ -39,6 +39,7 @@ UNDECIDED = re.compile(
     r"^i'?ll (?!always|never)\w+|"
     # a plan of the person's: "I'm going to try to finish the chapter by May", "my plan is to …"
     r"^(?:i'?m|i am|we'?re|we are) (?:going to|gonna|planning to|hoping to) (?!always|never)|"
+    r"^(?:gonna|going to) (?!always|never|need\b|have to\b)|"
     r"^(?:my|our|the) plan (?:for [\w ]{1,20} )?is to (?!always|never)|"
     # the person's next steps: "once staging is up i'll smoke test the email and open the PR"
     r"^(?:once|after|as soon as|when|before|then|next|afterwards|after that)\b[^.;]{0,100}?"
