@@ -458,3 +458,40 @@ def test_a_rule_beside_its_reason_a_pin_or_a_count_is_kept(message: str, word: s
 )
 def test_an_item_of_a_change_or_a_plan_is_not_kept(message: str) -> None:
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # "the claims schema" names insurance claims, no one's claim
+        (
+            "the staging oracle for the claims schema listens on 15210, not the default 1521. can "
+            "you fix the datasource config",
+            "15210",
+        ),
+        # what it probably explains is the hedge, not the fact
+        (
+            "Staging's session Redis listens on 6390, not 6379, which is probably also why the "
+            "login tests can't connect. Can you fix the test profile?",
+            "6390",
+        ),
+    ],
+)
+def test_a_fact_beside_a_noun_claim_or_a_hedged_consequence_is_kept(
+    message: str, word: str
+) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The totals diff looks like a timezone thing to me, not a bug.",
+        "ok so where we are: the cleaned export is in data/clean/orders_2024.parquet, ~90k rows. "
+        "load it and show me the nulls",
+        "heads up, the lab printer is pointed at the backup queue until Sam's done with the "
+        "firmware update",
+    ],
+)
+def test_a_verdict_a_status_or_a_stopgap_is_not_kept(message: str) -> None:
+    assert _kept(message) == []

@@ -129,7 +129,7 @@ def before_its_story(chunk: str) -> str:
 
 # What holds now, not how things went: "it's gRPC only", "sarama is off the table"
 # what follows from it now: "…, not 5432 — that's why the integration job can't connect"
-_THATS_WHY = re.compile(r"(?:that'?s|thats|which is|this is) why\b", _I)
+_THATS_WHY = re.compile(r"(?:that'?s|thats|which is|this is)(?:\s+\w+ly)?(?:\s+also)?\s+why\b", _I)
 _HOLDS_NOW = re.compile(
     r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
     r"runs?|lives?|goes|go|sits?|listens?|points?|stays?|belongs?)\b|'s\b|'re\b",

@@ -64,6 +64,7 @@ FRAMING = (
 # the rules of `heard` read them.
 NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
+    "where (?:we|i|things) (?:are|stand)|"
     "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
     "(?:we're|we are|i'm|i am) an?|plan|[\\w-]+'s (?:view|take|opinion|position|stance)"
 )
@@ -118,7 +119,7 @@ _WRONG_NOW = "what is wrong now"
 _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
 # what a statement's story or its consequence now reads as, told after it
-_TOLD_AFTER = ("a past event", _WRONG_NOW)
+_TOLD_AFTER = ("a past event", _WRONG_NOW, "a condition or a hedge")
 _FOR_NOW = "said for the task at hand"
 _WHAT_IS_SO_NOW = "how things are at the moment"
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)

@@ -221,6 +221,8 @@ STATE = re.compile(
     r"(?:outdated|broken|failing|wrong|off|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
     r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)|"
+    # a verdict on what is in front of us: "the diff looks like a rounding thing to me"
+    r"\b(?:looks?|seems?|sounds?) like\b[^.;]{1,40}?\bto (?:me|us)\b|"
     # a verdict on what was just run: "the rule fires fine", "it compiles ok now"
     r"\b\w+s (?:fine|ok|okay|great|well)(?: now)?[.!]*$",
     _I,

@@ -124,6 +124,8 @@ STATUS = re.compile(
     r"restarting|rebuilding|refreshing|deploying|migrating|draining|rolling)\b|"
     r"\bout of the [\w -]{1,20}pool\b|"
     r"^now\b(?!,?\s+(?:that|we|i|you|let's|please)\b)|"
+    # "ok so where we are: the raw extract is in data/raw/…"
+    r"^(?:(?:ok(?:ay)?|so|right),?\s+)*(?:here's |this is )?where (?:we|i|things) (?:are|stand)\b|"
     r"(?<!\bgets )(?<!\bget )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )"
     r"\b(?:passed|failed|succeeded|finished|completed|timed out|went green|went red)\b"
     # (what is done with the ones that failed: "failed rows are always flagged")

@@ -19,6 +19,10 @@ _THINGS_THAT_SHOW = (
     "axis label labels header heading title button screen banner tooltip badge sign footer "
     "legend column field placeholder prompt dialog popup toast error log output subject"
 ).split()
+# "claims" as a noun is no one's view: "the claims db", "insurance claims"
+_CLAIMS_NOT_A_NOUN = "".join(
+    rf"(?<!\b{word} )" for word in "the our of for my your their her his insurance".split()
+)
 _SHOWS_TEXT = "".join(rf"(?<!\b{thing} )" for thing in _THINGS_THAT_SHOW)
 REPORTED = re.compile(
     r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki|"
@@ -53,7 +57,9 @@ REPORTED = re.compile(
     r"\b(?:" + _SAY_NOT_A_NOUN + r"says?|said|"
     r"thinks?|thought|keeps? (?:pushing|saying|asking|insisting)|wants?|"
     # ("the audit team insists on it": what we do, held to by who checks it)
-    r"insists?(?! on (?:it|that|this|them)\b)|argues?|argued|suggest(?:s|ed)?|claims?|"
+    r"insists?(?! on (?:it|that|this|them)\b)|argues?|argued|suggest(?:s|ed)?|"
+    + _CLAIMS_NOT_A_NOUN
+    + r"claims?|"
     r"believes?|swears?|swore|recommends?|"
     r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out|"
     r"(?:never |always )?trusted|swore by)\b|"
@@ -72,7 +78,9 @@ REPORTED = re.compile(
     r"documentation|readme|runbook|handbook|playbook|policy|conventions?|standards?|rules|"
     r"wiki))\b)(?:[\w'’.,-]+\s+){0,7}?"
     + _SHOWS_TEXT
-    + r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|claims|claimed|"
+    + r"(?:always\s+|often\s+|once\s+|still\s+|kept\s+|keeps\s+)?(?:says|said|"
+    + _CLAIMS_NOT_A_NOUN
+    + r"claims|claimed|"
     r"swears|swore|thinks|thought|argues|argued|insists(?! on (?:it|that|this|them)\b)|insisted|"
     r"reckons|believes|believed|"
     r"suggests|suggested|recommends|recommended|preaches|preached|is convinced|was convinced|"

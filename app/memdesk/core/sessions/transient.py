@@ -63,6 +63,8 @@ TRANSIENT = re.compile(
     r"experiment|screenshot)\b|"
     r"while (?:we|i) (?:debug|test|investigate|wait|try)\w*|for the prototype|"
     r"temporarily|not yet|just this once|until (?:we|i|the|then)\b|later on|for a while|"
+    # "staging is pointed at gw-02 until he's done"
+    r"until (?:he|she|they|it|someone|\w+)(?:'s| is|'re| are)? (?:done|finished|back)\b|"
     r"at this moment|(?:during|throughout) (?:this|the current) (?:[\w-]+ ){0,2}?(?:session|"
     r"sprint|run|investigation|migration|incident|outage|release|week|pass|hunt)|"
     r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
