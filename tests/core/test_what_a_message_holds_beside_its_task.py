@@ -495,3 +495,45 @@ def test_a_fact_beside_a_noun_claim_or_a_hedged_consequence_is_kept(
 )
 def test_a_verdict_a_status_or_a_stopgap_is_not_kept(message: str) -> None:
     assert _kept(message) == []
+
+
+def test_what_the_person_never_wants_to_see_again_is_kept() -> None:
+    message = (
+        "then plot the weekly totals — oh and I'd rather not see pie charts ever again, bar charts "
+        "for anything you make for me"
+    )
+    assert any("pie charts" in kept for kept in _kept(message))
+
+
+def test_a_step_of_the_script_at_hand_is_not_kept_beside_the_rule() -> None:
+    kept = _kept(
+        "i read your playbook. one thing, step 2 uses apt upgrade. we patch hosts with "
+        "unattended-upgrades here, never a manual apt upgrade, because it restarts the db "
+        "mid-shift."
+    )
+    assert any("unattended-upgrades" in k for k in kept), kept
+    assert not any("step 2" in k.lower() for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a friend who does payroll stuff says gusto is always nicer than adp for this. I've never "
+        "touched it so can't say",
+        "right, to try it live I need the staging bundle. can you build it",
+        "if the board ever moves us to their azure tenant we'd have to redo the queues. not "
+        "happening this year though, just flagging why I don't want to over-engineer it",
+    ],
+)
+def test_what_the_person_cannot_say_needs_now_or_only_flags_is_not_kept(message: str) -> None:
+    assert _kept(message) == []
+
+
+def test_the_rule_in_an_aside_is_kept_without_the_task_around_it() -> None:
+    kept = _kept(
+        "write the parser for the lot export (and please, type hints on everything — i'd rather "
+        "not read untyped python ever again)"
+    )
+    assert kept == [
+        "Type hints on everything — the user would rather not read untyped python ever again"
+    ]

@@ -335,6 +335,9 @@ SELF_REPORT = re.compile(
     r"\b(?:i|we) (?:(?:can )?never|still (?:don't|do not)|(?:don't|do not) (?:ever )?really) "
     r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
     r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b|"
+    # "I've never touched it so can't say"
+    r"\bi(?:'ve| have) never (?:touched|used|tried) (?:it|them|that|this)\b[^.;]{0,20}"
+    r"\bcan'?t say\b|"
     r"\bi(?:'m| am) (?:a bit |so |totally |quite )?confused\b|"
     # what the person feels each time: "i always get confused by draft/publish", "I always
     # panic when the page goes red"; not as the reason for what they ask ("explain it step by

@@ -218,7 +218,7 @@ STATE = re.compile(
     r"(?!(?:usually|normally|typically|generally|rarely|often)\b)"
     r"(?!(?:always|never)\s+(?:done|ready|broken|failing|red|green|missing|empty|stale|off)\b)"
     r"(?:\w+\s+)?"
-    r"(?:outdated|broken|failing|wrong|off|"
+    r"(?:outdated|broken|failing|wrong|off(?!\s+(?:from|to|for)\b)|"
     r"fine|ok|okay|great|slow|flaky|red|green|done|ready|stale|missing|empty|weird|confusing|"
     r"annoying|messy|ugly|better|worse)\b(?![- ]limits|\s+the\s+table)|"
     # a verdict on what is in front of us: "the diff looks like a rounding thing to me"
@@ -246,7 +246,9 @@ DEICTIC_START = re.compile(
     rf"(?!{POINTS_AHEAD})(?!\s+(?:repo|repository|project|codebase|app|"
     r"service|crate|package|module|team|monorepo|workspace|library)\b)|"
     # where the file at hand is: "file is in do/02_clean/"
-    r"^(?:the )?(?:file|script) (?:is|'s) (?:in|at|under)\b",
+    r"^(?:the )?(?:file|script) (?:is|'s) (?:in|at|under)\b|"
+    # a step of the script at hand: "one thing, step 3 uses cache:flush"
+    r"^(?:one (?:more )?thing,?\s+)?step \d+\b",
     _I,
 )
 

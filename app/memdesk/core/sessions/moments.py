@@ -134,7 +134,8 @@ STATUS = re.compile(
     r"looking|building|failing)\b|"
     # ("from now on show me the diff instead of pasting the config again": what not to do
     # anymore)
-    r"^(?!.*\b(?:from now on|going forward|in future|next time|instead of)\b).*?\bagain\b|"
+    r"^(?!.*\b(?:from now on|going forward|in future|next time|instead of|ever again)\b)"
+    r".*?\bagain\b|"
     r"\bas of\b|\bjust (?:pushed|merged|deployed|released|shipped|fixed)\b|"
     # (not the way a thing is done: "index changes here are done only through sqitch")
     r"\b(?:is|are) (?:done|back|populated|flowing|reachable)\b"

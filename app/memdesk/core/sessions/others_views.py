@@ -163,7 +163,7 @@ DISTANCED = re.compile(
     # passed on, not held: "I'm mentioning it because she'll review the draft", "I merely
     # pass it on", "the rest of the team is lukewarm"
     r"\bi'?m (?:just |only |merely )?(?:mentioning|passing on|passing along) (?:it|this|that)\b|"
-    r"\bi (?:merely |just |only )?pass (?:it|this|that) (?:on|along)\b|"
+    r"\bi (?:merely |just |only )?pass (?:it|this|that) (?:on|along)\b|\bjust flagging\b|"
     r"\bi have no (?:view|opinion|stake) on (?:it|this|that)\b|"
     r"\b(?:the rest of the team|the others|everyone else) (?:is|are|seems?) (?:lukewarm|split|"
     r"divided|on the fence|indifferent)\b",
