@@ -7,8 +7,9 @@ REST only, the SOAP endpoint got retired last spring")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from memdesk.core.sessions import heard
+from memdesk.core.sessions import heard, markers
 
 _I = re.IGNORECASE
 
@@ -138,3 +139,25 @@ _HOLDS_NOW = re.compile(
 _WAS = re.compile(
     r"\b(?:was|were|had|did|(?:have|has|'ve) \w+ed)\b|^(?:before|twice|once|back|last)\b", _I
 )
+
+
+def asks_for_work(text: str) -> bool:
+    """Whether `text` is a request by its shape ("point the debug build at staging")."""
+    return bool(markers.IMPERATIVE.match(text) or markers.ASKS.match(text))
+
+
+def without_the_task_before(
+    sentence: str, chunks: list[str], judged: list, strip: Callable[[str], str]
+) -> str:
+    """The sentence from its first statement to its last, when it opens with a task that
+    states nothing ("write the helper … (and please, type hints on everything — i'd rather not
+    read untyped python ever again)")."""
+    said = [n for n, heard_here in enumerate(judged) if heard_here is not None]
+    if said[0] == 0 or not asks_for_work(strip(chunks[0])):
+        return sentence
+    start = sentence.find(chunks[said[0]].strip()[:30])
+    last = chunks[said[-1]].strip()[-30:]
+    end = sentence.find(last, start)
+    if start <= 0 or end < 0:
+        return sentence
+    return sentence[start : end + len(last)]

@@ -231,7 +231,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if len(found) == 1:
             out.append(_with_its_request(_with_its_values(found[0], chunks, judged), chunks))
         elif found and len(sentence) <= MAX_CHUNK:
-            whole = _strip(_without_the_task_before(sentence, chunks, judged))
+            whole = _strip(around.without_the_task_before(sentence, chunks, judged, _strip))
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
             about_user = all(f.about_user for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user))
@@ -279,24 +279,7 @@ _GOES_ON_WITH = re.compile(
 )
 
 
-def _without_the_task_before(sentence: str, chunks: list[str], judged: list) -> str:
-    """The sentence from its first statement to its last, when it opens with a task that
-    states nothing ("write the helper … (and please, type hints on everything — i'd rather not
-    read untyped python ever again)")."""
-    said = [n for n, heard_here in enumerate(judged) if heard_here is not None]
-    if said[0] == 0 or not asks_for_work(_strip(chunks[0])):
-        return sentence
-    start = sentence.find(chunks[said[0]].strip()[:30])
-    last = chunks[said[-1]].strip()[-30:]
-    end = sentence.find(last, start)
-    if start <= 0 or end < 0:
-        return sentence
-    return sentence[start : end + len(last)]
-
-
-def asks_for_work(text: str) -> bool:
-    """Whether `text` is a request by its shape ("point the debug build at staging")."""
-    return bool(markers.IMPERATIVE.match(text) or markers.ASKS.match(text))
+asks_for_work = around.asks_for_work
 
 
 def sentences_of(message: str) -> list[str]:
