@@ -537,3 +537,31 @@ def test_the_rule_in_an_aside_is_kept_without_the_task_around_it() -> None:
     assert kept == [
         "Type hints on everything — the user would rather not read untyped python ever again"
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # the verb after a name's role in parentheses is the name's
+        (
+            "Before I forget, Tomasz Wrona (payments lead) has to approve every change to the "
+            "refund flow, so keep the diff small.",
+            "Tomasz Wrona",
+        ),
+        (
+            "Priya Raman (our DBA) owns every migration on the billing db, so loop her in on "
+            "schema changes.",
+            "Priya Raman",
+        ),
+    ],
+)
+def test_a_person_named_with_their_role_in_parentheses_is_heard(message: str, word: str) -> None:
+    assert any(word in kept for kept in _kept(message)), gapfill.find([message])
+
+
+def test_a_leads_rule_of_thumb_is_their_view() -> None:
+    message = (
+        "Ingrid (our lead) has this rule of thumb that every module output gets a register, I'm "
+        "not sold on it."
+    )
+    assert _kept(message) == []

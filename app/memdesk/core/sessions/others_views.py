@@ -114,6 +114,8 @@ REPORTED = re.compile(
     r"(?: [\w-]+){0,4}? (?:would rather|'d rather|is adamant|is of the opinion|is (?:very |"
     r"pretty |super |really )?(?:strict|firm|dogmatic)|always [a-z]+s)\b)|"
     r"\b(?:is|are) (?:adamant|of the opinion)\b|\bha(?:s|ve) the (?:opinion|view|feeling) that\b|"
+    # "Ingrid has this rule of thumb from her ASIC days", "Tomasz has a whole theory that …"
+    r"\bha(?:s|ve) (?:a|this|that|his|her|their) (?:whole |pet )?(?:theory|rule of thumb)\b|"
     # someone named, then their taste: "Henrik would rather we never adopt blueprint",
     # "Dr. Haas, our epidemiologist, prefers incidence per 100,000"
     r"(?-i:^(?:[A-Z][\w.'-]*\s+){0,2}[A-Z][\w'-]+)(?:,\s*(?:our|my|the) [\w -]{1,40},)?\s+"
