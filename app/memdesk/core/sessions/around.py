@@ -82,6 +82,22 @@ LASTS = re.compile(
 )
 
 
+# What a chunk refused as a whole reads as when a statement stands before its story or its
+# consequence now ("it's gRPC only, the REST gateway got switched off last quarter"), and when
+# it stands before its reason or the ask on the work ("…, because they keep dropping the index")
+_TOLD_AFTER = ("a past event", "what is wrong now", "a condition or a hedge")
+_FOLLOWED = ("said for the task at hand", "how things are at the moment")
+ROOM_FOR_WHAT_HOLDS = (*_TOLD_AFTER, *_FOLLOWED)
+
+
+def what_holds(chunk: str, why: str) -> str:
+    """The statement in `chunk`, which as a whole reads as `why`, without what is told after
+    it; empty when nothing before it holds on its own."""
+    if why in _TOLD_AFTER:
+        return before_its_story(chunk) or without_what_follows(chunk)
+    return without_what_follows(chunk) if why in _FOLLOWED else ""
+
+
 # "…, flip it to a plain if/else", "…because they keep dropping the index": the ask on the
 # work at hand, or the reason, said after the rule
 _FIX_IT = re.compile(

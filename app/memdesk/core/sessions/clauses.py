@@ -118,10 +118,6 @@ _WRONG_NOW = "what is wrong now"
 # then asked about
 _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
-# what a statement's story or its consequence now reads as, told after it
-_TOLD_AFTER = ("a past event", _WRONG_NOW, "a condition or a hedge")
-_FOR_NOW = "said for the task at hand"
-_WHAT_IS_SO_NOW = "how things are at the moment"
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
 
 
@@ -195,14 +191,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own
             chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
-        if why in _TOLD_AFTER and len(chunks) == 1 and around.before_its_story(_strip(sentence)):
+        if why and len(chunks) == 1 and around.what_holds(_strip(sentence), why):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
-        if (
-            why in (*_TOLD_AFTER, _FOR_NOW, _WHAT_IS_SO_NOW)
-            and len(chunks) == 1
-            and around.without_what_follows(_strip(sentence))
-        ):
-            why = None  # "we don't commit the diffs because they keep dropping the index"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -371,10 +361,8 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4:
         return None
     why = heard.not_a_statement(chunk)
-    if why in _TOLD_AFTER:
-        chunk, why = around.before_its_story(chunk) or around.without_what_follows(chunk), None
-    elif why in (_FOR_NOW, _WHAT_IS_SO_NOW):
-        chunk, why = around.without_what_follows(chunk), None
+    if why in around.ROOM_FOR_WHAT_HOLDS:
+        chunk, why = around.what_holds(chunk, why), None
     if why or not chunk:
         return None
     if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
