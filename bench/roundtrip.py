@@ -49,13 +49,21 @@ from datetime import UTC, datetime, timedelta
 
 from bench import year_store
 from bench.rawrpc import Server, as_installed
+from bench.transcript import claude_code_jsonl
 
 from memdesk.core import SYSTEM, MemoryService, agent
 from memdesk.core.review.inbox import GAPFILL_TAG
 
 DATA = Path(__file__).resolve().parent / "data" / "roundtrip"
+FRESH = DATA.with_name("roundtrip_fresh")
 CONCEPTS = (
-    Path(__file__).resolve().parents[1] / "app" / "memdesk" / "core" / "data" / "concepts.txt"
+    Path(__file__).resolve().parents[1]
+    / "app"
+    / "memdesk"
+    / "core"
+    / "search"
+    / "data"
+    / "concepts.txt"
 )
 
 
@@ -227,6 +235,21 @@ def add_by_hand(db: Path, env: dict[str, str], statement: dict) -> None:
     )
 
 
+def _fresh_sessions() -> list[dict]:
+    """The sessions of FRESH, each a folder whose session.json an author wrote as turns (see
+    its README), in the shape of labels.json's."""
+    sessions = []
+    for path in sorted(FRESH.glob("*/session.json")):
+        session = json.loads(path.read_text(encoding="utf-8"))
+        session["split"] = path.parent.name
+        for n, statement in enumerate(session["statements"], 1):
+            statement["id"] = f"{path.parent.name}.{n}"
+        for row in session.get("crowd", ()):
+            row["project"] = session["name"]
+        sessions.append(session)
+    return sessions
+
+
 def _user_prompts(transcript: Path) -> list[str]:
     prompts = []
     for line in transcript.read_text(encoding="utf-8").splitlines():
@@ -268,9 +291,17 @@ def main() -> None:
         default=0,
         help="first give each project N memories of a year's use (bench/year_store.py)",
     )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run the sessions written as turns in bench/data/roundtrip_fresh/ instead",
+    )
     args = parser.parse_args()
-    labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
-    sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
+    if args.fresh:
+        sessions = _fresh_sessions()
+    else:
+        labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
+        sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
     with tempfile.TemporaryDirectory(prefix="mdrt-") as folder:
         root = Path(folder)
         db, sock = root / "rt.db", str(root / "rt.sock")
@@ -285,7 +316,8 @@ def main() -> None:
         if args.crowd:
             _crowd(db, args.crowd, args.salad, [s["name"] for s in sessions])
         if args.year:
-            held = year_store.fill(db, [s["name"] for s in sessions], args.year)
+            more = [row for s in sessions for row in s.get("crowd", ())]
+            held = year_store.fill(db, [s["name"] for s in sessions], args.year, more)
             print(f"store used for a year: {held:,} memories before the sessions")
         server = Server(db, sock)
         hooks = Hooks(db, as_installed(env))
@@ -296,8 +328,8 @@ def main() -> None:
             if shutil.which("git"):
                 subprocess.run(["git", "init", "-q", str(repo)], check=True)
             (repo / "sub").mkdir()
-            for name, text in STACKS.get(session["name"], {}).items():
-                (repo / name).write_text(text, encoding="utf-8")
+            for name, text in session.get("stack", STACKS.get(session["name"], {})).items():
+                (repo / Path(name).name).write_text(text, encoding="utf-8")
             repos[session["name"]] = repo
         try:
             if args.oracle:
@@ -306,7 +338,13 @@ def main() -> None:
                         add_by_hand(db, env, {**st, "session": session["name"]})
             else:
                 for session in sessions:
-                    transcript = DATA / session["transcript"]
+                    transcript = DATA / session.get("transcript", "")
+                    if "turns" in session:
+                        transcript = root / f"{session['name']}.jsonl"
+                        text = claude_code_jsonl(
+                            session["turns"], str(repos[session["name"]]), str(uuid.uuid4())
+                        )
+                        transcript.write_text(text, encoding="utf-8")
                     hooks.session(repos[session["name"]], _user_prompts(transcript), transcript)
             rows = []
             for session in sessions:

@@ -44,10 +44,12 @@ _CHECKS = ("the unit suite", "the smoke checks", "the schema check", "the contra
 _PEOPLE = "Maria Dev Chen Ola Sam Priya Tom Ines Kofi Lena".split()
 
 
-def fill(db: Path, projects: list[str], per_project: int) -> int:
-    """Fill `db` (before any session) and return how many memories it holds."""
+def fill(db: Path, projects: list[str], per_project: int, more: list[dict] = ()) -> int:
+    """Fill `db` (before any session) and return how many memories it holds. `more`: crowd
+    rows of sessions written elsewhere (bench/data/roundtrip_fresh/), first in their project."""
     rng = random.Random(11)
-    crowd = [json.loads(line) for line in (DATA / "crowd.jsonl").read_text().splitlines() if line]
+    crowd = [*more]
+    crowd += [json.loads(line) for line in (DATA / "crowd.jsonl").read_text().splitlines() if line]
     by_writer: dict[str, list[dict]] = {writer: [] for writer in WRITERS}
     now = datetime.now(UTC)
     for project in [*projects, None]:
