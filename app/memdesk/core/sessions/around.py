@@ -139,9 +139,20 @@ def before_its_story(chunk: str) -> str:
         if head.count("(") > head.count(")"):
             head = head[: head.rindex("(")]
         head = head.strip(" ,;—–")
-        holds = _HOLDS_NOW.search(head) and not _WAS.search(head)
+        holds = holds_now(head)
         return head if holds and len(head.split()) >= 4 and not heard.not_a_statement(head) else ""
     return ""
+
+
+_NOW_CLAUSE = re.compile(r",\s+(?=[^,;]*\b(?:now|these days|nowadays)\b)", _I)
+
+
+def after_the_switch(sentence: str) -> list[str]:
+    """What holds now, told after the switch that made it so ("we dropped moment last year,
+    everything goes through luxon now"); empty when the sentence tells no such thing."""
+    switch = markers.SWITCHED.search(sentence)
+    now = switch and _NOW_CLAUSE.search(sentence, switch.end())
+    return [sentence[now.end() :]] if now else []
 
 
 # What holds now, not how things went: "it's gRPC only", "sarama is off the table"
@@ -155,6 +166,11 @@ _HOLDS_NOW = re.compile(
 _WAS = re.compile(
     r"\b(?:was|were|had|did|(?:have|has|'ve) \w+ed)\b|^(?:before|twice|once|back|last)\b", _I
 )
+
+
+def holds_now(text: str) -> bool:
+    """Whether `text` says how something is, not how it went."""
+    return bool(_HOLDS_NOW.search(text)) and not _WAS.search(text)
 
 
 def asks_for_work(text: str) -> bool:

@@ -190,7 +190,10 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if why == "a past event" and len(chunks) == 1:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own
-            chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
+            if after := around.after_the_switch(sentence):
+                chunks, why = after, None
+            else:
+                chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why and len(chunks) == 1 and around.what_holds(_strip(sentence), why):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
@@ -419,6 +422,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # (What is ruled out, or asked of the agent whenever, is a rule in itself.)
         tied = (
             markers.TIED.search(sentence)
+            or markers.SWITCHED.search(sentence)
             or markers.RULED_OUT.search(body)
             or heard.WHENEVER_YOU.match(body)
             or around.ONE_NEVER_THE_OTHER.search(body)
@@ -432,10 +436,13 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # A value said of something with nothing tying it to how things stay (ours, here,
         # this repo, told for the record) is as often what happens now ("the model overfits
         # after epoch 8"): the person confirms it.
-        confidence = HIGH if markers.anchored(sentence) else MEDIUM
+        tied = markers.anchored(sentence) or markers.SWITCHED.search(sentence)
+        confidence = HIGH if tied else MEDIUM
         return _heard(confidence, "fact", body, sentence, about_user)
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
+    if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
+        return _heard(HIGH, "fact", body, sentence, about_user=False)  # the way chosen
     return None
 
 

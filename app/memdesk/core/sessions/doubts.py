@@ -236,7 +236,6 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
             sign.search(content)
             for sign in (
                 _TOLD_PAST,
-                _FOR_NOW,
                 _ASKED_FOR,
                 _POINTS_BACK,
                 _SEEN,
@@ -245,6 +244,9 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
                 _RAN_FINE,
             )
         )
+        # ("everything goes through luxon now", after "we dropped moment"): the new way
+        or _FOR_NOW.search(content)
+        and not markers.SWITCHED.search(sentence)
         or _MEASURED.search(content)
         and not _BOUND.search(content)
         or _KEPT_APART.search(message_prose)

@@ -168,7 +168,10 @@ def find(
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
             in_message = one_lead(leaning_back(in_message), text)
             if in_message and tone.doubted(text):
-                in_message = [at_most_medium(f) for f in in_message]
+                in_message = [
+                    f if tone.lasts_whatever_the_tone(f.sentence) else at_most_medium(f)
+                    for f in in_message
+                ]
             prose = pasted.prose(text)
             in_message = [
                 at_most_medium(f)

@@ -274,7 +274,8 @@ TIED = re.compile(
     r"the (?:whole )?(?:team|company|repo|repository|project|codebase|crate|app|suite|rule)|"
     r"[\w-]+'s (?:rule|policy|convention)|"
     r"prod|production|staging|ci|i|i'm|i'd|my|me|"
-    r"let's|let us|fyi|for the record|for future reference|for context|btw|by the way|"
+    r"let's|let us|fyi|fwiw|for what it'?s worth|just so you know|for the record|"
+    r"for future reference|for context|btw|by the way|"
     r"background(?: info)?(?=\s*:)|(?:quick |some |bit of )?context(?=\s*:)|"
     r"heads[- ]up|note|remember|preference|"
     r"by default|as a rule|from now on|going forward|house style|no exceptions|,\s*ever|"
@@ -321,3 +322,15 @@ def anchored(sentence: str) -> bool:
     return bool(_EACH_TIME.search(sentence)) or any(
         m.group().lower() not in _ONLY_WHO for m in ANCHORED.finditer(sentence)
     )
+
+
+# A switch the team made ("the old e2e gate got ripped out last quarter", "we dropped moment
+# last year"): what is said to hold beside it is the way chosen, not how things happen to be
+SWITCHED = re.compile(
+    r"\b(?:got|was|were|been|being)\s+(?:ripped out|dropped|removed|retired|replaced|killed|"
+    r"deprecated|switched off|turned off|scrapped|ditched)\b|"
+    r"\bwe(?:'ve| have)?\s+(?:ripped out|dropped|removed|retired|replaced|killed|ditched|"
+    r"scrapped|got rid of|moved (?:off|away from)|migrated (?:off|away from)|switched "
+    r"(?:off|away from|from))\b(?!\s+the ball\b)",
+    _I,
+)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from memdesk.core.sessions import heard, markers, pasted
+from memdesk.core.sessions import around, heard, markers, pasted
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
@@ -36,6 +36,24 @@ _PRAISE = re.compile(
     r"love that)\b\s*[,!.]",
     _I,
 )
+
+
+# What the person marks as lasting in the sentence itself ("let's pin the image by digest
+# from now on", "…, it's how I work"): a groan or a joke elsewhere in the message is about the
+# work at hand, not about this
+_MARKED_LASTING = re.compile(
+    rf"{around.STANDING.pattern}|"
+    r"\b(?:that's|thats|it's|its|this is) (?:just )?how (?:i|we) (?:work|do (?:it|things)|"
+    r"write|like)\b|\b(?:in|for|across) (?:every|all (?:my|our)) (?:repos?|repositories|"
+    r"projects?|codebases?)\b|\bwhatever the (?:repo|project|codebase)\b",
+    _I,
+)
+
+
+def lasts_whatever_the_tone(sentence: str) -> bool:
+    """Whether `sentence` marks what it states as lasting, untouched by the tone of the
+    message around it (its own tone aside)."""
+    return bool(_MARKED_LASTING.search(sentence)) and not doubted(sentence)
 
 
 def doubted(message: str) -> bool:
@@ -81,7 +99,11 @@ def doubted(message: str) -> bool:
     # ("Perfect. For the record, runbooks live in …": what is led in after the praise is said
     # on purpose, not carried on it)
     led_in = any(_LED_IN.match(s) for s in said[1:])
-    return bool(said) and bool(_PRAISE.match(said[0])) and not led_in
+    # ("great. bump the chart version. …": thanks for the work, then the next step)
+    next_step = len(said) > 1 and bool(
+        markers.TASK.match(said[1]) or markers.IMPERATIVE.match(said[1])
+    )
+    return bool(said) and bool(_PRAISE.match(said[0])) and not (led_in or next_step)
 
 
 _LED_IN = re.compile(
@@ -109,10 +131,13 @@ _WISHED = re.compile(
 
 # A question of fact asked first ("Does Router always strip the prefix? I never trust my
 # memory on that one."): what the person adds is why they ask, not a rule they set. A request
-# ("can you …?") is no such question, and an aside after it ("(the nas is a ds920+)") is told.
+# ("can you …?") is no such question, nor one about what the agent did ("where'd you put
+# it?", "what did you call the env var?"), and an aside after it ("(the nas is a ds920+)")
+# is told.
 _QUESTION = re.compile(
     r"^(?:[\w ]{1,20}[,:]\s+)?(?:does|do|did|is|are|was|were|what|what's|whats|why|how|which|"
-    r"when|where|who|should|can|could)\b(?!\s+(?:you|u|we)\b)[^()—–]*\?$|"
+    r"when|where|who|should|can|could)\b"
+    r"(?!(?:'d|d)?\s+(?:(?:did|do|does|have|had|would|will)\s+)?(?:you|u|we)\b)[^()—–]*\?$|"
     # whether a rule holds at all: "do we always need DIVIDE() or is a plain / ok? Kasia's old
     # measures use the slash everywhere"
     r"^(?:[\w ]{1,20}(?:[,:]|\s[—–])\s+)?(?:do|does|should|must) (?:we|i|you) (?:really |"
