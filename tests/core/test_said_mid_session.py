@@ -65,6 +65,8 @@ def _kept(message: str) -> list[str]:
             "we ditched celery back in the spring, background jobs all run on dramatiq now",
             "dramatiq",
         ),
+        # what the person does about a thing that keeps failing them
+        ("pip never works for me behind the proxy, so I always use uv", "uv"),
     ],
 )
 def test_a_statement_beside_a_reaction_to_the_work_is_kept(message, word):
@@ -81,6 +83,12 @@ def test_a_statement_beside_a_reaction_to_the_work_is_kept(message, word):
         "we ripped out the old navbar yesterday and the page looks broken now",
         "fwiw I think the cache is probably stale, not sure",
         "nice. the build went green after the retry",
+        # a thing that keeps failing the person: how often it breaks, no rule
+        "also the migrations never work for me, I always get\n\n```\nerror: relation "
+        '"orders" already exists\n```',
+        "the seeds have localhost hardcoded which is why they never worked for me",
+        # a file handed over for the task
+        "can you load it and count the empty rows? the export is in ~/Downloads/orders_march.csv",
     ],
 )
 def test_what_only_reacts_to_the_work_is_not_kept(message):

@@ -382,6 +382,8 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None
+    if markers.FAILS_FOR_ME.search(main) and not _SO_I_DO.search(main):
+        return None  # "the test db thing never works for me": how often it breaks, no rule
     task = _asked(chunk)
     body = (
         _TAIL_TASK.sub("", chunk).strip(" ,")
@@ -444,6 +446,10 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
         return _heard(HIGH, "fact", body, sentence, about_user=False)  # the way chosen
     return None
+
+
+# what the person does about it ("pip never works for me here, so I always use uv")
+_SO_I_DO = re.compile(r"\bso (?:i|we)\b", _I)
 
 
 def _asked(chunk: str) -> bool:

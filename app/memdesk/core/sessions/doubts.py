@@ -218,6 +218,13 @@ _ON_PURPOSE = re.compile(
 )
 
 
+# A file the person hands over for the task ("the csv is in ~/Downloads/wk_sales.csv"):
+# where it sits today, not where things are kept
+_HANDED_OVER = re.compile(
+    r"(?:~|/home/[\w.-]+|/Users/[\w.-]+)/(?:Downloads|Desktop)/|(?<![\w/.~])/tmp/", re.I
+)
+
+
 def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     """Whether a finding's words (`content`, read from `sentence` of a message whose prose is
     `message_prose`) bear a sign that what they state may not last."""
@@ -251,6 +258,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         and not _BOUND.search(content)
         or _KEPT_APART.search(message_prose)
         or _PLANNED.match(message_prose)
+        or _HANDED_OVER.search(content)
     )
 
 

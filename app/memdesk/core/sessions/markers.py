@@ -186,6 +186,13 @@ IMPERATIVE = re.compile(
 
 # What is wrong now, told to have it looked at: "The crane list returns 404 locally", "The
 # PDF job is stuck retrying, see why".
+# A thing that keeps failing the person ("never works for me", "which is why they never
+# worked for me"): "never" says how often it breaks, not what is never done
+FAILS_FOR_ME = re.compile(
+    r"\b(?:never|doesn'?t|does not|didn'?t|did not|won'?t|hasn'?t|has not|haven'?t|have not)"
+    r"(?: (?:ever|really|once|actually))? (?:been )?work(?:s|ed|ing)? (?:for|on) me\b",
+    _I,
+)
 PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
     r"stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|janky|laggy|glitch\w*|misbehav\w*|"
