@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core.sessions import gapfill
+from memdesk.core.sessions import clauses, gapfill
 
 
 def _kept(message: str) -> list[str]:
@@ -67,6 +67,18 @@ def _kept(message: str) -> list[str]:
         ),
         # what the person does about a thing that keeps failing them
         ("pip never works for me behind the proxy, so I always use uv", "uv"),
+        # "do the …" asks the agent, it asks no question; the rule in it is for every time
+        (
+            "ok do the retry wrapper, call it with_backoff, and every outbound http call goes "
+            "through it from now on",
+            "with_backoff",
+        ),
+        # the agent's proposal taken up is no one else's view; the aside beside it is told
+        (
+            "do the cache thing you suggested — the redis for this app is cache.internal on "
+            "6380 btw",
+            "cache.internal",
+        ),
     ],
 )
 def test_a_statement_beside_a_reaction_to_the_work_is_kept(message, word):
@@ -87,9 +99,22 @@ def test_a_statement_beside_a_reaction_to_the_work_is_kept(message, word):
         "also the migrations never work for me, I always get\n\n```\nerror: relation "
         '"orders" already exists\n```',
         "the seeds have localhost hardcoded which is why they never worked for me",
+        # a pick for the work at hand
+        "ok do both",
+        "yeah go with option 2",
+        "ok lets go with a pinia store for that",
         # a file handed over for the task
         "can you load it and count the empty rows? the export is in ~/Downloads/orders_march.csv",
     ],
 )
 def test_what_only_reacts_to_the_work_is_not_kept(message):
     assert _kept(message) == []
+
+
+def test_a_pick_made_for_every_time_after_is_no_mere_answer():
+    said = (
+        "yeah lets go with the row lock as the standard way we book slots, anything that "
+        "books or moves one should go through that"
+    )
+    assert any("row lock" in f.content for f in gapfill.find([said]))
+    assert clauses.read("yeah go with the second one")[1]  # a mere answer is set aside

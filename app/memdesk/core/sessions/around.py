@@ -19,7 +19,8 @@ ONE_NEVER_THE_OTHER = re.compile(
 )
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
-    r"by default|no exceptions|non-negotiable|house style)\b",
+    r"by default|no exceptions|non-negotiable|house style|as (?:the|our) (?:standard|default)"
+    r"(?: way)?)\b",
     _I,
 )
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,

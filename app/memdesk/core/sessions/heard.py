@@ -71,7 +71,9 @@ QUESTION = re.compile(
     # also after a word that leads it in: "or should i just handwrite it", "seriously who
     # decided the date picker should be a canvas element"
     r"^(?:(?:or|and|but|so|seriously|honestly|like|also|wait|hmm+),?\s+)?"
-    r"(?:do(?!\s+not\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
+    # ("do the feature flag", "ok do both": what to do, asked of the agent)
+    r"(?:do(?!\s+(?:not|the|a|an|both|all|this|that|these|those|it|them|either|each|one|what|"
+    r"whatever)\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
     r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b)|where|which|"
     # ("Anyone who turns down a plot twice goes to the bottom": who, not a question)
     r"who|whose|whats|any idea|anyone(?! who\b| that\b))\b|"

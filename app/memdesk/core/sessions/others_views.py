@@ -74,7 +74,9 @@ REPORTED = re.compile(
     r"(?:would (?:like|prefer|rather|love)|(?:is|was) of the (?:view|opinion))\b|"
     # whoever the subject, when it is not the user or the team: "A guy in the Matrix room
     # claims …", "My old supervisor always said …", "DHH's position is that …"
-    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|our (?:[\w-]+ )?(?:guide|docs|"
+    # (nor a request: "do the RPC thing you suggested")
+    r"^(?!(?:i|i'm|i've|we|we're|we've|you|let's|please|do|use|take|try|pick|go with|"
+    r"our (?:[\w-]+ )?(?:guide|docs|"
     r"documentation|readme|runbook|handbook|playbook|policy|conventions?|standards?|rules|"
     r"wiki))\b)(?:[\w'’.,-]+\s+){0,7}?"
     + _SHOWS_TEXT

@@ -12,6 +12,12 @@ from memdesk.core.sessions import pasted
 _I = re.IGNORECASE
 
 # An answer to the agent's question: "I mean the one that fails", "yes, go ahead and delete it".
+# ("yeah lets go with the row lock as the standard way we book slots, anything that …"): a
+# pick made for every time after this one
+_NOT_FOR_ALL = (
+    r"(?!.*\b(?:from now on|going forward|always|every|anything (?:that|which)|"
+    r"in future|for all|by default|whenever|as (?:the|our) (?:standard|default|norm))\b)"
+)
 ANSWER = re.compile(
     r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d+)\b|"
     r"^(?:sorry,? |no,? )?i mean(?:t)? (?!it\b)[^,;]{1,40},? not\b|"
@@ -46,10 +52,10 @@ ANSWER = re.compile(
     r"^(?:(?:yes|yeah|yep|no|ok(?:ay)?),?\s+)?the ['‘\"“][^'’\"”]{1,40}['’\"”] one\b|"
     # "go with keeping the optimistic UI", "Go with `tokio::select!`, the channel …"
     r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|yes|cool|fine),?\s+)?go with\b"
-    r"(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
+    rf"{_NOT_FOR_ALL}|"
     # a pick for what is being built: "ok lets go with a pinia store for that"
     r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|cool|fine),?\s+)?let'?s (?:go with|do|try|pick|"
-    r"use)\b(?!.*\b(?:from now on|going forward|always|every|in future|for all|by default)\b)|"
+    rf"use)\b{_NOT_FOR_ALL}|"
     # which one the agent asked about: "yes the sliding window one, not fixed window"
     r"^(?:(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?),?\s+)?(?:the|that) [\w -]{1,30}? one\b"
     r"(?!\s+(?:is|are|runs?|has|lives?|uses?|goes)\b)|"
