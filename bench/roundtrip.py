@@ -296,9 +296,12 @@ def main() -> None:
         action="store_true",
         help="run the sessions written as turns in bench/data/roundtrip_fresh/ instead",
     )
+    parser.add_argument("--only", help="with --fresh: these sessions (names, comma separated)")
     args = parser.parse_args()
     if args.fresh:
         sessions = _fresh_sessions()
+        if args.only:
+            sessions = [s for s in sessions if s["name"] in args.only.split(",")]
     else:
         labels = json.loads((DATA / "labels.json").read_text(encoding="utf-8"))
         sessions = [s for s in labels["sessions"] if args.split in ("all", s["split"])]
