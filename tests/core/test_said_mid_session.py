@@ -73,6 +73,9 @@ def _kept(message: str) -> list[str]:
             "through it from now on",
             "with_backoff",
         ),
+        # how things are, set against what the agent took them to be
+        ("careful, the warehouse cutoff is 14:00 CET, not UTC", "14:00"),
+        ("the invoice day is the 5th of the month, not the 1st like the template says", "5th"),
         # the agent's proposal taken up is no one else's view; the aside beside it is told
         (
             "do the cache thing you suggested — the redis for this app is cache.internal on "
@@ -99,6 +102,9 @@ def test_a_statement_beside_a_reaction_to_the_work_is_kept(message, word):
         "also the migrations never work for me, I always get\n\n```\nerror: relation "
         '"orders" already exists\n```',
         "the seeds have localhost hardcoded which is why they never worked for me",
+        # what to make of the work at hand, and where it stands
+        "make the rx buffer static, not on the stack",
+        "refund endpoint merged to main, not deployed",
         # a pick for the work at hand
         "ok do both",
         "yeah go with option 2",

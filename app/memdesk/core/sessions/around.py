@@ -17,6 +17,15 @@ _I = re.IGNORECASE
 ONE_NEVER_THE_OTHER = re.compile(
     r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b", _I
 )
+# What is so set against what one might take it to be ("the business date is
+# Europe/Amsterdam, not UTC", "we're not on gin, it's chi"): how things are, told to set
+# them right
+ONE_NOT_THE_OTHER = re.compile(
+    r"(?:\b(?:is|are)|'s|'re)\s+[^,;]{1,40},\s+not\s+(?:the\s+)?"
+    r"[\w./:-]+(?:\s+[\w./:-]+){0,2}\s*(?:[,.;—–-]|like\b|$)|"
+    r"\bnot\s+(?:on\s+)?[\w./:-]+,\s+(?:it'?s|we'?re on|we use)\s+[\w./:-]+",
+    _I,
+)
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"by default|no exceptions|non-negotiable|house style|as (?:the|our) (?:standard|default)"

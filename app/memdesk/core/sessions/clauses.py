@@ -430,6 +430,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
             or around.ONE_NEVER_THE_OTHER.search(body)
             or around.AND_NOT_THIS.search(body)
             or around.REQUIRED.search(body)
+            or around.ONE_NOT_THE_OTHER.search(body)
         )
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
@@ -438,7 +439,11 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # A value said of something with nothing tying it to how things stay (ours, here,
         # this repo, told for the record) is as often what happens now ("the model overfits
         # after epoch 8"): the person confirms it.
-        tied = markers.anchored(sentence) or markers.SWITCHED.search(sentence)
+        tied = (
+            markers.anchored(sentence)
+            or markers.SWITCHED.search(sentence)
+            or around.ONE_NOT_THE_OTHER.search(body)
+        )
         confidence = HIGH if tied else MEDIUM
         return _heard(confidence, "fact", body, sentence, about_user)
     if task and first_person:
