@@ -73,6 +73,12 @@ def _kept(message: str) -> list[str]:
             "through it from now on",
             "with_backoff",
         ),
+        # how the person works, beside what only holds at this point
+        (
+            "need requests for the scraper, add it. and btw I use httpx for everything, "
+            "requests just annoys me at this point",
+            "httpx",
+        ),
         # how things are, set against what the agent took them to be
         ("careful, the warehouse cutoff is 14:00 CET, not UTC", "14:00"),
         ("the invoice day is the 5th of the month, not the 1st like the template says", "5th"),

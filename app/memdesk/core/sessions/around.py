@@ -104,8 +104,36 @@ def what_holds(chunk: str, why: str) -> str:
     """The statement in `chunk`, which as a whole reads as `why`, without what is told after
     it; empty when nothing before it holds on its own."""
     if why in _TOLD_AFTER:
-        return before_its_story(chunk) or without_what_follows(chunk)
-    return without_what_follows(chunk) if why in _FOLLOWED else ""
+        held = before_its_story(chunk) or without_what_follows(chunk)
+    else:
+        held = without_what_follows(chunk) if why in _FOLLOWED else ""
+    return held or (the_lasting_clauses(chunk) if why in _BESIDE_A_MOMENT else "")
+
+
+# What only this moment or this fault reads as, beside a clause marked to last ("I use uv
+# for everything, pip just confuses me at this point"; "activate doesn't work, I'm on fish,
+# it's been that way forever on all my machines")
+_BESIDE_A_MOMENT = ("how things are at the moment", "what is wrong now")
+
+
+_MINE = re.compile(r"(?:(?:and\s+)?(?:btw|fyi|fwiw),?\s+)?(?:i|i'm|i've|we|we're|we've)\b", _I)
+
+
+def the_lasting_clauses(chunk: str) -> str:
+    """The clauses of `chunk` before or after the one that reads as of the moment, when they
+    state on their own how the person or the team works, everywhere or always; empty
+    otherwise."""
+    clauses = re.split(r",\s+", chunk.strip(" .;"))
+    for n in range(1, len(clauses)):
+        for part in (", ".join(clauses[:n]), ", ".join(clauses[n:])):
+            if (
+                len(part.split()) >= 4
+                and _MINE.match(part)
+                and markers.GENERAL.search(part)
+                and not heard.not_a_statement(part)
+            ):
+                return part
+    return ""
 
 
 # "…, flip it to a plain if/else", "…because they keep dropping the index": the ask on the
