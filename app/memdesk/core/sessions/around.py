@@ -231,3 +231,38 @@ def without_the_task_before(
     if start <= 0 or end < 0:
         return sentence
     return sentence[start : end + len(last)]
+
+
+def ties_a_general_word(body: str, sentence: str) -> bool:
+    """Whether a general word ("always", "every") in `body`, of `sentence`, is said of how the
+    person or the team works: theirs, ruled out, asked of the agent whenever, required, set
+    against another way, or the way a switch chose."""
+    return bool(
+        markers.TIED.search(sentence)
+        or markers.SWITCHED.search(sentence)
+        or markers.RULED_OUT.search(body)
+        or heard.WHENEVER_YOU.match(body)
+        or ONE_NEVER_THE_OTHER.search(body)
+        or AND_NOT_THIS.search(body)
+        or REQUIRED.search(body)
+        or ONE_NOT_THE_OTHER.search(body)
+    )
+
+
+def ties_a_value(body: str, sentence: str) -> bool:
+    """Whether a value said of something in `body` is tied to how things stay."""
+    return bool(
+        markers.anchored(sentence)
+        or markers.SWITCHED.search(sentence)
+        or ONE_NOT_THE_OTHER.search(body)
+    )
+
+
+# what the person does about it ("pip never works for me here, so I always use uv")
+_SO_I_DO = re.compile(r"\bso (?:i|we)\b", _I)
+
+
+def keeps_failing_the_person(text: str) -> bool:
+    """Whether `text` tells of a thing that keeps failing the person ("the test db thing
+    never works for me"): how often it breaks, no rule."""
+    return bool(markers.FAILS_FOR_ME.search(text)) and not _SO_I_DO.search(text)

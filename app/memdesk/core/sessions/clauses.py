@@ -382,8 +382,8 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         return None
     if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
         return None
-    if markers.FAILS_FOR_ME.search(main) and not _SO_I_DO.search(main):
-        return None  # "the test db thing never works for me": how often it breaks, no rule
+    if around.keeps_failing_the_person(main):
+        return None
     task = _asked(chunk)
     body = (
         _TAIL_TASK.sub("", chunk).strip(" ,")
@@ -421,17 +421,7 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # "the borrow checker always wins", "customers never read the error message": a
         # general word said of a thing, with nothing tying it to how the person or the team
         # works, is as often what the person sees as what holds. The person confirms it.
-        # (What is ruled out, or asked of the agent whenever, is a rule in itself.)
-        tied = (
-            markers.TIED.search(sentence)
-            or markers.SWITCHED.search(sentence)
-            or markers.RULED_OUT.search(body)
-            or heard.WHENEVER_YOU.match(body)
-            or around.ONE_NEVER_THE_OTHER.search(body)
-            or around.AND_NOT_THIS.search(body)
-            or around.REQUIRED.search(body)
-            or around.ONE_NOT_THE_OTHER.search(body)
-        )
+        tied = around.ties_a_general_word(body, sentence)
         return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
         if markers.DEICTIC_START.match(body):
@@ -439,22 +429,13 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # A value said of something with nothing tying it to how things stay (ours, here,
         # this repo, told for the record) is as often what happens now ("the model overfits
         # after epoch 8"): the person confirms it.
-        tied = (
-            markers.anchored(sentence)
-            or markers.SWITCHED.search(sentence)
-            or around.ONE_NOT_THE_OTHER.search(body)
-        )
-        confidence = HIGH if tied else MEDIUM
+        confidence = HIGH if around.ties_a_value(body, sentence) else MEDIUM
         return _heard(confidence, "fact", body, sentence, about_user)
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
         return _heard(HIGH, "fact", body, sentence, about_user=False)  # the way chosen
     return None
-
-
-# what the person does about it ("pip never works for me here, so I always use uv")
-_SO_I_DO = re.compile(r"\bso (?:i|we)\b", _I)
 
 
 def _asked(chunk: str) -> bool:
