@@ -3,6 +3,8 @@ its project or of none (core/sessions/briefing.py, core/sessions/context.py, Ses
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from memdesk.core import ValidationError, agent
@@ -222,3 +224,28 @@ def test_agents_notes_repeating_a_prompts_words_never_take_the_persons_rule_out(
     built = service.build_context("kumquat installer sudo", project="p", k=5, actor=CLAUDE)
     assert rule in given["ids"]
     assert built["ids"][0] == rule
+
+
+def test_what_the_person_said_last_session_leads_a_crowded_projects_briefing(service):
+    # A year of the person's own preferences in the project, the newest a week old: a fact
+    # the person states today must still reach the next session.
+    now = datetime.now(UTC)
+    service.add_many(
+        [
+            {
+                "content": f"Prefer small focused modules in area {n} of the shop codebase, please",
+                "kind": "preference",
+                "project": "shop",
+                "created_at": (now - timedelta(days=7 + n % 4)).isoformat(),
+            }
+            for n in range(60)
+        ],
+        dedup=False,
+    )
+    service.session_start("s1", actor=CLAUDE, project="shop")
+    service.session_end(
+        "s1",
+        actor=CLAUDE,
+        transcript=[{"role": "user", "content": "Our staging database listens on port 5433."}],
+    )
+    assert "5433" in service.session_start("s2", actor=CLAUDE, project="shop")["text"]
