@@ -184,8 +184,6 @@ IMPERATIVE = re.compile(
     _I,
 )
 
-# What is wrong now, told to have it looked at: "The crane list returns 404 locally", "The
-# PDF job is stuck retrying, see why".
 # A thing that keeps failing the person ("never works for me", "which is why they never
 # worked for me"): "never" says how often it breaks, not what is never done
 FAILS_FOR_ME = re.compile(
@@ -193,6 +191,8 @@ FAILS_FOR_ME = re.compile(
     r"(?: (?:ever|really|once|actually))? (?:been )?work(?:s|ed|ing)? (?:for|on) me\b",
     _I,
 )
+# What is wrong now, told to have it looked at: "The crane list returns 404 locally", "The
+# PDF job is stuck retrying, see why".
 PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
     r"stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|janky|laggy|glitch\w*|misbehav\w*|"
