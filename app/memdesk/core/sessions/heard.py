@@ -145,15 +145,16 @@ SARCASM = re.compile(
     r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
     # (a rhetorical "who needs …" opens its clause; "she's the one who needs …" is plain)
     r"\bworst that could happen\b|(?:^|[,.!?;:—-]\s*)who needs\b|\bi swear\b|"
-    r"^(?:ah,? yes|wonderful|great|"
-    r"sure|yeah),?\s+(?:let's just|another|\w+ (?:decided|is always))|"
+    # ("yeah let's just go with uuid v7 …" agrees)
+    r"^(?:ah,? yes|wonderful|great|sure),?\s+let's just\b|"
+    r"^(?:ah,? yes|wonderful|great|sure|yeah),?\s+(?:another|\w+ (?:decided|is always))|"
     # ("yeah the processing is slow because of …" agrees)
     r"^(?:ah,? yes|wonderful|great|sure),?\s+the\b|\bjust like in "
-    r"(?:19|20)\d\d\b|\blet's just\b|\boh great\b|\blove how\b|\bclearly working\b|"
+    r"(?:19|20)\d\d\b|\boh great\b|\blove how\b|\bclearly working\b|"
     r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
-    r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great)\b|"
+    r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great|nice|good)\b|"
     r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|^nothing like\b|"
     # ("YYYY-MM-DD", "yyyymmdd": a date's format, not a word drawn out)
     r"(?<![-/:._])\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}(?![-/:._]?[mdhs]{2})|"

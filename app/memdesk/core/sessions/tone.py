@@ -50,6 +50,33 @@ _MARKED_LASTING = re.compile(
 )
 
 
+# How developers type to an agent while giving it work ("there's no spec folder lol. we're
+# on minitest … put it in test/models/booking_test.rb"; "ugh yes. in general … use the
+# module"): a laugh or a groan colours its own sentence (heard reads that one as sarcasm), not
+# the rules the message states beside the task. Alone with a complaint it is a vent ("ugh.
+# every single september the account requests pile up").
+_CASUAL = re.compile(r"\b(?:lol|lmao|ugh+)\b[.!,]*|\blet's just\b", _I)
+
+
+def _gives_work(message: str) -> bool:
+    said = [
+        s.strip(" ,")
+        for s in re.split(r"(?<=[.!?])\s+|\n+", _CASUAL.sub("", pasted.prose(message)))
+    ]
+    said = [s for s in said if s]
+    return bool(said) and (
+        bool(_REPLIES.match(said[0])) or any(markers.TASK.match(s) for s in said)
+    )
+
+
+# an answer to what the agent just did or said: "no", "wait", "yep", "go for it"
+_REPLIES = re.compile(
+    r"^(?:no|nope|nah|yes|yeah|yep|yup|ok(?:ay)?|k|wait|hm+|ah|right|sure|great|nice|cool|"
+    r"do it|go for it|not like that|actually|sorry)\b",
+    _I,
+)
+
+
 def lasts_whatever_the_tone(sentence: str) -> bool:
     """Whether `sentence` marks what it states as lasting, untouched by the tone of the
     message around it (its own tone aside)."""
@@ -58,6 +85,8 @@ def lasts_whatever_the_tone(sentence: str) -> bool:
 
 def doubted(message: str) -> bool:
     """Whether the message's tone makes what it states the person's to confirm."""
+    if _gives_work(message):
+        message = _CASUAL.sub("", message)
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
     if any(
         heard.SARCASM.search(s)

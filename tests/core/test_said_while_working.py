@@ -1,0 +1,55 @@
+"""Rules said in a working message, among the jokes, groans and asks of a real session
+(core/sessions: tone, clauses, doubts); and what a working message holds that is no rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a laugh or a groan while answering the agent or giving it work
+        (
+            "there's no jest config lol. we're on vitest with happy-dom, jest isn't even "
+            "installed. put the test next to the component",
+            "vitest",
+        ),
+        (
+            "ugh no, not like that. the api always returns snake_case and we convert at the "
+            "fetch layer in src/api/client.ts",
+            "snake_case",
+        ),
+        (
+            "wait, it's not the staging cluster lol. we deploy previews to the kind cluster "
+            "called preview-east, staging is only for release candidates",
+            "preview-east",
+        ),
+        (
+            "yeah let's just go with uuid v7 for every new primary key, the sequential ones "
+            "leak how many orders we have",
+            "uuid v7",
+        ),
+    ],
+)
+def test_a_rule_beside_a_laugh_or_a_groan_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a groan alone with a complaint is a vent, whatever it says always happens
+        "ugh. every single release the changelog gets written at midnight by whoever is left",
+        "ugh, the flaky e2e again. somebody ALWAYS merges with the suite red",
+        "lol yep, that's the one. always nice when it's a one-line fix",
+    ],
+)
+def test_a_groan_with_only_a_complaint_is_not_kept(message):
+    assert _kept(message) == []
