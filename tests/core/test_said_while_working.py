@@ -53,3 +53,36 @@ def test_a_rule_beside_a_laugh_or_a_groan_is_kept(message, word):
 )
 def test_a_groan_with_only_a_complaint_is_not_kept(message):
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # how things are, told after the word that sets the agent right
+        (
+            "not moment. nothing in the frontend formats dates by hand, it all goes through "
+            "the fmtDate helper in src/lib/dates.ts",
+            "fmtDate",
+        ),
+        ("48?? no. the refund window is 30 days, after that it's store credit only", "30 days"),
+        (
+            "wait, express? the gateway runs on fastify 4, express was only in the prototype",
+            "fastify",
+        ),
+    ],
+)
+def test_how_things_are_told_to_set_the_agent_right_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the mending itself, what the agent did, a guess at a size: the work at hand
+        "nope, that's not thread-safe, two workers can pop the same job",
+        "wait no. in the config you set the bucket to logs-old, switch it",
+        "ugh no kill that, don't run the whole thing. the nightly suite is like 20 mins",
+    ],
+)
+def test_what_sets_the_agent_right_about_the_work_is_not_kept(message):
+    assert _kept(message) == []

@@ -129,6 +129,9 @@ class Heard:
     sentence: str
     about_user: bool
     said: str  # the user's own words the content came from
+    # proposed only for want of a tie to how things stay ("the late cancel window is 12
+    # hours"): the message it was said in may tie it (read)
+    untied: bool = False
 
 
 def read(message: str) -> tuple[list[Heard], list[str]]:
@@ -227,8 +230,43 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             whole = _strip(around.without_the_task_before(sentence, chunks, judged, _strip))
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
             about_user = all(f.about_user for f in found)
-            out.append(_heard(best, found[0].kind, whole, sentence, about_user))
+            untied = best == MEDIUM and all(f.untied for f in found)
+            out.append(_heard(best, found[0].kind, whole, sentence, about_user, untied))
+    if sets_the_agent_right(message):
+        # "not randf. nothing in gameplay calls randi() directly, it all goes through the
+        # run_rng autoload": how things are, told after the word that mends what the agent
+        # took them to be (the mending itself is about the work: "nope, that's not
+        # thread-safe")
+        first = sentences_of(message)[0]
+        out = [
+            replace(h, confidence=HIGH, untied=False)
+            if h.untied and h.sentence != first and not _OF_THE_WORK.search(h.said)
+            else h
+            for h in out
+        ]
     return out, refused
+
+
+# A message that opens by setting the agent right: "no, …", "wait, gin?", "24?? no.",
+# "not randf.", "stop, not kamal deploy directly."
+_SETS_RIGHT = re.compile(
+    r"^(?:(?:ugh|hm+|ah|oh|eh)\W+)?(?:(?:no|nope|nah|wait|stop|wrong)\b|not (?:quite|like "
+    r"that|[\w.()-]+[.!])|that'?s (?:not right|wrong)|[\w.()-]+\?\?)",
+    _I,
+)
+
+
+# what the agent did ("ah you added a labels list to …") or a guess at a size ("full run is
+# like 20 mins"): said of the work at hand, not how things are
+_OF_THE_WORK = re.compile(
+    r"^(?:[\w/.]+,?\s+){0,3}you (?:\w+ed|wrote|put|made|did|took|set|left|broke|built|ran)\b|"
+    r"\b(?:like|about|around|roughly|~)\s*\d",
+    _I,
+)
+
+
+def sets_the_agent_right(message: str) -> bool:
+    return bool(_SETS_RIGHT.match(pasted.prose(message).strip()))
 
 
 def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]) -> Heard:
@@ -422,15 +460,15 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         # general word said of a thing, with nothing tying it to how the person or the team
         # works, is as often what the person sees as what holds. The person confirms it.
         tied = around.ties_a_general_word(body, sentence)
-        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user)
+        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user, not tied)
     if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
         if markers.DEICTIC_START.match(body):
             return None  # "it runs on 5173": which "it" is lost without the conversation
         # A value said of something with nothing tying it to how things stay (ours, here,
         # this repo, told for the record) is as often what happens now ("the model overfits
         # after epoch 8"): the person confirms it.
-        confidence = HIGH if around.ties_a_value(body, sentence) else MEDIUM
-        return _heard(confidence, "fact", body, sentence, about_user)
+        tied = around.ties_a_value(body, sentence)
+        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user, not tied)
     if task and first_person:
         return _heard(MEDIUM, "preference", body, sentence, about_user)
     if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
@@ -444,6 +482,10 @@ def _asked(chunk: str) -> bool:
     )
 
 
-def _heard(confidence: str, kind: str, body: str, sentence: str, about_user: bool) -> Heard:
+def _heard(
+    confidence: str, kind: str, body: str, sentence: str, about_user: bool, untied: bool = False
+) -> Heard:
     content = person(body.rstrip(".!;, "))
-    return Heard(confidence, kind, content[:1].upper() + content[1:], sentence, about_user, body)
+    return Heard(
+        confidence, kind, content[:1].upper() + content[1:], sentence, about_user, body, untied
+    )
