@@ -86,3 +86,40 @@ def test_how_things_are_told_to_set_the_agent_right_is_kept(message, word):
 )
 def test_what_sets_the_agent_right_about_the_work_is_not_kept(message):
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what the person's setup makes fail for them is what they use
+        ("I'm on nushell, so the export FOO=bar lines never work for me", "nushell"),
+        # a schedule, not a story of one day
+        ("our release weeks start on tuesday, not monday", "tuesday"),
+        # what the person lives with, whatever the message asks beside it
+        (
+            "make the legend bigger, I've got protanopia so the red and brown lines look "
+            "the same to me",
+            "protanopia",
+        ),
+        ("I'm red-green colourblind so pass vs fail badges need an icon too", "colourblind"),
+        # a statement on the line that brings a paste
+        (
+            "we always pin actions to a full commit sha in this org. heres the workflow:\n\n"
+            "jobs:\n  build:\n    runs-on: ubuntu-latest",
+            "commit sha",
+        ),
+    ],
+)
+def test_what_a_working_message_tells_of_the_person_and_the_team_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm on a train, the wifi is spotty, so my replies may lag",
+        "Maya maintains the VS Code extension vs the CLI",
+    ],
+)
+def test_a_trip_is_no_setup(message):
+    assert not any("train" in kept for kept in _kept(message))

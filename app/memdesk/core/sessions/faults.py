@@ -12,9 +12,15 @@ _I = re.IGNORECASE
 # "the sensor task stops logging after 6 hours"), a run's outcome ("412 passed, 1 failed"), and
 # a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
 # approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
+# the person's own setup, what fails for them because of it: "I'm on fish, so the export
+# FOO=bar stuff doesn't work for me" says what they use, not what is broken
+_MY_SETUP = (
+    r"(?:i'?m|im|i am) on (?!(?:it|that|this|a|an|the|my|holiday|vacation|leave|call)\b)|"
+    r"my (?:shell|os|editor|machine|laptop) is"
+)
 WRONG_NOW = re.compile(
-    r"^(?!.*\b(?:always|never|ever(?! since)|every|each|any|whenever|must|should|from now on|"
-    r"going forward|"
+    rf"^(?!.*\b(?:{_MY_SETUP}|always|never|ever(?! since)|every|each|any|whenever|must|should|"
+    r"from now on|going forward|"
     r"nothing (?:newer|older|else)|pinned|(?:i|we)(?:'d| would) rather|"
     r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
     # (not the noun: "no full stops", "the bus stops table")
@@ -151,7 +157,7 @@ _FAULT_WORDS = (
     r"render|save|load|compile|finish)"
 )
 _RULE_WORDS = (
-    r"must|should|shall|make sure|please|need to|needs to|has to|by default|"
+    rf"{_MY_SETUP}|must|should|shall|make sure|please|need to|needs to|has to|by default|"
     # (not a workaround: "have to restart the api each time")
     r"have to (?!restart|reboot|rerun|retry|refresh|reload|clear|kill|re-?run)|"
     r"as a rule|from now on|going forward|for the record|fyi|note that|keep in mind|"

@@ -48,6 +48,17 @@ def _rest(text: str) -> str:
     return text.strip().rstrip(".!;,")
 
 
+def _within_brackets(text: str) -> str:
+    """`text` up to a bracket it did not open: "(…, I'm colorblind, so no red vs green) now
+    the pdf export" was cut from inside an aside."""
+    depth = 0
+    for n, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return text[:n]
+    return text
+
+
 def _cap(text: str) -> str:
     text = re.sub(r"^please\s+", "", _rest(text), flags=_I)
     return text[:1].upper() + text[1:]
@@ -360,6 +371,14 @@ PATTERNS: tuple[Pattern, ...] = (
         "fact",
         lambda m, b: f"The user's {m['k'].lower()} is {person(_rest(m['x']), named=True)}",
         user=True,
+    ),
+    _p(
+        "my_condition",
+        rf"{markers.MY_CONDITION}.{{0,200}}$",
+        "fact",
+        lambda m, b: person(_cap(_within_brackets(b[m.start() :]))),
+        user=True,
+        anywhere=True,
     ),
     _p(
         "i_am_based",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memdesk.core.sessions import pasted
+from memdesk.core.sessions import markers, pasted
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
@@ -354,7 +354,9 @@ SELF_REPORT = re.compile(
 )
 # Two options named and nothing said of them: "pest vs phpunit for new tests", "Oban vs a
 # plain Task.Supervisor for the emails".
-WEIGHED = re.compile(r"^[^,;:]{1,60}\s(?:vs\.?|versus)\s[^,;:]{1,60}$")  # not "VS Code"
+WEIGHED = re.compile(
+    rf"^(?!(?i:.*{markers.MY_CONDITION}))[^,;:]{{1,60}}\s(?:vs\.?|versus)\s[^,;:]{{1,60}}$"
+)  # not "VS Code"
 
 
 # A question asked as a request: "explain how the pagination should work", "walk me through
@@ -399,6 +401,9 @@ _SHOWS = re.compile(
 _OR_ASKED = re.compile(r"\w\?\s+or\b", _I)
 
 
+_LIVES_WITH = re.compile(markers.MY_CONDITION, _I)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
@@ -418,6 +423,8 @@ def not_a_statement(sentence: str) -> str | None:
         and (QUESTION.match(body) or ASKED.search(body) or _EXPLAIN.match(body))
     ):
         return "a question"
+    if _LIVES_WITH.search(body):
+        return None  # what the person lives with, whatever the fault beside it
     # irony reads the quotes themselves; "AUC alone says nothing about calibration" tells
     # what a thing shows, no one's view
     mentioned = DISMISSED.sub(" ", _SHOWS.sub(r"shows \1", unquoted(body)))

@@ -43,6 +43,13 @@ RULED_OUT = re.compile(
 )
 
 # The person's habit or taste, and the team's own way.
+# What the person lives with, which every answer has to fit ("I'm red-green colorblind so
+# green vs red panels are the same colour to me", "I've got deuteranopia")
+MY_CONDITION = (
+    r"\bi(?:'m|\s+am|'ve got|\s+have(?: got)?)\s+(?:[\w()]+[- ]){0,2}(?:colou?r-?blind|"
+    r"colou?r blind(?:ness)?|deuteranop\w*|protanop\w*|tritanop\w*|dyslexi\w*|"
+    r"hard of hearing|partially sighted|low vision|rsi|a tremor)\b"
+)
 FIRST_PERSON = re.compile(
     r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|"
     r"\b(?:isn'?t|aren'?t|is not|are not) (?:really )?my (?:thing|style|cup of tea)\b|"

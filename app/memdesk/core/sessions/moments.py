@@ -295,6 +295,7 @@ PAST = re.compile(
     # (not a schedule: "our rota week begins on Saturday", "deploys happen on Tuesday")
     r"(?<!weekly )(?<!every )(?<!each )(?<!nightly )(?<!begins )(?<!starts )(?<!ends )"
     r"(?<!opens )(?<!closes )(?<!runs )(?<!happen )(?<!happens )(?<!falls )"
+    r"(?<!\bbegin )(?<!\bstart )(?<!\bend )(?<!\bopen )(?<!\bclose )(?<!\brun )(?<!\bfall )"
     # (nor what is needed then: "anything you still need on monday")
     r"(?<!need )(?<!needed )(?<!due )(?<!ready )"
     r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"

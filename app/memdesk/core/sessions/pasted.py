@@ -160,6 +160,12 @@ def prose(message: str) -> str:
         spoken = False  # a speaker's turn goes on to the end of its block
         for line, was_pasted in zip(lines, marked, strict=True):
             if _INTRODUCES_PASTE.search(line):
+                # ("i like pattern matching in function heads. heres the handle_params:"):
+                # what the line said before the sentence that brings the paste is the
+                # person's
+                *before, last = re.split(r"(?<=[.!?])\s+", line)
+                if before and _INTRODUCES_PASTE.search(last):
+                    kept.append(" ".join(before))
                 return "\n".join(kept)
             spoken = spoken or bool(_SPEAKER.match(line))
             if not was_pasted and not spoken:
