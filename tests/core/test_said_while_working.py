@@ -123,3 +123,21 @@ def test_what_a_working_message_tells_of_the_person_and_the_team_is_kept(message
 )
 def test_a_trip_is_no_setup(message):
     assert not any("train" in kept for kept in _kept(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a branch of one piece of work
+        "looks good. push to my branch feat/bulk-export, not main",
+        # a pasted line after the line that brings it
+        "the readme's export line fails when I paste it:\n\n"
+        "Error: nu::parser::export_not_found. Please use 'let-env' instead.",
+        # what only the talk around it completes
+        "quick q, should we use Redis or the db for the lock? saw both in the codebase",
+        "should we move the retry logic into the worker? like make the worker own retries",
+        "yeah anywhere we show a price",
+    ],
+)
+def test_what_only_the_moment_completes_is_not_kept(message):
+    assert _kept(message) == []

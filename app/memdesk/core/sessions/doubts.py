@@ -317,12 +317,23 @@ _SO_BEFORE = re.compile(r"(?:^|[.!?]\s+)((?:\w+,?\s+)?so,?\s+)\Z", _I)
 
 def for_this_task(pattern: str, content: str) -> bool:
     """Whether a "use …" or "keep …" heard by the table is said of something of this task
-    ("for the date label", "out of it") and says nothing of beyond it."""
+    ("for the date label", "out of it") and says nothing of beyond it; or whatever is said
+    of a branch of one piece of work ("push to my branch fix/resend-dupes, not main")."""
     return (
         pattern in ("use", "keep")
         and bool(_OF_THIS_TASK.search(content))
         and not _BEYOND_THE_TASK.search(content)
-    )
+    ) or bool(_TOPIC_BRANCH.search(content) and not _FOR_EVERY_BRANCH.search(content))
+
+
+_FOR_EVERY_BRANCH = re.compile(
+    r"\b(?:always|never|every\w*|any\w*|whatever|from now on|in general|by default|rule|"
+    r"convention|named?|naming|prefix\w*)\b",
+    _I,
+)
+_TOPIC_BRANCH = re.compile(
+    r"\b(?:fix|feat|feature|bugfix|hotfix|chore|refactor|wip|spike)/[\w.-]+", re.IGNORECASE
+)
 
 
 # The table's patterns that hear a plain statement of a thing: what holds of it as often as

@@ -402,6 +402,17 @@ _OR_ASKED = re.compile(r"\w\?\s+or\b", _I)
 
 
 _LIVES_WITH = re.compile(markers.MY_CONDITION, _I)
+# What only the talk around it completes: what the person saw ("saw both in the codebase"),
+# a question's example ("should we move the streak math to the backend? like make the
+# server the source of truth"), where an answer applies ("yeah anywhere we print a time")
+_FRAGMENT = re.compile(
+    r"^(?:saw|noticed|spotted|found|tried|checked|looked at)\s+(?:it|this|that|both|them|"
+    r"one|some|a|an|the)\b|"
+    r"^like,?\s+(?:make|use|do|add|have|put|move|just)\b|"
+    r"^(?:\W*(?:yeah|yep|yes|ok(?:ay)?|right),?\s+)?(?:anywhere|everywhere|wherever) "
+    r"(?:we|i|it|they)\b[^,;:]*$",
+    _I,
+)
 
 
 @lru_cache(maxsize=1024)
@@ -462,6 +473,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("what the last message meant", MEANT),
         ("what the person does not know", SELF_REPORT),
         ("two options weighed", WEIGHED),
+        ("a fragment of the talk", _FRAGMENT),
     ):
         if rule is not None and rule.search(
             _CODE.sub("`…`", body) if rule is SARCASM else mentioned

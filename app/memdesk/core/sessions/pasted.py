@@ -185,6 +185,8 @@ _SPEAKER = re.compile(
 )
 _INTRODUCES_PASTE = re.compile(
     r"\b(?:here's|here is|here are|from the|output|log|logs|trace|message|says|said|got this|"
-    r"excerpt|snippet)\b[^:]*:\s*$",
+    # "… never works when I paste it:"
+    r"excerpt|snippet|paste|pasted|it prints|it returns|it dies with|"
+    r"fails with|complains)\b[^:]*:\s*$",
     _I,
 )
