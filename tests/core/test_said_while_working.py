@@ -141,3 +141,11 @@ def test_a_trip_is_no_setup(message):
 )
 def test_what_only_the_moment_completes_is_not_kept(message):
     assert _kept(message) == []
+
+
+def test_the_verb_after_what_a_parenthesis_named_is_that_things():
+    kept = _kept(
+        "anything that touches the billing export (Finance.Export.Sap) has to go past Ines "
+        "before it merges"
+    )
+    assert any("Ines" in k and "billing export" in k for k in kept), kept

@@ -50,7 +50,9 @@ _PREDICATE = re.compile(
     r"^(?:has|have|is|owns|runs|maintains|handles|signs|approves|reviews|leads|manages|decides|"
     r"must|needs)\s",
 )
-_NAMED_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*\([^()]*\)\s*$")
+# (a name or a role, not an aside with its own clause: "the bootstrap (we run it on …, takes
+# 9 hours) is crashing")
+_NAMED_BEFORE = re.compile(r"\(\s*[^()\s]+(?:\s+[^()\s]+){0,3}\s*\)\s*$")
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 # "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
 BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
@@ -100,8 +102,9 @@ def cut(sentence: str, stripped: Callable[[str], str]) -> list[str]:
         # "go to the canary hosts (storage-canary-1..3) for 48 hours before the fleet": the
         # clause goes on after the parenthesis (an aside of its own is still read alone)
         joins = joins or ")" in cut_before and _GOES_ON_AFTER.match(said)
-        # "Marguerite Okafor (desk-tools lead) has to sign off on …": the verb after a name's
-        # role in parentheses is the name's
+        # "Marguerite Okafor (desk-tools lead) has to sign off on …", "anything that touches
+        # the idoc export (Warehouse.Integration.Sap) has to go past Marta": the verb after what
+        # the parenthesis named is that thing's
         joins = joins or (
             ")" in cut_before and _PREDICATE.match(said) and _NAMED_BEFORE.search(chunks[-1])
         )
