@@ -38,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -422,6 +423,21 @@ def _timed(command: list[str]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w./-]{4,}", text.casefold()) if w not in _RETOLD}
+
+
+# what the rewrite into a memory changes: "my branch" -> "the user's branch"
+_RETOLD = {"user", "user's", "their", "them", "they", "they're"}
+
+
+def _restates(negative: str, memory: str) -> bool:
+    """Whether `memory` holds a hard negative, in the words of its rewrite (a first-person
+    sentence is stored as the user's: a prefix match missed "push to my branch …")."""
+    said = _words(negative)
+    return bool(said) and len(said & _words(memory)) >= 0.8 * len(said)
+
+
 def _extraction(sessions, captured, pending) -> None:
     statements = [st for s in sessions for st in s["statements"]]
     negatives = [n for s in sessions for n in s["negatives"]]
@@ -436,9 +452,7 @@ def _extraction(sessions, captured, pending) -> None:
         f"= {len(stored) / len(statements):.2f}; stored + proposed {len(shown)}/{len(statements)}"
         f" = {len(shown) / len(statements):.2f} ({len(pending)} proposals)"
     )
-    bad = [
-        n for n in negatives if any(n["sentence"].casefold()[:40] in c.casefold() for c in contents)
-    ]
+    bad = [n for n in negatives if any(_restates(n["sentence"], c) for c in contents)]
     print(f"hard negatives stored: {len(bad)}/{len(negatives)}")
     for c in wrong:
         print(f"  stored, not a labelled statement: {c!r}")
