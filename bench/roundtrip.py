@@ -435,7 +435,9 @@ def _restates(negative: str, memory: str) -> bool:
     """Whether `memory` holds a hard negative, in the words of its rewrite (a first-person
     sentence is stored as the user's: a prefix match missed "push to my branch …")."""
     said = _words(negative)
-    return bool(said) and len(said & _words(memory)) >= 0.8 * len(said)
+    if len(said) < 3:  # "ok merge it": too few words to tell, only the words themselves
+        return negative.casefold().strip(" .!") in memory.casefold()
+    return len(said & _words(memory)) >= 0.8 * len(said)
 
 
 def _extraction(sessions, captured, pending) -> None:
