@@ -19,7 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from memdesk.core.sessions import around, asides, dislikes, embedded, heard, markers, pasted
+from memdesk.core.sessions import (
+    around,
+    asides,
+    dislikes,
+    embedded,
+    heard,
+    markers,
+    mending,
+    pasted,
+)
 from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.third_person import person
@@ -232,41 +241,15 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             about_user = all(f.about_user for f in found)
             untied = best == MEDIUM and all(f.untied for f in found)
             out.append(_heard(best, found[0].kind, whole, sentence, about_user, untied))
-    if sets_the_agent_right(message):
-        # "not randf. nothing in gameplay calls randi() directly, it all goes through the
-        # run_rng autoload": how things are, told after the word that mends what the agent
-        # took them to be (the mending itself is about the work: "nope, that's not
-        # thread-safe")
+    if mending.sets_the_agent_right(message):
         first = sentences_of(message)[0]
         out = [
             replace(h, confidence=HIGH, untied=False)
-            if h.untied and h.sentence != first and not _OF_THE_WORK.search(h.said)
+            if h.untied and mending.told_to_mend(h.said, h.sentence, first)
             else h
             for h in out
         ]
     return out, refused
-
-
-# A message that opens by setting the agent right: "no, …", "wait, gin?", "24?? no.",
-# "not randf.", "stop, not kamal deploy directly."
-_SETS_RIGHT = re.compile(
-    r"^(?:(?:ugh|hm+|ah|oh|eh)\W+)?(?:(?:no|nope|nah|wait|stop|wrong)\b|not (?:quite|like "
-    r"that|[\w.()-]+[.!])|that'?s (?:not right|wrong)|[\w.()-]+\?\?)",
-    _I,
-)
-
-
-# what the agent did ("ah you added a labels list to …") or a guess at a size ("full run is
-# like 20 mins"): said of the work at hand, not how things are
-_OF_THE_WORK = re.compile(
-    r"^(?:[\w/.]+,?\s+){0,3}you (?:\w+ed|wrote|put|made|did|took|set|left|broke|built|ran)\b|"
-    r"\b(?:like|about|around|roughly|~)\s*\d",
-    _I,
-)
-
-
-def sets_the_agent_right(message: str) -> bool:
-    return bool(_SETS_RIGHT.match(pasted.prose(message).strip()))
 
 
 def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]) -> Heard:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from memdesk.core.sessions import markers, pasted
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
+from memdesk.core.sessions.irony import SARCASM
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
 from memdesk.core.sessions.others_views import DISMISSED, DISTANCED, REPORTED
 from memdesk.core.sessions.replies import ANSWER, MEANT
@@ -132,43 +133,6 @@ CANCEL = re.compile(
     # ("whatever the figure, I stick to …" is no dismissal)
     r"whatever(?!\s+(?:the|a|an|your|my|our|its|their|kind|type|language|tool|project)\b)|"
     r"not important|no worries|doesn't matter)\b|\bnever ?mind\b",
-    _I,
-)
-SARCASM = re.compile(
-    # the "/s" tag stands alone ("m/s" is a unit)
-    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|"
-    r"\byeah,? (?:sure|right)\b|"
-    r"\boh,? (?:great|wonderful|"
-    r"perfect)\b|\blove (?:that|it|this|waiting)\b|"
-    r"\btotally\b(?! (?:fine|ok|okay|agree|right|worth))|\bexactly what (?:i|we) "
-    r"(?:want|need)|\bof course (?:it|the|that)\b.*\b(?:broke|breaks|fails?|failed)\b|"
-    r"\bwhat could (?:possibly )?go wrong\b|\bjust love it\b|\balways a pleasure\b|"
-    # (a rhetorical "who needs …" opens its clause; "she's the one who needs …" is plain)
-    r"\bworst that could happen\b|(?:^|[,.!?;:—-]\s*)who needs\b|\bi swear\b|"
-    # ("yeah let's just go with uuid v7 …" agrees)
-    r"^(?:ah,? yes|wonderful|great|sure),?\s+let's just\b|"
-    r"^(?:ah,? yes|wonderful|great|sure|yeah),?\s+(?:another|\w+ (?:decided|is always))|"
-    # ("yeah the processing is slow because of …" agrees)
-    r"^(?:ah,? yes|wonderful|great|sure),?\s+the\b|\bjust like in "
-    r"(?:19|20)\d\d\b|\boh great\b|\blove how\b|\bclearly working\b|"
-    r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
-    r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
-    r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
-    r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great|nice|good)\b|"
-    r"\bwhat a (?:joy|treat|time)\b|^ah,? yes\b|keeps on giving|^nothing like\b|"
-    # ("YYYY-MM-DD", "yyyymmdd": a date's format, not a word drawn out)
-    r"(?<![-/:._])\b[a-z]{0,12}(?P<ch>[a-z])(?P=ch){3,}(?![-/:._]?[mdhs]{2})|"
-    r"\b(?:adore|love) (?:waiting|it when)\b|\bwhy would anyone\b|\bincredible engineering\b|"
-    r"\btotal chaos\b|^sure,?\s+['‘\"“]|"
-    r"\b(?P<w>[a-z]{2,12})[ ,]+(?P=w)[ ,]+(?P=w)\b|^obviously,? the (?:best|perfect|right)\b|"
-    r"very helpful\b|\b(?:brilliant|genius|great) idea\b|\bdefinitely the (?:most|best) \w+|"
-    r"\b(?:anyone|anybody) (?:has )?ever (?:picked|chosen|seen|made|written)\b|"
-    r"^obviously,? (?:we|you) should\b|^(?:yes|yeah|sure|right),? (?:yes|yeah|sure|right)\b|"
-    r"\bit'?s so (?:simple|easy|obvious)\b|\bdefinitely needs\b|^yeah,? because\b|"
-    r"\bclearly (?:too|the best|so)\b|"
-    # a word shouted before the word it stresses ("SO slow"; not "a SpecimenDatabase SO with")
-    r"(?<!\ban )(?<!\ba )(?<!\bthe )(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b)"
-    r"(?= (?!(?:with|for|in|on|of|to|and|or|that|which|is|are|was|has|from|per|as|at|by)\b)\w))",
     _I,
 )
 REMINDER = re.compile(

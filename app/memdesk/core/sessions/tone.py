@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from memdesk.core.sessions import around, heard, markers, pasted
+from memdesk.core.sessions import around, heard, irony, markers, pasted
 from memdesk.core.sessions.undecided import DEFERRED, UNDECIDED
 
 _I = re.IGNORECASE
@@ -89,7 +89,7 @@ def doubted(message: str) -> bool:
         message = _CASUAL.sub("", message)
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
     if any(
-        heard.SARCASM.search(s)
+        irony.SARCASM.search(s)
         or _SCARE_QUOTE.search(s)
         # "give full shifts a 'full' badge": a label
         and not (markers.TASK.match(s) or markers.IMPERATIVE.match(s))
