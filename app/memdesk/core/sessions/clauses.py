@@ -139,7 +139,7 @@ class Heard:
     about_user: bool
     said: str  # the user's own words the content came from
     # proposed only for want of a tie to how things stay ("the late cancel window is 12
-    # hours"): the message it was said in may tie it (read)
+    # hours"): the message around it may tie it (`read` looks)
     untied: bool = False
 
 

@@ -8,16 +8,16 @@ import re
 
 _I = re.IGNORECASE
 
-# What is wrong now, told to have it looked at ("The export button does nothing on Safari",
-# "the sensor task stops logging after 6 hours"), a run's outcome ("412 passed, 1 failed"), and
-# a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
-# approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
-# the person's own setup, what fails for them because of it: "I'm on fish, so the export
-# FOO=bar stuff doesn't work for me" says what they use, not what is broken
+# The person's own setup, and what fails for them because of it ("I'm on fish, so the export
+# FOO=bar stuff doesn't work for me"): it says what they use, not what is broken.
 _MY_SETUP = (
     r"(?:i'?m|im|i am) on (?!(?:it|that|this|a|an|the|my|holiday|vacation|leave|call)\b)|"
     r"my (?:shell|os|editor|machine|laptop) is"
 )
+# What is wrong now, told to have it looked at ("The export button does nothing on Safari",
+# "the sensor task stops logging after 6 hours"), a run's outcome ("412 passed, 1 failed"), and
+# a remark on the work at hand ("you moved parse_args but foo still imports it", "I like the
+# approach but …"). Not a rule that holds whenever it applies ("CI fails on any warning").
 WRONG_NOW = re.compile(
     rf"^(?!.*\b(?:{_MY_SETUP}|always|never|ever(?! since)|every|each|any|whenever|must|should|"
     r"from now on|going forward|"
