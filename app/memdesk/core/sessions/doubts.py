@@ -225,13 +225,10 @@ _HANDED_OVER = re.compile(
 )
 
 
-_LIVES_WITH = re.compile(markers.MY_CONDITION, re.IGNORECASE)
-
-
 def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     """Whether a finding's words (`content`, read from `sentence` of a message whose prose is
     `message_prose`) bear a sign that what they state may not last."""
-    if _ON_PURPOSE.search(sentence) or _LIVES_WITH.search(sentence):
+    if _ON_PURPOSE.search(sentence) or markers.LIVES_WITH.search(sentence):
         return False  # what the person lives with lasts, said in whatever words
     # (a name in quotes counts as words here: "the 'Matchmaker' one" says which)
     pointing_back = _ENDS_POINTING_BACK.search(content)

@@ -365,7 +365,6 @@ _SHOWS = re.compile(
 _OR_ASKED = re.compile(r"\w\?\s+or\b", _I)
 
 
-_LIVES_WITH = re.compile(markers.MY_CONDITION, _I)
 # What only the talk around it completes: what the person saw ("saw both in the codebase"),
 # a question's example ("should we move the streak math to the backend? like make the
 # server the source of truth"), where an answer applies ("yeah anywhere we print a time")
@@ -398,7 +397,7 @@ def not_a_statement(sentence: str) -> str | None:
         and (QUESTION.match(body) or ASKED.search(body) or _EXPLAIN.match(body))
     ):
         return "a question"
-    if _LIVES_WITH.search(body):
+    if markers.LIVES_WITH.search(body):
         return None  # what the person lives with, whatever the fault beside it
     # irony reads the quotes themselves; "AUC alone says nothing about calibration" tells
     # what a thing shows, no one's view

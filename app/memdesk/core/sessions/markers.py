@@ -50,6 +50,7 @@ MY_CONDITION = (
     r"colou?r blind(?:ness)?|deuteranop\w*|protanop\w*|tritanop\w*|dyslexi\w*|"
     r"hard of hearing|partially sighted|low vision|rsi|a tremor)\b"
 )
+LIVES_WITH = re.compile(MY_CONDITION, _I)
 FIRST_PERSON = re.compile(
     r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|"
     r"\b(?:isn'?t|aren'?t|is not|are not) (?:really )?my (?:thing|style|cup of tea)\b|"
