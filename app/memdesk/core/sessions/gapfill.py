@@ -26,6 +26,7 @@ from memdesk.core.sessions import (
     heard,
     markers,
     pasted,
+    picks,
     replies,
     stories,
     tone,
@@ -176,8 +177,12 @@ def find(
             in_message = [
                 at_most_medium(f)
                 if replies.picked(text, f.sentence)
-                or doubts.doubtful(f.content, f.sentence, prose)
-                or stories.told(f.content, f.sentence, prose)
+                # (why a way was picked is told of the past: "fp16 kept nan-ing last time")
+                or f.pattern != "decision"
+                and (
+                    doubts.doubtful(f.content, f.sentence, prose)
+                    or stories.told(f.content, f.sentence, prose)
+                )
                 or doubts.for_this_task(f.pattern, f.content)
                 or doubts.made_so_now(f.sentence, prose)
                 or answers_another(f.sentence, prose)
@@ -199,6 +204,10 @@ _SAYS_MORE = re.compile(r"[,;:—–]\s|\s-\s")
 _WHAT_IS = re.compile(r"^(?:everything|each|every|all|the|our|it|they|that|[a-z]+s)\s+\w", re.I)
 
 
+# A decision is read whole where it is found: the pick and why the other way is out.
+_DECIDED = ("accepted_decision", "decision")
+
+
 def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
     """The table's findings outside sentences that, read whole, state nothing to keep, and
     what `clauses` hears in the rest of the message (behind lead-ins, between dashes, in
@@ -208,17 +217,21 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
     kept = [
         f
         for f in found
-        if f.pattern == "accepted_decision"
+        if f.pattern in _DECIDED
         or not any(f.sentence.strip(" .!") in s or s in f.sentence for s in refused)
     ]
     # the words read so far, kept as they grow: joined afresh for each clause, a 60 KB
     # message took seconds
     read = set(_WORDS.findall(" ".join(f.sentence for f in kept).casefold()))
     for heard_here in heard_in_text:
+        inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
+        if len(inside) == 1 and inside[0].pattern == "decision":
+            if heard_here.confidence == HIGH:  # a rule heard in the person's own words
+                kept[kept.index(inside[0])] = _from_clause(heard_here)
+            continue
         if _covered(heard_here.said.casefold(), read):
             kept = _firmed(kept, heard_here)  # the table read this already
             continue
-        inside = [f for f in kept if f.sentence.strip(" .!") in heard_here.sentence]
         if len(inside) == 1:
             n = kept.index(inside[0])
             # the clause's cut when it holds the table's, else both halves: the whole sentence
@@ -275,8 +288,8 @@ def _one_per_sentence(found: list[Finding], text: str) -> list[Finding]:
     Airflow connections; I'd rather we never hardcode them"): each alone leaves out what the
     other holds. Clauses on different things ("I prefer pytest, and always run ruff") stay
     two findings."""
-    out = [f for f in found if f.pattern == "accepted_decision"]
-    rest = [f for f in found if f.pattern != "accepted_decision"]
+    out = [f for f in found if f.pattern in _DECIDED]
+    rest = [f for f in found if f.pattern not in _DECIDED]
     for sentence in clauses.sentences_of(text):
         inside = [f for f in rest if f.sentence.strip(" .!") in sentence]
         whole = len(inside) > 1 and _one_thing(inside) or _leans_on_before(inside, sentence)
@@ -427,7 +440,7 @@ def _in_message(parts: list[str]) -> list[Finding]:
         if skip:
             skip = False
             continue
-        finding = _match(sentence)
+        finding = _match(sentence) or _picked(sentence)
         if finding is None:
             continue
         if n and _SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):
@@ -449,6 +462,13 @@ def _in_message(parts: list[str]) -> list[Finding]:
             skip = True
         found.append(finding)
     return found
+
+
+def _picked(sentence: str) -> Finding | None:
+    if len(sentence) > MAX_SENTENCE or (pick := picks.decided(sentence)) is None:
+        return None
+    confidence, content = pick
+    return Finding("decision", confidence, "decision", content, sentence, PROJECT)
 
 
 def _match(sentence: str) -> Finding | None:
