@@ -29,6 +29,7 @@ from memdesk.core.sessions import (
     picks,
     replies,
     stories,
+    to_build,
     tone,
 )
 from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
@@ -184,6 +185,7 @@ def find(
                     or stories.told(f.content, f.sentence, prose)
                 )
                 or doubts.for_this_task(f.pattern, f.content)
+                or to_build.asked(f.sentence)
                 or doubts.made_so_now(f.sentence, prose)
                 or answers_another(f.sentence, prose)
                 or doubts.untied(f.pattern, f.content, f.sentence)

@@ -110,7 +110,10 @@ _TASK_SUBJECT = re.compile(
     r"^(?:it|this|that|these|those|they|he|she|you|there|both|either|neither|each of (?:them|"
     r"these|those)|all of (?:them|these|those)|the (?:bug|fix|error|issue|problem|"
     r"change|diff|test|failure|typo|crash|code|function|file|line|output|result|pr|branch|plan|"
-    r"patch|build|run|job|last \w+|new \w+|first \w+|second \w+|old \w+))\b",
+    r"patch|build|run|job|last \w+|new \w+|first \w+|second \w+|old \w+)|"
+    # what a run left behind, pointed at for this task: "log is in logs/ft-0412.out"
+    r"(?:the |my |this )?(?:log|trace|stack ?trace|dump|core ?dump|screenshot|recording|repro)$)"
+    r"\b",
     _I,
 )
 

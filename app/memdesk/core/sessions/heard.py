@@ -257,6 +257,8 @@ TASTE_FOR_THIS = re.compile(
 )
 # What the agent just found, and the person's surprise at it: "ok unlimited by default, wild"
 REACTED = re.compile(
+    # a verdict on what the agent found: "30k I can live with but make that a left join"
+    r"\b(?:i|we) can live with\b|"
     r"^[^.;:!?]{1,60},\s+(?:wild|crazy|nuts|insane|wow|lol|huh|yikes|oof|wtf|fun|weird|"
     r"interesting|bizarre|amazing|go figure)\W*$|"
     # a saying about the moment: "always a good day when we get to delete code"
@@ -299,6 +301,8 @@ LIKED_AT_HAND = re.compile(
 )
 # What the person forgets or does not understand: about them now, not how to work.
 SELF_REPORT = re.compile(
+    # what the person does not find in front of them: "I don't see a scheduler in train.py"
+    r"\bi (?:don't|do not|can't|cannot|couldn't) (?:see|find|spot)\b|"
     r"\b(?:i|we) (?:(?:can )?never|still (?:don't|do not)|(?:don't|do not) (?:ever )?really) "
     r"(?:remember|recall|know|understand|get (?:why|how|it)|figure out|see why)\b|"
     r"\bi(?:'ve| have) never (?:really )?(?:understood|got|known|figured out)\b|"

@@ -58,8 +58,11 @@ FIRST_PERSON = re.compile(
     # where and with what the person works: "I work on a 4G hotspot most days"
     r"\bi (?:work|develop|code|study|program) (?:on|from|in|with) (?!(?:it|this|that|them)\b)|"
     r"\bi (?:stick (?:to|with)|always|never|"
-    r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|don't|do not|"
-    r"hold)\b|"
+    r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|"
+    # not what the person sees or knows now: "I don't see a scheduler in train.py", "so I
+    # don't forget to turn it back on"
+    r"(?:don't|do not)(?! (?:see|find|get|know|understand|remember|forget|recall|follow|notice|"
+    r"think)\b)|hold)\b|"
     r"\bi'm (?:not a fan of|strict about|fine with|partial to)\b|"
     r"\bmy (?:go-to|default|rule)\b|"
     r"\bi'm an? (?:[\w-]+ ){1,2}(?:person|dev|developer|engineer|designer|scientist|researcher)\b|"
