@@ -149,3 +149,28 @@ def test_the_verb_after_what_a_parenthesis_named_is_that_things():
         "before it merges"
     )
     assert any("Ines" in k and "billing export" in k for k in kept), kept
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what the person works in, told beside a question, a hedge or a result
+        (
+            "whats the command to reseed the db? (I'm on nushell btw, so `export X=y &&` "
+            "won't paste cleanly)",
+            "nushell",
+        ),
+        (
+            "fyi im on fish so the export X=Y lines dont work for me, give me set -x. anyway "
+            "it ran, 0 diffs",
+            "fish",
+        ),
+        (
+            "oh and i'm on zsh on macos so the `source .venv/bin/activate.fish` line never "
+            "works for me, thats probably why my env broke",
+            "zsh",
+        ),
+    ],
+)
+def test_what_the_person_works_in_is_kept_beside_the_work(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)

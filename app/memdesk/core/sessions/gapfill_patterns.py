@@ -48,6 +48,9 @@ def _rest(text: str) -> str:
     return text.strip().rstrip(".!;,")
 
 
+_IM = re.compile(r"^im\b", _I)  # "im on fish", typed fast
+
+
 def _within_brackets(text: str) -> str:
     """`text` up to a bracket it did not open: "(…, I'm colorblind, so no red vs green) now
     the pdf export" was cut from inside an aside."""
@@ -377,9 +380,9 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "my_condition",
-        rf"{markers.MY_CONDITION}.{{0,200}}$",
+        rf"(?:{markers.MY_CONDITION}|{markers.MY_SETUP}).{{0,200}}$",
         "fact",
-        lambda m, b: person(_cap(_within_brackets(b[m.start() :]))),
+        lambda m, b: person(_cap(_IM.sub("I'm", _within_brackets(b[m.start() :])))),
         user=True,
         anywhere=True,
     ),

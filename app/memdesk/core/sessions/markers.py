@@ -50,7 +50,13 @@ MY_CONDITION = (
     r"colou?r blind(?:ness)?|deuteranop\w*|protanop\w*|tritanop\w*|dyslexi\w*|"
     r"hard of hearing|partially sighted|low vision|rsi|a tremor)\b"
 )
-LIVES_WITH = re.compile(MY_CONDITION, _I)
+# What the person works in wherever they are, which every command given them has to fit
+# ("I'm on fish btw, so bash-isms won't paste cleanly"; typed fast: "im on fish so …")
+MY_SETUP = (
+    r"\bi(?:'m|m|\s+am)\s+on\s+(?:fish|zsh|nushell|powershell|pwsh|windows|mac(?:os)?|linux|"
+    r"wsl2?|nixos|ubuntu|debian|fedora)\b|\bmy (?:shell|os|terminal) is\b"
+)
+LIVES_WITH = re.compile(f"{MY_CONDITION}|{MY_SETUP}", _I)
 FIRST_PERSON = re.compile(
     r"\bi(?:'d| would)? (?:much )?(?:rather|prefer)\b|"
     r"\b(?:isn'?t|aren'?t|is not|are not) (?:really )?my (?:thing|style|cup of tea)\b|"
