@@ -174,3 +174,29 @@ def test_the_verb_after_what_a_parenthesis_named_is_that_things():
 )
 def test_what_the_person_works_in_is_kept_beside_the_work(message, word):
     assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # where everything of a kind goes is a convention, said in the middle of the work
+        (
+            "ok, finance wants a report of refunds by reason. anything in reports/ that shows "
+            "card data goes through the redact_pan macro, audit checks that every quarter.",
+            "redact_pan",
+        ),
+        (
+            "nice. one thing tho - every sql string goes in queries.py and the table names come "
+            "from config like the other files do",
+            "queries.py",
+        ),
+        # one way, never the other, however the other is named
+        (
+            "ok so for the fix: weight on the rust side is u32 grams, never f64, the db column "
+            "is weight_g too. someone converted to kg way too early in that handler",
+            "u32 grams",
+        ),
+    ],
+)
+def test_a_convention_told_mid_message_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)

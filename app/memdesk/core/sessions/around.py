@@ -15,7 +15,18 @@ _I = re.IGNORECASE
 
 # "go into the private bucket, never the public one": one way, the other ruled out
 ONE_NEVER_THE_OTHER = re.compile(
-    r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b", _I
+    r",\s+(?:and\s+)?never\s+(?:by|the|a|an|in|on|to|via|with|from|through|into|as|under)\b|"
+    # "money in the go side is int64 cents, never float64, the db column is …"
+    r",\s+(?:and\s+)?never\s+[\w./:-]+\s*(?:[,;.—–]|$)",
+    _I,
+)
+# Where everything of a kind goes: "every user-facing string goes in strings.xml", "anything
+# in marts/ that exposes PII goes through the mask_pii macro"
+EVERYTHING_GOES = re.compile(
+    r"\b(?:anything|everything|every [\w-]+(?: [\w-]+)?|all [\w-]+)\b[^,;]{0,60}?\b(?:goes|go|"
+    r"must go|has to go|have to go|is routed|are routed|belongs|belong)\s+(?:through|in|into|"
+    r"via|under)\b",
+    _I,
 )
 # What is so set against what one might take it to be ("the business date is
 # Europe/Amsterdam, not UTC", "we're not on gin, it's chi"): how things are, told to set
@@ -246,6 +257,7 @@ def ties_a_general_word(body: str, sentence: str) -> bool:
         or AND_NOT_THIS.search(body)
         or REQUIRED.search(body)
         or ONE_NOT_THE_OTHER.search(body)
+        or EVERYTHING_GOES.search(body)
     )
 
 
