@@ -200,3 +200,18 @@ def test_what_the_person_works_in_is_kept_beside_the_work(message, word):
 )
 def test_a_convention_told_mid_message_is_kept(message, word):
     assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("no. don't run the seed script against staging yourself, ever. I do that", "seed script"),
+        ("don't squash my commits, ever - I keep them small on purpose", "squash"),
+    ],
+)
+def test_a_dont_said_for_good_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+def test_a_dont_for_the_task_is_only_proposed():
+    assert _kept("don't touch the migration yet, I'm still editing it") == []

@@ -48,6 +48,7 @@ def _rest(text: str) -> str:
     return text.strip().rstrip(".!;,")
 
 
+_EVER = re.compile(r"\b(?:ever|anywhere)\b", _I)
 _IM = re.compile(r"^im\b", _I)  # "im on fish", typed fast
 
 
@@ -532,7 +533,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:please\s+)?(?:don't|do not|dont)\s+(?P<x>(?!worry\b|bother\b|stop\b).{3,200})$",
         "preference",
         lambda m, b: f"Don't {_rest(m['x'])}",
-        MEDIUM,
+        # ("don't run pulumi up yourself, ever"): a task's "don't" said for good
+        lambda m, b: HIGH if _EVER.search(m["x"]) else MEDIUM,
     ),
     _p(
         "no_thing",  # "no console.log in committed code", "No dynamic allocation after boot"
