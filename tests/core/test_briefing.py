@@ -249,3 +249,24 @@ def test_what_the_person_said_last_session_leads_a_crowded_projects_briefing(ser
         transcript=[{"role": "user", "content": "Our staging database listens on port 5433."}],
     )
     assert "5433" in service.session_start("s2", actor=CLAUDE, project="shop")["text"]
+
+
+def test_this_projects_facts_are_briefed_before_the_persons_rules_from_other_projects(service):
+    # A person with many projects: thirty global preferences heard this week in other
+    # repositories, and this project's few facts, all of the same age.
+    service.add_many(
+        [
+            {
+                "content": f"The user prefers style rule number {n} in every repo",
+                "kind": "preference",
+            }
+            for n in range(30)
+        ],
+        dedup=False,
+    )
+    service.add("Staging runs on the kind cluster preview-east", kind="fact", project="shop")
+    service.add("Invoices are stored as integer cents", kind="fact", project="shop")
+    started = service.session_start("s1", actor=CLAUDE, project="shop")
+    assert "preview-east" in started["text"]
+    assert "integer cents" in started["text"]
+    assert "style rule number" in started["text"]  # the person's rules still fill the rest
