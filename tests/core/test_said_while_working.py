@@ -215,3 +215,37 @@ def test_a_dont_said_for_good_is_kept(message, word):
 
 def test_a_dont_for_the_task_is_only_proposed():
     assert _kept("don't touch the migration yet, I'm still editing it") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        (
+            "if we ever move the exports to parquet we'd have to redo this whole reader, but "
+            "not today. anyway, lint what you touched — we lint with sqlfluff using the "
+            "ansi dialect, not the default one",
+            "sqlfluff",
+        ),
+        (
+            "the 'updated' column shows raw epoch seconds which is kinda embarrassing. can you "
+            "fix that? fyi every timestamp shown to users goes through formatRelative in "
+            "src/time.ts",
+            "formatRelative",
+        ),
+    ],
+)
+def test_a_statement_after_another_matter_opens_is_not_doubted_by_the_first(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the doubt is of the same matter as what is said beside it
+        "maybe we lint with sqlfluff using the ansi dialect, not sure yet, I'll ask Priya",
+        # a version with nothing it is the version of
+        "should we bump postgres to 16 at some point? we're on 15",
+    ],
+)
+def test_a_doubt_of_the_same_matter_or_a_bare_version_is_not_kept(message):
+    assert _kept(message) == []

@@ -171,7 +171,10 @@ def find(
             in_message = one_lead(leaning_back(in_message), text)
             if in_message and tone.doubted(text):
                 in_message = [
-                    f if tone.lasts_whatever_the_tone(f.sentence) else at_most_medium(f)
+                    f
+                    if tone.lasts_whatever_the_tone(f.sentence)
+                    or not tone.doubted_where(text, f.sentence)
+                    else at_most_medium(f)
                     for f in in_message
                 ]
             prose = pasted.prose(text)

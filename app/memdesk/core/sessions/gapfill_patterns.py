@@ -351,8 +351,9 @@ PATTERNS: tuple[Pattern, ...] = (
         # "we moved hosting from Fly.io to Render": what is used now, said as the change
         r"\s+(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,2}from\s+[\w.@/-]+\s+(?:over\s+)?to|"
         r"\s+run\s+\w+\s+(?:with|on|in)|'re\s+on|\s+are\s+on)\s+"
-        # "we use this helper to …" speaks of the code at hand, not of the team
-        r"(?P<x>(?!this\b|that\b|these\b|those\b|it\b|the\b).{2,200})$",
+        # "we use this helper to …" speaks of the code at hand, not of the team; "we're on 15"
+        # names no thing without the question before it
+        r"(?P<x>(?!this\b|that\b|these\b|those\b|it\b|the\b|v?[\d.]+\W*$).{2,200})$",
         "fact",
         lambda m, b: _cap(b),
         user=False,

@@ -77,6 +77,37 @@ _REPLIES = re.compile(
 )
 
 
+# A sentence that opens another matter ("anyway, format what you touched — we format with
+# JuliaFormatter …", "fyi everything date-related goes through dayjs now"): the tone of what
+# came before ("if we ever move to Zarr …, but not today", "which is kinda embarrassing") is
+# of that matter, not of this one.
+_ANOTHER_MATTER = re.compile(
+    r"^(?:anyway|anyways|separately|unrelated(?:ly)?|on another note|different (?:topic|thing)|"
+    r"other thing|one more thing|oh,? and|btw|by the way|fyi|side ?note)\b",
+    _I,
+)
+_SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def doubted_where(message: str, sentence: str) -> bool:
+    """Whether the tone of the matter of `message` that holds `sentence` makes what it states
+    the person's to confirm: a message may open another matter part way."""
+    said = [s for s in _SENTENCE_OR_LINE.split(message) if s.strip()]
+    if not any(_ANOTHER_MATTER.match(s.strip()) for s in said[1:]):
+        return doubted(message)
+    matters: list[list[str]] = [[]]
+    for part in said:
+        if matters[-1] and _ANOTHER_MATTER.match(part.strip()):
+            matters.append([])
+        matters[-1].append(part)
+    wanted = sentence.strip()[:40]
+    for matter in matters:
+        text = " ".join(matter)
+        if wanted in text:
+            return doubted(text)
+    return doubted(message)
+
+
 def lasts_whatever_the_tone(sentence: str) -> bool:
     """Whether `sentence` marks what it states as lasting, untouched by the tone of the
     message around it (its own tone aside)."""
