@@ -249,3 +249,21 @@ def test_a_statement_after_another_matter_opens_is_not_doubted_by_the_first(mess
 )
 def test_a_doubt_of_the_same_matter_or_a_bare_version_is_not_kept(message):
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        (
+            "nice. anything that touches the payout schedule needs a sign-off from Ramona in "
+            "finance before it merges, tag her on the PR",
+            "Ramona",
+        ),
+        (
+            "Tariq has to approve anything that changes the public API, the SDK team builds on it",
+            "Tariq",
+        ),
+    ],
+)
+def test_who_a_kind_of_change_goes_past_is_kept(message, word):
+    assert any(word in kept for kept in _kept(message)), _kept(message)

@@ -450,7 +450,13 @@ PATTERNS: tuple[Pattern, ...] = (
             if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
             # "Booking form should only offer those days", "the 64-node run needs approval
             # first": as often the work at hand as a rule, unless something says it lasts.
-            else (HIGH if _GENERAL.search(b) or markers.TIED.search(b) else MEDIUM)
+            # ("anything that touches revenue recognition needs a sign-off from Marcus"): who
+            # a kind of change goes past is how the team works
+            else (
+                HIGH
+                if _GENERAL.search(b) or markers.TIED.search(b) or markers.HANDLED_BY.search(b)
+                else MEDIUM
+            )
         ),
         user=False,
     ),

@@ -152,7 +152,10 @@ HANDLED_BY = re.compile(
     r"(?-i:[A-Z][a-z][\w-]+)\b|\b(?:she|he)(?:'s| is) the (?:owner|maintainer|approver) of\b|"
     # "… needs a review from Priya", "requires sign-off from Ingrid"
     r"\b(?:needs?|requires?|gets?|has to get|must get) (?:an? )?(?:review|sign-?off|approval|"
-    r"ok|okay|go-ahead|green light) (?:from|by) (?-i:[A-Z][a-z][\w-]+)\b",
+    r"ok|okay|go-ahead|green light) (?:from|by) (?-i:[A-Z][a-z][\w-]+)\b|"
+    # "Priya has to sign off on anything that changes the response schema"
+    r"(?-i:\b[A-Z][a-z][\w-]+) (?:has to|must|needs to|should|will) (?:sign off on|approve|"
+    r"review|ok|okay) (?:any|every|all)\w*\b",
     _I,
 )
 
