@@ -267,3 +267,13 @@ def test_a_doubt_of_the_same_matter_or_a_bare_version_is_not_kept(message):
 )
 def test_who_a_kind_of_change_goes_past_is_kept(message, word):
     assert any(word in kept for kept in _kept(message)), _kept(message)
+
+
+def test_an_ask_the_next_sentence_makes_the_rule_is_kept_with_it():
+    kept = _kept(
+        "ok next. the nightly export was late again. put the retry in its own task, "
+        "exports_retry, every 15 min, not inside the main job. that's how we do retries from "
+        "now on"
+    )
+    assert any("exports_retry" in k and "from now on" in k for k in kept), kept
+    assert not any(k.startswith("That's how") for k in kept), kept

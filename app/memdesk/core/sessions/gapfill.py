@@ -38,6 +38,7 @@ from memdesk.core.sessions.later_sentences import (
     answers_another,
     at_most_medium,
     leaning_back,
+    made_lasting,
     one_lead,
 )
 from memdesk.core.sessions.third_person import person
@@ -168,7 +169,7 @@ def find(
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
             in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
-            in_message = one_lead(leaning_back(in_message), text)
+            in_message = one_lead(leaning_back(made_lasting(in_message, text)), text)
             if in_message and tone.doubted(text):
                 in_message = [
                     f

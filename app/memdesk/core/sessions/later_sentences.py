@@ -53,6 +53,44 @@ _LEANS_BACK = re.compile(
 )
 
 
+def made_lasting(found: list[Finding], text: str) -> list[Finding]:
+    """A short sentence that only says the one before holds for good ("put them in their own
+    DAG, hourly. that's how we do freshness from here on", "… let's make that the rule")
+    makes that one a rule: it joins it, stored."""
+    said = clauses.sentences_of(text)
+    lasting = {n for n, sentence in enumerate(said) if n and _MAKES_IT_LAST.match(sentence.strip())}
+    if not lasting:
+        return found
+    where = [
+        next((n for n, s in enumerate(said) if finding.sentence.strip()[:40] in s), None)
+        for finding in found
+    ]
+    joined = {at + 1 for at in where if at is not None and at + 1 in lasting}
+    out: list[Finding] = []
+    for finding, at in zip(found, where, strict=True):
+        if at in joined:
+            continue  # said of the sentence before, joined to it there
+        if at is not None and at + 1 in lasting:
+            why = said[at + 1].strip().rstrip(".!")
+            finding = replace(
+                finding,
+                confidence=HIGH,
+                content=f"{finding.content.rstrip('.')}; {why[:1].lower()}{why[1:]}",
+                sentence=f"{finding.sentence.strip()} {said[at + 1].strip()}",
+            )
+        out.append(finding)
+    return out
+
+
+_MAKES_IT_LAST = re.compile(
+    r"^(?:and\s+|so\s+)?(?:that's|thats|that is|this is|let's make (?:that|this|it)|make (?:that|"
+    r"this|it))\b[^.;!?]{0,50}?\b(?:from now on|going forward|from here on(?: out)?|the rule|"
+    r"the standard|the default|for (?:every|all) [\w-]+|everywhere|in every [\w-]+)\b[^.;!?]{0,60}"
+    r"[.!]?$",
+    re.IGNORECASE,
+)
+
+
 def one_lead(found: list[Finding], text: str) -> list[Finding]:
     """A message's first statement is stored; a later one only when it says itself that it
     holds for good (always, never, "I prefer", "we use" …), else the person confirms it.
@@ -63,7 +101,9 @@ def one_lead(found: list[Finding], text: str) -> list[Finding]:
     for finding in found:
         if finding.confidence == HIGH:
             said = finding.sentence
-            if stored and (not STANDING.search(said) or _applies_it(said, text)):
+            last = (clauses.sentences_of(said) or [said])[-1]
+            made_last = _MAKES_IT_LAST.match(last.strip())
+            if stored and not made_last and (not STANDING.search(said) or _applies_it(said, text)):
                 finding = at_most_medium(finding)
             stored = True
         out.append(finding)
