@@ -23,6 +23,11 @@ def _kept(message: str) -> list[str]:
         "ok. the payments service needs to tell us when a refund settles.",
         "and the scheduler should email the owner when a backup has failed twice in a row. "
         "write the job",
+        # the feature told as a user story
+        "members should be able to pause their subscription for up to 3 months from the "
+        "account page, and they get an email when it resumes",
+        # a figure that does not match, reported to have it looked at
+        "the invoice totals in the monthly export are ~120 higher than what the accountant reports",
         # what the person does not see or know now
         "ok where does the retry happen? I don't see a backoff in client.py",
         "I don't see any index on the events table",
@@ -51,6 +56,8 @@ def test_nothing_of_the_work_at_hand_is_kept(message):
             "404",
         ),
         ("I don't use semicolons in TypeScript, ever", "semicolons"),
+        ("only admins should be able to delete invoices, never staff accounts", "admins"),
+        ("as a general rule, I want SQL keywords uppercase", "uppercase"),
         ("our app logs go to /var/log/orbit, rotated daily by logrotate", "/var/log/orbit"),
     ],
 )

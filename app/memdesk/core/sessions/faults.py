@@ -130,6 +130,8 @@ _FAULT_WORDS = (
     r"undefined|exception|traceback|panics?|segfaults?|oom|out of memory|black screen|"
     r"blank|upside down|shifted|(?<!\bsigned )(?<!\bsign )(?<!\bsigns )off by|wrong|incorrect|"
     r"too (?:low|high|slow|big|small|long)|"
+    # a figure that does not match: "subscriber counts are ~40 higher than what ops reports"
+    r"(?:~|about |around |like )?\d[\d.,]*%?\s*(?:higher|lower|bigger|smaller|slower)\s+than\b|"
     r"\d+x too|overflows?|saturates?|corrupt\w*|garbage|garbled|truncate[sd]?|silently|"
     r"mangled|mangles|messed up|borked|wonky|"
     r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"

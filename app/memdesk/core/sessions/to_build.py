@@ -19,6 +19,15 @@ _BEHAVES_WHEN = re.compile(
     r"[^.;!?]*?\bwhen(?:ever)?\b",
     _I,
 )
+# The feature told as a user story: "members should be able to cancel a room booking up to 2h
+# before it starts, from the My Bookings page"; "as an admin I want to …"
+_STORY = re.compile(
+    r"^(?:and\s+|so\s+|also\s+)?(?:the\s+|our\s+|a\s+|an\s+)?[\w -]{1,30}?\s+(?:should|must|"
+    r"need to|needs to|have to|has to)\s+be able to\b(?![^.;!?]*\b(?:only|never|not)\b)|"
+    r"^as an? (?!(?:general\s+)?(?:rule|default|habit|reminder|note|side note)\b)[\w -]{1,30},?\s+"
+    r"i (?:want|need|would like)\b",
+    _I,
+)
 _EVERY_CASE = re.compile(
     r"\b(?:always|never|every\w*|any\w*|all|from now on|by default|convention|rule|"
     r"across the (?:app|codebase|repo))\b",
@@ -27,5 +36,7 @@ _EVERY_CASE = re.compile(
 
 
 def asked(sentence: str) -> bool:
-    """Whether `sentence` tells what the feature being built is to do when something happens."""
-    return bool(_BEHAVES_WHEN.search(sentence)) and not _EVERY_CASE.search(sentence)
+    """Whether `sentence` tells what the feature being built is to do when something happens,
+    or what its users are to be able to do."""
+    told = sentence.strip()
+    return bool(_BEHAVES_WHEN.search(told) and not _EVERY_CASE.search(told) or _STORY.match(told))
