@@ -118,7 +118,44 @@ def what_holds(chunk: str, why: str) -> str:
         held = before_its_story(chunk) or without_what_follows(chunk)
     else:
         held = without_what_follows(chunk) if why in _FOLLOWED else ""
+    if not held and why in _REASONS:
+        held = before_its_reason(chunk)
     return held or (the_lasting_clauses(chunk) if why in _BESIDE_A_MOMENT else "")
+
+
+# What a reason told after a rule reads as on its own: "don't bump duckdb past 1.1.3, the
+# report box is on centos 7 and newer wheels won't load there"; "keep apiVersion pinned, the
+# newer ones broke the nav last time we tried"
+_REASONS = ("a past event", "what is wrong now", "how things are at the moment")
+
+
+def before_its_reason(chunk: str) -> str:
+    """The clauses before the reason told after them, when they hold on their own; empty
+    otherwise."""
+    for cut in re.finditer(r",\s+", chunk):
+        head, tail = chunk[: cut.start()].strip(" ,;"), chunk[cut.end() :]
+        if len(head.split()) < 4 or heard.not_a_statement(head) or not _a_rule(head):
+            continue
+        return head if heard.not_a_statement(tail.strip(" .")) in _REASONS else ""
+    return ""
+
+
+# (a condition, not a rule: "every time Glyphs updates, the export breaks")
+_CONDITION = re.compile(r"^(?:every time|each time|whenever|when|if|once|after|before|while)\b", _I)
+# (nothing changed, no rule: "the nightly build uses the same flags as always")
+_AS_EVER = re.compile(r"\bas (?:always|usual|ever|before)\b", _I)
+
+
+def _a_rule(clause: str) -> bool:
+    """Whether `clause` reads as a rule by its words: something ruled out, an instruction, or
+    a general word tied to how the person or the team works."""
+    clause = _AS_EVER.sub("", clause)
+    return not _CONDITION.match(clause) and bool(
+        markers.RULED_OUT.search(clause)
+        or markers.IMPERATIVE.match(clause)
+        or markers.GENERAL.search(clause)
+        and ties_a_general_word(clause, clause)
+    )
 
 
 # What only this moment or this fault reads as, beside a clause marked to last ("I use uv

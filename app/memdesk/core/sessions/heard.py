@@ -15,7 +15,7 @@ from functools import lru_cache
 from memdesk.core.sessions import markers, pasted
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
-from memdesk.core.sessions.irony import SARCASM
+from memdesk.core.sessions.irony import SARCASM, ironic
 from memdesk.core.sessions.moments import LOOKED_BACK, PAST, STATUS, TOLD_AS_PAST
 from memdesk.core.sessions.others_views import DISMISSED, DISTANCED, REPORTED
 from memdesk.core.sessions.replies import ANSWER, MEANT
@@ -442,8 +442,8 @@ def not_a_statement(sentence: str) -> str | None:
         ("two options weighed", WEIGHED),
         ("a fragment of the talk", _FRAGMENT),
     ):
-        if rule is not None and rule.search(
-            _CODE.sub("`…`", body) if rule is SARCASM else mentioned
+        if rule is not None and (
+            ironic(_CODE.sub("`…`", body)) if rule is SARCASM else rule.search(mentioned)
         ):
             return why
     return None

@@ -44,3 +44,26 @@ SARCASM = re.compile(
     r"(?= (?!(?:with|for|in|on|of|to|and|or|that|which|is|are|was|has|from|per|as|at|by)\b)\w))",
     _I,
 )
+
+
+_LAUGH = re.compile(r"\b(?:lol|lmao|haha+|hehe)\b", _I)
+_CLAUSE_BREAK = re.compile(r"[,;]\s|\s[—–-]+\s")
+# (a story laughed at: "last weekend I finally ripped out authelia, took me 6 hours lol")
+_TOLD_AS_PAST = re.compile(
+    r"\b(?:was|were|had|did|got|took|went|came|said|told|ripped|moved|spent|broke|lost|found|"
+    r"tried|switched|wrote|made|started|finished|used to|last (?:week|weekend|month|year|time))\b",
+    _I,
+)
+
+
+def ironic(sentence: str) -> bool:
+    """Whether `sentence` is said against its words. A laugh colours its own clause, not a
+    rule told beside it: "tests are minitest here, please don't bring in rspec, I saw you
+    suggest that last time lol" states a rule; "we always oversold the signed editions lol" and
+    a story laughed at are the joke."""
+    if not SARCASM.search(sentence):
+        return False
+    if SARCASM.search(_LAUGH.sub("", sentence)):
+        return True
+    beside = [c for c in _CLAUSE_BREAK.split(sentence) if c.strip() and not _LAUGH.search(c)]
+    return all(_TOLD_AS_PAST.search(c) for c in beside)

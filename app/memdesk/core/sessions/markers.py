@@ -31,7 +31,9 @@ GENERAL = re.compile(
 
 # Something ruled out, in whatever words.
 RULED_OUT = re.compile(
-    r"\b(?:is|are|'s)\s+(?:not allowed|off the table|out of scope|a no-go|not welcome|out|"
+    r"\b(?:is|are|'s)\s+(?:not allowed|off the table|out of scope|a no-go|not welcome|"
+    # (not news: "build 214 is out to the beta group")
+    r"out(?!\s+(?:to|on|in|for|of|now|there|today)\b)|"
     r"not a target|not supported|forbidden|banned|not something we)\b|\b(?:isn't|aren't)\s+"
     r"(?:welcome|allowed|a target|supported|something|where|the way|how)\b|\bno-go\b|"
     r"\bwe (?:don't|do not|never|no longer|dropped|avoid)\b|\bnobody\b|\bstays? out\b|"

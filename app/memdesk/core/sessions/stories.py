@@ -59,6 +59,8 @@ _NOT_THE_PRESENT = frozenset(
     "could would might ought put cut set hit let read shut cost hurt quit spread split".split()
 )
 _BE_OR_HAVE = frozenset("is are am be been being has have get gets got".split())
+# ("goes through a reviewed migration": what the thing is, no story)
+_DETERMINERS = frozenset("a an the every each our my your their".split())
 # (a lead-in's colon ends its words: "bit of context on why we're building this: last year we
 # sold everything through eventbrite …" tells the story after it)
 _SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
@@ -86,5 +88,6 @@ def _in_the_past(sentence: str) -> bool:
     words = re.findall(r"[a-z]+", sentence.casefold())
     # "were kept", "was lost": the past of be; "is called", "has moved": not a story's verb
     return any(
-        is_past(w) and (i == 0 or words[i - 1] not in _BE_OR_HAVE) for i, w in enumerate(words)
+        is_past(w) and (i == 0 or words[i - 1] not in _BE_OR_HAVE | _DETERMINERS)
+        for i, w in enumerate(words)
     )

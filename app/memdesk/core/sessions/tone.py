@@ -120,7 +120,7 @@ def doubted(message: str) -> bool:
         message = _CASUAL.sub("", message)
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
     if any(
-        irony.SARCASM.search(s)
+        irony.ironic(s)
         or _SCARE_QUOTE.search(s)
         # "give full shifts a 'full' badge": a label
         and not (markers.TASK.match(s) or markers.IMPERATIVE.match(s))

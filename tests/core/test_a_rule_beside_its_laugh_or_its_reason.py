@@ -1,0 +1,68 @@
+"""A rule told with a laugh beside it, or with the story or the fault that is its reason after
+it, is still the rule (core/sessions): the laugh colours its own clause, the reason is why the
+rule holds. A joke alone, and a report whose first clause is no rule, stay out."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a laugh in another clause of the sentence
+        (
+            "we format with black in this repo, please don't reach for yapf again, the last "
+            "assistant did that twice lol",
+            "black",
+        ),
+        (
+            "we never hardcode the tenant id, it comes from the request context, found "
+            "three of those in review last week lmao",
+            "tenant id",
+        ),
+        (
+            "haha fair enough. our api always returns money as integer cents, that's why "
+            "the total looked like 129900 dollars lol.",
+            "cents",
+        ),
+        # the reason after the rule is a story or what goes wrong otherwise
+        (
+            "every schema change in this repo goes through a reviewed migration, somebody "
+            "edited prod by hand in 2023 and nobody could tell what changed",
+            "migration",
+        ),
+        (
+            "we never run the e2e suite against the shared staging db, it wipes the seed "
+            "data other teams rely on",
+            "e2e",
+        ),
+    ],
+)
+def test_the_rule_is_kept_beside_a_laugh_or_its_reason(message, word):
+    kept = _kept(message)
+    assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the laugh is all there is to the sentence: a joke
+        "our linter is going to hate this nested ternary lol",
+        "took us three days and we never once got the same numbers twice lol",
+        "last weekend I finally ripped out authelia, took me like 6 hours lol",
+        "a friend who maintains a big deno lib said you should never ship a CLI through npm",
+        # what opens is no rule: a status, news, a condition
+        "release 4.2 is out to the beta group, nothing broke so far",
+        "every time the vendor updates the sdk, the build breaks for a day",
+        "the nightly build uses the same flags as always, nothing changed",
+    ],
+)
+def test_a_joke_or_a_report_with_its_story_is_not_kept(message):
+    assert _kept(message) == [], gapfill.find([message])
