@@ -66,3 +66,32 @@ def test_the_rule_is_kept_beside_a_laugh_or_its_reason(message, word):
 )
 def test_a_joke_or_a_report_with_its_story_is_not_kept(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what follows the "don't" says how it always goes
+        ("don't run npm here, we use bun for everything in this repo", "npm"),
+        ("please don't open PRs for me, I review the diff locally and push myself", "prs"),
+        (
+            "don't add a logger per module — nobody reads those, all logs go through the "
+            "request logger",
+            "logger",
+        ),
+    ],
+)
+def test_a_dont_with_how_it_always_goes_after_it_is_kept(message, word):
+    kept = _kept(message)
+    assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "don't merge it yet, CI is still red on the arm runner",
+        "don't touch the styles in that file, I'm rewriting them this afternoon",
+    ],
+)
+def test_a_dont_for_this_work_stays_a_question_for_the_person(message):
+    assert _kept(message) == [], gapfill.find([message])

@@ -541,7 +541,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "preference",
         lambda m, b: f"Don't {_rest(m['x'])}",
         # ("don't run pulumi up yourself, ever"): a task's "don't" said for good
-        lambda m, b: HIGH if _EVER.search(m["x"]) else MEDIUM,
+        lambda m, b: HIGH if _EVER.search(m["x"]) or _said_for_good_after(m["x"]) else MEDIUM,
     ),
     _p(
         "no_thing",  # "no console.log in committed code", "No dynamic allocation after boot"
@@ -581,6 +581,25 @@ PATTERNS: tuple[Pattern, ...] = (
         MEDIUM,
     ),
 )
+
+
+# "don't stage anything, I don't use git directly, it's jj everywhere for me": what follows
+# the "don't" says the way it always goes
+_AFTER_THE_ASK = re.compile(r",\s+|\s+[—–-]\s+")
+
+
+def _said_for_good_after(ask: str) -> bool:
+    rest = _AFTER_THE_ASK.split(ask, maxsplit=1)[1:]
+    return bool(rest) and bool(
+        markers.GENERAL.search(rest[0])
+        or markers.FIRST_PERSON.search(rest[0])
+        or markers.RULED_OUT.search(rest[0])
+        or _I_DO_IT_MYSELF.search(rest[0])
+    )
+
+
+# ("…, I review the diff locally and push myself"; not "I'll do that one myself")
+_I_DO_IT_MYSELF = re.compile(r"\bi (?!'ll\b|will\b)[^,;.]{0,60}\bmyself\b", _I)
 
 
 def _likes(verb: str) -> str:
