@@ -95,3 +95,17 @@ def test_a_dont_with_how_it_always_goes_after_it_is_kept(message, word):
 )
 def test_a_dont_for_this_work_stays_a_question_for_the_person(message):
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_request_with_the_frustration_that_is_its_reason_is_kept():
+    message = (
+        "the handler file is a mess again. please always use early returns, five levels of nesting "
+        "drives me nuts in review"
+    )
+    kept = _kept(message)
+    assert any("early returns" in k.casefold() for k in kept), gapfill.find([message])
+
+
+def test_frustration_beside_a_plain_statement_still_leaves_it_to_the_person():
+    message = "the staging db resets every sunday night. i'm losing my mind"
+    assert _kept(message) == [], gapfill.find([message])

@@ -135,7 +135,7 @@ def doubted(message: str) -> bool:
     prose = pasted.prose(message)
     thought_aloud = heard.THINKING.search(prose)
     # ("oh wait, the port is 5432 now, not 5433" is no guess: it sets a value right)
-    vented = _VENTED.search(message) or _RECURRING_FAULT.search(prose)
+    vented = _vented(message) or _RECURRING_FAULT.search(prose)
     if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or vented:
         return True
     if (
@@ -212,6 +212,21 @@ def _asked_first(said: list[str]) -> bool:
         and bool(_QUESTION.match(said[0]))
         and not any(s.startswith("(") for s in said[1:])
     )
+
+
+# What the person asks beside the frustration, in its sentence, is asked for good: "file-scoped
+# namespaces pls, the extra indent level drives me nuts"
+_ASKED_WITH_IT = re.compile(r"\b(?:please|pls|plz)\b|^keep\b", _I)
+
+
+def _vented(message: str) -> bool:
+    starts = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+|\n+", message)]
+    for vent in _VENTED.finditer(message):
+        start = max(n for n in starts if n <= vent.start())
+        ends = [n for n in starts if n > vent.start()]
+        if not _ASKED_WITH_IT.search(message[start : ends[0] if ends else None].strip()):
+            return True
+    return False
 
 
 # A burst of frustration: what the message states beside it is the person's to confirm
