@@ -109,3 +109,20 @@ def test_a_request_with_the_frustration_that_is_its_reason_is_kept():
 def test_frustration_beside_a_plain_statement_still_leaves_it_to_the_person():
     message = "the staging db resets every sunday night. i'm losing my mind"
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("tidy it up a bit, in this codebase every handler is named after its route", "route"),
+        ("rewrite that with fetch, we never pull axios into any of our frontends", "axios"),
+    ],
+)
+def test_what_holds_for_good_after_the_task_of_the_moment_is_kept(message, word):
+    kept = _kept(message)
+    assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))
+
+
+def test_the_task_going_on_after_its_first_clause_is_not_kept():
+    message = "commit it as two commits, then everything else goes in a third one"
+    assert _kept(message) == [], gapfill.find([message])

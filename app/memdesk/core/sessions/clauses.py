@@ -406,6 +406,8 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if around.keeps_failing_the_person(main):
         return None
     task = _asked(chunk)
+    if task and (told_after := _told_after_the_task(chunk, sentence)):
+        return told_after
     body = (
         _TAIL_TASK.sub("", chunk).strip(" ,")
         if task
@@ -457,6 +459,30 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
     if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
         return _heard(HIGH, "fact", body, sentence, about_user=False)  # the way chosen
     return None
+
+
+def _told_after_the_task(chunk: str, sentence: str) -> Heard | None:
+    """What the clauses after a task's own clause state for good ("validate it properly pls,
+    for forms we go through conform + zod everywhere"), when they hold on their own."""
+    ask, _, rest = chunk.partition(", ")
+    if (
+        not rest
+        or len(ask.split()) > _ASK_WORDS
+        or not _ASKED_OF_THIS.search(ask)
+        or _asked(rest)
+        or _STILL_THE_TASK.match(rest)
+        or not (markers.GENERAL.search(rest) or markers.TEAM.search(rest))
+    ):
+        return None
+    told = _judge(rest, sentence)
+    return told if told is not None and told.confidence == HIGH else None
+
+
+_ASK_WORDS = 8
+# the work at hand, pointed at: "validate it properly pls", "give me fish syntax"
+_ASKED_OF_THIS = re.compile(r"\b(?:it|this|that|them|these|those|me)\b", _I)
+# ("split it in two, then everything else"): the task going on
+_STILL_THE_TASK = re.compile(r"(?:then|and|or|but|so|with|to|via|after|before)\b|\d", _I)
 
 
 def _asked(chunk: str) -> bool:

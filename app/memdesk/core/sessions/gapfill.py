@@ -354,7 +354,9 @@ _ONE_PLACE = re.compile(
     r"[^;]{0,60}?)?(?<![*\w])(?:[\w-]+/)*[\w-]+\.(?:py|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|cs|"
     r"cpp|c|h|ex|exs|hs|swift|php|scala|clj|ml|nim|sol|lua|vue|svelte|gd|r|sql|pl|pm|cob|cbl)"
     r"\b(?!\.)|^(?:(?:please\s+)?(?:use|in|make|call|change)\b[^;]{0,60}?)?\b\w+(?:\.\w+)*\(\)|"
-    r"^(?:in|inside|on) (?:the|this|that) [\w .-]{1,40}?(?:function|method|class|file|module|"
+    # (not the whole of it: "in this codebase every handler is named after its route")
+    r"^(?:in|inside|on) (?:the|this|that) (?!(?:repo|repository|project|codebase|monorepo|app|"
+    r"crate|team)\b)[\w .-]{1,40}?(?:function|method|class|file|module|"
     r"component|screen|page|dialog|modal|form|view|panel|tab|widget|endpoint|handler)\b|"
     # "use COALESCE here instead of the CASE": here is the code in front of us, unless the
     # sentence says it holds throughout ("use pnpm here, not npm", "always …")
