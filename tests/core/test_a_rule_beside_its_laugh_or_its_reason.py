@@ -126,3 +126,18 @@ def test_what_holds_for_good_after_the_task_of_the_moment_is_kept(message, word)
 def test_the_task_going_on_after_its_first_clause_is_not_kept():
     message = "commit it as two commits, then everything else goes in a third one"
     assert _kept(message) == [], gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a name ending in "-staging" is no "is …ing" of the moment
+        ("ok ship it. staging is quill-staging on fly, prod is quill-prod", "quill-staging"),
+        # "anything" says it of every case, as "everything" does
+        ("anything I set up gets strict mode on in tsconfig", "strict mode"),
+        ("no emoji in anything you write for me, it ends up in audit exports", "emoji"),
+    ],
+)
+def test_a_name_or_a_rule_of_anything_is_kept(message, word):
+    kept = _kept(message)
+    assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))

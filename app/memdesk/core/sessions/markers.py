@@ -14,8 +14,9 @@ NOT_WHAT_IS_THERE = r"(?!\s+(?:that|this|these|those|the current|the existing)\b
 
 # What holds beyond the task at hand.
 GENERAL = re.compile(
-    r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|any(?:where)?|"
-    r"no exceptions|non-negotiable|house style|by default|as a rule|in general|generally|the rule|"
+    r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|"
+    r"any(?:where|thing)?|no exceptions|non-negotiable|house style|by default|as a rule|"
+    r"in general|generally|the rule|"
     r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
     r"anyone who|anybody who|"
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"

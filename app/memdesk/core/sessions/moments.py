@@ -94,7 +94,9 @@ STATUS = re.compile(
     r"\w+ing\b|"
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
     r"serving|hosting|pointing|using|living|going to|expecting|targeting|pinned to)"
-    r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b)[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
+    # (a name: "staging is hotdesk-staging on fly")
+    r"(?!(?:some|no|any|every)?thing\b|string\b|spring\b|[a-z]+-staging\b)"
+    r"[a-z]+(?:-[a-z]+)?ing\b(?![.\w/-])|"
     r"\d+ ?% (?:done|complete|through)|(?-i:\bETA\b)|\b(?:the|an|no|new) eta\b|\bis a mess\b|"
     # a state that holds until something happens: "we're on ktor 2.3.12 till the 3.0 branch
     # lands", "everything is on regbox2 while the new VM is provisioned", "staging stays on
