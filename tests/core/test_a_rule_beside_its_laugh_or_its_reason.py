@@ -141,3 +141,24 @@ def test_the_task_going_on_after_its_first_clause_is_not_kept():
 def test_a_name_or_a_rule_of_anything_is_kept(message, word):
     kept = _kept(message)
     assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        (
+            "don't upgrade pydantic past 1.10.13, the airflow image still imports the v1 api "
+            "and everything broke when we tried",
+            "1.10.13",
+        ),
+        ("keep node pinned at 18.19 though, the build box fails with 20", "18.19"),
+    ],
+)
+def test_a_version_held_on_purpose_is_kept_with_its_reason_after_it(message, word):
+    kept = _kept(message)
+    assert any(word in k for k in kept), (kept, gapfill.find([message]))
+
+
+def test_pinning_a_version_as_the_task_of_now_is_not_kept():
+    message = "pin cosign to v2.2.4 in the installer step"
+    assert _kept(message) == [], gapfill.find([message])

@@ -147,12 +147,13 @@ _AS_EVER = re.compile(r"\bas (?:always|usual|ever|before)\b", _I)
 
 
 def _a_rule(clause: str) -> bool:
-    """Whether `clause` reads as a rule by its words: something ruled out, an instruction, or
-    a general word tied to how the person or the team works."""
+    """Whether `clause` reads as a rule by its words: something ruled out, an instruction, a
+    version held on purpose, or a general word tied to how the person or the team works."""
     clause = _AS_EVER.sub("", clause)
     return not _CONDITION.match(clause) and bool(
         markers.RULED_OUT.search(clause)
         or markers.IMPERATIVE.match(clause)
+        or markers.PINNED.search(clause)
         or markers.GENERAL.search(clause)
         and ties_a_general_word(clause, clause)
     )

@@ -425,6 +425,8 @@ def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | 
         or heard.WHENEVER_YOU.match(body)
         or around.REQUIRED.search(body)
     )
+    if markers.PINNED.search(body) and not markers.DEICTIC_START.match(body):
+        return _heard(HIGH, "fact", body, sentence, about_user=False)
     if first_person and not task:
         return _heard(HIGH, "preference", body, sentence, about_user)
     if (habit or markers.TEAM.search(body)) and not task and not markers.DEICTIC_START.match(body):

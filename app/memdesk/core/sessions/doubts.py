@@ -320,6 +320,7 @@ def for_this_task(pattern: str, content: str) -> bool:
         pattern in ("use", "keep")
         and bool(_OF_THIS_TASK.search(content))
         and not _BEYOND_THE_TASK.search(content)
+        and not markers.PINNED.search(content)  # "keep node pinned at 18.19, …"
     ) or bool(_TOPIC_BRANCH.search(content) and not _FOR_EVERY_BRANCH.search(content))
 
 

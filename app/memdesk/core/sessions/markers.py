@@ -30,6 +30,18 @@ GENERAL = re.compile(
     _I,
 )
 
+# A version held on purpose: "keep apiVersion pinned at 2024-03-01", "don't bump duckdb past
+# 1.1.3", "we pin julia to 1.10 in CI", "we're held at 1.75"
+_VERSION = r"v?\d+(?:[.-]\d+)+(?:\.x)?\b"
+PINNED = re.compile(
+    # (not the task of pinning it now: "pin cosign to v2.2.4 in the installer step")
+    rf"(?:(?<=\w )pin|\bpins|\bpinned|\bheld|\bhold|\bstays?|\bstuck)\b[^,;]{{0,30}}?"
+    rf"\b(?:to|at|on)\s+{_VERSION}|"
+    rf"\b(?:don'?t|do not|never)\s+(?:bump|upgrade|update|go|move)\b[^,;]{{0,30}}?\b(?:past|"
+    rf"beyond|above|over)\s+{_VERSION}",
+    _I,
+)
+
 # Something ruled out, in whatever words.
 RULED_OUT = re.compile(
     r"\b(?:is|are|'s)\s+(?:not allowed|off the table|out of scope|a no-go|not welcome|"
