@@ -162,3 +162,20 @@ def test_a_version_held_on_purpose_is_kept_with_its_reason_after_it(message, wor
 def test_pinning_a_version_as_the_task_of_now_is_not_kept():
     message = "pin cosign to v2.2.4 in the installer step"
     assert _kept(message) == [], gapfill.find([message])
+
+
+def test_a_value_set_right_for_good_after_a_no_is_kept():
+    message = "no, sprints here are two weeks long, starting on wednesdays"
+    kept = _kept(message)
+    assert any("two weeks" in k for k in kept), (kept, gapfill.find([message]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "no no don't touch 0007, that's already applied on staging and prod",
+        "no, I meant the other file",
+    ],
+)
+def test_a_no_that_mends_the_ask_is_not_kept(message):
+    assert _kept(message) == [], gapfill.find([message])
