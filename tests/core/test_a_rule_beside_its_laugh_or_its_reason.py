@@ -128,19 +128,10 @@ def test_the_task_going_on_after_its_first_clause_is_not_kept():
     assert _kept(message) == [], gapfill.find([message])
 
 
-@pytest.mark.parametrize(
-    ("message", "word"),
-    [
-        # a name ending in "-staging" is no "is …ing" of the moment
-        ("ok ship it. staging is quill-staging on fly, prod is quill-prod", "quill-staging"),
-        # "anything" says it of every case, as "everything" does
-        ("anything I set up gets strict mode on in tsconfig", "strict mode"),
-        ("no emoji in anything you write for me, it ends up in audit exports", "emoji"),
-    ],
-)
-def test_a_name_or_a_rule_of_anything_is_kept(message, word):
+def test_a_name_ending_in_staging_is_no_work_going_on():
+    message = "ok ship it. staging is quill-staging on fly, prod is quill-prod"
     kept = _kept(message)
-    assert any(word in k.casefold() for k in kept), (kept, gapfill.find([message]))
+    assert any("quill-staging" in k for k in kept), (kept, gapfill.find([message]))
 
 
 @pytest.mark.parametrize(
@@ -161,21 +152,4 @@ def test_a_version_held_on_purpose_is_kept_with_its_reason_after_it(message, wor
 
 def test_pinning_a_version_as_the_task_of_now_is_not_kept():
     message = "pin cosign to v2.2.4 in the installer step"
-    assert _kept(message) == [], gapfill.find([message])
-
-
-def test_a_value_set_right_for_good_after_a_no_is_kept():
-    message = "no, sprints here are two weeks long, starting on wednesdays"
-    kept = _kept(message)
-    assert any("two weeks" in k for k in kept), (kept, gapfill.find([message]))
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "no no don't touch 0007, that's already applied on staging and prod",
-        "no, I meant the other file",
-    ],
-)
-def test_a_no_that_mends_the_ask_is_not_kept(message):
     assert _kept(message) == [], gapfill.find([message])

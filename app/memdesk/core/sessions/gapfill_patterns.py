@@ -561,9 +561,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"\w.{8,200})$",
         "fact",
         lambda m, b: f"Correction: {_cap(m['x'])}",
-        # ("no, this repo is yarn classic", "no, epi weeks here are MMWR weeks"): the value set
-        # right is tied to how things stay
-        lambda m, b: HIGH if _set_right_for_good(m["x"]) else MEDIUM,
+        MEDIUM,
     ),
     _p(
         "actually",
@@ -602,19 +600,6 @@ def _said_for_good_after(ask: str) -> bool:
 
 # ("…, I review the diff locally and push myself"; not "I'll do that one myself")
 _I_DO_IT_MYSELF = re.compile(r"\bi (?!'ll\b|will\b)[^,;.]{0,60}\bmyself\b", _I)
-
-
-_MORE_NOS = re.compile(r"^(?:(?:no|nope|wait)\b[,.!]?\s*)+", _I)
-
-
-def _set_right_for_good(said: str) -> bool:
-    said = _MORE_NOS.sub("", said)
-    return markers.anchored(said) and not (
-        said.lower().startswith(("don't", "do not", "dont"))
-        or markers.IMPERATIVE.match(said)
-        or markers.TASK.match(said)
-        or markers.ASKS.match(said)
-    )
 
 
 def _likes(verb: str) -> str:

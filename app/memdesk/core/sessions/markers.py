@@ -15,7 +15,7 @@ NOT_WHAT_IS_THERE = r"(?!\s+(?:that|this|these|those|the current|the existing)\b
 # What holds beyond the task at hand.
 GENERAL = re.compile(
     r"\b(?:always|never|every(?:one|body|thing|where)?|all (?:our|of our|the|my)|"
-    r"any(?:where|thing)?|no exceptions|non-negotiable|house style|by default|as a rule|"
+    r"any(?:where)?|no exceptions|non-negotiable|house style|by default|as a rule|"
     r"in general|generally|the rule|"
     r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
     r"anyone who|anybody who|"
