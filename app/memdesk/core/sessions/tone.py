@@ -4,6 +4,7 @@ a rule to keep (session-end extraction proposes it instead of storing it)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 
 from memdesk.core.sessions import around, heard, irony, markers, pasted
@@ -220,11 +221,13 @@ _ASKED_WITH_IT = re.compile(r"\b(?:please|pls|plz)\b|^keep\b", _I)
 
 
 def _vented(message: str) -> bool:
-    starts = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+|\n+", message)]
+    # the vent is found in the whole message ("every. single. time." spans sentences), the
+    # request beside it in the vent's own sentence
+    starts = [0, *(m.end() for m in _SENTENCE_OR_LINE.finditer(message))]
     for vent in _VENTED.finditer(message):
-        start = max(n for n in starts if n <= vent.start())
-        ends = [n for n in starts if n > vent.start()]
-        if not _ASKED_WITH_IT.search(message[start : ends[0] if ends else None].strip()):
+        n = bisect_right(starts, vent.start())
+        sentence = message[starts[n - 1] : starts[n] if n < len(starts) else None]
+        if not _ASKED_WITH_IT.search(sentence.strip()):
             return True
     return False
 
