@@ -316,3 +316,33 @@ def keeps_failing_the_person(text: str) -> bool:
     """Whether `text` tells of a thing that keeps failing the person ("the test db thing
     never works for me"): how often it breaks, no rule."""
     return bool(markers.FAILS_FOR_ME.search(text)) and not _SO_I_DO.search(text)
+
+
+# What a comma-clause after the statement tells that is not the statement's: how it goes wrong
+# otherwise ("…:5000, you need the vpn up or it just hangs"), how it came to be.
+_TAIL_OF_ITS_OWN = ("what is wrong now", "a past event")
+_A_CLAUSE = 4  # words
+# a head that only opens a clause ("before we build anything, …") states nothing
+_OPENS_A_CLAUSE = re.compile(
+    r"(?:before|after|if|when|whenever|once|while|since|because|as|until|unless|though|"
+    r"although)\b",
+    _I,
+)
+
+
+def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]) -> str:
+    """The statement a sentence opens with, when `why` (the sentence's reason to be refused)
+    is its last comma-clauses' alone: "tracking server is http://mlflow.geo.internal:5000, you
+    need the vpn up or it just hangs with no error". Empty when no such head is there. A tail
+    with a general word is the rule going on ("…, we use #[sqlx::test] everywhere …")."""
+    if why not in _TAIL_OF_ITS_OWN:
+        return ""
+    for comma in reversed([found.start() for found in re.finditer(r",\s", sentence)]):
+        head, tail = sentence[:comma], sentence[comma + 1 :].strip()
+        if len(head.split()) < 4 or _OPENS_A_CLAUSE.match(head.strip()):
+            return ""
+        if markers.GENERAL.search(tail) or len(tail.split()) < _A_CLAUSE:
+            return ""  # (a verdict, "…, nothing changed", is what the sentence reports)
+        if why_of(tail) == why and why_of(head) is None:
+            return head
+    return ""

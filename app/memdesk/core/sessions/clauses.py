@@ -162,9 +162,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         chunks = asides.cut(sentence, _strip)
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
             continue  # nothing in it is short enough to be one statement
-        why = heard.not_a_statement(_strip(sentence)) or (
-            "said for the task at hand" if heard.for_the_task_at_hand(sentence) else None
-        )
+        why = _why(sentence)
         # "Inês is the head nurse and signs off on every template, so add her as reviewer on
         # this PR": what is asked for this PR follows from the statement, which holds
         held = around.SO_ASKED_NOW.sub("", sentence)
@@ -208,6 +206,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why and len(chunks) == 1 and around.what_holds(_strip(sentence), why):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
+        if why and len(chunks) == 1 and (head := around.before_its_tail(sentence, why, _why)):
+            sentence, chunks, why = head, [head], None
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
@@ -250,6 +250,13 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             for h in out
         ]
     return out, refused
+
+
+def _why(text: str) -> str | None:
+    """Why `text` as a whole states nothing to keep (None: it may)."""
+    return heard.not_a_statement(_strip(text)) or (
+        "said for the task at hand" if heard.for_the_task_at_hand(text) else None
+    )
 
 
 def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]) -> Heard:

@@ -547,6 +547,8 @@ def _accepted(proposal: str, reply: str) -> list[Finding]:
         if asked_after(proposal, sentence):
             continue
         what = re.split(r"\s+(?:so that|so|because|since)\s+", match["x"].strip())[0]
+        if markers.DEICTIC_START.match(what):
+            continue  # "I'd suggest it as the rule": what "it" is was said before, not kept
         confidence = HIGH if _LASTING.search(what) else MEDIUM
         content = "Decision: " + person(what[:1].upper() + what[1:])
         out.append(Finding("accepted_decision", confidence, "decision", content, sentence))

@@ -1,0 +1,80 @@
+"""A fact told first, with what goes wrong otherwise or how it came to be in the comma-clauses
+after it, is kept without them (core/sessions): "the fake payments api is stripe-mock on port
+12111, you start it with make stripe-mock, …" was refused whole as a fault of now. A fault or a
+story that is all the sentence says stays out, and so does an agent's proposal that names
+what it proposes only as "it"."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _kept(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "the fake payments api is stripe-mock on port 12111, you start it with make "
+            "stripe-mock, the test config points there.",
+            "The fake payments api is stripe-mock on port 12111",
+        ),
+        (
+            "prod secrets come from vault under kv/payments, reading them from env silently "
+            "breaks the rotation.",
+            "Prod secrets come from vault under kv/payments",
+        ),
+        (
+            "the nightly export lands in s3://acme-exports/nightly, the lambda we had for it got "
+            "deleted in the spring cleanup.",
+            "The nightly export lands in s3://acme-exports/nightly",
+        ),
+    ],
+)
+def test_a_fact_is_kept_without_the_fault_or_story_told_after_it(message, kept):
+    assert _kept(message) == [kept]
+
+
+def test_a_fact_with_a_fault_after_it_and_no_tie_is_proposed():
+    found = gapfill.find(
+        [
+            "the tracing backend is jaeger at http://jaeger.lab.internal:16686, you need the vpn "
+            "up or the ui loads with no error and no traces."
+        ]
+    )
+    assert [(f.confidence, f.content) for f in found] == [
+        (gapfill.MEDIUM, "The tracing backend is jaeger at http://jaeger.lab.internal:16686")
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the head only opens a clause
+        "before we touch anything else here, the staging deploy fails with a 502.",
+        # what follows is the fault of now, said with a general word: the whole is the report
+        "the scheduler is on the ops box, it hangs every other night.",
+        "the worker is on celery 5.3 now, it crashed twice overnight.",
+        "reports are rendered by weasyprint in the pdf service, you call it with the template "
+        "name or it just returns a blank page.",
+    ],
+)
+def test_a_report_whose_first_clause_holds_nothing_stays_out(message):
+    assert gapfill.find([message]) == []
+
+
+def test_an_accepted_proposal_that_names_its_pick_only_as_it_is_not_kept():
+    messages = [
+        {"role": "user", "content": "is the list screen still on default change detection?"},
+        {
+            "role": "assistant",
+            "content": "Yes. Everything it shows comes from selectors, so OnPush fits well, and "
+            "I'd suggest it as the default for new screens too.",
+        },
+        {"role": "user", "content": "ok sounds good"},
+    ]
+    assert [f.content for f in gapfill.find(messages)] == []
