@@ -2,7 +2,8 @@
 after it, is kept without them (core/sessions): "the fake payments api is stripe-mock on port
 12111, you start it with make stripe-mock, …" was refused whole as a fault of now. A fault or a
 story that is all the sentence says stays out, and so does an agent's proposal that names
-what it proposes only as "it"."""
+what it proposes only as "it". "Anything that's …" as what a clause is about is said of every
+one of them; "anything" as an object is not."""
 
 from __future__ import annotations
 
@@ -78,3 +79,35 @@ def test_an_accepted_proposal_that_names_its_pick_only_as_it_is_not_kept():
         {"role": "user", "content": "ok sounds good"},
     ]
     assert [f.content for f in gapfill.find(messages)] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "anything that's a weight is numeric(12,3) in this schema, we sell cheese by the gram.",
+            "Anything that's a weight is numeric(12,3) in this schema, we sell cheese by the gram",
+        ),
+        (
+            "anything new in the mobile app goes through the feature flag service, no hardcoded "
+            "toggles.",
+            "Anything new in the mobile app goes through the feature flag service, no hardcoded "
+            "toggles",
+        ),
+    ],
+)
+def test_anything_a_clause_is_about_is_said_of_every_one(message, kept):
+    assert _kept(message) == [kept]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the val loss curve doesn't tell me anything tbh.",
+        "before writing anything read the README in that module.",
+        "did anything else change since friday?",
+        "is there anything in the logs from last night?",
+    ],
+)
+def test_anything_as_an_object_or_in_a_question_says_nothing_of_every_one(message):
+    assert gapfill.find([message]) == []

@@ -19,6 +19,9 @@ GENERAL = re.compile(
     r"in general|generally|the rule|"
     r"from now on|going forward|whenever|each time|every time|as usual|like the rest|"
     r"anyone who|anybody who|"
+    # "anything" as what a clause is about, not as its object ("doesn't tell me anything")
+    r"anything (?:that|which|new|else|in|under|marked|touching|older|newer|over|above|below|"
+    r"with)|"
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
     r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
     r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|"
