@@ -23,9 +23,15 @@ _THINGS_THAT_SHOW = (
 _CLAIMS_NOT_A_NOUN = "".join(
     rf"(?<!\b{word} )" for word in "the our of for my your their her his insurance".split()
 )
-_SHOWS_TEXT = "".join(rf"(?<!\b{thing} )" for thing in _THINGS_THAT_SHOW)
+_SHOWS_TEXT = "".join(
+    [rf"(?<!\b{thing} )" for thing in _THINGS_THAT_SHOW]
+    + [rf"(?<!\b(?-i:{pointed}) )" for pointed in ("it", "this", "that", "which")]
+)
 REPORTED = re.compile(
-    r"\b(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki|"
+    # (nor what a thing pointed at shows: "dont be surprised when it says 0 files"; "IT says"
+    # is a department's)
+    r"\b(?!(?-i:it|this|that|which)\b)"
+    r"(?!(?:guide|docs|readme|runbook|handbook|playbook|policy|wiki|"
     + "|".join(_THINGS_THAT_SHOW)
     + r")\b)[A-Z][a-z]+ "
     r"(?:keeps (?:pushing|saying|asking)|thinks|says|wants|insists(?! on (?:it|that|this)\b)|"
