@@ -296,7 +296,12 @@ def ties_a_general_word(body: str, sentence: str) -> bool:
         or REQUIRED.search(body)
         or ONE_NOT_THE_OTHER.search(body)
         or EVERYTHING_GOES.search(body)
+        or _ASKED_POLITELY.match(body)
     )
+
+
+# asked of the agent: "pls no force unwraps anywhere, tests included"
+_ASKED_POLITELY = re.compile(r"(?:(?:and|also|oh and|btw)\s+)?(?:please|pls|plz)\b", _I)
 
 
 def ties_a_value(body: str, sentence: str) -> bool:

@@ -153,6 +153,9 @@ NEXT_WORK = re.compile(
 # chunk cut before its noun, which joins the next one)
 # "…, so", "…all 16 pass which is... weird": cut off before what it was going to say
 TRAILS_OFF = re.compile(
+    # (not said in full: "XCTUnwrap or guard let, don't care which", "I think so")
+    r"(?<!\bcare )(?<!\bmatter )(?<!\bmind )(?<!\bknow )(?<!\bpick )(?<!\bchoose )"
+    r"(?<!\bthink )(?<!\bhope )(?<!\bguess )(?<!\bsaid )(?<!\bsays )(?<!\bsuppose )"
     r"\b(?:so|but|and|or|because|which)\s*(?:\.{2,}|…)?\s*$|"
     r"\bwhich (?:is|was|seems|looks)\s*(?:\.{2,}|…)?\s*$",
     _I,
