@@ -290,6 +290,8 @@ DEICTIC_START = re.compile(
     r"^(?:it|this|that|these|those|they|there|the one|this one|that one)\b"
     rf"(?!{POINTS_AHEAD})(?!\s+(?:repo|repository|project|codebase|app|"
     r"service|crate|package|module|team|monorepo|workspace|library)\b)|"
+    # the same as what was just said: "same with /tickets/{id}", "same shape as staging"
+    r"^(?:(?:and|but|oh|yeah|ok),?\s+)?(?:the )?same\b|"
     # where the file at hand is: "file is in do/02_clean/"
     r"^(?:the )?(?:file|script) (?:is|'s) (?:in|at|under)\b|"
     # a step of the script at hand: "one thing, step 3 uses cache:flush"
