@@ -40,7 +40,10 @@ ONE_NOT_THE_OTHER = re.compile(
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"by default|no exceptions|non-negotiable|house style|as (?:the|our) (?:standard|default)"
-    r"(?: way)?)\b",
+    r"(?: way)?|"
+    # the person's own way: "…, no period at the end, that's how I do it everywhere"
+    r"(?:that'?s|thats|this is) how (?:i|we) (?:do|work|write|like) (?:it|them|things) "
+    r"(?:everywhere|in every \w+|in all (?:my|our) \w+))\b",
     _I,
 )
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,

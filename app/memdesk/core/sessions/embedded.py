@@ -68,7 +68,10 @@ def statements_in(sentence: str) -> list[tuple[str, str]]:
     an aside, which may state the rule only with the request around it ("… since the data
     tests must pass before every merge")."""
     framed = [(_tidy(m["x"].strip(" ,.!?")), FRAMED) for m in _FRAMED.finditer(sentence)]
-    spliced = [(_tidy(m["x"].strip(" ,.!?")), SPLICED) for m in _SPLICED.finditer(sentence)]
+    spliced = [
+        (_tidy(_with_the_request(sentence, m).strip(" ,.!?")), SPLICED)
+        for m in _SPLICED.finditer(sentence)
+    ]
     out: list[str] = []
     for match in _WHICH.finditer(sentence):
         noun = _noun(match["np"])
@@ -80,6 +83,21 @@ def statements_in(sentence: str) -> list[tuple[str, str]]:
         out.append(f"{_noun(match['np'])} is {match['what'].strip()}")
     out.extend(match["x"].strip(" ,.!?") for match in _REASON.finditer(sentence))
     return framed + spliced + [(_tidy(s), TOLD) for s in out]
+
+
+def _with_the_request(sentence: str, spliced: re.Match[str]) -> str:
+    """What is spliced on, or, when it points back at the request ("can you use the full
+    module names, I do that in every repo"), the request said as the rule it is."""
+    if not _POINTS_BACK.match(spliced["x"]):
+        return spliced["x"]
+    return f"{_ASKED.sub('', sentence[: spliced.start()])}, {spliced['x']}"
+
+
+# "I do that in every repo", "we always do it this way": the request before is the habit
+_POINTS_BACK = re.compile(
+    r"(?:we|i)\s+(?:always\s+|usually\s+)?(?:do|did)\s+(?:that|this|it)\b", _I
+)
+_ASKED = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+|pls\s+)?", _I)
 
 
 def _noun(phrase: str) -> str:
