@@ -29,8 +29,8 @@ from memdesk.core.sessions import (
     mending,
     pasted,
 )
-from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
 from memdesk.core.sessions.habits import habit_when
+from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE

@@ -32,7 +32,7 @@ from memdesk.core.sessions import (
     to_build,
     tone,
 )
-from memdesk.core.sessions.gapfill_patterns import HIGH, LOW, MEDIUM, PATTERNS, Pattern
+from memdesk.core.sessions.gapfill_patterns import PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import (
     STANDING,
     answers_another,
@@ -41,6 +41,7 @@ from memdesk.core.sessions.later_sentences import (
     made_lasting,
     one_lead,
 )
+from memdesk.core.sessions.pattern_judges import HIGH, LOW, MEDIUM
 from memdesk.core.sessions.third_person import person
 
 GLOBAL, PROJECT = "global", "project"

@@ -2,7 +2,8 @@
 
 A pattern names what a sentence of the user's states, how to say it as a memory that stands
 without the conversation, how sure that is (high: stored; medium: proposed; None: not a
-finding after all) and whether it is about the user (global) or the project.
+finding after all; the judges that read it are in `pattern_judges`) and whether it is about
+the user (global) or the project.
 """
 
 from __future__ import annotations
@@ -12,9 +13,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memdesk.core.sessions import markers, scope
+from memdesk.core.sessions.pattern_judges import (
+    DEICTIC,
+    GENERAL_OBJECT,
+    HIGH,
+    MEDIUM,
+    TASK_SUBJECT,
+    contrast,
+    fact,
+    forbidden,
+    general_use,
+    lasting_use,
+    said_for_good_after,
+)
 from memdesk.core.sessions.third_person import person
 
-HIGH, MEDIUM, LOW = "high", "medium", "low"
 _I = re.IGNORECASE
 
 
@@ -87,107 +100,6 @@ _MINE = (
     r"computer|desktop|keyboard|location|city|(?:preferred|favou?rite|default|main|primary) "
     r"[a-z ]{2,24}"
 )
-_DEICTIC = r"(?:it|this|that|these|those|them|one|yours|mine|the idea|your)\b"
-_TASK_PLACE = re.compile(r"\b(?:here|there|in this file|in that file|above|below)\s*$", _I)
-# A rule meant generally: an object that is not "the thing in front of us".
-_GENERAL = re.compile(
-    r"\b(?:all|every|everything|everywhere|always|never|any|whenever|"
-    rf"(?:instead of|rather than){markers.NOT_WHAT_IS_THERE}|"
-    r"over|by default|from now on|going forward|in (?:this|the|our) (?:repo|codebase|project))\b"
-    r"|,\s*not\b|\d",
-    _I,
-)
-# "is failing", "is done": a state of the moment, not a fact to keep.
-_STATE = re.compile(
-    r"^(?:\w+\s+){0,1}(?:failing|broken|down|slow|done|ready|fixed|green|red|up|working|"
-    r"missing|empty|wrong|weird|fine|ok|okay|good|bad|better|worse|flaky|passing|running|"
-    r"finished|merged|deployed now|gone|back|confusing|outdated|annoying|great)\b",
-    _I,
-)
-_ASKED_ON = re.compile(
-    r"(?:commit|push|merge|run|put|send|write|save|ship|copy|paste|check|test|try|do|make|add|"
-    r"move)\s+(?:what|it|this|that|them|everything|all)\b",
-    _I,
-)
-# Subjects that name the task's own artefacts, not a lasting part of the environment.
-_TASK_SUBJECT = re.compile(
-    r"^(?:it|this|that|these|those|they|he|she|you|there|both|either|neither|each of (?:them|"
-    r"these|those)|all of (?:them|these|those)|the (?:bug|fix|error|issue|problem|"
-    r"change|diff|test|failure|typo|crash|code|function|file|line|output|result|pr|branch|plan|"
-    r"patch|build|run|job|last \w+|new \w+|first \w+|second \w+|old \w+)|"
-    # what a run left behind, pointed at for this task: "log is in logs/ft-0412.out"
-    r"(?:the |my |this )?(?:log|trace|stack ?trace|dump|core ?dump|screenshot|recording|repro)$)"
-    r"\b",
-    _I,
-)
-
-
-def _general_use(match: re.Match[str], body: str) -> str | None:
-    what = match["x"]
-    if _TASK_PLACE.search(what):
-        return None
-    if re.search(r"\w\(\)", what):
-        return MEDIUM  # "keep compose() small": the function in front of us
-    # "keep your answers short" is about every answer; "keep your fix small", about this one
-    if re.match(_DEICTIC, what, _I) and not re.match(r"your [\w-]+s\b", what, _I):
-        return None
-    # "use the existing helper instead of writing a new one", "keep the fix under 20 lines",
-    # "use the sandbox account for this": the one in front of us
-    at_hand = re.match(
-        r"the (?:existing|same|other|current|previous|old|new|fix|change|diff|patch|pr|commit|"
-        r"function|test|script|file|query|migration|code|output|answer|reply|summary)\b",
-        what,
-        _I,
-    ) or re.search(
-        r"\bfor (?:this|that|these)\b(?! (?:repo|project|codebase|team|service)\b)", what, _I
-    )
-    if at_hand and not re.search(r"\b(?:always|never|every\w*|all|any)\b", what, _I):
-        return MEDIUM
-    if _GENERAL.search(what) or not re.match(r"(?:the|a|an)\b", what, _I):
-        return HIGH
-    return MEDIUM
-
-
-# "Use $wpdb->prefix instead of the hardcoded 'wp_', and remove the prepare()": a "use …"
-# followed by the next edit is a task's step, unless it says it lasts.
-_NEXT_EDIT = re.compile(
-    r"(?:,\s*|\s+)and\s+(?:then\s+)?(?:remove|drop|delete|add|rename|fix|move|change|replace|"
-    r"update|rerun|run|make|put|wire|call|return|bump|push|commit|set|configure|enable|disable|"
-    r"turn|switch)\b",
-    _I,
-)
-_LASTS = re.compile(
-    r"^(?:please\s+)?(?:always\b|stick\b)|\b(?:always|never|every\w*|any|all|from now on|"
-    r"going forward|everywhere|by default|in (?:this|our|all) (?:repo|project|codebase)s?)\b",
-    _I,
-)
-
-
-def _lasting_use(match: re.Match[str], body: str) -> str | None:
-    confidence = _general_use(match, body)
-    if confidence == HIGH and _NEXT_EDIT.search(body) and not _LASTS.search(body):
-        return MEDIUM
-    return confidence
-
-
-def _fact(match: re.Match[str], body: str) -> str | None:
-    subject, rest = match["s"].strip(), match["rest"]
-    if _TASK_SUBJECT.match(subject) or _STATE.match(rest.strip()) or _PERSONAL.match(subject):
-        return None
-    if _ASKED_ON.match(subject):
-        return None  # "commit what we have with a decent msg": an ask, not a subject
-    if re.search(r"\b(?:will|going to|was|were|used to)\b", match["v"], _I):
-        return None
-    return HIGH
-
-
-def _contrast(match: re.Match[str], body: str) -> str | None:
-    subject = match["s"].strip()
-    if _TASK_SUBJECT.match(subject) or re.match(r"(?:fix|change|move|put|make|add)\b", subject, _I):
-        return None
-    if _FAULTS.search(subject):
-        return None  # "the DHL failures are the weight field": what causes a fault of now
-    return None if _STATE.match(match["rest"].strip()) else HIGH
 
 
 # After a "no" that opens a sentence, words that answer or report ("no idea", "no errors in
@@ -198,26 +110,8 @@ _NOT_FORBIDDEN = (
     r"doubt|issues?|data|rows?|results?|hits?|matches|logs?|sign|trace|i|we|you|it|they|that|"
     r"this|the|wait|no|nope|not)"
 )
-# What a ruled-out thing is ruled out for, said as lasting: "ever", "in new code" (not
-# "please": "so no 4.x-only API please" asks it of the task at hand as often).
-_FOR_GOOD = re.compile(r"\b(?:ever|new|committed|allowed)\b", _I)
 
 
-def _forbidden(match: re.Match[str], body: str) -> str:
-    said = _COMPOUND_END.sub("", body)  # "no 4.x-only API": "-only" names the API
-    return HIGH if markers.GENERAL.search(said) or _FOR_GOOD.search(said) else MEDIUM
-
-
-_COMPOUND_END = re.compile(r"(?<=\w)-\w+")
-
-
-_FAULTS = re.compile(
-    r"\b(?:failures?|errors?|crash(?:es)?|timeouts?|bugs?|flakes?|flakiness|outages?|"
-    r"regressions?|exceptions?|panics?|leaks?)\s*$",
-    _I,
-)
-_REASON = re.compile(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", _I)  # a lesson, not an order
-_PERSONAL = re.compile(r"^(?:i|we|you|i'm|we're|you're|let's|let us)\b", _I)
 _PRESENT = (
     r"(?:is|are|'s|'re|runs?|run|lives?|live|goes|go|sits?|happens?|happen|uses?|use|has|have|"
     r"hits?|points?|defaults?|comes?|needs?|gets?|starts?|deploys?|builds?|publishes|cuts?|"
@@ -284,7 +178,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<x>.{3,160})$",
         "preference",
         lambda m, b: f"The user {_likes(m['v'])} {person(_rest(m['x']), named=True)}",
-        lambda m, b: None if re.match(_DEICTIC, m["x"], _I) else HIGH,
+        lambda m, b: None if re.match(DEICTIC, m["x"], _I) else HIGH,
         user=True,
     ),
     _p(
@@ -309,14 +203,14 @@ PATTERNS: tuple[Pattern, ...] = (
         r"mind|an eye|track|calm)\b)(?P<x>.{4,200})$",
         "preference",
         lambda m, b: person(_cap(b)),
-        _general_use,
+        general_use,
     ),
     _p(
         "use",
         r"^(?:please\s+)?(?:always\s+)?(?:use|stick to|stick with|go with)\s+(?P<x>.{3,200})$",
         "preference",
         lambda m, b: person(_cap(b)),
-        _lasting_use,
+        lasting_use,
     ),
     _p(
         "no_ever",  # "No unsafe code in this crate, ever"
@@ -329,7 +223,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "we_dont",
         r"^(?:here,?\s+)?we\s+(?:don't|do not|never|no longer|avoid|won't)\s+"
         r"(?P<v>use|run|support|need|want|allow|ship|deploy|do|touch|add|write|commit|push|have|"
-        r"keep|rely on|depend on)?\s*(?P<x>(?!" + _DEICTIC + r").{2,200})$",
+        r"keep|rely on|depend on)?\s*(?P<x>(?!" + DEICTIC + r").{2,200})$",
         "fact",
         lambda m, b: _cap(b),
         # "we don't need the fallback", "… all these checks": what is in front of us
@@ -426,7 +320,7 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: f"The user uses {person(_rest(m['x']), named=True)}",
         lambda m, b: (
             None
-            if re.match(_DEICTIC, m["x"], _I)
+            if re.match(DEICTIC, m["x"], _I)
             else HIGH
             if re.search(
                 r"\b(?:everywhere|always|for everything|by default|in every|"
@@ -447,14 +341,16 @@ PATTERNS: tuple[Pattern, ...] = (
         lambda m, b: _cap(b),
         lambda m, b: (
             None
-            if _TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
+            if TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
             # "Booking form should only offer those days", "the 64-node run needs approval
             # first": as often the work at hand as a rule, unless something says it lasts.
             # ("anything that touches revenue recognition needs a sign-off from Marcus"): who
             # a kind of change goes past is how the team works
             else (
                 HIGH
-                if _GENERAL.search(b) or markers.TIED.search(b) or markers.HANDLED_BY.search(b)
+                if GENERAL_OBJECT.search(b)
+                or markers.TIED.search(b)
+                or markers.HANDLED_BY.search(b)
                 else MEDIUM
             )
         ),
@@ -479,7 +375,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"they're)\s+(?!\w+ing\b)\S|\binstead of\b|\brather than\b).*)$",
         "fact",
         lambda m, b: _cap(b),
-        _contrast,
+        contrast,
         user=False,
     ),
     _p(
@@ -490,7 +386,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"\s+(?P<rest>.{3,200})$",
         "fact",
         lambda m, b: _cap(b),
-        _fact,
+        fact,
         user=False,
     ),
     _p(
@@ -503,7 +399,7 @@ PATTERNS: tuple[Pattern, ...] = (
         + r"\b.{2,200})$",
         "fact",
         lambda m, b: person(_cap(b)),
-        _fact,
+        fact,
         user=False,
     ),
     _p(
@@ -515,7 +411,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"python version|go version))\s+(?P<v>is|are|has|have)\s+(?P<rest>.{1,200})$",
         "fact",
         lambda m, b: person(_cap(b)),
-        _fact,
+        fact,
         user=False,
     ),
     _p(
@@ -541,7 +437,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "preference",
         lambda m, b: f"Don't {_rest(m['x'])}",
         # ("don't run pulumi up yourself, ever"): a task's "don't" said for good
-        lambda m, b: HIGH if _EVER.search(m["x"]) or _said_for_good_after(m["x"]) else MEDIUM,
+        lambda m, b: HIGH if _EVER.search(m["x"]) or said_for_good_after(m["x"]) else MEDIUM,
     ),
     _p(
         "no_thing",  # "no console.log in committed code", "No dynamic allocation after boot"
@@ -550,7 +446,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"under|within|across|from|to|without|unless|except|past|beyond)\s).{0,200}$",
         "preference",
         lambda m, b: person(_cap(b)),
-        _forbidden,
+        forbidden,
     ),
     _p(
         "no_its",
@@ -581,25 +477,6 @@ PATTERNS: tuple[Pattern, ...] = (
         MEDIUM,
     ),
 )
-
-
-# "don't stage anything, I don't use git directly, it's jj everywhere for me": what follows
-# the "don't" says the way it always goes
-_AFTER_THE_ASK = re.compile(r",\s+|\s+[—–-]\s+")
-
-
-def _said_for_good_after(ask: str) -> bool:
-    rest = _AFTER_THE_ASK.split(ask, maxsplit=1)[1:]
-    return bool(rest) and bool(
-        markers.GENERAL.search(rest[0])
-        or markers.FIRST_PERSON.search(rest[0])
-        or markers.RULED_OUT.search(rest[0])
-        or _I_DO_IT_MYSELF.search(rest[0])
-    )
-
-
-# ("…, I review the diff locally and push myself"; not "I'll do that one myself")
-_I_DO_IT_MYSELF = re.compile(r"\bi (?!'ll\b|will\b)[^,;.]{0,60}\bmyself\b", _I)
 
 
 def _likes(verb: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from memdesk.core.sessions import clauses, heard
-from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
+from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 
 
 class _Said(Protocol):

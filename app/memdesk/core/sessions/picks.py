@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from memdesk.core.sessions import heard
-from memdesk.core.sessions.gapfill_patterns import HIGH, MEDIUM
+from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
