@@ -340,14 +340,15 @@ _OPENS_A_CLAUSE = re.compile(
 
 def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]) -> str:
     """The statement a sentence opens with, when `why` (the sentence's reason to be refused)
-    is its last comma-clauses' alone: "tracking server is http://mlflow.geo.internal:5000, you
-    need the vpn up or it just hangs with no error". Empty when no such head is there. A tail
-    with a general word is the rule going on ("…, we use #[sqlx::test] everywhere …")."""
+    belongs to the comma-clauses after it alone: "tracking server is
+    http://mlflow.geo.internal:5000, you need the vpn up or it just hangs with no error". Empty
+    when no such head is there. A tail with a general word is the rule going on ("…, we use
+    #[sqlx::test] everywhere …")."""
     if why not in _TAIL_OF_ITS_OWN:
         return ""
     for comma in reversed([found.start() for found in re.finditer(r",\s", sentence)]):
         head, tail = sentence[:comma], sentence[comma + 1 :].strip()
-        if len(head.split()) < 4 or _OPENS_A_CLAUSE.match(head.strip()):
+        if len(head.split()) < _A_CLAUSE or _OPENS_A_CLAUSE.match(head.strip()):
             return ""
         if markers.GENERAL.search(tail) or len(tail.split()) < _A_CLAUSE:
             return ""  # (a verdict, "…, nothing changed", is what the sentence reports)
