@@ -23,6 +23,7 @@ from memdesk.core.sessions import (
     around,
     asides,
     dislikes,
+    dropped,
     embedded,
     heard,
     markers,
@@ -36,7 +37,14 @@ from memdesk.core.sessions.third_person import person
 _I = re.IGNORECASE
 MAX_CHUNK = 300
 _SENTENCES = re.compile(
-    heard.SENTENCE_END + r"\s+(?=\S)|\n+|" + heard.SAID_WRONG + "|" + heard.ASKED_AFTER, _I
+    heard.SENTENCE_END
+    + r"\s+(?=\S)|\n+|"
+    + heard.SAID_WRONG
+    + "|"
+    + heard.ASKED_AFTER
+    + "|"
+    + dropped.AFTER_DISMISSAL,
+    _I,
 )
 # An aside marked as another matter: "(oh and …)", "— btw, … —"
 _MARKED = (

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from memdesk.core.sessions import (
     clauses,
     doubts,
+    dropped,
     heard,
     markers,
     pasted,
@@ -62,7 +63,14 @@ class Finding:
 
 # Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
 _SPLIT = re.compile(
-    heard.SENTENCE_END + r"\s+(?=[A-Z\"'(*_`])|" + heard.SAID_WRONG + "|" + heard.ASKED_AFTER + "|"
+    heard.SENTENCE_END
+    + r"\s+(?=[A-Z\"'(*_`])|"
+    + heard.SAID_WRONG
+    + "|"
+    + heard.ASKED_AFTER
+    + "|"
+    + dropped.AFTER_DISMISSAL
+    + "|"
     r"\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
     # not "… to /scratch and never to /home": what follows "never" there is no clause of its own
     r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|(?:always|never)(?!\s+(?:to|in|on|for|from|with|"

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from memdesk.core.sessions import markers, pasted
+from memdesk.core.sessions.dropped import DROPPED
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
 from memdesk.core.sessions.irony import SARCASM, ironic
@@ -415,6 +416,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("said for the task at hand", TRANSIENT),
         ("an apology", APOLOGY),
         ("taken back", CANCEL),
+        ("taken back", DROPPED),
         ("sarcasm", SARCASM),
         ("a reminder", REMINDER),
         ("the next piece of work", NEXT_WORK),
