@@ -1322,6 +1322,18 @@ def test_a_complaint_closed_with_irony_or_about_work_by_hand_is_not_stored(messa
     assert _kept(message) == [], gapfill.find([message])
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "because everyone loves opening a 60-sheet workbook every monday",
+        "Because everybody adores a 400-line view model",
+        "the reducer is 600 lines now, very nice, everybody enjoys scrolling through that",
+    ],
+)
+def test_a_chore_praised_as_everyones_joy_is_neither_stored_nor_proposed(message):
+    assert gapfill.find([message]) == []
+
+
 def test_a_reason_the_person_gives_with_end_up_is_no_complaint():
     message = "I'd rather keep the scripts in POSIX sh; I end up running them on odd boxes."
     assert any("posix sh" in kept.lower() for kept in _kept(message))

@@ -39,6 +39,9 @@ SARCASM = re.compile(
     r"^obviously,? (?:we|you) should\b|^(?:yes|yeah|sure|right),? (?:yes|yeah|sure|right)\b|"
     r"\bit'?s so (?:simple|easy|obvious)\b|\bdefinitely needs\b|^yeah,? because\b|"
     r"\bclearly (?:too|the best|so)\b|"
+    # a chore praised as what everyone wants: "because everyone loves a 40-tab excel file"
+    r"\b(?:everyone|everybody) (?:loves|enjoys|adores)\b|"
+    r"\b(?:is|are|'s) (?:always|so much|such) (?:fun|a joy|a blast|a treat)\b|"
     # a word shouted before the word it stresses ("SO slow"; not "a SpecimenDatabase SO with")
     r"(?<!\ban )(?<!\ba )(?<!\bthe )(?-i:\b(?:SO|SUCH|TOTALLY|REALLY|VERY|SUPER)\b)"
     r"(?= (?!(?:with|for|in|on|of|to|and|or|that|which|is|are|was|has|from|per|as|at|by)\b)\w))",
