@@ -22,6 +22,8 @@ from memdesk.core.sessions import gapfill
         "We were thinking of splitting the billing schema into two databases, but never mind, "
         "one is plenty for now.",
         "I was planning to bump the worker pool to 16 but no, leave it at 8 for this run.",
+        "I was gonna rename Billing.Invoices to Billing.Bills while we're in here but forget "
+        "it, not worth the churn",
         "nah scratch that, the cron box only runs twice a day anyway",
         "Actually never mind the redis idea, traffic is like 30 requests a day.",
     ],

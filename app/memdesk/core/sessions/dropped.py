@@ -24,10 +24,11 @@ _DISMISSALS = (
 AFTER_DISMISSAL = (
     "(?:" + "|".join(rf"(?<=\b{word})" for word in _DISMISSALS) + r")\s*[,:;—–]\s+(?=\w)"
 )
+# (a dot inside a name, "Dispatch.Offers", ends no sentence)
 DROPPED = re.compile(
     r"\b(?:i|we)(?:'d|'ve| was| were| had)?\s+(?:been\s+|half\s+)?(?:going to|gonna|about to|"
     r"planning (?:to|on)|thinking (?:of|about|(?:i|we)\b)|meaning to|tempted to)\b"
-    r"[^.;!?]*?(?:\bbut\b|,|\s[—–])\s*(?:(?:actually|ok|okay|hmm|eh|oh)[,\s]+)?"
+    r"(?:[^.;!?]|[.!?](?=\S))*?(?:\bbut\b|,|\s[—–])\s*(?:(?:actually|ok|okay|hmm|eh|oh)[,\s]+)?"
     r"(?:nah|no|nope|nvm|never ?mind|maybe not|on second thought|"
     r"(?:scrap|scratch|forget|drop|skip|ditch) (?:that|it|th(?:e|at) [\w -]{1,40}?idea))\b",
     _I,
