@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from memdesk.core.sessions import (
+    asked_now,
     clauses,
     doubts,
     dropped,
@@ -258,7 +259,12 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
         else:
             continue
         read |= set(_WORDS.findall(heard_here.sentence.casefold()))
-    return [_asked_now(f) for f in kept]
+    return [
+        replace(f, confidence=MEDIUM)
+        if f.confidence == HIGH and asked_now.for_this_work(f.content, f.sentence)
+        else f
+        for f in kept
+    ]
 
 
 _CORRECTIONS = ("no_its", "actually", "its_not", "thats_wrong")
@@ -286,16 +292,6 @@ def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
         else f
         for f in kept
     ]
-
-
-# A change to make now, said with a rule's words ("change the serializer so it never exposes
-# cost", "use Decimal instead of float in the shipping function"): the person decides.
-_CHANGE_NOW = re.compile(
-    r"^(?:please\s+)?(?:change|rewrite|configure|ensure|make(?! sure)|refactor|update|fix|add|"
-    r"set|turn|move|rename|implement|write|convert|switch|replace|wire|create|build|modify|"
-    r"edit|tweak|adjust)\b",
-    re.IGNORECASE,
-)
 
 
 def _one_per_sentence(found: list[Finding], text: str) -> list[Finding]:
@@ -349,83 +345,6 @@ def _leans_on_before(inside: list[Finding], sentence: str) -> bool:
 _IT = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
-# An instruction about one place in the code ("use Decimal in the shipping calculator
-# function"): a change to make there, not a rule for everywhere.
-_ONE_PLACE = re.compile(
-    r"^(?:please\s+)?(?:use|prefer|avoid|keep|put|call|return|log|raise|throw|store|name|"
-    r"switch|pass|send|show|hide|no)\b.*\b(?:in|on|to|for|from|inside|within) (?:the|this|that) "
-    r"[\w .-]{1,40}?(?:function|method|class|file|module|component|screen|page|test|script|"
-    r"endpoint|handler|view|query|form|modal|table|job|migration|field|column|button|route|"
-    r"controller|model|template|widget|hook|reducer|service|dialog|slider|panel|tab)\b|"
-    # a source file or a function by name, what an instruction starts with: "in render/blur.rs
-    # always clamp …", "use errgroup in cmd/sync.go …", "withdraw() in Vault.sol should …"
-    r"^(?:(?:please\s+)?(?:use|in|inside|within|make|keep|put|call|change|have|add)\b"
-    r"[^;]{0,60}?)?(?<![*\w])(?:[\w-]+/)*[\w-]+\.(?:py|rs|go|rb|js|jsx|ts|tsx|dart|java|kt|cs|"
-    r"cpp|c|h|ex|exs|hs|swift|php|scala|clj|ml|nim|sol|lua|vue|svelte|gd|r|sql|pl|pm|cob|cbl)"
-    r"\b(?!\.)|^(?:(?:please\s+)?(?:use|in|make|call|change)\b[^;]{0,60}?)?\b\w+(?:\.\w+)*\(\)|"
-    # (not the whole of it: "in this codebase every handler is named after its route")
-    r"^(?:in|inside|on) (?:the|this|that) (?!(?:repo|repository|project|codebase|monorepo|app|"
-    r"crate|team)\b)[\w .-]{1,40}?(?:function|method|class|file|module|"
-    r"component|screen|page|dialog|modal|form|view|panel|tab|widget|endpoint|handler)\b|"
-    # "use COALESCE here instead of the CASE": here is the code in front of us, unless the
-    # sentence says it holds throughout ("use pnpm here, not npm", "always …")
-    r"^(?!.*(?:,\s*not\b|\b(?:always|never|every\w*|all|any|whenever|from now on|going "
-    r"forward|in (?:this|the|our) (?:repo|project|codebase|team))\b))(?:please\s+)?(?:use|prefer|"
-    r"avoid|keep|put|call|return|switch|change|replace|swap|make|add|do)\b[^.;]{1,60}?"
-    r"\b(?:here|there|in here)\b",
-    re.IGNORECASE,
-)
-
-
-# What makes an instruction a rule and not a task: it says how, always ("keep the bundle
-# under 350 kB", "use the v2 API for everything", "treat us-west-1 as off-limits").
-_A_RULE = re.compile(
-    r"^(?:please\s+)?(?:keep|use|prefer|avoid|treat|stick|put|name|write|run|never|always|"
-    r"don't|do not)\b|\b(?:always|never|every|all|any|for everything|going forward|from now on|"
-    r"instead of|rather than|by default|as a rule|whenever|only)\b|,\s*not\s",
-    re.IGNORECASE,
-)
-
-
-# What to do next, as a plan of this work: "we'll handle the LFS ones manually", "let's start
-# with a script that lists the repositories", "we're ready to cut v0.4.0" (not "let's always
-# squash", a rule).
-_PLAN_NOW = re.compile(
-    r"^(?:let'?s|we(?:'ll| will)|i(?:'ll| will)|"
-    r"(?:we(?:'re| are)|i(?:'m| am)) (?:ready|about|going|planning|set) to)\s",
-    re.IGNORECASE,
-)
-
-
-# "Going forward, please write the patterns anchored": asked of every time from now on.
-_FROM_NOW_ON = re.compile(
-    r"^\W*(?:from now on|going forward|from here on(?: out)?|in (?:the )?future),", re.I
-)
-
-
-# a change asked for, cut from what follows it at an "and" (no full stop)
-_SAME_CHANGE = re.compile(
-    r"^\W*(?:please\s+)?(?:make|change|move|set|turn|rename|swap|switch|paint|colou?r)\b"
-    r"[^.!?]*$",
-    re.IGNORECASE,
-)
-
-
-def _asked_now(finding: Finding) -> Finding:
-    asked_for_good = _FROM_NOW_ON.match(finding.sentence)
-    if finding.confidence == HIGH and (
-        _CHANGE_NOW.search(finding.content)
-        and not asked_for_good
-        or _ONE_PLACE.search(finding.content)
-        or clauses.asks_for_work(finding.content)
-        and not (_A_RULE.search(finding.content) or asked_for_good)
-        or _PLAN_NOW.match(finding.content)
-        and not STANDING.search(finding.content)
-    ):
-        return replace(finding, confidence=MEDIUM)
-    return finding
-
-
 def _overlaps(content: str, said: str) -> bool:
     return _covered(content, set(_WORDS.findall(said)))
 
@@ -460,7 +379,7 @@ def _in_message(parts: list[str]) -> list[Finding]:
         finding = _match(sentence) or _picked(sentence)
         if finding is None:
             continue
-        if n and _SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):
+        if n and asked_now.SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):
             # "make no-show amber and keep cancelled red": one more item of the change asked
             finding = at_most_medium(finding)
         following = parts[n + 1] if n + 1 < len(parts) else ""
