@@ -26,6 +26,7 @@ from memdesk.core.sessions import (
     dropped,
     embedded,
     heard,
+    lead_ins,
     markers,
     mending,
     pasted,
@@ -62,55 +63,6 @@ _TAIL_TASK = re.compile(
     r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
     r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
     r"cover|link|screenshot|restart|watch|include|autogenerate)\b.*$",
-    _I,
-)
-# A longer framing of what follows ("Let me set the record straight, since you keep getting it
-# wrong:", "In case it comes up again:"): its words describe the telling, not the statement.
-FRAMING = (
-    r"(?:let me|in case|important|to be clear|to clarify|once and for all|before (?:we|you)|"
-    # what the statement answers: "about the commit part of your suggestion: I don't …"
-    r"(?:about|regarding|as for|as to) (?:the|your|that|this|my) |"
-    r"since you|as you|just so|one (?:thing|more thing)|(?:a|one) (?:quick|small|last)|"
-    r"(?:quick|small|little|last) (?:thing|note|point|detail)|"
-    # who the person is, told once: "A word about myself, so you needn't ask again: …"
-    r"(?:a (?:word|note|bit|few words) )?about (?:me|myself))\b"
-    r"[^:.!?]{0,80}:\s+"
-)
-# Words before a colon that say what follows is a task, a report or a review's nit, or that
-# are a statement themselves ("we're a goreleaser shop: releases are built in CI"): kept, so
-# the rules of `heard` read them.
-NOT_A_LEAD_IN = (
-    "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
-    "where (?:we|i|things) (?:are|stand)|"
-    "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
-    "(?:we're|we are|i'm|i am) an?|plan|[\\w-]+'s (?:view|take|opinion|position|stance)"
-)
-LEAD_IN = re.compile(
-    r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
-    r"p\.?s\.?[,:]?\s+|"
-    r"(?:again,?\s+)?for the (?:second|third|fourth|fifth|last|\w+th) time[,:]\s+|"
-    r"(?:in case|if) it (?:matters|helps)[,:]?\s+|"
-    # an apology or a call for attention before what the person says: "Sorry, to be clear: …"
-    r"(?:sorry|listen|look|side ?note),\s+|"
-    # what sets a value right: "oh wait, the port is 5432 now, not 5433"
-    r"(?:oh,?\s+)?wait\s*[,:—–-]+\s*|correction\s*[,:—–-]+\s*|"
-    r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
-    r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
-    r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
-    r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
-    r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
-    r"before i forget\s*[,:—–-]+\s*|"
-    r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
-    r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
-    r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"
-    r"personally,?\s+|"
-    r"please,?\s+|ok(?:ay)?,?\s+|agreed,?\s+|yes,?\s+|right(?!\s+now\b),?\s+|sure,?\s+|just\s+|"
-    r"(?:oh and )?for (?:logging|tests|testing|tooling|formatting|linting|deploys) "
-    r"(?:in|on|here)[\w ]{0,20}:\s+|"
-    # a short lead-in before a colon ("Before we start:"), not a to-do's "TODO:" nor a report's
-    # "Status:" nor "anyway next thing:" (heard reads those)
-    rf"(?!(?:[a-z']+\s){{0,3}}?(?:{NOT_A_LEAD_IN})\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+|"
-    rf"{FRAMING})+",
     _I,
 )
 _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)
@@ -325,13 +277,13 @@ def whole(sentence: str) -> str:
 def _led_in_for_good(chunk: str) -> bool:
     """Whether the lead-in `_strip` takes off says the rest holds for good ("(and from now on
     please write conventional commits …")."""
-    lead = LEAD_IN.match(_unwrapped(chunk.strip()))
+    lead = lead_ins.LEAD_IN.match(_unwrapped(chunk.strip()))
     return bool(lead and around.STANDING.search(lead.group()))
 
 
 def _strip(text: str) -> str:
     text = _unwrapped(text.strip())
-    text = LEAD_IN.sub("", text)
+    text = lead_ins.LEAD_IN.sub("", text)
     return _TRAILING.sub("", text).strip(" ,:")
 
 

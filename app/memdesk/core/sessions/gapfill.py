@@ -26,6 +26,7 @@ from memdesk.core.sessions import (
     doubts,
     dropped,
     heard,
+    lead_ins,
     markers,
     pasted,
     picks,
@@ -88,8 +89,8 @@ _OPENER = re.compile(
     r"important)[,:.!]?\s+"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{clauses.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
-    rf"|{clauses.FRAMING})+",
+    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{lead_ins.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
+    rf"|{lead_ins.FRAMING})+",
     re.IGNORECASE,
 )
 # Openers of a correction: the rest says what is true.
