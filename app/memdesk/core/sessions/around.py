@@ -134,12 +134,15 @@ _REASONS = ("a past event", "what is wrong now", "how things are at the moment")
 
 def before_its_reason(chunk: str) -> str:
     """The clauses before the reason told after them, when they hold on their own; empty
-    otherwise."""
-    for cut in re.finditer(r",\s+", chunk):
+    otherwise. The longest such head: "we don't use pulumi cloud, state lives in the
+    acme-pulumi-state bucket, so ignore the login bit in the old README" keeps where the state
+    lives."""
+    for cut in reversed(list(re.finditer(r",\s+", chunk))):
         head, tail = chunk[: cut.start()].strip(" ,;"), chunk[cut.end() :]
         if len(head.split()) < 4 or heard.not_a_statement(head) or not _a_rule(head):
             continue
-        return head if heard.not_a_statement(tail.strip(" .")) in _REASONS else ""
+        if heard.not_a_statement(tail.strip(" .")) is not None:
+            return head
     return ""
 
 
@@ -224,7 +227,13 @@ def before_its_story(chunk: str) -> str:
     for cut in reversed(list(_STORY_TOLD_AFTER.finditer(chunk))):
         head, tail = chunk[: cut.start()], chunk[cut.end() :]
         told = heard.not_a_statement(tail.strip(" ()"))
-        if tail.startswith("and ") or not (told == "a past event" or _THATS_WHY.match(tail)):
+        # (the story may end with what to do about it now: "…, state lives in the acme-state
+        # bucket, so ignore the login bit in the old README" keeps where the state lives)
+        so = _SO.match(tail)
+        asked_now = told and so and markers.IMPERATIVE.match(tail[so.end() :])
+        if tail.startswith("and ") or not (
+            told == "a past event" or asked_now or _THATS_WHY.match(tail)
+        ):
             continue
         if head.count("(") > head.count(")"):
             head = head[: head.rindex("(")]
@@ -247,6 +256,7 @@ def after_the_switch(sentence: str) -> list[str]:
 
 # What holds now, not how things went: "it's gRPC only", "sarama is off the table"
 # what follows from it now: "…, not 5432 — that's why the integration job can't connect"
+_SO = re.compile(r"so,?\s+", _I)
 _THATS_WHY = re.compile(r"(?:that'?s|thats|which is|this is)(?:\s+\w+ly)?(?:\s+also)?\s+why\b", _I)
 _HOLDS_NOW = re.compile(
     r"\b(?:is|are|isn't|aren't|don't|do not|doesn't|does not|never|always|only|must|uses?|"
