@@ -46,3 +46,25 @@ def test_a_fault_of_the_moment_before_a_guess_stays_out():
         "get shuffled apart from the inputs"
     )
     assert _kept(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("i'll merge it after lunch, we squash every PR into one commit on main", "squash"),
+        (
+            "I'll deal with the changelog later — we always tag releases as vX.Y.Z, never with "
+            "a date",
+            "vX.Y.Z",
+        ),
+        (
+            "I'll take care of the release myself — prod deploys only ever go out through the "
+            "release workflow, nobody runs kubectl apply against prod by hand",
+            "release workflow",
+        ),
+    ],
+)
+def test_a_statement_after_the_persons_next_step_is_heard(message, word):
+    """Before, the whole sentence was refused as not decided, for its "I'll …" alone."""
+    heard = [f.content for f in gapfill.find([message])]
+    assert any(word in content for content in heard), heard

@@ -365,3 +365,22 @@ def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]
         if why_of(tail) == why and why_of(head) is None:
             return head
     return ""
+
+
+# The person's next step opening a sentence ("I'll handle getting it out — prod migrations
+# only ever go out through the deploy-db workflow …") is said of this work alone, not of what
+# follows it.
+_CLAUSE_CUT = re.compile(r",\s+|\s+[—–]\s+|\s+--?\s+")
+
+
+def after_its_head(sentence: str, why: str, why_of: Callable[[str], str | None]) -> str:
+    """The statement a sentence goes on with, when `why` (the sentence's reason to be
+    refused) is the person's next step told in the clauses opening it. Empty when no such
+    rest is there."""
+    if why != "not decided":
+        return ""
+    for cut in _CLAUSE_CUT.finditer(sentence):
+        head, rest = sentence[: cut.start()], sentence[cut.end() :].strip()
+        if len(rest.split()) >= _A_CLAUSE and why_of(head) == why and why_of(rest) is None:
+            return rest
+    return ""

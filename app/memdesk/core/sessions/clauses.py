@@ -168,6 +168,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
         if why and len(chunks) == 1 and (head := around.before_its_tail(sentence, why, _why)):
             sentence, chunks, why = head, [head], None
+        if why and (rest := around.after_its_head(sentence, why, _why)):
+            sentence, chunks, why = rest, asides.cut(rest, _strip), None
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
             continue
