@@ -40,3 +40,18 @@ def test_what_a_thing_says_or_wants_leaves_the_fact_kept(message, word):
 )
 def test_a_persons_or_a_departments_view_stays_theirs(message):
     assert gapfill.find([message]) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "always run the migration against a snapshot first and send me the diff, somebody "
+        "dropped like 3 tables that way last spring.",
+        "never point the loader at the live bucket, someone racked up like half a grand in "
+        "egress doing that.",
+    ],
+)
+def test_like_said_of_an_amount_is_no_ones_taste(message):
+    """ "somebody burned like 4k" is an amount, not what somebody likes: the rule before it
+    was refused whole as another's view."""
+    assert gapfill.find([message]) != []

@@ -68,7 +68,9 @@ REPORTED = re.compile(
     + _CLAIMS_NOT_A_NOUN
     + r"claims?|"
     r"believes?|swears?|swore|recommends?|"
-    r"prefers?|likes?|loves?|comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out|"
+    # (not "like" said of an amount: "somebody already burned like 4k last quarter")
+    r"prefers?|likes?(?!\s+(?:\d|~|half\b|a (?:few|couple|dozen|bunch)\b))|loves?|"
+    r"comment(?:s|ed)?|mention(?:s|ed)?|not(?:es|ed)|point(?:s|ed) out|"
     r"(?:never |always )?trusted|swore by)\b|"
     r"\b(?:their words|his thing|her thing|his call|her call|his hill|her hill|not mine|"
     r"one voice|(?:his|her|their) preference|not a team decision)\b|"
