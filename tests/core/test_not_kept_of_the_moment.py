@@ -120,6 +120,7 @@ def test_what_is_said_in_doubt_is_only_proposed(message):
         ("everyone here uses pnpm, never npm", "pnpm"),
         # a rule that reaches even a throwaway, a file compared, a place in the calendar
         ("I want docstrings on every public function, even in throwaway scripts", "docstrings"),
+        ("type hints on everything I write in python please, even throwaway scripts", "hints"),
         ("fixtures live in the same file as the tests that use them, always", "fixtures"),
         ("Board decks are due the first Monday of the last month of each quarter", "board"),
         # where things are deployed for good
