@@ -112,6 +112,14 @@ def test_a_change_to_make_now_said_with_a_rules_words_is_asked_not_stored():
     assert _shown(message)  # the person decides
 
 
+def test_a_removal_to_make_now_is_asked_not_stored():
+    message = (
+        "No jquery please. actually rip the jquery plugins out everywhere, legacy/forms.js has "
+        "a couple too."
+    )
+    assert _kept(message) == []
+
+
 def test_a_word_ending_like_a_courtesy_is_kept_whole():
     assert _kept("Never deploy on host-hook.") == ["Never deploy on host-hook"]
 

@@ -13,9 +13,9 @@ from memdesk.core.sessions.later_sentences import STANDING
 # A change to make now, said with a rule's words ("change the serializer so it never exposes
 # cost", "use Decimal instead of float in the shipping function"): the person decides.
 _CHANGE_NOW = re.compile(
-    r"^(?:please\s+)?(?:change|rewrite|configure|ensure|make(?! sure)|refactor|update|fix|add|"
-    r"set|turn|move|rename|implement|write|convert|switch|replace|wire|create|build|modify|"
-    r"edit|tweak|adjust)\b",
+    r"^(?:correction:\s+)?(?:please\s+)?(?:change|rewrite|configure|ensure|make(?! sure)|"
+    r"refactor|update|fix|add|set|turn|move|rename|implement|write|convert|switch|replace|wire|"
+    r"create|build|modify|edit|tweak|adjust|rip|remove|delete|strip|purge|get rid of)\b",
     re.IGNORECASE,
 )
 
