@@ -13,7 +13,7 @@ from memdesk.core.sessions import gapfill
 @pytest.mark.parametrize(
     ("message", "kept"),
     [
-        ("pls no emojis anywhere in commit messages.", "Pls no emojis anywhere in commit messages"),
+        ("pls no emojis anywhere in commit messages.", "No emojis anywhere in commit messages"),
         (
             "and pls no wildcard imports anywhere, tests included.",
             "Pls no wildcard imports anywhere, tests included",
@@ -31,3 +31,15 @@ def test_dont_care_which_ends_a_sentence_said_in_full():
 
 def test_a_sentence_that_trails_off_after_and_says_nothing():
     assert gapfill.find(["we always deploy the flaky one from CI and"]) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("please no emojis in commit messages", "emojis"),
+        ("pls no print statements in library code", "print statements"),
+    ],
+)
+def test_please_no_is_heard_as_no_please(message, word):
+    """ "no emojis in commit messages please" was proposed; with "please" first, nothing."""
+    assert any(word in f.content for f in gapfill.find([message]))

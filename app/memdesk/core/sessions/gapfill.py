@@ -87,6 +87,8 @@ _OPENER = re.compile(
     r"note|ps|hm+|wait|good|great|"
     r"nice|right(?!\s+now\b)|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
     r"important)[,:.!]?\s+"
+    # "please no emojis in commit messages" is "no emojis in commit messages please"
+    r"|(?:please|pls|plz),?\s+(?=no\s)"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
     # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
     rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{lead_ins.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
