@@ -32,6 +32,7 @@ from memdesk.core.sessions import (
     picks,
     replies,
     stories,
+    task_then_fact,
     to_build,
     tone,
 )
@@ -181,7 +182,8 @@ def find(
             text = message.get("content", "")
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(_accepted(previous.get("content", ""), text))
-            in_message = _one_per_sentence(_with_clauses(_in_message(sentences(text)), text), text)
+            in_message = _with_clauses(_in_message(sentences(text)), text)
+            in_message = _one_per_sentence(_after_requests(in_message, text), text)
             in_message = one_lead(leaning_back(made_lasting(in_message, text)), text)
             if in_message and tone.doubted(text):
                 in_message = [
@@ -342,6 +344,8 @@ def _leans_on_before(inside: list[Finding], sentence: str) -> bool:
     if len(inside) != 1:
         return False
     said = inside[0].sentence.strip(" .!")
+    if task_then_fact.after_request(sentence).strip(" .!") == said:
+        return False
     return sentence.find(said) > 0 and bool(_IT.search(said))
 
 
@@ -401,6 +405,22 @@ def _in_message(parts: list[str]) -> list[Finding]:
             skip = True
         found.append(finding)
     return found
+
+
+def _after_requests(found: list[Finding], text: str) -> list[Finding]:
+    """`found`, and the fact told after a request in a sentence where nothing else was."""
+    for sentence in clauses.sentences_of(text):
+        if any(f.sentence.strip(" .!") in sentence or sentence in f.sentence for f in found):
+            continue
+        if (fact := task_then_fact.read(sentence, _read_alone)) is not None:
+            found = [*found, fact]
+    return found
+
+
+def _read_alone(sentence: str) -> Finding | None:
+    """What the table or the clause reader hears in `sentence` as a message of its own."""
+    heard_here = next((h for h in clauses.read(sentence)[0] if h.confidence == HIGH), None)
+    return _match(sentence) or (heard_here and _from_clause(heard_here))
 
 
 def _picked(sentence: str) -> Finding | None:

@@ -1,0 +1,60 @@
+"""A fact told right after a request, in the same sentence: "put it in vault.yml encrypted, the
+vault password file lives at ~/.ansible/vault-pass", "deploy with helm then, staging is the
+parcels-stg namespace". The request is for now; what follows its comma, when it has a subject
+of its own and names a concrete value, is read as a sentence of its own.
+
+Only after a request: after a guess, a condition or a story ("I think …, the timeout is the
+problem", "if we grow, our biggest tenant …") the clause says how things stand in that telling,
+and was measured to store 35 such clauses on the single-turn sets where a request stored none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from memdesk.core.sessions import heard, markers
+from memdesk.core.sessions.pattern_judges import HIGH
+
+if TYPE_CHECKING:
+    from memdesk.core.sessions.gapfill import Finding
+
+_I = re.IGNORECASE
+_FILLER = re.compile(
+    r"^(?:(?:and|also|oh|ok|okay|so|then|yeah|no|nah|stop|careful)\b[,.!—–\s-]*)+", _I
+)
+_FIRST_COMMA = re.compile(r",\s+")
+# a subject of its own, not an adverb of the request ("…, every time", "…, the way we did")
+_SUBJECT = re.compile(
+    r"(?:the|our|my|all|that whole|this whole|staging|prod|production)\b"
+    r"(?!\s+(?:time|way|same|rest|other|one|thing|stuff)\b)",
+    _I,
+)
+
+
+def read(sentence: str, match: Callable[[str], Finding | None]) -> Finding | None:
+    """What `match` keeps for sure in the clause after a request's first comma, or None."""
+    fact = after_request(sentence)
+    if not fact or heard.not_a_statement(sentence):
+        return None
+    if not (_SUBJECT.match(fact) and markers.VALUE.search(fact)):
+        return None
+    finding = match(fact[:1].upper() + fact[1:])
+    if finding is None or finding.confidence != HIGH:
+        return None
+    return replace(finding, sentence=fact)
+
+
+def after_request(sentence: str) -> str:
+    """The clause after the first comma of `sentence` when what comes before is a request;
+    else "". (Its "it" points at the request's thing, which the fact does not need: "…,
+    staging is at staging.ledgerly.app if you want to reproduce it".)"""
+    comma = _FIRST_COMMA.search(sentence)
+    if comma is None:
+        return ""
+    request = _FILLER.sub("", sentence[: comma.start()])
+    if not (markers.TASK.match(request) or markers.IMPERATIVE.match(request)):
+        return ""
+    return sentence[comma.end() :]
