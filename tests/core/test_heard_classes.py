@@ -211,3 +211,18 @@ def test_a_view_disowned_in_its_own_sentence_is_not_stored(message):
     has been agreed", "I'm passing this along"): the view was stored, and the disowning
     sentence too, as the person's."""
     assert _stored(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Prefer early returns over nested ifs, not just in this function.", "early returns"),
+        ("I always want f-strings, not only inside this module.", "f-strings"),
+    ],
+)
+def test_a_rule_said_to_hold_beyond_the_file_at_hand_is_stored(message, word):
+    assert any(word in content for content in _stored(message)), _stored(message)
+
+
+def test_a_rule_for_the_file_at_hand_is_still_not_stored():
+    assert _stored("Prefer early returns over nested ifs in this function.") == []

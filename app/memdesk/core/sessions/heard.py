@@ -222,6 +222,8 @@ AT_HAND = re.compile(
     r"\b(?:prefer|rather|like|want)\b[^.;]{0,60}?(?<!just )(?<!only )\bfor (?:this|these|that|"
     r"those)(?: (?:one|ones|"
     r"case|change|pr|task|ticket|step|part|bit))?\s*[.!]?$|\b(?:that|this) one here\b|"
+    # (not where the person says it holds beyond: "…, not just in this file")
+    r"(?<!\bnot just )(?<!\bnot only )(?<!\bnot )"
     r"\b(?:in|inside|within) (?:this|that|these|your|the new|the same) (?:\w+ )?(?:function|"
     r"method|loop|handler|class|file|types file|diff|pr|hunk|helper|hook|component|endpoint|"
     r"script|query|migration|test|template|module)s?\b(?! as\b)|"
