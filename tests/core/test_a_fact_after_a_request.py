@@ -62,3 +62,7 @@ def test_the_fact_after_a_request_is_kept_without_the_request(message, word, ask
 )
 def test_a_clause_after_a_guess_or_without_a_value_is_not_stored_on_its_own(message, clause):
     assert not any(content.lower().startswith(clause) for content in _stored(message))
+
+
+def test_a_plan_for_the_work_after_a_request_is_not_a_fact():
+    assert _stored("open the PR for the endpoint, the cache fix goes in its own PR") == []

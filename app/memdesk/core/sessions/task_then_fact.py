@@ -33,13 +33,17 @@ _SUBJECT = re.compile(
     _I,
 )
 
+# a value spelt the way only a value is: a path, a host, a port, a version, an identifier
+# (not a capitalised word mid-sentence: "…, the leak fix goes in its own PR" names none)
+_CONCRETE = re.compile(r"\w[/._:-]\w|\d|`")
+
 
 def read(sentence: str, match: Callable[[str], Finding | None]) -> Finding | None:
     """What `match` keeps for sure in the clause after a request's first comma, or None."""
     fact = after_request(sentence)
     if not fact or heard.not_a_statement(sentence):
         return None
-    if not (_SUBJECT.match(fact) and markers.VALUE.search(fact)):
+    if not (_SUBJECT.match(fact) and _CONCRETE.search(fact)):
         return None
     finding = match(fact[:1].upper() + fact[1:])
     if finding is None or finding.confidence != HIGH:
