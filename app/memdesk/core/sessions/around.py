@@ -254,6 +254,25 @@ def after_the_switch(sentence: str) -> list[str]:
     return [sentence[now.end() :]] if now else []
 
 
+def switch_and_what_holds(sentence: str) -> str:
+    """`sentence` when it tells a switch and, after it, how things are since ("we dropped
+    algolia last year, search is pagefind now"): the switch says what "now" replaced, so the
+    two are one statement and neither is a status of the moment; else ""."""
+    after = after_the_switch(sentence)
+    if not after or not holds_now(after[0]):
+        return ""
+    doubt = heard.not_a_statement(after[0])
+    return (
+        _MENDING_WORD.sub("", sentence) if doubt in (None, "how things are at the moment") else ""
+    )
+
+
+# the word that sets the agent right is not part of what holds: "nah, we ripped jest out …"
+_MENDING_WORD = re.compile(
+    r"^\s*(?:(?:ugh|hm+|ah|oh|eh)\W+)?(?:no|nope|nah|wait|stop|actually)\b[\s,.!—–-]*", _I
+)
+
+
 # What holds now, not how things went: "it's gRPC only", "sarama is off the table"
 # what follows from it now: "…, not 5432 — that's why the integration job can't connect"
 _SO = re.compile(r"so,?\s+", _I)

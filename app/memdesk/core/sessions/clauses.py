@@ -65,6 +65,8 @@ _TAIL_TASK = re.compile(
     r"cover|link|screenshot|restart|watch|include|autogenerate)\b.*$",
     _I,
 )
+# how a switch and what holds since read, whole: a story, or the state it left
+_SWITCH_TOLD = ("a past event", "how things are at the moment")
 _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)
 
 # What limits or acts on the clause before it: "just that function", "switch it and rerun".
@@ -157,6 +159,13 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             and heard.not_a_statement(_strip(chunks[0])) != why
         )
         clause_only = why in heard.CLAUSE_ONLY or later_guess
+        if (
+            why in _SWITCH_TOLD
+            and len(chunks) == 1
+            and (told := around.switch_and_what_holds(sentence))
+        ):
+            out.append(_heard(HIGH, "fact", _strip(told), sentence, about_user=False))
+            continue
         if why == "a past event" and len(chunks) == 1:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
             # story is the reason, and what follows its "so" or "but" is read on its own

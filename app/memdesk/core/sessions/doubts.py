@@ -233,6 +233,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
     # (a name in quotes counts as words here: "the 'Matchmaker' one" says which)
     pointing_back = _ENDS_POINTING_BACK.search(content)
     content = pasted.QUOTED.sub("", content)  # "drafts get the label 'not yet'" is a rule
+    content = _after_the_switch(content)
     return bool(
         pointing_back
         or _follows_from_before(sentence, message_prose)
@@ -260,6 +261,14 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         or _PLANNED.match(message_prose)
         or _HANDED_OVER.search(content)
     )
+
+
+def _after_the_switch(content: str) -> str:
+    """What `content` says holds since a switch it tells first ("we dropped moment last year,
+    everything goes through luxon now"): when the switch was is no doubt on what holds."""
+    switch = markers.SWITCHED.search(content)
+    comma = content.find(",", switch.end()) if switch else -1
+    return content[comma + 1 :] if comma >= 0 else content
 
 
 def made_so_now(sentence: str, message_prose: str) -> bool:

@@ -376,8 +376,11 @@ def anchored(sentence: str) -> bool:
 SWITCHED = re.compile(
     r"\b(?:got|was|were|been|being)\s+(?:ripped out|dropped|removed|retired|replaced|killed|"
     r"deprecated|switched off|turned off|scrapped|ditched)\b|"
-    r"\bwe(?:'ve| have)?\s+(?:ripped out|dropped|removed|retired|replaced|killed|ditched|"
+    r"\b(?:we|i)(?:'ve| have)?\s+(?:ripped out|dropped|removed|retired|replaced|killed|ditched|"
     r"scrapped|got rid of|moved (?:off|away from)|migrated (?:off|away from)|switched "
-    r"(?:off|away from|from))\b(?!\s+the ball\b)",
+    r"(?:off|away from|from))\b(?!\s+the ball\b)|"
+    # the thing between the verb and its particle: "we ripped jest out last spring"
+    r"\b(?:we|i)(?:'ve| have)?\s+(?:ripped|took|pulled|threw) (?!(?:it|them|that|this)\b)"
+    r"[\w.@/-]+(?: [\w.@/-]+)? out\b",
     _I,
 )
