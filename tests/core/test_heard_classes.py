@@ -226,3 +226,20 @@ def test_a_rule_said_to_hold_beyond_the_file_at_hand_is_stored(message, word):
 
 def test_a_rule_for_the_file_at_hand_is_still_not_stored():
     assert _stored("Prefer early returns over nested ifs in this function.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # what a strict setting does to any one case is no fault of the moment
+        ("CI runs eslint with --max-warnings 0 so a single warning breaks the build.", "eslint"),
+        # a rule's own condition is no hedge (a plan's still is: see below)
+        ("Shell scripts stay POSIX sh, bashisms only if there's no other way.", "POSIX"),
+    ],
+)
+def test_a_strict_setting_or_a_rules_condition_is_stored(message, word):
+    assert any(word in content for content in _stored(message)), _stored(message)
+
+
+def test_a_plan_only_if_something_happens_is_still_a_hedge():
+    assert _stored("We'd move the queue to kafka only if the load triples.") == []

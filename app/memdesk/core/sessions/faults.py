@@ -22,7 +22,8 @@ WRONG_NOW = re.compile(
     rf"^(?!.*\b(?:{_MY_SETUP}|always|never|ever(?! since)|every|each|any|whenever|must|should|"
     r"from now on|going forward|"
     r"nothing (?:newer|older|else)|pinned|(?:i|we)(?:'d| would) rather|"
-    r"for the record|fyi|for future reference|keep in mind|note that|remember)\b)"
+    r"for the record|fyi|for future reference|keep in mind|note that|remember|"
+    r"so (?:a single|one single|any single|any one) [\w-]+)\b)"
     # (not the noun: "no full stops", "the bus stops table")
     r".*(?:\b(?:(?<!full )(?<!bus )(?<!tab )(?<!pit )stops|stopped|freezes|froze|jumps|"
     r"crashes|crashed|hangs|hung|breaks(?! with\b)|"
@@ -163,6 +164,8 @@ _RULE_WORDS = (
     # (not a workaround: "have to restart the api each time")
     r"have to (?!restart|reboot|rerun|retry|refresh|reload|clear|kill|re-?run)|"
     r"as a rule|from now on|going forward|for the record|fyi|note that|keep in mind|"
+    # what a strict setting does to any one case: "maxIssues: 0 so a single warning breaks it"
+    r"so (?:a single|one single|any single|any one) [\w-]+|"
     r"remember|rule|policy|convention|no exceptions|non-negotiable|(?:for|in) this (?:repo|"
     r"repository|project|codebase|crate)|so (?:keep|don't|do not|"
     r"always|never|use|avoid|make|add|run)|we|we're|our|us|i (?:always|never|prefer|like|"
