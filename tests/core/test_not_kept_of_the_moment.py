@@ -222,3 +222,21 @@ def test_a_verdict_on_the_agents_work_or_a_thought_aloud_is_not_stored(message):
 def test_a_rule_said_for_good_beside_a_pick_is_still_stored():
     message = "yes option A. and in general, we always keep validation in the model layer"
     assert _stored(message) == ["We always keep validation in the model layer"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the next step, asked as a wish
+        "next, I'd like the status LED to flash on every successful upload so I know it's alive",
+        # what a graph showed
+        "staging dashboard shows p99 going from 80ms to 2.4s over the afternoon, then the pods "
+        "get restarted.",
+        # where a piece of the work already is
+        "the migration's in db/migrations/0042 already (Sam wrote it last week), I need the api side + the seed data.",
+        # a half memory
+        "I remember some of the cron jobs are plain yaml and others get templated in CI.",
+    ],
+)
+def test_a_next_step_a_reading_and_a_half_memory_are_neither_stored_nor_proposed(message):
+    assert gapfill.find([message]) == []

@@ -111,6 +111,8 @@ HEDGE = re.compile(
     r"imagine|wondering|curious "
     r"(?:whether|if)|thinking about|not ready|tentatively|tbd|flip-flop\w*|possibly|"
     r"hypothetically|half thinking|i'm thinking|may or may not|i forget|can'?t remember|"
+    # a half memory: "I remember some are plain yamls and some get generated"
+    r"i (?:vaguely )?remember (?:some|that some|there)|"
     r"afaik|iirc|as far as i know|to my knowledge|if i (?:remember|recall) (?:correctly|right)|"
     r"don'?t remember|trying to (?:recall|remember|figure out|work out)|not certain|no idea|"
     r"dunno|(?:let'?s|lets) pretend|"

@@ -72,6 +72,9 @@ TRANSIENT = re.compile(
     r"sprint|run|investigation|migration|incident|outage|release|week|pass|hunt)|"
     r"on (?:this|the current) (?:branch|pr|mr|ticket)|re-?enable)\b|"
     r"^(?:ok(?:ay)?,?\s+)?(?:the )?(?:next|first) (?:task|step|thing|item|up)\b|"
+    # the next step asked as a wish: "next, I'd like the LED to blink on every read"
+    r"^(?:ok(?:ay)?,?\s+)?(?:next|then|after that|and then),?\s+(?:i|we)(?:'d| would) (?:like|"
+    r"love|want)\b|"
     # the order of the work: "Next is the N1QL query …", "then we do the print page"
     r"^(?:ok(?:ay)?,?\s+)?(?:next (?:is|comes|we)|then we (?:do|need|add|write|fix|build))\b|"
     # what the person means to do next: "My next step is to write the guide", "Next I shall
