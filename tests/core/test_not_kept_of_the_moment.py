@@ -233,7 +233,8 @@ def test_a_rule_said_for_good_beside_a_pick_is_still_stored():
         "staging dashboard shows p99 going from 80ms to 2.4s over the afternoon, then the pods "
         "get restarted.",
         # where a piece of the work already is
-        "the migration's in db/migrations/0042 already (Sam wrote it last week), I need the api side + the seed data.",
+        "the migration's in db/migrations/0042 already (Sam wrote it last week), I need the api "
+        "side + the seed data.",
         # a half memory
         "I remember some of the cron jobs are plain yaml and others get templated in CI.",
     ],
