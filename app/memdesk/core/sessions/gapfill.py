@@ -419,8 +419,10 @@ def _after_requests(found: list[Finding], text: str) -> list[Finding]:
 
 def _read_alone(sentence: str) -> Finding | None:
     """What the table or the clause reader hears in `sentence` as a message of its own."""
+    if (finding := _match(sentence)) is not None:
+        return finding
     heard_here = next((h for h in clauses.read(sentence)[0] if h.confidence == HIGH), None)
-    return _match(sentence) or (heard_here and _from_clause(heard_here))
+    return heard_here and _from_clause(heard_here)
 
 
 def _picked(sentence: str) -> Finding | None:

@@ -4,8 +4,9 @@ parcels-stg namespace". The request is for now; what follows its comma, when it 
 of its own and names a concrete value, is read as a sentence of its own.
 
 Only after a request: after a guess, a condition or a story ("I think …, the timeout is the
-problem", "if we grow, our biggest tenant …") the clause says how things stand in that telling,
-and was measured to store 35 such clauses on the single-turn sets where a request stored none.
+problem", "if we grow, our biggest tenant …") the clause says how things stand in that telling.
+Read after any opening clause, 35 more wrong clauses were stored on the single-turn sets;
+after a request only, none.
 """
 
 from __future__ import annotations
