@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from memdesk.core.sessions import (
+    accepted,
     asked_now,
     clauses,
     doubts,
-    dropped,
     heard,
-    lead_ins,
     markers,
     pasted,
     picks,
@@ -36,6 +35,7 @@ from memdesk.core.sessions import (
     to_build,
     tone,
 )
+from memdesk.core.sessions.finding import GLOBAL, PROJECT, Finding
 from memdesk.core.sessions.gapfill_patterns import PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import (
     STANDING,
@@ -45,57 +45,14 @@ from memdesk.core.sessions.later_sentences import (
     made_lasting,
     one_lead,
 )
+from memdesk.core.sessions.message_sentences import sentences
 from memdesk.core.sessions.pattern_judges import HIGH, LOW, MEDIUM
-from memdesk.core.sessions.third_person import person
 
-GLOBAL, PROJECT = "global", "project"
 MAX_SENTENCE = 300
 
 __all__ = ["GLOBAL", "HIGH", "LOW", "MEDIUM", "PROJECT", "Finding", "find", "sentences"]
 
 
-@dataclass(frozen=True)
-class Finding:
-    pattern: str
-    confidence: str
-    kind: str
-    content: str  # the memory, in words that stand without the conversation
-    sentence: str  # the user's own words it came from
-    scope: str = PROJECT
-
-
-# Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
-_SPLIT = re.compile(
-    heard.SENTENCE_END
-    + r"\s+(?=[A-Z\"'(*_`])|"
-    + heard.SAID_WRONG
-    + "|"
-    + heard.ASKED_AFTER
-    + "|"
-    + dropped.AFTER_DISMISSAL
-    + "|"
-    r"\n+|;\s+(?!(?:it|they|that|this|so|which)\b)|"
-    # not "… to /scratch and never to /home": what follows "never" there is no clause of its own
-    r",?\s+(?:and|but|also)\s+(?=(?:i|we|my|our|(?:always|never)(?!\s+(?:to|in|on|for|from|with|"
-    r"at|into|under|over|via|through|by)\b)|please|don't|do not|keep|use)\b)|"
-    r",\s+(?=(?:don't ever|do not ever|never ever|and never|and always)\b)|"
-    r"(?:,\s+|,?\s+so\s+)(?=please\s+(?:use|stick|keep|avoid|write|answer|explain|reply|"
-    r"prefer|give|show|always|never|don't)\b)",
-    re.IGNORECASE,
-)
-_OPENER = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|but|also|oh|hey|btw|by the way|fyi|fwiw|sorry|listen|side ?note|"
-    r"note|ps|hm+|wait|good|great|"
-    r"nice|right(?!\s+now\b)|cool|fine|yes|yep|yeah|thanks|one more thing|heads up|oh and|and also|"
-    r"important)[,:.!]?\s+"
-    # "please no emojis in commit messages" is "no emojis in commit messages please"
-    r"|(?:please|pls|plz),?\s+(?=no\s)"
-    # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
-    # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{lead_ins.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
-    rf"|{lead_ins.FRAMING})+",
-    re.IGNORECASE,
-)
 # Openers of a correction: the rest says what is true.
 _CORRECTING = re.compile(
     r"^(?:no(?=[,.:;!-]|\s+(?:wait|no|nope)\b)|nope|actually|wait|"
@@ -103,66 +60,6 @@ _CORRECTING = re.compile(
     r"wrong)|not quite|close,? but)[,.:;!-]*\s+(?=\w)",
     re.IGNORECASE,
 )
-_ACCEPT = re.compile(
-    r"^(?:yes|yep|yeah|sure|ok(?:ay)?|agreed|sounds good|good idea|great idea|perfect|"
-    r"let's do (?:that|it)|do (?:it|that)|go (?:ahead|for it)|please do|let's (?:stick|go) with "
-    r"(?:that|it)|makes sense|lgtm)\b(?![^.!]*\b(?:but|no|not|don't)\b)",
-    re.IGNORECASE,
-)
-_PROPOSAL = re.compile(
-    r"\b(?:i(?:'d| would)? (?:suggest|recommend|propose)|my suggestion is|we should|"
-    r"let's)\s+(?:that\s+)?(?:we\s+)?(?P<x>[a-z][^.?!]{6,200})",
-    re.IGNORECASE,
-)
-_LASTING = re.compile(
-    r"\b(?:all|every|always|never|any|from now on|going forward|instead of|rather than|"
-    r"for (?:all|every|everything)|new|whenever)\b",
-    re.IGNORECASE,
-)
-
-
-# How long what follows holds, said in an opener ("One more thing, for all our future
-# conversations: please …") or cut off before ", please …": kept in front of the request,
-# where the table reads it, when the opener goes (a "please …" alone is a passing ask).
-_FOR_GOOD = re.compile(
-    r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|"
-    r"for future reference|(?:for|in) (?:all )?(?:our |my |your |any )?future "
-    r"(?:conversations?|sessions?|chats?|work|projects?|code|answers?|replies))\b",
-    re.IGNORECASE,
-)
-_FOR_GOOD_FIRST = re.compile(rf"^(?:{_FOR_GOOD.pattern})\s*[,:]\s*", re.IGNORECASE)
-_PLEASE = re.compile(r"please\b", re.IGNORECASE)
-_ONLY_FOR_GOOD = re.compile(rf"^\W*(?:{_FOR_GOOD.pattern})\W*$", re.IGNORECASE)
-
-
-def sentences(text: str) -> list[str]:
-    """A message's sentences and clauses, each trimmed; pasted text left out."""
-    out = []
-    for_good = False
-    for part in pasted.split_outside_code(_SPLIT, pasted.prose(text)):
-        if heard.for_the_task_at_hand(part):
-            continue  # "today only: staging is QINT2" is for an occasion, lead-in and all
-        part = pasted.unwrapped(part.strip().strip("*_\"'").strip())
-        opener = _OPENER.match(part)
-        said_for_good = (
-            for_good and _PLEASE.match(part) or bool(opener and _FOR_GOOD.search(opener.group()))
-        )
-        part = part[opener.end() :].strip() if opener else part
-        if told_for_good := _FOR_GOOD_FIRST.match(part):  # past an opener's few words
-            said_for_good = True
-            if _PLEASE.match(part[told_for_good.end() :]):
-                part = part[told_for_good.end() :]
-        if _ONLY_FOR_GOOD.match(part):
-            for_good = True
-            continue
-        # and for the request cut off after it ("…: I'm not a native speaker, please write
-        # short sentences")
-        for_good = said_for_good and not part.endswith((".", "!", "?"))
-        if said_for_good and _PLEASE.match(part):
-            part = f"From now on, {part}"
-        if part:
-            out.append(part)
-    return out
 
 
 def find(
@@ -181,7 +78,7 @@ def find(
         if message.get("role") == "user":
             text = message.get("content", "")
             if previous is not None and previous.get("role") == "assistant":
-                found.extend(_accepted(previous.get("content", ""), text))
+                found.extend(accepted.decisions(previous.get("content", ""), text))
             in_message = _with_clauses(_in_message(sentences(text)), text)
             in_message = _one_per_sentence(_after_requests(in_message, text), text)
             in_message = one_lead(leaning_back(made_lasting(in_message, text)), text)
@@ -466,43 +363,3 @@ def _finding(pattern: Pattern, match: re.Match[str], body: str, sentence: str, c
         confidence = LOW  # nothing said that stands on its own
     scope = GLOBAL if pattern.about_user(body) else PROJECT
     return Finding(pattern.name, confidence, pattern.kind, content, sentence, scope)
-
-
-def accepts(reply: str) -> bool:
-    """Whether the user's reply opens by accepting what the assistant just proposed."""
-    return bool(_ACCEPT.match(next(iter(sentences(reply)), "")))
-
-
-def asked_after(proposal: str, sentence: str) -> bool:
-    """Whether `proposal` asks another question after `sentence`: "yes" to "I'll go with X.
-    Should I also fix the typo in the README?" answers the typo, not X (red team 37). A short
-    one ("OK?", "Sound good?") asks about what came before."""
-    after = proposal[proposal.find(sentence) + len(sentence) :]
-    return any(
-        asked.rstrip().endswith("?") and len(asked.split()) > _ASKS_ABOUT_IT
-        for asked in _SENTENCE_OR_LINE.split(after)
-    )
-
-
-_SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
-_ASKS_ABOUT_IT = 4
-
-
-def _accepted(proposal: str, reply: str) -> list[Finding]:
-    """The decision in an assistant's proposal, when the user's reply accepts it."""
-    if not accepts(reply):
-        return []
-    out = []
-    for sentence in re.split(r"(?<=[.!?])\s+", pasted.prose(proposal)):
-        match = _PROPOSAL.search(sentence)
-        if match is None or sentence.rstrip().endswith("?") and "shall" not in sentence.lower():
-            continue
-        if asked_after(proposal, sentence):
-            continue
-        what = re.split(r"\s+(?:so that|so|because|since)\s+", match["x"].strip())[0]
-        if markers.DEICTIC_START.match(what):
-            continue  # "I'd suggest it as the rule": what "it" is was said before, not kept
-        confidence = HIGH if _LASTING.search(what) else MEDIUM
-        content = "Decision: " + person(what[:1].upper() + what[1:])
-        out.append(Finding("accepted_decision", confidence, "decision", content, sentence))
-    return out

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from memdesk.core import guard
-from memdesk.core.sessions import gapfill
+from memdesk.core.sessions import accepted
 
 MAX_ITEMS = 12  # per section of a summary
 
@@ -131,7 +131,7 @@ def summary_parts(
             decided = message.get("role") == "assistant" and _DECISION.search(sentence)
             reply = _reply_to(messages, n)
             if decided and not _REFUSES.match(reply):  # what the person said no to is no decision
-                agreed = gapfill.accepts(reply) and not gapfill.asked_after(text, sentence)
+                agreed = accepted.accepts(reply) and not accepted.asked_after(text, sentence)
                 decision = sentence if agreed else f"{sentence} {_AGENTS_WORD}"
                 if decision not in decisions:
                     decisions.append(decision)

@@ -14,13 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from memdesk.core.sessions import heard, markers
+from memdesk.core.sessions.finding import Finding
 from memdesk.core.sessions.pattern_judges import HIGH
-
-if TYPE_CHECKING:
-    from memdesk.core.sessions.gapfill import Finding
 
 _I = re.IGNORECASE
 _FILLER = re.compile(
