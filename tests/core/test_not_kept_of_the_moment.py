@@ -235,9 +235,11 @@ def test_a_rule_said_for_good_beside_a_pick_is_still_stored():
         # where a piece of the work already is
         "the migration's in db/migrations/0042 already (Sam wrote it last week), I need the api "
         "side + the seed data.",
+        # one more piece of the change asked
+        "the french pages need the same restructure, content/fr mirrors en one to one.",
         # a half memory
         "I remember some of the cron jobs are plain yaml and others get templated in CI.",
     ],
 )
-def test_a_next_step_a_reading_and_a_half_memory_are_neither_stored_nor_proposed(message):
+def test_a_next_step_a_reading_more_of_the_change_and_a_half_memory_are_not_kept(message):
     assert gapfill.find([message]) == []
