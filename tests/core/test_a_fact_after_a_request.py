@@ -66,3 +66,8 @@ def test_a_clause_after_a_guess_or_without_a_value_is_not_stored_on_its_own(mess
 
 def test_a_plan_for_the_work_after_a_request_is_not_a_fact():
     assert _stored("open the PR for the endpoint, the cache fix goes in its own PR") == []
+
+
+def test_the_fact_ends_where_the_message_goes_back_to_the_work():
+    kept = _stored("build the api image here — use arm64, my laptop is an M1 Pro — and run it")
+    assert kept == ["The user's laptop is an M1 Pro"]

@@ -35,10 +35,13 @@ _SUBJECT = re.compile(
 # (not a capitalised word mid-sentence: "…, the leak fix goes in its own PR" names none)
 _CONCRETE = re.compile(r"\w[/._:-]\w|\d|`")
 
+# the fact ends where the message goes on to the work: "…, my laptop is an M2 — and run it"
+_NEXT_CLAUSE = re.compile(r"\s[—–-]\s|;\s")
+
 
 def read(sentence: str, match: Callable[[str], Finding | None]) -> Finding | None:
     """What `match` keeps for sure in the clause after a request's first comma, or None."""
-    fact = after_request(sentence)
+    fact = _NEXT_CLAUSE.split(after_request(sentence), maxsplit=1)[0]
     if not fact or heard.not_a_statement(sentence):
         return None
     if not (_SUBJECT.match(fact) and _CONCRETE.search(fact)):
