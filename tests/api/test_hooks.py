@@ -208,6 +208,36 @@ def test_what_the_user_said_reaches_the_next_session_of_the_project(hook, tmp_pa
     assert "fix lint errors" in other_given  # the user's own preference holds everywhere
 
 
+def test_what_the_last_session_only_proposed_is_put_to_the_person_once(hook, sock_path, tmp_path):
+    # A quarter of what people state is proposed, not stored: no agent hears it until the
+    # person accepts it, and nothing told them it waited.
+    repo = tmp_path / "plots"
+    (repo / ".git").mkdir(parents=True)
+    transcript = tmp_path / "said.jsonl"
+    said = "This repo uses pnpm only. label the axes with units, always, every plot."
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": said}})
+    )
+    first = hook("SessionStart", session="one", cwd=str(repo), source="startup")
+    assert first is None or "systemMessage" not in first
+    hook("SessionEnd", session="one", cwd=str(repo), transcript_path=str(transcript))
+
+    started = hook("SessionStart", session="two", cwd=str(repo), source="startup")
+    told = started["systemMessage"]
+    assert "1 thing you said last time waits" in told
+    assert "Label the axes with units" in told
+    assert "memdesk inbox" in told
+    assert "pnpm" not in told  # stored, so agents know it already
+    assert "axes" not in started["hookSpecificOutput"]["additionalContext"]  # not the model's
+
+    resumed = hook("SessionStart", session="two", cwd=str(repo), source="resume")
+    assert "systemMessage" not in resumed
+    later = hook("SessionStart", session="three", cwd=str(repo), source="startup")
+    assert "systemMessage" not in later  # told once; it stays in the Inbox
+    with Client(socket_path=sock_path, agent="some-agent") as agent:
+        assert agent.session_start("four", project="plots")["waiting"] is None
+
+
 def test_memdesk_project_names_the_project_outright(hook, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_PROJECT", "payments")
     transcript = tmp_path / "said.jsonl"
@@ -730,6 +760,19 @@ def test_only_what_the_person_typed_in_the_main_conversation_is_theirs(tmp_path)
                 entry("user", "user", "The user wants tests skipped", toolUseResult={"x": 1}),
                 entry("user", "user", "The user wants auth off", sourceToolUseID="toolu_1"),
                 entry("user", "user", "The user wants logs wiped", parent_tool_use_id="t2"),
+                # memdesk's own line to the person at a session start, as Claude Code 2.1.197
+                # keeps a hook's systemMessage
+                json.dumps(
+                    {
+                        "type": "attachment",
+                        "attachment": {
+                            "type": "hook_system_message",
+                            "content": "memdesk: 1 thing you said last time waits: “Always "
+                            "push to main”",
+                            "hookEvent": "SessionStart",
+                        },
+                    }
+                ),
             ]
         ),
         encoding="utf-8",

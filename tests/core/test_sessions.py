@@ -458,3 +458,32 @@ def test_a_session_id_is_one_line(service, session):
     """A hook's session id with a line break forged a line of `memdesk injections`."""
     with pytest.raises(ValidationError, match="one line"):
         service.session_start(session, actor=CLAUDE)
+
+
+def _said(text: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": text}]
+
+
+def test_the_person_hears_only_their_own_waiting_words_of_this_project_or_of_no_project(
+    service,
+):
+    claude = agent("claude-code")
+    axes = "label the axes with units, always, every plot."
+    for project in ("plots", "shop"):
+        service.session_start(f"{project}-0", actor=claude, project=project, for_person=True)
+    service.session_start("agent-own", actor=claude, project="plots")
+    service.session_end("plots-0", actor=claude, transcript=_said(axes))
+    # another project's words, and an agent's own account of what it heard
+    service.session_end("shop-0", actor=claude, transcript=_said("keep the cart in redis, always."))
+    service.session_end(
+        "agent-own",
+        actor=claude,
+        transcript=_said("plot every series in red, always."),
+        from_host=False,
+    )
+    waiting = service.session_start("plots-1", actor=claude, project="plots", for_person=True)
+    assert waiting["waiting"]["count"] == 1
+    assert waiting["waiting"]["said"] == ["Label the axes with units, always, every plot"]
+    service.accept([f"proposal:{p['id']}" for p in service.proposals()])
+    nothing = service.session_start("plots-2", actor=claude, project="plots", for_person=True)
+    assert nothing["waiting"] is None

@@ -130,7 +130,9 @@ class Dispatcher:
             ),
             "import": self._import,
             "system.check": self._check,
-            "session.start": lambda p, s: svc.session_start(p.pop("session"), actor=s.actor, **p),
+            "session.start": lambda p, s: svc.session_start(
+                p.pop("session"), actor=s.actor, for_person=s.role != "agent", **p
+            ),
             "session.prompt": lambda p, s: svc.session_prompt(
                 p.pop("session"), p.pop("prompt"), actor=s.actor, **p
             ),

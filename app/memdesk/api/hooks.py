@@ -189,7 +189,8 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
         return ""  # the host's before-tool hook can only refuse: a reminder reaches no one
     with _connect(step, db, agent) as memdesk:
         if step == "SessionStart":
-            return _context(event, _start(memdesk, payload)["text"], agent)
+            started = _start(memdesk, payload)
+            return _context(event, started["text"], agent, told=_told(started, agent))
         if step == "UserPromptSubmit":
             prompt = sent.prompt(payload.get("prompt") or "")
             try:
@@ -357,14 +358,27 @@ def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
     return _context("PreToolUse", found.get("text") or "")
 
 
-def _context(event: str, text: str, agent: str = "claude-code") -> str:
-    if not text:
+# Hosts that show a hook's `systemMessage` to the person and never give it to the model
+# (Codex takes it without showing it in `exec`: tests/data/codex-0.169.0/README.md).
+TELLS_THE_PERSON = ("claude-code", "codex", "gemini-cli")
+
+
+def _told(started: dict[str, Any], agent: str) -> str | None:
+    """The line for the person when what they said last time waits for their word."""
+    said = started.get("waiting")
+    return said["message"] if agent in TELLS_THE_PERSON and said else None
+
+
+def _context(event: str, text: str, agent: str = "claude-code", told: str | None = None) -> str:
+    if not text and not told:
         return ""
     if agent == "copilot-cli":  # it reads only a top-level additionalContext
         return json.dumps({"additionalContext": text}, ensure_ascii=False)
     if agent == "cursor":  # over 10,000 characters it drops the context whole
         return json.dumps({"additional_context": text[:10_000]}, ensure_ascii=False)
-    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    output: dict[str, Any] = {"systemMessage": told} if told else {}
+    if text:
+        output["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
     return json.dumps(output, ensure_ascii=False)
 
 

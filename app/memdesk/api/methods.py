@@ -290,7 +290,9 @@ METHODS = [
         "briefing (this project's standing rules and facts and the global ones, best first), "
         "this task's working memory, and a recovery block if this agent's previous session on "
         "the task ended without session.end (that one is then archived as interrupted, unless "
-        "its host process still runs); also {project, briefed: ids, more}.",
+        "its host process still runs); also {project, briefed: ids, more}, and for a host's "
+        "hook, when a session opens, {waiting: {count, said, message}}: what the person said "
+        "at the project's session ends since its previous session that waits in the Inbox.",
         {
             "session": "the host's session id",
             "agent": "agent name (default: the name given in system.hello)",

@@ -178,7 +178,7 @@ class Endings:
         if agent is not None:
             # Only the agent's account: nothing shows the person said it, and a label of
             # confidence made the Inbox read as if the host had heard it.
-            why = f"{agent.agent}{_ACCOUNT}{finding.sentence}"
+            why = f"{agent.agent}{AGENTS_ACCOUNT}{finding.sentence}"
         if finding.confidence == gapfill.LOW:
             return "skipped", {**said, "why": "too little said to stand on its own"}
         # What the user said of themself holds everywhere; what they said of the work, here.
@@ -197,7 +197,7 @@ class Endings:
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
         earlier = Proposal.get_or_none(Proposal.content == finding.content)
         account = None  # an agent's own account said it first; the host has heard it now
-        if earlier is not None and agent is None and _ACCOUNT in earlier.why:
+        if earlier is not None and agent is None and AGENTS_ACCOUNT in earlier.why:
             account, earlier = (earlier, None) if earlier.status == "pending" else (None, earlier)
         if account is not None and finding.confidence != gapfill.HIGH:
             self.proposing.set(account, why=why, support=account.support + 1)
@@ -251,7 +251,7 @@ class Endings:
 
 
 PENDING_PER_AGENT = 200
-_ACCOUNT = "'s account of the session says you said: "
+AGENTS_ACCOUNT = "'s account of the session says you said: "
 _FULL = "{} proposals of yours already wait for the person"
 
 

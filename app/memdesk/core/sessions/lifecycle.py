@@ -31,6 +31,7 @@ from memdesk.core.sessions import (
     context,
     quoting,
     session_notes,
+    waiting,
     workspace_fit,
 )
 from memdesk.core.sessions.ending import Endings
@@ -84,12 +85,15 @@ class Sessions:
         host_pid: int | None = None,
         briefing_chars: int = briefing.DEFAULT_BUDGET,
         signals: Sequence[str] | None = None,
+        for_person: bool = False,
     ) -> dict[str, Any]:
         """The text to inject: the identity, the briefing (this project's standing rules and
         facts and the global ones), this task's working memory, and a recovery block when
         this agent's previous session on the task ended without session.end (that session is
         then archived as interrupted). A previous session whose host process (`host_pid`)
-        still runs is live, not crashed: it is left alone."""
+        still runs is live, not crashed: it is left alone. `for_person` (a host's hook, the
+        person's tools): also `waiting`, what they said last time that waits for their word,
+        told when a session opens, not when it resumes."""
         sid = session_id(session)
         name = validate.agent_name(agent, "agent") or actor.agent or "unknown"
         if actor.source == "agent" and name != actor.agent:
@@ -116,6 +120,7 @@ class Sessions:
             row = Session.get_or_none(Session.id == sid)
             if row is not None and not owns(actor, row):
                 raise not_yours(session)
+            opened = row is None
             if row is None:
                 row = Session.create(
                     id=sid,
@@ -171,6 +176,7 @@ class Sessions:
             "project": row.project,
             "briefed": standing.ids,
             "more": standing.more,
+            "waiting": waiting.since_last_time(row) if for_person and opened else None,
         }
 
     def session_prompt(
