@@ -54,17 +54,17 @@ def since_last_time(row: Session) -> dict[str, Any] | None:
 
 def _message(count: int, said: list[str], project: str | None) -> str:
     """One line for the person, naming where to decide."""
+    one = count == 1
     things = (
-        "1 thing you said last time waits"
-        if count == 1
-        else (f"{count} things you said last time wait")
+        "1 thing you said last time waits" if one else f"{count} things you said last time wait"
     )
-    where = f" in {project}" if project else ""
+    where = f" ({project})" if project else ""
     quoted = "; ".join(f"“{s}”" for s in said)
     more = f" and {count - len(said)} more" if count > len(said) else ""
+    them = "it" if one else "them"
     return (
-        f"memdesk: {things}{where} for your OK before agents are told: {quoted}{more}. "
-        "Keep or drop them with `memdesk inbox` or in memdesk's Inbox."
+        f"memdesk{where}: {things} for your OK before agents are told: {quoted}{more}. "
+        f"Keep or drop {them} with `memdesk inbox` or in memdesk's Inbox."
     )
 
 
