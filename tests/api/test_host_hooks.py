@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.api import hook_failures, transcripts
+from memdesk.api import hook_failures, hooks, transcripts
 from memdesk.api.client import Client
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SAID = "This repo uses pnpm only, never npm."
+SAID = "This repo uses pnpm only, never npm. label the axes with units, always, every plot."
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,10 @@ def test_a_session_is_briefed_observed_and_its_words_reach_the_next(host, sock_p
 
     later = host("SessionStart", host.payload("SessionStart.json", session_id="next"))
     assert "pnpm only, never npm" in _context(host.agent, later, "SessionStart")
+    # what was only proposed is put to the person where the host shows them such a line
+    told = later.get("systemMessage", "")
+    assert ("Label the axes" in told) == (host.agent in hooks.TELLS_THE_PERSON)
+    assert "axes" not in _context(host.agent, later, "SessionStart")
 
 
 def _context(agent: str, output: dict, event: str) -> str:
