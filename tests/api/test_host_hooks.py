@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.api import hook_failures, hooks, transcripts
+from memdesk.api import hook_failures, hook_output, transcripts
 from memdesk.api.client import Client
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -142,7 +142,7 @@ def test_a_session_is_briefed_observed_and_its_words_reach_the_next(host, sock_p
     assert "pnpm only, never npm" in _context(host.agent, later, "SessionStart")
     # what was only proposed is put to the person where the host shows them such a line
     told = later.get("systemMessage", "")
-    assert ("Label the axes" in told) == (host.agent in hooks.TELLS_THE_PERSON)
+    assert ("Label the axes" in told) == (host.agent in hook_output.TELLS_THE_PERSON)
     assert "axes" not in _context(host.agent, later, "SessionStart")
 
 

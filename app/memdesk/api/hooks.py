@@ -26,6 +26,7 @@ from memdesk import paths
 from memdesk.api import (
     hook_failures,
     hook_input,
+    hook_output,
     naming,
     projects,
     sent,
@@ -129,7 +130,7 @@ def run(
             # cannot check against their rules is refused, not let through unread
             step = HOST_EVENTS.get(agent, HOST_EVENTS["claude-code"]).get(event)
             if deny and step == "PreToolUse":
-                return _before_tool({"deny": NESTED_TOO_DEEP}, deny, agent), ""
+                return hook_output.before_tool({"deny": NESTED_TOO_DEEP}, deny, agent), ""
             raise ValueError("the hook input is nested too deeply to read") from None
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
@@ -190,7 +191,9 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
     with _connect(step, db, agent) as memdesk:
         if step == "SessionStart":
             started = _start(memdesk, payload)
-            return _context(event, started["text"], agent, told=_told(started, agent))
+            return hook_output.context(
+                event, started["text"], agent, told=hook_output.told(started, agent)
+            )
         if step == "UserPromptSubmit":
             prompt = sent.prompt(payload.get("prompt") or "")
             try:
@@ -200,7 +203,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                     raise
                 _start(memdesk, payload)
                 found = memdesk.session_prompt(session, prompt)
-            return _context(event, found["text"] if found["ids"] else "", agent)
+            return hook_output.context(event, found["text"] if found["ids"] else "", agent)
         if step == "PreToolUse":
             found = _ensure(
                 memdesk,
@@ -211,7 +214,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                     sent.action(payload.get("tool_input")),
                 ),
             )
-            return _before_tool(found, deny, agent)
+            return hook_output.before_tool(found, deny, agent)
         if step in ("PostToolUse", "PostToolUseFailure"):
             result = payload.get("tool_response", payload.get("tool_result"))
             if step == "PostToolUseFailure":
@@ -325,61 +328,6 @@ def _copilot_transcript(agent: str, session: str) -> str | None:
         return None
     log = Path.home() / ".copilot" / "session-state" / session / "events.jsonl"
     return str(log) if log.is_file() else None
-
-
-def _before_tool(found: dict[str, Any], deny: bool, agent: str) -> str:
-    """Silent when no rule applies; the rules as context; or, when the person chose it and
-    one of their rules forbids the call, the host's refusal with the rule's words."""
-    if agent == "gemini-cli":
-        if deny and found.get("deny"):
-            return json.dumps({"decision": "deny", "reason": found["deny"]}, ensure_ascii=False)
-        return ""
-    if agent == "copilot-cli":
-        if deny and found.get("deny"):
-            refusal = {"permissionDecision": "deny", "permissionDecisionReason": found["deny"]}
-            return json.dumps(refusal, ensure_ascii=False)
-        return ""
-    if agent == "cursor":
-        if deny and found.get("deny"):
-            refusal = {
-                "permission": "deny",
-                "agent_message": found["deny"],
-                "user_message": found["deny"],
-            }
-            return json.dumps(refusal, ensure_ascii=False)
-        return ""
-    if deny and found.get("deny"):
-        decision = {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": found["deny"],
-        }
-        return json.dumps({"hookSpecificOutput": decision}, ensure_ascii=False)
-    return _context("PreToolUse", found.get("text") or "")
-
-
-# Hosts that show a hook's `systemMessage` to the person and never give it to the model
-# (Codex takes it without showing it in `exec`: tests/data/codex-0.169.0/README.md).
-TELLS_THE_PERSON = ("claude-code", "codex", "gemini-cli")
-
-
-def _told(started: dict[str, Any], agent: str) -> str | None:
-    """The line for the person when what they said last time waits for their word."""
-    said = started.get("waiting")
-    return said["message"] if agent in TELLS_THE_PERSON and said else None
-
-
-def _context(event: str, text: str, agent: str = "claude-code", told: str | None = None) -> str:
-    if not text and not told:
-        return ""
-    if agent == "copilot-cli":  # it reads only a top-level additionalContext
-        return json.dumps({"additionalContext": text}, ensure_ascii=False)
-    if agent == "cursor":  # over 10,000 characters it drops the context whole
-        return json.dumps({"additional_context": text[:10_000]}, ensure_ascii=False)
-    output: dict[str, Any] = {"systemMessage": told} if told else {}
-    if text:
-        output["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
-    return json.dumps(output, ensure_ascii=False)
 
 
 class _connect:
