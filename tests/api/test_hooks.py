@@ -32,7 +32,13 @@ def hook(serve, db_path, sock_path, tmp_path):
     shutil.copy(DATA / "claude_transcript.jsonl", transcript)
 
     def run(
-        event: str, session: str = SESSION, *, args: tuple = (), pipe: str = "", **fields
+        event: str,
+        session: str = SESSION,
+        *,
+        args: tuple = (),
+        pipe: str = "",
+        environ: dict | None = None,
+        **fields,
     ) -> dict | None:
         payload = {
             "session_id": session,
@@ -47,7 +53,7 @@ def hook(serve, db_path, sock_path, tmp_path):
             input=json.dumps(payload),
             capture_output=True,
             encoding="utf-8",
-            env={**env, "PYTHONIOENCODING": pipe} if pipe else env,
+            env={**env, **(environ or {}), **({"PYTHONIOENCODING": pipe} if pipe else {})},
             timeout=60,
             check=False,
         )
@@ -234,6 +240,21 @@ def test_what_the_last_session_only_proposed_is_put_to_the_person_once(hook, soc
     assert "systemMessage" not in resumed
     later = hook("SessionStart", session="three", cwd=str(repo), source="startup")
     assert "systemMessage" not in later  # told once; it stays in the Inbox
+    transcript.write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": ("label every chart with its date range, always, every plot."),
+                },
+            }
+        )
+    )
+    hook("SessionEnd", session="three", cwd=str(repo), transcript_path=str(transcript))
+    quiet = {"MEMDESK_TELL_WAITING": "0"}
+    unasked = hook("SessionStart", session="five", cwd=str(repo), source="startup", environ=quiet)
+    assert "systemMessage" not in unasked  # the person turned the line off
     with Client(socket_path=sock_path, agent="some-agent") as agent:
         assert agent.session_start("four", project="plots")["waiting"] is None
 

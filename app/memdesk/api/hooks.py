@@ -40,6 +40,7 @@ AGENT_ENV = "MEMDESK_AGENT"
 # agent's say-so (an agent's transcript is proposed, never stored as the user's words).
 HOOK_ROLE = "hook"
 BRIEFING_ENV = "MEMDESK_BRIEFING_CHARS"  # the session-start briefing's size; 0 turns it off
+TELL_ENV = "MEMDESK_TELL_WAITING"  # 0: no line to the person about what waits in the Inbox
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "fish", "ksh", "cmd.exe", "powershell"})
 EVENTS = (
     "SessionStart",
@@ -191,9 +192,8 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
     with _connect(step, db, agent) as memdesk:
         if step == "SessionStart":
             started = _start(memdesk, payload)
-            return hook_output.context(
-                event, started["text"], agent, told=hook_output.told(started, agent)
-            )
+            told = hook_output.told(started, agent) if os.environ.get(TELL_ENV) != "0" else None
+            return hook_output.context(event, started["text"], agent, told=told)
         if step == "UserPromptSubmit":
             prompt = sent.prompt(payload.get("prompt") or "")
             try:
