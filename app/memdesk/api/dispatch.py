@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdesk import __version__
-from memdesk.api import errors, naming
+from memdesk.api import errors, hello
 from memdesk.api.errors import RpcError
 from memdesk.api.lanes import Lanes
 from memdesk.api.methods import BY_NAME, METHODS
@@ -27,8 +27,6 @@ from memdesk.core import (
     MemdeskError,
     MemoryService,
     agent,
-    guard,
-    validate,
 )
 from memdesk.core.errors import broken_index
 
@@ -39,10 +37,6 @@ PROTOCOL_VERSION = 1
 # window's search box: an agent's query is a short need, not a pasted document.
 MAX_QUERY_BYTES = 4096
 UNNAMED_AGENT = "unknown"
-# Who a connection says it is (system.hello role). "user" is the person's own tool (the
-# memdesk CLI): its writes follow the user's rules. The socket only admits this user's own
-# processes, so this is a guardrail for well-behaved agents, not a security boundary.
-ROLES = ("agent", "hook", "user")
 Params = dict[str, Any]
 
 
@@ -262,59 +256,13 @@ class Dispatcher:
         }
 
     def _hello(self, params: Params, session: Session) -> dict[str, Any]:
-        name = params["agent"]
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > 200:
-            raise RpcError(
-                errors.INVALID_PARAMS,
-                "system.hello: agent must be a non-empty name of at most 200 characters",
-                field="agent",
-            )
-        # a name, nothing that reads as markup nor passes for the person's
-        read_as = validate.as_read(validate.agent_name(name, "agent") or "")
-        if steers := guard.scan(name):  # it is quoted to other agents as a note's writer
-            raise RpcError(
-                errors.INVALID_PARAMS,
-                f"system.hello: agent {name!r} reads as an instruction to a model ({steers[0]}); "
-                "an agent names itself (claude-code, cursor, …)",
-                field="agent",
-            )
-        role = params.get("role", "agent")
-        if role not in ROLES:
-            raise RpcError(
-                errors.INVALID_PARAMS,
-                'system.hello: role must be "agent" (the default), "hook" (an agent host\'s '
-                'session hooks) or "user" (only the person\'s own memdesk tools; agents must not '
-                "claim either)",
-                field="role",
-            )
-        if role != "user" and (
-            read_as in naming.PERSONS_TOOL_NAMES
-            or read_as in {validate.as_read(n) for n in self.service.machine_names()}
-        ):
-            raise RpcError(
-                errors.INVALID_PARAMS,
-                f"system.hello: agent {name.strip()!r} is what the person's own memdesk tools "
-                "or machines are called; an agent names itself (claude-code, cursor, …)",
-                field="agent",
-            )
-        if role in naming.PRIVILEGED_ROLES and not self._holds_role_key(params.get("key")):
-            raise RpcError(
-                errors.NOT_ALLOWED,
-                f'system.hello: role "{role}" needs the key memdesk gives the person\'s own '
-                "tools and hooks (in the file beside the socket); an agent connects as "
-                '"agent"',
-                field="key",
-            )
-        if session.named and (name.strip(), role) != (session.agent, session.role):
-            # renamed, one connection wrote 129,200 memories in 30 s under 68 names, each
-            # within its own budget: a name's budget is a connection's only if it keeps one
-            raise RpcError(
-                errors.NOT_ALLOWED,
-                f"system.hello: this connection is already {session.agent!r} "
-                f"({session.role}); a connection is named once: open another for another name",
-                field="agent",
-            )
-        session.agent = name.strip()
+        name, role = hello.checked(
+            params,
+            (session.agent, session.role) if session.named else None,
+            holds_key=self._holds_role_key(params.get("key")),
+            machine_names=self.service.machine_names,
+        )
+        session.agent = name
         session.role = role
         session.named = True
         session.actor = USER if role == "user" else agent(session.agent)
