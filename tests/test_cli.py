@@ -564,6 +564,23 @@ def test_one_agents_inbox_flood_is_named_on_each_line_and_rejected_at_once(run, 
     assert [i["key"] for i in run_json("inbox")] == [f"memory:{mine['id']}"]
 
 
+def test_what_a_session_end_heard_the_person_say_is_listed_apart(run_json, service):
+    from memdesk.core import agent
+
+    claude = agent("claude-code")
+    said = [{"role": "user", "content": "label the axes with units, always, every plot."}]
+    service.session_start("one", actor=claude, project="plots")
+    service.session_end("one", actor=claude, transcript=said)
+    service.add("Maybe the cache is redis", confidence=0.5, actor=claude)  # its own, unsure
+    service.session_start("two", actor=claude, project="plots")  # its own account
+    told = [{"role": "user", "content": "plot every series in red, always."}]
+    service.session_end("two", actor=claude, transcript=told, from_host=False)
+    service.close()
+    assert len(run_json("inbox")) == 3
+    [heard] = run_json("inbox", "--heard")
+    assert heard["content"] == "Label the axes with units, always, every plot"
+
+
 def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)

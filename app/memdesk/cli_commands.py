@@ -305,6 +305,8 @@ def inbox(svc: Any, a: argparse.Namespace) -> Any:
     items = svc.inbox("rejected" if a.rejected else "pending")
     if a.agent:  # one agent's flood, seen and dismissed apart from what else waits
         items = [i for i in items if i.get("agent") == a.agent]
+    if a.heard:  # what the person said, among what agents sent
+        items = [i for i in items if i.get("heard")]
     if not a.reject_all:
         return items
     keys = [i["key"] for i in items]

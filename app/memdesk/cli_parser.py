@@ -304,6 +304,9 @@ def parser() -> argparse.ArgumentParser:
         "--reject-all", action="store_true", help="with --agent: reject every item of that agent"
     )
     p.add_argument("--agent", help="only this agent's items")
+    p.add_argument(
+        "--heard", action="store_true", help="only what a session end heard you say and proposed"
+    )
     p.add_argument("--text", help="with --accept (one key): accept these words instead")
     p.add_argument("--reason", help="with --reject: why (kept with it)")
     p.add_argument("--project", help="with --find-duplicates: only this project")

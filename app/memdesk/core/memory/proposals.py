@@ -11,6 +11,15 @@ from memdesk.core.desk import Desk
 from memdesk.core.events import Change
 from memdesk.store import Proposal
 
+# How a proposal from an agent's own account of its session says so: no host heard the person
+# say it (sessions/ending.py files it).
+AGENTS_ACCOUNT = "'s account of the session says you said: "
+
+
+def heard_from_person(p: Proposal) -> bool:
+    """Whether a session end heard the person say it, from the host's transcript."""
+    return p.session_id is not None and AGENTS_ACCOUNT not in (p.why or "")
+
 
 class Proposals:
     def __init__(self, desk: Desk) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from memdesk.core.guard import withhold
 from memdesk.core.memory.identity import IDENTITY_PROPOSAL, proposal_why
+from memdesk.core.memory.proposals import heard_from_person
 from memdesk.core.memory.records import to_dict
 from memdesk.store import Memory, MemoryVersion, Proposal, among
 
@@ -43,6 +44,7 @@ def proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[
         "why": why(p),
         "agent": p.agent,
         "session": p.session_id,
+        "heard": heard_from_person(p),  # the person's words, heard at a session end
         "created_at": p.created_at,
         "support": p.support,
         "reason": p.reason,

@@ -14,7 +14,7 @@ from memdesk.core.errors import ValidationError
 from memdesk.core.memory import dedup, labels
 from memdesk.core.memory.draft import Draft
 from memdesk.core.memory.edits import Edits
-from memdesk.core.memory.proposals import Proposals
+from memdesk.core.memory.proposals import AGENTS_ACCOUNT, Proposals
 from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.writes import Writes
 from memdesk.core.review.inbox import GAPFILL_TAG
@@ -251,7 +251,6 @@ class Endings:
 
 
 PENDING_PER_AGENT = 200
-AGENTS_ACCOUNT = "'s account of the session says you said: "
 _FULL = "{} proposals of yours already wait for the person"
 
 

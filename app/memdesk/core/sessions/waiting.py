@@ -12,7 +12,7 @@ from typing import Any
 import peewee
 
 from memdesk.core.display import visible
-from memdesk.core.sessions.ending import AGENTS_ACCOUNT
+from memdesk.core.memory.proposals import AGENTS_ACCOUNT
 from memdesk.store import Proposal, Session
 
 SHOWN = 3  # quoted in the message; the rest are counted
@@ -64,7 +64,7 @@ def _message(count: int, said: list[str], project: str | None) -> str:
     them = "it" if one else "them"
     return (
         f"memdesk{where}: {things} for your OK before agents are told: {quoted}{more}. "
-        f"Keep or drop {them} with `memdesk inbox` or in memdesk's Inbox."
+        f"Keep or drop {them} with `memdesk inbox --heard` or in memdesk's Inbox."
     )
 
 
