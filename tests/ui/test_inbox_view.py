@@ -284,8 +284,9 @@ def test_one_agents_flood_is_shown_apart_and_rejected_as_one_step(
     view.reload()
     before = len(view._items)
     names = [view.from_combo.itemText(i) for i in range(view.from_combo.count())]
-    assert names[:2] == [f"From everyone ({before})", "From flood (25)"]
-    view.from_combo.setCurrentIndex(1)
+    assert names[0] == f"From everyone ({before})"
+    assert "From flood (25)" in names
+    view.from_combo.setCurrentIndex(view.from_combo.findData("flood"))
     assert {item["agent"] for item in view._items} == {"flood"}
     service.add("Maybe the cache is memcached", confidence=0.2, actor=CURSOR)  # meanwhile
     view.reload()
@@ -301,3 +302,22 @@ def test_one_agents_flood_is_shown_apart_and_rejected_as_one_step(
     assert view.from_combo.currentIndex() == 0  # nothing left from it: everyone again
     window.undo_stack.undo()  # the whole flood back, as one step
     assert [i["agent"] for i in service.inbox()].count("flood") == 25
+
+
+def test_what_the_person_was_heard_saying_is_shown_apart(qtbot, service, window):
+    """The line at a session start sends the person here; their words were among every
+    agent's items under the host's name."""
+    claude = agent("claude-code")
+    service.add("Maybe the cache is redis", confidence=0.2, actor=claude)
+    service.session_start("one", actor=claude, project="plots")
+    said = [{"role": "user", "content": "label the axes with units, always, every plot."}]
+    service.session_end("one", actor=claude, transcript=said)
+    view = open_inbox(window)
+    view.reload()
+    heard = [i["content"] for i in service.inbox() if i.get("heard")]
+    assert "Label the axes with units, always, every plot" in heard
+    assert view.from_combo.itemText(1) == f"Heard from you ({len(heard)})"
+    view.from_combo.setCurrentIndex(1)
+    shown = [view.table.item(row, 1).text() for row in range(view.table.rowCount())]
+    assert sorted(shown) == sorted(heard)
+    assert "Maybe the cache is redis" not in shown  # the agent's own unsure note

@@ -36,6 +36,9 @@ from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
 from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
+# The From list's choice of what session ends heard the person say (what memdesk's line at a
+# session start points to): a number, where each agent's choice is its name.
+HEARD = 1
 Run = Callable[[str, Callable[[], Any]], Any]
 
 # Items whose answer is yes or no: a notice, a deletion asked about.
@@ -68,7 +71,9 @@ class InboxView(QWidget):
         # Whose items: one agent's flood shown apart, to be selected whole and rejected as one
         # step (red team 38: 20 names' 9,739 notes buried the person's items).
         self.from_combo = QComboBox(self)
-        self.from_combo.setToolTip("Show the items of everyone, or of one agent only")
+        self.from_combo.setToolTip(
+            "Show the items of everyone, what you were heard saying, or of one agent only"
+        )
         self.from_combo.setAccessibleName("From")
         self.from_combo.currentIndexChanged.connect(self._show_from)
         self.find_button = QPushButton("Find &Duplicates…", self)
@@ -165,6 +170,8 @@ class InboxView(QWidget):
         self.from_combo.blockSignals(True)
         self.from_combo.clear()
         self.from_combo.addItem(f"From everyone ({len(self._all):,})", None)
+        if heard := sum(1 for item in self._all if item.get("heard")):
+            self.from_combo.addItem(f"Heard from you ({heard:,})", HEARD)
         for name, count in counts.most_common():
             self.from_combo.addItem(f"From {first_line(name)} ({count:,})", name)
         self.from_combo.setCurrentIndex(max(self.from_combo.findData(chosen), 0))
@@ -174,7 +181,11 @@ class InboxView(QWidget):
     def _show_from(self) -> None:
         row = self.table.currentRow()
         chosen = self.from_combo.currentData()
-        self._items = [i for i in self._all if chosen is None or i["agent"] == chosen]
+        self._items = [
+            i
+            for i in self._all
+            if chosen is None or (i.get("heard") if chosen == HEARD else i["agent"] == chosen)
+        ]
         self.table.setRowCount(len(self._items))
         for number, item in enumerate(self._items):
             cells = (
