@@ -6,6 +6,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import peewee
+
 from memdesk.core import clock
 from memdesk.core.desk import Desk
 from memdesk.core.events import Change
@@ -19,6 +21,11 @@ AGENTS_ACCOUNT = "'s account of the session says you said: "
 def heard_from_person(p: Proposal) -> bool:
     """Whether a session end heard the person say it, from the host's transcript."""
     return p.session_id is not None and AGENTS_ACCOUNT not in (p.why or "")
+
+
+def heard_from_persons() -> peewee.Expression:
+    """`heard_from_person` as a query's condition."""
+    return Proposal.session_id.is_null(False) & ~Proposal.why.contains(AGENTS_ACCOUNT)
 
 
 class Proposals:

@@ -12,7 +12,7 @@ from typing import Any
 import peewee
 
 from memdesk.core.display import visible
-from memdesk.core.memory.proposals import AGENTS_ACCOUNT
+from memdesk.core.memory.proposals import heard_from_persons
 from memdesk.store import Proposal, Session
 
 SHOWN = 3  # quoted in the message; the rest are counted
@@ -39,8 +39,7 @@ def since_last_time(row: Session) -> dict[str, Any] | None:
         .where(
             (Proposal.status == "pending")
             & (Proposal.created_at >= before)
-            & Proposal.session_id.is_null(False)
-            & ~Proposal.why.contains(AGENTS_ACCOUNT)  # an agent's account is not their word
+            & heard_from_persons()  # an agent's account of its session is not their word
             & project
         )
         .order_by(Proposal.created_at, Proposal.id)
