@@ -12,6 +12,7 @@ from memdesk.core import agent
 from memdesk.core.errors import TooMany
 from memdesk.core.review.write_budget import WriteBudgets
 from memdesk.ui.dialogs import text_dialog
+from memdesk.ui.inbox.inbox_view import HEARD
 from tests.ui.window_helpers import open_window, settle
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
@@ -321,3 +322,23 @@ def test_what_the_person_was_heard_saying_is_shown_apart(qtbot, service, window)
     shown = [view.table.item(row, 1).text() for row in range(view.table.rowCount())]
     assert sorted(shown) == sorted(heard)
     assert "Maybe the cache is redis" not in shown  # the agent's own unsure note
+
+
+def test_what_the_person_was_heard_saying_is_kept_from_the_keyboard_and_undone_as_one_step(
+    qtbot, service, window
+):
+    claude = agent("claude-code")
+    service.add("Maybe the cache is redis", confidence=0.2, actor=claude)
+    view = open_inbox(window)
+    view.reload()
+    view.from_combo.setCurrentIndex(view.from_combo.findData(HEARD))
+    heard = {i["content"] for i in view._items}
+    assert heard
+    view.table.setFocus()
+    view.table.selectAll()
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert not [i for i in service.inbox() if i.get("heard")]
+    assert "Maybe the cache is redis" in {i["content"] for i in service.inbox()}  # not heard
+    window.undo_stack.undo()  # every accept of the selection back, as one step
+    assert {i["content"] for i in service.inbox() if i.get("heard")} == heard
