@@ -581,6 +581,63 @@ def test_what_a_session_end_heard_the_person_say_is_listed_apart(run_json, servi
     assert heard["content"] == "Label the axes with units, always, every plot"
 
 
+def _heard_three_things(service) -> None:
+    from memdesk.core import agent
+
+    claude = agent("claude-code")
+    said = [
+        {"role": "user", "content": "label the axes with units, always, every plot."},
+        {"role": "user", "content": "title every figure in sentence case, always."},
+        {"role": "user", "content": "plot every series in red, always."},
+    ]
+    service.session_start("one", actor=claude, project="plots")
+    service.session_end("one", actor=claude, transcript=said)
+    service.add("Maybe the cache is redis", confidence=0.5, actor=claude)  # its own, unsure
+    service.close()
+
+
+def test_the_person_keeps_drops_and_rewords_what_they_said_one_key_each(
+    run, run_json, service, monkeypatch
+):
+    _heard_three_things(service)
+    heard = run_json("inbox", "--heard")
+    assert len(heard) == 3
+    answers = "y\nwhat?\ne\nPlot axes always carry units\nn\n"  # an unknown key is asked again
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    code, out, _ = run("inbox", "--heard", "--ask")
+    assert code == 0
+    assert out.count("you said this in a session with claude-code; keep it for agents?") == 3
+    assert "kept 2, dropped 1, 0 still wait" in out
+    kept = {m["content"] for m in run_json("list")}
+    assert heard[0]["content"] in kept
+    assert "Plot axes always carry units" in kept
+    assert heard[1]["content"] not in kept
+    assert [i["key"] for i in run_json("inbox", "--rejected")] == [heard[2]["key"]]
+    [waiting] = run_json("inbox")  # the agent's own note was not among the questions
+    assert waiting["content"] == "Maybe the cache is redis"
+
+
+def test_quitting_the_questions_keeps_what_was_decided_and_leaves_the_rest(
+    run, run_json, service, monkeypatch
+):
+    _heard_three_things(service)
+    _, second, _ = run_json("inbox", "--heard")
+    run_json("inbox", "--reject", second["key"])
+    items = run_json("inbox", "--heard")
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\nq\n"))
+    code, out, _ = run("inbox", "--heard", "--ask")
+    assert code == 0
+    assert "kept 0, dropped 1, 1 still wait" in out
+    assert len(items) == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the end of the input is a quit
+    out = run("inbox", "--ask")[1]
+    assert "held back from agents by claude-code (unsure" in out
+    assert "kept 0, dropped 0, 2 still wait" in out
+    code, out, err = run("inbox", "--ask", "--json")
+    assert code == 2
+    assert "--ask puts items to a person at a terminal" in err
+
+
 def test_doctor_checks_the_hooks_point_at_a_command_and_this_database(run, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memdesk import paths, whole_file
+from memdesk import cli_review, paths, whole_file
 from memdesk.core import MemdeskError, ValidationError
 from memdesk.core.files.importing import MAX_IMPORT_BYTES
 from memdesk.core.sync import config as sync_config
@@ -302,11 +302,18 @@ def inbox(svc: Any, a: argparse.Namespace) -> Any:
         raise ValidationError(
             "--reject-all rejects one agent's items: name it with --agent NAME", field="agent"
         )
+    if a.ask and a.json:
+        raise ValidationError(
+            "--ask puts items to a person at a terminal; --json lists them for a script",
+            field="ask",
+        )
     items = svc.inbox("rejected" if a.rejected else "pending")
     if a.agent:  # one agent's flood, seen and dismissed apart from what else waits
         items = [i for i in items if i.get("agent") == a.agent]
     if a.heard:  # what the person said, among what agents sent
         items = [i for i in items if i.get("heard")]
+    if a.ask:
+        return cli_review.ask(svc, items)
     if not a.reject_all:
         return items
     keys = [i["key"] for i in items]

@@ -48,7 +48,8 @@ def columns(text: str) -> int:
     )
 
 
-def _line(text: str, room: int) -> str:
+def one_line(text: str, room: int) -> str:
+    """`text` on one line of at most `room` terminal columns, cut with an ellipsis."""
     first = " ".join(text.split())
     if columns(first) <= room:
         return first
@@ -64,7 +65,7 @@ def _line(text: str, room: int) -> str:
 def _row(m: dict[str, Any], lead: str = "") -> str:
     head = f"{lead}{m['id'][:8]}  {m['layer']} {m['kind']:<11}"
     tags = f"  [{', '.join(m['tags'])}]" if m.get("tags") else ""
-    return head + _line(m["content"], _width() - columns(head) - columns(tags)) + tags
+    return head + one_line(m["content"], _width() - columns(head) - columns(tags)) + tags
 
 
 def _memory(m: dict[str, Any]) -> str:
@@ -176,7 +177,7 @@ def human(command: str, result: Any) -> str:
             return "no agent has opened a session yet"
         return "\n".join(
             f"{a['agent']:<20} last seen {a['last_seen'][:16].replace('T', ' ')}  "
-            f"{'(open) ' if a['open'] else ''}{_line(a['last'], 60)}"
+            f"{'(open) ' if a['open'] else ''}{one_line(a['last'], 60)}"
             for a in result
         )
     if command == "injections":
@@ -224,7 +225,7 @@ def _injections(sessions: list[dict[str, Any]]) -> str:
             for m in e["memories"]:
                 mark = " [acted on]" if m["acted_on"] else ""
                 mark += " [went against]" if m["went_against"] else ""
-                lines.append(f"    {m['id'][:8]} {_line(m['line'], 70)}{mark}")
+                lines.append(f"    {m['id'][:8]} {one_line(m['line'], 70)}{mark}")
     return "\n".join(lines)
 
 
@@ -323,6 +324,8 @@ def _backup(b: dict[str, Any]) -> str:
 
 
 def _inbox(result: Any) -> str:
+    if isinstance(result, dict) and "kept" in result:  # --ask
+        return f"\nkept {result['kept']}, dropped {result['dropped']}, {result['left']} still wait"
     if isinstance(result, dict):  # --find-duplicates
         found = len(result["proposed"])
         return f"read {result['memories']:,} memories; {found:,} merge proposals added"
@@ -335,12 +338,12 @@ def _inbox(result: Any) -> str:
     # whose item it is on every line: an agent's "written by the person, confidence 1.0"
     # read as the person's (red team 38)
     return "\n".join(
-        f"{i['key']:<45} {i['type']:<8} x{i['support']}  {_line(i['content'], 60)}\n"
-        f"{'':<45} {_from(i)}{_line(i['reason'] or i['why'], 70)}"
+        f"{i['key']:<45} {i['type']:<8} x{i['support']}  {one_line(i['content'], 60)}\n"
+        f"{'':<45} {_from(i)}{one_line(i['reason'] or i['why'], 70)}"
         for i in result
     )
 
 
 def _from(item: dict[str, Any]) -> str:
     agent = item.get("agent")
-    return f"[{_line(_one_line(agent), 30)}] " if agent else ""
+    return f"[{one_line(_one_line(agent), 30)}] " if agent else ""

@@ -301,6 +301,12 @@ def parser() -> argparse.ArgumentParser:
     group.add_argument("--find-duplicates", action="store_true", help="propose merges")
     group.add_argument("--rejected", action="store_true", help="list what was rejected")
     group.add_argument(
+        "--ask",
+        action="store_true",
+        help="put each item to you in turn: keep, drop, edit, skip or quit (with --heard: "
+        "only what you said)",
+    )
+    group.add_argument(
         "--reject-all", action="store_true", help="with --agent: reject every item of that agent"
     )
     p.add_argument("--agent", help="only this agent's items")

@@ -232,7 +232,7 @@ def test_what_the_last_session_only_proposed_is_put_to_the_person_once(hook, soc
     told = started["systemMessage"]
     assert told.startswith("memdesk (plots): 1 thing you said last time waits")
     assert "Label the axes with units" in told
-    assert "memdesk inbox --heard" in told
+    assert "memdesk inbox --heard --ask" in told
     assert "pnpm" not in told  # stored, so agents know it already
     assert "axes" not in started["hookSpecificOutput"]["additionalContext"]  # not the model's
 

@@ -63,7 +63,7 @@ def _message(count: int, said: list[str], project: str | None) -> str:
     them = "it" if one else "them"
     return (
         f"memdesk{where}: {things} for your OK before agents are told: {quoted}{more}. "
-        f"Keep or drop {them} with `memdesk inbox --heard` or in memdesk's Inbox."
+        f"Keep or drop {them} with `memdesk inbox --heard --ask` or in memdesk's Inbox."
     )
 
 

@@ -1,0 +1,100 @@
+"""`memdesk inbox --ask`: the Inbox one item at a time, decided with a key each.
+
+A session start tells the person that something they said waits for their OK; listing keys and
+pasting them into `--accept` was two commands and a copy for each item. Each decision is
+applied as it is made, so quitting half-way keeps what was decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memdesk.cli_output import one_line
+from memdesk.core import MemdeskError
+from memdesk.core.display import visible
+
+KEYS = "[y] keep  [n] drop  [e] edit, then keep  [s] skip  [q] quit"
+_ANSWERS = {"y": "keep", "k": "keep", "n": "drop", "d": "drop", "e": "edit", "s": "skip"}
+_QUIT = {"q", "quit"}
+
+
+def ask(
+    svc: Any,
+    items: list[dict[str, Any]],
+    read: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+) -> dict[str, int]:
+    """Put each item to the person and apply their answer; how many were kept, dropped and
+    left waiting. The end of the input is a quit."""
+    done = {"kept": 0, "dropped": 0, "left": len(items)}
+    for number, item in enumerate(items, 1):
+        say(f"\n[{number}/{len(items)}] {_heading(item)}")
+        say(visible(_indented(item["content"])))
+        for memory in _concerned(item)[:3]:
+            say(visible(f"  concerns: {one_line(memory['content'], 100)}"))
+        answer = _answer(read)
+        if answer is None:
+            break
+        if answer == "skip":
+            continue
+        try:
+            if answer == "drop":
+                svc.reject([item["key"]])
+            else:
+                words = _new_words(read) if answer == "edit" else None
+                svc.accept([item["key"]], content=words)
+        except MemdeskError as exc:  # decided meanwhile in the window, or the words refused
+            say(visible(f"  not done: {exc.message}"))
+            continue
+        done["kept" if answer != "drop" else "dropped"] += 1
+        done["left"] -= 1
+        say("  kept" if answer != "drop" else "  dropped")
+    return done
+
+
+def _heading(item: dict[str, Any]) -> str:
+    who = item.get("agent")
+    if item.get("heard"):
+        return f"you said this in a session{_with(who)}; keep it for agents?"
+    if item["type"] in ("unsure", "flagged"):
+        return f"held back from agents{_by(who)} ({one_line(item['why'] or '', 80)})"
+    return f"{item['type']}{_by(who)}: {one_line(item['why'] or '', 80)}"
+
+
+def _concerned(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The memories a proposal would change; a held-back memory concerns only itself."""
+    return [] if item["key"].startswith("memory:") else item["memories"]
+
+
+def _by(agent: str | None) -> str:
+    return f" by {one_line(agent, 30)}" if agent else ""
+
+
+def _with(agent: str | None) -> str:
+    return f" with {one_line(agent, 30)}" if agent else ""
+
+
+def _answer(read: Callable[[str], str]) -> str | None:
+    """The person's answer, asked again until it is one of KEYS; None to stop."""
+    while True:
+        try:
+            typed = read(f"  {KEYS}: ").strip().lower()
+        except EOFError:
+            return None
+        if typed in _QUIT:
+            return None
+        if typed[:1] in _ANSWERS:
+            return _ANSWERS[typed[:1]]
+
+
+def _new_words(read: Callable[[str], str]) -> str | None:
+    """The words to keep instead; None (keep as shown) when the person types nothing."""
+    try:
+        return read("  keep these words instead: ").strip() or None
+    except EOFError:
+        return None
+
+
+def _indented(text: str) -> str:
+    return "\n".join(f"    {line}" for line in text.splitlines() or [""])
