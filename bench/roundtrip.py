@@ -2,6 +2,7 @@
 
     python bench/roundtrip.py [--oracle] [--split dev|heldout|all] [--show-misses]
                               [--briefing-chars N] [--crowd N [--salad]] [--year N]
+                              [--person-answers]
 
 Runs the frozen sessions of bench/data/roundtrip/ (Claude Code JSONL transcripts with labelled
 durable statements, hard negatives and follow-up prompts; see its README) through the real
@@ -224,6 +225,23 @@ def _crowd(db: Path, size: int, salad: bool, projects: list[str]) -> None:
     service.close()
 
 
+def _person_answers(db: Path, env: dict[str, str], sessions: list[dict]) -> None:
+    """What the person keeps when asked: what they meant (a labelled statement), not the rest."""
+
+    def inbox(*args: str) -> str:  # a decision refused (retired by an earlier one) is skipped
+        command = [*_memdesk(), "inbox", "--db", str(db), "--json", *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True).stdout
+
+    statements = [st for s in sessions for st in s["statements"]]
+    heard = json.loads(inbox("--heard"))
+    meant = [i["key"] for i in heard if any(_matches(st, i["content"]) for st in statements)]
+    rest = [i["key"] for i in heard if i["key"] not in meant]
+    for decision, keys in (("--accept", meant), ("--reject", rest)):
+        for key in keys:  # one at a time: an accept may retire another item
+            inbox(decision, key)
+    print(f"the person kept {len(meant)} and dropped {len(rest)} of what they were asked")
+
+
 def add_by_hand(db: Path, env: dict[str, str], statement: dict) -> None:
     """A labelled statement in its canonical words, as the person would add it
     (`memdesk add`, the session's project for a project statement)."""
@@ -298,6 +316,13 @@ def main() -> None:
         help="run the sessions written as turns in bench/data/roundtrip_fresh/ instead",
     )
     parser.add_argument("--only", help="with --fresh: these sessions (names, comma separated)")
+    parser.add_argument(
+        "--person-answers",
+        action="store_true",
+        help="before the follow-ups, the person keeps what a session end heard them say and "
+        "proposed when it is one of the labelled statements, and drops the rest, as they "
+        "would when the next session start asks them (`memdesk inbox --heard`)",
+    )
     args = parser.parse_args()
     if args.fresh:
         sessions = _fresh_sessions()
@@ -350,6 +375,8 @@ def main() -> None:
                         )
                         transcript.write_text(text, encoding="utf-8")
                     hooks.session(repos[session["name"]], _user_prompts(transcript), transcript)
+                if args.person_answers:
+                    _person_answers(db, env, sessions)
             rows = []
             for session in sessions:
                 for st in session["statements"]:
@@ -370,6 +397,8 @@ def main() -> None:
 def _report(args, sessions, rows, captured, pending, hooks) -> None:
     print(f"sessions: {', '.join(s['name'] + ' (' + s['split'] + ')' for s in sessions)}")
     mode = "oracle (statements stored directly)" if args.oracle else "end to end"
+    if args.person_answers:
+        mode += ", the person answering what they were asked"
     if args.briefing_chars is not None:
         mode += f", briefing budget {args.briefing_chars} characters"
     print(f"mode: {mode}\n")
