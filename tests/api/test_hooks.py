@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -550,6 +551,48 @@ def test_a_long_session_keeps_what_the_user_said_first_and_last(hook, tmp_path, 
     given = started["hookSpecificOutput"]["additionalContext"]
     assert "pnpm only" in given
     assert "port 5173" in given
+
+
+def test_a_days_session_is_read_whole_each_part_within_a_requests_time(hook, tmp_path):
+    """Reading what the person said takes ~30 ms a KiB of their words: a day's session sent in
+    768 KiB parts had its first part stopped at the 5 s limit and rolled back, and the hook
+    sent nothing after it, so nothing the person said that day was kept."""
+    rng = random.Random(3)
+    files = ["api/routes.py", "web/App.tsx", "infra/main.tf", "docs/setup.md", "db/schema.sql"]
+    asks = [
+        "can you look at {f} again, the {w} step still breaks when {w} is empty",
+        "ok that worked, now the {w} test in {f} fails with a timeout after {n} seconds",
+        "hmm not quite, I meant the {w} handler, the one that calls {w} twice",
+        "run it again with the {w} flag and paste me the last {n} lines",
+        "looks good, next thing: rename {w} to {w} everywhere in {f} and keep the old name "
+        "as an alias for now",
+    ]
+    words = "cache retry upload parser queue token session export billing worker".split()
+    said = [
+        "This repo uses pnpm only, never npm.",
+        *(
+            " ".join(
+                rng.choice(asks).format(f=rng.choice(files), w=rng.choice(words), n=n + k)
+                for k in range(4)
+            )
+            for n in range(2700)
+        ),
+        "The dev server runs on port 5173, not 3000.",
+    ]
+    assert sum(map(len, said)) > 800_000
+    transcript = tmp_path / "day.jsonl"
+    transcript.write_text(
+        "".join(
+            json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
+            for text in said
+        )
+    )
+    hook("SessionStart", session="day", source="startup")
+    hook("SessionEnd", session="day", transcript_path=str(transcript))
+    given = hook("SessionStart", session="next", source="startup")
+    context = given["hookSpecificOutput"]["additionalContext"]
+    assert "pnpm only" in context
+    assert "port 5173" in context
 
 
 def test_a_hosts_own_mcp_list_run_is_not_a_failed_session_end(tmp_path, monkeypatch):

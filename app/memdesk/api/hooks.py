@@ -248,10 +248,20 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
                 named = ", ".join(name[:40] for name in sorted(read.named)[:3])
                 unread = f"it is the transcript of session {named}, not of {session[:40]}"
             break
+        failed: MemdeskError | None = None
         for part in transcripts.parts(messages):
-            _ensure(
-                memdesk, payload, lambda part=part: memdesk.session_end(session, transcript=part)
-            )
+            try:
+                _ensure(
+                    memdesk,
+                    payload,
+                    lambda part=part: memdesk.session_end(session, transcript=part),
+                )
+            except ServerUnavailable:
+                raise
+            except MemdeskError as exc:  # the parts after it still count; the hook says so
+                failed = failed or exc
+        if failed is not None:
+            raise failed
         if unread and os.path.lexists(str(path)):
             # (a session ended before its first prompt has no transcript file: Claude Code
             # writes it with the first message, so nothing was said and nothing failed)

@@ -20,11 +20,17 @@ from memdesk import paths
 
 USER_CHARS = 4000  # per message sent to memdesk: the user's words matter most
 ASSISTANT_CHARS = 2000
-# One session.end request's messages, as JSON: under the socket's 1 MiB line (a 3,000-message
-# transcript went over it and the hook said "memdesk stopped"), and under its 5,000 messages.
-PART_BYTES = 768 * 1024
-PART_MESSAGES = 4000
-MAX_PARTS = 8  # ~6 MiB of words; a longer session loses its middle, never how it began or ended
+# One session.end request's messages: under the socket's 1 MiB line as JSON (a 3,000-message
+# transcript went over it and the hook said "memdesk stopped"), and read within the 5 s a
+# request may take. Reading the person's words for what they stated takes about 30 ms a KiB
+# (the agent's replies next to nothing), twice that on a busy machine: a day's session sent as
+# 768 KiB parts had its first part stopped and rolled back, and with it all the person said.
+PART_BYTES = 512 * 1024
+PART_USER_CHARS = 16_000  # about half a second
+PART_MESSAGES = 1000
+# The person's words the hook sends, in under the 30 s a host gives it; a longer session loses
+# its middle, never how it began or ended
+MAX_PARTS = 32
 # A day-long session's JSONL is a few MiB; past this only its first HEAD_BYTES and its newest
 # part are read (how the session began and how it ended), so a huge or endless file costs a
 # bounded read.
@@ -325,14 +331,17 @@ def parts(messages: list[dict[str, str]]) -> list[list[dict[str, str]]]:
     most MAX_PARTS, the first and the newest kept. Always one part, empty for an empty
     transcript (the session still ends)."""
     out: list[list[dict[str, str]]] = [[]]
-    used = 0
+    used = said = 0
     for message in messages:
         size = len(json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace"))
-        if out[-1] and (used + size > PART_BYTES or len(out[-1]) >= PART_MESSAGES):
+        words = len(message["content"]) if message["role"] == "user" else 0
+        full = used + size > PART_BYTES or said + words > PART_USER_CHARS
+        if out[-1] and (full or len(out[-1]) >= PART_MESSAGES):
             out.append([])
-            used = 0
+            used = said = 0
         out[-1].append(message)
         used += size
+        said += words
     return out if len(out) <= MAX_PARTS else [out[0], *out[1 - MAX_PARTS :]]
 
 
