@@ -52,7 +52,8 @@ def test_a_count_an_older_memdesk_took_too_far_is_brought_within_bounds(db_path)
         plain.execute(
             "UPDATE memory SET recall_count = 9.3e18, reinforce_count = -4, version = version"
         )
-        plain.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION - 1}")
+        step = migrations.MIGRATIONS.index(migrations._v17_counters_bounded)
+        plain.execute(f"PRAGMA user_version = {step}")
         plain.commit()
     again = MemoryService.open(db_path)
     try:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from memdesk.core import NotAllowed, NotFound, ValidationError, agent
+from memdesk.core import NotAllowed, NotFound, ValidationError, agent, host
 from memdesk.core.errors import TooSlow
 from memdesk.core.sessions import ending
 from memdesk.store import Observation
@@ -467,20 +467,22 @@ def _said(text: str) -> list[dict[str, str]]:
 def test_the_person_hears_only_their_own_waiting_words_of_this_project_or_of_no_project(
     service,
 ):
-    claude = agent("claude-code")
+    claude, its_agent = host("claude-code"), agent("claude-code")
     axes = "label the axes with units, always, every plot."
     for project in ("plots", "shop"):
         service.session_start(f"{project}-0", actor=claude, project=project, for_person=True)
-    service.session_start("agent-own", actor=claude, project="plots")
+    service.session_start("agent-own", actor=its_agent, project="plots")
     service.session_end("plots-0", actor=claude, transcript=_said(axes))
     # another project's words, and an agent's own account of what it heard
     service.session_end("shop-0", actor=claude, transcript=_said("keep the cart in redis, always."))
     service.session_end(
         "agent-own",
-        actor=claude,
+        actor=its_agent,
         transcript=_said("plot every series in red, always."),
         from_host=False,
     )
+    # an agent starting a session in the project meanwhile does not hide what waits
+    service.session_start("agent-later", actor=agent("helper"), project="plots")
     waiting = service.session_start("plots-1", actor=claude, project="plots", for_person=True)
     assert waiting["waiting"]["count"] == 1
     assert waiting["waiting"]["said"] == ["Label the axes with units, always, every plot"]

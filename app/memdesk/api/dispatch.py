@@ -27,6 +27,7 @@ from memdesk.core import (
     MemdeskError,
     MemoryService,
     agent,
+    host,
 )
 from memdesk.core.errors import broken_index
 
@@ -265,7 +266,7 @@ class Dispatcher:
         session.agent = name
         session.role = role
         session.named = True
-        session.actor = USER if role == "user" else agent(session.agent)
+        session.actor = {"user": USER, "hook": host(session.agent)}.get(role, agent(session.agent))
         logger.info("%s %r connected", role, session.agent)
         self._on_hello()
         greeting = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from memdesk.core.actor import SYSTEM, USER, Actor, agent
+from memdesk.core.actor import SYSTEM, USER, Actor, agent, host
 from memdesk.core.errors import (
     Busy,
     DiskFull,
@@ -51,6 +51,7 @@ __all__ = [
     "VersionConflict",
     "agent",
     "give_way",
+    "host",
 ]
 
 

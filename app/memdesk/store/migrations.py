@@ -337,6 +337,16 @@ def _v17_counters_bounded(db: peewee.SqliteDatabase) -> None:
         )
 
 
+def _v18_session_by_host(db: peewee.SqliteDatabase) -> None:
+    """Whether a host's hooks (holding the person's key) opened the session: an agent naming
+    itself "claude-code" acted in the person's Claude Code sessions, read their last prompt and
+    planted a "recovered" plan in the next one (red team, stop 86). Sessions a hook opened
+    before this step told it the host's process."""
+    if "by_host" not in {c.name for c in db.get_columns("session")}:
+        db.execute_sql("ALTER TABLE session ADD COLUMN by_host INTEGER NOT NULL DEFAULT 0")
+    db.execute_sql("UPDATE session SET by_host = 1 WHERE host_pid IS NOT NULL")
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -356,6 +366,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v15_edits_index,
     _v16_proposal_project,
     _v17_counters_bounded,
+    _v18_session_by_host,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

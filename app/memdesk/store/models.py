@@ -114,6 +114,7 @@ class Session(BaseModel):
     ended_at = peewee.TextField(null=True)  # None: still running, or crashed
     summary = peewee.TextField(null=True)  # uuid of its L2 summary
     host_pid = peewee.IntegerField(null=True)  # the agent host's process, when a hook knew it
+    by_host = peewee.BooleanField(default=False)  # opened by a host's hooks, not an agent
 
     class Meta:
         table_name = "session"

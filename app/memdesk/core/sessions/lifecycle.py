@@ -36,7 +36,13 @@ from memdesk.core.sessions import (
 )
 from memdesk.core.sessions.ending import Endings
 from memdesk.core.sessions.observe import observe as extract
-from memdesk.core.sessions.session_rows import find_session, not_yours, owns, session_id
+from memdesk.core.sessions.session_rows import (
+    find_session,
+    not_yours,
+    owns,
+    same_opener,
+    session_id,
+)
 from memdesk.store import Injection, Memory, Observation, Session
 
 logger = logging.getLogger(__name__)
@@ -131,6 +137,7 @@ class Sessions:
                     started_at=now,
                     last_seen_at=now,
                     host_pid=host_pid,
+                    by_host=actor.host,
                 )
             else:
                 row.last_seen_at, row.ended_at = now, None
@@ -282,12 +289,10 @@ class Sessions:
         if actor.source == "agent":
             names &= {actor.agent}
         for name in names:
-            last = (
-                Session.select()
-                .where(Session.agent == name)
-                .order_by(Session.last_seen_at.desc())
-                .first()
-            )
+            theirs = Session.agent == name
+            if actor.source == "agent":  # not the sessions the host's hooks opened
+                theirs &= Session.by_host == actor.host
+            last = Session.select().where(theirs).order_by(Session.last_seen_at.desc()).first()
             out.append(
                 {
                     "agent": name,
@@ -360,7 +365,7 @@ class Sessions:
                 s.id
                 for s in Session.select(Session.id).where(
                     (Session.task == row.task)
-                    & (Session.agent == row.agent)
+                    & same_opener(row)
                     & (
                         Session.project.is_null()
                         if row.project is None
@@ -387,7 +392,7 @@ class Sessions:
         candidates = (
             Session.select()
             .where(
-                (Session.agent == row.agent)
+                same_opener(row)
                 & same
                 & (Session.id != row.id)
                 & Session.ended_at.is_null()

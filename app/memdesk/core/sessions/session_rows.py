@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import peewee
+
 from memdesk.core import validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.errors import NotFound, ValidationError
@@ -16,8 +18,16 @@ def find_session(session: str, actor: Actor = USER) -> Session:
 
 
 def owns(actor: Actor, row: Session) -> bool:
-    """An agent acts only on its own sessions (the person and memdesk itself on any)."""
-    return actor.source != "agent" or row.agent == actor.agent
+    """An agent acts only on its own sessions (the person and memdesk itself on any), and
+    never on one a host's hooks opened: taking the host's name is not being the host."""
+    if actor.source != "agent":
+        return True
+    return row.agent == actor.agent and (actor.host or not row.by_host)
+
+
+def same_opener(row: Session) -> peewee.Expression:
+    """Sessions opened as `row` was: by its host's hooks, or by an agent of that name."""
+    return (Session.agent == row.agent) & (Session.by_host == row.by_host)
 
 
 def not_yours(session: str) -> NotFound:

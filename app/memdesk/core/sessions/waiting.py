@@ -26,7 +26,8 @@ def since_last_time(row: Session) -> dict[str, Any] | None:
     the project's first session."""
     before = (
         Session.select(peewee.fn.MAX(Session.started_at))
-        .where(_same_project(row.project) & (Session.id != row.id))
+        # a host's sessions only: an agent starting one between hid what waited (red team)
+        .where(_same_project(row.project) & Session.by_host & (Session.id != row.id))
         .scalar()
     )
     if before is None:
