@@ -50,3 +50,19 @@ def test_a_projects_convention_is_not_briefed_in_another_project(service):
     here = service.session_start("s3", actor=claude, project="shop-web")
     assert "named exports" not in elsewhere["text"]
     assert "named exports" in here["text"]
+
+
+@pytest.mark.parametrize(
+    ("message", "where"),
+    [
+        ("I always use pnpm here, never npm or yarn.", gapfill.PROJECT),
+        ("I stick to ruff in this repo, not black.", gapfill.PROJECT),
+        ("across all my projects, commit messages are imperative and under 72 chars", None),
+        ("Never run git push for me, in any repo, I push by hand.", None),
+        ("Conventional commits please, whatever the repo, that is how I write them.", None),
+    ],
+)
+def test_where_the_person_says_a_statement_holds_is_where_it_holds(message, where):
+    """A tryout with the real Claude Code (stop 86): "I always use pnpm here" was briefed in
+    every project, and "across all my projects, …" only in the one it was said in."""
+    assert _scopes(message) == [where or gapfill.GLOBAL]

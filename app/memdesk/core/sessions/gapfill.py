@@ -47,6 +47,7 @@ from memdesk.core.sessions.later_sentences import (
 )
 from memdesk.core.sessions.message_sentences import sentences
 from memdesk.core.sessions.pattern_judges import HIGH, LOW, MEDIUM
+from memdesk.core.sessions.scope import settled as settled_scope
 
 MAX_SENTENCE = 300
 
@@ -111,7 +112,7 @@ def find(
             found.extend(in_message)
         if message.get("role") in ("user", "assistant"):
             previous = message
-    return found
+    return [replace(f, scope=settled_scope(f.sentence, f.scope)) for f in found]
 
 
 # "We don't use make here. Everything goes through tox.": what is not used, then what is;

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memdesk.core.sessions.finding import GLOBAL, PROJECT
+
 _I = re.IGNORECASE
 
 # Words that tie a statement to the repository, team or environment rather than the person.
@@ -38,3 +40,29 @@ def about_the_user(body: str) -> bool:
     if _FIRST_SINGULAR.match(body):
         return True
     return bool(_IMPERATIVE.match(body) and _TO_THE_PERSON.search(body))
+
+
+# Where the person says a statement holds, whichever pattern read it: "I always use pnpm
+# here" was briefed in every project and "across all my projects, …" in this one only.
+_EVERYWHERE = re.compile(
+    r"\b(?:(?:across|in|for|on) (?:all|every|each|any) (?:(?:of )?(?:my|our|the|your) )?"
+    r"(?:other )?(?:projects?|repos?|repositories|codebases?|boxe?s|machines?)\b|"
+    r"(?:doesn't|does not|don't|no) matter (?:which|what|the) "
+    r"(?:project|repo|repository|codebase)|"
+    r"whatever (?:the )?(?:project|repo|repository|codebase)\b|"
+    r"wherever (?:i|we|you) (?:work|code|am|are)\b|not just (?:here|this (?:repo|project)))",
+    _I,
+)
+_HERE = re.compile(
+    r"\b(?:here|(?:in|for) this (?:repo|repository|project|codebase|app|service))\b", _I
+)
+
+
+def settled(sentence: str, scope: str) -> str:
+    """`scope` as the person's own words put it: wherever they work when they say so, this
+    repository when they say "here"."""
+    if _EVERYWHERE.search(sentence):
+        return GLOBAL
+    if scope == GLOBAL and _HERE.search(sentence):
+        return PROJECT
+    return scope
