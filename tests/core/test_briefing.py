@@ -270,3 +270,17 @@ def test_this_projects_facts_are_briefed_before_the_persons_rules_from_other_pro
     assert "preview-east" in started["text"]
     assert "integer cents" in started["text"]
     assert "style rule number" in started["text"]  # the person's rules still fill the rest
+
+
+def test_the_first_session_is_asked_to_save_what_the_user_states(service):
+    """A tryout with the real Claude Code (stop 86): on an empty store SessionStart gave
+    nothing, so the first sessions, with the most to hear, never read "save it"."""
+    first = service.session_start("s1", actor=agent("claude-code"), project="shop")["text"]
+    assert "save it: memory_write action=add" in first
+    assert "None stored yet" in first
+    service.add("This repo uses pnpm only", project="shop")
+    second = service.session_start("s2", actor=agent("claude-code"), project="shop")["text"]
+    assert "pnpm only" in second
+    assert "None stored yet" not in second
+    silent = service.session_start("s3", actor=agent("claude-code"), briefing_chars=0)
+    assert silent["text"] == ""

@@ -61,6 +61,9 @@ HEADING = (
     "memory_write action=add.)\n"
 )
 MORE = "({} more stored: ask memdesk's memory tool, op search)"
+# A store with nothing to brief yet still asks the agent to save: the first sessions, when
+# there is most to hear, were given no word of it (a tryout with the real Claude Code).
+NONE_YET = "(None stored yet.)"
 
 # Walks the partial index memory_standing: no sort, however many memories a project holds.
 _CANDIDATES = f"""
@@ -175,6 +178,8 @@ def build(
         said.add(_words_of(row.content))
         used += len(line)
     more = total - len(chosen)
+    if not lines and not more and len(HEADING + NONE_YET) <= budget:
+        return Briefing(HEADING + NONE_YET, [], 0)
     if not lines:  # none fit: still say how many were left out
         return Briefing("", [], more)
     text = HEADING + "".join(lines)
