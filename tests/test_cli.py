@@ -606,7 +606,7 @@ def test_the_person_keeps_drops_and_rewords_what_they_said_one_key_each(
     monkeypatch.setattr("sys.stdin", io.StringIO(answers))
     code, out, _ = run("inbox", "--heard", "--ask")
     assert code == 0
-    assert out.count("you said this in a session with claude-code; keep it for agents?") == 3
+    assert out.count("you said this in a session with claude-code in plots; keep it") == 3
     assert "kept 2, dropped 1, 0 still wait" in out
     kept = {m["content"] for m in run_json("list")}
     assert heard[0]["content"] in kept

@@ -56,7 +56,7 @@ def ask(
 def _heading(item: dict[str, Any]) -> str:
     who = item.get("agent")
     if item.get("heard"):
-        return f"you said this in a session{_with(who)}; keep it for agents?"
+        return f"you said this in a session{_with(who)}{_in(item)}; keep it for agents?"
     if item["type"] in ("unsure", "flagged"):
         return f"held back from agents{_by(who)} ({one_line(item['why'] or '', 80)})"
     return f"{item['type']}{_by(who)}: {one_line(item['why'] or '', 80)}"
@@ -65,6 +65,11 @@ def _heading(item: dict[str, Any]) -> str:
 def _concerned(item: dict[str, Any]) -> list[dict[str, Any]]:
     """The memories a proposal would change; a held-back memory concerns only itself."""
     return [] if item["key"].startswith("memory:") else item["memories"]
+
+
+def _in(item: dict[str, Any]) -> str:
+    project = item.get("project")
+    return f" in {one_line(project, 40)}" if project else ""
 
 
 def _by(agent: str | None) -> str:

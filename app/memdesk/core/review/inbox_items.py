@@ -45,6 +45,7 @@ def proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[
         "agent": p.agent,
         "session": p.session_id,
         "heard": heard_from_person(p),  # the person's words, heard at a session end
+        "project": p.project,
         "created_at": p.created_at,
         "support": p.support,
         "reason": p.reason,
@@ -78,6 +79,7 @@ def memory_item(row: Memory, reason: str | None = None) -> dict[str, Any]:
         "why": "; ".join(flag),
         "agent": row.agent,
         "session": None,
+        "project": row.project,
         "created_at": row.created_at,
         "support": 1 + row.reinforce_count,
         "reason": reason,
