@@ -161,6 +161,7 @@ def test_markdown_export_to_standard_output(run):
 
 
 def test_an_unknown_id_is_a_one_line_error(run):
+    run("add", "Something to hold the store")
     err = _one_line_error(*run("show", "deadbeef"), exit_code=3)
     assert err == "memdesk: error: no memory with id 'deadbeef'\n"
 
@@ -222,8 +223,22 @@ def test_a_stale_expected_version_is_a_one_line_error(run_json, run):
     ],
 )
 def test_a_file_that_cannot_be_read_or_written_is_a_one_line_error(run, args):
+    run("add", "Something to hold the store")
     err = _one_line_error(*run(*args))
     assert "/nonexistent/" in err
+
+
+def test_a_mistyped_database_is_named_and_never_made_by_a_command_that_reads(run, tmp_path):
+    """A tryout (stop 86): `memdesk --db /nonexistent/dir/x.db list` made both folders and an
+    empty store and answered "no memories"."""
+    typo = tmp_path / "no" / "such" / "memdesk.db"
+    for command in (("list",), ("search", "pnpm"), ("stats",), ("export",), ("show", "ab12")):
+        code, out, err = run(*command, db=typo)
+        assert (code, out) == (3, "")
+        assert f"no memdesk database at {typo}: nothing was created" in err
+    assert not (tmp_path / "no").exists()
+    assert run("add", "The first memory makes the store", db=typo)[0] == 0
+    assert "The first memory" in run("list", db=typo)[1]
 
 
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
@@ -233,13 +248,15 @@ def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
     assert "newer memdesk" in err
 
 
-def test_memdesk_db_environment_variable_is_used(run_json, tmp_path, monkeypatch):
+def test_memdesk_db_environment_variable_is_used(run, run_json, tmp_path, monkeypatch):
     from_env = tmp_path / "from-env.db"
     monkeypatch.setenv("MEMDESK_DB", str(from_env))
     run_json("add", "Stored where the environment says", db=None)
     assert from_env.exists()
     assert run_json("stats", db=None)["path"] == str(from_env)
-    assert run_json("list", db=tmp_path / "other.db") == []  # --db wins over MEMDESK_DB
+    code, _, err = run("list", "--json", db=tmp_path / "other.db")  # --db wins over MEMDESK_DB
+    assert code == 3
+    assert "other.db" in json.loads(err)["error"]["message"]
 
 
 def test_db_works_before_and_after_the_subcommand(capsys, tmp_path):
@@ -349,6 +366,7 @@ def test_restoring_an_unknown_backup_is_a_one_line_error(run):
 
 
 def test_json_errors_are_json_on_standard_error(run):
+    run("add", "Something to hold the store")
     code, out, err = run("show", "deadbeef", "--json")
     assert (code, out) == (3, "")
     error = json.loads(err)["error"]
@@ -695,7 +713,7 @@ def test_the_cli_can_make_a_memory_private_and_shared_again(run, run_json, servi
 def test_a_folder_or_a_path_under_a_file_as_database_is_named_plainly(run, tmp_path):
     """#35 item 12: a database path that is a folder said "disk I/O error"; one under a file
     "[Errno 17] File exists"."""
-    code, _out, err = run("list", db=tmp_path)
+    code, _out, err = run("add", "x", db=tmp_path)
     assert code == 2
     assert f"{tmp_path} is a folder, not a file" in err
     plain = tmp_path / "notes.txt"

@@ -50,8 +50,27 @@ _NO_DATABASE = {  # read or write other files, never the database
 }
 
 
+# Commands that only read: a database that is not there is named, not made (a mistyped --db
+# made its folders and an empty store, and `list` answered "no memories").
+_READS = {
+    commands.search,
+    commands.list_,
+    commands.show,
+    commands.history,
+    commands.export,
+    commands.stats,
+    commands.check,
+    commands.agents,
+    commands.injections,
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cli_parser.parser().parse_args(argv)
+    try:
+        args = cli_parser.parser().parse_args(argv)
+    except BrokenPipeError:  # `memdesk --print-completion bash | head`
+        _quiet_stdout()
+        return 0
     args.db = resolve_db_path(getattr(args, "db", None))
     handler = getattr(args, "handler", None)
     as_json = getattr(args, "json", False)
@@ -65,6 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return handler(None, args)
         if handler in _NO_DATABASE:
             result = handler(None, args)
+        elif handler in _READS and not args.db.exists() and not _under_a_file(args.db):
+            return _fail(
+                f"no memdesk database at {args.db}: nothing was created (`memdesk add` or the "
+                "window makes one there; --db or MEMDESK_DB names another)",
+                "not_found",
+                3,
+                as_json,
+                "db",
+            )
         else:
             with cli_output.backend(args.db) as svc:
                 result = handler(svc, args)
@@ -82,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = f"{args.db}: the database file is damaged ({exc}); `memdesk check` says what "
         message += "is wrong, `memdesk restore-backup` replaces it with a backup"
         return _fail(message, "damaged_database", 5, as_json)
+    except BrokenPipeError:  # `memdesk export | head`: the reader has all it wanted
+        _quiet_stdout()
+        return 0
     except OSError as exc:  # e.g. export -o into a folder that does not exist
         # a full or read-only disk is the legend's 5, not the caller's mistake
         code = 5 if paths.unavailable(exc) else 2
@@ -100,8 +131,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(visible(cli_output.human(args.command, result)))
             sys.stdout.flush()
         except BrokenPipeError:  # `memdesk list | head`: the reader has all it wanted
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _quiet_stdout()
     return code
+
+
+def _under_a_file(path: Any) -> bool:
+    """A path through a file: opening it says so plainly."""
+    return any(folder.is_file() for folder in path.parents)
+
+
+def _quiet_stdout() -> None:
+    """What is left to print goes nowhere: Python's own flush at exit would fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _fail(message: str, kind: str, code: int, as_json: bool, field: str | None = None) -> int:

@@ -54,6 +54,10 @@ def describe(exc: OSError) -> str:
         return f"no permission to use{where}; check who owns it and its permissions"
     if isinstance(exc, IsADirectoryError):
         return f"{where.strip() or 'that path'} is a folder, not a file"
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        folder = Path(exc.filename).parent
+        if not folder.exists():  # not the hidden file written first, the folder it needed
+            return f"the folder {folder} does not exist; create it, or choose another place"
     if exc.errno == 28:  # ENOSPC
         return f"the disk is full{(' at' + where) if where else ''}; free some space"
     return f"{exc.strerror or exc}{(':' + where) if where else ''}"
