@@ -134,6 +134,16 @@ def test_an_unknown_id_is_a_one_line_error_with_the_servers_message(run, running
     _one_line_error(*run("rm", "deadbeef", "--purge"), exit_code=3)
 
 
+def test_a_text_past_what_the_server_reads_is_refused_as_too_large_not_a_lost_server(
+    run, run_json, running
+):
+    """A tryout (stop 86): through `serve`, a 1.5 MB `add` said "memdesk closed the
+    connection" (exit 5, unavailable); without it, "content is … bytes; the limit is …"."""
+    err = _one_line_error(*run("add", "y" * 1_500_000), exit_code=4)
+    assert "memdesk reads at most 1,048,576" in err
+    assert run_json("add", "the connection goes on")["content"] == "the connection goes on"
+
+
 def test_purging_a_memory_not_in_the_trash_is_refused(run, run_json, running):
     memory = run_json("add", "kept")
     err = _one_line_error(*run("rm", memory["id"], "--purge"), exit_code=4)

@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from memdesk import paths
-from memdesk.api import naming
+from memdesk.api import naming, protocol
 from memdesk.api.repeatable import SAFE_TO_REPEAT
 
 UNAVAILABLE = -32000  # client-side only: memdesk could not be reached
@@ -274,6 +274,14 @@ class Client:
             ) from None
         # (a lone surrogate goes as its escape: the server names it)
         line = text.encode("utf-8", "backslashreplace") + b"\n"
+        if len(line) > protocol.MAX_LINE_BYTES:  # the server would close the connection
+            raise MemdeskError(
+                TOO_LARGE,
+                f"the request is {len(line):,} bytes; memdesk reads at most "
+                f"{protocol.MAX_LINE_BYTES:,} in one (a memory's text at most 65,536): send "
+                "less at once",
+                {"type": "too_large", "field": "params"},
+            )
         try:
             self._sock.sendall(line)
         except (BrokenPipeError, ConnectionResetError):
@@ -453,6 +461,7 @@ def _given(params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]
 
 
 INVALID_PARAMS = -32602
+TOO_LARGE = -32004
 
 
 def _same_user(sock: socket.socket, path: str) -> None:
