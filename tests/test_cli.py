@@ -241,6 +241,20 @@ def test_a_mistyped_database_is_named_and_never_made_by_a_command_that_reads(run
     assert "The first memory" in run("list", db=typo)[1]
 
 
+def test_the_readmes_search_finds_a_memory_by_related_words_when_none_holds_its_own(run):
+    """A tryout (stop 86): the README's `memdesk search "which test framework?"` found
+    nothing of "Prefers pytest over unittest"."""
+    run("add", "Prefers pytest over unittest", "--kind", "preference", "--project", "api")
+    run("add", "The staging database listens on port 5433")
+    code, out, _ = run("search", "which test framework?")
+    assert code == 0
+    assert out.splitlines()[0] == "no memory holds these words; found by related ones:"
+    assert "Prefers pytest over unittest" in out.splitlines()[1]
+    assert "staging" not in out
+    code, out, _ = run("search", "staging port")  # its own words: searched as they are
+    assert "related" not in out
+
+
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
     with closing(sqlite3.connect(db_path)) as plain:
         plain.execute("PRAGMA user_version = 999")

@@ -148,6 +148,8 @@ def human(command: str, result: Any) -> str:
         rows = [
             _row(h, f"{n:>2}. {h['score'] / best:4.0%}  ") for n, h in enumerate(result["hits"], 1)
         ]
+        if result.get("by_related_words"):
+            rows.insert(0, "no memory holds these words; found by related ones:")
         return "\n".join(rows)
     if command == "list":
         return "\n".join(_row(m) for m in result) if result else "no memories"

@@ -15,7 +15,7 @@ from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy
-from memdesk.core.search import retrieval
+from memdesk.core.search import concepts, retrieval
 from memdesk.core.search.filters import Filters
 from memdesk.store import MAX_COUNT, Memory, RetrievalLog
 
@@ -69,11 +69,20 @@ class Recall:
         # more), instead of a filter that would take every agent search off the index path.
         ranked = retrieval.search(query, found, k + len(hidden), typing=typing is True)
         hits = [h for h in ranked if h["uuid"] not in hidden][:k]
+        related = [] if hits or typing is True else concepts.related_words(query)
+        if related:
+            # No memory holds the words asked: those of their group in the concept map
+            # ("which test framework?" found nothing of "Prefers pytest over unittest").
+            wider = retrieval.search(f"{query}\n{' '.join(related)}", found, k + len(hidden))
+            hits = [h for h in wider if h["uuid"] not in hidden][:k]
         took_ms = (time.perf_counter() - started) * 1000
         out = [_public(hit) for hit in hits]
         if record:
             self._record_search(query, found, out, took_ms, actor)
-        return {"hits": out, "took_ms": round(took_ms, 3)}
+        answer: dict[str, Any] = {"hits": out, "took_ms": round(took_ms, 3)}
+        if related and out:
+            answer["by_related_words"] = True
+        return answer
 
     def _record_search(
         self, query: str, found: Filters, hits: list[dict[str, Any]], took_ms: float, actor: Actor
