@@ -653,6 +653,9 @@ def test_an_agent_name_that_reads_as_markup_is_refused(raw, service, name):
         ("user\u0301", "what memdesk calls the person"),  # a combining acute (red team 3/66)
         ("u\u0308ser", "what memdesk calls the person"),
         ("your own tools", "speaks to the reader"),
+        ("myself", "what memdesk calls the person"),  # red team, stop 86
+        ("Session End", "what memdesk calls the person or itself"),
+        ("gap-fill", "what memdesk calls the person or itself"),
     ],
 )
 def test_an_agent_name_that_passes_for_the_person_is_refused(raw, service, name, said):

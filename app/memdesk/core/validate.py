@@ -173,8 +173,10 @@ def writer(value: object, field: str) -> str | None:
 
 # What the window and the CLI call the person and memdesk itself: an agent of that name read
 # as the person in the list's Writer column, the Inbox and the retrieval log.
-_THE_PERSONS = frozenset({"user", "you", "me", "person", "the person", "the user", "human",
-                          "owner", "system", "memdesk"})  # fmt: skip
+# (memdesk's own writers too: "held back from agents by session end" read as memdesk's word)
+_THE_PERSONS = frozenset({"user", "you", "me", "myself", "i", "person", "the person", "the user",
+                          "human", "owner", "system", "memdesk", "session end", "session-end",
+                          "gap-fill", "gap fill", "gapfill", "sync", "import"})  # fmt: skip
 MAX_AGENT_NAME_WORDS, MAX_AGENT_NAME_CHARS = 3, 64
 _LOOK_ALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"})
 

@@ -62,11 +62,19 @@ _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
 
 
+# What a terminal obeys rather than shows: an agent's note holding ESC hid words (SGR 8) and
+# linked an address (OSC 8) for every host that prints another agent's search results (red
+# team, stop 86). Tab and line ends are text.
+_TERMINAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
+
+
 def invisible(text: str) -> list[str]:
     """Why the characters of `text` that no reader sees are suspicious (empty: they are not)."""
-    if text.isascii():
-        return []  # every character below reads outside ASCII
     found = []
+    if control := _TERMINAL.search(text):
+        found.append(f"contains a terminal control character (U+{ord(control.group()):04X})")
+    if text.isascii():
+        return found  # every character below reads outside ASCII
     if bidi := _BIDI.search(text):
         found.append(f"contains a direction-changing character (U+{ord(bidi.group()):04X})")
     if _TAGS.search(_TAG_FLAG.sub("", text)):
