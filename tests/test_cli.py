@@ -255,6 +255,19 @@ def test_the_readmes_search_finds_a_memory_by_related_words_when_none_holds_its_
     assert "related" not in out
 
 
+def test_what_is_already_so_is_said_as_nothing_done(run, run_json):
+    """A tryout (stop 86): a second `rm` said "moved to Trash", `restore` of an active memory
+    "restored", and `inbox --text` without --accept was ignored."""
+    memory = run_json("add", "A thing to put in the Trash")
+    assert run("rm", memory["id"])[1].startswith("moved to Trash")
+    assert run("rm", memory["id"])[1].startswith("nothing to do: ")
+    assert "already in the Trash" in run("rm", memory["id"])[1]
+    assert run("restore", memory["id"])[1].startswith("restored")
+    assert "already active, not in the Trash" in run("restore", memory["id"])[1]
+    code, _, err = run("inbox", "--text", "other words")
+    assert (code, err.strip()) == (2, "memdesk: error: --text goes with --accept KEY")
+
+
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
     with closing(sqlite3.connect(db_path)) as plain:
         plain.execute("PRAGMA user_version = 999")

@@ -66,8 +66,11 @@ _READS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = cli_parser.parser().parse_args(argv)
+        args = cli_parser.parser().parse_args(given)
+    except cli_parser.UsageError as exc:
+        return _fail(str(exc), "invalid", 2, "--json" in given)
     except BrokenPipeError:  # `memdesk --print-completion bash | head`
         _quiet_stdout()
         return 0

@@ -92,10 +92,14 @@ def rm(svc: Any, a: argparse.Namespace) -> Any:
     if a.purge:
         svc.purge(a.id)
         return {"purged": a.id}
+    if svc.get(a.id)["status"] == "deleted":  # said as done, it read as a second removal
+        return {**svc.get(a.id), "unchanged": "already in the Trash"}
     return svc.remove(a.id)
 
 
 def restore(svc: Any, a: argparse.Namespace) -> Any:
+    if svc.get(a.id)["status"] == "active":
+        return {**svc.get(a.id), "unchanged": "already active, not in the Trash"}
     return svc.restore(a.id)
 
 
@@ -290,6 +294,10 @@ def proposals(svc: Any, a: argparse.Namespace) -> Any:
 
 
 def inbox(svc: Any, a: argparse.Namespace) -> Any:
+    if a.text is not None and not a.accept:  # was ignored, and the Inbox listed
+        raise ValidationError("--text goes with --accept KEY", field="text")
+    if a.reason is not None and not (a.reject or a.reject_all):
+        raise ValidationError("--reason goes with --reject KEY or --reject-all", field="reason")
     if a.accept:
         return svc.accept(a.accept, content=a.text)
     if a.reject:

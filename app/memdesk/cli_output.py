@@ -12,6 +12,7 @@ from typing import Any
 from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
+from memdesk.core.rules import KINDS
 from memdesk.core.sync.writers import trust_command
 
 
@@ -62,8 +63,11 @@ def one_line(text: str, room: int) -> str:
     return "".join(kept) + "…"
 
 
+_KIND_WIDTH = max(map(len, KINDS))  # "observation" ran into its text
+
+
 def _row(m: dict[str, Any], lead: str = "") -> str:
-    head = f"{lead}{m['id'][:8]}  {m['layer']} {m['kind']:<11}"
+    head = f"{lead}{m['id'][:8]}  {m['layer']} {m['kind']:<{_KIND_WIDTH}} "
     tags = f"  [{', '.join(m['tags'])}]" if m.get("tags") else ""
     return head + one_line(m["content"], _width() - columns(head) - columns(tags)) + tags
 
@@ -134,6 +138,8 @@ def human(command: str, result: Any) -> str:
                 f"({result['reinforce_count']}x)\n{_row(result)}"
             )
         said = f"{verb[command]} {result['id'][:8]} (version {result['version']})"
+        if result.get("unchanged"):
+            said = f"nothing to do: {result['id'][:8]} is {result['unchanged']}"
         if result.get("restates"):
             said += (
                 f"; an agent's note {result['restates'][:8]} says the same (yours is kept apart)"

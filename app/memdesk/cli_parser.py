@@ -22,10 +22,13 @@ from memdesk.paths import resolve_db_path
 Handler = Callable[[Any, argparse.Namespace], Any]
 
 
+class UsageError(Exception):
+    """A bad argument or value, said as every memdesk error is (a JSON object under --json)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        # One line, like every other memdesk error, and the same exit code.
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 # -- the parser --------------------------------------------------------------------------------
@@ -33,7 +36,7 @@ class _Parser(argparse.ArgumentParser):
 
 EXIT_CODES = """exit codes:
   0  done
-  1  memdesk check found problems
+  1  memdesk check or memdesk doctor found problems
   2  usage: a bad argument or value (the message says what is allowed)
   3  not found: no such memory or backup
   4  refused: not allowed, changed since you read it, identity full, too large
@@ -95,7 +98,11 @@ def parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--project")
         p.add_argument("--task")
-        p.add_argument("--tag", action="append", help="repeatable; all must match")
+        p.add_argument(
+            "--tag",
+            action="append",
+            help="repeatable; all must match" if many_layers else "repeatable; each is added",
+        )
 
     def dates(p: argparse.ArgumentParser) -> None:
         p.add_argument("--since", help="created at or after (ISO 8601 date or time)")
@@ -128,7 +135,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=20)
     p.add_argument("--offset", type=int, default=0)
     p.add_argument(
-        "--order", default="-updated_at", help="a field such as created_at; prefix - for descending"
+        "--order",
+        default="-updated_at",
+        help="a field such as created_at; prefix - for descending, written --order=-importance",
     )
 
     command("show", commands.show, "show one memory in full").add_argument("id")
