@@ -238,7 +238,7 @@ def test_what_the_last_session_only_proposed_is_put_to_the_person_once(hook, soc
     assert "axes" not in started["hookSpecificOutput"]["additionalContext"]  # not the model's
 
     resumed = hook("SessionStart", session="two", cwd=str(repo), source="resume")
-    assert "systemMessage" not in resumed
+    assert resumed is None or "systemMessage" not in resumed
     later = hook("SessionStart", session="three", cwd=str(repo), source="startup")
     assert "systemMessage" not in later  # told once; it stays in the Inbox
     transcript.write_text(
@@ -593,6 +593,27 @@ def test_a_days_session_is_read_whole_each_part_within_a_requests_time(hook, tmp
     context = given["hookSpecificOutput"]["additionalContext"]
     assert "pnpm only" in context
     assert "port 5173" in context
+
+
+def test_a_resumed_conversation_is_given_only_what_is_new(hook, db_path, sock_path):
+    """A tryout with the real Claude Code (stop 86): `claude --resume` put a second copy of
+    the whole briefing into the conversation, with the working memory's last prompt word for
+    word. After a compaction the context is new, and it is all given again."""
+    add = [sys.executable, "-m", "memdesk", "add", "--project", "shop", "--db", str(db_path)]
+    env = {**os.environ, "MEMDESK_SOCKET": sock_path}
+    subprocess.run([*add, "This repo uses pnpm only"], env=env, check=True, capture_output=True)
+    first = hook("SessionStart", session="conv", source="startup")
+    assert "pnpm only" in first["hookSpecificOutput"]["additionalContext"]
+    hook("UserPromptSubmit", session="conv", prompt="fix the login form")
+    assert hook("SessionStart", session="conv", source="resume") is None
+    subprocess.run([*add, "Deploys go through fly"], env=env, check=True, capture_output=True)
+    resumed = hook("SessionStart", session="conv", source="resume")
+    given = resumed["hookSpecificOutput"]["additionalContext"]
+    assert "Deploys go through fly" in given
+    assert "pnpm only" not in given
+    assert "fix the login form" not in given
+    compacted = hook("SessionStart", session="conv", source="compact")
+    assert "pnpm only" in compacted["hookSpecificOutput"]["additionalContext"]
 
 
 def test_a_hosts_own_mcp_list_run_is_not_a_failed_session_end(tmp_path, monkeypatch):

@@ -279,6 +279,8 @@ def _start(memdesk: Client, payload: dict[str, Any]) -> dict[str, Any]:
         "host_pid": host_pid(),
         "signals": workspace.signals(cwd) or None,
     }
+    if payload.get("source") == "resume":  # not "compact" nor "clear": their context is new
+        fields["resumed"] = True
     briefing = os.environ.get(BRIEFING_ENV, "").strip()
     if briefing.isascii() and briefing.isdigit():
         fields["briefing_chars"] = int(briefing)

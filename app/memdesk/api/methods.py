@@ -305,6 +305,8 @@ METHODS = [
             "signals": "words of where the agent works (tools its manifests and lock files "
             "name, dependencies, branch, folder; at most 300): rules about what it uses rank "
             "higher, rules about a tool it does without lower",
+            "resumed": "true when the host resumed the conversation (its context holds what "
+            "the session was given): only what is new is returned",
         },
         ("session",),
     ),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
@@ -115,12 +116,13 @@ def build(
     budget: int,
     signals: frozenset[str] = frozenset(),
     own: Authorship = EVERYONE_ELSE,
+    given: Collection[str] = (),
 ) -> Briefing:
     """The briefing for a session of `viewer` (an agent; None: the person, who sees every
     private memory too) in `project` (None: the global memories only), ranked by how each
     rule fits the `signals` of where the agent works (`workspace_fit`); a memory that is not
     the person's own words by `own` (a teammate's, synced) ranks below theirs and is named as
-    its writer's."""
+    its writer's. Memories already `given` to the session are left out."""
     if budget <= 0:
         return Briefing("", [], 0)
     scopes = [None] if project is None else [project, None]
@@ -157,6 +159,9 @@ def build(
     said: set[str] = set()  # the same words twice (an agent's note the person restated)
     asked = 0
     for at, row in enumerate(rows):
+        if row.uuid in given:
+            total -= 1  # in the session's context already, not "more stored"
+            continue
         if _words_of(row.content) in said:
             continue
         if used + len(_shown(row.content)) + 3 > budget:
@@ -178,7 +183,7 @@ def build(
         said.add(_words_of(row.content))
         used += len(line)
     more = total - len(chosen)
-    if not lines and not more and len(HEADING + NONE_YET) <= budget:
+    if not lines and not more and not given and len(HEADING + NONE_YET) <= budget:
         return Briefing(HEADING + NONE_YET, [], 0)
     if not lines:  # none fit: still say how many were left out
         return Briefing("", [], more)

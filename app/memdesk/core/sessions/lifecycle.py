@@ -92,6 +92,7 @@ class Sessions:
         briefing_chars: int = briefing.DEFAULT_BUDGET,
         signals: Sequence[str] | None = None,
         for_person: bool = False,
+        resumed: bool = False,
     ) -> dict[str, Any]:
         """The text to inject: the identity, the briefing (this project's standing rules and
         facts and the global ones), this task's working memory, and a recovery block when
@@ -99,7 +100,8 @@ class Sessions:
         then archived as interrupted). A previous session whose host process (`host_pid`)
         still runs is live, not crashed: it is left alone. `for_person` (a host's hook, the
         person's tools): also `waiting`, what they said last time that waits for their word,
-        told when a session opens, not when it resumes."""
+        told when a session opens, not when it resumes. `resumed` (the host resumed its
+        conversation, whose context holds what this session was given): only what is new."""
         sid = session_id(session)
         name = validate.agent_name(agent, "agent") or actor.agent or "unknown"
         if actor.source == "agent" and name != actor.agent:
@@ -143,8 +145,13 @@ class Sessions:
                 row.last_seen_at, row.ended_at = now, None
                 row.host_pid = host_pid or row.host_pid
                 row.save()
+        # A resumed conversation holds its briefing already: given again, every rule was in
+        # it twice, with the working memory's last prompt word for word (a tryout, stop 86).
+        resumed = resumed is True and not opened
+        given = self._given_ids(row) if resumed else set()
+        again = not (resumed and self._was_briefed(row))
         parts = []
-        identity = self.identity.identity(actor=actor)["text"]
+        identity = self.identity.identity(actor=actor)["text"] if again else ""
         if identity:
             parts.append(f"## Identity\n{identity}")
         standing = briefing.build(
@@ -153,6 +160,7 @@ class Sessions:
             budget,
             where,
             own=self.authorship(),
+            given=given,
         )
         if standing.text:
             parts.append(standing.text)
@@ -169,7 +177,7 @@ class Sessions:
             # Archived (and so closed) first: its work is in the recovery block, not twice.
             self.endings.archive(crashed, [], None, interrupted=True)
             recovered = crashed.id
-        working = self._working_block(row, WORKING_BUDGET)
+        working = self._working_block(row, WORKING_BUDGET) if again else ""
         if working:
             parts.append(working)
         if crashed is not None and recovery:
@@ -320,6 +328,13 @@ class Sessions:
                 "SELECT ?, ?, value, ? FROM json_each(?)",
                 (given.id, row.id, at, json.dumps(ids)),
             )
+
+    def _was_briefed(self, row: Session) -> bool:
+        return (
+            Injection.select()
+            .where((Injection.session == row.id) & (Injection.event == "start"))
+            .exists()
+        )
 
     def _given_ids(self, row: Session) -> set[str]:
         """Every memory this session was given so far (briefing and earlier prompts)."""
