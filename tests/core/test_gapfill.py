@@ -440,3 +440,21 @@ def test_the_frozen_sessions_keep_stored_precision_and_recall():
             hits += any(all(e in c for e in st["evidence"]) for c in high)
     assert sum(stored) / len(stored) >= 0.9
     assert hits / statements >= 0.7
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Deploy the current build to staging and tell me the URL.",
+        "Actually it's yarn, not npm, in this repo — wait no. It's pnpm.",
+    ],
+)
+def test_a_request_to_report_back_and_a_statement_taken_back_are_not_the_persons_rules(message):
+    """A tryout with the real Claude Code and one of the CLI (stop 86): both were proposed,
+    and put to the person at the next start as something they said."""
+    assert gapfill.find([message]) == []
+
+
+def test_a_standing_request_to_report_back_is_still_heard():
+    [found] = gapfill.find(["Always run the linter and tell me what it finds before you commit."])
+    assert found.confidence == gapfill.HIGH

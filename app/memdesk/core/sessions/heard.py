@@ -138,7 +138,9 @@ CANCEL = re.compile(
     r"^(?:never ?mind|scratch that|forget (?:it|that|what i said)|ignore (?:that|what i said)|"
     # ("whatever the figure, I stick to …" is no dismissal)
     r"whatever(?!\s+(?:the|a|an|your|my|our|its|their|kind|type|language|tool|project)\b)|"
-    r"not important|no worries|doesn't matter)\b|\bnever ?mind\b",
+    r"not important|no worries|doesn't matter)\b|\bnever ?mind\b|"
+    # taken back where it ends: "it's yarn, not npm, in this repo — wait no. It's pnpm."
+    r"\b(?:wait,? no|no,? wait|scratch that)\W*$",
     _I,
 )
 REMINDER = re.compile(
@@ -364,6 +366,7 @@ def not_a_statement(sentence: str) -> str | None:
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),
         ("said for the task at hand", TRANSIENT),
+        ("said for the task at hand", None if markers.GENERAL.search(body) else _REPORT_BACK),
         ("an apology", APOLOGY),
         ("taken back", CANCEL),
         ("taken back", DROPPED),
@@ -405,6 +408,12 @@ def not_a_statement(sentence: str) -> str | None:
 
 
 _CODE = re.compile(r"`[^`\n]*`")
+# A request and what to report of it: "deploy the build to staging and tell me the URL" was
+# proposed as the person's, and put to them at the next start as something they said.
+_REPORT_BACK = re.compile(
+    r"\band (?:then )?(?:tell|show|give|send) me (?:the|what|when|where|which|how|if|whether)\b",
+    _I,
+)
 
 
 def unquoted(text: str) -> str:
