@@ -49,8 +49,25 @@ def test_a_rule_naming_a_folder_forbids_writing_there(service, session):
     found = _act(service, session, "Write", file_path="/src/web/alembic/versions/0007_idx.py")
     assert found["deny"] is not None
     allowed = _act(service, session, "Write", file_path="/src/web/ledger/db/migrations/0007.py")
-    assert "ledger/db/migrations" in allowed["text"]
     assert allowed["deny"] is None
+    assert allowed["text"] == ""  # reminded before the last call: not again in this session
+    service.session_start("s2", actor=CLAUDE, project="web")
+    fresh = _act(service, "s2", "Write", file_path="/src/web/ledger/db/migrations/0007.py")
+    assert "ledger/db/migrations" in fresh["text"]
+
+
+def test_a_reminder_comes_once_a_context_and_a_refusal_every_time(service, session):
+    """A tryout with the real Claude Code (stop 86): the python3 rule came with a Bash call,
+    a Write and an Edit of a .py file, three times in one session beside the briefing."""
+    service.add("Format Python with ruff, never black", project="web")
+    first = _act(service, session, "Edit", file_path="/src/web/app/models.py")
+    assert "ruff" in first["text"]
+    assert _act(service, session, "Write", file_path="/src/web/app/views.py")["text"] == ""
+    refused = _act(service, session, "Bash", command="black app/")
+    assert "ruff" in refused["text"]
+    assert refused["deny"] is not None
+    service.session_start(session, actor=CLAUDE, project="web")  # a compaction: a new context
+    assert "ruff" in _act(service, session, "Write", file_path="/src/web/app/x.py")["text"]
 
 
 def test_an_edit_gets_the_rules_of_its_language(service, session):

@@ -257,11 +257,16 @@ class Sessions:
         hits += [hit for hit in candidates() if hit["id"] not in seen]
         applied = action_rules.applying(hits, cues)
         own = self.authorship()
+        deny = action_rules.denial(applied, own)
+        # A reminder the session had since its context began is not repeated (one rule came
+        # with a Bash call, a Write and an Edit: three times in a session, beside the
+        # briefing); a rule that forbids this very call always is.
+        reminded = self._reminded(row)
+        applied = [rule for rule in applied if rule.forbids or rule.id not in reminded]
         text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
         if ids:
             self._given(row, "action", ids, len(text))
-        deny = action_rules.denial(applied, own)
         if cues.unread:
             # padding put "git push --force" past what was read, and past the rule
             text = "\n".join(t for t in (text, f"({action_rules.UNREAD}.)") if t)
@@ -328,6 +333,27 @@ class Sessions:
                 "SELECT ?, ?, value, ? FROM json_each(?)",
                 (given.id, row.id, at, json.dumps(ids)),
             )
+
+    def _reminded(self, row: Session) -> set[str]:
+        """The memories given before tool calls since the session's context began (its
+        latest start: a compaction starts it anew)."""
+        began = (
+            Injection.select(peewee.fn.MAX(Injection.id))
+            .where((Injection.session == row.id) & (Injection.event == "start"))
+            .scalar()
+        ) or 0
+        reminded: set[str] = set()
+        for (memories,) in (
+            Injection.select(Injection.memories)
+            .where(
+                (Injection.session == row.id)
+                & (Injection.event == "action")
+                & (Injection.id > began)
+            )
+            .tuples()
+        ):
+            reminded.update(json.loads(memories))
+        return reminded
 
     def _was_briefed(self, row: Session) -> bool:
         return (
