@@ -156,6 +156,31 @@ def test_edit_in_place_then_undo_and_redo(qtbot, service, window):
     assert service.get(memory_id)["content"] == "Corrected text"
 
 
+def test_memories_that_open_with_one_heading_are_told_apart_in_the_list(qtbot, service, window):
+    """A tryout under Xvfb (stop 86): every memory opening "## Runbook note" read the same in
+    the list."""
+    service.add("## Runbook note\n\nRestart the worker with systemctl restart worker")
+    service.add("## Runbook note\n\nRotate the logs on the 1st of each month")
+    settle(window)
+    texts = shown_texts(window)
+    assert "Runbook note — Restart the worker with systemctl restart worker" in texts
+    assert "Runbook note — Rotate the logs on the 1st of each month" in texts
+
+
+def test_history_shows_a_change_of_tags_as_words(qtbot, service, window):
+    """A tryout under Xvfb (stop 86): restoring a version showed "tags: ['deploy', 'helm'] →
+    []", a Python list."""
+    memory_id = shown_ids(window)[0]
+    service.update(memory_id, tags=["deploy", "helm"])
+    service.update(memory_id, tags=[])
+    window.open_memory(memory_id)
+    history = window.detail.history
+    history.versions.setCurrentRow(0)
+    shown = history.diff.toPlainText()
+    assert "tags: deploy, helm → none" in shown
+    assert "[" not in shown
+
+
 def test_history_shows_versions_with_diff_and_restores(qtbot, service, window):
     memory_id = shown_ids(window)[0]
     service.update(memory_id, content="Prefers pytest, always with -x")

@@ -91,10 +91,17 @@ def _describe(entry: dict[str, Any], before: dict[str, Any] | None) -> str:
     else:
         for name in FIELDS_SHOWN:
             if before.get(name) != entry.get(name):
-                old, new = html.escape(str(before.get(name))), html.escape(str(entry.get(name)))
+                old, new = _shown(before.get(name)), _shown(entry.get(name))
                 parts.append(f"<p><b>{name}</b>: {old} → {new}</p>")
         if before["content"] != entry["content"]:
             parts.append(diff_html(before["content"], entry["content"]))
         else:
             parts.append("<p><i>Content unchanged.</i></p>")
     return "".join(parts)
+
+
+def _shown(value: Any) -> str:
+    """A field's value as a person reads it: tags as words, not a Python list."""
+    if isinstance(value, list | tuple):
+        return html.escape(", ".join(map(str, value))) if value else "<i>none</i>"
+    return "<i>none</i>" if value is None else html.escape(str(value))

@@ -11,6 +11,7 @@ the fresh ones are ready, then swaps them in (`reload_ready`, see `apply_reload`
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -323,7 +324,18 @@ def _display(rec: dict[str, Any], column: int) -> str:
 
 
 def first_line(text: str) -> str:
-    return visible(text.strip().split("\n", 1)[0][:300])
+    """What a memory says, on one line: a Markdown heading is its title, so the line after it
+    follows ("## Runbook note" named several memories alike, in the list and in dialogs)."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    line = lines[0]
+    if heading := _HEADING.fullmatch(line):
+        line = heading.group(1) + (f" — {lines[1]}" if len(lines) > 1 else "")
+    return visible(line[:300])
+
+
+_HEADING = re.compile(r"#{1,6}\s+(.+?)\s*#*")
 
 
 def short_time(stamp: str | None) -> str:
