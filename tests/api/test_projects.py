@@ -188,3 +188,8 @@ def test_the_registry_is_the_persons_to_read_only(tmp_path, monkeypatch):
     registry = _registry(tmp_path, monkeypatch)
     project_of(_repository(tmp_path / "api"))
     assert registry.stat().st_mode & 0o077 == 0
+    # the folder a hook makes first, as the database does (a tryout found it 0755)
+    monkeypatch.delenv("MEMDESK_PROJECTS_FILE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    project_of(_repository(tmp_path / "web"))
+    assert (tmp_path / "data" / "memdesk").stat().st_mode & 0o077 == 0

@@ -148,7 +148,8 @@ def _locked(path: Path) -> Iterator[None]:
     """The registry's lock, held while it is read and written (within LOCK_S, else the name
     is chosen without it)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # the person's data folder, as the database makes it: the registry names their repos
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
     except OSError:
         yield
