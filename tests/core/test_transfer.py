@@ -702,3 +702,17 @@ def test_an_import_names_the_identity_lines_it_writes(service):
     text = json.dumps(document)
     assert service.plan_import(text)["identity_lines"] == [line]
     assert service.import_json(text)["identity_lines"] == 1
+
+
+def test_an_export_made_before_a_recall_imports_as_unchanged_and_keeps_the_count(service):
+    """A tryout (stop 86): re-importing an export made before an agent's search wrote
+    "import by user", a version of the same words, and set `recalled` back to 0."""
+    memory = service.add("The staging database listens on port 5433")
+    exported = service.export("json")
+    service.search("staging port", actor=agent("claude-code"))
+    service.flush_recalls()
+    assert service.get(memory["id"])["recall_count"] == 1
+    result = service.import_json(exported)
+    assert (result["changed"], result["unchanged"]) == (0, 1)
+    assert service.get(memory["id"])["recall_count"] == 1
+    assert len(service.history(memory["id"])) == 1

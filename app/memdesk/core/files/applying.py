@@ -92,8 +92,13 @@ def nothing_planned(errors: list[str]) -> dict[str, Any]:
     }
 
 
+# How often a memory was used is this store's own count: a file written before the last recall
+# differed only there, and its import wrote a version of the same words and set the count to 0.
+_USE = ("recall_count", "last_recalled_at", "reinforce_count")
+
+
 def _state(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: record[k] for k in PUBLIC_FIELDS}
+    return {k: record[k] for k in PUBLIC_FIELDS if k not in _USE}
 
 
 def apply(
@@ -212,6 +217,9 @@ def _replace(record: dict[str, Any], actor: Actor, pending: list[Change]) -> Non
     values = _columns(record)
     values["version"] = row.version + 1
     values["updated_at"] = stamp
+    for count in _USE:  # the higher of the two: counts of use are never taken back
+        here, there = getattr(row, count), values.get(count)
+        values[count] = here if there is None else there if here is None else max(here, there)
     if values.get("content", row.content) != row.content:
         values["writer"] = None  # the words are this machine's now (see memory/versions.py)
     Memory.update(**values).where(Memory.id == row.id).execute()
