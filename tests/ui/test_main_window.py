@@ -237,6 +237,21 @@ def test_delete_key_moves_to_trash_and_undo_brings_it_back(qtbot, service, windo
     assert window.status.currentMessage() == "Redone: Delete 1 memory"
 
 
+def test_after_a_delete_the_next_memory_is_current_so_delete_goes_on(qtbot, service, window):
+    """A tryout under Xvfb (stop 86): after Delete no row was current, so a second Delete did
+    nothing and Down went back to the first row."""
+    ids = shown_ids(window)
+    click_row(qtbot, window, 1)
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    assert window.browser.table.current_id() == ids[2]  # the one below took its place
+    assert window.detail.memory_id == ids[2]
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    assert shown_ids(window) == [ids[0]]
+    assert window.browser.table.current_id() == ids[0]  # the last row gone: the one above
+
+
 def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypatch):
     window.browser.table.selectAll()
     ids = window.selected_ids()

@@ -58,7 +58,9 @@ class MemoryActions:
     def delete_selected(self) -> None:
         ids = self.selected_ids()
         if ids and not self.in_trash:
-            self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids))
+            rows = [i.row() for i in self.browser.table.selectionModel().selectedRows()]
+            if self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids)):
+                self.browser.table.select_row_after_reload(min(rows))
 
     @Slot()
     def restore_selected(self) -> None:
