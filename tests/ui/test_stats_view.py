@@ -96,3 +96,16 @@ def test_at_1024_by_700_every_count_is_in_view_without_a_sideways_scroll(window,
         label = view.findChild(QLabel, f"counts_{field}")
         right = label.mapTo(view.viewport(), label.rect().topRight()).x()
         assert right <= width, field
+
+
+def test_charts_count_from_zero(qtbot, service, tmp_path):
+    """A tryout under Xvfb (stop 86): a chart of days with nothing drew its axis from -0.4 to
+    0.4."""
+    service.add("Lunch is at noon")  # nothing recalled, nothing given to agents
+    win = open_window(qtbot, service, tmp_path / "settings.ini")
+    win.view_tabs.setCurrentIndex(3)
+    win.stats_view.wait()
+    for chart in (win.stats_view.recalled_plot, win.stats_view.added_plot):
+        low, high = chart.getViewBox().viewRange()[1]
+        assert low == 0
+        assert high >= 1

@@ -254,6 +254,7 @@ class StatsView(QScrollArea):
         plot.addItem(
             pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.8, brush=colour)
         )
+        _from_zero(plot, max(values, default=0))
         days = self.figures["activity"]["days"]
         step = max(1, len(days) // 6)
         plot.getAxis("bottom").setTicks([[(n, days[n][5:]) for n in range(0, len(days), step)]])
@@ -269,6 +270,7 @@ class StatsView(QScrollArea):
         for n, (name, values) in enumerate(sorted(series.items(), key=lambda p: -sum(p[1]))):
             colour = pg.intColor(n, hues=max(len(series), 6))
             plot.plot(list(range(len(values))), values, pen=pg.mkPen(colour, width=2), name=name)
+        _from_zero(plot, max((max(v, default=0) for v in series.values()), default=0))
         days = self.figures["activity"]["days"]
         step = max(1, len(days) // 6)
         plot.getAxis("bottom").setTicks([[(n, days[n][5:]) for n in range(0, len(days), step)]])
@@ -335,3 +337,8 @@ def _memory_links(memories: list[dict[str, Any]], count: str | None) -> str:
         times = f" — {m[count]}×" if count else ""
         lines.append(f"<a href='{m['id']}'>{html.escape(first)}</a>{times}")
     return "<br>".join(lines)
+
+
+def _from_zero(plot: pg.PlotWidget, highest: float) -> None:
+    """Counts start at 0: days of nothing drew an axis from -0.4 to 0.4."""
+    plot.setYRange(0, max(1, highest) * 1.05, padding=0)
