@@ -52,7 +52,9 @@ def test_a_rule_said_in_one_conversation_reaches_the_next(serve, db_path, sock_p
         + json.dumps({"role": "user", "content": "This repo uses pnpm only, never npm."})
         + "\n"
     )
-    assert _hook("sessionStart", {"session_id": FIRST}, env, db_path) == {}
+    first = _hook("sessionStart", {"session_id": FIRST}, env, db_path)
+    assert "(None stored yet.)" in first["additional_context"]  # asked to save, nothing else
+    assert "pnpm" not in first["additional_context"]
     _hook("postToolUse", {"tool_name": "Shell", "tool_input": {"command": "ls"}}, env, db_path)
     ended = {"reason": "completed", "transcript_path": str(transcript)}
     assert _hook("sessionEnd", ended, env, db_path) == {}

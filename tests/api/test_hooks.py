@@ -533,11 +533,14 @@ def test_hook_options_may_come_before_the_event(db_path):
 )
 def test_a_long_session_keeps_what_the_user_said_first_and_last(hook, tmp_path, messages, filler):
     """#33 item 11: long sessions lost their end."""
-    said = [
-        "This repo uses pnpm only, never npm.",
-        *(f"{filler} {n}" for n in range(messages - 2)),
-        "The dev server runs on port 5173, not 3000.",
-    ]
+    _first_and_last_are_kept(hook, tmp_path, [f"{filler} {n}" for n in range(messages - 2)])
+
+
+def _first_and_last_are_kept(hook, tmp_path, between: list[str]) -> None:
+    """A session whose first and last messages state a rule, `between` them: both rules
+    reach the next session."""
+    said = ["This repo uses pnpm only, never npm.", *between]
+    said.append("The dev server runs on port 5173, not 3000.")
     transcript = tmp_path / "long.jsonl"
     transcript.write_text(
         "".join(
@@ -568,31 +571,15 @@ def test_a_days_session_is_read_whole_each_part_within_a_requests_time(hook, tmp
         "as an alias for now",
     ]
     words = "cache retry upload parser queue token session export billing worker".split()
-    said = [
-        "This repo uses pnpm only, never npm.",
-        *(
-            " ".join(
-                rng.choice(asks).format(f=rng.choice(files), w=rng.choice(words), n=n + k)
-                for k in range(4)
-            )
-            for n in range(2700)
-        ),
-        "The dev server runs on port 5173, not 3000.",
-    ]
-    assert sum(map(len, said)) > 800_000
-    transcript = tmp_path / "day.jsonl"
-    transcript.write_text(
-        "".join(
-            json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
-            for text in said
+    day = [
+        " ".join(
+            rng.choice(asks).format(f=rng.choice(files), w=rng.choice(words), n=n + k)
+            for k in range(4)
         )
-    )
-    hook("SessionStart", session="day", source="startup")
-    hook("SessionEnd", session="day", transcript_path=str(transcript))
-    given = hook("SessionStart", session="next", source="startup")
-    context = given["hookSpecificOutput"]["additionalContext"]
-    assert "pnpm only" in context
-    assert "port 5173" in context
+        for n in range(2700)
+    ]
+    assert sum(map(len, day)) > 800_000
+    _first_and_last_are_kept(hook, tmp_path, day)
 
 
 def test_a_resumed_conversation_is_given_only_what_is_new(hook, db_path, sock_path):

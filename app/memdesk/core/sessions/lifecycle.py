@@ -7,7 +7,6 @@ so a crashed agent's work is there for the recovery block of its next start.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -29,6 +28,7 @@ from memdesk.core.sessions import (
     action_rules,
     briefing,
     context,
+    injected,
     quoting,
     session_notes,
     waiting,
@@ -43,7 +43,7 @@ from memdesk.core.sessions.session_rows import (
     same_opener,
     session_id,
 )
-from memdesk.store import Injection, Memory, Observation, Session
+from memdesk.store import Memory, Observation, Session
 
 logger = logging.getLogger(__name__)
 
@@ -148,8 +148,8 @@ class Sessions:
         # A resumed conversation holds its briefing already: given again, every rule was in
         # it twice, with the working memory's last prompt word for word (a tryout, stop 86).
         resumed = resumed is True and not opened
-        given = self._given_ids(row) if resumed else set()
-        again = not (resumed and self._was_briefed(row))
+        given = injected.given_ids(row) if resumed else set()
+        again = not (resumed and injected.was_briefed(row))
         parts = []
         identity = self.identity.identity(actor=actor)["text"] if again else ""
         if identity:
@@ -183,7 +183,7 @@ class Sessions:
         if crashed is not None and recovery:
             parts.append(recovery)
         text = quoting.block("\n\n".join(parts) + "\n") if parts else ""
-        self._given(row, "start", standing.ids, len(text))
+        injected.record(self.desk, row, "start", standing.ids, len(text))
         return {
             "session": sid,
             "text": text,
@@ -216,11 +216,11 @@ class Sessions:
             budget_chars=budget_chars,
             actor=actor,
             identity=False,
-            given=self._given_ids(row),
+            given=injected.given_ids(row),
             sessions_project=True,
         )
         if found["ids"]:
-            self._given(row, "prompt", found["ids"], found["size"])
+            injected.record(self.desk, row, "prompt", found["ids"], found["size"])
         return found
 
     def session_action(
@@ -261,12 +261,12 @@ class Sessions:
         # A reminder the session had since its context began is not repeated (one rule came
         # with a Bash call, a Write and an Edit: three times in a session, beside the
         # briefing); a rule that forbids this very call always is.
-        reminded = self._reminded(row)
+        reminded = injected.reminded(row)
         applied = [rule for rule in applied if rule.forbids or rule.id not in reminded]
         text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
         if ids:
-            self._given(row, "action", ids, len(text))
+            injected.record(self.desk, row, "action", ids, len(text))
         if cues.unread:
             # padding put "git push --force" past what was read, and past the rule
             text = "\n".join(t for t in (text, f"({action_rules.UNREAD}.)") if t)
@@ -321,55 +321,6 @@ class Sessions:
         return sorted(out, key=lambda a: a["last_seen"], reverse=True)
 
     # -- inside --------------------------------------------------------------------------------
-
-    def _given(self, row: Session, event: str, ids: list[str], chars: int) -> None:
-        with self.desk.write():
-            at = clock.now()
-            given = Injection.create(
-                session=row.id, at=at, event=event, memories=json.dumps(ids), chars=chars
-            )
-            self.desk.database.execute_sql(
-                "INSERT INTO injected_memory (injection_id, session_id, memory, at) "
-                "SELECT ?, ?, value, ? FROM json_each(?)",
-                (given.id, row.id, at, json.dumps(ids)),
-            )
-
-    def _reminded(self, row: Session) -> set[str]:
-        """The memories given before tool calls since the session's context began (its
-        latest start: a compaction starts it anew)."""
-        began = (
-            Injection.select(peewee.fn.MAX(Injection.id))
-            .where((Injection.session == row.id) & (Injection.event == "start"))
-            .scalar()
-        ) or 0
-        reminded: set[str] = set()
-        for (memories,) in (
-            Injection.select(Injection.memories)
-            .where(
-                (Injection.session == row.id)
-                & (Injection.event == "action")
-                & (Injection.id > began)
-            )
-            .tuples()
-        ):
-            reminded.update(json.loads(memories))
-        return reminded
-
-    def _was_briefed(self, row: Session) -> bool:
-        return (
-            Injection.select()
-            .where((Injection.session == row.id) & (Injection.event == "start"))
-            .exists()
-        )
-
-    def _given_ids(self, row: Session) -> set[str]:
-        """Every memory this session was given so far (briefing and earlier prompts)."""
-        given: set[str] = set()
-        for (memories,) in (
-            Injection.select(Injection.memories).where(Injection.session == row.id).tuples()
-        ):
-            given.update(json.loads(memories))
-        return given
 
     def _note(
         self,
