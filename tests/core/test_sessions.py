@@ -489,3 +489,27 @@ def test_the_person_hears_only_their_own_waiting_words_of_this_project_or_of_no_
     service.accept([f"proposal:{p['id']}" for p in service.proposals()])
     nothing = service.session_start("plots-2", actor=claude, project="plots", for_person=True)
     assert nothing["waiting"] is None
+
+
+def test_the_person_saying_a_rule_again_in_a_later_session_counts_once_a_session(service):
+    """A tryout with the real Claude Code (stop 86): "Remember: use Decimal …" said again in
+    a later session stored nothing new, rightly, and counted for nothing (`reinforced 0x`);
+    restated rules rank first in the briefing."""
+    claude = host("claude-code")
+    said = {
+        "one": "Use Decimal for money in this repo, never float.",
+        "two": "Remember: use Decimal for money in this repo, never float",
+    }
+    counts = []
+    for session in ("one", "two", "two"):  # the second session ended twice
+        service.session_start(session, actor=claude, project="ledger")
+        service.session_end(session, actor=claude, transcript=_said(said[session]))
+        [rule] = service.list_memories(layers=["L1"])
+        counts.append(rule["reinforce_count"])
+    assert counts == [0, 1, 1]
+    service.session_start("three", actor=agent("helper"), project="ledger")
+    service.session_end(
+        "three", actor=agent("helper"), transcript=_said(said["two"]), from_host=False
+    )
+    [rule] = service.list_memories(layers=["L1"])
+    assert rule["reinforce_count"] == 1  # an agent's account of what it heard counts nothing

@@ -357,6 +357,12 @@ class Writes:
             self._consider_sharing(row, actor, pending)
         return {**to_dict(row), "duplicate_of": row.uuid}
 
+    def count_restated(self, row: Memory, actor: Actor) -> None:
+        """The person said `row` again (heard at a later session's end): it counts as a
+        restatement, as `add` of the same words does."""
+        with self.desk.write() as pending:
+            self._count_support(row, actor, pending)
+
     def _count_support(self, row: Memory, actor: Actor, pending: list[Change]) -> None:
         self.desk.touch([row.uuid])
         row.reinforce_count = min(row.reinforce_count + 1, MAX_COUNT)

@@ -194,6 +194,11 @@ class Endings:
             and dedup.restates(known.content, draft.content)
             and (agent is not None or known.source != "agent")
         ):
+            if agent is None and known.updated_at < row.started_at:
+                # The person said it again in a later session: restated rules rank first in
+                # the briefing, and "Remember: …" had counted for nothing. (Once a session:
+                # the count moves `updated_at` past its start, so ending again adds nothing.)
+                self.writes.count_restated(known, Actor("system", row.agent))
             return "skipped", {**said, "why": f"already known as {known.uuid}"}
         earlier = Proposal.get_or_none(Proposal.content == finding.content)
         account = None  # an agent's own account said it first; the host has heard it now
