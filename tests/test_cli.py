@@ -502,6 +502,18 @@ def test_ingest_a_plain_message_list(run_json):
     ]
 
 
+def test_ingest_gives_no_model_anything_so_records_no_injection(run_json, service, tmp_path):
+    """A tryout (stop 86): `memdesk ingest` was recorded as a briefing of 19 memories, private
+    ones among them, to an agent called "ingest"."""
+    service.add("My own private note", visibility="private")
+    service.close()
+    messages = [{"role": "user", "content": "This repo uses pnpm only, never npm."}]
+    transcript = tmp_path / "session.json"
+    transcript.write_text(json.dumps(messages))
+    assert run_json("ingest", str(transcript))["stored"]
+    assert run_json("injections") == []
+
+
 def test_ingest_refuses_what_is_not_a_transcript(run, tmp_path):
     junk = tmp_path / "notes.txt"
     junk.write_text("just some notes\nnot json")

@@ -9,11 +9,16 @@ import json
 import peewee
 
 from memdesk.core import clock
+from memdesk.core.actor import Actor
 from memdesk.core.desk import Desk
 from memdesk.store import Injection, Session
 
 
-def record(desk: Desk, row: Session, event: str, ids: list[str], chars: int) -> None:
+def record(desk: Desk, actor: Actor, row: Session, event: str, ids: list[str], chars: int) -> None:
+    if actor.source == "user":
+        # The person's own tools (`memdesk ingest`) gave no model anything: recorded, its
+        # start read as a briefing of private memories to an agent called "ingest".
+        return
     with desk.write():
         at = clock.now()
         given = Injection.create(

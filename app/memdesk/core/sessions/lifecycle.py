@@ -183,7 +183,7 @@ class Sessions:
         if crashed is not None and recovery:
             parts.append(recovery)
         text = quoting.block("\n\n".join(parts) + "\n") if parts else ""
-        injected.record(self.desk, row, "start", standing.ids, len(text))
+        injected.record(self.desk, actor, row, "start", standing.ids, len(text))
         return {
             "session": sid,
             "text": text,
@@ -220,7 +220,7 @@ class Sessions:
             sessions_project=True,
         )
         if found["ids"]:
-            injected.record(self.desk, row, "prompt", found["ids"], found["size"])
+            injected.record(self.desk, actor, row, "prompt", found["ids"], found["size"])
         return found
 
     def session_action(
@@ -266,7 +266,7 @@ class Sessions:
         text = action_rules.block(applied, action_rules.describe(cues), own)
         ids = [rule.id for rule in applied]
         if ids:
-            injected.record(self.desk, row, "action", ids, len(text))
+            injected.record(self.desk, actor, row, "action", ids, len(text))
         if cues.unread:
             # padding put "git push --force" past what was read, and past the rule
             text = "\n".join(t for t in (text, f"({action_rules.UNREAD}.)") if t)
