@@ -336,6 +336,34 @@ def test_new_memory_with_ctrl_n_typed_and_submitted_from_the_keyboard(
     assert service.count() == 3
 
 
+@pytest.mark.parametrize("answer", ["Cancel", "Save"])
+def test_a_new_memory_in_words_already_stored_asks_before_a_second_copy(
+    qtbot, service, window, monkeypatch, answer
+):
+    """A tryout under Xvfb (stop 86): New Memory with the words of a stored memory added a
+    second copy without a word; the CLI says "already known"."""
+    from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
+
+    words = {"content": "Prefers  pytest over unittest", "project": "app", "layer": "L1"}
+    monkeypatch.setattr(NewMemoryDialog, "ask", classmethod(lambda *_: dict(words)))
+    asked = []
+
+    def reply(_parent, title, text, *_buttons):
+        asked.append((title, text))
+        return getattr(QMessageBox.StandardButton, answer)
+
+    monkeypatch.setattr(QMessageBox, "question", reply)
+    [stored] = [m for m in service.list_memories() if m["content"].startswith("Prefers pytest")]
+    window.new_memory()
+    settle(window)
+    assert asked[0][0] == "Already stored"
+    assert stored["id"][:8] in asked[0][1]
+    copies = [m for m in service.list_memories() if m["content"].startswith("Prefers")]
+    assert len(copies) == (1 if answer == "Cancel" else 2)
+    if answer == "Cancel":
+        assert window.detail.memory_id == stored["id"]  # shown instead
+
+
 def test_refused_edit_is_shown_as_a_readable_message(qtbot, window, monkeypatch):
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: shown.append(text))

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import MemdeskError, VersionConflict
 from memdesk.core.rules import LAYER_NAMES, RELATIONS
-from memdesk.ui.ask import confirm
+from memdesk.ui.ask import Button, confirm
 from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.list.memory_table_model import first_line
@@ -29,10 +29,36 @@ class MemoryActions:
         fields = NewMemoryDialog.ask(self, layer, self.browser.filters().get("project"))
         if not fields:
             return
+        same = self._same_words(fields)
+        if same is not None and not confirm(
+            self,
+            "Already stored",
+            f"“{first_line(same['content'])}” is stored already ({same['id'][:8]}). "
+            "Add a second copy anyway?",
+            Button.Save,
+        ):
+            self.open_memory(same["id"])  # the one the person meant to write, shown
+            return
         title = f"New memory “{first_line(fields['content'])[:40]}”"
         added = self.run(title, lambda: self.service.add(dedup=False, **fields))
         if added:
             self.open_memory(added["id"])
+
+    def _same_words(self, fields: dict[str, Any]) -> dict[str, Any] | None:
+        """An active memory of this project in the same words. The window adds without the
+        service's merging (undo must take back exactly what it added), and so made a second
+        copy without a word where the CLI said "already known"."""
+        words = " ".join(fields["content"].split()).casefold()
+        hits = self.service.search(fields["content"], k=5, record=False)["hits"]
+        return next(
+            (
+                hit
+                for hit in hits
+                if " ".join(hit["content"].split()).casefold() == words
+                and hit["project"] == fields.get("project")
+            ),
+            None,
+        )
 
     @Slot()
     def correct_current(self) -> None:
