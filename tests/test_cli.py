@@ -268,6 +268,22 @@ def test_what_is_already_so_is_said_as_nothing_done(run, run_json):
     assert (code, err.strip()) == (2, "memdesk: error: --text goes with --accept KEY")
 
 
+def test_what_a_tryout_found_the_cli_saying_wrong_it_says_right(run, tmp_path):
+    """A tryout (stop 86): a usage error was plain text under --json, an export into a missing
+    folder named a hidden temporary file, "observation" ran into the text, and `add --help`
+    said its --tag must all match."""
+    code, out, err = run("list", "--json", "--layer", "L9")
+    assert (code, out) == (2, "")
+    assert json.loads(err)["error"]["type"] == "invalid"
+    run("add", "Nightly run finished", "--kind", "observation")
+    assert "observation Nightly run finished" in run("list")[1]
+    code, _, err = run("export", "-o", str(tmp_path / "no" / "such" / "x.json"))
+    assert code == 2
+    assert f"the folder {tmp_path / 'no' / 'such'} does not exist" in err
+    assert "partial" not in err
+    assert "repeatable; each is added" in run("add", "--help", db=None)[1]
+
+
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):
     with closing(sqlite3.connect(db_path)) as plain:
         plain.execute("PRAGMA user_version = 999")
