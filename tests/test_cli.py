@@ -266,6 +266,14 @@ def test_what_is_already_so_is_said_as_nothing_done(run, run_json):
     assert "already active, not in the Trash" in run("restore", memory["id"])[1]
     code, _, err = run("inbox", "--text", "other words")
     assert (code, err.strip()) == (2, "memdesk: error: --text goes with --accept KEY")
+    code, _, err = run("inbox", "--accept", "garbage")  # "must be a non-empty list"
+    assert code == 2
+    assert "'garbage' is not an inbox key: keys are memory:<id> or proposal:<number>" in err
+    code, _, err = run("restore-backup", str(Path("/no/such/backup.sqlite3")))
+    assert (code, err.strip()) == (
+        3,
+        "memdesk: error: no file /no/such/backup.sqlite3: give a backup's path or its name",
+    )
 
 
 def test_what_a_tryout_found_the_cli_saying_wrong_it_says_right(run, tmp_path):
@@ -613,7 +621,7 @@ def test_the_inbox_from_the_command_line(run, run_json, service):
     assert run("inbox")[1].strip() == "nothing waits for you"
     code, _, err = run("inbox", "--accept", "bogus")
     assert code == 2
-    assert "inbox keys" in err
+    assert "'bogus' is not an inbox key" in err
 
 
 def test_one_agents_inbox_flood_is_named_on_each_line_and_rejected_at_once(run, run_json, service):

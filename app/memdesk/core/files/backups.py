@@ -190,7 +190,10 @@ class Backups:
                 "name: give a backup's name (memdesk backup --list) or a file path", field="name"
             )
         if "/" in name or name.startswith("~"):
-            return Path(name).expanduser()
+            path = Path(name).expanduser()
+            if not path.exists():  # said as "not a memdesk backup: [Errno 2] …", exit 2
+                raise NotFound(f"no file {path}: give a backup's path or its name", field="name")
+            return path
         for backup in self.backups():
             if backup["name"] == name:
                 return Path(backup["path"])

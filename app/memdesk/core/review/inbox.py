@@ -351,13 +351,16 @@ def _set_link(src: Memory, dst: Memory, relation: str, *, present: bool) -> None
 
 
 def _keys(keys: object) -> list[str]:
-    if (
-        not isinstance(keys, list | tuple)
-        or not keys
-        or not all(isinstance(k, str) and k.startswith((MEMORY, PROPOSAL)) for k in keys)
-    ):
+    if not isinstance(keys, list | tuple) or not keys:
         raise ValidationError(
             "keys must be a non-empty list of inbox keys (memory:<id> or proposal:<number>)",
+            field="keys",
+        )
+    wrong = [k for k in keys if not (isinstance(k, str) and k.startswith((MEMORY, PROPOSAL)))]
+    if wrong:  # (a key was given: "must be a non-empty list" read as if none had been)
+        raise ValidationError(
+            f"{str(wrong[0])[:60]!r} is not an inbox key: keys are memory:<id> or "
+            "proposal:<number>, as `memdesk inbox` lists them",
             field="keys",
         )
     return list(dict.fromkeys(keys))
