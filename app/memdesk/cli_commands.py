@@ -92,14 +92,16 @@ def rm(svc: Any, a: argparse.Namespace) -> Any:
     if a.purge:
         svc.purge(a.id)
         return {"purged": a.id}
-    if svc.get(a.id)["status"] == "deleted":  # said as done, it read as a second removal
-        return {**svc.get(a.id), "unchanged": "already in the Trash"}
+    memory = svc.get(a.id)
+    if memory["status"] == "deleted":  # said as done, it read as a second removal
+        return {**memory, "unchanged": "already in the Trash"}
     return svc.remove(a.id)
 
 
 def restore(svc: Any, a: argparse.Namespace) -> Any:
-    if svc.get(a.id)["status"] == "active":
-        return {**svc.get(a.id), "unchanged": "already active, not in the Trash"}
+    memory = svc.get(a.id)
+    if memory["status"] == "active":
+        return {**memory, "unchanged": "already active, not in the Trash"}
     return svc.restore(a.id)
 
 

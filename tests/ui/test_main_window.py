@@ -252,6 +252,26 @@ def test_after_a_delete_the_next_memory_is_current_so_delete_goes_on(qtbot, serv
     assert window.browser.table.current_id() == ids[0]  # the last row gone: the one above
 
 
+def test_the_memory_below_a_delete_is_current_though_an_agent_wrote_meanwhile(
+    qtbot, service, window, monkeypatch
+):
+    ids = shown_ids(window)
+    click_row(qtbot, window, 0)
+    remove = service.remove_many
+
+    def agent_writes_too(chosen):  # a newer memory lands on top while the delete runs
+        service.add("Written by an agent meanwhile", actor=agent("claude"))
+        return remove(chosen)
+
+    monkeypatch.setattr(service, "remove_many", agent_writes_too)
+    qtbot.keyClick(window.browser.table, Qt.Key.Key_Delete)
+    settle(window)
+    assert window.browser.table.current_id() == ids[1]
+    window.undo_stack.undo()
+    settle(window)
+    assert ids[0] in shown_ids(window)
+
+
 def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypatch):
     window.browser.table.selectAll()
     ids = window.selected_ids()
@@ -362,6 +382,11 @@ def test_a_new_memory_in_words_already_stored_asks_before_a_second_copy(
     assert len(copies) == (1 if answer == "Cancel" else 2)
     if answer == "Cancel":
         assert window.detail.memory_id == stored["id"]  # shown instead
+    else:
+        window.undo_stack.undo()  # the second copy, and only it, taken back
+        assert [m["id"] for m in service.list_memories() if m["content"].startswith("Prefers")] == [
+            stored["id"]
+        ]
 
 
 def test_refused_edit_is_shown_as_a_readable_message(qtbot, window, monkeypatch):

@@ -84,9 +84,11 @@ class MemoryActions:
     def delete_selected(self) -> None:
         ids = self.selected_ids()
         if ids and not self.in_trash:
-            rows = [i.row() for i in self.browser.table.selectionModel().selectedRows()]
+            table = self.browser.table
+            rows = [i.row() for i in table.selectionModel().selectedRows()]
+            below = table.id_below(max(rows))  # found again wherever agents' writes move it
             if self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids)):
-                self.browser.table.select_row_after_reload(min(rows))
+                table.select_after_reload(below, min(rows))
 
     @Slot()
     def restore_selected(self) -> None:

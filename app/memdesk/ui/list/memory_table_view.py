@@ -114,7 +114,7 @@ class MemoryTableView(QTableView):
         super().__init__(parent)
         self.setModel(model)
         self._model = model
-        self._next_row: int | None = None  # where the person's delete left them
+        self._next: tuple[str, int] | None = None  # where the person's delete left them
         # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
         # which paints them without a call into Python per cell.
         self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
@@ -237,10 +237,14 @@ class MemoryTableView(QTableView):
                 return True
         return False
 
-    def select_row_after_reload(self, row: int) -> None:
-        """After the person deleted the current rows: the row now at `row` becomes current
-        once the list shows the change (none was, and Down went back to the first row)."""
-        self._next_row = row
+    def select_after_reload(self, memory_id: str, row: int) -> None:
+        """After the person deleted the current rows: `memory_id` (the one below them), else
+        the row now at `row`, becomes current once the list shows the change (none was, and
+        Down went back to the first row)."""
+        self._next = (memory_id, row)
+
+    def id_below(self, row: int) -> str:
+        return self._id_at(row + 1) if row + 1 < self._model.rowCount() else ""
 
     def refresh_keeping_place(self) -> None:
         """Reload the model in the background; the fresh rows replace the shown ones without
@@ -274,11 +278,13 @@ class MemoryTableView(QTableView):
         try:
             self._model.apply_reload()
             self._reselect(selected, current)
-            if self._next_row is not None and self._model.row_of(current) < 0:
-                row = min(self._next_row, self._model.rowCount() - 1)
+            if self._next is not None and self._model.row_of(current) < 0:
+                below, row = self._next
+                found = self._model.row_of(below) if below else -1
+                row = found if found >= 0 else min(row, self._model.rowCount() - 1)
                 if row >= 0:
                     self.setCurrentIndex(self._model.index(row, 0))
-            self._next_row = None
+            self._next = None
             self.verticalScrollBar().setValue(scroll)
             moved_to = self._model.row_of(reading) if reading else -1
             if moved_to >= 0 and moved_to != top:
