@@ -16,7 +16,7 @@ from pathlib import Path
 import peewee
 
 from memdesk import paths
-from memdesk.store import fts
+from memdesk.store import fts, unspaced
 from memdesk.store.db import SchemaError
 
 logger = logging.getLogger(__name__)
@@ -347,6 +347,19 @@ def _v18_session_by_host(db: peewee.SqliteDatabase) -> None:
     db.execute_sql("UPDATE session SET by_host = 1 WHERE host_pid IS NOT NULL")
 
 
+def _v19_unspaced_context(db: peewee.SqliteDatabase) -> None:
+    """Chinese, Japanese and Korean found by a word inside them: FTS5 had read a run of them
+    as one word, so "安装" or "pnpm" in "我们用pnpm安装依赖" found nothing. A memory holding
+    such text gets it with those characters apart after its derived context (a task's
+    neighbours' text), as core/search/neighbours.py writes it as of this step."""
+    rows = db.execute_sql(
+        "SELECT id, content, context FROM memory WHERE content GLOB ?", (unspaced.GLOB,)
+    ).fetchall()
+    for memory_id, content, context in rows:
+        text = "\n".join(p for p in (context, unspaced.spaced(content)) if p)
+        db.execute_sql("UPDATE memory SET context = ? WHERE id = ?", (text, memory_id))
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -367,6 +380,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v16_proposal_project,
     _v17_counters_bounded,
     _v18_session_by_host,
+    _v19_unspaced_context,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

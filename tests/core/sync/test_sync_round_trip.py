@@ -199,3 +199,12 @@ def test_a_correction_names_what_it_replaced_only_when_the_remote_holds_it(machi
     text = "\n".join(machines.tree().values())
     assert "stg-new" in text
     assert old not in text
+
+
+def test_a_memory_in_chinese_that_arrives_is_found_by_a_word_inside_it(machines):
+    """Its searchable form is made here: it is derived, never sent."""
+    machines.init("a", "b")
+    machines.run("a", lambda s: s.add("我们的项目总是使用pnpm安装依赖"))
+    machines.sync("a", "b")
+    hits = machines.run("b", lambda s: s.search("安装")["hits"])
+    assert [h["content"] for h in hits] == ["我们的项目总是使用pnpm安装依赖"]

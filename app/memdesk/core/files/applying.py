@@ -192,6 +192,7 @@ def _columns(record: dict[str, Any]) -> dict[str, Any]:
     values["flag"] = withhold.reasons_for(
         record["content"], record["source"], earlier=json.dumps(record["doubt"]), labels=record
     )
+    values["context"] = neighbours.own_context(record["content"])  # a task's: refreshed after
     return values
 
 

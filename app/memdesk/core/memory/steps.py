@@ -257,8 +257,7 @@ def write(
 def _recreate(memory_id: str, state: State) -> None:
     values = {f: state[f] for f in (*STATE_FIELDS, *BIRTH_FIELDS)}
     row = Memory.create(uuid=memory_id, updated_at=clock.now(), version=1, **values)
-    if row.task is not None:
-        neighbours.refresh_around(row)
+    neighbours.refresh_around(row)
 
 
 def _ids_of(uuids: list[str]) -> dict[str, int]:

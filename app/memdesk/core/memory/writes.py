@@ -431,6 +431,7 @@ def _new_row(
             labels={"tags": draft.tags, "project": draft.project, "task": draft.task},
         ),
         "confidence": draft.confidence,
+        "context": neighbours.own_context(draft.content),  # a task's: refreshed with it
     }
 
 

@@ -1,4 +1,6 @@
-"""The derived `context` of a memory: the text of its neighbours in the same task.
+"""The derived `context` of a memory: the text of its neighbours in the same task, then its
+own text as the index can read it when it is written without spaces (see
+`memdesk.store.unspaced`).
 
 A dialog turn or a step of a task often only makes sense beside the ones around it (an answer
 names neither the question nor its subject). Indexing the neighbours' text, at a lower weight,
@@ -11,7 +13,7 @@ import re
 
 import peewee
 
-from memdesk.store import Memory
+from memdesk.store import Memory, unspaced
 
 BEFORE, AFTER = 3, 2
 # Most often the memory just before is what this one answers: it counts twice.
@@ -24,20 +26,29 @@ def _body(content: str) -> str:
     return _SPEAKER.sub("", content, count=1)
 
 
-def context_for(before: list[str], after: list[str]) -> str:
-    """`before`: earlier contents, oldest first; `after`: later ones, nearest first."""
+def own_context(content: str) -> str:
+    """The context a memory outside any task has: its own text with the characters of
+    unspaced scripts apart, or nothing."""
+    return unspaced.spaced(content) if unspaced.present(content) else ""
+
+
+def context_for(before: list[str], after: list[str], own: str = "") -> str:
+    """`before`: earlier contents, oldest first; `after`: later ones, nearest first; `own`:
+    the memory's content."""
     parts = [_body(c) for c in before[-BEFORE:]]
     if before:
         parts += [_body(before[-1])] * (PREVIOUS_REPEAT - 1)
     parts += [_body(c) for c in after[:AFTER]]
-    return "\n".join(parts)
+    # The neighbours' text stays as it is: spaced, their words would outrank the memory's
+    # own (the one before is written three times).
+    return "\n".join(p for p in ("\n".join(parts), own_context(own)) if p)
 
 
 def refresh_around(row: Memory) -> None:
     """Recompute the context of `row` and of the neighbours whose window it falls in."""
     if row.task is None:
-        if row.context:
-            Memory.update(context="").where(Memory.id == row.id).execute()
+        if (text := own_context(row.content)) != row.context:
+            Memory.update(context=text).where(Memory.id == row.id).execute()
         return
     reach = max(BEFORE, AFTER) * 2
     key = (row.created_at, row.id)
@@ -58,7 +69,9 @@ def refresh_around(row: Memory) -> None:
     contents = [m.content for m in window]
     middle = len(earlier)
     for i in range(max(0, middle - AFTER), min(len(window), middle + BEFORE + 1)):
-        text = context_for(contents[max(0, i - BEFORE) : i], contents[i + 1 : i + 1 + AFTER])
+        text = context_for(
+            contents[max(0, i - BEFORE) : i], contents[i + 1 : i + 1 + AFTER], contents[i]
+        )
         if text != window[i].context:
             Memory.update(context=text).where(Memory.id == window[i].id).execute()
 
@@ -72,6 +85,8 @@ def refresh_task(task: str) -> None:
     )
     contents = [m.content for m in rows]
     for i, row in enumerate(rows):
-        text = context_for(contents[max(0, i - BEFORE) : i], contents[i + 1 : i + 1 + AFTER])
+        text = context_for(
+            contents[max(0, i - BEFORE) : i], contents[i + 1 : i + 1 + AFTER], contents[i]
+        )
         if text != row.context:
             Memory.update(context=text).where(Memory.id == row.id).execute()

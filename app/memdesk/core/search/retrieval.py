@@ -19,7 +19,7 @@ import peewee
 from memdesk.core import rules
 from memdesk.core.search import dates, decay, frequency, rare_first, scoped
 from memdesk.core.search.filters import Filters
-from memdesk.store import Memory
+from memdesk.store import Memory, unspaced
 from memdesk.store.fts import scope_token, status_token
 
 _WORD = re.compile(r"[^\W_]+")
@@ -73,8 +73,10 @@ MIN_PREFIX = 3  # letters of a word being typed before it is matched as a prefix
 
 
 def terms(text: str) -> list[str]:
-    """Distinct lowercase words, stopwords dropped (kept when nothing else is left)."""
-    words = list(dict.fromkeys(_WORD.findall(text.casefold())))
+    """Distinct lowercase words, stopwords dropped (kept when nothing else is left); a run of
+    Chinese, Japanese or Korean becomes its pairs of characters (see store/unspaced.py)."""
+    found = [part for w in _WORD.findall(text.casefold()) for part in unspaced.query_words(w)]
+    words = list(dict.fromkeys(found))
     kept = [w for w in words if w not in STOPWORDS] or words
     return kept[:MAX_TERMS]
 

@@ -90,7 +90,7 @@ class SyncWrites:
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
             elif row is None:
-                new.append({"uuid": take.id, "flag": take.flag, **take.columns})
+                new.append({"uuid": take.id, "flag": take.flag, **take.columns, **_own(take)})
                 pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
                 tasks.add(take.columns["task"])
             else:
@@ -98,6 +98,7 @@ class SyncWrites:
                 keep_version(row, SYSTEM, "sync", f"{why}, written by {take.columns['writer']}")
                 values = {
                     **take.columns,
+                    **_own(take),
                     "flag": _guarded(take, row.flag),
                 }  # an earlier doubt stays
                 Memory.update(**values).where(Memory.id == row.id).execute()
@@ -190,3 +191,8 @@ def _row_ids(uuids: set[str]) -> dict[str, int]:
 
 def _rows(uuids: list[str]) -> dict[str, Memory]:
     return {row.uuid: row for row in Memory.select().where(Memory.uuid.in_(among(uuids)))}
+
+
+def _own(take: Incoming) -> dict[str, str]:
+    """The derived context of a memory that came in (a task's is refreshed with its task)."""
+    return {"context": neighbours.own_context(take.columns["content"])}
