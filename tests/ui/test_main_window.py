@@ -515,6 +515,8 @@ def test_help_lists_every_keyboard_shortcut_and_undo_by_its_name(qtbot, window, 
         ("Tests run with pytest", "test", ["Tests"]),
         ("The test suite is testing deploys", "tests", ["test", "testing"]),
         ("deployed on Fridays", "deploy", ["deployed"]),
+        ("我们用pnpm安装依赖", "安装依赖", ["安装", "依赖"]),  # inside a run: no word edge
+        ("我们用pnpm安装依赖", "pnpm", ["pnpm"]),  # glued to it, found and marked alone
     ],
 )
 def test_highlight_marks_the_forms_search_matched(text, query, marked):

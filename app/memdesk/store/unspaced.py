@@ -31,6 +31,10 @@ _CHAR = re.compile(f"[{_CLASS}]")
 _RUN = re.compile(f"([{_CLASS}]+)")
 # The same characters for SQLite's GLOB, which compares code points in a [...] range.
 GLOB = f"*[{_CLASS}]*"
+# Where the index starts a word (not after a letter or digit, unless one of these), and the
+# rest of the word (letters and digits up to one of these).
+WORD_START = f"(?<![^\\W{_CLASS}])"
+WORD_REST = f"[^\\W{_CLASS}]*"
 
 
 def present(text: str) -> bool:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.search.retrieval import terms
+from memdesk.store.unspaced import WORD_REST, WORD_START
 from memdesk.ui.list.list_query import PAGE_SIZE, RELEVANCE
 from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
@@ -63,8 +64,14 @@ def _marking(query: str) -> re.Pattern[str] | None:
     if not words:
         return None
     # Search stems words (Porter): "test" finds "Tests" and "testing", so mark those too.
-    stems = sorted({_stem(w) for w in words}, key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, stems)) + r")\w*", re.IGNORECASE)
+    stems = sorted({_stem(w) for w in words if " " not in w}, key=len, reverse=True)
+    # A pair of Chinese, Japanese or Korean characters is found inside a run: no word edge.
+    pairs = sorted({w.replace(" ", "") for w in words if " " in w})
+    alternatives = (
+        [f"{WORD_START}(?:{'|'.join(map(re.escape, stems))}){WORD_REST}"] if stems else []
+    )
+    alternatives += map(re.escape, pairs)
+    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 class _HighlightDelegate(QStyledItemDelegate):
