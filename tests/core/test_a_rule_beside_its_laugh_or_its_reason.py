@@ -43,6 +43,11 @@ def _kept(message: str) -> list[str]:
             "data other teams rely on",
             "e2e",
         ),
+        # the reason after it is how things stand ("… I keep running" is no status report)
+        ("the api listens on 8088 btw, 8080 is something else I keep running", "8088"),
+        ("the staging db is on 6543, 5432 is the one I keep for another client", "6543"),
+        # "a failing test" is a kind of test, not a fault
+        ("please always start with a failing test when you fix a bug", "failing test"),
     ],
 )
 def test_the_rule_is_kept_beside_a_laugh_or_its_reason(message, word):
@@ -62,6 +67,8 @@ def test_the_rule_is_kept_beside_a_laugh_or_its_reason(message, word):
         "release 4.2 is out to the beta group, nothing broke so far",
         "every time the vendor updates the sdk, the build breaks for a day",
         "the nightly build uses the same flags as always, nothing changed",
+        "there's a failing test in CI since this morning",
+        "the deploy is running now, it keeps timing out",
     ],
 )
 def test_a_joke_or_a_report_with_its_story_is_not_kept(message):

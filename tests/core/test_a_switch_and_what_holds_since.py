@@ -25,6 +25,9 @@ def _stored(message: str) -> list[str]:
             "meilisearch",
         ),
         ("we got rid of moment ages ago, dates are all dayjs these days.", "moment", "dayjs"),
+        # what holds now joined by "and", or told first with the switch as its reason
+        ("we pulled redux out last year and it's zustand now", "redux", "zustand"),
+        ("logging is structlog, we got rid of loguru a while back", "loguru", "structlog"),
     ],
 )
 def test_a_switch_and_what_holds_since_are_kept_as_one(message, old, new):

@@ -243,7 +243,7 @@ def before_its_story(chunk: str) -> str:
     return ""
 
 
-_NOW_CLAUSE = re.compile(r",\s+(?=[^,;]*\b(?:now|these days|nowadays)\b)", _I)
+_NOW_CLAUSE = re.compile(r"(?:,\s+|\s+and\s+)(?=[^,;]*\b(?:now|these days|nowadays)\b)", _I)
 
 
 def after_the_switch(sentence: str) -> list[str]:
@@ -255,16 +255,25 @@ def after_the_switch(sentence: str) -> list[str]:
 
 
 def switch_and_what_holds(sentence: str) -> str:
-    """`sentence` when it tells a switch and, after it, how things are since ("we dropped
-    algolia last year, search is pagefind now"): the switch says what "now" replaced, so the
-    two are one statement and neither is a status of the moment; else ""."""
-    after = after_the_switch(sentence)
-    if not after or not holds_now(after[0]):
+    """`sentence` when it tells a switch and how things are since, after it ("we dropped
+    algolia last year, search is pagefind now") or before it ("it's SwiftData not Core Data,
+    we moved off Core Data last spring"): the switch says what "now" replaced, so the two are
+    one statement and neither is a status of the moment; else ""."""
+    holding = after_the_switch(sentence) or _before_the_switch(sentence)
+    if not holding or not holds_now(holding[0]):
         return ""
-    doubt = heard.not_a_statement(after[0])
+    doubt = heard.not_a_statement(holding[0])
     return (
         _MENDING_WORD.sub("", sentence) if doubt in (None, "how things are at the moment") else ""
     )
+
+
+def _before_the_switch(sentence: str) -> list[str]:
+    """What holds now when the switch is the clause after it, told as why; empty when the
+    sentence opens with the switch."""
+    switch = markers.SWITCHED.search(sentence)
+    cut = switch and sentence.rfind(", ", 0, switch.start())
+    return [sentence[:cut]] if cut and cut > 0 else []
 
 
 # the word that sets the agent right is not part of what holds: "nah, we ripped jest out …"
@@ -356,8 +365,9 @@ def keeps_failing_the_person(text: str) -> bool:
 
 
 # What a comma-clause after the statement tells that is not the statement's: how it goes wrong
-# otherwise ("…:5000, you need the vpn up or it just hangs"), how it came to be.
-_TAIL_OF_ITS_OWN = ("what is wrong now", "a past event")
+# otherwise ("…:5000, you need the vpn up or it just hangs"), how it came to be, how things
+# stand that make it so ("local postgres is on 5442, 5432 is the other db I keep running").
+_TAIL_OF_ITS_OWN = ("what is wrong now", "a past event", "how things are at the moment")
 _A_CLAUSE = 4  # words
 # a head that only opens a clause ("before we build anything, …") states nothing
 _OPENS_A_CLAUSE = re.compile(

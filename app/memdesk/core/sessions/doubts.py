@@ -264,11 +264,20 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
 
 
 def _after_the_switch(content: str) -> str:
-    """What `content` says holds since a switch it tells first ("we dropped moment last year,
-    everything goes through luxon now"): when the switch was is no doubt on what holds."""
+    """What `content` says holds since a switch it tells before ("we dropped moment last
+    year, everything goes through luxon now", "… and it's dayjs now") or after ("payments go
+    through Adyen, we migrated off Stripe in 2023"): when the switch was is no doubt on what
+    holds."""
     switch = markers.SWITCHED.search(content)
-    comma = content.find(",", switch.end()) if switch else -1
-    return content[comma + 1 :] if comma >= 0 else content
+    if switch is None:
+        return content
+    if (before := content.rfind(", ", 0, switch.start())) > 0:
+        return content[:before]
+    joined = _JOINED.search(content, switch.end())
+    return content[joined.end() :] if joined else content
+
+
+_JOINED = re.compile(r",|\band\b")
 
 
 def made_so_now(sentence: str, message_prose: str) -> bool:

@@ -118,7 +118,9 @@ MISBEHAVES = re.compile(
 # behaves, "always" and "every" tell how often the fault shows ("uploads over 10mb always fail
 # with 413"): only what makes it a rule keeps it ("must", "so keep …", "we …", "I always …").
 _FAULT_WORDS = (
-    r"fail|fails|failed|failing|break|breaks|broke|broken|crash|crashes|crashed|hang|hangs|"
+    # (not a kind of test: "always write a failing test first")
+    r"fail|fails|failed|(?<!\ba )failing|break|breaks|broke|broken|crash|crashes|crashed|hang|"
+    r"hangs|"
     # (not a pin: "a Raspberry Pi 4 stuck on python 3.11")
     r"freezes|stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|flaps?|flapping|flickers?|"
     r"stutters?|lags?|janky|glitch\w*|"
