@@ -237,3 +237,28 @@ def test_an_entry_written_with_line_breaks_reaches_agents_as_one_line(service):
     assert "\n## Standing" in service.identity()["text"]  # the person's text, as written
     brief = service.session_start("s1", actor=agent("claude-code"))["text"]
     assert "\n## Standing rules and facts\n- Always push" not in brief
+
+
+def test_the_same_proposal_sent_twice_is_one_inbox_item_and_one_line(service):
+    """An MCP tryout: an agent sent its profile twice while it waited (the answer only said
+    "proposed"); accepting both stacked the line twice in the profile every agent is given."""
+    for _ in range(2):
+        service.set_identity("Name: Ada. Role: backend engineer.", actor=agent("a1"))
+    [item] = [i for i in service.inbox() if i["type"] == "identity"]
+    service.accept([item["key"]])
+    assert service.identity()["text"] == "Name: Ada. Role: backend engineer."
+
+
+def test_an_agent_that_puts_its_proposal_right_leaves_one_item_its_latest(service):
+    service.set_identity("Drinks tea.", actor=agent("a1"))
+    service.set_identity("Drinks coffee.", actor=agent("a1"))
+    [item] = [i for i in service.inbox() if i["type"] == "identity"]
+    service.accept([item["key"]])
+    assert service.identity()["text"] == "Drinks coffee."
+
+
+def test_a_line_two_agents_propose_is_added_once(service):
+    service.set_identity("Name: Ada.", actor=agent("a1"))
+    service.set_identity("Name: Ada.\nRole: backend engineer.", actor=agent("a2"))
+    service.accept([i["key"] for i in service.inbox() if i["type"] == "identity"])
+    assert service.identity()["text"] == "Name: Ada.\nRole: backend engineer."

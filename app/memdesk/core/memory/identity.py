@@ -121,15 +121,36 @@ class Identity:
         proposed = None
         if not unchanged:
             _refuse_withheld(contents, rows, added)
-            proposed = self.proposing.propose(
-                pending,
-                kind=IDENTITY_PROPOSAL,
-                content=text,
-                why=f"{actor.agent} proposes this profile:\n{_changes(rows, text)}",
-                subject=json.dumps([r.uuid for r in rows]),
-                agent=actor.agent,
-            ).id
-        return {**self.identity(actor=actor), "proposed": proposed}
+            fields = {
+                "content": text,
+                "why": f"{actor.agent} proposes this profile:\n{_changes(rows, text)}",
+                "subject": json.dumps([r.uuid for r in rows]),
+            }
+            # An agent's profile waits as one item, its latest: sent again, or put right
+            # ("tea", then "coffee"), accepting each stacked their lines in the profile.
+            waiting = (
+                Proposal.select()
+                .where(
+                    (Proposal.kind == IDENTITY_PROPOSAL)
+                    & (Proposal.status == "pending")
+                    & (Proposal.agent == actor.agent)
+                )
+                .first()
+            )
+            if waiting is None:
+                waiting = self.proposing.propose(
+                    pending, kind=IDENTITY_PROPOSAL, agent=actor.agent, **fields
+                )
+            else:
+                self.proposing.replace(waiting, pending, **fields)
+            proposed = waiting.id
+        answer = {**self.identity(actor=actor), "proposed": proposed}
+        if proposed is not None:  # (an agent that saw only a number sent it again)
+            answer["waiting"] = (
+                "The profile is unchanged: your text waits in the person's Inbox until they "
+                "accept it. Sent again, it replaces what waits."
+            )
+        return answer
 
     def accept_proposal(self, proposal: Proposal, content: str | None, actor: Actor) -> None:
         """The person accepts an agent's proposed profile, onto the entries that agent saw."""
@@ -157,9 +178,12 @@ class Identity:
                 _refuse_withheld(contents, rows, added)
             else:
                 content = validate.profile_lines(content, field="content")
+            # a line another accepted proposal (or the person) added since is not added twice
+            since = {r.content for uuid, r in by_id.items() if uuid not in seen}
+            lines = (content or proposal.content).split("\n")
             self._write_identity(
                 rows,
-                content or proposal.content,
+                "\n".join(line for line in lines if line not in since),
                 actor,
                 pending,
                 reason=f"identity profile edited: {proposal.agent}'s proposal, accepted",

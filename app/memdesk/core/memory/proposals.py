@@ -42,6 +42,14 @@ class Proposals:
         pending.append(Change("inbox", "", None, "system"))
         return row
 
+    def replace(self, row: Proposal, pending: list[Change], **fields: Any) -> None:
+        """`row`, still waiting, made to say what its writer sends now, as of now."""
+        self.desk.touch_proposals([row.id])
+        for name, value in {**fields, "created_at": clock.now()}.items():
+            setattr(row, name, value)
+        row.save()
+        pending.append(Change("inbox", "", None, "system"))
+
     def set(self, row: Proposal, **fields: Any) -> None:
         with self.desk.write() as pending:
             self.desk.touch_proposals([row.id])
