@@ -12,6 +12,7 @@ import sys
 
 import anyio
 import jsonschema
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from memdesk.api.client import Client
@@ -445,3 +446,63 @@ def test_a_batch_a_bare_value_an_odd_id_and_no_json_are_answered(serve, db_path,
     assert "batches are not supported" in answers[1]["error"]["message"]
     assert answers[6]["error"]["code"] == -32700
     assert answers[7]["result"] == {}
+
+
+def test_a_stopped_memdesk_is_told_to_the_agent_once_not_waited_on_for_minutes(
+    sock_path, tmp_path, monkeypatch
+):
+    """An MCP tryout stopped `serve` (SIGSTOP): a search waited over 90 s with no answer and
+    nothing on stderr, each retry waiting its whole time again."""
+    import time
+
+    from memdesk.api import headless, mcp_bridge
+
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(sock_path)
+    mute.listen(8)  # takes connections, never answers
+    started = []
+    monkeypatch.setattr(headless, "start_serve", lambda *a: started.append(a))
+    backend = mcp_bridge.Backend(tmp_path / "m.db", sock_path)
+    backend.timeout = 0.3
+    began = time.monotonic()
+    try:
+        with pytest.raises(mcp_bridge.ToolError, match="did not answer"):
+            backend.call("memory.search", {"query": "pytest"})
+    finally:
+        mute.close()
+    assert time.monotonic() - began < 2
+    assert started == []  # nothing started beside the stopped one
+
+
+def test_a_write_memdesk_did_not_answer_in_time_is_not_sent_again(sock_path):
+    """Sent again after the client gave up, a slow write was done twice."""
+    from memdesk.api.client import OutcomeUnknown
+
+    heard = []
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(sock_path)
+    listener.listen(8)
+
+    def answer_the_greeting_only() -> None:
+        conn, _ = listener.accept()
+        with conn, conn.makefile("rb") as reader:
+            for line in reader:  # until the client closes
+                message = json.loads(line)
+                heard.append(message["method"])
+                if message["method"] == "system.hello":
+                    reply = {"jsonrpc": "2.0", "id": message["id"], "result": {"agent": "a"}}
+                    conn.sendall(json.dumps(reply).encode() + b"\n")
+
+    import threading
+
+    serving = threading.Thread(target=answer_the_greeting_only, daemon=True)
+    serving.start()
+    client = Client(socket_path=sock_path, agent="a", timeout=0.3)
+    try:
+        with pytest.raises(OutcomeUnknown, match="may or may not have been saved"):
+            client.call("memory.add", content="Deploys go out on Tuesdays.")
+    finally:
+        client.close()
+        serving.join(5)
+        listener.close()
+    assert heard.count("memory.add") == 1

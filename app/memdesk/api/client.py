@@ -64,13 +64,15 @@ class NoAnswer(ServerUnavailable):
 
 
 class OutcomeUnknown(MemdeskError):
-    """memdesk stopped while a write was in flight, without saying whether it was done."""
+    """memdesk stopped, or stopped answering, while a write was in flight, without saying
+    whether it was done."""
 
-    def __init__(self, method: str) -> None:
+    def __init__(self, method: str, what: str = "") -> None:
+        what = what or f"memdesk stopped while {method} was in flight"
         super().__init__(
             UNAVAILABLE,
-            f"memdesk stopped while {method} was in flight; it may or may not have been "
-            "saved. Look for it (memory.search or memory.list) before sending it again.",
+            f"{what}; it may or may not have been saved. Look for it (memory.search or "
+            "memory.list) before sending it again.",
             {"type": "outcome_unknown"},
         )
 
@@ -186,9 +188,10 @@ class Client:
                 return self._roundtrip(method, params)
             except TimeoutError:
                 self.close()  # the answer may still come; this connection is out of step
-                raise ServerUnavailable(
-                    f"memdesk did not answer {method} within {self.timeout:g} s"
-                ) from None
+                late = f"memdesk did not answer {method} within {self.timeout:g} s"
+                if method not in SAFE_TO_REPEAT:  # (sent again, a slow write was done twice)
+                    raise OutcomeUnknown(method, late) from None
+                raise NoAnswer(f"{late} (it may be stopped or hung)") from None
             except _Disconnected as lost:
                 goodbye = self._goodbye or self._unread_goodbye()
                 self.close()

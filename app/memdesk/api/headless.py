@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdesk.api import naming
-from memdesk.api.client import Client, ServerUnavailable
+from memdesk.api.client import Client, NoAnswer, ServerUnavailable
 
 if TYPE_CHECKING:
     import subprocess
@@ -70,6 +70,8 @@ def connect_starting_serve(
     for; one that exits 0 lost a race to another starter, which then serves."""
     try:
         return Client(socket_path=socket_path, agent=agent, timeout=timeout, role=role)
+    except NoAnswer:
+        raise  # one is there, stopped or hung: another would not start beside it
     except ServerUnavailable:
         server = start_serve(db, socket_path)
     deadline = time.monotonic() + wait_s

@@ -34,13 +34,14 @@ from mcp.types import (
 
 from memdesk import __version__
 from memdesk.api import headless, mcp_refused, mcp_tools, naming, projects, protocol
-from memdesk.api.client import Client, MemdeskError, ServerUnavailable
+from memdesk.api.client import Client, MemdeskError, NoAnswer, ServerUnavailable
 from memdesk.api.mcp_in_flight import MAX_IN_FLIGHT, Answering, InFlight
 
 logger = logging.getLogger(__name__)
 
 AGENT_ENV = "MEMDESK_AGENT"  # the name writes are attributed to (default "mcp")
 START_TIMEOUT_S = 15.0
+ANSWER_TIMEOUT_S = 30.0  # then the agent hears memdesk is stopped or hung, not nothing
 
 INSTRUCTIONS = """memdesk is the user's long-term memory, shared by all their agents and visible
 to them in a desktop app. Read it before work (memory op=context); write to it when you learn
@@ -90,12 +91,16 @@ class Backend:
         self.db = db
         self.socket_path = socket_path or naming.socket_path(db)
         self.agent = os.environ.get(AGENT_ENV) or "mcp"
+        self.timeout = ANSWER_TIMEOUT_S
         self._client: Client | None = None
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
         try:
             try:
                 return self._connected().call(method, **params)
+            except NoAnswer:
+                self.close()  # there but stopped or hung: another try only waits as long again
+                raise
             except ServerUnavailable:
                 # Gone and not back (killed, or closed with its window): nothing was done
                 # (the client repeats only what cannot be done twice), so start it and retry.
@@ -112,7 +117,7 @@ class Backend:
     def _connect(self) -> Client:
         try:
             return headless.connect_starting_serve(
-                self.db, self.socket_path, self.agent, wait_s=START_TIMEOUT_S
+                self.db, self.socket_path, self.agent, timeout=self.timeout, wait_s=START_TIMEOUT_S
             )
         except headless.StartFailed as exc:
             raise ToolError(str(exc)) from None
