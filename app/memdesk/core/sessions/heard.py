@@ -416,6 +416,11 @@ _REPORT_BACK = re.compile(
 )
 
 
+def tells_a_fault(text: str) -> bool:
+    """Whether `text` tells what is wrong now, whatever else it reads as first."""
+    return any(p.search(text) for p in (WRONG_NOW, MISBEHAVES, FAULT, WRONG_WAY, DIAGNOSED))
+
+
 def unquoted(text: str) -> str:
     """`text` without what it quotes: a word in quotes is mentioned, not used ("when I say
     'tonight' that's PT" is said for good; "drafts get the label 'not yet'" is a rule)."""
