@@ -342,3 +342,34 @@ def test_what_the_person_was_heard_saying_is_kept_from_the_keyboard_and_undone_a
     assert "Maybe the cache is redis" in {i["content"] for i in service.inbox()}  # not heard
     window.undo_stack.undo()  # every accept of the selection back, as one step
     assert {i["content"] for i in service.inbox() if i.get("heard")} == heard
+
+
+def test_the_selection_stays_on_its_item_while_agents_file_new_ones_above_it(
+    qtbot, service, window
+):
+    """A window tryout: the person clicked an item, an agent's new one came in at the top,
+    the selection stayed on the row number and A accepted an item they never picked."""
+    view = open_inbox(window)
+    picked = contents(view)[1]
+    view.select_row(1)
+    service.add("The VPN is on port 1194", confidence=0.3, actor=CURSOR)
+    settle(window)
+    assert [i["content"] for i in view.selected()] == [picked]
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert picked not in contents(view)
+    assert "The VPN is on port 1194" in contents(view)  # still waiting for the person
+    assert picked[:30] in window.statusBar().currentMessage()  # named, not "1 item"
+
+
+def test_an_item_decided_elsewhere_leaves_nothing_selected_for_the_keys(qtbot, service, window):
+    view = open_inbox(window)
+    picked = view._items[0]
+    view.select_row(0)
+    service.reject([picked["key"]])  # from the CLI, while the window shows it
+    settle(window)
+    assert view.selected() == []
+    waiting = contents(view)
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert contents(view) == waiting

@@ -152,16 +152,18 @@ class InboxView(QWidget):
         return self.show_combo.currentData()
 
     @Slot()
-    def reload(self) -> None:
-        """Fill the table again, keeping the selection on the same row number (the next
-        item after a decision)."""
+    def reload(self, *, after_decision: bool = False) -> None:
+        """Fill the table again. The selection stays on the items selected, wherever they
+        moved (an agent's new item at the top moved another under the person's A key), and
+        is cleared when they went; after the person's decision, the row of the item decided
+        holds the next one."""
         try:
             self._all = self._service.inbox(self.showing)
         except MemdeskError as exc:
             self._report(exc)
             return
         self._fill_from()
-        self._show_from()
+        self._show_from(after_decision=after_decision)
 
     def _fill_from(self) -> None:
         """Everyone, then each agent with items, most first; the one chosen stays chosen."""
@@ -178,8 +180,10 @@ class InboxView(QWidget):
         self.from_combo.blockSignals(False)
 
     @Slot()
-    def _show_from(self) -> None:
+    def _show_from(self, *, after_decision: bool = False) -> None:
         row = self.table.currentRow()
+        current = self._items[row]["key"] if 0 <= row < len(self._items) else None
+        kept = {item["key"] for item in self.selected()}
         chosen = self.from_combo.currentData()
         self._items = [
             i
@@ -201,9 +205,22 @@ class InboxView(QWidget):
                 if column == 1:
                     cell.setToolTip(tip(item["content"]))
                 self.table.setItem(number, column, cell)
-        if self._items:
+        if kept and not after_decision:
+            self._select_keys(kept, current)
+        elif self._items:
             self.select_row(min(max(row, 0), len(self._items) - 1))
         self._on_selection()
+
+    def _select_keys(self, keys: set[Any], current: Any) -> None:
+        flags = QItemSelectionModel.SelectionFlag
+        selection = self.table.selectionModel()
+        selection.clearSelection()
+        for number, item in enumerate(self._items):
+            if item["key"] in keys:
+                index = self.table.model().index(number, 0)
+                selection.select(index, flags.Select | flags.Rows)
+                if item["key"] == current:
+                    selection.setCurrentIndex(index, flags.NoUpdate)
 
     def select_row(self, row: int) -> None:
         # Not QTableView.selectRow: that toggles the row when a modifier key is held.
@@ -298,7 +315,7 @@ class InboxView(QWidget):
 
     def _decide(self, text: str, action: Callable[[], Any]) -> None:
         self._run(text, action)
-        self.reload()
+        self.reload(after_decision=True)
         self.decided.emit()
         self.table.setFocus()
 
@@ -322,4 +339,8 @@ class InboxView(QWidget):
 
 
 def _count(items: list[dict[str, Any]]) -> str:
-    return f"{len(items)} item{'s' if len(items) != 1 else ''}"
+    """The items decided, as the status bar names them: one by its words."""
+    if len(items) == 1:
+        words = first_line(items[0]["content"])
+        return f"“{words[:40]}{'…' if len(words) > 40 else ''}”"
+    return f"{len(items)} items"
