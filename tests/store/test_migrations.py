@@ -239,3 +239,32 @@ def test_a_fifo_given_as_the_database_is_refused_at_once(tmp_path):
     os.mkfifo(pipe)
     with pytest.raises(SchemaError, match="not a regular file"):
         open_database(pipe)
+
+
+def test_a_history_a_sync_numbered_twice_is_numbered_apart_and_reads_back(db_path, tmp_path):
+    """Before the sync fix, a store that took an edit over its own deletion held two
+    version 2s: its export did not import and no later backup restored."""
+    service = MemoryService.open(db_path)
+    memory = service.add("Prefers pytest.")
+    service.remove(memory["id"])
+    service.close()
+    with closing(sqlite3.connect(db_path)) as plain, plain:
+        # as the sync left it: the edit from elsewhere taken as version 2 over the deletion
+        plain.execute(
+            "INSERT INTO memory_version (memory_id, version, state, changed_by, changed_at, "
+            "change) SELECT memory_id, 2, json_set(state, '$.version', 2), 'system', "
+            "'2026-01-01T00:00:00Z', 'sync' FROM memory_version"
+        )
+        plain.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION - 1}")
+    service = MemoryService.open(db_path)
+    try:
+        versions = [v["version"] for v in service.history(memory["id"])]
+        assert versions == [1, 2, 3]  # the past apart, the memory after it
+        exported = service.export("json")
+    finally:
+        service.close()
+    other = MemoryService.open(tmp_path / "other.db")
+    try:
+        assert other.import_json(exported)["added"] == 1
+    finally:
+        other.close()

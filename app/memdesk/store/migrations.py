@@ -360,6 +360,33 @@ def _v19_unspaced_context(db: peewee.SqliteDatabase) -> None:
         db.execute_sql("UPDATE memory SET context = ? WHERE id = ?", (text, memory_id))
 
 
+def _v20_versions_apart(db: peewee.SqliteDatabase) -> None:
+    """Past versions numbered apart and below the memory's own: a sync took an edit from
+    elsewhere under the number of a change made here (deleted here, edited there: two
+    version 2s), and the store's export no longer imported, nor its backups restored. Each
+    such history is numbered again in the order it was kept, the memory next after it."""
+    tangled = db.execute_sql(
+        "SELECT memory_id FROM memory_version GROUP BY memory_id "
+        "HAVING count(*) != count(DISTINCT version) "
+        "UNION SELECT v.memory_id FROM memory_version v JOIN memory m ON m.id = v.memory_id "
+        "WHERE v.version >= m.version"
+    ).fetchall()
+    for (memory_id,) in tangled:
+        kept = db.execute_sql(
+            "SELECT id FROM memory_version WHERE memory_id = ? ORDER BY changed_at, id",
+            (memory_id,),
+        ).fetchall()
+        for number, (version_id,) in enumerate(kept, 1):
+            db.execute_sql(
+                "UPDATE memory_version SET version = ?, state = json_set(state, '$.version', ?) "
+                "WHERE id = ?",
+                (number, number, version_id),
+            )
+        db.execute_sql(
+            "UPDATE memory SET version = max(version, ?) WHERE id = ?", (len(kept) + 1, memory_id)
+        )
+
+
 # Append new steps; never edit or reorder a step that has shipped.
 MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v1_initial,
@@ -381,6 +408,7 @@ MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [
     _v17_counters_bounded,
     _v18_session_by_host,
     _v19_unspaced_context,
+    _v20_versions_apart,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

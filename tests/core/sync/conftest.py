@@ -98,6 +98,9 @@ def shared_state(service: MemoryService) -> dict[str, dict[str, Any]]:
     for memory in service.list_memories(status=None, limit=10_000):
         if memory["visibility"] != "shared" or memory["flag"]:
             continue
+        # every history numbered apart, below the memory: else its export never reads back
+        numbers = [v["version"] for v in service.history(memory["id"])]
+        assert numbers == sorted(set(numbers)), (memory["content"], numbers)
         state = {k: memory[k] for k in SHARED}
         state["links"] = sorted(
             (link["id"], link["relation"])

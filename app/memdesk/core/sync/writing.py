@@ -5,6 +5,8 @@ the profile (the rest still written)."""
 
 from __future__ import annotations
 
+import json
+
 from memdesk.core import clock
 from memdesk.core.actor import SYSTEM
 from memdesk.core.desk import Desk
@@ -18,7 +20,7 @@ from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import Unit
 from memdesk.core.sync.incoming import Incoming
 from memdesk.core.sync.local import LOCAL_RELATIONS
-from memdesk.store import Memory, among
+from memdesk.store import Memory, MemoryVersion, among
 from memdesk.store.bulk import insert_rows
 
 # The links a memory's file lists: to what this machine shares, not its inbox's hints.
@@ -85,7 +87,8 @@ class SyncWrites:
             if take.deleted:
                 if row is None or row.status == "deleted":
                     continue
-                keep_version(row, SYSTEM, "sync", f"deleted on {remote}")
+                if _numbered_apart(row, take):
+                    keep_version(row, SYSTEM, "sync", f"deleted on {remote}")
                 values = {"status": "deleted", **take.columns}
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
@@ -94,8 +97,9 @@ class SyncWrites:
                 pending.append(Change("created", take.id, take.columns["version"], SYSTEM.label))
                 tasks.add(take.columns["task"])
             else:
-                # Whose edit it is, not only "sync by system".
-                keep_version(row, SYSTEM, "sync", f"{why}, written by {take.columns['writer']}")
+                if _numbered_apart(row, take, take.columns["content"]):
+                    # Whose edit it is, not only "sync by system".
+                    keep_version(row, SYSTEM, "sync", f"{why}, written by {take.columns['writer']}")
                 values = {
                     **take.columns,
                     **_own(take),
@@ -196,3 +200,22 @@ def _rows(uuids: list[str]) -> dict[str, Memory]:
 def _own(take: Incoming) -> dict[str, str]:
     """The derived context of a memory that came in (a task's is refreshed with its task)."""
     return {"context": neighbours.own_context(take.columns["content"])}
+
+
+def _numbered_apart(row: Memory, take: Incoming, content: str | None = None) -> bool:
+    """Whether the state here is kept as a past version before `take` replaces it. Not when
+    this machine numbered a change of its own as the version coming in, and its words are
+    the same (deleted here, edited there; the same edit on both): kept, the history held two
+    version 2s, and neither the export nor any later backup could be read back. What the
+    change here was, the Inbox asks about."""
+    if row.version < take.columns["version"]:
+        return True
+    if content is None or content == row.content:
+        return False
+    last = (
+        MemoryVersion.select(MemoryVersion.state)
+        .where(MemoryVersion.memory == row.id)
+        .order_by(MemoryVersion.version.desc())
+        .first()
+    )
+    return last is None or json.loads(last.state).get("content") != row.content
