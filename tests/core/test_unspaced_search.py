@@ -77,10 +77,34 @@ def test_a_store_from_before_is_searchable_once_opened(db_path):
     with closing(sqlite3.connect(db_path)) as plain, plain:
         # as memdesk left it before step 19: no context for a memory outside a task
         plain.execute("UPDATE memory SET context = ''")
-        plain.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION - 1}")
+        before = migrations.MIGRATIONS.index(migrations._v19_unspaced_context)
+        plain.execute(f"PRAGMA user_version = {before}")
     service = MemoryService.open(db_path)
     try:
         assert _found(service, "依赖") == [CHINESE]
         assert service.check() == []
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "query"),
+    [
+        ("Der Ersatzschlüssel liegt im Außenlager", "Außenlager"),  # casefold made it "ss"
+        ("İstanbul ofisindeki yazıcı", "İstanbul"),  # lowered, İ split the word in two
+        ("Ｆｕｌｌｗｉｄｔｈ ＡＰＩ ｋｅｙ ｒｏｔａｔｉｏｎ", "API key"),  # full-width
+        ("ｶﾀｶﾅ半角のログはｼｽﾃﾑ文字コードで保存", "システム"),  # half-width katakana
+        ("The ﬁle server is in rack 4", "file"),  # a ligature pasted from a PDF
+        ("Die Pru\u0308fung la\u0308uft nachts", "Prüfung"),  # decomposed, as macOS pastes it
+    ],
+)
+def test_a_word_is_found_in_the_form_people_type_it(service, content, query):
+    service.add(content)
+    service.add("The release notes live in docs/releases.")
+    assert _found(service, query) == [content]
+
+
+def test_a_tag_in_chinese_is_found_whole(service):
+    """Split into pairs, a query no longer found the tag it named (a tag is held whole)."""
+    service.add("Use black to format", tags=["代码风格"])
+    assert _found(service, "代码风格") == ["Use black to format"]

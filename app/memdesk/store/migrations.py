@@ -349,15 +349,19 @@ def _v18_session_by_host(db: peewee.SqliteDatabase) -> None:
 
 def _v19_unspaced_context(db: peewee.SqliteDatabase) -> None:
     """Chinese, Japanese and Korean found by a word inside them: FTS5 had read a run of them
-    as one word, so "安装" or "pnpm" in "我们用pnpm安装依赖" found nothing. A memory holding
-    such text gets it with those characters apart after its derived context (a task's
-    neighbours' text), as core/search/neighbours.py writes it as of this step."""
-    rows = db.execute_sql(
-        "SELECT id, content, context FROM memory WHERE content GLOB ?", (unspaced.GLOB,)
-    ).fetchall()
-    for memory_id, content, context in rows:
-        text = "\n".join(p for p in (context, unspaced.spaced(content)) if p)
-        db.execute_sql("UPDATE memory SET context = ? WHERE id = ?", (text, memory_id))
+    as one word, so "安装" or "pnpm" in "我们用pnpm安装依赖" found nothing; full-width or
+    decomposed text was found by no word typed the usual way. A memory holding such text gets
+    it as the index can read it after its derived context (a task's neighbours' text), as
+    core/search/neighbours.py writes it as of this step."""
+    after = 0
+    while rows := db.execute_sql(  # a page at a time: a million texts at once fill memory
+        "SELECT id, content, context FROM memory WHERE id > ? ORDER BY id LIMIT 5000", (after,)
+    ).fetchall():
+        for memory_id, content, context in rows:
+            if own := unspaced.indexable(content):
+                text = "\n".join(p for p in (context, own) if p)
+                db.execute_sql("UPDATE memory SET context = ? WHERE id = ?", (text, memory_id))
+        after = rows[-1][0]
 
 
 def _v20_versions_apart(db: peewee.SqliteDatabase) -> None:

@@ -1,5 +1,5 @@
 """Text in scripts written without spaces between words (Chinese, Japanese) and in Korean
-(whose endings attach to the word: 배포는 is 배포 + 는).
+(whose endings attach to the word: 배포는 is 배포 + 는), and text in compatibility forms.
 
 FTS5's unicode61 tokenizer reads such a run as one token: in "我们用pnpm安装依赖" neither 安装
 nor even "pnpm" could be found. The index therefore also holds the text with each of these
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 
 RANGES = (
     ("\u3040", "\u30ff"),  # hiragana, katakana
@@ -29,8 +30,7 @@ RANGES = (
 _CLASS = "".join(f"{low}-{high}" for low, high in RANGES)
 _CHAR = re.compile(f"[{_CLASS}]")
 _RUN = re.compile(f"([{_CLASS}]+)")
-# The same characters for SQLite's GLOB, which compares code points in a [...] range.
-GLOB = f"*[{_CLASS}]*"
+_WORDS = re.compile(r"[^\W_]+")
 # Where the index starts a word (not after a letter or digit, unless one of these), and the
 # rest of the word (letters and digits up to one of these).
 WORD_START = f"(?<![^\\W{_CLASS}])"
@@ -39,6 +39,19 @@ WORD_REST = f"[^\\W{_CLASS}]*"
 
 def present(text: str) -> bool:
     return _CHAR.search(text) is not None
+
+
+def indexable(text: str) -> str:
+    """What the index holds beside `text` so that its words are found: the text with its
+    compatibility forms unified (full-width Ｐｎｐｍ, half-width ｶﾀｶﾅ, the ligature in "ﬁle",
+    a decomposed "é") and the characters of unspaced scripts apart; "" when FTS5 reads the
+    words of `text` as they are."""
+    normal = (
+        text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    )
+    if not present(normal) and _WORDS.findall(normal) == _WORDS.findall(text):
+        return ""
+    return spaced(normal)
 
 
 def spaced(text: str) -> str:
@@ -50,15 +63,16 @@ def spaced(text: str) -> str:
 
 
 def query_words(word: str) -> list[str]:
-    """A query word as the index holds it: a run of such characters becomes its overlapping
-    pairs, each two words apart as an FTS5 phrase ("安装依赖" → "安 装", "装 依", "依 赖"); a
-    single character stays one; letters and digits glued to a run are words of their own."""
+    """A query word as the index holds it: a run of such characters becomes itself and its
+    overlapping pairs, each two words apart as an FTS5 phrase ("安装依赖" → "安装依赖", "安 装",
+    "装 依", "依 赖"); letters and digits glued to a run are words of their own."""
     if not present(word):
         return [word]
     found: list[str] = []
     for part in _RUN.split(word):
         if present(part):
-            found += [" ".join(pair) for pair in itertools.pairwise(part)] or [part]
+            # the run itself too: a tag or a text that is just this run holds it whole
+            found += [part, *(" ".join(pair) for pair in itertools.pairwise(part))]
         elif part:
             found.append(part)
     return found

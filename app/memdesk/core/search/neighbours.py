@@ -27,9 +27,9 @@ def _body(content: str) -> str:
 
 
 def own_context(content: str) -> str:
-    """The context a memory outside any task has: its own text with the characters of
-    unspaced scripts apart, or nothing."""
-    return unspaced.spaced(content) if unspaced.present(content) else ""
+    """The context a memory outside any task has: its own text as the index can read its
+    words (`unspaced.indexable`), or nothing."""
+    return unspaced.indexable(content)
 
 
 def context_for(before: list[str], after: list[str], own: str = "") -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -75,10 +76,18 @@ MIN_PREFIX = 3  # letters of a word being typed before it is matched as a prefix
 def terms(text: str) -> list[str]:
     """Distinct lowercase words, stopwords dropped (kept when nothing else is left); a run of
     Chinese, Japanese or Korean becomes its pairs of characters (see store/unspaced.py)."""
-    found = [part for w in _WORD.findall(text.casefold()) for part in unspaced.query_words(w)]
+    found = [part for w in _WORD.findall(_folded(text)) for part in unspaced.query_words(w)]
     words = list(dict.fromkeys(found))
     kept = [w for w in words if w not in STOPWORDS] or words
     return kept[:MAX_TERMS]
+
+
+def _folded(text: str) -> str:
+    """`text` in the form and case the index reads: compatibility forms unified (full-width
+    Ｐｎｐｍ, half-width ｶﾀｶﾅ, the ligature in "ﬁle"; a decomposed "é" composed), lower case
+    as FTS5 folds it. Not casefold(): it turns ß into "ss" ("Außenlager" never found itself);
+    İ lowers to an i with a dot of its own, which split "İstanbul" in two."""
+    return unicodedata.normalize("NFKC", text).lower().replace("i\u0307", "i")
 
 
 def _quoted(words: list[str]) -> str:
@@ -145,7 +154,7 @@ def search(
     words = terms(text)
     if not words:
         return []
-    last = _WORD.findall(text.casefold())[-1:]
+    last = _WORD.findall(_folded(text))[-1:]
     if typing and last and len(last[0]) >= MIN_PREFIX and text[-1].isalnum() and last[0] in words:
         words = [w for w in words if w != last[0]] + [last[0] + frequency.PREFIX]
     return _ranked(words, filters, k, weights, dates.mentioned(text), narrowing=typing)
