@@ -138,3 +138,15 @@ def test_an_existing_file_is_replaced_only_when_the_person_says_so(
     dialog.action_button.click()
     assert target.read_text() == "keep me"
     assert not dialog.is_busy()
+
+
+def test_enter_exports_as_the_dialog_opens(qtbot, service, memories, tmp_path):
+    """A window tryout: focus started on Cancel, so Enter closed the dialog, nothing exported."""
+    target = tmp_path / "out.json"
+    dialog = _dialog(qtbot, service, target)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.path_edit
+    with qtbot.waitSignal(dialog.exported, timeout=5000):
+        qtbot.keyClick(dialog.path_edit, Qt.Key.Key_Return)
+    assert target.exists()

@@ -160,7 +160,7 @@ class Identity:
             if any(uuid not in by_id for uuid in seen):
                 raise VersionConflict(
                     "the identity profile changed since this was proposed; reject it and edit "
-                    "the profile (Ctrl+Shift+I) instead",
+                    "the profile yourself (Edit Identity, Ctrl+I; or `memdesk identity --set`)",
                     field="keys",
                 )
             rows = [by_id[u] for u in seen]
@@ -169,7 +169,7 @@ class Identity:
                 # person's own edit, or another proposal accepted in the same step)
                 raise VersionConflict(
                     "the identity profile changed since this was proposed; reject it and edit "
-                    "the profile (Ctrl+Shift+I) instead",
+                    "the profile yourself (Edit Identity, Ctrl+I; or `memdesk identity --set`)",
                     field="keys",
                 )
             if content is None:  # the agent's words, as a restored backup may have set them

@@ -85,6 +85,7 @@ class ExportDialog(TransferDialog):
         self.path_edit = QLineEdit(str(_default_path(".json")))
         self.path_edit.textChanged.connect(self._on_path_changed)
         self.choose_button = QPushButton("Choose…")
+        self.choose_button.setAutoDefault(False)  # Enter opened the file chooser, not the action
         self.choose_button.clicked.connect(self._on_choose_clicked)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
@@ -97,6 +98,9 @@ class ExportDialog(TransferDialog):
         form.addRow("Save to:", path_row)
         for button in self.format_buttons.values():
             button.toggled.connect(self._on_format_toggled)
+        # Focus left on Cancel, Enter closed the dialog with nothing exported and no word; on
+        # the path, Enter exports (the default button) and what is typed names the file.
+        self.path_edit.setFocus()
 
     def confirm_overwrite(self, path: Path) -> bool:
         return confirm(

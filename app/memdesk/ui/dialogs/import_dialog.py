@@ -64,6 +64,7 @@ class ImportDialog(TransferDialog):
         self.path_edit.setPlaceholderText("A JSON file exported from memdesk: type or paste a path")
         self.path_edit.installEventFilter(self)
         self.choose_button = QPushButton("Choose…")
+        self.choose_button.setAutoDefault(False)  # Enter opened the file chooser, not the action
         self.choose_button.clicked.connect(self._on_choose_clicked)
         self.summary = QLabel("Choose a file to see what it would add and change.")
         self.summary.setWordWrap(True)

@@ -128,7 +128,6 @@ class TransferDialog(HoldsAJob):
         self.action_button: QPushButton = self.buttons.addButton(
             action, QDialogButtonBox.ButtonRole.AcceptRole
         )
-        self.action_button.setDefault(True)
         self.buttons.accepted.connect(self._on_action_clicked)
         self.buttons.rejected.connect(self.reject)
 
@@ -137,6 +136,8 @@ class TransferDialog(HoldsAJob):
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
+        # made default once in the dialog: set before, Enter in a field clicked nothing
+        self.action_button.setDefault(True)
 
     # -- for subclasses ------------------------------------------------------------------
 
