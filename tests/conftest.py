@@ -40,6 +40,15 @@ def _projects_of_this_test(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMDESK_PROJECTS_FILE", str(tmp_path / "projects.json"))
 
 
+@pytest.fixture(autouse=True)
+def _an_open_edit_is_discarded_when_a_test_ends(monkeypatch):
+    """A window closed mid-edit asks whether to discard the edit: at a test's end, pytest-qt
+    closing it waited on that question for ever. (A test of the question sets its own.)"""
+    from memdesk.ui.main_window import MainWindow
+
+    monkeypatch.setattr(MainWindow, "_confirm_discard", lambda _self: True)
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "memdesk.db"

@@ -478,6 +478,10 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.hide()
             self.tray.still_serving()
             return
+        if self.detail.has_unsaved_edit() and not self._confirm_discard():
+            event.ignore()  # Ctrl+Q closed the window and the words typed were gone
+            self._quitting = False
+            return
         self.save_settings()
         self.sync.stop()  # one last sync, when sync is set up
         self.browser.search.finish()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 from superqt import QFlowLayout
 
 from memdesk.core.rules import KINDS, LAYER_NAMES
+from memdesk.ui.ask import confirm
 from memdesk.ui.detail.diff_dialog import DiffDialog
 
 BANNER_STYLE = (
@@ -74,7 +76,7 @@ class MemoryEditor(QWidget):
         self.tags.returnPressed.connect(self._on_save)
         self.project.returnPressed.connect(self._on_save)
         QShortcut(QKeySequence("Ctrl+S"), self, self._on_save)
-        QShortcut(QKeySequence("Escape"), self, self.cancelled.emit)
+        QShortcut(QKeySequence("Escape"), self, self._on_escape)
 
         form = QFormLayout()
         form.addRow("Tags", self.tags)
@@ -241,6 +243,17 @@ class MemoryEditor(QWidget):
 
     def has_unsaved_changes(self) -> bool:
         return bool(self._record) and bool(self.changes())
+
+    @Slot()
+    def _on_escape(self) -> None:
+        # pressed by mistake, it threw typed words away unasked (Cancel says what it does)
+        if not self.has_unsaved_changes() or confirm(
+            self,
+            "Unsaved edit",
+            "Discard your unsaved changes?",
+            QMessageBox.StandardButton.Discard,
+        ):
+            self.cancelled.emit()
 
     @Slot()
     def _on_take_theirs(self) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService, Step, VersionConflict
-from memdesk.ui.ask import warn
+from memdesk.ui.ask import confirm, warn
 from memdesk.ui.detail.diff_dialog import DiffDialog
 from memdesk.ui.detail.markdown_view import SafeBrowser, render_markdown
 
@@ -63,7 +63,7 @@ class IdentityEditor(QDialog):
         )
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.buttons.accepted.connect(self._on_save)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons.rejected.connect(super().reject)  # Cancel says it discards
         self.save_button.setToolTip("Save (Ctrl+Enter, Ctrl+S)")
         # Enter makes a new line in the text, so saving takes Ctrl (as the memory editor's);
         # the text box would take Ctrl+Enter for itself, so the keys are read before it.
@@ -85,6 +85,16 @@ class IdentityEditor(QDialog):
                 self._on_save()
             return True
         return super().eventFilter(watched, event)
+
+    def reject(self) -> None:
+        """Escape, or the title bar's close: what was typed is not thrown away unasked."""
+        if self.text.toPlainText() == self.before or confirm(
+            self,
+            "Unsaved profile",
+            "Discard your changes to the profile?",
+            QMessageBox.StandardButton.Discard,
+        ):
+            super().reject()
 
     def size_used(self) -> int:
         return len(self.text.toPlainText().strip())

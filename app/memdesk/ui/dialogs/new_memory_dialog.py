@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QVBoxLayout, QWidget
 
+from memdesk.ui.ask import confirm
 from memdesk.ui.detail.memory_editor import MemoryEditor
 
 
@@ -33,10 +34,17 @@ class NewMemoryDialog(QDialog):
         )
         self.editor.content.setPlaceholderText("What should be remembered?  (Ctrl+Enter saves)")
         self.editor.save_requested.connect(self._on_save)
-        self.editor.cancelled.connect(self.reject)
+        self.editor.cancelled.connect(super().reject)  # Cancel, or Escape and "Discard"
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.editor)
+
+    def reject(self) -> None:
+        """Closed by its title bar: what was typed is not thrown away unasked."""
+        if not self.editor.has_unsaved_changes() or confirm(
+            self, "Unsaved memory", "Discard this new memory?", QMessageBox.StandardButton.Discard
+        ):
+            super().reject()
 
     @Slot(dict)
     def _on_save(self, _changes: dict) -> None:
