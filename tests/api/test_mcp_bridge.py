@@ -163,6 +163,8 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
         out["bad_kind"] = await call("memory_write", action="add", content="y", kind="fakt")
         out["bad_op"] = await call("memory", op="delete")
         out["bad_type"] = await call("memory", op="search", query="pnpm", k="ten")
+        # a host sending null for each optional argument it leaves unused
+        out["nulls"] = await call("memory", op="search", query="pnpm", k=None, layer=None)
         return out
 
     out = anyio.run(_session_run, _bridge(db_path, sock_path), steps)
@@ -208,6 +210,7 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     assert "'fakt' is not allowed; use one of: fact, preference" in out["bad_kind"].content[0].text
     assert "use one of: search, context" in out["bad_op"].content[0].text
     assert "k must be an integer" in out["bad_type"].content[0].text
+    assert not out["nulls"].is_error, out["nulls"].content[0].text
 
 
 def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, sock_path, tmp_path):

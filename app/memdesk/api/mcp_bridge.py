@@ -200,7 +200,9 @@ def build_server(backend: Backend, project: str | None = None) -> Server:
         return ListToolsResult(tools=tools.definitions())
 
     async def call_tool(_ctx: Any, params: CallToolRequestParams) -> CallToolResult:
-        arguments = dict(params.arguments or {})
+        # null is "not given": many hosts send it for every optional argument left unused,
+        # and no argument here takes null as a value
+        arguments = {k: v for k, v in (params.arguments or {}).items() if v is not None}
         try:
             # The socket call blocks: off the event loop, so pings are still answered.
             result = await anyio.to_thread.run_sync(tools.call, params.name, arguments)

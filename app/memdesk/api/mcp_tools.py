@@ -57,10 +57,7 @@ SHORT = {
     "since": "created since: ISO time or ago (30m, 24h, 7d)",
     "changed_since": "changed since: as since",
     "content": "one fact, plain words",
-    "tags": "all must match when filtering",
     "limit": "default 20",
-    "layer": "L0 identity, L1 knowledge (default), L2 archive",
-    "kind": "default fact",
     "k": "how many (default 10)",
     "offset": "skip this many",
     "relation": "default related",
@@ -75,6 +72,19 @@ SHORT = {
     "task": "task name",
     "reason": "why (kept in history)",
     "visibility": "private: only you and the user",
+}
+# The same names, read as filters by one tool and as values by the other.
+SHORT_FOR = {
+    "op": {
+        "tags": "only memories with all of these",
+        "layer": "only this layer: L0 identity, L1 knowledge, L2 archive",
+        "kind": "only this kind",
+    },
+    "action": {
+        "tags": "labels",
+        "layer": "L1 (default); L0 is set_identity's, L2 archive's",
+        "kind": "default fact",
+    },
 }
 
 
@@ -140,7 +150,11 @@ def input_schema(
     for op in ops.values():
         for param in op.params:
             if param not in properties:
-                described = SHORT.get(param) or BY_NAME[op.method].params[method_param(op, param)]
+                described = (
+                    SHORT_FOR.get(switch, {}).get(param)
+                    or SHORT.get(param)
+                    or BY_NAME[op.method].params[method_param(op, param)]
+                )
                 properties[param] = {**TYPES[param], "description": described}
     return {
         "type": "object",
