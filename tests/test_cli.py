@@ -290,6 +290,7 @@ def test_what_a_tryout_found_the_cli_saying_wrong_it_says_right(run, tmp_path):
     assert f"the folder {tmp_path / 'no' / 'such'} does not exist" in err
     assert "partial" not in err
     assert "repeatable; each is added" in run("add", "--help", db=None)[1]
+    assert "tags become exactly these" in run("edit", "--help", db=None)[1]
 
 
 def test_a_database_from_a_newer_memdesk_is_a_one_line_error(run, db_path):

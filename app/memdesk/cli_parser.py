@@ -89,7 +89,11 @@ def parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
-    def filters(p: argparse.ArgumentParser, many_layers: bool = True) -> None:
+    def filters(
+        p: argparse.ArgumentParser,
+        many_layers: bool = True,
+        tags: str = "repeatable; all must match",
+    ) -> None:
         p.add_argument(
             "--layer",
             action="append",
@@ -101,21 +105,21 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--tag",
             action="append",
-            help="repeatable; all must match" if many_layers else "repeatable; each is added",
+            help=tags,
         )
 
     def dates(p: argparse.ArgumentParser) -> None:
         p.add_argument("--since", help="created at or after (ISO 8601 date or time)")
         p.add_argument("--until", help="created at or before (ISO 8601 date or time)")
 
-    def fields(p: argparse.ArgumentParser) -> None:
-        filters(p, many_layers=False)
+    def fields(p: argparse.ArgumentParser, tags: str) -> None:
+        filters(p, many_layers=False, tags=tags)
         p.add_argument("--kind", choices=rules.KINDS)
         p.add_argument("--importance", type=float, help="0..1")
 
     p = command("add", commands.add, "add a memory")
     p.add_argument("content", help="the text to remember ('-' reads standard input)")
-    fields(p)
+    fields(p, tags="repeatable; each is added")
     p.add_argument(
         "--no-dedup", action="store_true", help="add even if a near-identical memory exists"
     )
@@ -145,7 +149,8 @@ def parser() -> argparse.ArgumentParser:
     p = command("edit", commands.edit, "change a memory (the old state stays in its history)")
     p.add_argument("id")
     p.add_argument("--content", help="new text ('-' reads standard input)")
-    fields(p)
+    # (it said "each is added", and a tryout lost a tag: the list given is the tags there are)
+    fields(p, tags="repeatable; the memory's tags become exactly these")
     p.add_argument(
         "--expected-version",
         type=int,
