@@ -355,3 +355,25 @@ def test_an_edit_taken_over_a_deletion_here_leaves_one_number_per_version_and_re
     assert machines.run("c", lambda s: s.import_json(exported))["added"] == 1
     machines.sync("a", "b")  # this machine's next number goes out
     assert machines.shared("a") == machines.shared("b")
+
+
+@pytest.mark.parametrize("answer", ["reject", "accept"])
+def test_a_question_shows_the_other_machines_newest_words_and_the_answer_overwrites_nothing_unseen(
+    machines, both_edited, answer
+):
+    """A sync tryout: b edited again while a's question waited. a's Inbox still showed b's
+    first words and its sync said nothing; keeping a's words then went out over b's newest
+    edit, which nobody had seen, and the history held two version 3s."""
+    machines.run("b", lambda s: s.update(both_edited, content="Releases go out on Fridays."))
+    machines.sync("b")
+    assert machines.sync("a")[0]["conflicts"] == 1  # said again, not "took 0"
+    item = _sync_item(machines, "a")
+    assert item["content"] == "Releases go out on Fridays."
+    assert "{+Fridays.+}" in item["why"]
+    machines.run("a", lambda s: getattr(s, answer)([item["key"]]))
+    machines.sync("a", "b", "a")
+    words = "Releases go out on Mondays." if answer == "reject" else "Releases go out on Fridays."
+    assert _content(machines, "b", both_edited) == words
+    assert machines.shared("a") == machines.shared("b")  # each history numbered apart
+    for name in "ab":
+        assert not [i for i in machines.run(name, lambda s: s.inbox()) if i["type"] != "extract"]

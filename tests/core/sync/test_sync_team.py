@@ -533,7 +533,9 @@ def test_what_the_person_keeps_over_a_teammates_deletion_reaches_their_other_mac
     machines.run("ana2", lambda s: s.sync())
     result = machines.run("ana", lambda s: s.sync())
     assert "has not vouched" not in _refused(result)
-    assert machines.run("ana", lambda s: s.get(rule["id"]))["version"] == 2  # the kept one
+    kept = machines.run("ana2", lambda s: s.get(rule["id"]))
+    assert machines.run("ana", lambda s: s.get(rule["id"]))["version"] == kept["version"]
+    assert kept["status"] == "active"
 
 
 def test_a_teammate_hiding_the_persons_memory_from_agents_is_asked_not_applied(machines, tmp_path):

@@ -31,7 +31,7 @@ from memdesk.core.sync.merge import (
 )
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.writing import SyncWrites
-from memdesk.store import Proposal
+from memdesk.store import Memory, Proposal
 
 
 class SyncQuestions:
@@ -116,6 +116,20 @@ class SyncQuestions:
             # memory was no longer vouched for as this machine's in the team, and the person's
             # other machines refused it
             self.versions.save(row, {}, actor, pending, change="keep", reason=why)
+            past = self._remote_version(proposal.agent, row.uuid)
+            if row.version <= past:
+                # numbered past the remote's: at the same number, the other machine kept its
+                # own as a version 3 and took this one as version 3 too
+                row.version = past + 1
+                row.save(only=[Memory.version])
+
+    def _remote_version(self, remote_name: str | None, memory_id: str) -> int:
+        """The version the remote last held of a memory, a deletion's too (0: not held there,
+        or not readable)."""
+        try:
+            return int(self._synced_state(remote_name, memory_id).columns["version"])
+        except MemdeskError:
+            return 0
 
     def _synced_state(self, remote_name: str | None, memory_id: str) -> Incoming:
         config = sync_config.load(self.desk.path)

@@ -101,10 +101,15 @@ def merge(
                     # the person has yet to decide the words: what else the remote changed
                     # meanwhile (another machine's tags) comes now, or the decision lost it
                     theirs = remote.load(memory_id)
-                    beside = _theirs_beside(base.load(memory_id), mine.fields(), theirs.fields())
+                    agreed = base.load(memory_id)
+                    beside = _theirs_beside(agreed, mine.fields(), theirs.fields())
                     if beside is not None:
                         out.take.append(beside)
                         out.merged.add(memory_id)
+                    if _reworded(agreed.fields(), theirs.fields()):
+                        # asked again with their newest words: left showing the first, the
+                        # person's "keep mine" went out over an edit nobody had seen
+                        out.conflicts.append(Conflict(DISAGREE, memory_id, beside or mine, theirs))
             continue
         assert mine is not None
         if r == b:
@@ -218,6 +223,13 @@ def _theirs_beside(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
     fields["version"] = max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1
     fields.pop("id", None)
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
+
+
+def _reworded(before: dict, after: dict) -> bool:
+    """Whether `after` has other words than `before`, or is deleted where it was not."""
+    return before.get("content") != after.get("content") or ("deleted" in before) != (
+        "deleted" in after
+    )
 
 
 def _version(fields: dict) -> int:
