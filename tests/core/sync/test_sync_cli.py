@@ -8,14 +8,18 @@ import shutil
 
 def test_two_machines_sync_in_four_commands(run, tmp_path):
     remote = tmp_path / "shared" / "memories.git"
+    remote.parent.mkdir()  # the shared folder, a disk or a share
     laptop, desktop = tmp_path / "laptop.db", tmp_path / "desktop.db"
     assert run("add", "The VPN config is in ~/vpn.", db=laptop)[0] == 0
     code, out, err = run("sync", "init", str(remote), db=laptop)
     assert (code, err) == (0, "")
     assert f"origin: {remote}" in out
+    assert f"made a new empty repository at {remote}" in out
     code, out, _ = run("sync", db=laptop)
     assert (code, out.strip()) == (0, "origin: sent 1, took 0")
-    assert run("sync", "init", str(remote), db=desktop)[0] == 0
+    code, out, _ = run("sync", "init", str(remote), db=desktop)
+    assert code == 0
+    assert "made a new" not in out  # joined the laptop's
     code, out, _ = run("sync", db=desktop)
     assert (code, out.strip()) == (0, "origin: sent 0, took 1")
     code, out, _ = run("search", "VPN", db=desktop)
@@ -100,7 +104,7 @@ def test_sync_remove_stops_syncing_and_keeps_everything(run, tmp_path):
 def test_making_a_synced_memory_private_says_the_shared_version_stays_out_there(run, tmp_path):
     """#34 item 4: the last shared version stays in the remote and on the other machines;
     nothing said so."""
-    remote = tmp_path / "shared" / "memories.git"
+    remote = tmp_path / "memories.git"
     code, out, _ = run("--json", "add", "My salary review is in March")
     memory = json.loads(out)["id"]
     assert run("sync", "init", str(remote))[0] == 0
@@ -113,7 +117,7 @@ def test_making_a_synced_memory_private_says_the_shared_version_stays_out_there(
 
 
 def test_a_dry_run_says_what_a_sync_would_do_and_changes_nothing(run, tmp_path):
-    remote = tmp_path / "shared" / "memories.git"
+    remote = tmp_path / "memories.git"
     laptop, desktop = tmp_path / "laptop.db", tmp_path / "desktop.db"
     for words in ("The VPN config is in ~/vpn.", "Staging is at stage.acme.io."):
         assert run("add", words, db=laptop)[0] == 0
@@ -123,10 +127,25 @@ def test_a_dry_run_says_what_a_sync_would_do_and_changes_nothing(run, tmp_path):
     code, out, _ = run("sync", "--dry-run", db=laptop)
     assert "would send 2" in out  # nothing went out the first time
     assert run("sync", db=laptop)[0] == 0
-    assert run("sync", "init", str(remote), db=desktop)[0] == 0
+    code, out, _ = run("sync", "init", str(remote), db=desktop)
+    assert code == 0
+    assert "made a new" not in out  # joined the laptop's
     code, out, _ = run("--json", "sync", "--dry-run", db=desktop)
     [preview] = json.loads(out)["remotes"]
     assert (preview["taken"], preview["dry_run"]) == (2, True)
     assert "VPN" not in run("search", "VPN", db=desktop)[1]  # still nothing taken
     code, out, _ = run("sync", "status", db=desktop)
     assert "never synced" in out
+
+
+def test_a_typo_in_a_folder_makes_no_remote_of_its_own(run, tmp_path):
+    """A sync tryout: `sync init /tmp/shraed/memories.git` made the folder and a new remote,
+    and that machine synced alone from then on, told nothing."""
+    (tmp_path / "shared").mkdir()
+    typo = tmp_path / "shraed" / "memories.git"
+    code, _, err = run("sync", "init", str(typo))
+    assert code == 2
+    assert f"no folder {typo.parent}" in err
+    assert "typo" in err
+    assert not typo.parent.exists()
+    assert run("sync", "status")[1].startswith("sync is not set up")

@@ -976,3 +976,63 @@ def test_a_file_url_is_checked_where_git_opens_it(machines, tmp_path):
     encoded += machines.remote.name[1:]
     assert local_remote.refusal(encoded) is not None
     assert "which is not a file" in local_remote.refusal(encoded)
+
+
+def test_a_broken_file_holds_its_memory_until_changed_here_then_this_version_mends_it(machines):
+    """A sync tryout: a typo made by hand in a memory's front matter on the git host; the
+    person's later edit on a machine was held, unsent, with no word but in --json."""
+    memory = machines.run("a", lambda s: s.add("Database is MySQL 8."))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    [(path, text)] = [(n, t) for n, t in machines.tree().items() if memory["id"] in n]
+    machines.push_files({path: text.replace("version: 1", 'version: "4a"')})
+    [refused] = machines.sync("b")[0]["refused"]
+    assert "field version" in refused
+    assert "change the memory here" in refused
+    for _ in range(2):  # said at every sync, with nothing else to do or something
+        again = machines.sync("b")[0]
+        assert memory["id"][:8] in " ".join(again["refused"] + again["notices"])
+        machines.run("b", lambda s: s.add("Queues are SQS."))
+    assert 'version: "4a"' in machines.tree()[path]  # unchanged here: the file is left alone
+    machines.run("b", lambda s: s.update(memory["id"], content="Database is MySQL 8.4."))
+    machines.sync("b")
+    [mended] = [t for n, t in machines.tree().items() if memory["id"] in n]
+    assert "MySQL 8.4" in mended
+    machines.sync("a")
+    assert machines.run("a", lambda s: s.get(memory["id"]))["content"] == "Database is MySQL 8.4."
+    assert not machines.sync("b")[0]["notices"]
+    assert machines.shared("a") == machines.shared("b")
+
+
+@pytest.mark.parametrize("hosts_files", [False, True])
+def test_a_projects_repository_is_refused_as_a_remote_and_nothing_is_pushed(
+    machines, tmp_path, hosts_files
+):
+    """A sync tryout: `sync init` took a code repository (README.md, src/app.py) and the next
+    sync pushed "My salary is 95k" into its history. What a git host puts in a new repository
+    (a licence, .gitignore) does not make it a project's."""
+    work = tmp_path / "proj"
+    git = ["git", "-C", str(work), "-c", "user.name=x", "-c", "user.email=x@x"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    (work / "README.md").write_text("# My project\n")
+    (work / "LICENSE").write_text("MIT\n")
+    if not hosts_files:
+        (work / "src").mkdir()
+        (work / "src" / "app.py").write_text("print(1)\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    bare = tmp_path / "proj.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    machines.run("a", lambda s: s.add("My salary is 95k."))
+    if hosts_files:
+        machines.run("a", lambda s: s.sync_init(str(bare)))
+        assert machines.run("a", lambda s: s.sync()["remotes"][0]["sent"]) == 1
+        return
+    with pytest.raises(ValidationError, match=r"src/app\.py.*project's repository"):
+        machines.run("a", lambda s: s.sync_init(str(bare)))
+    assert machines.run("a", lambda s: s.sync_status()["remotes"]) == []
+    listed = subprocess.run(
+        ["git", "--git-dir", str(bare), "ls-tree", "-r", "--name-only", "main"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    assert listed == ["LICENSE", "README.md", "src/app.py"]

@@ -10,7 +10,7 @@ from typing import Any
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
 from memdesk.core.rules import JUDGING
-from memdesk.core.sync import moved, writers
+from memdesk.core.sync import mending, moved, writers
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked_all
@@ -32,6 +32,7 @@ class Arrivals:
     waiting: set[str] = field(default_factory=set)
     older: dict[str, str] = field(default_factory=dict)
     unsigned: set[str] = field(default_factory=set)
+    unreadable: set[str] = field(default_factory=set)  # a broken file, a link, far too big
     met: set[str] = field(default_factory=set)  # writers of identity lines that wait
 
 
@@ -57,7 +58,7 @@ def checked_changes(
     person may have edited the file by hand, or someone else can write that remote. Nor
     does a remote take a memory back to a version older than the one it held at the last
     sync (`base`): this machine's version is sent."""
-    out = Arrivals(refused=dict(theirs.refused))
+    out = Arrivals(refused=dict(theirs.refused), unreadable=set(theirs.refused) - theirs.deferred)
     incoming, refused, older = out.incoming, out.refused, out.older
     own = moved.is_own(remote)
     base.prefetch(ids & base.ids)  # in one read, not one git call per file
@@ -67,7 +68,9 @@ def checked_changes(
     for memory_id, found in checked_all([theirs.load(i) for i in sorted(ids)]).items():
         where = theirs.paths.get(memory_id, IDENTITY)
         if isinstance(found, MemdeskError):
-            refused[memory_id] = f"{where}: field {found.field}: {found.message}"
+            mend = f"; {mending.MEND}" if memory_id in held else ""
+            refused[memory_id] = f"{where}: field {found.field}: {found.message}{mend}"
+            out.unreadable.add(memory_id)
             continue
         if not found.deleted and not remote.takes(
             found.columns["project"], found.columns["layer"], excluded

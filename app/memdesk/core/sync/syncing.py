@@ -26,7 +26,16 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
-from memdesk.core.sync import announced, arriving, git, moved, vouching, writers
+from memdesk.core.sync import (
+    announced,
+    arriving,
+    git,
+    joining,
+    mending,
+    moved,
+    vouching,
+    writers,
+)
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
@@ -85,19 +94,20 @@ class Sync:
                 "team's projects it takes (--project)",
                 field="projects",
             )
-        _bare_repository_at(remote.url, remote.branch)
+        made = joining.made_if_absent(remote.url, remote.branch)
         sync_config.private_folder(self.desk.path)
         mirror_path = sync_config.mirror_path(self.desk.path, remote)
         shutil.rmtree(mirror_path, ignore_errors=True)  # a failed earlier init's leftovers
         try:
             mirror = git.Mirror.create(mirror_path, remote.url, remote.branch)
-            mirror.fetch()
+            joining.check_only_ours(mirror, remote.url, mirror.fetch())
         except MemdeskError:
             shutil.rmtree(mirror_path, ignore_errors=True)
             raise
         config.remotes.append(remote)
         sync_config.save(self.desk.path, config)
-        return self.sync_status(actor=actor)
+        status = self.sync_status(actor=actor)
+        return status | {"created": made is not None} | ({"notice": made} if made else {})
 
     def sync(
         self,
@@ -295,6 +305,12 @@ class Sync:
         )
         waiting |= theirs.deferred
         still = was_held - again
+        broken_before = last.get("broken", {})
+        if mended := mending.mended(broken_before, still, local):
+            still -= mended
+            for memory_id in mended:
+                refused.pop(memory_id, None)
+            base_side = mending.sent_over(base_side, remote_side, mended)
         if taken_now := (again - shared_again) & incoming.keys():
             # never taken here: the state both sides last agreed on is this machine's
             agreed = {i: local[i].digest if i in local else None for i in taken_now}
@@ -329,7 +345,8 @@ class Sync:
             told += writers.meet_kept(
                 self.desk.path, config, met | set(teams) | arrived.met, joining=last_base is None
             )
-        told = moved.notices(teams, config) + told
+        broken = mending.broken(arrived.unreadable, broken_before, still, local)
+        told = moved.notices(teams, config) + told + mending.notices(broken, refused, remote.name)
         vouched_now, vouched = announced.vouchers(
             mirror, theirs, remote, config, moved.of_machines(teams, config)
         )
@@ -357,6 +374,7 @@ class Sync:
             # held while this machine kept them to itself: compared afresh once shared again
             "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
             "waiting": sorted(waiting),
+            "broken": broken,
             "commit": commit,
             "notices": told,
         }
@@ -449,16 +467,6 @@ def _only_one(lock_path: Path) -> Iterator[None]:
         except BlockingIOError:
             raise Busy("a sync of this database with that remote is running; wait for it") from None
         yield
-
-
-def _bare_repository_at(url: str, branch: str) -> None:
-    """A local path that does not exist yet becomes an empty bare repository."""
-    if "://" in url or ":" in url.split("/")[0] or Path(url).exists():
-        return
-    if not git.available():
-        raise git.SyncFailed("git is not installed; sync keeps memories in a git repository")
-    Path(url).parent.mkdir(parents=True, exist_ok=True)
-    git.create_bare(Path(url), branch)
 
 
 def _held_here(ids: set[str]) -> set[str]:
