@@ -162,6 +162,36 @@ def test_a_project_moved_to_a_team_remote_is_announced_to_the_persons_other_mach
     assert own["notices"] == []  # a knows: it syncs acme with the team itself
 
 
+def test_the_join_command_a_team_note_prints_works_as_pasted_and_is_said_once(
+    machines, tmp_path, run
+):
+    """A sync tryout: pasted beside origin, the note's command failed ("name the remote"),
+    and a new machine was told it twice, once for each machine that announced it."""
+    team = tmp_path / "team.git"
+    machines.run("a", lambda s: s.add("acme deploys with Argo CD.", project="acme"))
+    for name in ("a", "b", "c"):
+        machines.run(name, lambda s, n=name: s.sync_init(str(machines.remote), writer=f"ana@{n}"))
+    machines.sync("a", "b")
+    for name in ("a", "b"):
+        machines.run(name, lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+        machines.run(name, lambda s: s.sync())
+    for name in ("a", "b"):
+        machines.run("c", lambda s, n=name: s.sync_trust(f"ana@{n}"))
+    [said] = machines.sync("c")[0]["notices"]
+    command = said.split("Join it: ", 1)[1]
+    code, _, err = run(*command.split()[1:], db=machines.root / "c.db")
+    assert (code, err) == (0, "")
+    remotes = machines.run("c", lambda s: s.sync_status()["remotes"])
+    assert [(r["name"], r["projects"]) for r in remotes] == [("origin", None), ("acme", ["acme"])]
+    assert machines.sync("c")[0]["notices"] == []
+
+
+def test_a_second_remote_without_a_name_says_which_name_is_taken(machines, tmp_path):
+    machines.init("a")
+    with pytest.raises(ValidationError, match="'origin' is already set up; name this one"):
+        machines.run("a", lambda s: s.sync_init(str(tmp_path / "t.git"), projects=["p1", "p2"]))
+
+
 @pytest.mark.parametrize(
     "crafted",
     [

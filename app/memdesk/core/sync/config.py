@@ -194,21 +194,40 @@ def checked_remote(
         raise ValidationError(
             "branch must be a plain branch name (letters, digits, . _ / -)", field="branch"
         )
-    name = name or ("origin" if not config.remotes else None)
+    taken = {r.name for r in config.remotes}
+    if name is None:
+        name = _unnamed(projects, taken)
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValidationError(
-            "name the remote (--name): letters, digits, . _ -, up to 40 characters; the "
-            "first remote is called origin unless named",
+            "name the remote (--name): letters, digits, . _ -, up to 40 characters",
             field="name",
         )
-    if any(r.name == name for r in config.remotes):
-        raise ValidationError(f"a sync remote named {name!r} is already set up", field="name")
+    if name in taken:
+        raise ValidationError(
+            f"a sync remote named {name!r} is already set up; name this one otherwise "
+            "(--name NAME), or `memdesk sync remove` that one first",
+            field="name",
+        )
     chosen = None
     if projects:
         if not isinstance(projects, list):
             raise ValidationError("projects must be a list of project names", field="projects")
         chosen = sorted({validate.name(p, "projects") for p in projects})
     return Remote(name=name, url=_absolute(url.strip()), branch=branch, projects=chosen)
+
+
+def _unnamed(projects: Any, taken: set[str]) -> Any:
+    """A remote's name when none is given: origin, else a team remote's one project (the
+    command a team note prints then works as pasted: it failed beside origin)."""
+    if "origin" not in taken:
+        return "origin"
+    if isinstance(projects, list) and len(projects) == 1 and isinstance(projects[0], str):
+        return projects[0]
+    raise ValidationError(
+        "a sync remote named 'origin' is already set up; name this one (--name NAME: "
+        "letters, digits, . _ -, up to 40 characters)",
+        field="name",
+    )
 
 
 # git's "<transport>::<address>": a remote helper runs the transfer (ext:: a command)

@@ -65,7 +65,7 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
     person's machine is not followed, and its address not repeated: anyone who can push to
     the remote had memdesk print the command that sent a project to their repository."""
     here = {p for r in config.remotes if r.projects is not None for p in r.projects}
-    said = []
+    said, told = [], set()
     for writer, projects in sorted(announcements.items()):
         if writer == config.writer:
             continue
@@ -77,7 +77,8 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
             )
             continue
         for project, url in sorted(projects.items()):
-            if project not in here:
+            if project not in here and (project, url) not in told:
+                told.add((project, url))  # once, however many machines say so
                 said.append(
                     f"project {project} syncs through a team remote on {writer} ({url}), not "
                     f"through this one: its changes there do not reach this machine. Join it: "
