@@ -76,6 +76,7 @@ def test_a_project_kept_local_goes_nowhere(machines, run):
     code, out, _ = run("sync", "local", "secret-client", db=machines.root / "a.db")
     assert code == 0
     assert "kept on this machine only: secret-client" in out
+    assert "no memory has project 'secret-client' yet" in out  # new: a word on its spelling
 
     def write(svc):
         svc.add("The client's codename is BLUEJAY.", project="secret-client")
@@ -89,6 +90,21 @@ def test_a_project_kept_local_goes_nowhere(machines, run):
     run("sync", "local", "secret-client", "--shared", db=machines.root / "a.db")
     machines.sync("a")
     assert "BLUEJAY" in "\n".join(machines.tree().values())
+
+
+def test_a_project_spelt_otherwise_is_refused_as_kept_local(machines, run):
+    """A sync tryout: `sync local SecretProj` was taken for project secretproj, and the next
+    sync sent its codename out."""
+    machines.init("a")
+    machines.run("a", lambda s: s.add("Codename BLUEJAY.", project="secretproj"))
+    machines.run("a", lambda s: s.add("Builds take four minutes.", project="web"))
+    code, _, err = run("sync", "local", "SecretProj", db=machines.root / "a.db")
+    assert code == 2
+    assert "'secretproj' is here" in err
+    code, out, _ = run("sync", "local", "wbe", db=machines.root / "a.db")
+    assert "did you mean 'web'?" in out
+    machines.sync("a")
+    assert "BLUEJAY" in "\n".join(machines.tree().values())  # as the person left it: shared
 
 
 def test_a_remote_that_fails_does_not_keep_the_others_from_syncing(machines, tmp_path, run):

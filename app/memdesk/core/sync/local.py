@@ -8,12 +8,14 @@ once the repository knows it; one it never knew stays here.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections import defaultdict
 from typing import Any
 
 from memdesk.core import validate
+from memdesk.core.errors import ValidationError
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit, record_unit, tombstone_unit
 from memdesk.store import Forgotten, Memory
@@ -141,3 +143,21 @@ def _forgotten(known: set[str]) -> dict[str, Unit]:
         ).tuples()
         if memory_id in known
     }
+
+
+def kept_local_notice(name: str) -> str | None:
+    """What keeping project `name` local should say when no memory has it: a project spelt
+    otherwise (`SecretProj` for `secretproj`) is refused, as its memories would still go out;
+    a new one is kept from its first memory on, with a word to check its spelling."""
+    projects = [p for (p,) in Memory.select(Memory.project).distinct().tuples() if p]
+    if name in projects:
+        return None
+    if same := [p for p in projects if p.casefold() == name.casefold()]:
+        raise ValidationError(
+            f"no memory has project {name!r}; project names match exactly, and "
+            f"{same[0]!r} is here: keep that one local (`memdesk sync local {same[0]}`)",
+            field="project",
+        )
+    close = difflib.get_close_matches(name, projects, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else "; check its spelling"
+    return f"no memory has project {name!r} yet: it is kept local from its first memory on{hint}"

@@ -41,7 +41,7 @@ from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked
-from memdesk.core.sync.local import render, state
+from memdesk.core.sync.local import kept_local_notice, render, state
 from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
@@ -173,10 +173,11 @@ class Sync:
         name = validate.name(project, "project")
         if name is None:
             raise ValidationError("name the project to keep on this machine", field="project")
+        said = kept_local_notice(name) if local else None
         config = sync_config.load(self.desk.path)
         config.local = sorted(set(config.local) | {name} if local else set(config.local) - {name})
         sync_config.save(self.desk.path, config)
-        return self.sync_status(actor=actor)
+        return self.sync_status(actor=actor) | ({"notice": said} if said else {})
 
     def sync_status(self, *, actor: Actor = USER) -> dict[str, Any]:
         rules.check_person(actor, "see the sync set-up", field="remote", or_memdesk=True)
