@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import textwrap
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -347,9 +348,17 @@ def _inbox(result: Any) -> str:
     # read as the person's (red team 38)
     return "\n".join(
         f"{i['key']:<45} {i['type']:<8} x{i['support']}  {one_line(i['content'], 60)}\n"
-        f"{'':<45} {_from(i)}{one_line(i['reason'] or i['why'], 70)}"
+        f"{'':<45} {_from(i)}{_why_line(i)}"
         for i in result
     )
+
+
+def _why_line(item: dict[str, Any]) -> str:
+    """Why an item waits; a sync item's whole, for its last sentence says what accepting and
+    rejecting do (cut at 70 characters, a tryout took the other machine's version unknowing)."""
+    if item["type"].startswith("sync_") and not item["reason"]:
+        return textwrap.fill(one_line(item["why"], 2_000), width=100, subsequent_indent=" " * 50)
+    return one_line(item["reason"] or item["why"], 70)
 
 
 def _from(item: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ applied as it is made, so quitting half-way keeps what was decided.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,17 @@ from memdesk.core.display import visible
 KEYS = "[y] keep  [n] drop  [e] edit, then keep  [s] skip  [q] quit"
 _ANSWERS = {"y": "keep", "k": "keep", "n": "drop", "d": "drop", "e": "edit", "s": "skip"}
 _QUIT = {"q", "quit"}
+# A sync item's keys say what each does: "[y] keep" took the other machine's version, which
+# a tryout read as keeping this one's.
+_SYNC_KEYS = {
+    "sync_disagree": "[y] take {remote}'s version  [n] keep this machine's  "
+    "[e] edit, then keep  [s] skip  [q] quit",
+    "sync_deleted_there": "[y] delete it here too  [n] keep it  [s] skip  [q] quit",
+    "sync_deleted_here": "[y] delete it again  [n] keep it  [s] skip  [q] quit",
+    "sync_deleted_by_team": "[y] delete it here too  [n] keep it  [s] skip  [q] quit",
+}
+_SAID = {"keep": "  kept", "drop": "  dropped"}
+_SYNC_SAID = {"keep": "  done", "drop": "  kept this machine's"}
 
 
 def ask(
@@ -29,11 +41,16 @@ def ask(
     left waiting. The end of the input is a quit."""
     done = {"kept": 0, "dropped": 0, "left": len(items)}
     for number, item in enumerate(items, 1):
+        synced = item["type"] in _SYNC_KEYS
         say(f"\n[{number}/{len(items)}] {_heading(item)}")
-        say(visible(_indented(item["content"])))
-        for memory in _concerned(item)[:3]:
-            say(visible(f"  concerns: {one_line(memory['content'], 100)}"))
-        answer = _answer(read)
+        if synced:
+            say(visible(_sync_texts(item)))
+        else:
+            say(visible(_indented(item["content"])))
+            for memory in _concerned(item)[:3]:
+                say(visible(f"  concerns: {one_line(memory['content'], 100)}"))
+        keys = _SYNC_KEYS[item["type"]].format(remote=item.get("agent")) if synced else KEYS
+        answer = _answer(read, keys)
         if answer is None:
             break
         if answer == "skip":
@@ -49,7 +66,8 @@ def ask(
             continue
         done["kept" if answer != "drop" else "dropped"] += 1
         done["left"] -= 1
-        say("  kept" if answer != "drop" else "  dropped")
+        said = _SYNC_SAID if synced else _SAID
+        say(said["drop" if answer == "drop" else "keep"])
     return done
 
 
@@ -59,6 +77,8 @@ def _heading(item: dict[str, Any]) -> str:
         return f"you said this in a session{_with(who)}{_in(item)}; keep it for agents?"
     if item["type"] in ("unsure", "flagged"):
         return f"held back from agents{_by(who)} ({one_line(item['why'] or '', 80)})"
+    if item["type"] in _SYNC_KEYS:  # whole: its last sentence says what each answer does
+        return f"{item['type']} with {one_line(who or '', 30)}:\n{_wrapped(item['why'] or '')}"
     return f"{item['type']}{_by(who)}: {one_line(item['why'] or '', 80)}"
 
 
@@ -80,16 +100,35 @@ def _with(agent: str | None) -> str:
     return f" with {one_line(agent, 30)}" if agent else ""
 
 
-def _answer(read: Callable[[str], str]) -> str | None:
-    """The person's answer, asked again until it is one of KEYS; None to stop."""
+def _sync_texts(item: dict[str, Any]) -> str:
+    """Both versions, each named: which one is whose was not said."""
+    remote = one_line(item.get("agent") or "", 30)
+    here = [m["content"] for m in item["memories"][:1]]
+    if item["type"] != "sync_disagree" or not here:
+        return _indented(item["content"])
+    return f"  on {remote}:\n{_indented(item['content'])}\n  here:\n{_indented(here[0])}"
+
+
+def _wrapped(text: str) -> str:
+    return textwrap.fill(
+        one_line(text, 2_000), width=96, initial_indent="  ", subsequent_indent="  "
+    )
+
+
+def _answer(read: Callable[[str], str], keys: str) -> str | None:
+    """The person's answer, asked again until it is one of `keys`; None to stop."""
+    # "k" and "d" only where keeping is the item's: for a sync item "keep" names either side
+    offered = {key for key in _ANSWERS if f"[{key}]" in keys} | (
+        {"k", "d"} if keys == KEYS else set()
+    )
     while True:
         try:
-            typed = read(f"  {KEYS}: ").strip().lower()
+            typed = read(f"  {keys}: ").strip().lower()
         except EOFError:
             return None
         if typed in _QUIT:
             return None
-        if typed[:1] in _ANSWERS:
+        if typed[:1] in offered:
             return _ANSWERS[typed[:1]]
 
 

@@ -3,6 +3,8 @@ and after the decision every machine holds the same."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 
@@ -377,3 +379,24 @@ def test_a_question_shows_the_other_machines_newest_words_and_the_answer_overwri
     assert machines.shared("a") == machines.shared("b")  # each history numbered apart
     for name in "ab":
         assert not [i for i in machines.run(name, lambda s: s.inbox()) if i["type"] != "extract"]
+
+
+def test_asked_at_the_terminal_a_conflict_names_both_versions_and_what_each_key_does(
+    machines, both_edited, run, monkeypatch
+):
+    """A sync tryout: `inbox --ask` offered "[y] keep" for a conflict, which took the other
+    machine's version, and both `inbox` and `--ask` cut off the sentence saying so."""
+    db = machines.root / "a.db"
+    out = run("inbox", db=db)[1]
+    assert "reject to keep this one" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("k\nn\n"))  # "k" is not offered here
+    out = run("inbox", "--ask", db=db)[1]
+    assert "[y] take origin's version  [n] keep this machine's" in out
+    assert (
+        "on origin:\n    Releases go out on Thursdays.\n  here:\n    Releases go out on Mondays."
+        in out
+    )
+    assert "reject to keep this one" in out.replace("\n  ", " ")
+    assert "kept this machine's" in out
+    machines.sync("a", "b")
+    assert _content(machines, "b", both_edited) == "Releases go out on Mondays."
