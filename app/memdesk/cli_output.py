@@ -14,6 +14,7 @@ from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
 from memdesk.core.rules import KINDS
+from memdesk.core.sync.syncing import WOULD
 from memdesk.core.sync.writers import trust_command
 
 
@@ -275,6 +276,7 @@ def _sync(result: dict[str, Any]) -> str:
             continue
         if r.get("dry_run"):
             lines.append(f"{r['remote']}: {_preview(r)}")
+            lines.extend(_would(r.get("would", {})))
         else:
             lines.append(f"{r['remote']}: {_sync_counts(r)}")
         # one line each: a remote's file name with a line break printed lines of its own
@@ -289,6 +291,17 @@ def _sync(result: dict[str, Any]) -> str:
 
 def _one_line(text: str) -> str:
     return text.replace("\r", "⟨U+000D⟩").replace("\n", "⟨U+000A⟩")
+
+
+WOULD_SHOWN = 20  # each; --json names up to a thousand
+
+
+def _would(would: dict[str, list[str]]) -> Iterator[str]:
+    for key, verb in WOULD.items():
+        named = would.get(key, [])
+        yield from (f"  would {verb} {_one_line(line)}" for line in named[:WOULD_SHOWN])
+        if len(named) > WOULD_SHOWN:
+            yield f"  … and {len(named) - WOULD_SHOWN:,} more to {verb} (--json names them)"
 
 
 def _preview(r: dict[str, Any]) -> str:

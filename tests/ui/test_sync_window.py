@@ -134,6 +134,8 @@ def test_preview_says_what_a_sync_would_do_and_changes_nothing(qtbot, service, t
     qtbot.mouseClick(dialog.preview, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "would send" in dialog.would.text(), timeout=20_000)
     assert "origin: would send 1, take 1." in dialog.would.text()
+    assert ": Laptop: the printer is on floor 2." in dialog.would.text()  # which, not only how many
+    assert ": Desktop: lunch is at noon." in dialog.would.text()
     assert "Nothing has changed yet" in dialog.would.text()
     assert service.sync_status()["remotes"][0]["last"] is None  # never synced
     assert "Desktop: lunch is at noon." not in [m["content"] for m in service.list_memories()]

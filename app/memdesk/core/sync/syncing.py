@@ -11,10 +11,11 @@ still says what to send), or happened (the remote already holds the merge).
 from __future__ import annotations
 
 import fcntl
+import itertools
 import json
 import shutil
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -442,7 +443,28 @@ def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str,
         "to_trash": sum(u.deleted for u in takes),
         "conflicts": len(outcome.conflicts),
         "refused": _reported(refused),
+        # which ones, not only how many: a project kept local under a misspelt name showed
+        # as "would send 1", and its secret went out at the next sync
+        "would": {
+            "send": _named(outcome.tree.values()),
+            "take": _named(u for u in takes if not u.deleted),
+            "trash": _named(u for u in takes if u.deleted),
+            "ask": _named(c.theirs for c in outcome.conflicts),
+        },
     }
+
+
+# What a dry run's `would` lists mean, as the CLI and the window say it
+WOULD = {"send": "send", "take": "take", "trash": "put in the Trash", "ask": "ask about"}
+
+
+def _named(units: Iterable[Unit]) -> list[str]:
+    """Each memory as "id: its first words", the first REPORTED of them."""
+    named = []
+    for unit in itertools.islice(units, REPORTED):
+        words = " ".join(str(unit.fields().get("content") or "(deleted)").split())
+        named.append(f"{unit.id[:8]}: {words[:70]}{'…' if len(words) > 70 else ''}")
+    return named
 
 
 REPORTED = 1_000  # refusals a sync names one by one; a crafted remote can give a million

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.core.sync.syncing import WOULD
 
 
 class _Job(QRunnable):
@@ -44,6 +45,9 @@ class SyncPreview(QObject):
         self._pool.waitForDone()
 
 
+SHOWN = 5  # named of each, per remote
+
+
 def described(result: dict[str, Any]) -> str:
     """The dry run in a few lines, a remote each."""
     lines = []
@@ -57,6 +61,11 @@ def described(result: dict[str, Any]) -> str:
         if remote["conflicts"]:
             text += f", ask you about {remote['conflicts']} conflict(s) in the Inbox"
         lines.append(text + ".")
+        for key, verb in WOULD.items():
+            named = remote.get("would", {}).get(key, [])
+            lines += [f"  would {verb} {line}" for line in named[:SHOWN]]
+            if len(named) > SHOWN:
+                lines.append(f"  … and {len(named) - SHOWN:,} more to {verb}")
         lines += [f"  would refuse {why}" for why in remote["refused"][:5]]
         if len(remote["refused"]) > 5:
             lines.append(f"  … and {len(remote['refused']) - 5} more refused")
