@@ -230,6 +230,10 @@ def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, s
             "context": ("memory", {"op": "context", "query": "checkout"}),
             "search": ("memory", {"op": "search", "query": "checkout"}),
             "everywhere": ("memory", {"op": "search", "query": "checkout", "project": ""}),
+            # as search reads: an MCP tryout's list and recent gave another project's memories
+            "list": ("memory", {"op": "list"}),
+            "recent": ("memory", {"op": "recent"}),
+            "list_all": ("memory", {"op": "list", "project": ""}),
             "add": ("memory_write", {"action": "add", "content": "Checkout uses Stripe"}),
             "add_global": (
                 "memory_write",
@@ -246,6 +250,9 @@ def test_reads_and_writes_are_of_the_project_the_host_works_in(serve, db_path, s
     assert len(searched) == 2
     assert not any("Blog" in c for c in searched)
     assert len(out["everywhere"]["hits"]) == 3
+    for read in ("list", "recent"):
+        assert sorted(m["project"] or "" for m in out[read]) == ["", "shop"]
+    assert len(out["list_all"]) == 3
     assert out["add"]["project"] == "shop"
     assert out["add_global"]["project"] is None
 

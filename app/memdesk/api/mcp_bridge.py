@@ -48,8 +48,8 @@ to them in a desktop app. Read it before work (memory op=context); write to it w
 something that will still be true and useful in a later session."""
 
 MEMORY_DESCRIPTION = """Read the user's long-term memory (only the user's recall statistics
-change). Before a task: op context with the task as query. search and context read the
-project you work in and the memories of no project (project "": every project)."""
+change). Before a task: op context with the task as query. search, context, list, recent read
+the project you work in and the memories of no project (project "": every project)."""
 OPS = (
     "search {query} | context {query}: identity + relevant knowledge | get, history {id} | "
     "list {filters}: 20 a page | recent: changed in 7 days | identity | stats | help"
@@ -128,7 +128,10 @@ class Backend:
             self._client = None
 
 
-_IN_HOST_PROJECT = {"memory.search", "context.build", "memory.add", "archive.add"}
+_IN_HOST_PROJECT = {"memory.search", "memory.list", "context.build", "memory.add", "archive.add"}
+# Reads of "this project or none", as a session sees memory (list and recent read every
+# project, while search did not)
+_WITH_GLOBAL = {"memory.search", "memory.list"}
 
 
 class Tools:
@@ -180,7 +183,7 @@ class Tools:
             # The project the host works in: what it writes is of that project; what it reads,
             # of that project or of none. project "" writes or reads across every project.
             params["project"] = self._project
-            if op.method == "memory.search":
+            if op.method in _WITH_GLOBAL:
                 params["with_global"] = True
         result = self._backend.call(op.method, params)
         return _cut(result) if op.method == "memory.list" else result

@@ -170,6 +170,8 @@ METHODS = [
             "agent": "agent name",
             "changed_since": "changed (created or edited) at or after: as since",
             "status": "active (default) | inactive | deleted | all, or a list of them",
+            "with_global": "boolean (default false): with project, also the memories of no "
+            "project (what a session in that project sees)",
             "offset": "integer >= 0 (default 0)",
             "limit": "integer 1..10000 (default 50)",
             "order": 'field to sort by, prefix - for descending (default "-updated_at")',
