@@ -117,6 +117,23 @@ def test_the_bridge_survives_serve_being_killed_between_two_calls(serve, db_path
         _stop_server_on(sock_path)  # the one the bridge started in place of the killed one
 
 
+@pytest.mark.parametrize("name", ["user", "<system>", "x" * 201])
+def test_a_name_memdesk_refuses_stops_the_bridge_at_start_with_the_reason(tmp_path, name):
+    """An MCP tryout: the bridge started with MEMDESK_AGENT=user and every tool call then
+    told the model of a set-up it cannot change; the host never showed it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "memdesk", "mcp", "--db", str(tmp_path / "m.db")],
+        env={**os.environ, "MEMDESK_AGENT": name},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"memdesk mcp: MEMDESK_AGENT={name!r}: agent ")
+    assert done.stdout == ""
+
+
 def test_a_serve_that_cannot_start_fails_fast_with_its_reason(tmp_path, sock_path):
     unusable = tmp_path / "not-a-db.sqlite3"
     unusable.write_bytes(b"this is not a database" * 200)
@@ -155,8 +172,11 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
         out["identity"] = await call("memory_write", action="set_identity", text="Name: Ada")
         out["recent"] = await call("memory", op="recent", changed_since="1h")
         out["stats"] = await call("memory", op="stats")
-        out["long"] = await call("memory_write", action="add", content="x" * 2000, dedup=False)
+        out["long"] = await call(
+            "memory_write", action="add", content="longword " * 300, dedup=False
+        )
         out["listed"] = await call("memory", op="list")
+        out["found"] = await call("memory", op="search", query="longword")
         out["typo"] = await call("memory", op="search", query="pnpm", tag=["x"])
         out["wrong_op_arg"] = await call("memory", op="get", id=first, query="pnpm")
         out["missing"] = await call("memory", op="search")
@@ -196,6 +216,9 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     listed = _payload(out["listed"])
     assert len(listed) <= 20
     assert any(m["content"].endswith("op=get for the full text]") for m in listed)
+    [hit] = _payload(out["found"])["hits"]  # cut as a list's (60 KB a hit, up to 100 hits)
+    assert hit["content"].endswith("op=get for the full text]")
+    assert len(hit["content"]) < 400
     refusals = {
         k: out[k] for k in ("typo", "wrong_op_arg", "missing", "bad_kind", "bad_op", "bad_type")
     }

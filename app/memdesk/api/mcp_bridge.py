@@ -33,9 +33,11 @@ from mcp.types import (
 )
 
 from memdesk import __version__
-from memdesk.api import headless, mcp_refused, mcp_tools, naming, projects, protocol
+from memdesk.api import headless, hello, mcp_refused, mcp_tools, naming, projects, protocol
 from memdesk.api.client import Client, MemdeskError, NoAnswer, ServerUnavailable
+from memdesk.api.errors import RpcError
 from memdesk.api.mcp_in_flight import MAX_IN_FLIGHT, Answering, InFlight
+from memdesk.core import errors as core_errors
 
 logger = logging.getLogger(__name__)
 
@@ -186,6 +188,10 @@ class Tools:
             if op.method in _WITH_GLOBAL:
                 params["with_global"] = True
         result = self._backend.call(op.method, params)
+        if op.method == "memory.search":
+            # cut as a list is: one whole hit of 60 KB, and up to 100 of them, went into
+            # the model's context
+            return {**result, "hits": _cut(result["hits"])}
         return _cut(result) if op.method == "memory.list" else result
 
 
@@ -325,6 +331,16 @@ def _params_dropped(line: str) -> tuple[str, dict[str, Any] | None]:
     return json.dumps({**head, "params": {}}) + "\n", head
 
 
+def _name_refused(agent: str) -> str | None:
+    """Why memdesk would refuse `agent` as an agent's name (None: it would not), as far as
+    the bridge can tell before it connects (the person's machine names it cannot know)."""
+    try:
+        hello.checked({"agent": agent}, None, holds_key=False, machine_names=tuple)
+    except (RpcError, core_errors.MemdeskError) as exc:
+        return exc.message.removeprefix("system.hello: ")
+    return None
+
+
 async def _send_all(write: Any, errors: list[dict[str, Any]]) -> None:
     for error in errors:
         await write.send(SessionMessage(JSONRPCError.model_validate(error)))
@@ -334,6 +350,11 @@ def run(args: argparse.Namespace) -> int:
     # stdout is the MCP channel: logging must go to stderr only.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     backend = Backend(args.db, getattr(args, "socket", None))
+    if refused := _name_refused(backend.agent):
+        # at start, where the host shows it as its set-up's fault: said at every tool call
+        # instead, it went to the model, which cannot change its host's environment
+        print(f"memdesk mcp: {AGENT_ENV}={backend.agent!r}: {refused}", file=sys.stderr)
+        return 2
     # An agent host starts its MCP servers in the folder it works in.
     server = build_server(backend, projects.project_of(os.getcwd()))
 
