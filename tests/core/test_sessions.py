@@ -182,10 +182,14 @@ def test_the_agents_roster(service):
     service.session_start("a1", actor=CLAUDE, task="checkout")
     service.session_prompt("a1", "fix the checkout", actor=CLAUDE)
     service.session_start("b1", actor=agent("cursor"))
+    service.add("Builds use make.", actor=agent("agent-m"))  # over MCP: no session
     roster = {a["agent"]: a for a in service.agents()}
     assert roster["claude-code"]["last"] == "fix the checkout"
     assert roster["claude-code"]["open"] is True
-    assert set(roster) == {"claude-code", "cursor"}
+    assert set(roster) == {"claude-code", "cursor", "agent-m"}
+    assert roster["agent-m"]["last"].startswith("wrote memories outside any session")
+    assert roster["agent-m"]["last_seen"]
+    assert [a["agent"] for a in service.agents(actor=agent("agent-m"))] == ["agent-m"]
 
 
 def test_observations_survive_a_reopen(service, db_path):

@@ -293,12 +293,16 @@ class Sessions:
         return {"text": text, "size": len(text)}
 
     def agents(self, *, actor: Actor = USER) -> list[dict[str, Any]]:
-        """Every agent that opened a session: its last session, last seen, and a one-liner
-        (that session's summary, or its last prompt). An agent is shown only its own."""
+        """Every agent that opened a session or wrote a memory: its last session, last seen,
+        and a one-liner (that session's summary, or its last prompt). An agent is shown only
+        its own."""
         out = []
         modes = self.controls.agent_modes()
         names = {name for (name,) in Session.select(Session.agent).distinct().tuples()}
-        names |= set(modes)
+        # agents that only write (over MCP or the socket) open no session: the roster left
+        # them out, and so did the person's "pause every agent"
+        wrote = dict(self.desk.database.execute_sql(_WRITERS).fetchall())
+        names |= set(modes) | set(wrote)
         if actor.source == "agent":
             names &= {actor.agent}
         for name in names:
@@ -310,12 +314,12 @@ class Sessions:
                 {
                     "agent": name,
                     "mode": modes.get(name, "active"),
-                    "last_seen": last.last_seen_at if last else "",
+                    "last_seen": last.last_seen_at if last else wrote.get(name, ""),
                     "session": last.id if last else "",
                     "project": last.project if last else None,
                     "task": last.task if last else None,
                     "open": last is not None and last.ended_at is None,
-                    "last": self._one_liner(last) if last else "",
+                    "last": self._one_liner(last) if last else _NO_SESSION * (name in wrote),
                 }
             )
         return sorted(out, key=lambda a: a["last_seen"], reverse=True)
@@ -425,3 +429,11 @@ def _host_alive(other: Session, row: Session) -> bool:
 def _first_line(text: str) -> str:
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
     return line if len(line) <= 160 else line[:159] + "…"
+
+
+# Each agent that wrote memories, and when it last did (a scan: 0.3 s at 1M memories)
+_WRITERS = (
+    "SELECT agent, MAX(updated_at) FROM memory WHERE source = 'agent' AND agent IS NOT NULL "
+    "GROUP BY agent"
+)
+_NO_SESSION = "wrote memories outside any session (over MCP or the socket)"
