@@ -331,7 +331,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", help="with --reject: why (kept with it)")
     p.add_argument("--project", help="with --find-duplicates: only this project")
 
-    command("agents", commands.agents, "the agents that opened sessions, last seen first")
+    command(
+        "agents",
+        commands.agents,
+        "the agents that opened sessions or wrote memories, last seen first",
+    )
     p = command(
         "injections",
         commands.injections,
