@@ -183,6 +183,10 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
         out["bad_kind"] = await call("memory_write", action="add", content="y", kind="fakt")
         out["bad_op"] = await call("memory", op="delete")
         out["bad_type"] = await call("memory", op="search", query="pnpm", k="ten")
+        with Client(socket_path=sock_path, agent="setup-user", role="user") as person:
+            persons = person.add("The person's own rule.")["id"]
+        out["not_its_own"] = await call("memory_write", action="update", id=persons, tags=["x"])
+        out["json_terms"] = await call("memory", op="search", query="x", k=True)
         # a host sending null for each optional argument it leaves unused
         out["nulls"] = await call("memory", op="search", query="pnpm", k=None, layer=None)
         return out
@@ -230,9 +234,14 @@ def test_every_tool_call_an_agent_needs_and_readable_refusals(serve, db_path, so
     assert "unknown argument 'tag'" in out["typo"].content[0].text
     assert "op get does not take 'query'" in out["wrong_op_arg"].content[0].text
     assert "op search needs 'query'" in out["missing"].content[0].text
-    assert "'fakt' is not allowed; use one of: fact, preference" in out["bad_kind"].content[0].text
+    assert '"fakt" is not allowed; use one of: fact, preference' in out["bad_kind"].content[0].text
     assert "use one of: search, context" in out["bad_op"].content[0].text
     assert "k must be an integer" in out["bad_type"].content[0].text
+    # the tool calls an MCP agent has, not the socket's methods; values in JSON
+    assert "propose a change with memory_write action=correct" in (
+        out["not_its_own"].content[0].text
+    )
+    assert "k must be an integer, not true" in out["json_terms"].content[0].text
     assert not out["nulls"].is_error, out["nulls"].content[0].text
 
 

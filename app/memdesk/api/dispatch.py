@@ -404,7 +404,7 @@ def _query(params: Params) -> Any:
         if size > MAX_QUERY_BYTES:
             raise RpcError(
                 errors.TOO_LARGE,
-                f"query is {size:,} bytes; the socket API accepts at most "
+                f"query is {size:,} bytes; memdesk accepts at most "
                 f"{MAX_QUERY_BYTES:,} bytes (4 KiB). Search with the key words only.",
                 field="query",
                 limit=MAX_QUERY_BYTES,

@@ -109,7 +109,9 @@ class Backend:
                 self.close()
                 return self._connected().call(method, **params)
         except MemdeskError as exc:
-            raise ToolError(f"{exc.message} [{exc.type}, {exc.code}]") from None
+            raise ToolError(
+                f"{mcp_tools.in_mcp_terms(exc.message)} [{exc.type}, {exc.code}]"
+            ) from None
 
     def _connected(self) -> Client:
         if self._client is None:

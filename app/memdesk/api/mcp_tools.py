@@ -9,6 +9,8 @@ and the socket API cannot drift apart.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,9 +182,9 @@ def check(schema: dict[str, Any], arguments: dict[str, Any], tool: str) -> str |
         )
     if error.validator == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
-        return f"{where}: {error.instance!r} is not allowed; use one of: {allowed}"
+        return f"{where}: {_json(error.instance)} is not allowed; use one of: {allowed}"
     if error.validator == "type":
-        return f"{where} must be {_a(error.validator_value)}, not {error.instance!r}"
+        return f"{where} must be {_a(error.validator_value)}, not {_json(error.instance)}"
     if error.validator == "required":
         return f"{tool}: {error.message.split(' is ')[0]} is required"
     return f"{where}: {error.message}"
@@ -209,7 +211,27 @@ def call_params(op: Op, arguments: dict[str, Any], switch: str) -> dict[str, Any
     return params
 
 
+def _json(value: Any) -> str:
+    """A value as the agent sent it, in JSON (Python's repr said None, True, ['a'])."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def _a(kind: object) -> str:
     names = {"string": "a string", "integer": "an integer", "number": "a number"}
     names |= {"boolean": "true or false", "array": "a list", "object": "an object"}
     return names.get(str(kind), str(kind))
+
+
+# Each socket method as the tool call an MCP agent makes for it (the first op that uses it)
+CALLS = {
+    **{op.method: f"memory_write action={name}" for name, op in reversed(WRITES.items())},
+    **{op.method: f"memory op={name}" for name, op in reversed(READS.items())},
+}
+_METHOD = re.compile(r"\b[a-z]+\.[a-z_]+\b")
+
+
+def in_mcp_terms(message: str) -> str:
+    """A server's message with the socket methods it names as the tool calls an MCP agent
+    has: "look for it (memory.search …)" sent agents to tools they did not have."""
+    return _METHOD.sub(lambda found: CALLS.get(found[0], found[0]), message)
