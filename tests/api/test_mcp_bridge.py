@@ -344,15 +344,26 @@ def test_a_line_past_the_limit_is_skipped_whole_and_the_next_is_read():
     assert lines.readline() == ""
 
 
-def test_memdesk_mcp_answers_after_a_line_past_the_limit(tmp_path):
+def test_memdesk_mcp_answers_a_line_past_the_limit_and_goes_on(tmp_path):
+    """An MCP tryout: a tool call of 1.1 MB got no answer at all, and its host waited. Its
+    id opens the line, or ends it (as the TypeScript SDK writes a request)."""
+    big = "a" * (3 << 20)
     with _bridge_process("--db", str(tmp_path / "memdesk.db")) as bridge:
         try:
-            bridge.stdin.write(b'{"jsonrpc":"2.0","id":0,"x":"' + b"a" * (3 << 20) + b'"}\n')
             bridge.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
+            bridge.stdin.write(b'{"jsonrpc":"2.0","id":7,"x":"' + big.encode() + b'"}\n')
+            last = {"method": "tools/call", "params": {"x": big}, "jsonrpc": "2.0", "id": "z"}
+            bridge.stdin.write(json.dumps(last).encode() + b"\n")
+            bridge.stdin.write(b'{"jsonrpc":"2.0","id":8,"method":"ping"}\n')
             bridge.stdin.flush()
-            assert b'"id":1' in bridge.stdout.readline().replace(b" ", b"")
+            answers = [json.loads(bridge.stdout.readline()) for _ in range(4)]
         finally:
             bridge.kill()
+    by_id = {a["id"]: a for a in answers}
+    assert set(by_id) == {1, 7, "z", 8}
+    for named in (7, "z"):
+        assert by_id[named]["error"]["message"].startswith("request too large: memdesk reads")
+    assert by_id[8]["result"] == {}
 
 
 def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, sock_path):
@@ -378,6 +389,9 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
         {"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": 3},
         {"id": 11, "method": "ping"},
         {"jsonrpc": "1.0", "id": 12, "method": "ping"},
+        # a lone surrogate in a write: stored as U+FFFD, and the agent told it worked
+        '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"memory_write",'
+        '"arguments":{"action":"add","content":"bad \\ud800 surrogate"}}}',
     ]
     lines = b"".join(
         (line if isinstance(line, str) else json.dumps(line)).encode() + b"\n" for line in asked
@@ -391,12 +405,14 @@ def test_requests_its_sdk_would_leave_unanswered_are_answered(serve, db_path, so
             bridge.kill()
     by_id = {answer["id"]: answer for answer in map(json.loads, answers)}
     assert by_id[5]["error"]["code"] == -32602
-    assert by_id[4]["result"]["isError"] is True
     assert by_id[6]["error"]["code"] == -32602
     assert by_id[7]["error"]["code"] == -32602
     assert by_id[8]["result"] == {}
     assert by_id[9]["error"]["code"] == by_id[10]["error"]["code"] == -32602
     assert by_id[11]["result"] == by_id[12]["result"] == {}
+    assert by_id[13]["error"]["code"] == -32602
+    assert "params.arguments.content holds an unpaired surrogate" in by_id[13]["error"]["message"]
+    assert by_id[4]["error"]["code"] == -32602  # wherever it is
 
 
 def _lines(fd: int, count: int, seconds: float) -> list[bytes]:

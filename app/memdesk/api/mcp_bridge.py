@@ -248,8 +248,13 @@ class _BoundedLines:
     def readline(self) -> str:
         line = self._raw.readline(self._limit + 1)
         if len(line) > self._limit:
-            while (rest := self._raw.readline(1 << 16)) and not rest.endswith(b"\n"):
-                pass
+            tail = line[-256:]
+            while not tail.endswith(b"\n") and (rest := self._raw.readline(1 << 16)):
+                tail = (tail + rest)[-256:]
+            if self.answer is not None and (
+                errors := mcp_refused.too_long(line, tail, self._limit)
+            ):
+                self.answer(errors)
             return "\n"
         text = line.decode("utf-8", "replace")
         if self.answer is not None and (errors := mcp_refused.refusals(text)):
@@ -266,9 +271,9 @@ def _answerable(line: str) -> tuple[str, dict[str, Any] | None]:
     params" for `params` given as a list, a string or a number, nested past MAX_DEPTH (a tool
     call 500 deep was never answered), or a key given twice (the SDK took the last `op`; the
     socket refuses it); a request with no "jsonrpc" or another version is read as 2.0; a
-    lone surrogate is read as U+FFFD and named in the answer, a byte-order mark dropped. A
-    host waits for ever on an id never answered. With the line, the message it carries (None
-    when it is no JSON object)."""
+    lone surrogate (a request's is refused first, `mcp_refused`) is read as U+FFFD, a
+    byte-order mark dropped. A host waits for ever on an id never answered. With the line,
+    the message it carries (None when it is no JSON object)."""
     line = line.removeprefix("\ufeff")
     try:
         message = json.loads(line, object_pairs_hook=_once_each)
