@@ -362,3 +362,20 @@ def test_check_under_another_writers_lock_says_busy_not_damaged(service):
             service.check()
         other.execute("ROLLBACK")
     assert service.check() == []
+
+
+def test_calls_that_would_change_nothing_are_refused_not_answered_as_done(service):
+    """An MCP tryout: an agent's revert of another agent's memory to the same words, an
+    update naming no field, and a correction repeating the words were all answered as done
+    (the correction retired the memory for a copy of itself)."""
+    theirs = service.add("Uses pnpm.", actor=agent("agent-a"))
+    service.update(theirs["id"], tags=["js"], actor=agent("agent-a"))
+    service.update(theirs["id"], tags=[], actor=agent("agent-a"))  # as version 1 again
+    with pytest.raises(NotAllowed, match="agent agent-a's"):
+        service.revert(theirs["id"], 1, actor=agent("agent-b"))
+    with pytest.raises(ValidationError, match="nothing to change: give one or more of content"):
+        service.update(theirs["id"], actor=agent("agent-a"))
+    with pytest.raises(ValidationError, match="already says; give the corrected text"):
+        service.correct(theirs["id"], "Uses pnpm.", actor=agent("agent-a"))
+    assert service.get(theirs["id"])["status"] == "active"
+    assert service.get(theirs["id"])["version"] == 3

@@ -67,6 +67,10 @@ class Edits:
             "inject": inject,
         }
         changes = _validate_edit({k: v for k, v in given.items() if v is not UNSET})
+        if not changes:  # answered as a success, it told an agent its edit was made
+            raise ValidationError(
+                f"nothing to change: give one or more of {', '.join(given)}", field="id"
+            )
         with self.desk.write() as pending:
             row = self.reads.row(memory_id, actor=actor)
             _check_version(row, expected_version)
@@ -116,11 +120,13 @@ class Edits:
         change: str,
         reason: str | None,
     ) -> dict[str, Any]:
+        # whose it is first: an agent's revert of another's memory to the same words was
+        # answered as done
+        rules.check_may_change(actor, row)
         changes = {k: v for k, v in changes.items() if getattr(row, k) != v}
         if not changes:
             return to_dict(row)
         labels.check(actor, changes)
-        rules.check_may_change(actor, row)
         rules.check_may_write(actor, row.layer)
         if "inject" in changes:
             rules.check_may_choose_injection(actor)
@@ -161,6 +167,13 @@ class Edits:
                 "visibility": old.visibility,  # a private memory's correction is as private
             }
             draft = Draft.parse({**inherited, **fields, "content": content})
+            if draft.content == old.content and not fields:
+                # it retired the memory for a copy of itself
+                raise ValidationError(
+                    f"the correction says what memory {old.uuid} already says; give the "
+                    "corrected text",
+                    field="content",
+                )
             rules.check_may_write(actor, old.layer)
             if not rules.wrote(actor, old):
                 return self.writes.propose_correction(old, draft, actor, pending)
