@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
+from memdesk.core import ValidationError
 from memdesk.core.sync.files import id_of_path, memory_path
 
 
@@ -79,3 +82,17 @@ def test_a_file_edited_by_hand_on_windows_is_taken(machines):
     assert machines.run("a", lambda s: s.get(memory["id"]))["content"] == (
         "Releases are cut on Fridays."
     )
+
+
+def test_a_second_machine_taking_a_name_already_writing_to_the_remote_is_refused(machines):
+    """A sync tryout: two machines set up `--as ada@laptop` each; later each refused the
+    other's memories as an intruder's, in its own name."""
+    machines.run("a", lambda s: s.add("Builds use make."))
+    machines.init("a", writer="ada@laptop")
+    machines.sync("a")
+    with pytest.raises(ValidationError, match="ada@laptop already writes to .* each machine needs"):
+        machines.run("b", lambda s: s.sync_init(str(machines.remote), writer="ada@laptop"))
+    assert machines.run("b", lambda s: s.sync_status()["remotes"]) == []
+    machines.init("b", writer="ada@desktop")  # a name of its own
+    machines.run("a", lambda s: s.sync_remove("origin"))
+    machines.init("a", writer="ada@laptop")  # set up again where its memories are: its own

@@ -186,6 +186,19 @@ class Mirror:
             if running.wait() != 0:
                 raise SyncFailed(f"git ls-tree failed reading {commit}")
 
+    def files_holding(self, commit: str | None, text: str) -> list[str]:
+        """The paths under memories/ of `commit` whose text holds `text` (git grep, which
+        reads them in C; none read here)."""
+        if commit is None:
+            return []
+        try:
+            out = self._git("grep", "-l", "-z", "-F", "-e", text, commit, "--", "memories/")
+        except SyncFailed as exc:
+            if exc.message.endswith("exit 1"):  # nothing holds it
+                return []
+            raise
+        return [found.partition(":")[2] for found in out.split("\0") if found]
+
     def read(self, shas: list[str]) -> dict[str, bytes]:
         """Blobs by id, through one cat-file process."""
         if not shas:

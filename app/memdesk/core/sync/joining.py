@@ -6,11 +6,13 @@ synced alone, without a word."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 from memdesk.core.errors import ValidationError
 from memdesk.core.sync import git
-from memdesk.core.sync.files import IDENTITY, MEMORIES, README
+from memdesk.core.sync.files import IDENTITY, MEMORIES, README, id_of_path
 from memdesk.core.sync.moved import TEAMS
 from memdesk.core.sync.vouching import VOUCHED
 
@@ -50,6 +52,28 @@ def check_only_ours(mirror: git.Mirror, url: str, head: str | None) -> None:
         "repository, and a sync would put your memories in its history for good. Give a "
         "repository made for memdesk alone: an empty one, or a new path on this machine",
         field="remote",
+    )
+
+
+def check_name_free(
+    mirror: git.Mirror,
+    head: str | None,
+    url: str,
+    writer: str,
+    held_here: Callable[[set[str]], set[str]],
+) -> None:
+    """Refuse a machine name another machine already writes under in this remote: memories
+    there by that name that this machine does not hold were written elsewhere (two machines
+    set up `--as ada@laptop` each took the other's files for an intruder's)."""
+    paths = mirror.files_holding(head, f"writer: {json.dumps(writer)}")
+    ids = {i for i in map(id_of_path, paths) if i is not None}
+    if not ids or not (elsewhere := ids - held_here(ids)):
+        return
+    raise ValidationError(
+        f"{writer} already writes to {url} from another machine ({len(elsewhere):,} "
+        "memories there are by that name and not on this one); each machine needs a name of "
+        "its own: sync init … --as NAME",
+        field="writer",
     )
 
 

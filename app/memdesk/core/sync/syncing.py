@@ -47,7 +47,7 @@ from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
-from memdesk.store import Memory, Proposal, among
+from memdesk.store import Forgotten, Memory, Proposal, among
 
 TRIES = 5  # fetch-merge-push rounds while others push at the same moment
 
@@ -101,7 +101,9 @@ class Sync:
         shutil.rmtree(mirror_path, ignore_errors=True)  # a failed earlier init's leftovers
         try:
             mirror = git.Mirror.create(mirror_path, remote.url, remote.branch)
-            joining.check_only_ours(mirror, remote.url, mirror.fetch())
+            head = mirror.fetch()
+            joining.check_only_ours(mirror, remote.url, head)
+            joining.check_name_free(mirror, head, remote.url, config.writer, _known_here)
         except MemdeskError:
             shutil.rmtree(mirror_path, ignore_errors=True)
             raise
@@ -490,6 +492,12 @@ def _only_one(lock_path: Path) -> Iterator[None]:
         except BlockingIOError:
             raise Busy("a sync of this database with that remote is running; wait for it") from None
         yield
+
+
+def _known_here(ids: set[str]) -> set[str]:
+    """Of `ids`, those this machine holds or deleted for good."""
+    forgotten = Forgotten.select(Forgotten.uuid).where(Forgotten.uuid.in_(among(ids))).tuples()
+    return _held_here(ids) | {u for (u,) in forgotten}
 
 
 def _held_here(ids: set[str]) -> set[str]:
