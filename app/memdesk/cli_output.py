@@ -315,6 +315,8 @@ def _preview(r: dict[str, Any]) -> str:
 
 def _sync_counts(r: dict[str, Any]) -> str:
     text = f"sent {r['sent']}, took {r['taken']}"
+    if r.get("to_trash"):
+        text += f" ({r['to_trash']} of them to the Trash)"
     if r["conflicts"]:
         text += f", {r['conflicts']} conflict(s) in the inbox"
     if r["refused"]:

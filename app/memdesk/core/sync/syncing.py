@@ -372,6 +372,8 @@ class Sync:
         result = {
             "sent": outcome.sent,
             "taken": taken,
+            # said, as the dry run says it: "took 1" hid a memory gone to the Trash
+            "to_trash": sum(incoming[u.id].deleted for u in outcome.take if u.id in incoming),
             "conflicts": len(outcome.conflicts),
             "refused": _reported(refused, told_older),
             "held": sorted((set(refused) - {IDENTITY}) | still),
