@@ -564,3 +564,17 @@ def test_a_write_memdesk_did_not_answer_in_time_is_not_sent_again(sock_path):
         serving.join(5)
         listener.close()
     assert heard.count("memory.add") == 1
+
+
+def test_the_docs_name_each_ops_parameters_as_the_tools_take_them():
+    """An MCP tryout: docs/api.md promised `layers`, `until` and `order`, which the tools
+    refuse."""
+    from pathlib import Path
+
+    from memdesk.api import mcp_tools
+
+    docs = Path(__file__).parents[2] / "docs" / "api.md"
+    text = " ".join(docs.read_text(encoding="utf-8").split())
+    for ops in (mcp_tools.READS, mcp_tools.WRITES):
+        for name, op in ops.items():
+            assert f"{name} {{{', '.join(op.params)}}}" in text, name
