@@ -65,25 +65,32 @@ def edit(svc: Any, a: argparse.Namespace) -> Any:
             "--project, --task, --importance or --visibility",
             field="content",
         )
+    before = svc.get(a.id) if fields.get("visibility") == "private" else None
     updated = svc.update(a.id, expected_version=a.expected_version, reason=a.reason, **fields)
-    if fields.get("visibility") == "private":
-        _private_is_not_taken_back(Path(a.db))
+    if before is not None and before["visibility"] == "shared":
+        _private_is_not_taken_back(Path(a.db), before)
     return updated
 
 
-def _private_is_not_taken_back(db: Path) -> None:
-    """Sync never sends a private memory; it cannot unsend the shared one (#34 item 4)."""
+def _private_is_not_taken_back(db: Path, before: dict[str, Any]) -> None:
+    """Sync never sends a private memory; it cannot unsend the shared one (#34 item 4). Said
+    only of the remotes that carried it (an identity line never goes to a team's)."""
     from memdesk.core.sync import config as sync_config
 
     try:
-        remotes = [r.name for r in sync_config.load(db).remotes]
+        config = sync_config.load(db)
     except (OSError, ValueError):
         return
+    remotes = [
+        r.name
+        for r in config.remotes
+        if r.takes(before["project"], before["layer"], config.excluded(r))
+    ]
     if remotes:
         print(
-            f"note: from now on this memory is not synced; its last shared version stays in "
-            f"{', '.join(remotes)} (the files and their history) and on your other machines "
-            "until you delete it there",
+            f"note: from now on this memory is not synced; if a sync sent it before, its last "
+            f"shared version stays in {', '.join(remotes)} (the files and their history) and "
+            "on your other machines until you delete it there",
             file=sys.stderr,
         )
 

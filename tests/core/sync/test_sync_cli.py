@@ -112,8 +112,15 @@ def test_making_a_synced_memory_private_says_the_shared_version_stays_out_there(
     code, _, err = run("edit", memory, "--visibility", "private")
     assert code == 0
     assert "its last shared version stays in origin" in err
+    code, _, err = run("edit", memory, "--visibility", "private")
+    assert err == ""  # already private: nothing more went anywhere (a tryout was told again)
     code, _, err = run("edit", memory, "--visibility", "shared")
     assert err == ""
+    team = tmp_path / "team.git"
+    assert run("sync", "init", str(team), "--name", "team", "--project", "acme")[0] == 0
+    code, out, _ = run("--json", "add", "Ada's role: staff engineer", "--layer", "L0")
+    code, _, err = run("edit", json.loads(out)["id"], "--visibility", "private")
+    assert "stays in origin (the files" in err  # a team remote never holds the identity
 
 
 def test_a_dry_run_says_what_a_sync_would_do_and_changes_nothing(run, tmp_path):
