@@ -45,6 +45,11 @@ def _found(message: str, confidence: str) -> list[str]:
             "cool, go with Caddy in front, nginx config was a mess nobody could read",
             "Caddy",
         ),
+        # said for good in other words than "from now on" (batch 17: read as an answer)
+        (
+            "go with pendulum and store everything in UTC, that's how we do dates from here on",
+            "pendulum",
+        ),
     ],
 )
 def test_a_pick_with_why_the_other_way_is_out_is_kept_as_a_decision(message, word):

@@ -15,8 +15,9 @@ _I = re.IGNORECASE
 # ("yeah lets go with the row lock as the standard way we book slots, anything that …"): a
 # pick made for every time after this one
 _NOT_FOR_ALL = (
-    r"(?!.*\b(?:from now on|going forward|always|every|anything (?:that|which)|"
-    r"in future|for all|by default|whenever|as (?:the|our) (?:standard|default|norm))\b)"
+    r"(?!.*\b(?:from now on|from here on|from here out|going forward|always|every|everything|"
+    r"everywhere|anything (?:that|which)|in future|for all|by default|whenever|"
+    r"that's how (?:we|i)|as (?:the|our) (?:standard|default|norm))\b)"
 )
 ANSWER = re.compile(
     r"^(?:sorry,? )?i mean(?:t)? (?:the|that|this|option|#?\d+)\b|"
