@@ -2657,3 +2657,18 @@ def test_what_a_rule_keeps_working_is_its_purpose_not_a_status():
         "I pin every action to a commit SHA, that's how I do CI everywhere so builds keep working."
     )
     assert any("commit SHA" in k for k in _kept(message)), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "general thing with me, not just this repo: skip the comments unless a function is "
+        "doing something surprising",
+        "not only in this repo: no changelog entry except when a change is touching the api",
+    ],
+)
+def test_a_case_named_after_unless_is_no_state_of_the_moment(message):
+    """Batch 17: "… unless a function is doing something non-obvious" was read as how things
+    are now, and the rule was dropped."""
+    [found] = [f for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+    assert re.search(r"\b(?:unless|except when)\b", found.content)

@@ -383,7 +383,7 @@ def not_a_statement(sentence: str) -> str | None:
         ("not decided", DEFERRED),
         ("a past event", None if corrects else PAST),
         ("a past event", None if corrects else TOLD_AS_PAST),
-        ("how things are at the moment", None if corrects else STATUS),
+        ("how things are at the moment", None if corrects else _STATUS_OUTSIDE_UNLESS),
         ("what is wrong now", WRONG_NOW),
         ("what is wrong now", MISBEHAVES),
         ("what is wrong now", FAULT),
@@ -408,6 +408,19 @@ def not_a_statement(sentence: str) -> str | None:
 
 
 _CODE = re.compile(r"`[^`\n]*`")
+
+
+class _OutsideUnless:
+    """STATUS read outside an "unless …" clause: "skip the docstrings unless a function is
+    doing something non-obvious" names a case, not how things are now."""
+
+    _UNLESS = re.compile(r"\b(?:unless|except (?:when|if)|whenever)\b[^,;.]*", _I)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return STATUS.search(self._UNLESS.sub(" ", text))
+
+
+_STATUS_OUTSIDE_UNLESS = _OutsideUnless()
 # A request and what to report of it: "deploy the build to staging and tell me the URL" was
 # proposed as the person's, and put to them at the next start as something they said.
 _REPORT_BACK = re.compile(
