@@ -2672,3 +2672,25 @@ def test_a_case_named_after_unless_is_no_state_of_the_moment(message):
     are now, and the rule was dropped."""
     [found] = [f for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
     assert re.search(r"\b(?:unless|except when)\b", found.content)
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        (
+            "my laptop's an M2 so anything docker I do locally needs --platform linux/amd64 "
+            "or it won't run on the nodes",
+            ("M2", "--platform linux/amd64"),
+        ),
+        (
+            "our staging box has 2GB of ram so anything that runs there needs --max-old-space set",
+            ("2GB", "--max-old-space"),
+        ),
+    ],
+)
+def test_a_fact_and_the_rule_it_brings_joined_by_so_are_kept_together(message, words):
+    """Batch 17: the rule after "so" was heard alone, but not with the fact before it, and
+    nothing was kept."""
+    [found] = [f for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+    assert all(word in found.content for word in words)
+    assert found.content.startswith(("The user's laptop", "Our staging box"))

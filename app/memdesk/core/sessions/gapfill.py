@@ -25,6 +25,7 @@ from memdesk.core.sessions import (
     asked_now,
     clauses,
     doubts,
+    fact_so_rule,
     heard,
     markers,
     pasted,
@@ -312,6 +313,8 @@ def _after_requests(found: list[Finding], text: str) -> list[Finding]:
             continue
         if (fact := task_then_fact.read(sentence, _read_alone)) is not None:
             found = [*found, fact]
+        elif (rule := fact_so_rule.read(sentence, _read_alone)) is not None:
+            found = [*found, rule]
     return found
 
 
