@@ -164,3 +164,20 @@ def test_a_writer_met_in_the_own_remote_is_confirmed_in_the_dialog(qtbot, servic
     assert service.sync_status()["unconfirmed"] == []
     assert met[0] in service.sync_status()["machines"]
     assert not dialog.unconfirmed.isVisible()
+
+
+def test_set_up_says_what_is_wrong_in_the_persons_terms(qtbot, service, tmp_path):
+    """A window tryout: Set Up with the Remote field empty answered with a note on `fd::7`,
+    and a mistyped folder was made, whole, and synced at once."""
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.set_up, Qt.MouseButton.LeftButton)
+    assert dialog.error.text().startswith("give the remote: a bare repository on a disk")
+    typo = tmp_path / "nonexistent-parent" / "x" / "memories.git"
+    dialog.url.setText(str(typo))
+    qtbot.mouseClick(dialog.set_up, Qt.MouseButton.LeftButton)
+    assert f"no folder {typo.parent}" in dialog.error.text()
+    assert not typo.parent.exists()
+    assert not dialog.sync_now.isEnabled()
+    dialog.close()

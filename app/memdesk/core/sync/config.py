@@ -177,12 +177,13 @@ def _write_json(path: Path, data: Any) -> None:
 def checked_remote(
     url: object, branch: object, name: object, projects: object, config: Config
 ) -> Remote:
-    if (
-        not isinstance(url, str)
-        or not url.strip()
-        or url.startswith("-")
-        or _HELPER.match(url.strip())
-    ):
+    if not isinstance(url, str) or not url.strip():
+        raise ValidationError(
+            "give the remote: a bare repository on a disk (a path), user@host:path over ssh, "
+            "or https://…",
+            field="remote",
+        )
+    if url.startswith("-") or _HELPER.match(url.strip()):
         raise ValidationError(
             "remote must be a git URL or path: a bare repository on a disk, "
             "user@host:path over ssh, or https://… (no `transport::address`: `fd::7` "
