@@ -181,3 +181,14 @@ def test_set_up_says_what_is_wrong_in_the_persons_terms(qtbot, service, tmp_path
     assert not typo.parent.exists()
     assert not dialog.sync_now.isEnabled()
     dialog.close()
+
+
+def test_sync_now_with_nothing_set_up_opens_where_to_set_it_up(qtbot, service, tmp_path):
+    """A window tryout: Ctrl+Shift+Y with no remote turned the status bar red ("⚠ Sync
+    failed") and pointed to a terminal, while the Sync dialog sets a remote up."""
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    opened = []
+    window.show_sync = lambda: opened.append(True)
+    window.sync.sync_now()
+    assert opened == [True]
+    assert "failed" not in window.status.sync.text()

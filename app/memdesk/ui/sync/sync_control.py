@@ -41,6 +41,10 @@ class SyncControl(QObject):
             self.schedule.stop()
 
     def sync_now(self) -> None:
+        if not sync_config.load(self._service.path).remotes:
+            # where to set it up, not "⚠ Sync failed" and a command for a terminal
+            self._window.show_sync()  # type: ignore[attr-defined]
+            return
         self.started.emit()
         self._window.status.set_sync("Syncing…", "A sync is running", failed=False)  # type: ignore[attr-defined]
         self.schedule.sync_now()  # asked before the thread starts: its first round is this one
