@@ -224,17 +224,17 @@ def test_delete_key_moves_to_trash_and_undo_brings_it_back(qtbot, service, windo
     assert service.get(memory_id)["status"] == "deleted"
     assert memory_id not in shown_ids(window)
     assert window.sidebar.count_of("trash") == 1
-    assert window.menus.undo.text() == "Undo Delete 1 memory"
+    assert window.menus.undo.text() == "Undo Delete 1 memory to the Trash"
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(window)
     assert service.get(memory_id)["status"] == "active"
     assert memory_id in shown_ids(window)
     # said where "Delete 1 memory: done" had stayed after the undo
-    assert window.status.currentMessage() == "Undone: Delete 1 memory"
+    assert window.status.currentMessage() == "Undone: Delete 1 memory to the Trash"
     qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     settle(window)
     assert service.get(memory_id)["status"] == "deleted"
-    assert window.status.currentMessage() == "Redone: Delete 1 memory"
+    assert window.status.currentMessage() == "Redone: Delete 1 memory to the Trash"
 
 
 def test_after_a_delete_the_next_memory_is_current_so_delete_goes_on(qtbot, service, window):

@@ -87,7 +87,9 @@ class MemoryActions:
             table = self.browser.table
             rows = [i.row() for i in table.selectionModel().selectedRows()]
             below = table.id_below(max(rows))  # found again wherever agents' writes move it
-            if self.run(f"Delete {noun(len(ids))}", lambda: self.service.remove_many(ids)):
+            if self.run(
+                f"Delete {noun(len(ids))} to the Trash", lambda: self.service.remove_many(ids)
+            ):
                 table.select_after_reload(below, min(rows))
 
     @Slot()
