@@ -825,3 +825,15 @@ def test_a_memory_too_far_down_the_list_is_still_opened(qtbot, service, window, 
     assert errors == []
     assert window.detail.memory_id == old["id"]
     assert "too far down the list" in window.status.currentMessage()
+
+
+def test_a_long_memorys_undo_label_is_cut_with_an_ellipsis(qtbot, window, monkeypatch):
+    """A window tryout: 'Undo New memory "The frontend build was migrated in sprin"' was cut
+    mid-word, with nothing to say it went on."""
+    from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
+
+    words = "The frontend build was migrated in spring to Vite from webpack"
+    monkeypatch.setattr(NewMemoryDialog, "ask", lambda *a, **k: {"content": words})
+    window.new_memory()
+    settle(window)
+    assert window.menus.undo.text() == f"Undo New memory “{words[:40]}…”"

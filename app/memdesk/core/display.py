@@ -55,3 +55,9 @@ def written_by(memory: Mapping[str, Any]) -> str:
     """`writer`, with the kind of writer an agent's name stands for ("agent (cursor)")."""
     short = writer(memory)
     return f"{memory['source']} ({short})" if short == memory.get("agent") else short
+
+
+def quoted_start(words: str, room: int = 40) -> str:
+    """The first `room` characters of `words` in quotes, cut with an ellipsis where they go
+    on (an Undo label cut mid-word read 'Undo Correct "… in sprin"')."""
+    return f"“{words[:room]}{'…' if len(words) > room else ''}”"

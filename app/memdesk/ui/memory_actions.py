@@ -11,6 +11,7 @@ from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog
 
 from memdesk.core import MemdeskError, VersionConflict
+from memdesk.core.display import quoted_start
 from memdesk.core.rules import LAYER_NAMES, RELATIONS
 from memdesk.ui.ask import Button, confirm
 from memdesk.ui.dialogs import text_dialog
@@ -39,7 +40,7 @@ class MemoryActions:
         ):
             self.open_memory(same["id"])  # the one the person meant to write, shown
             return
-        title = f"New memory “{first_line(fields['content'])[:40]}”"
+        title = f"New memory {quoted_start(first_line(fields['content']))}"
         added = self.run(title, lambda: self.service.add(dedup=False, **fields))
         if added:
             self.open_memory(added["id"])
@@ -75,7 +76,7 @@ class MemoryActions:
         )
         if not ok or not text.strip() or text.strip() == old["content"]:
             return
-        title = f"Correct “{first_line(old['content'])[:40]}”"
+        title = f"Correct {quoted_start(first_line(old['content']))}"
         new = self.run(title, lambda: self.service.correct(memory_id, text))
         if new:
             self.open_memory(new["id"])
@@ -207,14 +208,14 @@ class MemoryActions:
             self.service.restore(record["id"])
             return self.service.update(record["id"], **changes)
 
-        title = f"Restore and edit “{first_line(record['content'])[:40]}”"
+        title = f"Restore and edit {quoted_start(first_line(record['content']))}"
         if self.run(title, restore_and_save):
             self.detail.stop_editing()
             self.open_memory(record["id"])
 
     @Slot(dict)
     def _on_save_as_new_requested(self, fields: dict[str, Any]) -> None:
-        title = f"New memory “{first_line(fields['content'])[:40]}”"
+        title = f"New memory {quoted_start(first_line(fields['content']))}"
         added = self.run(title, lambda: self.service.add(dedup=False, **fields))
         if added:
             self.detail.stop_editing()

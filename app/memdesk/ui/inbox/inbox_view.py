@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.core.display import quoted_start
 from memdesk.ui.detail.markdown_view import SafeBrowser
 from memdesk.ui.dialogs import text_dialog
 from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
@@ -251,7 +252,7 @@ class InboxView(QWidget):
         if ok and text.strip():
             keys = [item["key"]]
             self._decide(
-                f"Edit & accept “{first_line(text)[:40]}”",
+                f"Edit & accept {quoted_start(first_line(text))}",
                 lambda: self._service.accept(keys, content=text.strip()),
             )
 
@@ -341,6 +342,5 @@ class InboxView(QWidget):
 def _count(items: list[dict[str, Any]]) -> str:
     """The items decided, as the status bar names them: one by its words."""
     if len(items) == 1:
-        words = first_line(items[0]["content"])
-        return f"“{words[:40]}{'…' if len(words) > 40 else ''}”"
+        return quoted_start(first_line(items[0]["content"]))
     return f"{len(items)} items"
