@@ -176,3 +176,19 @@ def test_undo_puts_back_whose_words_a_memory_holds(service):
     assert service.get(fixed["id"])["source"] == "user"
     note = service.add("The cache is warmed at boot", actor=agent("evil"))
     roundtrip(service, lambda: service.update(note["id"], content="The cache is warmed at 06:00"))
+
+
+def test_undoing_a_step_never_brings_back_a_memory_it_only_touched_and_was_purged_since(service):
+    """The window's state machine: two memories moved into the identity, one of them there
+    already (the step touched it, changed none of its fields); that one was deleted and
+    purged (Empty Trash); undoing the move put the purged memory back."""
+    already = service.add("Rules: keep it short and plain", layer="L0")
+    moved = service.add("alpha alpha")
+    _, step = service.record(
+        lambda: service.update_many([already["id"], moved["id"]], {"layer": "L0"})
+    )
+    assert already["id"] in step.ids
+    service.remove(already["id"])
+    service.empty_trash()
+    service.apply_step(step, undo=True)
+    assert [m["id"] for m in service.list_memories(status=None)] == [moved["id"]]

@@ -231,7 +231,10 @@ def write(
     an edit of a row as a new version, as every other edit is written."""
     expect, target, now = states
     for memory_id, state in target.items():
-        if state is not None and now[memory_id] is None:
+        # only what the step itself made or purged: one it merely touched (an add refreshed
+        # its neighbour's context) and the person purged since came back from the Trash's
+        # Empty at the undo of that add
+        if state is not None and now[memory_id] is None and expect[memory_id] is None:
             _recreate(memory_id, state)
             pending.append(Change("created", memory_id, 1, actor.label))
     edits = {}
