@@ -14,7 +14,7 @@ from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
 from memdesk.core.rules import KINDS
-from memdesk.core.sync.syncing import WOULD
+from memdesk.core.sync.report import WOULD
 from memdesk.core.sync.writers import trust_command
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core import MemdeskError, NotFound, ValidationError, agent
-from memdesk.core.sync import git, local_remote, syncing
+from memdesk.core.sync import git, local_remote, report
 from memdesk.core.sync.files import memory_path
 
 
@@ -521,10 +521,10 @@ def test_misnamed_files_past_a_hundred_are_counted_not_each_named(machines):
 
 def test_a_sync_names_a_thousand_refusals_and_counts_the_rest():
     many = {f"memories/ab/x{n:04d}.md": "refused" for n in range(2_500)}
-    reported = syncing._reported(many)
+    reported = report.reported(many)
     assert reported[:2] == ["memories/ab/x0000.md: refused", "memories/ab/x0001.md: refused"]
     assert reported[1_000:] == ["… and 1,500 more (2,500 refused in all)"]
-    assert len(syncing._reported(dict(list(many.items())[:10]))) == 10
+    assert len(report.reported(dict(list(many.items())[:10]))) == 10
 
 
 def test_large_files_beside_the_memories_are_fetched_whole_never_unpacked(machines):

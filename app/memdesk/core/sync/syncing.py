@@ -11,11 +11,10 @@ still says what to send), or happened (the remote already holds the merge).
 from __future__ import annotations
 
 import fcntl
-import itertools
 import json
 import shutil
 import socket
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from memdesk.core.sync import (
     joining,
     mending,
     moved,
+    report,
     vouching,
     writers,
 )
@@ -342,7 +342,10 @@ class Sync:
                 )
             )
             incoming = {i: found for i, found in incoming.items() if i not in refused}
-            return {**_preview(outcome, incoming, refused), "notices": moved.notices(teams, config)}
+            return {
+                **report.preview(outcome, incoming, refused),
+                "notices": moved.notices(teams, config),
+            }
         told = []
         if moved.is_own(remote):
             met = {i.columns.get("writer") for i in incoming.values() if not i.deleted}
@@ -375,7 +378,7 @@ class Sync:
             # said, as the dry run says it: "took 1" hid a memory gone to the Trash
             "to_trash": sum(incoming[u.id].deleted for u in outcome.take if u.id in incoming),
             "conflicts": len(outcome.conflicts),
-            "refused": _reported(refused, told_older),
+            "refused": report.reported(refused, told_older),
             "held": sorted((set(refused) - {IDENTITY}) | still),
             # held while this machine kept them to itself: compared afresh once shared again
             "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
@@ -435,54 +438,6 @@ class Sync:
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def _preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str]) -> dict:
-    """What a sync would do, from its merge in memory."""
-    takes = [u for u in outcome.take if u.id in incoming]
-    return {
-        "dry_run": True,
-        "sent": outcome.sent,
-        "taken": len(takes),
-        "to_trash": sum(u.deleted for u in takes),
-        "conflicts": len(outcome.conflicts),
-        "refused": _reported(refused),
-        # which ones, not only how many: a project kept local under a misspelt name showed
-        # as "would send 1", and its secret went out at the next sync
-        "would": {
-            "send": _named(outcome.tree.values()),
-            "take": _named(u for u in takes if not u.deleted),
-            "trash": _named(u for u in takes if u.deleted),
-            "ask": _named(c.theirs for c in outcome.conflicts),
-        },
-    }
-
-
-# What a dry run's `would` lists mean, as the CLI and the window say it
-WOULD = {"send": "send", "take": "take", "trash": "put in the Trash", "ask": "ask about"}
-
-
-def _named(units: Iterable[Unit]) -> list[str]:
-    """Each memory as "id: its first words", the first REPORTED of them."""
-    named = []
-    for unit in itertools.islice(units, REPORTED):
-        words = " ".join(str(unit.fields().get("content") or "(deleted)").split())
-        named.append(f"{unit.id[:8]}: {words[:70]}{'…' if len(words) > 70 else ''}")
-    return named
-
-
-REPORTED = 1_000  # refusals a sync names one by one; a crafted remote can give a million
-
-
-def _reported(refused: dict[str, str], more: Sequence[str] = ()) -> list[str]:
-    """The refusals as the report names them, "key: why", sorted: the first REPORTED of them,
-    and how many more."""
-    keys = sorted(refused)
-    lines = sorted([*(f"{k}: {refused[k]}" for k in keys[:REPORTED]), *more])
-    total = len(keys) + len(more)
-    if total <= REPORTED:
-        return lines
-    return [*lines[:REPORTED], f"… and {total - REPORTED:,} more ({total:,} refused in all)"]
 
 
 @contextmanager

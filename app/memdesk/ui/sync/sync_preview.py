@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.sync.syncing import WOULD
+from memdesk.core.sync.report import WOULD
 
 
 class _Job(QRunnable):
