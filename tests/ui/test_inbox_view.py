@@ -373,3 +373,26 @@ def test_an_item_decided_elsewhere_leaves_nothing_selected_for_the_keys(qtbot, s
     press(qtbot, view, Qt.Key.Key_A)
     settle(window)
     assert contents(view) == waiting
+
+
+def test_edit_and_accept_refused_keeps_the_words_typed(qtbot, service, window, monkeypatch):
+    """A window tryout: Edit & Accept of a stale identity proposal was refused, and the
+    words typed into it were thrown away."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from memdesk.core import NotAllowed
+
+    view = open_inbox(window)
+    typed = "Never edit vendor/, patch upstream instead"
+    monkeypatch.setattr(text_dialog, "ask_text", lambda *a, **k: (typed, True))
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Ok)
+
+    def refused(*a, **k):
+        raise NotAllowed("the identity profile changed since this was proposed")
+
+    monkeypatch.setattr(service, "accept", refused)
+    press(qtbot, view, Qt.Key.Key_E)
+    settle(window)
+    assert QApplication.clipboard().text() == typed
+    assert typed in view.story.toPlainText()
+    assert service.proposals("accepted") == []

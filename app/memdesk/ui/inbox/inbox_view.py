@@ -251,10 +251,16 @@ class InboxView(QWidget):
         )
         if ok and text.strip():
             keys = [item["key"]]
-            self._decide(
+            done = self._decide(
                 f"Edit & accept {quoted_start(first_line(text))}",
                 lambda: self._service.accept(keys, content=text.strip()),
             )
+            if done is None and text.strip() != item["content"].strip():
+                # refused (a stale identity proposal): the words typed were thrown away
+                QApplication.clipboard().setText(text.strip())
+                self.story.setPlainText(
+                    "Not accepted. The words you typed are on the clipboard:\n\n" + text.strip()
+                )
 
     @Slot()
     def reject_selected(self) -> None:
@@ -314,11 +320,13 @@ class InboxView(QWidget):
     def _chosen(self, showing: str) -> list[dict[str, Any]]:
         return self.selected() if self.showing == showing else []
 
-    def _decide(self, text: str, action: Callable[[], Any]) -> None:
-        self._run(text, action)
+    def _decide(self, text: str, action: Callable[[], Any]) -> Any:
+        """The action's result, None when it was refused (the window said why)."""
+        done = self._run(text, action)
         self.reload(after_decision=True)
         self.decided.emit()
         self.table.setFocus()
+        return done
 
     @Slot()
     def _on_selection(self) -> None:
