@@ -837,3 +837,14 @@ def test_a_long_memorys_undo_label_is_cut_with_an_ellipsis(qtbot, window, monkey
     window.new_memory()
     settle(window)
     assert window.menus.undo.text() == f"Undo New memory “{words[:40]}…”"
+
+
+def test_actions_on_the_selection_are_greyed_with_nothing_selected(qtbot, window):
+    """A window tryout: Release to Agents stayed enabled with nothing selected, and did and
+    said nothing."""
+    window.browser.table.clearSelection()
+    settle(window)
+    assert not window.menus.release.isEnabled()
+    assert not window.menus.delete.isEnabled()
+    click_row(qtbot, window, 0)
+    assert window.menus.release.isEnabled()

@@ -208,6 +208,7 @@ class WindowMenus(QObject):
             action.setEnabled(has_selection and not in_trash)
         self.delete.setEnabled(has_selection and not in_trash)
         self.quiet.setEnabled(has_selection and not in_trash)
+        self.release.setEnabled(has_selection and not in_trash)  # with nothing chosen: silent
         self.show_quiet_state()
         self.restore.setEnabled(has_selection and restorable)
         self.restore.setVisible(restorable)
