@@ -848,3 +848,20 @@ def test_actions_on_the_selection_are_greyed_with_nothing_selected(qtbot, window
     assert not window.menus.delete.isEnabled()
     click_row(qtbot, window, 0)
     assert window.menus.release.isEnabled()
+
+
+def test_return_in_the_importance_box_saves_the_number_typed(qtbot, service, window):
+    """A window tryout: Return in the inline editor's Importance box only reformatted the
+    number, where Return in Tags or Project saves."""
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    box = window.detail.editor.importance
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, "0.9")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    settle(window)
+    assert not window.detail.editing
+    assert service.get(memory_id)["importance"] == 0.9
+    assert window.browser.table.hasFocus()  # Down goes on through the list

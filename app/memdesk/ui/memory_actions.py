@@ -199,6 +199,7 @@ class MemoryActions:
             return
         self.hub.flush()
         self.detail.show_memory(record["id"])
+        self.browser.table.setFocus()  # the arrows go on through the list, as before the edit
 
     @Slot(dict, dict)
     def _on_restore_and_save_requested(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -75,6 +75,7 @@ class MemoryEditor(QWidget):
         # A line edit takes Return (Ctrl+Return too) for itself: there it saves the form.
         self.tags.returnPressed.connect(self._on_save)
         self.project.returnPressed.connect(self._on_save)
+        self.importance.installEventFilter(self)  # its Return only reformatted the number
         QShortcut(QKeySequence("Ctrl+S"), self, self._on_save)
         QShortcut(QKeySequence("Escape"), self, self._on_escape)
 
@@ -211,6 +212,17 @@ class MemoryEditor(QWidget):
         )
 
     @Slot()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if (
+            watched is self.importance
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)  # type: ignore[attr-defined]
+        ):
+            self.importance.interpretText()  # the number typed, not the last one shown
+            self._on_save()
+            return True
+        return super().eventFilter(watched, event)
+
     def _on_save(self) -> None:
         if self.save_button.isEnabled():
             self.save_requested.emit(self.changes())
