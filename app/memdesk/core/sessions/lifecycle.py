@@ -319,7 +319,7 @@ class Sessions:
                     "project": last.project if last else None,
                     "task": last.task if last else None,
                     "open": last is not None and last.ended_at is None,
-                    "last": self._one_liner(last) if last else _NO_SESSION * (name in wrote),
+                    "last": self._one_liner(last) if last else _NO_SESSION if name in wrote else "",
                 }
             )
         return sorted(out, key=lambda a: a["last_seen"], reverse=True)

@@ -55,6 +55,7 @@ class SyncQuestions:
         self.versions = versions
         self.proposing = proposing
         self.takes = takes
+        self._read: tuple[tuple[str, str | None], TreeSide] | None = None
 
     def ask(self, remote: Remote, conflict: Any, pending: list[Change]) -> None:
         """One inbox item per memory and kind: a later sync updates it, never adds another."""
@@ -141,11 +142,19 @@ class SyncQuestions:
                 "read; reject the item to keep this machine's",
                 field="keys",
             ) from None
-        mirror = git.Mirror(sync_config.mirror_path(self.desk.path, remote), remote.branch)
-        side = TreeSide.read(mirror, mirror.base())
+        side = self._tree(remote)
         if memory_id not in side.ids:
             raise NotAllowed(f"{remote.name} no longer holds memory {memory_id}", field="keys")
         return checked(side.load(memory_id))
+
+    def _tree(self, remote: Remote) -> TreeSide:
+        """The remote's tree at the base, read once for every item decided against it (a
+        tree of 20,000 files was listed again for each item of a bulk reject)."""
+        mirror = git.Mirror(sync_config.mirror_path(self.desk.path, remote), remote.branch)
+        key = (str(mirror.path), mirror.base())
+        if self._read is None or self._read[0] != key:
+            self._read = (key, TreeSide.read(mirror, key[1]))
+        return self._read[1]
 
 
 def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -> str:
