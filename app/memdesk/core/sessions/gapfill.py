@@ -30,6 +30,7 @@ from memdesk.core.sessions import (
     markers,
     pasted,
     picks,
+    reasons,
     replies,
     stories,
     task_then_fact,
@@ -84,6 +85,7 @@ def find(
             in_message = _with_clauses(_in_message(sentences(text)), text)
             in_message = _one_per_sentence(_after_requests(in_message, text), text)
             in_message = one_lead(leaning_back(made_lasting(in_message, text)), text)
+            in_message = [_with_its_reason(f) for f in in_message]
             if in_message and tone.doubted(text):
                 in_message = [
                     f
@@ -172,6 +174,20 @@ def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
 
 
 _CORRECTIONS = ("no_its", "actually", "its_not", "thats_wrong")
+_MORE_NOS = re.compile(r"^(?:(?:no|nope|wait)\b[,.!\s]*)+", re.IGNORECASE)
+
+
+def _with_its_reason(finding: Finding) -> Finding:
+    """A correction the table could only propose, when the person tells why as how things
+    stay here ("no, don't tag per resource, we set default_tags in the provider block")."""
+    if finding.pattern not in _CORRECTIONS or finding.confidence != MEDIUM:
+        return finding
+    body = finding.sentence.strip().rstrip(".!")
+    opener = _CORRECTING.match(body)
+    rest = _MORE_NOS.sub("", body[opener.end() :] if opener else body)
+    return replace(finding, confidence=HIGH) if reasons.told_for_good(rest, body) else finding
+
+
 # "…also add NullPointerException... no wait, add our MissingBinException, not NPE": the ask
 # mended, not a rule
 _MENDS_THE_ASK = re.compile(

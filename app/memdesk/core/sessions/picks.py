@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from memdesk.core.sessions import heard
+from memdesk.core.sessions import heard, reasons
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
@@ -99,7 +99,7 @@ def decided(sentence: str) -> tuple[str, str] | None:
     doubt = heard.not_a_statement(picked)
     if doubt not in (None, "an answer to the agent"):
         return None
-    confidence = HIGH if _WHY.search(f"{what} {rest}") else MEDIUM
+    confidence = HIGH if _WHY.search(f"{what} {rest}") or reasons.told(rest) else MEDIUM
     joined = " " if _GOES_ON.match(rest) else ", "
     content = f"Decision: {person(picked)}" + (f"{joined}{person(rest)}" if rest else "")
     return confidence, content
