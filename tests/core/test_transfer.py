@@ -9,7 +9,7 @@ import uuid
 import pytest
 from markdown_it import MarkdownIt
 
-from memdesk.core import SYSTEM, MemoryService, NotAllowed, ValidationError, agent
+from memdesk.core import SYSTEM, MemoryService, NotAllowed, ValidationError, VersionConflict, agent
 from memdesk.core.files.export import Cancelled
 
 
@@ -716,3 +716,29 @@ def test_an_export_made_before_a_recall_imports_as_unchanged_and_keeps_the_count
     assert (result["changed"], result["unchanged"]) == (0, 1)
     assert service.get(memory["id"])["recall_count"] == 1
     assert len(service.history(memory["id"])) == 1
+
+
+def test_an_import_whose_store_changed_since_its_preview_writes_nothing(service):
+    """What the person was shown is what happens: a memory written after the preview turns
+    an add into a change, and the import stops with the plan as it is now."""
+    memory_id = str(uuid.uuid4())
+    record = {
+        "id": memory_id,
+        "content": "Release notes are written in English",
+        "layer": "L1",
+        "kind": "fact",
+        "source": "user",
+        "created_at": "2024-05-01T10:00:00Z",
+    }
+    text = json.dumps({"format": "memdesk-export", "version": 1, "memories": [record]})
+    shown = service.plan_import(text)
+    assert shown["added"] == [memory_id]
+    service.import_json(text.replace("in English", "in German"))
+
+    with pytest.raises(VersionConflict) as raised:
+        service.import_json(text, expected=shown)
+
+    assert raised.value.data["plan"]["changed"] == [memory_id]
+    assert service.get(memory_id)["content"] == "Release notes are written in German"
+    service.import_json(text, expected=service.plan_import(text))
+    assert service.get(memory_id)["content"] == "Release notes are written in English"

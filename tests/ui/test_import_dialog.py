@@ -161,9 +161,9 @@ def test_cancel_during_the_import_writes_nothing(qtbot, dialog, service, tmp_pat
     _load(qtbot, dialog, _write(tmp_path / "in.json", [_record("one"), _record("two")]))
     real_import, cancel_pressed = service.import_json, threading.Event()
 
-    def import_after_cancel(text, *, progress, actor):
+    def import_after_cancel(text, **options):
         cancel_pressed.wait(5)  # hold the worker so Cancel lands while it is busy
-        return real_import(text, progress=progress, actor=actor)
+        return real_import(text, **options)
 
     service.import_json = import_after_cancel
     dialog.show()
@@ -216,3 +216,35 @@ def test_a_path_that_is_no_readable_file_is_explained(qtbot, dialog, tmp_path, k
     _load(qtbot, dialog, path)
     assert "is not a file" in dialog.error_list.topLevelItem(0).text(2)
     assert not dialog.action_button.isEnabled()
+
+
+def test_a_store_changed_after_the_preview_shows_the_new_plan_and_imports_nothing(
+    qtbot, dialog, service, tmp_path
+):
+    # the preview says one memory is added; before the click, an agent writes the same one
+    record = _record("Deploys go through the staging gate first")
+    _load(qtbot, dialog, _write(tmp_path / "in.json", [record]))
+    assert dialog.summary.text() == "<b>1 memory will be added.</b>"
+    service.import_json(
+        json.dumps(
+            {
+                "format": "memdesk-export",
+                "version": 1,
+                "memories": [{**record, "content": "Deploys skip the staging gate"}],
+                "links": [],
+            }
+        )
+    )
+
+    qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.is_busy(), timeout=5000)
+
+    assert dialog.result() != ImportDialog.DialogCode.Accepted
+    assert service.get(record["id"])["content"] == "Deploys skip the staging gate"
+    assert "1 memory will change" in dialog.summary.text()
+    assert "changed since the preview" in dialog.status.text()
+    assert dialog.action_button.isEnabled()
+
+    with qtbot.waitSignal(dialog.imported, timeout=5000):
+        qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
+    assert service.get(record["id"])["content"] == "Deploys go through the staging gate first"

@@ -11,7 +11,7 @@ from typing import Any
 
 from memdesk.core import rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError
+from memdesk.core.errors import IdentityFull, MemdeskError, ValidationError, VersionConflict
 from memdesk.core.events import Change
 from memdesk.core.files.export import PAGE, Progress, report
 from memdesk.core.guard import withhold
@@ -109,10 +109,21 @@ def apply(
     touch: Callable[[list[str]], None],
     progress: Progress | None = None,
     actor: Actor = USER,
+    expected: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write parsed `records` and `links` inside the caller's write transaction; `touch` is
-    told first which existing memories change (a recorded window action keeps their state)."""
+    told first which existing memories change (a recorded window action keeps their state).
+    With `expected` (a plan shown to the person), nothing is written when the plan differs."""
     todo = plan(records)
+    if expected is not None and any(todo[key] != expected.get(key) for key in todo):
+        # an agent's edit or a sync between the preview and the click: what the person agreed
+        # to is no longer what would happen
+        raise VersionConflict(
+            "the store changed since the import was previewed, so it would now do something "
+            "else; look at the new preview and import again",
+            field="expected",
+            plan={**todo, "errors": []},
+        )
     added, changed = set(todo["added"]), set(todo["changed"])
     _check_identity_after(records, added | changed)
     _check_links(links, {r["id"] for r in records})

@@ -64,12 +64,19 @@ class Exchange:
         return {**applying.plan(records), "errors": applying.refusals(records, links)}
 
     def import_json(
-        self, text: str, *, progress: export.Progress | None = None, actor: Actor = USER
+        self,
+        text: str,
+        *,
+        progress: export.Progress | None = None,
+        actor: Actor = USER,
+        expected: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Import an export all-or-nothing; differing memories become new versions.
 
         Only the user (or memdesk itself) may import: an export holds every layer and names
-        its own writers.
+        its own writers. `expected` (the plan `plan_import` gave, as the person was shown it)
+        makes it fail with VersionConflict, the plan now in its `plan`, when the store changed
+        since so that the import would do something else.
         """
         rules.check_person(
             actor,
@@ -81,5 +88,11 @@ class Exchange:
         records, links = importing.parse(text)
         with self.desk.write() as pending:
             return applying.apply(
-                records, links, pending, touch=self.desk.touch, progress=progress, actor=actor
+                records,
+                links,
+                pending,
+                touch=self.desk.touch,
+                progress=progress,
+                actor=actor,
+                expected=expected,
             )

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk import paths
-from memdesk.core import USER, MemoryService, Step
+from memdesk.core import USER, MemoryService, Step, VersionConflict
 from memdesk.core.files.applying import nothing_planned
 from memdesk.core.files.importing import MAX_IMPORT_BYTES
 from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
@@ -58,6 +58,7 @@ class ImportDialog(TransferDialog):
         self.step: Step | None = None  # what the import did, for the window's undo
         self.plan: dict[str, Any] | None = None
         self._text = ""
+        self._titles: dict[str, str] = {}
         self.action_button.setEnabled(False)
 
         self.path_edit = QLineEdit()
@@ -114,7 +115,7 @@ class ImportDialog(TransferDialog):
     def load(self, path: Path) -> None:
         """Read and check `path` in the background, then show the plan."""
         self.path_edit.setText(str(path))
-        self.plan, self._text = None, ""
+        self.plan, self._text, self._titles = None, "", {}
         self.plan_tree.hide()
         self.error_list.hide()
         service = self.service
@@ -138,6 +139,7 @@ class ImportDialog(TransferDialog):
     @Slot(object)
     def _on_plan_ready(self, result: tuple[str, dict[str, Any], dict[str, str]]) -> None:
         self._text, self.plan, titles = result
+        self._titles = titles
         self.show_status("")
         if self.plan["errors"]:
             self._show_errors(self.plan["errors"])
@@ -216,16 +218,30 @@ class ImportDialog(TransferDialog):
     # -- importing -------------------------------------------------------------------------
 
     def _on_action_clicked(self) -> None:
-        text, service = self._text, self.service
+        text, service, shown = self._text, self.service, self.plan
 
-        def work(progress: Progress) -> tuple[dict[str, Any], Step]:
-            # recorded on the worker thread that runs it, so the window can undo it exactly
-            return service.record(lambda: service.import_json(text, progress=progress, actor=USER))
+        def work(progress: Progress) -> tuple[dict[str, Any], Step] | dict[str, Any]:
+            try:
+                # recorded on the worker thread that runs it, so the window can undo it exactly
+                return service.record(
+                    lambda: service.import_json(text, progress=progress, actor=USER, expected=shown)
+                )
+            except VersionConflict as exc:
+                return exc.data["plan"]  # what importing does now: shown, not done
 
-        self.start_job(work, self._on_import_succeeded, "Importing…")
+        self.start_job(work, self._on_import_done, "Importing…")
 
     @Slot(object)
-    def _on_import_succeeded(self, result: tuple[dict[str, Any], Step]) -> None:
+    def _on_import_done(self, result: tuple[dict[str, Any], Step] | dict[str, Any]) -> None:
+        if isinstance(result, dict):
+            self.plan = result
+            self._show_plan(result, self._titles)
+            self.show_status(
+                "Nothing was imported: the store changed since the preview (an agent or a "
+                "sync). Above is what importing does now; import again to apply it.",
+                error=True,
+            )
+            return
         self.applied, self.step = result
         self.imported.emit(self.applied)
         self.accept()
