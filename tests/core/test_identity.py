@@ -262,3 +262,12 @@ def test_a_line_two_agents_propose_is_added_once(service):
     service.set_identity("Name: Ada.\nRole: backend engineer.", actor=agent("a2"))
     service.accept([i["key"] for i in service.inbox() if i["type"] == "identity"])
     assert service.identity()["text"] == "Name: Ada.\nRole: backend engineer."
+
+
+def test_the_limit_counts_the_profile_as_saved_not_the_blank_lines_between(service):
+    saved = service.set_identity("a" * 600 + "\n\n\n\n" + "b" * 399)
+    assert saved["size"] == 1000
+    assert service.identity_size("a" * 600 + "\n\n\n\n" + "b" * 399) == 1000
+    with pytest.raises(IdentityFull):
+        service.set_identity("a" * 600 + "\n\n" + "b" * 400)
+    assert service.identity()["size"] == 1000

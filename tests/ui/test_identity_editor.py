@@ -137,3 +137,31 @@ def test_a_typed_line_is_an_entry_of_its_own_and_previews_as_a_line(qtbot, servi
         "Never push to main.",
         "Answer in British English.",
     ]
+
+
+def test_blank_lines_saving_drops_are_not_counted_nor_refused(qtbot, service):
+    """Blank lines between entries are not kept: a profile that fits once saved may be saved."""
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    entries = ["x" * 497, "y" * 500]  # 997 characters and one line break: 998 once saved
+    editor.text.setPlainText(f"{entries[0]}\n\n\n\n{entries[1]}")
+    assert "998 / 1,000" in editor.counter.text()
+    assert editor.save_button.isEnabled()
+    editor.save_button.click()
+    assert editor.result() == QDialog.DialogCode.Accepted
+    assert service.identity()["size"] == 998
+
+
+def test_saving_the_profile_from_the_window_says_so(qtbot, service, tmp_path, monkeypatch):
+    window = open_window(qtbot, service, tmp_path / "s.ini")
+
+    def fake_exec(editor):
+        editor.text.setPlainText("I am Ana.")
+        editor.save_button.click()
+        return editor.result()
+
+    monkeypatch.setattr(IdentityEditor, "exec", fake_exec)
+    window.menus.identity.trigger()
+    assert "Identity saved (9 of 1,000 characters)" in window.status.currentMessage()
+    window.menus.identity.trigger()  # the same words again
+    assert window.status.currentMessage() == "Identity unchanged: nothing to save"

@@ -187,7 +187,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "controls": ("agent_modes", "set_agent_mode", "admit", "over_budget"),
     "writes": ("add", "add_many"),
     "edits": ("update", "update_many", "correct", "revert", "link", "unlink"),
-    "identity": ("identity", "set_identity"),
+    "identity": ("identity", "identity_size", "set_identity"),
     "consolidation": ("find_duplicates",),
     "sync": (
         "sync_init",

@@ -25,9 +25,19 @@ class WindowDialogs:
     @Slot()
     def edit_identity(self) -> None:
         editor = IdentityEditor(self.service, self)
-        if editor.exec() and editor.step is not None:
-            push(self.undo_stack, self.service, "Edit identity", editor.step, self.show_error)
-            self.hub.flush()
+        if not editor.exec():
+            return
+        if editor.step is None:
+            self.status.showMessage("Identity unchanged: nothing to save", MESSAGE_MS)
+            return
+        push(self.undo_stack, self.service, "Edit identity", editor.step, self.show_error)
+        self.hub.flush()
+        profile = self.service.identity()
+        self.status.showMessage(
+            f"Identity saved ({profile['size']:,} of {profile['limit']:,} characters); every agent "
+            "session gets it from now on. Undo: Ctrl+Z",
+            MESSAGE_MS,
+        )
 
     @Slot()
     def export(self) -> None:

@@ -64,6 +64,11 @@ class Identity:
             "ids": [r.uuid for r in rows],
         }
 
+    def identity_size(self, text: str) -> int:
+        """The profile's size once the person saves `text` as it (what the editor's counter
+        shows): blank lines between entries are not kept, so they are not counted."""
+        return saved_size([r.content for r in identity_rows()], text.strip())
+
     def set_identity(
         self, text: str, *, expected: Sequence[str] | None = None, actor: Actor = USER
     ) -> dict[str, Any]:
@@ -84,20 +89,21 @@ class Identity:
                 "expected must be the list of ids identity() gave", field="expected"
             )
         text = validate.profile_lines(text).strip()
-        if len(text) > rules.IDENTITY_LIMIT:
-            raise IdentityFull(
-                f"Identity (L0) text is {len(text):,} characters; the limit is "
-                f"{rules.IDENTITY_LIMIT:,}. Cut {len(text) - rules.IDENTITY_LIMIT:,} characters.",
-                field="text",
-                size=len(text),
-                limit=rules.IDENTITY_LIMIT,
-            )
         if actor.source != "agent":  # an agent's text only waits in the Inbox
             rules.check_may_write(actor, "L0")
         with self.desk.write() as pending:
             # What the caller could not see, it did not mean to remove: an agent's text is
             # mapped onto the entries it is given, the others stay as they are.
             rows = [r for r in identity_rows() if visible_to(r, actor)]
+            size = saved_size([r.content for r in rows], text)
+            if size > rules.IDENTITY_LIMIT:
+                raise IdentityFull(
+                    f"Identity (L0) text is {size:,} characters; the limit is "
+                    f"{rules.IDENTITY_LIMIT:,}. Cut {size - rules.IDENTITY_LIMIT:,} characters.",
+                    field="text",
+                    size=size,
+                    limit=rules.IDENTITY_LIMIT,
+                )
             if expected is not None and [r.uuid for r in rows] != list(expected):
                 raise VersionConflict(
                     "the identity profile changed since it was read; "
@@ -263,6 +269,12 @@ def _refuse_withheld(contents: list[str | None], rows: list[Memory], added: list
                 f"injection guard withholds ({reasons[0]}): {text[:80]!r}",
                 field="text",
             )
+
+
+def saved_size(entries: list[str], text: str) -> int:
+    """The size of the profile `text` makes of `entries` (`map_onto`)."""
+    contents, added = map_onto(entries, text)
+    return rules.profile_size(len(c) for c in [*contents, *added] if c is not None)
 
 
 def map_onto(entries: list[str], text: str) -> tuple[list[str | None], list[str]]:

@@ -97,7 +97,8 @@ class IdentityEditor(QDialog):
             super().reject()
 
     def size_used(self) -> int:
-        return len(self.text.toPlainText().strip())
+        """The profile's size as it will be saved (blank lines between entries are not)."""
+        return self._service.identity_size(self.text.toPlainText())
 
     @Slot()
     def _on_text_changed(self) -> None:
