@@ -165,3 +165,16 @@ def test_saving_the_profile_from_the_window_says_so(qtbot, service, tmp_path, mo
     assert "Identity saved (9 of 1,000 characters)" in window.status.currentMessage()
     window.menus.identity.trigger()  # the same words again
     assert window.status.currentMessage() == "Identity unchanged: nothing to save"
+
+
+def test_tab_leaves_the_text_for_the_buttons(qtbot, service, monkeypatch):
+    # (a tab typed would ask to discard it when the test closes the editor)
+    monkeypatch.setattr("memdesk.ui.dialogs.identity_editor.confirm", lambda *a: True)
+    editor = IdentityEditor(service)
+    qtbot.addWidget(editor)
+    editor.show()
+    editor.text.setFocus()
+    qtbot.waitUntil(editor.text.hasFocus)
+    qtbot.keyClick(editor.text, Qt.Key.Key_Tab)
+    assert "\t" not in editor.text.toPlainText()
+    assert not editor.text.hasFocus()

@@ -52,6 +52,8 @@ class IdentityEditor(QDialog):
         intro.setWordWrap(True)
         self.text = QPlainTextEdit(self)
         self.text.setPlainText(profile["text"])
+        # a tab in a profile line means nothing to an agent; Tab reaches Save and Cancel
+        self.text.setTabChangesFocus(True)
         self.preview = SafeBrowser(self)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.text)
