@@ -345,12 +345,24 @@ def ties_a_general_word(body: str, sentence: str) -> bool:
 _ASKED_POLITELY = re.compile(r"(?:(?:and|also|oh and|btw)\s+)?(?:please|pls|plz)\b", _I)
 
 
+# A value given as a bound or a place things must keep to ("the cluster's python tops out
+# at 3.10", "iOS 17 minimum", "new city config goes in yaml under config/cities/", "the
+# checks have to use Europe/Dublin time"): a constraint, which outlasts the task it came up in
+_BOUND = re.compile(
+    r"\b(?:stuck on|tops out at|pinned (?:to|at)|minimum|msrv|at most|"
+    r"no newer than|still supports?|only supports?|go(?:es)? in(?:to)?|lives? in|belongs? in|"
+    r"has to|have to|must|needs? to be|hard requirement)\b",
+    _I,
+)
+
+
 def ties_a_value(body: str, sentence: str) -> bool:
     """Whether a value said of something in `body` is tied to how things stay."""
     return bool(
         markers.anchored(sentence)
         or markers.SWITCHED.search(sentence)
         or ONE_NOT_THE_OTHER.search(body)
+        or _BOUND.search(body)
     )
 
 
