@@ -20,6 +20,11 @@ def _confidences(message: str, word: str) -> list[str]:
     [
         ("the CI runner's python tops out at 3.9", "3.9"),
         ("report csvs go into exports/finance/ with the date in the name", "exports/finance/"),
+        # who or what alone does it, said with a general word
+        (
+            "the exporter is the only thing that should write into reports/, everything else reads",
+            "reports/",
+        ),
     ],
 )
 def test_a_value_given_as_a_bound_is_kept(message, word):

@@ -338,7 +338,16 @@ def ties_a_general_word(body: str, sentence: str) -> bool:
         or ONE_NOT_THE_OTHER.search(body)
         or EVERYTHING_GOES.search(body)
         or _ASKED_POLITELY.match(body)
+        or _BOUND.search(body)
+        or _THE_ONLY_ONE.search(body)
     )
+
+
+# who or what alone does it: "Marguerite is the only one who approves timesheets", "that's the
+# only thing that should write into Baked/"
+_THE_ONLY_ONE = re.compile(
+    r"\bthe only (?:one|person|thing|place|service|job|module|script|team)\b(?! (?:i|we) )", _I
+)
 
 
 # asked of the agent: "pls no force unwraps anywhere, tests included"
