@@ -271,3 +271,18 @@ def test_the_limit_counts_the_profile_as_saved_not_the_blank_lines_between(servi
     with pytest.raises(IdentityFull):
         service.set_identity("a" * 600 + "\n\n" + "b" * 400)
     assert service.identity()["size"] == 1000
+
+
+def test_a_stale_proposal_says_so_in_the_inbox_before_its_lines(service):
+    """Its lines, set against the profile as the person changed it since, read as the agent
+    undoing that change: the Inbox says it came before the change and cannot be accepted."""
+    service.set_identity("Name: Ada\nNever push to main.")
+    service.set_identity("Name: Ada\nNever push to main.\nLikes tea.", actor=agent("a1"))
+    [fresh] = [i for i in service.inbox() if i["type"] == "identity"]
+    assert fresh["why"].startswith("a1 proposes this profile:")
+    rule = next(i for i in service.identity()["ids"] if "push" in service.get(i)["content"])
+    service.update(rule, content="Never push to main; open a PR.")
+
+    [item] = [i for i in service.inbox() if i["type"] == "identity"]
+    assert item["why"].startswith("a1 proposed this before the profile changed")
+    assert "Edit & Accept" in item["why"]

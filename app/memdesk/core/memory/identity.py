@@ -163,21 +163,13 @@ class Identity:
         seen = json.loads(proposal.subject or "[]")
         with self.desk.write() as pending:
             by_id = {r.uuid: r for r in identity_rows()}
-            if any(uuid not in by_id for uuid in seen):
+            if _stale(proposal, seen, by_id):
                 raise VersionConflict(
                     "the identity profile changed since this was proposed; reject it and edit "
                     "the profile yourself (Edit Identity, Ctrl+I; or `memdesk identity --set`)",
                     field="keys",
                 )
             rows = [by_id[u] for u in seen]
-            if any(r.updated_at > proposal.created_at for r in rows):
-                # applied onto entries changed since, it undid that change unseen (the
-                # person's own edit, or another proposal accepted in the same step)
-                raise VersionConflict(
-                    "the identity profile changed since this was proposed; reject it and edit "
-                    "the profile yourself (Edit Identity, Ctrl+I; or `memdesk identity --set`)",
-                    field="keys",
-                )
             if content is None:  # the agent's words, as a restored backup may have set them
                 validate.profile_lines(proposal.content, field="keys")
                 contents, added = map_onto([r.content for r in rows], proposal.content)
@@ -237,7 +229,25 @@ def proposal_why(proposal: Proposal) -> str:
     seen = json.loads(proposal.subject or "[]")
     by_id = {r.uuid: r for r in identity_rows()}
     rows = [by_id[u] for u in seen if isinstance(u, str) and u in by_id]
+    if _stale(proposal, seen, by_id):
+        # set against the profile as it is now, its lines read as undoing the later change
+        return (
+            f"{proposal.agent} proposed this before the profile changed, so it cannot be "
+            "accepted as it is: reject it, or Edit & Accept the words you want. Against the "
+            f"profile now it would make these changes:\n{_changes(rows, proposal.content)}"
+        )
     return f"{proposal.agent} proposes this profile:\n{_changes(rows, proposal.content)}"
+
+
+def _stale(proposal: Proposal, seen: list[Any], by_id: dict[str, Memory]) -> bool:
+    """Whether an entry the agent saw is gone or changed since it proposed (the person's own
+    edit, or another proposal accepted): applied now, it would undo that change unseen."""
+    return any(
+        not isinstance(uuid, str)
+        or uuid not in by_id
+        or by_id[uuid].updated_at > proposal.created_at
+        for uuid in seen
+    )
 
 
 def _changes(rows: list[Memory], text: str) -> str:
