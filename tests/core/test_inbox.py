@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core import NotAllowed, NotFound, ValidationError, agent
+from memdesk.core import NotAllowed, NotFound, ValidationError, VersionConflict, agent
 from memdesk.core.memory.steps import capture
-from memdesk.store import Memory
+from memdesk.core.review.inbox_items import PROPOSAL
+from memdesk.store import Memory, Proposal
 
 CLAUDE, CURSOR = agent("claude-code"), agent("cursor")
 
@@ -415,3 +416,24 @@ def test_the_same_said_of_another_thing_is_news_and_one_accept_retires_one_memor
     assert newer["id"] in [m["id"] for m in item["memories"]]
     assert other["id"] not in [m["id"] for m in item["memories"]]
     assert all(service.get(m["id"])["status"] == "active" for m in kept)
+
+
+def test_a_decision_on_words_that_changed_since_they_were_shown_is_refused(service):
+    """`as_shown`: the window passes the words it showed; an agent's (or a sync's) rewrite
+    in between makes the decision a refusal, not a decision on words the person never saw."""
+    service.session_start("s1", actor=agent("claude"))
+    service.session_end(
+        "s1",
+        actor=agent("claude"),
+        transcript=[{"role": "user", "content": "Don't touch the vendored code."}],
+    )
+    [item] = service.inbox()
+    number = int(item["key"].removeprefix(PROPOSAL))
+    Proposal.update(content="Touch the vendored code freely").where(Proposal.id == number).execute()
+
+    for decide in (service.accept, service.reject):
+        with pytest.raises(VersionConflict, match="changed since it was shown"):
+            decide([item["key"]], as_shown={item["key"]: item["content"]})
+    assert [i["content"] for i in service.inbox()] == ["Touch the vendored code freely"]
+    service.reject([item["key"]], as_shown={item["key"]: "Touch the vendored code freely"})
+    assert service.inbox() == []

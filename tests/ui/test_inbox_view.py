@@ -396,3 +396,37 @@ def test_edit_and_accept_refused_keeps_the_words_typed(qtbot, service, window, m
     assert QApplication.clipboard().text() == typed
     assert typed in view.story.toPlainText()
     assert service.proposals("accepted") == []
+
+
+def test_a_conflict_refreshed_by_a_sync_before_the_click_is_not_decided_unseen(
+    qtbot, service, window, monkeypatch
+):
+    """A window tryout: the person's "take theirs" applied the other machine's newer words,
+    which a background sync had put in the item after the person read it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a: said.append(text))
+    rule = service.add("Releases go out on Thursdays.")
+    with service.rooms.desk.write() as pending:
+        item = service.rooms.proposing.propose(
+            pending,
+            kind="sync_disagree",
+            content="Releases go out on Fridays.",
+            why="Changed on laptop and here.",
+            subject=json.dumps([rule["id"]]),
+            agent="origin",
+            memory=rule["id"],
+        )
+    view = open_inbox(window)
+    view.select_row(next(n for n, i in enumerate(view._items) if i["type"] == "sync_disagree"))
+    assert "Fridays" in view.story.toPlainText()
+    # the sync's refresh, between the person's reading and the click
+    service.rooms.proposing.set(item, content="Releases go out on Mondays.")
+
+    view.accept_selected()
+    settle(window)
+
+    assert service.get(rule["id"])["content"] == "Releases go out on Thursdays."
+    assert any("changed since it was shown" in text for text in said)
+    assert "Releases go out on Mondays." in contents(view)

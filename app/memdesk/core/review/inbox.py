@@ -15,7 +15,7 @@ Only the person decides.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from memdesk.core import clock, rules, validate
@@ -102,12 +102,20 @@ class Inbox:
         return pending + withheld.count()
 
     def accept(
-        self, keys: Sequence[str], *, content: str | None = None, actor: Actor = USER
+        self,
+        keys: Sequence[str],
+        *,
+        content: str | None = None,
+        actor: Actor = USER,
+        as_shown: Mapping[str, str] | None = None,
     ) -> list[dict[str, Any]]:
         """Accept items (all of them, or on any refusal none). `content` edits the one item
-        being accepted first: the memory it stores, updates or keeps."""
+        being accepted first: the memory it stores, updates or keeps. `as_shown` (key: the
+        item's words as the person saw them) refuses an item whose words changed since (a
+        background sync brought newer words from the other machine)."""
         rules.check_person(actor, "accept what waits in the inbox", field="keys")
         keys = _keys(keys)
+        self._still_as_shown(keys, as_shown)
         if content is not None:
             if len(keys) != 1:
                 raise ValidationError(
@@ -117,12 +125,18 @@ class Inbox:
         return self.undo.as_one(lambda: [self._accept(key, content, actor) for key in keys])
 
     def reject(
-        self, keys: Sequence[str], *, reason: str | None = None, actor: Actor = USER
+        self,
+        keys: Sequence[str],
+        *,
+        reason: str | None = None,
+        actor: Actor = USER,
+        as_shown: Mapping[str, str] | None = None,
     ) -> list[dict[str, Any]]:
         """Reject items, keeping each with `reason`: a proposal as dismissed, a withheld
-        memory in the Trash. `reconsider` brings them back."""
+        memory in the Trash. `reconsider` brings them back. `as_shown` as for `accept`."""
         rules.check_person(actor, "reject what waits in the inbox", field="keys")
         keys = _keys(keys)
+        self._still_as_shown(keys, as_shown)
         reason = validate.text(reason, "reason") if reason else None
         return self.undo.as_one(lambda: [self._reject(key, reason, actor) for key in keys])
 
@@ -160,6 +174,25 @@ class Inbox:
         return shown.proposal(self._proposal_row(number))
 
     # -- inside ------------------------------------------------------------------------------
+
+    def _still_as_shown(self, keys: list[str], as_shown: Mapping[str, str] | None) -> None:
+        if as_shown is None:
+            return
+        for key in keys:
+            seen = as_shown.get(key)
+            if seen is None:
+                continue
+            now = (
+                self.reads.row(key.removeprefix(MEMORY)).content
+                if key.startswith(MEMORY)
+                else self._pending(key).content
+            )
+            if now != seen:
+                raise VersionConflict(
+                    f"{key} changed since it was shown (a sync brought newer words, or an agent "
+                    f"rewrote it); it now reads {now[:120]!r}. Look at it again and decide",
+                    field="keys",
+                )
 
     def _accept(self, key: str, content: str | None, actor: Actor) -> dict[str, Any]:
         if key.startswith(MEMORY):

@@ -237,8 +237,11 @@ class InboxView(QWidget):
     def accept_selected(self) -> None:
         chosen = self._chosen("pending")
         if chosen:
-            keys = [i["key"] for i in chosen]
-            self._decide(f"Accept {_count(chosen)}", lambda: self._service.accept(keys))
+            keys, shown = [i["key"] for i in chosen], _as_shown(chosen)
+            self._decide(
+                f"Accept {_count(chosen)}",
+                lambda: self._service.accept(keys, as_shown=shown),
+            )
 
     @Slot()
     def edit_and_accept(self) -> None:
@@ -250,10 +253,10 @@ class InboxView(QWidget):
             self, "Edit & accept", "Accept it with these words:", item["content"]
         )
         if ok and text.strip():
-            keys = [item["key"]]
+            keys, shown = [item["key"]], _as_shown(chosen)
             done = self._decide(
                 f"Edit & accept {quoted_start(first_line(text))}",
-                lambda: self._service.accept(keys, content=text.strip()),
+                lambda: self._service.accept(keys, content=text.strip(), as_shown=shown),
             )
             if done is None and text.strip() != item["content"].strip():
                 # refused (a stale identity proposal): the words typed were thrown away
@@ -271,10 +274,10 @@ class InboxView(QWidget):
             self, "Reject", f"Reject {_count(chosen)}. Why? (optional, kept with it)"
         )
         if ok:
-            keys = [i["key"] for i in chosen]
+            keys, shown = [i["key"] for i in chosen], _as_shown(chosen)
             self._decide(
                 f"Reject {_count(chosen)}",
-                lambda: self._service.reject(keys, reason=reason.strip() or None),
+                lambda: self._service.reject(keys, reason=reason.strip() or None, as_shown=shown),
             )
 
     @Slot()
@@ -345,6 +348,12 @@ class InboxView(QWidget):
             self.story.setPlainText(f"{len(chosen)} items selected.")
         else:
             self.story.setPlainText("Nothing waits for you." if pending and not self._items else "")
+
+
+def _as_shown(items: list[dict[str, Any]]) -> dict[str, str]:
+    """Each item's words as the person saw them: a background sync may bring newer ones
+    before the click, and the decision is then refused rather than applied to words unseen."""
+    return {item["key"]: item["content"] for item in items}
 
 
 def _count(items: list[dict[str, Any]]) -> str:
