@@ -1052,3 +1052,31 @@ def test_a_search_index_of_a_format_sqlite_refuses_is_told_and_rebuilt(run, serv
     code, out, _ = run("search", "argo")
     assert code == 0
     assert "argo" in out
+
+
+def test_asked_at_the_terminal_words_changed_while_the_person_read_are_not_decided(tmp_path):
+    """`inbox --ask` shows an item, then waits for the key: a sync (or an agent) that changes
+    its words meanwhile makes the answer "not done", not a decision on words not shown."""
+    from memdesk.cli_review import ask
+    from memdesk.core import MemoryService, agent
+    from memdesk.store import Proposal
+
+    service = MemoryService.open(tmp_path / "m.db")
+    service.session_start("s1", actor=agent("claude"))
+    service.session_end(
+        "s1",
+        actor=agent("claude"),
+        transcript=[{"role": "user", "content": "Don't touch the vendored code."}],
+    )
+    said: list[str] = []
+
+    def read(_prompt: str) -> str:
+        Proposal.update(content="Touch the vendored code freely").execute()
+        return "y"
+
+    done = ask(service, service.inbox(), read=read, say=said.append)
+
+    assert done["kept"] == 0
+    assert any("not done" in line and "changed since it was shown" in line for line in said)
+    assert [i["content"] for i in service.inbox()] == ["Touch the vendored code freely"]
+    service.close()

@@ -56,11 +56,12 @@ def ask(
         if answer == "skip":
             continue
         try:
+            shown = {item["key"]: item["content"]}  # a sync may bring newer words meanwhile
             if answer == "drop":
-                svc.reject([item["key"]])
+                svc.reject([item["key"]], as_shown=shown)
             else:
                 words = _new_words(read) if answer == "edit" else None
-                svc.accept([item["key"]], content=words)
+                svc.accept([item["key"]], content=words, as_shown=shown)
         except MemdeskError as exc:  # decided meanwhile in the window, or the words refused
             say(visible(f"  not done: {exc.message}"))
             continue

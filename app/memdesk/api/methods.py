@@ -412,6 +412,8 @@ METHODS = [
         {
             "keys": "list of item keys (memory:<id> or proposal:<number>)",
             "content": "the text to accept instead (one key only)",
+            "as_shown": "{key: the item's content as the person was shown it}: an item whose "
+            "words changed since is refused (-32003), not decided",
         },
         ("keys",),
     ),
@@ -419,7 +421,11 @@ METHODS = [
         "inbox.reject",
         "Reject inbox items, kept with the reason (user role only): a proposal as rejected, a "
         "withheld memory in the Trash.",
-        {"keys": "list of item keys", "reason": "why (optional)"},
+        {
+            "keys": "list of item keys",
+            "reason": "why (optional)",
+            "as_shown": "as for inbox.accept",
+        },
         ("keys",),
     ),
     Method(

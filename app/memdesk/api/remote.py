@@ -175,11 +175,23 @@ class RemoteService:
     def inbox(self, status: str = "pending") -> list[dict[str, Any]]:
         return self._call("inbox.list", status=status)
 
-    def accept(self, keys: list[str], content: str | None = None) -> list[dict[str, Any]]:
-        return self._call("inbox.accept", **_given({"keys": keys, "content": content}))
+    def accept(
+        self,
+        keys: list[str],
+        content: str | None = None,
+        as_shown: dict[str, str] | None = None,
+    ) -> list[dict[str, Any]]:
+        given = {"keys": keys, "content": content, "as_shown": as_shown}
+        return self._call("inbox.accept", **_given(given))
 
-    def reject(self, keys: list[str], reason: str | None = None) -> list[dict[str, Any]]:
-        return self._call("inbox.reject", **_given({"keys": keys, "reason": reason}))
+    def reject(
+        self,
+        keys: list[str],
+        reason: str | None = None,
+        as_shown: dict[str, str] | None = None,
+    ) -> list[dict[str, Any]]:
+        given = {"keys": keys, "reason": reason, "as_shown": as_shown}
+        return self._call("inbox.reject", **_given(given))
 
     def reconsider(self, keys: list[str]) -> list[dict[str, Any]]:
         return self._call("inbox.reconsider", keys=keys)

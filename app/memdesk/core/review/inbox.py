@@ -178,6 +178,12 @@ class Inbox:
     def _still_as_shown(self, keys: list[str], as_shown: Mapping[str, str] | None) -> None:
         if as_shown is None:
             return
+        if not isinstance(as_shown, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in as_shown.items()
+        ):
+            raise ValidationError(
+                "as_shown maps item keys to the words shown (text to text)", field="as_shown"
+            )
         for key in keys:
             seen = as_shown.get(key)
             if seen is None:
