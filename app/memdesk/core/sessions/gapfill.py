@@ -25,6 +25,7 @@ from memdesk.core.sessions import (
     asked_now,
     clauses,
     doubts,
+    everywhere,
     fact_so_rule,
     heard,
     markers,
@@ -112,7 +113,7 @@ def find(
                 else f
                 for f in in_message
             ]
-            found.extend(in_message)
+            found.extend(everywhere.kept(f) for f in in_message)
         if message.get("role") in ("user", "assistant"):
             previous = message
     return [replace(f, scope=settled_scope(f.sentence, f.scope)) for f in found]
