@@ -85,16 +85,22 @@ def test_a_change_made_elsewhere_while_open_keep_mine_saves_mine(qtbot, service,
     assert service.identity()["text"] == "I am Ana, mine."
 
 
-def test_identity_save_from_window_is_undoable(qtbot, service, tmp_path, monkeypatch):
-    service.set_identity("Before.")
+def _saving_from_the_window(qtbot, service, tmp_path, monkeypatch, words: str):
+    """The window, its Edit Identity saving `words` each time it is opened."""
     window = open_window(qtbot, service, tmp_path / "s.ini")
 
     def fake_exec(editor):
-        editor.text.setPlainText("After.")
+        editor.text.setPlainText(words)
         editor.save_button.click()
         return editor.result()
 
     monkeypatch.setattr(IdentityEditor, "exec", fake_exec)
+    return window
+
+
+def test_identity_save_from_window_is_undoable(qtbot, service, tmp_path, monkeypatch):
+    service.set_identity("Before.")
+    window = _saving_from_the_window(qtbot, service, tmp_path, monkeypatch, "After.")
     window.menus.identity.trigger()
     assert service.identity()["text"] == "After."
     assert window.menus.undo.text() == "Undo Edit identity"
@@ -153,14 +159,7 @@ def test_blank_lines_saving_drops_are_not_counted_nor_refused(qtbot, service):
 
 
 def test_saving_the_profile_from_the_window_says_so(qtbot, service, tmp_path, monkeypatch):
-    window = open_window(qtbot, service, tmp_path / "s.ini")
-
-    def fake_exec(editor):
-        editor.text.setPlainText("I am Ana.")
-        editor.save_button.click()
-        return editor.result()
-
-    monkeypatch.setattr(IdentityEditor, "exec", fake_exec)
+    window = _saving_from_the_window(qtbot, service, tmp_path, monkeypatch, "I am Ana.")
     window.menus.identity.trigger()
     assert "Identity saved (9 of 1,000 characters)" in window.status.currentMessage()
     window.menus.identity.trigger()  # the same words again
