@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memdesk.core.sessions import heard
+from memdesk.core.sessions import heard, markers
 
 _I = re.IGNORECASE
 _CLAUSE_BREAK = re.compile(r"\s*(?:,|;|—|–|--|\s-\s)\s*")
@@ -20,14 +20,11 @@ _MIN_WORDS = 4
 _LEANS_BACK = re.compile(
     r"^(?:that|this|those|these|which|so|and|but|or|then|same|i|i've|i'll|i'm|we'll)\b", _I
 )
-# A clause that asks the agent for something more
-_ASKS = re.compile(
-    r"^(?:please\s+)?(?:don'?t|do not|never|leave|keep|use|put|add|remove|delete|undo|revert|"
-    r"pull|kill|scrap|scratch|move|make|set|change|go|stop|skip|try|switch|connect|ignore|split|"
-    r"rip|drop|just|not|no|nah|nvm|order|stick|write|run|call|check|wire|hook|wrap|throw|"
-    r"return|log|show|name|build|ship|push|merge|commit|fix|update|rename|hold on|wait)\b",
-    _I,
-)
+# A clause that asks the agent for something more: a request's shape (`markers.IMPERATIVE`),
+# or an ask to leave something be
+_ASKS = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|just|not|no|nah|nvm|hold on|wait)\b", _I)
+
+
 # What tells a correction's reason holds beyond this task: the team, this place, every case
 _STANDING = re.compile(
     r"\b(?:we|we're|we've|our|here|everything|anything|all|only|always|never|every\w*|"
@@ -63,6 +60,7 @@ def _states(part: str) -> bool:
         and "?" not in part
         and not _LEANS_BACK.match(part)
         and not _ASKS.match(part)
+        and not markers.IMPERATIVE.match(part)
         and not heard.for_the_task_at_hand(part)
         and not heard.not_a_statement(part)
     )
