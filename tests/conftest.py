@@ -104,8 +104,11 @@ for _cls, _name in (
 
 
 @pytest.fixture
-def run(capsys, db_path):
+def run(capsys, db_path, monkeypatch):
     """Run `memdesk ARGS --db DB` in-process and return (exit code, stdout, stderr)."""
+    # the width lists are cut to is the terminal's: a test must not depend on where it runs
+    # (a pytest-xdist worker sees another terminal than a plain run)
+    monkeypatch.setenv("COLUMNS", "100")
 
     def memdesk(*args: str, db: Path | None = db_path) -> tuple[int, str, str]:
         argv = [*args, "--db", str(db)] if db is not None else list(args)
