@@ -29,6 +29,7 @@ from memdesk.core.sessions import (
     fact_so_rule,
     heard,
     markers,
+    matters,
     pasted,
     picks,
     reasons,
@@ -91,7 +92,7 @@ def find(
                 in_message = [
                     f
                     if tone.lasts_whatever_the_tone(f.sentence)
-                    or not tone.doubted_where(text, f.sentence)
+                    or not matters.doubted_where(text, f.sentence)
                     else at_most_medium(f)
                     for f in in_message
                 ]

@@ -31,7 +31,7 @@ _NEXT_STEP = re.compile(
     r"think|decide|see if|see whether|might)\b)",
     _I,
 )
-_PRAISE = re.compile(
+PRAISE = re.compile(
     r"^(?:oh,?\s+|yeah,?\s+|wow,?\s+)?(?:fantastic|brilliant|wonderful|great|lovely|perfect|"
     r"amazing|awesome|superb|splendid|excellent|terrific|marvell?ous|nice one|love it|"
     r"love that)\b\s*[,!.]",
@@ -56,13 +56,12 @@ _MARKED_LASTING = re.compile(
 # module"): a laugh or a groan colours its own sentence (heard reads that one as sarcasm), not
 # the rules the message states beside the task. Alone with a complaint it is a vent ("ugh.
 # every single september the account requests pile up").
-_CASUAL = re.compile(r"\b(?:lol|lmao|ugh+)\b[.!,]*|\blet's just\b", _I)
+CASUAL = re.compile(r"\b(?:lol|lmao|ugh+)\b[.!,]*|\blet's just\b", _I)
 
 
 def _gives_work(message: str) -> bool:
     said = [
-        s.strip(" ,")
-        for s in re.split(r"(?<=[.!?])\s+|\n+", _CASUAL.sub("", pasted.prose(message)))
+        s.strip(" ,") for s in re.split(r"(?<=[.!?])\s+|\n+", CASUAL.sub("", pasted.prose(message)))
     ]
     said = [s for s in said if s]
     return bool(said) and (
@@ -78,35 +77,7 @@ _REPLIES = re.compile(
 )
 
 
-# A sentence that opens another matter ("anyway, format what you touched — we format with
-# JuliaFormatter …", "fyi everything date-related goes through dayjs now"): the tone of what
-# came before ("if we ever move to Zarr …, but not today", "which is kinda embarrassing") is
-# of that matter, not of this one.
-_ANOTHER_MATTER = re.compile(
-    r"^(?:anyway|anyways|separately|unrelated(?:ly)?|on another note|different (?:topic|thing)|"
-    r"other thing|one more thing|oh,? and|btw|by the way|fyi|side ?note)\b",
-    _I,
-)
-_SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-def doubted_where(message: str, sentence: str) -> bool:
-    """Whether the tone of the matter of `message` that holds `sentence` makes what it states
-    the person's to confirm: a message may open another matter part way."""
-    said = [s for s in _SENTENCE_OR_LINE.split(message) if s.strip()]
-    if not any(_ANOTHER_MATTER.match(s.strip()) for s in said[1:]):
-        return doubted(message)
-    matters: list[list[str]] = [[]]
-    for part in said:
-        if matters[-1] and _ANOTHER_MATTER.match(part.strip()):
-            matters.append([])
-        matters[-1].append(part)
-    wanted = sentence.strip()[:40]
-    for matter in matters:
-        text = " ".join(matter)
-        if wanted in text:
-            return doubted(text)
-    return doubted(message)
+SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def lasts_whatever_the_tone(sentence: str) -> bool:
@@ -118,7 +89,7 @@ def lasts_whatever_the_tone(sentence: str) -> bool:
 def doubted(message: str) -> bool:
     """Whether the message's tone makes what it states the person's to confirm."""
     if _gives_work(message):
-        message = _CASUAL.sub("", message)
+        message = CASUAL.sub("", message)
     said = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", pasted.prose(message)) if s.strip()]
     if any(
         irony.ironic(s)
@@ -140,7 +111,7 @@ def doubted(message: str) -> bool:
     if thought_aloud and not heard.CORRECTS_A_VALUE.search(message) or vented:
         return True
     if (
-        _DISTANCED.search(message)
+        DISTANCED.search(message)
         or _WISHED.search(prose)
         or _DOES_NOW.search(prose)
         or _RAN.search(_told(said))
@@ -164,7 +135,7 @@ def doubted(message: str) -> bool:
     next_step = len(said) > 1 and bool(
         markers.TASK.match(said[1]) or markers.IMPERATIVE.match(said[1])
     )
-    return bool(said) and bool(_PRAISE.match(said[0])) and not (led_in or next_step)
+    return bool(said) and bool(PRAISE.match(said[0])) and not (led_in or next_step)
 
 
 _LED_IN = re.compile(
@@ -223,8 +194,8 @@ _ASKED_WITH_IT = re.compile(r"\b(?:please|pls|plz)\b|^keep\b", _I)
 def _vented(message: str) -> bool:
     # the vent is found in the whole message ("every. single. time." spans sentences), the
     # request beside it in the vent's own sentence
-    starts = [0, *(m.end() for m in _SENTENCE_OR_LINE.finditer(message))]
-    for vent in _VENTED.finditer(message):
+    starts = [0, *(m.end() for m in SENTENCE_OR_LINE.finditer(message))]
+    for vent in VENTED.finditer(message):
         n = bisect_right(starts, vent.start())
         sentence = message[starts[n - 1] : starts[n] if n < len(starts) else None]
         if not _ASKED_WITH_IT.search(sentence.strip()):
@@ -234,7 +205,7 @@ def _vented(message: str) -> bool:
 
 # A burst of frustration: what the message states beside it is the person's to confirm
 # ("docker images eating 400GB because nobody ever prunes anything. i'm losing my mind").
-_VENTED = re.compile(
+VENTED = re.compile(
     r"\b(?:losing my mind|so done with|i'?m done with|kill me|ugh+|argh+|wtf|ffs|"
     r"(?:want|going) to scream|(?:so |really |very )?painful[.!]*\s*$|"
     r"(?:every|each) (?:single )?\w+,? the same (?:thing|story|mess)|"
@@ -315,7 +286,7 @@ _RECURRING_FAULT = re.compile(
 )
 # The person keeps a view they tell at arm's length ("Marek wraps every route in a try/except.
 # that's his thing, I'm not sold on it"): the rule beside it is someone else's.
-_DISTANCED = re.compile(
+DISTANCED = re.compile(
     r"\b(?:not sold(?: on)?|(?:their|his|her) (?:opinion|view|theory|take)(?:,| not)|"
     r"not necessarily (?:ours|mine)|nice theory|(?:they|he|she)(?:'re|'s| are| is) (?:wrong|"
     r"adamant)|not something (?:i|we)(?:'ve| have)? agreed|"

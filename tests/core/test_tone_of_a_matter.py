@@ -1,0 +1,70 @@
+"""The tone of a message falls on what it states only where it is of the same matter: a few
+words first about the agent's last step, or a step of the person's own after the statement,
+leave the statement as it was said."""
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _stored(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # a word on what the agent just did, then a statement
+        (
+            "nope nope nope. we never deploy the worker with kubectl apply, it all goes "
+            "through argocd",
+            "argocd",
+        ),
+        (
+            "no no no. the billing service is owned by Tamsin, any schema change there "
+            "goes past her first",
+            "tamsin",
+        ),
+        # the person's own next step after it
+        (
+            "we don't use celery here, background jobs go through dramatiq with redis. "
+            "I'll ask Marco about the deploy myself.",
+            "dramatiq",
+        ),
+        (
+            "the nightly export runs on the reporting replica, never on the primary. "
+            "the other dashboards can wait until next week",
+            "replica",
+        ),
+        (
+            "we store every amount as integer cents in this repo, never floats. "
+            "can you add a helper to Money that converts the parser's decimals?",
+            "cents",
+        ),
+    ],
+)
+def test_a_statement_beside_another_matters_tone_is_stored(message, word):
+    stored = _stored(message)
+    assert any(word in s.lower() for s in stored), gapfill.find([message])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a groan first is about all of it
+        "ugh. every single release the changelog script drops half the entries",
+        # a doubt with no matter of its own closes the thought
+        "maybe every service should get its own database user... not sure yet",
+        "redis or postgres for the job queue, idk. lets not decide now, just stub an interface",
+        # a deferral of the very thing just said
+        "the retry limit is 5 for now. not sure yet whether the retry limit should be 5 or 10",
+        # praise first is irony unless work follows; a laugh, a question or a lead-in first
+        # is no word on the agent's step
+        "great. another friday deploy that took prod down.",
+        "2 lol. my local dump is from march. whatever",
+        "what's -1 there? the sensor manual mentions an error code but I never found which",
+        "died again, same thing:\n\nsure, let's just give every pod 64 gigs, money is free",
+    ],
+)
+def test_a_tone_of_the_same_matter_still_leaves_it_to_the_person(message):
+    assert _stored(message) == [], gapfill.find([message])
