@@ -12,7 +12,14 @@ from memdesk.store import DB
 from memdesk.ui.list.memory_table_model import PAGE_SIZE
 from memdesk.ui.list.memory_table_view import marked_spans
 from memdesk.ui.list.search_box import SETTLED_PAUSE_MS
-from tests.ui.window_helpers import click_row, open_window, settle, shown_ids, shown_texts
+from tests.ui.window_helpers import (
+    click_row,
+    open_window,
+    settle,
+    shown_ids,
+    shown_texts,
+    typed_in_new_memory,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -365,7 +372,7 @@ def test_a_new_memory_in_words_already_stored_asks_before_a_second_copy(
     from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 
     words = {"content": "Prefers  pytest over unittest", "project": "app", "layer": "L1"}
-    monkeypatch.setattr(NewMemoryDialog, "ask", classmethod(lambda *_: dict(words)))
+    monkeypatch.setattr(NewMemoryDialog, "ask", typed_in_new_memory(lambda _layer: dict(words)))
     asked = []
 
     def reply(_parent, title, text, *_buttons):
@@ -833,7 +840,7 @@ def test_a_long_memorys_undo_label_is_cut_with_an_ellipsis(qtbot, window, monkey
     from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 
     words = "The frontend build was migrated in spring to Vite from webpack"
-    monkeypatch.setattr(NewMemoryDialog, "ask", lambda *a, **k: {"content": words})
+    monkeypatch.setattr(NewMemoryDialog, "ask", typed_in_new_memory(lambda _: {"content": words}))
     window.new_memory()
     settle(window)
     assert window.menus.undo.text() == f"Undo New memory “{words[:40]}…”"

@@ -65,7 +65,7 @@ def test_escape_with_nothing_changed_just_closes_the_editor(qtbot, window, monke
 
 def test_a_new_memory_closed_with_words_in_it_asks(qtbot, monkeypatch):
     asked = _answering(monkeypatch, new_memory_dialog, False)
-    dialog = NewMemoryDialog("L1", None)
+    dialog = NewMemoryDialog("L1", None, lambda _fields: True)
     qtbot.addWidget(dialog)
     dialog.show()
     dialog.editor.content.setPlainText("The staging db is on 6543.")
@@ -73,6 +73,40 @@ def test_a_new_memory_closed_with_words_in_it_asks(qtbot, monkeypatch):
     assert asked
     assert dialog.isVisible()
     assert dialog.editor.content.toPlainText() == "The staging db is on 6543."
+
+
+def test_a_new_memory_whose_save_is_refused_stays_open_with_what_was_typed(
+    qtbot, service, window, monkeypatch
+):
+    """A window tryout (stop 90): with the identity nearly full, a new L0 line was refused
+    after the dialog had closed, and the words typed were gone."""
+    from memdesk.ui import main_window
+
+    service.set_identity("Name: Ada. " + "Prefers short answers. " * 42)
+    refused: list[str] = []
+    monkeypatch.setattr(main_window, "warn", lambda _parent, _title, text: refused.append(text))
+    words = "Second try: a long identity line that will not fit into the profile."
+    seen = {}
+
+    def type_and_submit(dialog):
+        dialog.show()
+        qtbot.waitActive(dialog)
+        qtbot.keyClicks(dialog.editor.content, words)
+        dialog.editor.layer.setCurrentIndex(dialog.editor.layer.findData("L0"))
+        qtbot.keyClick(dialog.editor.tags, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        seen["open"] = dialog.isVisible()
+        seen["text"] = dialog.editor.content.toPlainText()
+        seen["layer"] = dialog.editor.layer.currentData()
+        dialog.done(0)
+        return dialog.result()
+
+    monkeypatch.setattr(NewMemoryDialog, "exec", type_and_submit)
+    before = service.count()
+    window.new_memory()
+    assert refused
+    assert "Identity" in refused[0]
+    assert seen == {"open": True, "text": words, "layer": "L0"}
+    assert service.count() == before
 
 
 def test_the_identity_dialog_closed_with_changes_asks(qtbot, service, monkeypatch):

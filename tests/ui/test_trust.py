@@ -12,7 +12,14 @@ from memdesk.core import SYSTEM, agent
 from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
-from tests.ui.window_helpers import click_row, open_window, recorded_import, settle, shown_ids
+from tests.ui.window_helpers import (
+    click_row,
+    open_window,
+    recorded_import,
+    settle,
+    shown_ids,
+    typed_in_new_memory,
+)
 
 
 @pytest.fixture
@@ -35,7 +42,7 @@ def window(qtbot, service, tmp_path):
 
 def _new_memory(qtbot, window, monkeypatch, text):
     monkeypatch.setattr(
-        NewMemoryDialog, "ask", lambda _parent, layer, project: {"content": text, "layer": layer}
+        NewMemoryDialog, "ask", typed_in_new_memory(lambda layer: {"content": text, "layer": layer})
     )
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     settle(window)

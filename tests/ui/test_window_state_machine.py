@@ -32,7 +32,7 @@ from memdesk.ui.dialogs.identity_editor import IdentityEditor
 from memdesk.ui.dialogs.import_dialog import ImportDialog
 from memdesk.ui.dialogs.new_memory_dialog import NewMemoryDialog
 from memdesk.ui.main_window import MainWindow
-from tests.ui.window_helpers import settle
+from tests.ui.window_helpers import settle, typed_in_new_memory
 
 FIELDS = ("content", "layer", "tags", "project", "status")
 LIMIT = 1000
@@ -152,7 +152,7 @@ class WindowMachine(RuleBasedStateMachine):
         text = self._text(text)
         self.window.sidebar.select_key("all")
         original = NewMemoryDialog.ask
-        NewMemoryDialog.ask = lambda _parent, layer, _project: {"content": text, "layer": layer}
+        NewMemoryDialog.ask = typed_in_new_memory(lambda layer: {"content": text, "layer": layer})
         try:
             self.window.new_memory()
         finally:

@@ -74,3 +74,11 @@ def settle(window: MainWindow) -> None:
         window.browser.model.wait()
         window.stats.wait()
         QApplication.processEvents()
+
+
+def typed_in_new_memory(fields_for_layer) -> classmethod:
+    """A stand-in for `NewMemoryDialog.ask` that submits, without showing the dialog, the
+    fields `fields_for_layer(layer)` gives, as Save in the dialog does."""
+    return classmethod(
+        lambda _cls, _parent, layer, _project, submit: submit(fields_for_layer(layer))
+    )

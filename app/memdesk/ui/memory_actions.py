@@ -27,23 +27,27 @@ class MemoryActions:
     def new_memory(self) -> None:
         key = self.sidebar.current_key
         layer = key if key in LAYER_NAMES else "L1"
-        fields = NewMemoryDialog.ask(self, layer, self.browser.filters().get("project"))
-        if not fields:
-            return
-        same = self._same_words(fields)
-        if same is not None and not confirm(
-            self,
-            "Already stored",
-            f"“{first_line(same['content'])}” is stored already ({same['id'][:8]}). "
-            "Add a second copy anyway?",
-            Button.Save,
-        ):
-            self.open_memory(same["id"])  # the one the person meant to write, shown
-            return
-        title = f"New memory {quoted_start(first_line(fields['content']))}"
-        added = self.run(title, lambda: self.service.add(dedup=False, **fields))
-        if added:
-            self.open_memory(added["id"])
+        shown: list[str] = []
+
+        def submit(fields: dict[str, Any]) -> bool:
+            same = self._same_words(fields)
+            if same is not None and not confirm(
+                self,
+                "Already stored",
+                f"“{first_line(same['content'])}” is stored already ({same['id'][:8]}). "
+                "Add a second copy anyway?",
+                Button.Save,
+            ):
+                shown.append(same["id"])  # the one the person meant to write, shown
+                return True
+            title = f"New memory {quoted_start(first_line(fields['content']))}"
+            added = self.run(title, lambda: self.service.add(dedup=False, **fields))
+            if added:
+                shown.append(added["id"])
+            return bool(added)
+
+        if NewMemoryDialog.ask(self, layer, self.browser.filters().get("project"), submit):
+            self.open_memory(shown[-1])
 
     def _same_words(self, fields: dict[str, Any]) -> dict[str, Any] | None:
         """An active memory of this project in the same words. The window adds without the

@@ -1,8 +1,10 @@
 """The New Memory dialog: the same form as Edit (content, tags, kind, layer, project,
-importance), submitted with Ctrl+Enter as well as the Save button."""
+importance), submitted with Ctrl+Enter as well as the Save button. It stays open until the
+memory is saved: a save refused (a full identity, a busy database) keeps what was typed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Slot
@@ -11,15 +13,20 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QVBoxLayout, QWidget
 from memdesk.ui.ask import confirm
 from memdesk.ui.detail.memory_editor import MemoryEditor
 
+Submit = Callable[[dict[str, Any]], bool]
+
 
 class NewMemoryDialog(QDialog):
-    """Asks for a new memory; after `exec()` returns Accepted, `fields` holds it."""
+    """Asks for a new memory and hands it to `submit`, which saves it (True) or has shown why
+    it could not (False: the dialog stays open with what was typed)."""
 
-    def __init__(self, layer: str, project: str | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, layer: str, project: str | None, submit: Submit, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("New memory")
         self.resize(560, 380)
-        self.fields: dict[str, Any] = {}
+        self._submit = submit
         self.editor = MemoryEditor(self)
         self.editor.load(
             {
@@ -49,12 +56,10 @@ class NewMemoryDialog(QDialog):
     @Slot(dict)
     def _on_save(self, _changes: dict) -> None:
         values = self.editor.values()
-        if values["content"].strip():
-            self.fields = values
+        if values["content"].strip() and self._submit(values):
             self.accept()
 
     @classmethod
-    def ask(cls, parent: QWidget, layer: str, project: str | None) -> dict[str, Any] | None:
-        """The new memory's fields, or None when the person cancelled."""
-        dialog = cls(layer, project, parent)
-        return dialog.fields if dialog.exec() else None  # exec() gives 1 (an int) on accept
+    def ask(cls, parent: QWidget, layer: str, project: str | None, submit: Submit) -> bool:
+        """Whether a memory was submitted and saved (False when the person cancelled)."""
+        return bool(cls(layer, project, submit, parent).exec())  # exec() gives 1 on accept
