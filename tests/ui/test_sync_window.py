@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 from PySide6.QtCore import Qt
@@ -84,6 +85,35 @@ def test_set_up_sync_now_undo_and_a_last_sync_at_close(qtbot, service, tmp_path)
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert shown.returncode == 0
+
+
+def test_sync_now_and_preview_come_back_once_a_sync_from_the_dialog_is_done(
+    qtbot, service, tmp_path, monkeypatch
+):
+    """A window tryout (stop 90): both buttons stayed grey after a sync until the dialog was
+    reopened. The sync said it was done while it still held its lock, so the dialog, asking
+    at once, found it busy. The schedule's thread is held just after its report here, as the
+    interpreter may hold it, so the dialog asks first."""
+    from memdesk.core.sync.schedule import SyncSchedule
+
+    reported = SyncSchedule._report
+
+    def report_then_linger(self, result, error):
+        reported(self, result, error)
+        time.sleep(0.5)
+
+    monkeypatch.setattr(SyncSchedule, "_report", report_then_linger)
+    service.sync_init(str(tmp_path / "memories.git"))
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    dialog = SyncDialog(service, window.sync, window)
+    qtbot.addWidget(dialog)
+    _result, error = _synced(
+        qtbot, window, lambda: qtbot.mouseClick(dialog.sync_now, Qt.MouseButton.LeftButton)
+    )
+    assert error is None
+    settle(window)
+    assert dialog.sync_now.isEnabled()
+    assert dialog.preview.isEnabled()
 
 
 def test_a_failed_sync_is_shown_in_red_with_its_reason(qtbot, service, tmp_path):

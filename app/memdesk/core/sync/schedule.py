@@ -86,17 +86,20 @@ class SyncSchedule:
         self._service.release_thread()
 
     def _sync(self) -> None:
+        # reported once the sync is over: a window asked "done" must not find it still busy
         with self._running:
-            try:
-                result = self._service.sync(actor=SYSTEM, on_step=self._on_step)
-            except MemdeskError as exc:
-                logger.warning("sync failed: %s", exc.message)
-                self._report(None, exc.message)
-            except Exception as exc:  # a failed sync must not stop the app; it is retried
-                logger.exception("sync failed")
-                self._report(None, f"unexpected error ({type(exc).__name__}: {exc})")
-            else:
-                self._report(result, None)
+            result, error = self._outcome()
+        self._report(result, error)
+
+    def _outcome(self) -> tuple[dict[str, Any] | None, str | None]:
+        try:
+            return self._service.sync(actor=SYSTEM, on_step=self._on_step), None
+        except MemdeskError as exc:
+            logger.warning("sync failed: %s", exc.message)
+            return None, exc.message
+        except Exception as exc:  # a failed sync must not stop the app; it is retried
+            logger.exception("sync failed")
+            return None, f"unexpected error ({type(exc).__name__}: {exc})"
 
     def _report(self, result: dict[str, Any] | None, error: str | None) -> None:
         if self._on_done is not None:
