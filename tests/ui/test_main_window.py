@@ -363,6 +363,25 @@ def test_new_memory_with_ctrl_n_typed_and_submitted_from_the_keyboard(
     assert service.count() == 3
 
 
+def test_tab_leaves_the_list_and_the_inbox_for_what_comes_after_them(qtbot, window):
+    """A window tryout (stop 90): Tab in the list went cell by cell, row after row (8
+    columns by 221 rows), and never reached the chips or the detail panel."""
+    from PySide6.QtWidgets import QApplication
+
+    window.activateWindow()
+    qtbot.waitActive(window)
+    for table, open_it in (
+        (window.browser.table, lambda: None),
+        (window.inbox.table, lambda: window.sidebar.select_key("inbox")),
+    ):
+        open_it()
+        settle(window)
+        table.setFocus()
+        qtbot.keyClick(table, Qt.Key.Key_Tab)
+        assert not table.isAncestorOf(QApplication.focusWidget())
+        assert QApplication.focusWidget() is not table
+
+
 @pytest.mark.parametrize("answer", ["Cancel", "Save"])
 def test_a_new_memory_in_words_already_stored_asks_before_a_second_copy(
     qtbot, service, window, monkeypatch, answer

@@ -126,6 +126,9 @@ class MemoryTableView(QTableView):
         # which paints them without a call into Python per cell.
         self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        # Tab leaves a list of rows (the arrows move in it): cell by cell, 8 columns by
+        # hundreds of rows, it never reached the chips or the detail panel
+        self.setTabKeyNavigation(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
