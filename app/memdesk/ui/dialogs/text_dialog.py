@@ -1,6 +1,7 @@
 """Asking for a memory's text: a box as wide as a memory reads, wrapping its lines, growing
 with the dialog, and Ctrl+Enter to accept (Enter makes a new line). QInputDialog's own
-multi-line box was small and did not wrap: a paragraph ran off to the right."""
+multi-line box was small and did not wrap: a paragraph ran off to the right. Tab moves on to
+the buttons, and closing with the text changed asks first, as the other editors do."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.ui.ask import Button, confirm
+
 
 class TextDialog(QDialog):
     def __init__(self, parent: QWidget | None, title: str, label: str, text: str) -> None:
@@ -26,7 +29,9 @@ class TextDialog(QDialog):
         self.text = QPlainTextEdit(self)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.text.setPlainText(text)
+        self.text.setTabChangesFocus(True)
         self.text.installEventFilter(self)
+        self._given = text
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -46,6 +51,13 @@ class TextDialog(QDialog):
                 self.accept()
                 return True
         return super().eventFilter(watched, event)
+
+    def reject(self) -> None:
+        """Escape, Cancel or the title bar: words the person changed are not dropped unasked."""
+        if self.text.toPlainText() == self._given or confirm(
+            self, self.windowTitle(), "Discard your changes to the text?", Button.Discard
+        ):
+            super().reject()
 
 
 def ask_text(parent: QWidget | None, title: str, label: str, text: str) -> tuple[str, bool]:
