@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from memdesk.core import SYSTEM, agent
 from memdesk.store import DB
+from memdesk.ui.list.marking import marked_spans
 from memdesk.ui.list.memory_table_model import PAGE_SIZE
-from memdesk.ui.list.memory_table_view import marked_spans
 from memdesk.ui.list.search_box import SETTLED_PAUSE_MS
 from tests.ui.window_helpers import (
     click_row,
@@ -543,10 +543,34 @@ def test_help_lists_every_keyboard_shortcut_and_undo_by_its_name(qtbot, window, 
         ("deployed on Fridays", "deploy", ["deployed"]),
         ("我们用pnpm安装依赖", "安装依赖", ["安装", "依赖"]),  # inside a run: no word edge
         ("我们用pnpm安装依赖", "pnpm", ["pnpm"]),  # glued to it, found and marked alone
+        # search folds accents (a window tryout, stop 90: found, nothing marked)
+        ("Café résumé naïve façade", "resume cafe", ["Café", "résumé"]),
+        ("Cafe\u0301 re\u0301sume\u0301", "résumé", ["re\u0301sume\u0301"]),
     ],
 )
 def test_highlight_marks_the_forms_search_matched(text, query, marked):
     assert [text[a:b] for a, b in marked_spans(text, query)] == marked
+
+
+def test_a_marked_word_in_right_to_left_text_is_marked_where_it_is_drawn(qtbot):
+    """A window tryout (stop 90): searching "المستخدم" marked words at the other end of its
+    row: the place was measured left to right over text drawn right to left."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from memdesk.ui.list.marking import drawn_ranges
+
+    text = "يفضّل المستخدم أن تكون الإجابات"
+    spans = marked_spans(text, "المستخدم")
+    assert [text[a:b] for a, b in spans] == ["المستخدم"]
+    font = QFont()
+    [(left, right)] = drawn_ranges(text, spans, font, Qt.LayoutDirection.LeftToRight)
+    whole = QFontMetricsF(font).horizontalAdvance(text)
+    first_word = QFontMetricsF(font).horizontalAdvance("يفضّل ")
+    # the first word of Arabic is drawn rightmost: the second sits just left of it
+    assert right == pytest.approx(whole - first_word, abs=2)
+    assert right - left == pytest.approx(QFontMetricsF(font).horizontalAdvance("المستخدم"), abs=2)
+    [(left, right)] = drawn_ranges("use pytest", [(4, 10)], font, Qt.LayoutDirection.LeftToRight)
+    assert left == pytest.approx(QFontMetricsF(font).horizontalAdvance("use "), abs=1)
 
 
 def test_a_search_lists_its_hits_best_first_whatever_column_was_sorted(qtbot, service, window):

@@ -109,3 +109,21 @@ def test_charts_count_from_zero(qtbot, service, tmp_path):
         low, high = chart.getViewBox().viewRange()[1]
         assert low == 0
         assert high >= 1
+
+
+def test_the_trash_opened_from_a_count_can_be_restored_at_once(qtbot, service, tmp_path):
+    """A window tryout (stop 90): Stats ▸ "deleted 1" showed the memory, current but not
+    selected, so Restore stayed grey until the row was clicked."""
+    gone = service.add("The old VPN endpoint is vpn1.corp")
+    service.remove(gone["id"])
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    window.show_filtered("status", "deleted")
+    settle(window)
+    window.browser.table.setFocus()
+    settle(window)
+    assert window.detail.memory_id == gone["id"]
+    assert window.browser.table.selected_ids() == [gone["id"]]
+    assert window.menus.restore.isEnabled()
+    window.menus.restore.trigger()
+    settle(window)
+    assert service.get(gone["id"])["status"] == "active"

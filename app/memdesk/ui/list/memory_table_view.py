@@ -3,9 +3,6 @@ and highlights the words of the current search."""
 
 from __future__ import annotations
 
-import functools
-import re
-
 from PySide6.QtCore import (
     QItemSelection,
     QItemSelectionModel,
@@ -26,9 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.search.retrieval import terms
-from memdesk.store.unspaced import WORD_REST, WORD_START
 from memdesk.ui.list.list_query import PAGE_SIZE, RELEVANCE
+from memdesk.ui.list.marking import drawn_ranges, marked_spans
 from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
     COL_UPDATED,
@@ -37,41 +33,8 @@ from memdesk.ui.list.memory_table_model import (
     MemoryTableModel,
 )
 
-SUFFIXES = ("ing", "ies", "ed", "es", "ly", "s")
-
-
-def _stem(word: str) -> str:
-    """A crude stem, enough to mark the forms the search's Porter stemmer also matched."""
-    for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
 # A highlighter pen over the words: translucent, so the text under it stays readable.
 HIGHLIGHT = QColor(255, 196, 0, 110)
-
-
-def marked_spans(text: str, query: str) -> list[tuple[int, int]]:
-    """Where in `text` the words that match `query` (as search matches them) are."""
-    pattern = _marking(query)
-    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
-
-
-@functools.lru_cache(maxsize=64)
-def _marking(query: str) -> re.Pattern[str] | None:
-    words = terms(query)
-    if not words:
-        return None
-    # Search stems words (Porter): "test" finds "Tests" and "testing", so mark those too.
-    stems = sorted({_stem(w) for w in words if " " not in w}, key=len, reverse=True)
-    # A pair of Chinese, Japanese or Korean characters is found inside a run: no word edge.
-    pairs = sorted({w.replace(" ", "") for w in words if " " in w})
-    alternatives = (
-        [f"{WORD_START}(?:{'|'.join(map(re.escape, stems))}){WORD_REST}"] if stems else []
-    )
-    alternatives += map(re.escape, pairs)
-    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 class _HighlightDelegate(QStyledItemDelegate):
@@ -98,10 +61,12 @@ class _HighlightDelegate(QStyledItemDelegate):
         top = rect.top() + (rect.height() - metrics.height()) // 2
         painter.save()
         painter.setClipRect(rect)
-        for start, end in marked_spans(shown, query):
-            left = rect.left() + metrics.horizontalAdvance(shown[:start])
-            width = metrics.horizontalAdvance(shown[start:end])
-            painter.fillRect(QRect(left, top, width, metrics.height()), HIGHLIGHT)
+        spans = marked_spans(shown, query)
+        for left, right in drawn_ranges(shown, spans, opt.font, opt.direction):
+            width = round(right) - round(left)
+            painter.fillRect(
+                QRect(rect.left() + round(left), top, width, metrics.height()), HIGHLIGHT
+            )
         painter.restore()
 
 
@@ -322,5 +287,11 @@ class MemoryTableView(QTableView):
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        # A row made current with nothing selected (the list taking focus, a Stats count
+        # opening the Trash) is the one the detail panel shows: it is selected too, so
+        # Restore and Delete act on what the person sees rather than staying grey.
+        if current.isValid() and not self.selectionModel().hasSelection():
+            flags = QItemSelectionModel.SelectionFlag
+            self.selectionModel().select(current, flags.ClearAndSelect | flags.Rows)
         if not self.signalsBlocked():
             self.current_changed.emit(self.current_id())
