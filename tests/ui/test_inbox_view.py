@@ -430,3 +430,29 @@ def test_a_conflict_refreshed_by_a_sync_before_the_click_is_not_decided_unseen(
     assert service.get(rule["id"])["content"] == "Releases go out on Thursdays."
     assert any("changed since it was shown" in text for text in said)
     assert "Releases go out on Mondays." in contents(view)
+
+
+def test_beside_the_inbox_the_detail_panel_shows_what_the_chosen_item_is_about(
+    qtbot, service, window
+):
+    """A window tryout (stop 90): after the Trash, the Inbox kept showing the deleted memory
+    beside its items, with Restore enabled in the toolbar."""
+    from tests.ui.window_helpers import click_row
+
+    gone = service.add("API key rotation is done by hand")
+    service.remove(gone["id"])
+    window.sidebar.select_key("trash")
+    settle(window)
+    click_row(qtbot, window, 0)
+    assert window.detail.memory_id == gone["id"]
+    assert window.menus.restore.isEnabled()
+
+    view = open_inbox(window)
+    press(qtbot, view, Qt.Key.Key_Down)
+    chosen = view.selected()
+    assert len(chosen) == 1
+    about = chosen[0]["memories"]
+    assert window.detail.memory_id == (about[0]["id"] if about else "")
+    assert window.detail.memory_id != gone["id"]
+    assert not window.menus.restore.isEnabled()
+    assert not window.menus.delete.isEnabled()

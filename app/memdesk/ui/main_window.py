@@ -150,6 +150,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.undo_stack.indexChanged.connect(self._on_undo_index_changed)
         self.inbox.decided.connect(self.hub.flush)
         self.inbox.memory_activated.connect(self._open_from_elsewhere)
+        self.inbox.concerns.connect(self._on_inbox_concerns)
         self.timeline.memory_activated.connect(self._on_timeline_activated)
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
@@ -164,7 +165,8 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     # -- state -------------------------------------------------------------------------------
 
     def selected_ids(self) -> list[str]:
-        return self.browser.table.selected_ids()
+        # the List's actions (Delete, Restore, …) are not for the Inbox shown over it
+        return [] if self.pages.currentWidget() is self.inbox else self.browser.table.selected_ids()
 
     @property
     def in_trash(self) -> bool:
@@ -318,6 +320,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.inbox.reload()
             self.view_tabs.setCurrentIndex(0)
             self.show_page(0)
+            self._on_inbox_concerns(self.inbox.concerned_id)
             return
         self.browser.set_view_key(key)
         self.view_tabs.setCurrentIndex(0)
@@ -402,6 +405,14 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         return confirm(self, "Unsaved edit", question, QMessageBox.StandardButton.Discard)
 
     @Slot()
+    @Slot(str)
+    def _on_inbox_concerns(self, memory_id: str) -> None:
+        """The detail panel beside the Inbox shows what the chosen item is about, not the
+        memory chosen before in the List (a deleted one, with Restore enabled)."""
+        if self.pages.currentWidget() is self.inbox and not self.detail.has_unsaved_edit():
+            self.detail.show_memory(memory_id)
+            self._on_selection_changed()
+
     def _on_selection_changed(self) -> None:
         restorable = self.sidebar.current_key in ("trash", "inactive")
         self.menus.update_enabled(bool(self.selected_ids()), self.in_trash, restorable)

@@ -51,6 +51,7 @@ class InboxView(QWidget):
 
     decided = Signal()
     memory_activated = Signal(str)
+    concerns = Signal(str)  # the memory the one item chosen is about ("" for none)
 
     def __init__(
         self,
@@ -64,6 +65,7 @@ class InboxView(QWidget):
         self._run = run
         self._report = report
         self._items: list[dict[str, Any]] = []
+        self.concerned_id = ""  # the memory the one item chosen is about
         self._all: list[dict[str, Any]] = []  # of every writer; `_items` are those shown
         self.show_combo = QComboBox(self)
         self.show_combo.addItem("Waiting for you", "pending")
@@ -343,6 +345,9 @@ class InboxView(QWidget):
         for button in (self.accept_button, self.reject_button, self.reconsider_button):
             button.setEnabled(bool(chosen))
         self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS)
+        about = chosen[0]["memories"] if len(chosen) == 1 else []
+        self.concerned_id = about[0]["id"] if about else ""
+        self.concerns.emit(self.concerned_id)
         if len(chosen) == 1:
             self.story.setHtml(describe(chosen[0]))
         elif chosen:
