@@ -73,3 +73,19 @@ def test_the_safe_browser_loads_no_resource_even_from_raw_html(qtbot, tmp_path):
     for url in (QUrl.fromLocalFile(str(picture)), QUrl("/dev/zero"), QUrl("https://h/x.png")):
         assert browser.loadResource(QTextDocument.ResourceType.ImageResource, url) is None
     assert not browser.openLinks()
+
+
+def test_a_block_that_starts_right_to_left_is_laid_out_right_to_left():
+    """A window tryout (stop 90): a Hebrew paragraph was aligned left, its wrapped last line
+    starting at the wrong edge."""
+    shown = render_markdown(
+        "המשתמש עובד באזור זמן ישראל (UTC+2)\n\n"
+        "UTC+2 is Israel's winter time, says המשתמש\n\n"
+        "- פריט ראשון\n- second item\n\n"
+        "## يفضّل المستخدم"
+    )
+    assert '<p dir="rtl">המשתמש' in shown
+    assert "<p>UTC+2 is Israel" in shown  # led by a left-to-right word: left to right
+    assert '<li dir="rtl">פריט' in shown
+    assert "<li>second item" in shown
+    assert '<h2 dir="rtl">' in shown

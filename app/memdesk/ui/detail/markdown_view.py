@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -42,6 +43,7 @@ hr { color: rgba(128, 128, 128, 110); }
 def _parser(breaks: bool, tables: bool = True) -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False, "breaks": breaks})
     parser.add_render_rule("image", _image_as_text)
+    parser.core.ruler.push("direction", _marked_right_to_left)
     parser.enable("strikethrough")
     return parser.enable("table") if tables else parser
 
@@ -64,6 +66,30 @@ def _image_as_text(self: Any, tokens: list, idx: int, options: Any, env: Any) ->
     token = tokens[idx]
     alt = self.renderInlineAsText(token.children or [], options, env)
     return f"[image: {html.escape(alt)} — {html.escape(token.attrGet('src') or '')}]"
+
+
+def _marked_right_to_left(state: Any) -> None:
+    """A block whose text starts right to left (Hebrew, Arabic) is laid out so: Qt aligned it
+    left, and its wrapped last line started at the wrong edge."""
+    tokens = state.tokens
+    for at, inline in enumerate(tokens):
+        if inline.type != "inline" or at == 0 or not _starts_rtl(inline.content):
+            continue
+        opening = tokens[at - 1]
+        if opening.hidden and at > 1:  # a tight list's paragraph: its item is the block
+            opening = tokens[at - 2]
+        if opening.nesting == 1:
+            opening.attrSet("dir", "rtl")
+
+
+def _starts_rtl(text: str) -> bool:
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
 
 
 _PARSER = _parser(breaks=False)
