@@ -456,3 +456,16 @@ def test_beside_the_inbox_the_detail_panel_shows_what_the_chosen_item_is_about(
     assert window.detail.memory_id != gone["id"]
     assert not window.menus.restore.isEnabled()
     assert not window.menus.delete.isEnabled()
+
+
+def test_in_a_small_window_what_and_why_keep_room_to_be_read(qtbot, window):
+    """A window tryout (stop 90): at 900×600 the What and Why columns were 25 px of "…"
+    while Kind, From and Support kept their full width and When went off the edge."""
+    window.resize(900, 600)
+    view = open_inbox(window)
+    settle(window)
+    table = view.table
+    room = table.viewport().width()
+    widths = [table.columnWidth(c) for c in range(table.columnCount())]
+    assert widths[1] + widths[2] >= room * 0.45, widths
+    assert sum(widths) <= room + 2, (widths, room)  # When in view, no scroll bar

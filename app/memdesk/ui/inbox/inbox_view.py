@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -37,6 +38,8 @@ from memdesk.ui.inbox.item_text import TYPE_NAMES, describe, first_line
 from memdesk.ui.plain_text import tip
 
 COLUMNS = ("Kind", "What", "Why", "From", "Support", "When")
+WORDS = (1, 2)  # What and Why share what the other columns leave
+SIDE_SHARES = {0: 0.16, 3: 0.12, 4: 0.08, 5: 0.14}  # of the list's width, at most
 # The From list's choice of what session ends heard the person say (what memdesk's line at a
 # session start points to): a number, where each agent's choice is its name.
 HEARD = 1
@@ -101,7 +104,7 @@ class InboxView(QWidget):
         for column in range(len(COLUMNS)):
             mode = QHeaderView.ResizeMode
             header.setSectionResizeMode(
-                column, mode.Stretch if column in (1, 2) else mode.ResizeToContents
+                column, mode.Stretch if column in WORDS else mode.Interactive
             )
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.story = SafeBrowser(self)
@@ -213,7 +216,24 @@ class InboxView(QWidget):
             self._select_keys(kept, current)
         elif self._items:
             self.select_row(min(max(row, 0), len(self._items) - 1))
+        self._fit_columns()
         self._on_selection()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """What and Why tell the items apart: the other columns take their contents' width
+        up to a share of the list, so in a small window those two are not squeezed to "…"
+        while "Withheld by the guard" keeps its full width."""
+        room = self.table.viewport().width()
+        for column, share in SIDE_SHARES.items():
+            wanted = max(
+                self.table.sizeHintForColumn(column),
+                self.table.horizontalHeader().sectionSizeHint(column),
+            )
+            self.table.setColumnWidth(column, min(wanted, max(48, int(room * share))))
 
     def _select_keys(self, keys: set[Any], current: Any) -> None:
         flags = QItemSelectionModel.SelectionFlag
