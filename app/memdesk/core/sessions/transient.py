@@ -140,6 +140,12 @@ TRANSIENT = re.compile(
     r"(?:it|this|that|them)\b|"
     r"^(?!.*\b(?:always|never|every|each|whenever|any ?time|from now on|going forward)\b)"
     r".*\band (?:then )?(?:fix|repair|rewrite|update|regenerate|rerun|re-run) (?:the|this|that|"
-    r"these|those|it|them)\b",
+    r"these|those|it|them)\b|"
+    # where the person is as they type: "I'm on the train with crappy wifi, bear with me",
+    # "I'm on vpn so it should work from my shell" (not "I'm on my phone most mornings")
+    r"^(?!.*\b(?:most|usually|always|often|every|half the|daily|whenever)\b)"
+    r".*\b(?:i'?m|i am|im) (?:on|in) (?:(?:the|a|my|some) )?(?:(?:phone )?hotspot|vpn|"
+    r"(?:hotel|plane|train|airport|cafe|café|conference|public) wi-?fi|train|plane|bus|flight|"
+    r"taxi|ferry|airport)\b",
     _I,
 )
