@@ -469,3 +469,16 @@ def test_in_a_small_window_what_and_why_keep_room_to_be_read(qtbot, window):
     widths = [table.columnWidth(c) for c in range(table.columnCount())]
     assert widths[1] + widths[2] >= room * 0.45, widths
     assert sum(widths) <= room + 2, (widths, room)  # When in view, no scroll bar
+
+
+def test_the_status_bar_counts_what_the_inbox_shows_there(qtbot, window):
+    """A window tryout (stop 90): over the Inbox the status bar kept the List's "N shown"
+    from an earlier search."""
+    window.browser.search.setText("Something")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=3000)
+    view = open_inbox(window)
+    assert window.status.counts.text().startswith(f"{view.table.rowCount()} shown")
+    assert view.table.rowCount() == 2
+    window.sidebar.select_key("all")
+    settle(window)
+    assert window.status.counts.text().startswith(f"{window.browser.model.rowCount()} shown")

@@ -151,6 +151,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.inbox.decided.connect(self.hub.flush)
         self.inbox.memory_activated.connect(self._open_from_elsewhere)
         self.inbox.concerns.connect(self._on_inbox_concerns)
+        self.inbox.shown_changed.connect(self._update_counts)
         self.timeline.memory_activated.connect(self._on_timeline_activated)
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
@@ -321,11 +322,13 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.view_tabs.setCurrentIndex(0)
             self.show_page(0)
             self._on_inbox_concerns(self.inbox.concerned_id)
+            self._update_counts()
             return
         self.browser.set_view_key(key)
         self.view_tabs.setCurrentIndex(0)
         self.show_page(0)
         self._on_selection_changed()
+        self._update_counts()
 
     @Slot()
     def _on_narrowed(self) -> None:
@@ -458,7 +461,9 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
     @Slot()
     def _update_counts(self) -> None:
         active = self.sidebar.count_of("all") if self.stats.ready else None
-        self.status.set_counts(self.browser.model.rowCount(), active)
+        inbox = self.pages.currentWidget() is self.inbox  # its items, not the List's rows
+        shown = self.inbox.table.rowCount() if inbox else self.browser.model.rowCount()
+        self.status.set_counts(shown, active)
 
     def save_settings(self) -> None:
         window_settings.save_settings(self)

@@ -55,6 +55,7 @@ class InboxView(QWidget):
     decided = Signal()
     memory_activated = Signal(str)
     concerns = Signal(str)  # the memory the one item chosen is about ("" for none)
+    shown_changed = Signal()
 
     def __init__(
         self,
@@ -218,6 +219,7 @@ class InboxView(QWidget):
             self.select_row(min(max(row, 0), len(self._items) - 1))
         self._fit_columns()
         self._on_selection()
+        self.shown_changed.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
