@@ -321,7 +321,7 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             self.inbox.reload()
             self.view_tabs.setCurrentIndex(0)
             self.show_page(0)
-            self._on_inbox_concerns(self.inbox.concerned_id)
+            self._on_inbox_concerns(self.inbox.concerned_id())
             self._update_counts()
             return
         self.browser.set_view_key(key)

@@ -69,7 +69,7 @@ class InboxView(QWidget):
         self._run = run
         self._report = report
         self._items: list[dict[str, Any]] = []
-        self.concerned_id = ""  # the memory the one item chosen is about
+        self._wanted: dict[int, int] = {}  # the side columns' widths for their contents
         self._all: list[dict[str, Any]] = []  # of every writer; `_items` are those shown
         self.show_combo = QComboBox(self)
         self.show_combo.addItem("Waiting for you", "pending")
@@ -217,6 +217,14 @@ class InboxView(QWidget):
             self._select_keys(kept, current)
         elif self._items:
             self.select_row(min(max(row, 0), len(self._items) - 1))
+        # measured once per fill (a few hundred rows each time): a resize only divides the room
+        self._wanted = {
+            column: max(
+                self.table.sizeHintForColumn(column),
+                self.table.horizontalHeader().sectionSizeHint(column),
+            )
+            for column in SIDE_SHARES
+        }
         self._fit_columns()
         self._on_selection()
         self.shown_changed.emit()
@@ -230,12 +238,15 @@ class InboxView(QWidget):
         up to a share of the list, so in a small window those two are not squeezed to "…"
         while "Withheld by the guard" keeps its full width."""
         room = self.table.viewport().width()
-        for column, share in SIDE_SHARES.items():
-            wanted = max(
-                self.table.sizeHintForColumn(column),
-                self.table.horizontalHeader().sectionSizeHint(column),
-            )
-            self.table.setColumnWidth(column, min(wanted, max(48, int(room * share))))
+        for column, wanted in self._wanted.items():
+            share = max(48, int(room * SIDE_SHARES[column]))
+            self.table.setColumnWidth(column, min(wanted, share))
+
+    def concerned_id(self) -> str:
+        """The memory the one item chosen is about ("" for none, or for several chosen)."""
+        chosen = self.selected()
+        about = chosen[0]["memories"] if len(chosen) == 1 else []
+        return about[0]["id"] if about else ""
 
     def _select_keys(self, keys: set[Any], current: Any) -> None:
         flags = QItemSelectionModel.SelectionFlag
@@ -367,9 +378,7 @@ class InboxView(QWidget):
         for button in (self.accept_button, self.reject_button, self.reconsider_button):
             button.setEnabled(bool(chosen))
         self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS)
-        about = chosen[0]["memories"] if len(chosen) == 1 else []
-        self.concerned_id = about[0]["id"] if about else ""
-        self.concerns.emit(self.concerned_id)
+        self.concerns.emit(self.concerned_id())
         if len(chosen) == 1:
             self.story.setHtml(describe(chosen[0]))
         elif chosen:
