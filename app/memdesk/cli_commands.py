@@ -237,7 +237,43 @@ def backup(svc: Any, a: argparse.Namespace) -> Any:
     return svc.backups() if a.list else svc.backup()
 
 
+# Which of `sync`'s options each action reads (None: a sync itself). An option given to an
+# action that ignores it is refused before anything changes: `sync remove team --dry-run`
+# removed the remote.
+_SYNC_OPTIONS = {
+    "url": ("init", "remove", "trust", "local"),
+    "branch": ("init",),
+    "projects": ("init",),
+    "writer": ("init",),
+    "name": ("init", None),
+    "shared": ("local",),
+    "dry_run": (None,),
+}
+_SYNC_FLAGS = {
+    "url": "REMOTE",
+    "branch": "--branch",
+    "projects": "--project",
+    "writer": "--as",
+    "name": "--name",
+    "shared": "--shared",
+    "dry_run": "--dry-run",
+}
+
+
+def _sync_usage(action: str | None) -> str:
+    takes = [_SYNC_FLAGS[k] for k, actions in _SYNC_OPTIONS.items() if action in actions]
+    shown = f"sync {action}" if action else "sync"
+    return f"`{shown}` takes {', '.join(takes)}" if takes else f"`{shown}` takes no options"
+
+
 def sync(svc: Any, a: argparse.Namespace) -> Any:
+    for option, actions in _SYNC_OPTIONS.items():
+        if getattr(a, option) and a.action not in actions:
+            goes_with = ", ".join(f"`sync {x}`" if x else "`sync` itself" for x in actions)
+            raise ValidationError(
+                f"{_SYNC_FLAGS[option]} goes with {goes_with}; {_sync_usage(a.action)}",
+                field=option,
+            )
     if a.action == "init":
         if not a.url:
             raise ValidationError("sync init needs the remote: sync init REMOTE", field="url")
@@ -257,12 +293,6 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
         if not a.url:
             raise ValidationError("name the project: sync local PROJECT", field="project")
         return svc.sync_local(a.url, local=not a.shared)
-    if a.dry_run and a.action is not None:
-        raise ValidationError("--dry-run goes with `sync` itself", field="dry_run")
-    if a.url or a.branch or a.projects or a.writer:
-        raise ValidationError(
-            "REMOTE, --branch, --project and --as go with `sync init`", field="action"
-        )
     if a.action == "status":
         return svc.sync_status()
     result = svc.sync(a.name, dry_run=a.dry_run)

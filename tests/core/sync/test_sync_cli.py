@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 
 def test_two_machines_sync_in_four_commands(run, tmp_path):
     remote = tmp_path / "shared" / "memories.git"
@@ -40,11 +42,36 @@ def test_sync_before_init_says_how_to_set_it_up(run):
 def test_init_options_belong_to_init(run, tmp_path):
     code, _, err = run("sync", "--branch", "dev")
     assert code == 2
-    assert "go with `sync init`" in err
+    assert "--branch goes with `sync init`" in err
     code, _, err = run("sync", "init")
     assert "needs the remote" in err
     code, _, err = run("sync", "init", str(tmp_path / "r.git"), "--branch", "../x")
     assert "branch must be a plain branch name" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "wrong"),
+    [
+        (["init", "{remote}", "--dry-run"], "--dry-run"),
+        (["remove", "origin", "--dry-run"], "--dry-run"),
+        (["local", "api", "--dry-run"], "--dry-run"),
+        (["trust", "ada@desktop", "--dry-run"], "--dry-run"),
+        (["--shared"], "--shared"),
+        (["status", "--name", "origin"], "--name"),
+        (["trust", "ada@desktop", "--project", "acme"], "--project"),
+    ],
+)
+def test_an_option_the_action_does_not_read_is_refused_before_anything_changes(
+    run, tmp_path, args, wrong
+):
+    remote = tmp_path / "own.git"
+    assert run("sync", "init", str(remote))[0] == 0
+    _, before, _ = run("sync", "status", "--json")
+    code, _, err = run("sync", *[a.format(remote=tmp_path / "other.git") for a in args])
+    assert code == 2
+    assert f"{wrong} goes with" in err
+    assert run("sync", "status", "--json")[1] == before
+    assert not (tmp_path / "other.git").exists()
 
 
 def test_an_unreachable_remote_is_refused_at_init_with_gits_reason(run, tmp_path):
