@@ -129,3 +129,20 @@ def test_quitting_with_an_open_edit_asks_and_can_stay(qtbot, service, window, mo
     assert asked
     assert window.isVisible()
     assert window.detail.editing
+
+
+def test_staying_with_an_open_edit_keeps_the_list_on_the_memory_being_edited(
+    qtbot, service, window, monkeypatch
+):
+    """Cancel to "Discard your unsaved changes?" after a click on another row: the list's
+    selection goes back to the memory in the editor, so Delete acts on that one, not on the
+    row that was clicked (or slid under the pointer while the question was open)."""
+    monkeypatch.setattr(window, "_confirm_discard", lambda: False)
+    service.add("Releases are tagged from main.")
+    settle(window)
+    _editing(qtbot, window, "Deploys go out on Wednesdays.")
+    edited = window.detail.memory_id
+    click_row(qtbot, window, 1)
+    settle(window)
+    assert window.detail.editing
+    assert window.selected_ids() == [edited]

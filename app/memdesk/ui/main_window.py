@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -398,7 +398,10 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
             if self.browser.model.row_of(detail.memory_id) < 0:
                 return  # its row left the list (an agent removed it): the banner says so
             if not self._confirm_discard():
-                self.browser.table.select_id(detail.memory_id)
+                # After the click's own handling, which goes on to select the row under the
+                # pointer once the question closes: Delete must act on the memory edited.
+                edited = detail.memory_id
+                QTimer.singleShot(0, self, lambda: self.browser.table.select_id(edited))
                 return
         detail.show_memory(memory_id)
         self._on_selection_changed()  # Edit and Correct follow the panel's memory
