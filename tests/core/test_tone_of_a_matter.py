@@ -41,6 +41,21 @@ def _stored(message: str) -> list[str]:
             "can you add a helper to Money that converts the parser's decimals?",
             "cents",
         ),
+        # a statement the person marks as told to keep, beside a groan or a question
+        (
+            "ugh, whatever. remember, the nightly job runs on the replica and never on the primary",
+            "replica",
+        ),
+        (
+            "does the exporter even need that lock? heads up, Tomás owns the export format "
+            "and signs off any change to it",
+            "tomás",
+        ),
+        (
+            "honestly this page is kinda messy. just so you know, Ines owns the pricing page "
+            "copy and signs off every change to it",
+            "ines",
+        ),
     ],
 )
 def test_a_statement_beside_another_matters_tone_is_stored(message, word):
@@ -64,6 +79,11 @@ def test_a_statement_beside_another_matters_tone_is_stored(message, word):
         "2 lol. my local dump is from march. whatever",
         "what's -1 there? the sensor manual mentions an error code but I never found which",
         "died again, same thing:\n\nsure, let's just give every pod 64 gigs, money is free",
+        # remembering is no word told to keep
+        "no idea why it's slow. I vaguely remember that the ORM drops the preload after a "
+        "distinct, not sure",
+        "maybe the docs site reads a versions file... but then someone has to remember to "
+        "bump it every release. idk",
     ],
 )
 def test_a_tone_of_the_same_matter_still_leaves_it_to_the_person(message):
