@@ -310,6 +310,30 @@ def test_bulk_delete_retag_move_and_set_project(qtbot, service, window, monkeypa
     assert window.browser.model.rowCount() == 3
 
 
+def test_search_in_the_trash_finds_what_was_deleted(qtbot, service, window):
+    """A memory deleted by hand among hundreds an agent cleaned up is found by its words."""
+    staging = next(i for i in shown_ids(window) if "staging" in service.get(i)["content"])
+    for memory_id in shown_ids(window):
+        service.remove(memory_id)
+    window.sidebar.select_key("trash")
+    settle(window)
+    qtbot.keyClicks(window.browser.search, "staging")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    assert shown_ids(window) == [staging]
+    click_row(qtbot, window, 0)
+    window.menus.restore.trigger()
+    settle(window)
+    assert service.get(staging)["status"] == "active"
+
+
+def test_agents_do_not_search_the_trash(service):
+    from memdesk.core.actor import Actor
+    from memdesk.core.errors import ValidationError
+
+    with pytest.raises(ValidationError, match="only the person"):
+        service.search("staging", in_trash=True, actor=Actor("agent", "bot"))
+
+
 def test_trash_restore_and_empty_with_confirmation(qtbot, service, window, monkeypatch):
     first, second = shown_ids(window)[:2]
     service.remove(first)

@@ -14,7 +14,7 @@ from typing import Any
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
 from memdesk.core.desk import Desk
-from memdesk.core.errors import Busy
+from memdesk.core.errors import Busy, ValidationError
 from memdesk.core.search import concepts, retrieval
 from memdesk.core.search.filters import Filters
 from memdesk.store import MAX_COUNT, Memory, RetrievalLog
@@ -47,6 +47,7 @@ class Recall:
         k: int = 10,
         layers: Sequence[str] | None = None,
         include_inactive: bool = False,
+        in_trash: bool = False,
         record: bool = True,
         typing: bool = False,
         actor: Actor = USER,
@@ -58,11 +59,16 @@ class Recall:
         Each search is written to the retrieval log (unless `record` is False); an agent's
         (or the system's, building an agent's context) also counts as a recall of the memories
         it returns. The person's own searches never count: recall_count means agent recalls.
+        `in_trash` searches the Trash instead (the person's alone: agents never see it).
         """
         started = time.perf_counter()
         query = validate.query(query)
         k = validate.integer(k, "k", 1, rules.MAX_K)
+        if in_trash and actor.source != "user":
+            raise ValidationError("only the person searches the Trash", field="in_trash")
         statuses = ("active", "inactive") if include_inactive else ("active",)
+        # (a memory found in the Trash was deleted by hand among hundreds an agent cleaned up)
+        statuses = ("deleted",) if in_trash else statuses
         found = Filters.build(layers=layers, status=statuses, **filters)
         hidden = _hidden_from(actor)
         # Others' private memories are few: rank as usual, then drop them (asking for as many

@@ -42,14 +42,13 @@ class Query:
     def hits(self, *, record: bool = False) -> list[dict[str, Any]]:
         filters = dict(self.filters)
         status = filters.pop("status", "active")
-        if status == "deleted":
-            return []  # the Trash is not searchable: retrieval never returns deleted memories
         found = self.service.search(
             self.text,
             k=SEARCH_K,
             record=record,
             typing=True,
             include_inactive=status != "active",
+            in_trash=status == "deleted",
             **filters,
         )
         return _with_phrases(self.text, found["hits"])
