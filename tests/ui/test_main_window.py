@@ -470,6 +470,38 @@ def test_agent_edit_while_editing_offers_keep_mine(qtbot, service, window):
     assert current["version"] == 3
 
 
+def test_keep_mine_saves_only_the_fields_the_person_changed(qtbot, service, window):
+    """A new tag while an agent rewrote the text: "keep mine" keeps the tag and the agent's
+    text (it put back the text the editor was opened on, six agent versions back)."""
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    window.detail.start_editing()
+    editor = window.detail.editor
+    editor.tags.setText("reviewed")
+    service.update(memory_id, content="Agent wording", actor=agent("claude"))
+    settle(window)
+    qtbot.mouseClick(editor.keep_mine, Qt.MouseButton.LeftButton)
+    settle(window)
+    current = service.get(memory_id)
+    assert (current["content"], current["tags"]) == ("Agent wording", ["reviewed"])
+
+
+def test_an_agent_edit_before_anything_is_typed_just_shows_it(qtbot, service, window):
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    window.detail.start_editing()
+    editor = window.detail.editor
+    service.update(memory_id, content="Agent wording", actor=agent("claude"))
+    settle(window)
+    assert not editor.banner.isVisible()
+    assert editor.content.toPlainText() == "Agent wording"
+    editor.tags.setText("reviewed")
+    editor.save_button.click()
+    settle(window)
+    current = service.get(memory_id)
+    assert (current["content"], current["tags"]) == ("Agent wording", ["reviewed"])
+
+
 def test_agent_edit_while_editing_offers_take_theirs(qtbot, service, window):
     click_row(qtbot, window, 0)
     memory_id = window.detail.memory_id

@@ -165,6 +165,9 @@ class DetailPanel(QWidget):
         who = html.escape(self._service.history(self.memory_id)[-1]["by"])
         if theirs["status"] != "active":
             self.editor.show_gone(theirs, who)
+        elif not self.editor.has_unsaved_changes():
+            # nothing typed yet: nothing to choose between (and the cursor stays put)
+            self.editor.load(theirs, focus=False)
         else:
             self.editor.show_conflict(theirs, who)
 

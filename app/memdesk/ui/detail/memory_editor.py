@@ -102,6 +102,7 @@ class MemoryEditor(QWidget):
         self.banner_label = QLabel(self.banner)
         self.banner_label.setWordWrap(True)
         self.keep_mine = QPushButton("Keep mine", self.banner)
+        self.keep_mine.setToolTip("Save the fields you changed over their version")
         self.take_theirs = QPushButton("Take theirs", self.banner)
         self.view_diff = QPushButton("View diff", self.banner)
         self.restore_save = QPushButton("Restore and save", self.banner)
@@ -154,7 +155,7 @@ class MemoryEditor(QWidget):
     def memory_id(self) -> str:
         return str(self._record.get("id", ""))
 
-    def load(self, record: dict[str, Any]) -> None:
+    def load(self, record: dict[str, Any], *, focus: bool = True) -> None:
         """Fill the form from `record` and forget any conflict."""
         self._record = record
         self._theirs = None
@@ -166,7 +167,8 @@ class MemoryEditor(QWidget):
         self.layer.setCurrentIndex(max(0, self.layer.findData(record["layer"])))
         self.project.setText(record["project"] or "")
         self.importance.setValue(float(record["importance"] or 0.0))
-        self.content.setFocus()
+        if focus:
+            self.content.setFocus()
 
     def values(self) -> dict[str, Any]:
         return {
@@ -230,8 +232,10 @@ class MemoryEditor(QWidget):
     @Slot()
     def _on_keep_mine(self) -> None:
         # Mine now deliberately applies on top of theirs: compare and version against theirs.
+        # Only the fields the person changed: the rest of the form still holds the version
+        # opened, and "keep mine" after a new tag put an agent's text back six versions.
         assert self._theirs is not None
-        mine = self.values()
+        mine = self.changes()
         self._record, self._theirs = self._theirs, None
         self.banner.hide()
         self.save_button.setEnabled(True)
@@ -243,7 +247,7 @@ class MemoryEditor(QWidget):
     @Slot()
     def _on_restore_and_save(self) -> None:
         assert self._theirs is not None
-        mine = self.values()
+        mine = self.changes()
         self._record, self._theirs = self._theirs, None
         self.restore_and_save_requested.emit(
             {k: v for k, v in mine.items() if self._record.get(k) != v}
