@@ -206,6 +206,24 @@ def test_history_shows_versions_with_diff_and_restores(qtbot, service, window):
     assert service.get(memory_id)["content"] == "Prefers pytest, always with -x"
 
 
+def test_the_picked_version_stays_picked_while_an_agent_writes(qtbot, service, window):
+    bot = agent("pinner")
+    memory_id = service.add("Deploy checklist rev 0", actor=bot)["id"]
+    service.update(memory_id, content="Deploy checklist rev 1", actor=bot)
+    settle(window)
+    window.open_memory(memory_id)
+    history = window.detail.history
+    history.versions.setCurrentRow(1)  # the first version
+    for rev in (2, 3):
+        service.update(memory_id, content=f"Deploy checklist rev {rev}", actor=bot)
+        settle(window)
+    assert history.versions.count() == 4
+    assert history.versions.currentItem().text().startswith("v1 ")
+    assert history.restore_button.isEnabled()
+    window.open_memory(next(i for i in shown_ids(window) if i != memory_id))
+    assert history.versions.currentRow() == 0
+
+
 def test_superseded_link_opens_the_old_memory(qtbot, service, window):
     old_id = shown_ids(window)[0]
     new = service.correct(old_id, "Prefers pytest with -x over unittest")

@@ -130,7 +130,7 @@ class DetailPanel(QWidget):
             "</body>", _metadata_html(rec) + "</body>"
         )
         self.browser.setHtml(body)
-        self.history.load(self._service.history(rec["id"]))
+        self.history.load(self._service.history(rec["id"]), rec["id"])
 
     @Slot()
     def start_editing(self) -> None:

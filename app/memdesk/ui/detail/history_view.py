@@ -31,6 +31,7 @@ class HistoryView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._versions: list[dict[str, Any]] = []
+        self._memory_id = ""
         self.versions = QListWidget(self)
         self.diff = SafeBrowser(self)
         self.restore_button = QPushButton("Restore this version", self)
@@ -49,8 +50,13 @@ class HistoryView(QWidget):
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
 
-    def load(self, versions: list[dict[str, Any]]) -> None:
-        """`versions` as `service.history` returns them: oldest first."""
+    def load(self, versions: list[dict[str, Any]], memory_id: str = "") -> None:
+        """`versions` of `memory_id` as `service.history` returns them: oldest first. The
+        version the person picked stays picked when the same memory's history grows (an
+        agent writing every second took it away before it could be read or restored)."""
+        picked = self._entry(self.versions.currentRow())
+        keep = memory_id == self._memory_id and picked is not None and self.versions.currentRow()
+        self._memory_id = memory_id
         self._versions = versions
         self.versions.clear()
         for entry in reversed(versions):
@@ -60,7 +66,11 @@ class HistoryView(QWidget):
                 f"{short_time(entry['at'])}{reason}"
             )
             QListWidgetItem(text, self.versions)
-        self.versions.setCurrentRow(0 if versions else -1)
+        numbers = [entry["version"] for entry in reversed(versions)]
+        if keep and picked["version"] in numbers:
+            self.versions.setCurrentRow(numbers.index(picked["version"]))
+        else:
+            self.versions.setCurrentRow(0 if versions else -1)
 
     def _entry(self, row: int) -> dict[str, Any] | None:
         index = len(self._versions) - 1 - row
