@@ -362,6 +362,23 @@ def test_the_selection_stays_on_its_item_while_agents_file_new_ones_above_it(
     assert picked[:30] in window.statusBar().currentMessage()  # named, not "1 item"
 
 
+def test_the_list_stays_where_the_person_scrolled_while_agents_file_items(qtbot, service, window):
+    """Each agent's new item scrolled the list back to the selected one: scrolled up to
+    read the newest, the person was pulled down again before getting there."""
+    for n in range(60):
+        service.add(f"Unsure note {n} about the cache", confidence=0.3, actor=CURSOR)
+    view = open_inbox(window)
+    view.reload()
+    view.resize(600, 300)
+    view.select_row(len(view._items) - 1)  # far down
+    view.table.scrollToTop()
+    top = view._items[view.table.rowAt(0)]["key"]
+    service.add("The VPN is on port 1194", confidence=0.3, actor=CURSOR)
+    settle(window)
+    assert view._items[view.table.rowAt(0)]["key"] == top
+    assert len(view.selected()) == 1
+
+
 def test_an_item_decided_elsewhere_leaves_nothing_selected_for_the_keys(qtbot, service, window):
     view = open_inbox(window)
     picked = view._items[0]

@@ -192,6 +192,8 @@ class InboxView(QWidget):
         row = self.table.currentRow()
         current = self._items[row]["key"] if 0 <= row < len(self._items) else None
         kept = {item["key"] for item in self.selected()}
+        top = self.table.rowAt(0)
+        at_top = self._items[top]["key"] if 0 <= top < len(self._items) else None
         chosen = self.from_combo.currentData()
         self._items = [
             i
@@ -215,6 +217,9 @@ class InboxView(QWidget):
                 self.table.setItem(number, column, cell)
         if kept and not after_decision:
             self._select_keys(kept, current)
+            # where the person scrolled to stays in view: each agent's new item scrolled the
+            # list back to the selected one, and the newest items could not be read
+            self._scroll_to_key(at_top)
         elif self._items:
             self.select_row(min(max(row, 0), len(self._items) - 1))
         # measured once per fill (a few hundred rows each time): a resize only divides the room
@@ -258,6 +263,13 @@ class InboxView(QWidget):
                 selection.select(index, flags.Select | flags.Rows)
                 if item["key"] == current:
                     selection.setCurrentIndex(index, flags.NoUpdate)
+
+    def _scroll_to_key(self, key: Any) -> None:
+        row = next((n for n, item in enumerate(self._items) if item["key"] == key), -1)
+        if row >= 0:
+            self.table.scrollTo(
+                self.table.model().index(row, 0), self.table.ScrollHint.PositionAtTop
+            )
 
     def select_row(self, row: int) -> None:
         # Not QTableView.selectRow: that toggles the row when a modifier key is held.
