@@ -6,7 +6,8 @@ import json
 import threading
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPoint, QSettings
+from PySide6.QtGui import QCursor
 
 from memdesk.api.client import Client
 from memdesk.api.server import SocketServer
@@ -105,6 +106,22 @@ def test_what_the_person_reads_stays_in_view_while_agents_add_above_it(service, 
     settle(window)
     assert table.verticalScrollBar().value() == 0
     assert window.browser.model.record(0)["content"] == "the newest, by an agent"
+
+
+def test_at_the_top_rows_do_not_slide_under_the_pointer(service, long_list):
+    """At the top of a newest-first list the newest come into view, but not while the
+    pointer is over the rows: the row aimed at slid away and another memory was restored."""
+    window = long_list
+    table = window.browser.table
+    table.verticalScrollBar().setValue(0)
+    aimed = shown_ids(window)[table.rowAt(0)]
+    QCursor.setPos(table.viewport().mapToGlobal(table.viewport().rect().center()))
+    try:
+        service.add("the newest, by an agent", actor=agent("busy"), dedup=False)
+        settle(window)
+        assert shown_ids(window)[table.rowAt(0)] == aimed
+    finally:
+        QCursor.setPos(table.mapToGlobal(table.rect().bottomRight()) + QPoint(200, 200))
 
 
 def test_a_memory_that_leaves_the_list_leaves_the_panel(service, long_list):

@@ -12,7 +12,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor, QPainter, QResizeEvent
+from PySide6.QtGui import QColor, QCursor, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -231,9 +231,17 @@ class MemoryTableView(QTableView):
         # scrolled down, the one at the top of what the person reads (`_on_reload_ready`).
         current = self.currentIndex().row()
         keep = [(self.current_id(), current)]
-        if self.verticalScrollBar().value() > 0:
+        if self._holds_rows_in_view():
             keep.append((self._id_at(top), top))
         self._model.reload_in_background((top, bottom, current), keep)
+
+    def _holds_rows_in_view(self) -> bool:
+        """Scrolled down, the person reads on where they were: what agents add above moves
+        the rows, not what is in view. At the top the newest come into view, but not under
+        the pointer: the row aimed at slid away and another memory was restored."""
+        if self.verticalScrollBar().value() > 0:
+            return True
+        return self.viewport().rect().contains(self.viewport().mapFromGlobal(QCursor.pos()))
 
     def _id_at(self, row: int) -> str:
         return self._model.data(self._model.index(row, 0), ID_ROLE) or "" if row >= 0 else ""
@@ -243,9 +251,7 @@ class MemoryTableView(QTableView):
         current = self.current_id()
         selected = self.selected_ids()
         scroll = self.verticalScrollBar().value()
-        # Scrolled down, the person reads on where they were: what agents add above moves
-        # the rows, not what is in view. At the top, the newest come into view.
-        top = self.rowAt(0) if scroll > 0 else -1
+        top = self.rowAt(0) if self._holds_rows_in_view() else -1
         reading = self._id_at(top)
         self.blockSignals(True)
         scrolls = self.hasAutoScroll()
