@@ -14,6 +14,7 @@ from memdesk.core.errors import (
     NotFound,
     ValidationError,
 )
+from memdesk.core.guard import withhold
 from memdesk.core.memory import agents_see, staleness
 from memdesk.core.memory.records import to_dict
 from memdesk.core.rules import KINDS, LAYERS, SOURCES
@@ -60,7 +61,7 @@ class Reads:
                 "4 characters",
                 field=field,
             )
-        if row is None or not visible_to(row, actor):
+        if row is None or not reachable_by_id(row, actor):
             raise NotFound(f"no memory with id {memory_id!r}", field=field)
         return row
 
@@ -77,7 +78,7 @@ class Reads:
         unique: dict[int, Memory] = {}
         for memory_id in ids:  # prefixes and unknown ids: found, or refused, one by one
             row = exact.get(memory_id) if isinstance(memory_id, str) else None
-            if row is None or not visible_to(row, actor):
+            if row is None or not reachable_by_id(row, actor):
                 row = self.row(memory_id, field, actor)
             unique.setdefault(row.id, row)
         rows = list(unique.values())
@@ -288,6 +289,17 @@ def visible_to(row: Memory, actor: Actor | None) -> bool:
     if actor is None or actor.source != "agent":
         return True
     return known_to(row, actor) and (row.status != "deleted" or row.agent == actor.agent)
+
+
+def reachable_by_id(row: Memory, actor: Actor | None) -> bool:
+    """Whether `actor` may read, correct or withdraw `row` by its id: what it may see, and a
+    write of its own it was unsure of (an agent's cleanup of its unsure notes answered "no
+    memory with id", and they piled up in the Inbox). Searches, briefings and the comparison
+    of new writes still leave that one out until the person accepts it."""
+    if visible_to(row, actor):
+        return True
+    own = actor is not None and row.agent == actor.agent and row.source == "agent"
+    return own and row.status != "deleted" and withhold.only_unsure(json.loads(row.flag or "[]"))
 
 
 def known_to(row: Memory, actor: Actor | None) -> bool:
