@@ -504,6 +504,22 @@ def test_keep_mine_saves_only_the_fields_the_person_changed(qtbot, service, wind
     assert (current["content"], current["tags"]) == ("Agent wording", ["reviewed"])
 
 
+def test_editing_an_agents_memory_says_saving_makes_it_the_persons(qtbot, service, window):
+    memory_id = service.add("The cache is redis 7", actor=agent("beta"))["id"]
+    settle(window)
+    window.open_memory(memory_id)
+    window.detail.start_editing()
+    note = window.detail.editor.taken_note
+    assert "yours" in note.text()
+    assert "beta" in note.text()
+    window.detail.editor.cancelled.emit()
+    mine = service.add("Deploys go out on Wednesdays")["id"]
+    settle(window)
+    window.open_memory(mine)
+    window.detail.start_editing()
+    assert window.detail.editor.taken_note.text() == ""  # the person's own
+
+
 def test_an_agent_edit_before_anything_is_typed_just_shows_it(qtbot, service, window):
     click_row(qtbot, window, 0)
     memory_id = window.detail.memory_id

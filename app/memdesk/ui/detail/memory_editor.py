@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 from superqt import QFlowLayout
 
+from memdesk.core.display import visible
 from memdesk.core.rules import KINDS, LAYER_NAMES
 from memdesk.ui.ask import confirm
 from memdesk.ui.detail.diff_dialog import DiffDialog
@@ -85,8 +86,14 @@ class MemoryEditor(QWidget):
         form.addRow("Layer", self.layer)
         form.addRow("Project", self.project)
         form.addRow("Importance", self.importance)
+        # Saving an agent's memory makes it the person's, and that agent's next updates are
+        # refused: said before the save, not learnt from the agent's errors.
+        self.taken_note = QLabel(self)
+        self.taken_note.setWordWrap(True)
+        self.taken_note.setStyleSheet("color: gray")
+        self.taken_note.setTextFormat(Qt.TextFormat.PlainText)
         buttons = QHBoxLayout()
-        buttons.addStretch(1)
+        buttons.addWidget(self.taken_note, 1)
         buttons.addWidget(cancel)
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
@@ -167,6 +174,12 @@ class MemoryEditor(QWidget):
         self.layer.setCurrentIndex(max(0, self.layer.findData(record["layer"])))
         self.project.setText(record["project"] or "")
         self.importance.setValue(float(record["importance"] or 0.0))
+        agent = record.get("agent") if record.get("source") == "agent" else None
+        self.taken_note.setText(
+            f"Saving makes this memory yours: {visible(agent)} can then only propose changes to it."
+            if agent
+            else ""
+        )
         if focus:
             self.content.setFocus()
 
