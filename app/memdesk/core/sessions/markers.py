@@ -384,3 +384,15 @@ SWITCHED = re.compile(
     r"[\w.@/-]+(?: [\w.@/-]+)? out\b",
     _I,
 )
+
+
+# What the person tells the agent on purpose, to keep in mind ("ugh. fyi every amount is a
+# Long in minor units", "does the signing change the body? heads up, Priya owns the payload
+# contract"): a groan, a question or a doubt elsewhere in the message is not about it, nor is
+# it one more item of the task beside an earlier statement (`one_lead`). Only as said to the
+# agent: "I vaguely remember that …" and "someone has to remember to click it" are not.
+TOLD_TO_KEEP = re.compile(
+    r"\b(?:btw|fyi|fwiw|heads[- ]up|(?:just )?so you know|for the record|for context|"
+    r"keep in mind|note that)\b|(?:^|[.,;:(—–-]\s*)(?:and |also )?remember\b",
+    _I,
+)

@@ -80,22 +80,10 @@ _REPLIES = re.compile(
 SENTENCE_OR_LINE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-# What the person tells the agent on purpose, to keep in mind ("ugh. fyi every amount is a
-# Long in minor units", "does the signing change the body? heads up, Priya owns the payload
-# contract"): a groan, a question or a doubt elsewhere in the message is not about it. Only
-# as said to the agent: "I vaguely remember that …" and "someone has to remember to click it"
-# are not.
-_TOLD_TO_KEEP = re.compile(
-    r"\b(?:btw|fyi|fwiw|heads[- ]up|(?:just )?so you know|for the record|for context|"
-    r"keep in mind|note that)\b|(?:^|[.,;:(—–-]\s*)(?:and |also )?remember\b",
-    _I,
-)
-
-
 def lasts_whatever_the_tone(sentence: str) -> bool:
     """Whether `sentence` marks what it states as lasting, or as told to keep, untouched by
     the tone of the message around it (its own tone aside)."""
-    marked = _MARKED_LASTING.search(sentence) or _TOLD_TO_KEEP.search(sentence)
+    marked = _MARKED_LASTING.search(sentence) or markers.TOLD_TO_KEEP.search(sentence)
     return bool(marked) and not doubted(sentence)
 
 
