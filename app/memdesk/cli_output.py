@@ -310,7 +310,7 @@ def _preview(r: dict[str, Any]) -> str:
         text += f" ({r['to_trash']} of them to the Trash)"
     if r["conflicts"]:
         text += f", ask you about {r['conflicts']} conflict(s)"
-    return text + "; nothing was changed (dry run)"
+    return text + _kept_here(r) + "; nothing was changed (dry run)"
 
 
 def _sync_counts(r: dict[str, Any]) -> str:
@@ -321,7 +321,14 @@ def _sync_counts(r: dict[str, Any]) -> str:
         text += f", {r['conflicts']} conflict(s) in the inbox"
     if r["refused"]:
         text += f", refused {len(r['refused'])} file(s)"
-    return text
+    return text + _kept_here(r)
+
+
+def _kept_here(r: dict[str, Any]) -> str:
+    """Changes the person chose not to take (private here, `sync local`, a team's project):
+    counted, never listed at each sync, nor told as refused with forged and broken files."""
+    kept = len(r.get("kept_here", []))  # (a result saved before these were told apart)
+    return f", kept here {kept} (not shared from this machine)" if kept else ""
 
 
 def _session_end(r: dict[str, Any]) -> str:

@@ -822,7 +822,7 @@ def test_a_change_to_a_project_kept_here_says_so(machines, tmp_path):
     where = memory_path(note["id"], "Beta ships on Fridays.")  # its file, not a second one
     machines.push_files({where: changed}, remote=team)
     result = machines.run("ana", lambda s: s.sync())["remotes"][0]
-    assert "beta is kept on this machine only (sync local)" in "\n".join(result["refused"])
+    assert "beta is kept on this machine only (sync local)" in "\n".join(result["kept_here"])
 
 
 def test_a_team_announced_by_a_writer_not_confirmed_as_the_persons_is_not_followed(machines):

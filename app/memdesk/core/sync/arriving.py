@@ -1,9 +1,12 @@
-"""What a remote changed, as this machine takes it: each file checked, and refused when this
-remote does not carry it, when a team remote speaks in the name of the person's machines
-(`vouching`), or when it changes a memory this machine stopped sharing with that remote."""
+"""What a remote changed, as this machine takes it: each file checked, and refused when it
+fails a check (a team remote's file of another project or of the identity, one in the name of
+the person's machines that they did not write: `vouching`), or kept here, unapplied, when it
+changes what the person chose not to share with that remote (private, `sync local`, a project
+synced through a team remote)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +26,14 @@ _TEAM_CANNOT = "a team remote cannot speak for you"
 
 @dataclass
 class Arrivals:
-    """What a remote changed, sorted: `incoming` to merge, `refused` (why, by id), `waiting`
-    for a voucher, `older` than the state last agreed (why, by id), and `unsigned`: the
+    """What a remote changed, sorted: `incoming` to merge, `refused` (why, by id), `kept`
+    here by the person's choice (why, by id: not a failed check, so not told as one),
+    `waiting` for a voucher, `older` than the state last agreed (why, by id), and `unsigned`: the
     person's own remote's new words in this machine's name, which it never wrote (asked)."""
 
     incoming: dict[str, Incoming] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
+    kept: dict[str, str] = field(default_factory=dict)
     waiting: set[str] = field(default_factory=set)
     older: dict[str, str] = field(default_factory=dict)
     unsigned: set[str] = field(default_factory=set)
@@ -45,6 +50,7 @@ def checked_changes(
     authors: Authorship,
     *,
     joined: bool = False,
+    local_projects: Collection[str] = (),
 ) -> Arrivals:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
@@ -75,7 +81,11 @@ def checked_changes(
         if not found.deleted and not remote.takes(
             found.columns["project"], found.columns["layer"], excluded
         ):
-            refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
+            project = found.columns["project"]
+            if _chosen_not_to_share(remote, project, found.columns["layer"], excluded):
+                out.kept[memory_id] = f"{where}: {_kept_here(project, local_projects)}"
+            else:
+                refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
             continue
         if (agreed := _agreed_version(base, memory_id)) and found.columns["version"] < agreed:
             # Older than the state both sides last agreed on (a file saved and committed again,
@@ -207,7 +217,11 @@ def _never_sent(found: Incoming, held: dict[str, int]) -> bool:
 
 
 def stopped_sharing(
-    remote: Remote, excluded: set[str], incoming: dict[str, Incoming], local: dict[str, Unit]
+    remote: Remote,
+    excluded: set[str],
+    incoming: dict[str, Incoming],
+    local: dict[str, Unit],
+    paths: Mapping[str, str],
 ) -> dict[str, str]:
     """Of what the remote changed, the memories this machine holds but no longer shares with
     it (made private, its project kept local or moved to a team remote): a sync never changes
@@ -220,11 +234,12 @@ def stopped_sharing(
         .where(Memory.uuid.in_(among(candidates)))
         .tuples()
     ):
+        where = paths.get(uuid, uuid)
         if visibility != "shared":
-            out[uuid] = f"{uuid}: changed on {remote.name}, but private here: not applied"
+            out[uuid] = f"{where}: changed on {remote.name}, but private here: not applied"
         elif not remote.takes(project, layer, excluded):
             out[uuid] = (
-                f"{uuid}: changed on {remote.name}, but {project or 'its project'} is not "
+                f"{where}: changed on {remote.name}, but {project or 'its project'} is not "
                 "synced with it from here: not applied"
             )
     return out
@@ -290,15 +305,26 @@ def _words_here(found: Incoming) -> bool:
     return row is not None and row.content == found.columns.get("content")
 
 
+def _chosen_not_to_share(
+    remote: Remote, project: str | None, layer: str, excluded: set[str]
+) -> bool:
+    """Whether `remote` would carry the project but for the person's choice here."""
+    carried = remote.projects is None or (layer != "L0" and project in remote.projects)
+    return carried and project in excluded
+
+
+def _kept_here(project: str, local_projects: Collection[str]) -> str:
+    if project in local_projects:
+        return f"{project} is kept on this machine only (sync local): not applied"
+    return f"{project} syncs through its team remote here: not applied"
+
+
 def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
-    project = columns["project"] or "no project"
-    if remote.projects is None:
-        return f"{project} is synced through another remote or kept on this machine"
+    """Why a team remote's file is refused: a team remote carries its projects alone."""
     if columns["layer"] == "L0":
         return "a team remote carries no identity profile"
-    if columns["project"] in remote.projects:  # `sync local`: the person keeps it here
-        return f"{project} is kept on this machine only (sync local): not applied"
-    return f"{project} is not among this remote's projects ({', '.join(remote.projects)})"
+    project = columns["project"] or "no project"
+    return f"{project} is not among this remote's projects ({', '.join(remote.projects or [])})"
 
 
 def _agreed_version(base: TreeSide, memory_id: str) -> int | None:

@@ -11,7 +11,9 @@ from memdesk.core.sync.incoming import Incoming
 from memdesk.core.sync.merge import Outcome
 
 
-def preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str]) -> dict:
+def preview(
+    outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, str], kept: dict[str, str]
+) -> dict:
     """What a sync would do, from its merge in memory."""
     takes = [u for u in outcome.take if u.id in incoming]
     return {
@@ -21,6 +23,7 @@ def preview(outcome: Outcome, incoming: dict[str, Incoming], refused: dict[str, 
         "to_trash": sum(u.deleted for u in takes),
         "conflicts": len(outcome.conflicts),
         "refused": reported(refused),
+        "kept_here": reported(kept, word="kept here"),
         # which ones, not only how many: a project kept local under a misspelt name showed
         # as "would send 1", and its secret went out at the next sync
         "would": {
@@ -48,12 +51,12 @@ def _named(units: Iterable[Unit]) -> list[str]:
 REPORTED = 1_000  # refusals a sync names one by one; a crafted remote can give a million
 
 
-def reported(refused: dict[str, str], more: Sequence[str] = ()) -> list[str]:
-    """The refusals as the report names them, "key: why", sorted: the first REPORTED of them,
-    and how many more."""
+def reported(refused: dict[str, str], more: Sequence[str] = (), word: str = "refused") -> list[str]:
+    """The refusals (or what else `word` says) as the report names them, "key: why", sorted:
+    the first REPORTED of them, and how many more."""
     keys = sorted(refused)
     lines = sorted([*(f"{k}: {refused[k]}" for k in keys[:REPORTED]), *more])
     total = len(keys) + len(more)
     if total <= REPORTED:
         return lines
-    return [*lines[:REPORTED], f"… and {total - REPORTED:,} more ({total:,} refused in all)"]
+    return [*lines[:REPORTED], f"… and {total - REPORTED:,} more ({total:,} {word} in all)"]

@@ -295,11 +295,19 @@ class Sync:
         theirs.prefetch(read)
         authors = self.authorship()
         arrived = arriving.checked_changes(
-            theirs, base, read, remote, config.excluded(remote), authors, joined=config.joined
+            theirs,
+            base,
+            read,
+            remote,
+            config.excluded(remote),
+            authors,
+            joined=config.joined,
+            local_projects=config.local,
         )
-        incoming, refused, waiting, older = (
+        incoming, refused, kept, waiting, older = (
             arrived.incoming,
             arrived.refused,
+            arrived.kept,
             arrived.waiting,
             arrived.older,
         )
@@ -323,15 +331,17 @@ class Sync:
             # what both last agreed on is not known: alike is kept, unlike is asked
             base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
         asked = _held(remote) | (arrived.unsigned & local.keys())
-        held = asked | set(refused) | still
+        held = asked | set(refused) | set(kept) | still
         outcome = merge(base_side, local, remote_side, held, asked)
         outcome.conflicts += arriving.unsigned_asked(arrived.unsigned, local, theirs)
         arriving.teammates_changes(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:
                 incoming[unit.id] = checked(unit)
-        unshared = arriving.stopped_sharing(remote, config.excluded(remote), incoming, local)
-        refused.update(unshared)
+        unshared = arriving.stopped_sharing(
+            remote, config.excluded(remote), incoming, local, theirs.paths
+        )
+        kept.update(unshared)
         told_older = [f"{k}: {why}" for k, why in sorted(older.items())]
         incoming = {i: found for i, found in incoming.items() if i not in unshared}
         teams_now, teams = announced.team_moves(mirror, theirs, remote, config)
@@ -343,7 +353,7 @@ class Sync:
             )
             incoming = {i: found for i, found in incoming.items() if i not in refused}
             return {
-                **report.preview(outcome, incoming, refused),
+                **report.preview(outcome, incoming, refused, kept),
                 "notices": moved.notices(teams, config),
             }
         told = []
@@ -358,6 +368,7 @@ class Sync:
             mirror, theirs, remote, config, moved.of_machines(teams, config)
         )
         taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
+        held_now = ((set(refused) | set(kept)) - {IDENTITY}) | still
         changes = tree_changes(outcome, theirs, team=remote.projects is not None)
         if teams != teams_now:
             changes[moved.TEAMS] = moved.text(teams)
@@ -379,9 +390,11 @@ class Sync:
             "to_trash": sum(incoming[u.id].deleted for u in outcome.take if u.id in incoming),
             "conflicts": len(outcome.conflicts),
             "refused": report.reported(refused, told_older),
-            "held": sorted((set(refused) - {IDENTITY}) | still),
+            # the person's choice, not a failed check: told apart, and only counted in text
+            "kept_here": report.reported(kept, word="kept here"),
+            "held": sorted(held_now),
             # held while this machine kept them to itself: compared afresh once shared again
-            "unshared": sorted(_held_here(((set(refused) - {IDENTITY}) | still) - local.keys())),
+            "unshared": sorted(_held_here(held_now - local.keys())),
             "waiting": sorted(waiting),
             "broken": broken,
             "commit": commit,

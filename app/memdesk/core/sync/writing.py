@@ -17,7 +17,7 @@ from memdesk.core.memory.identity_room import check_identity_room
 from memdesk.core.memory.records import keep_version
 from memdesk.core.search import neighbours
 from memdesk.core.sync.config import Remote
-from memdesk.core.sync.files import Unit
+from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming
 from memdesk.core.sync.local import LOCAL_RELATIONS
 from memdesk.store import Memory, MemoryVersion, among
@@ -69,7 +69,7 @@ class SyncWrites:
                 [len(t.columns["content"]) for t in entries], replacing={t.id for t in takes}
             )
         except IdentityFull as exc:
-            return {t.id: exc.message for t in entries}
+            return {t.id: f"{IDENTITY}: {exc.message}" for t in entries}
         return {}
 
     def take(
