@@ -26,6 +26,8 @@ _SYNC_KEYS = {
     "sync_deleted_there": "[y] delete it here too  [n] keep it  [s] skip  [q] quit",
     "sync_deleted_here": "[y] delete it again  [n] keep it  [s] skip  [q] quit",
     "sync_deleted_by_team": "[y] delete it here too  [n] keep it  [s] skip  [q] quit",
+    "sync_new_unsigned": "[y] take it as yours  [n] delete it everywhere  [e] edit, then take  "
+    "[s] skip  [q] quit",
 }
 _SAID = {"keep": "  kept", "drop": "  dropped"}
 _SYNC_SAID = {"keep": "  done", "drop": "  kept this machine's"}

@@ -3,12 +3,12 @@
 Two kinds of item. Proposals (a row each): what a session end found but was not sure of
 ("extract"), sharing a private memory ("promote"), a newer memory that may replace an older
 one ("update"), near-duplicates to merge ("merge"), what a sync could not merge alone
-("sync_disagree", "sync_deleted_there", "sync_deleted_here", "sync_deleted_by_team"), and a
-notice: an agent refused for its write budget ("overrun"; accepting marks it seen). Withheld
-memories: stored, but kept from agents until accepted — what the injection guard flagged
-("flagged") and what an agent wrote with low confidence ("unsure"). Accepting applies the
-item; rejecting keeps it with the reason (a proposal as dismissed, a memory in the Trash),
-and either can be reconsidered.
+("sync_disagree", "sync_deleted_there", "sync_deleted_here", "sync_deleted_by_team",
+"sync_new_unsigned"), and a notice: an agent refused for its write budget ("overrun";
+accepting marks it seen). Withheld memories: stored, but kept from agents until accepted —
+what the injection guard flagged ("flagged") and what an agent wrote with low confidence
+("unsure"). Accepting applies the item; rejecting keeps it with the reason (a proposal as
+dismissed, a memory in the Trash), and either can be reconsidered.
 Only the person decides.
 """
 

@@ -14,10 +14,18 @@ from memdesk.core.authorship import Authorship
 from memdesk.core.errors import MemdeskError
 from memdesk.core.rules import JUDGING
 from memdesk.core.sync import mending, moved, writers
-from memdesk.core.sync.config import Remote
+from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked_all
-from memdesk.core.sync.merge import DELETED_BY_TEAM, DISAGREE, TEAMMATE, UNSIGNED, Conflict, Outcome
+from memdesk.core.sync.merge import (
+    DELETED_BY_TEAM,
+    DISAGREE,
+    NEW_UNSIGNED,
+    TEAMMATE,
+    UNSIGNED,
+    Conflict,
+    Outcome,
+)
 from memdesk.core.sync.sides import TreeSide
 from memdesk.store import Memory, among
 
@@ -29,7 +37,8 @@ class Arrivals:
     """What a remote changed, sorted: `incoming` to merge, `refused` (why, by id), `kept`
     here by the person's choice (why, by id: not a failed check, so not told as one),
     `waiting` for a voucher, `older` than the state last agreed (why, by id), and `unsigned`: the
-    person's own remote's new words in this machine's name, which it never wrote (asked)."""
+    person's own remote's new words in this machine's name, which it never wrote (asked), and
+    `new_unsigned`: new memories there in its name (asked too, never taken unasked)."""
 
     incoming: dict[str, Incoming] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)
@@ -37,6 +46,7 @@ class Arrivals:
     waiting: set[str] = field(default_factory=set)
     older: dict[str, str] = field(default_factory=dict)
     unsigned: set[str] = field(default_factory=set)
+    new_unsigned: set[str] = field(default_factory=set)
     unreadable: set[str] = field(default_factory=set)  # a broken file, a link, far too big
     met: set[str] = field(default_factory=set)  # writers of identity lines that wait
 
@@ -46,11 +56,8 @@ def checked_changes(
     base: TreeSide,
     ids: set[str],
     remote: Remote,
-    excluded: set[str],
+    config: Config,
     authors: Authorship,
-    *,
-    joined: bool = False,
-    local_projects: Collection[str] = (),
 ) -> Arrivals:
     """Each changed memory checked, and only what this remote carries: a team remote sends
     its projects' knowledge and archive, never the identity profile nor another project's
@@ -59,11 +66,12 @@ def checked_changes(
     that this machine does not hold, or in the name of the person's other machine that it did
     not vouch for in the person's own remote (`vouching`), is refused; those are also returned
     as waiting (looked at again at each sync: that machine's voucher may come later). The
-    person's own remote, once it agreed a state with this machine, may not add a memory in
-    this machine's name either, and new words there in its name are asked (`unsigned`): the
-    person may have edited the file by hand, or someone else can write that remote. Nor
-    does a remote take a memory back to a version older than the one it held at the last
-    sync (`base`): this machine's version is sent."""
+    person's own remote, once it agreed a state with this machine, may neither add a memory
+    in this machine's name nor put new words there in its name unasked (`new_unsigned`,
+    `unsigned`): the person may have written the file by hand, as the remote's README invites,
+    or someone else can write that remote. Nor does a remote take a memory back to a version
+    older than the one it held at the last sync (`base`): this machine's version is sent."""
+    excluded, joined = config.excluded(remote), config.joined
     out = Arrivals(refused=dict(theirs.refused), unreadable=set(theirs.refused) - theirs.deferred)
     incoming, refused, older = out.incoming, out.refused, out.older
     own = moved.is_own(remote)
@@ -83,7 +91,7 @@ def checked_changes(
         ):
             project = found.columns["project"]
             if _chosen_not_to_share(remote, project, found.columns["layer"], excluded):
-                out.kept[memory_id] = f"{where}: {_kept_here(project, local_projects)}"
+                out.kept[memory_id] = f"{where}: {_kept_here(project, config.local)}"
             else:
                 refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
             continue
@@ -106,6 +114,9 @@ def checked_changes(
         why = _speaks_for_the_person(found, held, authors, own, not base.tree)
         if why and own and memory_id in held:
             out.unsigned.add(memory_id)
+        elif why and own:
+            out.new_unsigned.add(memory_id)
+            continue
         elif why:
             you = "someone else can write your own remote" if own else _TEAM_CANNOT
             refused[memory_id] = f"{where}: {why}; {you}"
@@ -119,13 +130,27 @@ def checked_changes(
     return out
 
 
-def unsigned_asked(unsigned: set[str], local: dict[str, Unit], theirs: TreeSide) -> list[Conflict]:
+def unsigned_asked(arrived: Arrivals, local: dict[str, Unit], theirs: TreeSide) -> list[Conflict]:
     """The person's own remote's new words in this machine's name, asked as two machines'
     disagreement is: taken unasked, a file pushed there by someone else reworded the
-    person's rule for every agent (red team 40)."""
-    return [
+    person's rule for every agent (red team 40). A new memory in its name is asked too:
+    refused with one line, nothing reached the Inbox, while the person's other machine took
+    it as theirs, and the machines stayed apart for good (sync tryout, stop 91, #1)."""
+    reworded = [
         Conflict(DISAGREE, i, local[i], theirs.load(i), by=UNSIGNED)
-        for i in sorted(unsigned & local.keys())
+        for i in sorted(arrived.unsigned & local.keys())
+    ]
+    new = [Conflict(NEW_UNSIGNED, i, None, theirs.load(i)) for i in sorted(arrived.new_unsigned)]
+    return reworded + new
+
+
+def new_unsigned_notices(arrived: Arrivals, theirs: TreeSide, writer: str) -> list[str]:
+    """What a sync says of the new memories in this machine's name it asks about."""
+    return [
+        f"{theirs.paths.get(i, i)}: new in this machine's name ({writer}), which never wrote "
+        "it; your other machines may have taken it as yours. It waits in the Inbox: accept "
+        "takes it, reject deletes it on every machine"
+        for i in sorted(arrived.new_unsigned)
     ]
 
 
@@ -313,7 +338,7 @@ def _chosen_not_to_share(
     return carried and project in excluded
 
 
-def _kept_here(project: str, local_projects: Collection[str]) -> str:
+def _kept_here(project: str | None, local_projects: Collection[str]) -> str:
     if project in local_projects:
         return f"{project} is kept on this machine only (sync local): not applied"
     return f"{project} syncs through its team remote here: not applied"

@@ -26,6 +26,7 @@ from memdesk.core.sync.merge import (
     DELETED_HERE,
     DELETED_THERE,
     DISAGREE,
+    NEW_UNSIGNED,
     TEAMMATE,
     UNSIGNED,
 )
@@ -59,7 +60,8 @@ class SyncQuestions:
 
     def ask(self, remote: Remote, conflict: Any, pending: list[Change]) -> None:
         """One inbox item per memory and kind: a later sync updates it, never adds another."""
-        mine, theirs = conflict.mine.fields(), conflict.theirs.fields()
+        mine = conflict.mine.fields() if conflict.mine is not None else {}
+        theirs = conflict.theirs.fields()
         shown = theirs if conflict.kind != DELETED_THERE else mine
         content = shown.get("content") or mine.get("content") or "(deleted)"
         why = _why(conflict.by or conflict.kind, remote.name, mine, theirs)
@@ -88,6 +90,9 @@ class SyncQuestions:
             self.status.remove(memory_id, reason=f"deleted on {proposal.agent} too", actor=actor)
             return
         theirs = self._synced_state(proposal.agent, memory_id)
+        if proposal.kind == NEW_UNSIGNED:
+            self._take_new(proposal.agent, theirs, content, actor)
+            return
         with self.desk.write() as pending:
             here = self.reads.row(memory_id).version
             if not theirs.deleted and theirs.columns["version"] <= here:
@@ -104,9 +109,39 @@ class SyncQuestions:
         if content is not None:
             self.edits.update(memory_id, content=content, actor=actor)
 
+    def _take_new(
+        self, remote: str | None, theirs: Incoming, content: str | None, actor: Actor
+    ) -> None:
+        """The person's yes to a new memory in this machine's name: it is theirs now, a
+        version of this machine's that the next sync sends."""
+        with self.desk.write() as pending:
+            self.takes.take(remote, [theirs], {}, pending)
+            row = self.reads.row(theirs.id)
+            why = f"taken from {remote} as yours"
+            self.versions.save(row, {}, actor, pending, change="keep", reason=why)
+        if content is not None:
+            self.edits.update(theirs.id, content=content, actor=actor)
+
+    def _delete_new(self, proposal: Proposal, actor: Actor) -> None:
+        """The person's no: the memory goes to the Trash here, numbered past the remote's
+        file, so the next sync sends its deletion and the person's other machines, which
+        took it as the person's, put it in their Trash too."""
+        try:
+            theirs = self._synced_state(proposal.agent, json.loads(proposal.subject)[0])
+        except MemdeskError:  # no longer synced, or gone from there: nothing left to delete
+            return
+        with self.desk.write() as pending:
+            self.takes.take(proposal.agent, [theirs], {}, pending)
+            row = self.reads.row(theirs.id)
+            why = f"rejected: new on {proposal.agent} in this machine's name, which never wrote it"
+            self.versions.set_status(row, "deleted", actor, pending, change="remove", reason=why)
+
     def reject(self, proposal: Proposal, actor: Actor) -> None:
         """Keeping this machine's version makes it the newest, so the next sync sends it (a
         version no newer than the remote's deletion would be refused there as taken back)."""
+        if proposal.kind == NEW_UNSIGNED:
+            self._delete_new(proposal, actor)
+            return
         if proposal.kind not in (DISAGREE, DELETED_THERE, DELETED_BY_TEAM):
             return
         with self.desk.write() as pending:
@@ -173,6 +208,14 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
         return (
             f"You deleted this here, but it was edited on {remote} since the last sync, so it "
             "is back with that edit. Accept to delete it again; reject to keep it."
+        )
+    if kind == NEW_UNSIGNED:
+        return (
+            f"New on {remote} in this machine's name ({theirs.get('writer')}), but this machine "
+            "never wrote it: added there by hand, or by someone else who can write that "
+            "repository. Your other machines may already have taken it as your words. It is "
+            "not used here until you decide. Accept to take it as yours; reject to delete it "
+            "on every machine (the next sync sends its deletion; it waits in the Trash here)."
         )
     if kind == UNSIGNED:
         return (

@@ -28,8 +28,15 @@ DISAGREE = "sync_disagree"
 DELETED_THERE = "sync_deleted_there"
 DELETED_HERE = "sync_deleted_here"
 DELETED_BY_TEAM = "sync_deleted_by_team"  # the person's memory, deleted on a team remote
-KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM)
-HELD = (DISAGREE, DELETED_BY_TEAM)  # kept out of syncs with that remote until answered
+# A memory new to this machine, in its name, in the person's own remote: this machine never
+# wrote it (a file added there by hand, or by someone else who can write it)
+NEW_UNSIGNED = "sync_new_unsigned"
+KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM, NEW_UNSIGNED)
+HELD = (
+    DISAGREE,
+    DELETED_BY_TEAM,
+    NEW_UNSIGNED,
+)  # kept out of syncs with that remote until answered
 _STAMPS = ("version", "updated", "successor", "writer")  # of the version, not its words
 
 
@@ -37,7 +44,7 @@ _STAMPS = ("version", "updated", "successor", "writer")  # of the version, not i
 class Conflict:
     kind: str
     id: str
-    mine: Unit
+    mine: Unit | None  # None: this machine never held it (NEW_UNSIGNED)
     theirs: Unit
     # Who changed it, where the Inbox says more than "two machines disagree": UNSIGNED, new
     # words in this machine's name that it never wrote; TEAMMATE, a change of the person's
@@ -132,6 +139,12 @@ def _both_changed(out: Outcome, mine: Unit, theirs: Unit, agreed: Unit | None) -
         else:
             out.tree[mine.id] = mine
             out.sent += 1
+    elif theirs_gone and _as_agreed(agreed, mine_fields):
+        # Not edited here, only written out otherwise than the file it came from (one
+        # written by hand names fewer fields): a deletion of the person's own memory by their
+        # other machine was asked here as "edited here", and the two kept it apart.
+        out.kept.add(theirs.id)
+        out.take.append(theirs)
     elif theirs_gone:  # edited here, deleted there: the edit stays, everywhere
         out.tree[mine.id] = mine
         out.sent += 1
@@ -230,6 +243,13 @@ def _reworded(before: dict, after: dict) -> bool:
     return before.get("content") != after.get("content") or ("deleted" in before) != (
         "deleted" in after
     )
+
+
+def _as_agreed(agreed: Unit | None, mine: dict) -> bool:
+    """Whether `mine` has the words and the version both sides last agreed on."""
+    if agreed is None or "deleted" in (base := agreed.fields()):
+        return False
+    return _version(mine) == _version(base) and mine.get("content") == base.get("content")
 
 
 def _version(fields: dict) -> int:

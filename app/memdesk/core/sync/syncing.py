@@ -294,16 +294,7 @@ class Sync:
         changed, again = changed & read, looked_again & read
         theirs.prefetch(read)
         authors = self.authorship()
-        arrived = arriving.checked_changes(
-            theirs,
-            base,
-            read,
-            remote,
-            config.excluded(remote),
-            authors,
-            joined=config.joined,
-            local_projects=config.local,
-        )
+        arrived = arriving.checked_changes(theirs, base, read, remote, config, authors)
         incoming, refused, kept, waiting, older = (
             arrived.incoming,
             arrived.refused,
@@ -330,10 +321,10 @@ class Sync:
         if afresh := again & shared_again:
             # what both last agreed on is not known: alike is kept, unlike is asked
             base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
-        asked = _held(remote) | (arrived.unsigned & local.keys())
+        asked = _held(remote) | (arrived.unsigned & local.keys()) | arrived.new_unsigned
         held = asked | set(refused) | set(kept) | still
         outcome = merge(base_side, local, remote_side, held, asked)
-        outcome.conflicts += arriving.unsigned_asked(arrived.unsigned, local, theirs)
+        outcome.conflicts += arriving.unsigned_asked(arrived, local, theirs)
         arriving.teammates_changes(remote, outcome, incoming, local, authors)
         for unit in outcome.take:  # a state made of both sides is checked like any other
             if unit.id in outcome.merged:
@@ -364,6 +355,7 @@ class Sync:
             )
         broken = mending.broken(arrived.unreadable, broken_before, still, local)
         told = moved.notices(teams, config) + told + mending.notices(broken, refused, remote.name)
+        told += arriving.new_unsigned_notices(arrived, theirs, config.writer)
         vouched_now, vouched = announced.vouchers(
             mirror, theirs, remote, config, moved.of_machines(teams, config)
         )

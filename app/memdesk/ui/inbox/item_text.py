@@ -21,6 +21,7 @@ TYPE_NAMES = {
     "sync_deleted_there": "Deleted on the other machine, edited here",
     "sync_deleted_here": "Deleted here, edited on the other machine",
     "sync_deleted_by_team": "Yours, deleted by the team",
+    "sync_new_unsigned": "New in this machine's name",
     "identity": "Identity change proposed",
 }
 ACCEPTING = {
@@ -41,6 +42,8 @@ ACCEPTING = {
     "machine's edit.",
     "sync_deleted_by_team": "Accept deletes it here too (to the Trash); Reject keeps it and "
     "shares it with the team again.",
+    "sync_new_unsigned": "Accept takes it as your words; Reject deletes it on every machine "
+    "(the next sync sends its deletion).",
     "identity": "Accept makes the identity profile read as proposed; every agent is given it "
     "at its next session start.",
 }
