@@ -241,13 +241,14 @@ def backup(svc: Any, a: argparse.Namespace) -> Any:
 # action that ignores it is refused before anything changes: `sync remove team --dry-run`
 # removed the remote.
 _SYNC_OPTIONS = {
-    "url": ("init", "remove", "trust", "local"),
+    "url": ("init", "remove", "trust", "untrust", "local"),
     "branch": ("init",),
     "projects": ("init",),
     "writer": ("init",),
     "name": ("init", None),
     "shared": ("local",),
     "dry_run": (None,),
+    "yes": ("trust",),
 }
 _SYNC_FLAGS = {
     "url": "REMOTE",
@@ -257,6 +258,7 @@ _SYNC_FLAGS = {
     "name": "--name",
     "shared": "--shared",
     "dry_run": "--dry-run",
+    "yes": "--yes",
 }
 
 
@@ -288,7 +290,11 @@ def sync(svc: Any, a: argparse.Namespace) -> Any:
     if a.action == "trust":
         if not a.url:
             raise ValidationError("name the writer: sync trust WRITER", field="writer")
-        return svc.sync_trust(a.url)
+        return svc.sync_trust(a.url, unmet=a.yes)
+    if a.action == "untrust":
+        if not a.url:
+            raise ValidationError("name the writer: sync untrust WRITER", field="writer")
+        return svc.sync_trust(a.url, trusted=False)
     if a.action == "local":
         if not a.url:
             raise ValidationError("name the project: sync local PROJECT", field="project")

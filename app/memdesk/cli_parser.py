@@ -220,22 +220,29 @@ def parser() -> argparse.ArgumentParser:
         "`sync` pulls, merges and pushes, `sync status` says how it went, `sync local "
         "PROJECT` keeps a project on this machine only, `sync remove NAME` stops syncing "
         "with a remote, `sync trust WRITER` confirms a writer met in your own remote as one "
-        "of your machines. Private and withheld memories never leave this machine; conflicts "
+        "of your machines (--yes for one that has not synced yet), `sync untrust WRITER` takes "
+        "that back. Private and withheld memories never leave this machine; conflicts "
         "wait in the inbox",
     )
     p.add_argument(
         "action",
         nargs="?",
-        choices=("init", "status", "local", "remove", "trust"),
+        choices=("init", "status", "local", "remove", "trust", "untrust"),
         help="what to do",
     )
     p.add_argument(
         "url",
         nargs="?",
         metavar="REMOTE|PROJECT|NAME|WRITER",
-        help="init: the git remote; local: a project; remove: the remote's name; trust: a writer",
+        help="init: the git remote; local: a project; remove: the remote's name; trust, "
+        "untrust: a writer",
     )
     p.add_argument("--shared", action="store_true", help="with local: let the project sync again")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="with trust: trust a name that has not written to any remote yet",
+    )
     p.add_argument("--branch", help="with init: the branch (default main)")
     p.add_argument("--name", help="with init: the remote's name (default origin); else which")
     p.add_argument(

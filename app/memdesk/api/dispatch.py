@@ -168,7 +168,9 @@ class Dispatcher:
             "sync.remove": lambda p, s: self._over_the_network(
                 s, lambda: svc.sync_remove(p["name"], actor=s.actor)
             ),
-            "sync.trust": lambda p, s: svc.sync_trust(p["writer"], actor=s.actor),
+            "sync.trust": lambda p, s: svc.sync_trust(
+                p["writer"], actor=s.actor, **_flag(p, "unmet"), **_flag(p, "trusted")
+            ),
             "sync.status": lambda p, s: svc.sync_status(actor=s.actor),
             "system.restore_backup": lambda p, s: svc.restore_backup(p["name"], actor=s.actor),
         }

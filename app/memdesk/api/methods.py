@@ -490,9 +490,14 @@ METHODS = [
     Method(
         "sync.trust",
         "Confirm a writer met in your own remote as one of your machines (user role only): its "
-        "memories count as yours, its identity lines are taken at the next sync. Returns "
-        "sync.status (`unconfirmed` lists the writers met).",
-        {"writer": "the writer's name, as sync.status lists it"},
+        "memories count as yours, its identity lines are taken at the next sync; trusted=false "
+        "takes that back. A name no remote has shown writing is refused unless unmet=true. "
+        "Returns sync.status (`machines` lists yours, `unconfirmed` the writers met).",
+        {
+            "writer": "the writer's name, as sync.status lists it",
+            "unmet": "true to trust a name that has not written to any remote yet",
+            "trusted": "true (default), or false to take the trust back",
+        },
         ("writer",),
     ),
     Method(

@@ -220,8 +220,8 @@ class RemoteService:
     def sync_local(self, project: str, local: bool = True) -> dict[str, Any]:
         return self._call("sync.local", project=project, local=local)
 
-    def sync_trust(self, writer: str) -> dict[str, Any]:
-        return self._call("sync.trust", writer=writer)
+    def sync_trust(self, writer: str, unmet: bool = False, trusted: bool = True) -> dict[str, Any]:
+        return self._call("sync.trust", writer=writer, unmet=unmet, trusted=trusted)
 
     def sync_status(self) -> dict[str, Any]:
         return self._call("sync.status")

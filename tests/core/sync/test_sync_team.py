@@ -192,7 +192,8 @@ def test_the_join_command_a_team_note_prints_works_as_pasted_and_is_said_once(
         machines.run(name, lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
         machines.run(name, lambda s: s.sync())
     for name in ("a", "b"):
-        machines.run("c", lambda s, n=name: s.sync_trust(f"ana@{n}"))
+        # (ahead of c's first sync: it has met no one yet)
+        machines.run("c", lambda s, n=name: s.sync_trust(f"ana@{n}", unmet=True))
     [said] = machines.sync("c")[0]["notices"]
     command = said.split("Join it: ", 1)[1]
     code, _, err = run(*command.split()[1:], db=machines.root / "c.db")
@@ -277,7 +278,7 @@ def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machine
     assert "(synced from ana2@home through a team remote, unconfirmed" in given["text"]
     # ana2 joined first: it was told ana@home is not yet one of its machines; the person says
     # it is, then ana2 reads that acme is a team's, and vouches for its rule
-    machines.run("ana2", lambda s: s.sync_trust("ana@home"))
+    machines.run("ana2", lambda s: s.sync_trust("ana@home", unmet=True))  # it wrote nothing there
     machines.sync("ana2", "ana")
     given = briefed("s2")
     assert "- Always run the acme tests with -x.\n" in given["text"] + "\n"  # the person's own

@@ -740,19 +740,22 @@ def test_a_writer_new_to_the_persons_own_remote_is_not_the_person_until_confirme
     assert machines.run("b", lambda s: s.sync_status())["unconfirmed"] == []
 
 
-def test_a_machine_name_no_sync_has_met_is_trusted_with_a_word_on_its_spelling(machines):
+def test_a_machine_name_no_sync_has_met_is_trusted_only_when_the_person_says_so(machines):
     """rt5, stop 68: `sync trust` took any name silently; a typo left the machine meant
-    unconfirmed with nothing said. (A machine that wrote nothing yet may be confirmed ahead.)"""
+    unconfirmed, and whoever later pushed in the typo's name was the person (stop 91, #6).
+    A machine that wrote nothing yet may be confirmed ahead, said so."""
     _first_push(machines)
     machines.sync("b")
     a_writer = machines.run("a", lambda s: s.sync_status()["writer"])
 
-    typo = machines.run("b", lambda s: s.sync_trust("ana@laptpo"))
+    with pytest.raises(ValidationError, match="check its spelling"):
+        machines.run("b", lambda s: s.sync_trust("ana@laptpo"))
+    ahead = machines.run("b", lambda s: s.sync_trust("ana@travel", unmet=True))
     met = machines.run("b", lambda s: s.sync_trust(a_writer))
 
-    assert "ana@laptpo has not written to your remote yet" in typo["notice"]
-    assert "check its spelling" in typo["notice"]
-    assert "notice" not in met
+    assert "ana@laptpo" not in met["machines"]
+    assert "ana@travel" in ahead["machines"]
+    assert a_writer in met["machines"]
 
 
 @pytest.mark.parametrize("how", ["restore", "set up again"])

@@ -186,6 +186,10 @@ class Sync:
         rules.check_person(actor, "see the sync set-up", field="remote", or_memdesk=True)
         config = sync_config.load(self.desk.path)
         waiting = _waiting_by_remote()
+        lasts = {r.name: sync_config.last_result(self.desk.path, r) for r in config.remotes}
+        for last in lasts.values():
+            if last and last.get("notices"):
+                last["notices"] = writers.current(last["notices"], config)
         return {
             "every_minutes": config.every_minutes if config.remotes else None,
             "local": config.local,
@@ -198,7 +202,7 @@ class Sync:
                     "url": r.url,
                     "branch": r.branch,
                     "projects": r.projects,
-                    "last": sync_config.last_result(self.desk.path, r),
+                    "last": lasts[r.name],
                     "waiting": waiting.get(r.name, 0),
                 }
                 for r in config.remotes
@@ -405,15 +409,22 @@ class Sync:
         with self.desk.database.atomic():
             return state(remote, config.excluded(remote), config.writer, _held(remote))
 
-    def sync_trust(self, writer: str, *, actor: Actor = USER) -> dict[str, Any]:
+    def sync_trust(
+        self, writer: str, *, unmet: bool = False, trusted: bool = True, actor: Actor = USER
+    ) -> dict[str, Any]:
         """Confirm a writer met in the person's own remote as one of their machines: its
         memories count as the person's words and its identity lines are taken at the next
-        sync."""
+        sync. `unmet`: a name no remote has shown writing yet, meant; `trusted` false takes
+        the trust back."""
         rules.check_person(actor, "confirm a machine", field="writer", or_memdesk=True)
         config = sync_config.load(self.desk.path)
-        unmet = writers.trust(config, writer)
+        seen = {w for (w,) in Memory.select(Memory.writer).distinct().tuples() if w}
+        if trusted:
+            writers.trust(config, writer, seen, unmet=unmet)
+        else:
+            writers.untrust(config, writer, seen)
         sync_config.save(self.desk.path, config)
-        return self.sync_status(actor=actor) | ({"notice": unmet} if unmet else {})
+        return self.sync_status(actor=actor)
 
     def _write_merge(
         self,

@@ -11,7 +11,7 @@ from typing import Any
 
 from memdesk.core import validate
 from memdesk.core.authorship import Authorship
-from memdesk.core.errors import ValidationError
+from memdesk.core.errors import NotFound, ValidationError
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.config import Config
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming
@@ -54,10 +54,11 @@ def meet_kept(database: Path, config: Config, writers: set[Any], *, joining: boo
     return told
 
 
-def trust(config: Config, writer: object) -> str | None:
-    """Make `writer` one of the person's machines in `config` (the caller saves it); what to
-    tell the person when no sync has met that name (a machine that wrote nothing yet, or a
-    typo: taken silently, the machine meant stayed unconfirmed)."""
+def trust(config: Config, writer: object, seen: set[str], *, unmet: bool = False) -> None:
+    """Make `writer` one of the person's machines in `config` (the caller saves it). A name
+    no remote has shown writing (`seen`: the writers of the memories here) is taken only when
+    the person says so (`unmet`): a typo was taken with exit 0, and whoever later pushed in
+    that name was the person."""
     name = machine_name(writer)
     if name is None or name == config.writer:
         raise ValidationError(
@@ -65,15 +66,40 @@ def trust(config: Config, writer: object) -> str | None:
             f"writers met: {', '.join(config.met_writers) or 'none'}",
             field="writer",
         )
-    known = name in config.met_writers or name in config.own_writers
+    known = {*config.met_writers, *config.own_writers, *seen}
+    if name not in known and not unmet:
+        raise ValidationError(
+            f"{name} has never written to a remote this machine syncs with: check its "
+            "spelling (`memdesk sync status` on that machine names it); writers met: "
+            f"{', '.join(config.met_writers) or 'none'}. To trust a machine that has not "
+            f"synced yet, say so: {trust_command(name)} --yes",
+            field="writer",
+        )
     config.own_writers = sorted(set(config.own_writers) | {name})
     config.met_writers = [w for w in config.met_writers if w != name]
-    if known:
-        return None
-    return (
-        f"{name} has not written to your remote yet: if that is not the name a machine of "
-        f"yours syncs as, check its spelling (`memdesk sync status` there says it)"
-    )
+
+
+def untrust(config: Config, writer: object, seen: set[str]) -> None:
+    """Take `writer` out of the person's machines in `config` (a machine sold or stolen, a
+    name trusted by mistake): from the next sync its memories are its own words and its
+    identity lines wait; one that wrote here is told as met again."""
+    name = machine_name(writer)
+    if name not in config.own_writers:
+        raise NotFound(
+            f"{name} is not one of your machines here; they are: "
+            f"{', '.join(config.own_writers) or 'none'}",
+            field="writer",
+        )
+    config.own_writers = [w for w in config.own_writers if w != name]
+    if name in seen:
+        config.met_writers = sorted({*config.met_writers, name})
+
+
+def current(notices: list[str], config: Config) -> list[str]:
+    """A sync's notices as they stand now: the note that a writer is not one of the person's
+    machines went on after `sync trust` said it is, until the next sync."""
+    trusted = {_unconfirmed(w) for w in config.own_writers}
+    return [n for n in notices if n not in trusted]
 
 
 def waiting_identity(found: Incoming, authors: Authorship) -> str | None:
