@@ -32,11 +32,8 @@ DELETED_BY_TEAM = "sync_deleted_by_team"  # the person's memory, deleted on a te
 # wrote it (a file added there by hand, or by someone else who can write it)
 NEW_UNSIGNED = "sync_new_unsigned"
 KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM, NEW_UNSIGNED)
-HELD = (
-    DISAGREE,
-    DELETED_BY_TEAM,
-    NEW_UNSIGNED,
-)  # kept out of syncs with that remote until answered
+# kept out of syncs with that remote until answered
+HELD = (DISAGREE, DELETED_BY_TEAM, NEW_UNSIGNED)
 _STAMPS = ("version", "updated", "successor", "writer")  # of the version, not its words
 
 
