@@ -17,8 +17,8 @@ import textwrap
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QCursor, QFontMetricsF, QKeyEvent, QShowEvent
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QCursor, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,16 +34,9 @@ from PySide6.QtWidgets import (
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.core.views.graph import BUDGET
 from memdesk.ui.control_row import kept_together, wrapping_row
-from memdesk.ui.graph.graph_data import (
-    HUB_PIXELS,
-    Box,
-    edge_lines,
-    node_points,
-    place,
-    readable_labels,
-)
+from memdesk.ui.graph.graph_data import edge_lines, node_points, place
+from memdesk.ui.graph.graph_labels import draw_labels
 from memdesk.ui.graph.graph_nodes import GraphNodes
-from memdesk.ui.plain_text import tip
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
@@ -62,10 +55,6 @@ EDGE_STYLES = {  # relation -> (colour, Qt pen style)
     "possible_update": ("#ff7f0e", Qt.PenStyle.DotLine),
     "hub": ("#dddddd", Qt.PenStyle.SolidLine),
 }
-LABELS_BELOW = 60  # node labels are drawn when at most this many nodes are in view
-LABEL_DROP = 0.4  # a label's top sits this much of its height below its node's centre
-LABEL_FILL = (255, 255, 255, 200)
-TEXT_MARGIN = 4  # pixels a pyqtgraph TextItem adds around its text (Qt's document margin)
 
 
 class _Layout(QRunnable):
@@ -320,58 +309,7 @@ class GraphView(QWidget):
         self._update_labels()
 
     def _update_labels(self) -> None:
-        """Name what is in view, hubs first (the most linked first), then memories (the
-        most recalled first), leaving out any label that would cover one already shown."""
-        for label in self.labels:
-            self.plot.removeItem(label)
-        self.labels.clear()
-        box = self.plot.getViewBox()
-        (x0, x1), (y0, y1) = box.viewRange()
-        inside = [
-            n
-            for n in self.data["nodes"]
-            if n["id"] in self.positions
-            and x0 <= self.positions[n["id"]][0] <= x1
-            and y0 <= self.positions[n["id"]][1] <= y1
-        ]
-        if len(inside) > LABELS_BELOW:  # too many to read: only the hubs are named
-            inside = [n for n in inside if n.get("hub")]
-        degree: dict[str, int] = {}
-        for a, b, _relation in self.data["edges"]:
-            degree[a] = degree.get(a, 0) + 1
-            degree[b] = degree.get(b, 0) + 1
-        inside.sort(
-            key=lambda n: (not n.get("hub"), -degree.get(n["id"], 0), -n.get("recall_count", 0))
-        )
-        metrics = QFontMetricsF(self.font())
-        places: dict[str, list[tuple[tuple[float, float], Box]]] = {}
-        squares: dict[str, Box] = {}
-        for node in inside:
-            at = box.mapViewToDevice(QPointF(*self.positions[node["id"]]))
-            width = metrics.horizontalAdvance(node["label"]) + 2 * TEXT_MARGIN
-            height = metrics.height() + 2 * TEXT_MARGIN
-            places[node["id"]] = _label_places(at.x(), at.y(), width, height)
-        # every hub's square, not only those whose centre is in view: one just past the edge
-        # still shows half of it, and a label placed over that half hid it
-        half = HUB_PIXELS / 2
-        for node in self.data["nodes"]:
-            if node.get("hub") and node["id"] in self.positions:
-                at = box.mapViewToDevice(QPointF(*self.positions[node["id"]]))
-                squares[node["id"]] = (at.x() - half, at.y() - half, at.x() + half, at.y() + half)
-        by_id = {n["id"]: n for n in inside}
-        candidates = [(n["id"], [b for _anchor, b in places[n["id"]]]) for n in inside]
-        for node_id, place_index in readable_labels(candidates, LABELS_BELOW, squares):
-            label = pg.TextItem(
-                by_id[node_id]["label"],
-                color="#333",
-                anchor=places[node_id][place_index][0],
-                fill=LABEL_FILL,
-            )
-            label.setZValue(1)  # above the nodes of a crowded graph, on a light ground
-            label.setPos(*self.positions[node_id])
-            label.setToolTip(tip(by_id[node_id]["label"]))
-            self.plot.addItem(label)
-            self.labels.append(label)
+        draw_labels(self.plot, self.font(), self.data, self.positions, self.labels)
 
     def _focus_set(self) -> set[str] | None:
         hops = self.focus_hops.value()
@@ -474,19 +412,3 @@ class GraphView(QWidget):
                 self.memory_activated.emit(found)
         else:
             super().keyPressEvent(event)
-
-
-def _label_places(
-    x: float, y: float, width: float, height: float
-) -> list[tuple[tuple[float, float], Box]]:
-    """Where a label of `width` x `height` pixels may go around its node at (x, y), best
-    first: below, above, right, left. Each as (TextItem anchor, box on screen)."""
-    gap = HUB_PIXELS / 2 + 2
-    top_below = y + LABEL_DROP * height
-    top_above = y - (1 + LABEL_DROP) * height
-    return [
-        ((0.5, -LABEL_DROP), (x - width / 2, top_below, x + width / 2, top_below + height)),
-        ((0.5, 1 + LABEL_DROP), (x - width / 2, top_above, x + width / 2, top_above + height)),
-        ((-gap / width, 0.5), (x + gap, y - height / 2, x + gap + width, y + height / 2)),
-        ((1 + gap / width, 0.5), (x - gap - width, y - height / 2, x - gap, y + height / 2)),
-    ]
