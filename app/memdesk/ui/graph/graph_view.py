@@ -241,7 +241,7 @@ class GraphView(QWidget):
         for item in self._edge_items:
             self.plot.removeItem(item)
         self._edge_items.clear()
-        nodes, positions = self.data["nodes"], self.positions
+        nodes = self.data["nodes"]
         near = self._focus_set()
         lines = self.data.get("lines", {})
         counts = {r: len(lines[r][0]) // 2 if r in lines else 0 for r in EDGE_STYLES if r != "hub"}
@@ -286,10 +286,7 @@ class GraphView(QWidget):
             )
         else:
             self.nodes.clear()
-        chosen = [positions[i] for i in self._selected if i in positions]
-        self.selection.setData(x=[p[0] for p in chosen], y=[p[1] for p in chosen])
-        here = positions.get(self.current) if self.current else None
-        self.marker.setData(x=[here[0]] if here else [], y=[here[1]] if here else [])
+        self._draw_marks()
         self.legend.setText(
             "Links: "
             + "  ".join(
@@ -307,6 +304,18 @@ class GraphView(QWidget):
         )
         self.more.setEnabled(left > 0)
         self._update_labels()
+
+    def _draw_marks(self) -> None:
+        """The rings of the List's selection and of the current memory: all that a change of
+        either draws (a whole redraw for each was GUI time agents' requests waited behind)."""
+        if not self.isVisible():
+            self._draw_when_shown = True
+            return
+        positions = self.positions
+        chosen = [positions[i] for i in self._selected if i in positions]
+        self.selection.setData(x=[p[0] for p in chosen], y=[p[1] for p in chosen])
+        here = positions.get(self.current) if self.current else None
+        self.marker.setData(x=[here[0]] if here else [], y=[here[1]] if here else [])
 
     def _update_labels(self) -> None:
         draw_labels(self.plot, self.font(), self.data, self.positions, self.labels)
@@ -352,8 +361,9 @@ class GraphView(QWidget):
 
     def set_selected(self, memory_ids: list[str]) -> None:
         """Ring the memories selected in the List (its multi-selection, seen here too)."""
-        self._selected = list(memory_ids)
-        self._draw()
+        if list(memory_ids) != self._selected:
+            self._selected = list(memory_ids)
+            self._draw_marks()
 
     def move_node(self, node: str, position: tuple[float, float]) -> None:
         """Put a node where the person dropped it; later layouts of new nodes keep it there
@@ -365,8 +375,13 @@ class GraphView(QWidget):
         self._draw()
 
     def set_current(self, memory_id: str | None) -> None:
+        if memory_id == self.current:
+            return
         self.current = memory_id
-        self._draw()
+        if self.focus_hops.value():
+            self._draw()  # what is dimmed follows the current memory
+        else:
+            self._draw_marks()
 
     def neighbour(self, direction: tuple[float, float]) -> str | None:
         """The linked memory lying most in `direction` from the current one."""
