@@ -164,7 +164,15 @@ class GraphView(QWidget):
         # pyqtgraph's own menu (View All, Plot Options, Export…) is not this view's.
         self.plot.getPlotItem().setMenuEnabled(False)
         self.plot.getPlotItem().hideButtons()  # its "A" (auto-range) corner button; Fit is ours
-        self._edge_items: list[pg.PlotDataItem] = []
+        # One item per relation, kept: adding and removing them on each draw cost as much as
+        # drawing, GUI time agents' requests waited behind.
+        self._edge_items: dict[str, pg.PlotDataItem] = {}
+        for relation, (colour, style) in EDGE_STYLES.items():
+            width = 1 if relation == "hub" else 2
+            item = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(colour, width=width, style=style))
+            item.setZValue(-1)
+            self.plot.addItem(item)
+            self._edge_items[relation] = item
         self._draw_when_shown = False
         self.nodes = GraphNodes(self)
         self.nodes.sigClicked.connect(self._on_clicked)
@@ -238,24 +246,12 @@ class GraphView(QWidget):
         self._draw_when_shown = not self.isVisible()
         if self._draw_when_shown:
             return
-        for item in self._edge_items:
-            self.plot.removeItem(item)
-        self._edge_items.clear()
         nodes = self.data["nodes"]
         near = self._focus_set()
         lines = self.data.get("lines", {})
         counts = {r: len(lines[r][0]) // 2 if r in lines else 0 for r in EDGE_STYLES if r != "hub"}
-        for relation, (colour, style) in EDGE_STYLES.items():
-            if relation not in lines:
-                continue
-            xs, ys = lines[relation]
-            width = 1 if relation == "hub" else 2
-            item = pg.PlotDataItem(
-                xs, ys, connect="pairs", pen=pg.mkPen(colour, width=width, style=style)
-            )
-            item.setZValue(-1)
-            self.plot.addItem(item)
-            self._edge_items.append(item)
+        for relation, item in self._edge_items.items():
+            item.setData(*lines.get(relation, ([], [])), connect="pairs")
         by = "layer" if self.colour.currentText() == "Layer" else "kind"
         palette = LAYER_COLOURS if by == "layer" else KIND_COLOURS
         # One brush and pen per colour, shared: building one per node cost more than drawing.
