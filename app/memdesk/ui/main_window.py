@@ -452,10 +452,9 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         self.browser.refresh()
         if self.pages.currentWidget() is self.timeline:
             self.timeline.reload()  # keeps zoom, pan and the current memory
-        elif self.pages.currentWidget() is self.graph:
-            self.graph.reload()  # new nodes are placed; the settled ones stay
         elif self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
+        self.graph.paced.changed(changes)  # only while shown: agents wait on this loop
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)

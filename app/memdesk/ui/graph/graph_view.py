@@ -3,8 +3,8 @@
 Nodes are memories (size by how often agents recalled them, colour by layer or kind, a ring
 for the new and a grey one for the retired) and, optionally, hubs for projects and tags so
 unlinked memories still have a place. Edges are the typed links, drawn distinctly, counted in
-the legend. The layout (igraph's Fruchterman-Reingold) runs in a worker process; live writes
-only place the new nodes beside their neighbours, so the settled picture never jumps.
+the legend. The layout (igraph's Fruchterman-Reingold) runs in a worker process; live writes,
+paced, only place the new nodes beside their neighbours, so the settled picture never jumps.
 
 Editable: drag from one memory to another to link them (choose the relation); right-click a
 memory to remove one of its links. Both go through the service and Ctrl+Z undoes them.
@@ -37,6 +37,7 @@ from memdesk.ui.control_row import kept_together, wrapping_row
 from memdesk.ui.graph.graph_data import edge_lines, node_points, place
 from memdesk.ui.graph.graph_labels import draw_labels
 from memdesk.ui.graph.graph_nodes import GraphNodes
+from memdesk.ui.paced_refresh import PacedRefresh
 from memdesk.ui.timeline.timeline_data import KIND_COLOURS
 
 LAYER_COLOURS = {"L0": "#e15759", "L1": "#4e79a7", "L2": "#59a14f"}
@@ -87,6 +88,7 @@ class _Layout(QRunnable):
         data["positions"] = place(data, {} if self._full else self._known)
         data["lines"] = edge_lines(data)
         data["points"] = node_points(data)
+        data["full"] = self._full
         self._view.signals.laid_out.emit(self._ticket, data)
 
 
@@ -115,7 +117,8 @@ class GraphView(QWidget):
         self.data: dict[str, Any] = {"nodes": [], "edges": [], "left_out": 0}
         self.positions: dict[str, tuple[float, float]] = {}
         self.current: str | None = None
-        self._fitted = False
+        self.paced = PacedRefresh(self, self.reload)
+        self._moved_by_person = False  # zoomed or panned: a refresh leaves the view where it is
 
         self.hubs = QComboBox(self)
         self.hubs.addItems(list(HUBS))
@@ -188,6 +191,7 @@ class GraphView(QWidget):
         # Labels are placed in screen space: a resize without a range change moves them too.
         self.plot.getViewBox().sigRangeChanged.connect(lambda *_: self._update_labels())
         self.plot.getViewBox().sigResized.connect(lambda *_: self._update_labels())
+        self.plot.getViewBox().sigRangeChangedManually.connect(self._on_moved_by_person)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -198,12 +202,15 @@ class GraphView(QWidget):
     # -- data --------------------------------------------------------------------------------------
 
     def set_filters(self, filters: dict[str, Any]) -> None:
-        changed = filters != self.filters
-        self.filters = dict(filters)
-        self.reload(full=changed)
+        """New filters load now; the same again load nothing (the window passes them on every
+        change, and `paced` handles those)."""
+        if filters != self.filters:
+            self.filters = dict(filters)
+            self.reload(full=True)
 
     def reload(self, full: bool = False) -> None:
         """Load in the background; unless `full`, nodes already placed keep their place."""
+        self.paced.loaded()
         self._ticket += 1
         self._pool.start(_Layout(self, self._ticket, dict(self.positions), full))
 
@@ -218,6 +225,7 @@ class GraphView(QWidget):
         self._pool.waitForDone()
 
     def wait(self) -> None:
+        self.paced.flush()
         self._pool.waitForDone()
         QApplication.processEvents()
 
@@ -227,15 +235,17 @@ class GraphView(QWidget):
             return
         self.data = data
         self.positions = data["positions"]
+        if data["full"]:
+            self._moved_by_person = False  # laid out anew: where they were is gone
         self._draw()
-        if not self._fitted and self.positions:
-            self.fit()
-            self._fitted = True
+        if not self._moved_by_person:
+            self._fit_range()  # new nodes go to the rim, past the settled picture
 
     # -- drawing -----------------------------------------------------------------------------------
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.paced.shown()
         if self._draw_when_shown:
             self._draw()
 
@@ -400,6 +410,15 @@ class GraphView(QWidget):
 
     @Slot()
     def fit(self) -> None:
+        """Show the whole graph, now and after later refreshes."""
+        self._moved_by_person = False
+        self._fit_range()
+
+    @Slot()
+    def _on_moved_by_person(self) -> None:
+        self._moved_by_person = True
+
+    def _fit_range(self) -> None:
         if self.positions:
             xs = [p[0] for p in self.positions.values()]
             ys = [p[1] for p in self.positions.values()]
