@@ -4,6 +4,7 @@ clicks that select everywhere, live agent writes."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime
 
 import pytest
@@ -271,3 +272,24 @@ def test_a_window_reopened_on_the_timeline_loads_it_once(qtbot, service, tmp_pat
     reopened.timeline.wait()
     assert reopened.pages.currentWidget() is reopened.timeline
     assert len(loads) == 1
+
+
+def test_a_burst_of_agent_writes_loads_the_timeline_a_few_times(qtbot, service, window):
+    """Each write loaded the shown Timeline twice, on the loop that answers the agents'
+    requests: it now keeps up at a pace and ends on the final state."""
+    from PySide6.QtWidgets import QApplication
+
+    from memdesk.ui.paced_refresh import PACE_MS
+
+    timeline = window.timeline
+    loads: list[int] = []
+    timeline.loader.loaded.connect(lambda *_: loads.append(1))
+    started = time.monotonic()
+    for n in range(30):
+        service.add(f"Agent note {n}", actor=CLAUDE, dedup=False)
+        window.hub.flush()  # each write its own batch, as writes 300 ms apart arrive
+        QApplication.processEvents()
+    took = time.monotonic() - started
+    timeline.wait()
+    assert len(loads) <= 2 + took * 1000 / PACE_MS, (len(loads), took)
+    assert len(timeline._data["id"]) == 10 + 30  # loaded, drawn where the view is

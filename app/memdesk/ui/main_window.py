@@ -450,11 +450,11 @@ class MainWindow(MemoryActions, WindowDialogs, QMainWindow):
         if self.pages.currentWidget() is self.inbox:
             self.inbox.reload()  # a session end may have proposed more
         self.browser.refresh()
-        if self.pages.currentWidget() is self.timeline:
-            self.timeline.reload()  # keeps zoom, pan and the current memory
-        elif self.pages.currentWidget() is self.stats_view:
+        if self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
-        self.graph.paced.changed(changes)  # only while shown: agents wait on this loop
+        # only while shown, at a pace: agents' requests wait on this loop
+        self.timeline.paced.changed(changes)  # (keeps zoom, pan and the current memory)
+        self.graph.paced.changed(changes)
         self.stats.request()
         self.show_page(self.view_tabs.currentIndex())
         self.detail.on_changes(changes)

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.control_row import kept_together, wrapping_row
+from memdesk.ui.paced_refresh import PacedRefresh
 from memdesk.ui.timeline.as_of_controls import AsOfControls
 from memdesk.ui.timeline.history_marks import ticks_in
 from memdesk.ui.timeline.range_strip import RangeStrip
@@ -68,6 +69,8 @@ class TimelineView(QWidget):
         self._pool.setMaxThreadCount(1)
         self._ticket = 0
         self._filters: dict[str, Any] = {}
+        self._loaded_filters: dict[str, Any] | None = None
+        self.paced = PacedRefresh(self, self.reload)
         self._data: dict[str, list[Any]] | None = None
         self._t = np.zeros(0)
         self._fitted = False
@@ -167,10 +170,15 @@ class TimelineView(QWidget):
         # The list's default (active only) would hide history: retired memories are drawn
         # as bars up to their successor.
         self._filters.setdefault("status", ["active", "inactive"])
-        self.reload()
+        # the same again loads nothing: the window passes them on every write, and
+        # `paced` refreshes for those
+        if self._filters != self._loaded_filters:
+            self.reload()
 
     def reload(self) -> None:
         """Load again in the background; zoom, pan and the current memory are kept."""
+        self.paced.loaded()
+        self._loaded_filters = dict(self._filters)
         self._ticket += 1
         self._pool.start(
             TimelineLoad(
@@ -183,6 +191,10 @@ class TimelineView(QWidget):
             )
         )
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.paced.shown()  # writes while hidden loaded nothing
+
     def finish(self) -> None:
         """The window is closing: let the query running on the worker end before the
         database closes (it went on after, and failed on a closed store)."""
@@ -191,6 +203,7 @@ class TimelineView(QWidget):
 
     def wait(self) -> None:
         """Block until loading is done and drawn (tests)."""
+        self.paced.flush()
         self._pool.waitForDone()
         QApplication.processEvents()
 
