@@ -187,6 +187,24 @@ def test_typing_survives_an_agent_removing_the_memory(qtbot, service, window):
     assert service.get(memory_id)["content"].startswith("Fact")
 
 
+def test_restore_and_save_keeps_the_search_the_person_typed(qtbot, service, window):
+    qtbot.keyClicks(window.browser.search, "fact")
+    settle(window)
+    shown = window.browser.model.rowCount()
+    click_row(qtbot, window, 0)
+    memory_id = window.detail.memory_id
+    window.detail.start_editing()
+    window.detail.editor.content.setPlainText("Fact, in my careful wording")
+    service.remove(memory_id, actor=agent("claude"))
+    settle(window)
+    qtbot.mouseClick(window.detail.editor.restore_save, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert window.browser.search.text() == "fact"
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == shown, timeout=3000)
+    assert window.detail.memory_id == memory_id
+    assert not window.detail.editing
+
+
 def test_typing_survives_a_purge_and_can_be_saved_as_new(qtbot, service, window):
     click_row(qtbot, window, 0)
     memory_id = window.detail.memory_id

@@ -215,8 +215,9 @@ class MemoryActions:
 
         title = f"Restore and edit {quoted_start(first_line(record['content']))}"
         if self.run(title, restore_and_save):
-            self.detail.stop_editing()
-            self.open_memory(record["id"])
+            # shown where the person is: opening it cleared their search to find its row
+            self.hub.flush()
+            self.detail.show_memory(record["id"])
 
     @Slot(dict)
     def _on_save_as_new_requested(self, fields: dict[str, Any]) -> None:
