@@ -60,3 +60,25 @@ def test_the_machine_named_as_writer_asks_and_every_machine_ends_with_the_answer
     assert machines.shared("laptop") == machines.shared("desktop")
     assert _inbox(machines, "laptop") == []
     assert _inbox(machines, "desktop") == []
+
+
+def test_another_machines_new_tags_on_this_machines_memory_merge_with_its_new_words(machines):
+    """The laptop's new tags on a memory the desktop wrote go out in the desktop's name (the
+    words are its); the desktop, which had reworded it meanwhile, asked the person whether
+    someone had forged its name, and the machines stayed apart until answered (sync tryout,
+    stop 91, #2). A memory the laptop wrote merged."""
+    machines.run("laptop", lambda s: s.sync_init(str(machines.remote), writer="ada@laptop"))
+    machines.run("desktop", lambda s: s.sync_init(str(machines.remote), writer="ada@desktop"))
+    memory = machines.run("desktop", lambda s: s.add("Run mypy in strict mode", tags=["types"]))
+    machines.sync("desktop", "laptop")
+    machines.run("laptop", lambda s: s.update(memory["id"], tags=["types", "python"]))
+    words = "Run mypy in strict mode on CI"
+    machines.run("desktop", lambda s: s.update(memory["id"], content=words))
+    machines.sync("laptop")
+    assert machines.sync("desktop")[0]["conflicts"] == 0
+    machines.sync("laptop")
+    for name in ("laptop", "desktop"):
+        now = machines.run(name, lambda s: s.get(memory["id"]))
+        assert (now["content"], now["tags"]) == (words, ["types", "python"]), name
+        assert not [i for i in machines.run(name, lambda s: s.inbox()) if i["type"] != "extract"]
+    assert machines.shared("laptop") == machines.shared("desktop")

@@ -95,11 +95,12 @@ def checked_changes(
             else:
                 refused[memory_id] = f"{where}: {_not_carried(remote, found.columns)}"
             continue
-        if (agreed := _agreed_version(base, memory_id)) and found.columns["version"] < agreed:
+        agreed = _agreed(base, memory_id)
+        if (version := _version(agreed)) and found.columns["version"] < version:
             # Older than the state both sides last agreed on (a file saved and committed again,
             # a branch reset): the person's edit undone, their deletion brought back, unasked.
             older[memory_id] = (
-                f"{where}: version {found.columns['version']} is older than version {agreed}, "
+                f"{where}: version {found.columns['version']} is older than version {version}, "
                 "which this remote held at the last sync; a remote cannot take a memory back "
                 "(this machine's version goes back to it)"
             )
@@ -111,7 +112,7 @@ def checked_changes(
             out.waiting.add(memory_id)
             out.met.add(found.columns["writer"])
             continue
-        why = _speaks_for_the_person(found, held, authors, own, not base.tree)
+        why = _speaks_for_the_person(found, held, authors, own, not base.tree, agreed)
         if why and own and memory_id in held:
             out.unsigned.add(memory_id)
         elif why and own:
@@ -208,13 +209,18 @@ def _judging_only_their_own(incoming: dict[str, Incoming], authors: Authorship) 
 
 
 def _speaks_for_the_person(
-    found: Incoming, held: dict[str, int], authors: Authorship, own: bool, unagreed: bool
+    found: Incoming,
+    held: dict[str, int],
+    authors: Authorship,
+    own: bool,
+    unagreed: bool,
+    agreed: dict[str, Any] | None,
 ) -> str | None:
     writer = found.columns.get("writer")
     if found.deleted or writer is None or own and unagreed:
         return None
     if writer == authors.mine:
-        if _never_sent(found, held):
+        if _never_sent(found, held, agreed):
             return f"claims to be written by this machine ({writer}), which did not send it"
         return None
     if (
@@ -229,15 +235,21 @@ def _speaks_for_the_person(
     return None
 
 
-def _never_sent(found: Incoming, held: dict[str, int]) -> bool:
+def _never_sent(found: Incoming, held: dict[str, int], agreed: dict[str, Any] | None) -> bool:
     """A version in this machine's name that it never wrote: a new memory, or new words at
     a version it holds or past it. Anyone else's words go out in their own name, whatever
     they change (a version names whoever wrote its words); a change beside this machine's
-    words (its tags; its retirement by the person's other machine) keeps its name. The same
-    version with other words once reworded the person's rule through their own remote, with
-    no Inbox item (red team 40)."""
+    words (its tags; its retirement by the person's other machine) keeps its name, also when
+    this machine reworded it meanwhile: the words are then the ones both last agreed on (the
+    laptop's new tags on the desktop's memory were asked on the desktop as a forgery, and
+    the two machines stayed apart; sync tryout, stop 91, #2). The same version with other
+    words once reworded the person's rule through their own remote, with no Inbox item (red
+    team 40)."""
     if found.id not in held:
         return True
+    words = found.columns.get("content")
+    if agreed is not None and "deleted" not in agreed and words == agreed.get("content"):
+        return False
     return found.columns["version"] >= held[found.id] and not _words_here(found)
 
 
@@ -352,11 +364,16 @@ def _not_carried(remote: Remote, columns: dict[str, Any]) -> str:
     return f"{project} is not among this remote's projects ({', '.join(remote.projects or [])})"
 
 
-def _agreed_version(base: TreeSide, memory_id: str) -> int | None:
+def _agreed(base: TreeSide, memory_id: str) -> dict[str, Any] | None:
+    """The state this remote and this machine last agreed on, by its fields."""
     if memory_id not in base.ids:
         return None
     try:
-        version = base.load(memory_id).fields().get("version")
+        return base.load(memory_id).fields()
     except MemdeskError:  # refused when it came; nothing was agreed on
         return None
+
+
+def _version(agreed: dict[str, Any] | None) -> int | None:
+    version = (agreed or {}).get("version")
     return version if isinstance(version, int) else None
