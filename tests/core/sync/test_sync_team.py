@@ -54,8 +54,7 @@ def test_team_projects_go_to_the_team_remote_and_the_rest_to_mine(machines, tmp_
     assert machines.run("ana", lambda s: s.get(ids["acme"])["content"]) == "acme deploys with Flux."
     edited = machines.run("ana", lambda s: s.history(ids["acme"])[-1])
     assert edited["change"] == "sync"
-    assert "from team, written by " in edited["reason"]  # whose edit, not only "by system"
-    assert "@" in edited["reason"]
+    assert "@" in edited["by"]  # whose edit, not only "by system"
     team_file = next(t for p, t in machines.tree(team).items() if ids["acme"] in p)
     writer = next(line for line in team_file.splitlines() if line.startswith("writer: "))
     assert "@" in writer

@@ -234,9 +234,13 @@ def _versions(row: Memory) -> list[dict[str, Any]]:
         for v in past
     ]
     entries = []
-    for state, made in zip(states, made_by, strict=True):
+    # A past version keeps neither its writer nor the guard's flag (`snapshot`): each entry
+    # still has every key, None there, so a script reads every version alike.
+    for state in states:
         state.pop("id", None)
-        entries.append({**state, **made})
+    unkept = dict.fromkeys(states[-1])
+    for state, made in zip(states, made_by, strict=True):
+        entries.append({**unkept, **state, **made})
     return entries
 
 

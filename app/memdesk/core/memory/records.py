@@ -63,13 +63,23 @@ def snapshot(row: Memory) -> str:
     return json.dumps(state, ensure_ascii=False, sort_keys=True)
 
 
-def keep_version(row: Memory, actor: Actor, change: str, reason: str | None) -> str:
-    """Store the state `row` has now as a past version, before `change`; returns its time."""
+def keep_version(
+    row: Memory,
+    actor: Actor,
+    change: str,
+    reason: str | None,
+    *,
+    by: str | None = None,
+    at: str | None = None,
+) -> str:
+    """Store the state `row` has now as a past version, before `change`; returns its time.
+    `by` and `at`: who made the change and when, for one made elsewhere (on the person's
+    other machine, taken by a sync): not "the system, when this machine synced"."""
     reason = validate.reason(reason)
-    stamp = clock.now()
+    stamp = at or clock.now()
     MemoryVersion._meta.database.execute_sql(
         "INSERT INTO memory_version (memory_id, version, state, changed_by, changed_at, change,"
         " reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (row.id, row.version, snapshot(row), actor.label, stamp, change, reason),
+        (row.id, row.version, snapshot(row), by or actor.label, stamp, change, reason),
     )
     return stamp

@@ -324,7 +324,7 @@ def teammates_changes(
 
 
 # What a version changes whoever makes it: its number, when, and what is derived from others.
-_EVERY_VERSION = frozenset({"version", "updated", "successor"})
+_EVERY_VERSION = frozenset({"version", "updated", "successor", "reason"})
 
 
 def _only_their_words(theirs: dict[str, Any], here: dict[str, Any], authors: Authorship) -> bool:

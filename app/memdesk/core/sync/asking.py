@@ -252,7 +252,9 @@ def _word_diff(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
             out.append("{+" + " ".join(b[j1:j2]) + "+}")
     words = " ".join(out)
     others = sorted(
-        k for k in theirs if k not in ("content", "version", "updated") and mine.get(k) != theirs[k]
+        k
+        for k in theirs
+        if k not in ("content", "version", "updated", "reason") and mine.get(k) != theirs[k]
     )
     fields = "; ".join(f"{k}: [-{_shown(mine.get(k))}-] {{+{_shown(theirs[k])}+}}" for k in others)
     return words + (f" (also differs: {fields})" if others else "")

@@ -50,17 +50,22 @@ RECORD_KEYS = (
     "created",
     "updated",
     "version",
+    "reason",
     "supersedes",
     "successor",
     "links",
 )
+# Written only when it has a value: a file from before it existed reads as it did, and a
+# memory without one is written as it was (not sent again for a key it never had).
+# `reason`: why the version was made, as its history says it.
+OPTIONAL_KEYS = frozenset({"reason"})
 TOMBSTONE_KEYS = ("id", "deleted", "version")
 # The memory's columns a file carries (created/updated are `created_at`/`updated_at` there).
 SYNCED_COLUMNS = (
     *(
         k
         for k in RECORD_KEYS
-        if k not in ("id", "writer", "created", "updated", "successor", "links")
+        if k not in ("id", "writer", "created", "updated", "reason", "successor", "links")
     ),
     "created_at",
     "updated_at",
@@ -141,11 +146,15 @@ def _slug(content: str) -> str:
 def record_unit(fields: dict[str, Any], content: str) -> Unit:
     """A memory's file, or its identity entry when it is an active L0 memory."""
     if fields["layer"] == "L0" and fields["status"] == "active":
-        header = {k: fields[k] for k in RECORD_KEYS if k != "id"}
+        header = {k: fields[k] for k in _written(fields) if k != "id"}
         line = _ENTRY + _ENCODER.encode({"id": fields["id"], **header})
         return Unit(fields["id"], f"{line}{_ENTRY_END}\n{_escape(content)}\n", in_identity=True)
-    front = "".join(f"{key}: {_json(fields[key])}\n" for key in RECORD_KEYS)
+    front = "".join(f"{key}: {_json(fields[key])}\n" for key in _written(fields))
     return Unit(fields["id"], f"{FENCE}\n{front}{FENCE}\n{content}\n")
+
+
+def _written(fields: dict[str, Any]) -> list[str]:
+    return [k for k in RECORD_KEYS if k not in OPTIONAL_KEYS or fields.get(k) is not None]
 
 
 def tombstone_unit(memory_id: str, deleted: str, version: int) -> Unit:

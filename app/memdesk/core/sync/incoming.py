@@ -27,6 +27,7 @@ class Incoming:
     columns: dict[str, Any] = field(default_factory=dict)
     links: list[tuple[str, str]] = field(default_factory=list)  # (to, relation)
     flag: str | None = None  # what the guard withholds it for, read before the write lock
+    reason: str | None = None  # why its writer made this version
 
 
 def checked(unit: Unit) -> Incoming:
@@ -109,7 +110,9 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
     columns = {k: state[k] for k in SYNCED_COLUMNS}
     columns["tags"] = validate.dump_tags(columns["tags"])
     columns["writer"] = validate.writer(fields.get("writer"), "writer") or UNKNOWN_WRITER
-    return Incoming(unit.id, False, columns, _links(fields.get("links", [])))
+    found = Incoming(unit.id, False, columns, _links(fields.get("links", [])))
+    found.reason = validate.reason(fields.get("reason"))
+    return found
 
 
 def _links(links: object) -> list[tuple[str, str]]:

@@ -22,6 +22,13 @@ from memdesk.store import Forgotten, Memory
 
 LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not knowledge
 _COLUMNS = ("uuid", *SYNCED_COLUMNS, "visibility", "flag", "writer")
+# With the reason of the change that made each memory's version (kept with the version before
+# it), so another machine's history says why. A sync's own record from before files carried
+# reasons ("from origin, written by …", by the system) is no reason to pass on.
+_ROWS = f"""SELECT {", ".join(f"m.{c}" for c in _COLUMNS)}, v.reason FROM memory m
+LEFT JOIN memory_version v ON v.memory_id = m.id AND v.version = m.version - 1
+  AND NOT (v.change = 'sync' AND v.changed_by = 'system')
+ORDER BY m.id"""
 
 
 def _tombstoned(row: dict, remote: Remote, excluded: set[str]) -> bool:
@@ -36,10 +43,8 @@ def render(remote: Remote, excluded: set[str], known: set[str], writer: str) -> 
     the repository holds (a tombstone or a link is written only for one it can resolve);
     `writer`: who the memories made here are by."""
     rows = [
-        dict(zip(_COLUMNS, row, strict=True))
-        for row in Memory._meta.database.execute_sql(
-            f"SELECT {', '.join(_COLUMNS)} FROM memory ORDER BY id"
-        )
+        dict(zip((*_COLUMNS, "reason"), row, strict=True))
+        for row in Memory._meta.database.execute_sql(_ROWS)
     ]
     shared = {
         r["uuid"]
@@ -104,6 +109,7 @@ def _fields(row: dict[str, Any], links: list[dict[str, str]], successor: str | N
         "created": row["created_at"],
         "updated": row["updated_at"],
         "version": row["version"],
+        "reason": row["reason"],
         "supersedes": row["supersedes"],
         "successor": successor,
         "links": links,

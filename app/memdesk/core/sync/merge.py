@@ -34,7 +34,8 @@ NEW_UNSIGNED = "sync_new_unsigned"
 KINDS = (DISAGREE, DELETED_THERE, DELETED_HERE, DELETED_BY_TEAM, NEW_UNSIGNED)
 # kept out of syncs with that remote until answered
 HELD = (DISAGREE, DELETED_BY_TEAM, NEW_UNSIGNED)
-_STAMPS = ("version", "updated", "successor", "writer")  # of the version, not its words
+# of the version, not its words
+_STAMPS = ("version", "updated", "successor", "writer", "reason")
 
 
 @dataclass
@@ -197,6 +198,7 @@ def _fields_merged(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
         version=max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1,
         updated=newer.get("updated"),
         writer=words_by.get("writer"),
+        reason=None,  # each side's reason stays in its own history
         successor=base.get("successor"),
     )
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
@@ -232,6 +234,7 @@ def _theirs_beside(agreed: Unit | None, mine: dict, theirs: dict) -> Unit | None
         fields.pop(gone, None)
     fields["version"] = max(int(mine.get("version") or 0), int(theirs.get("version") or 0)) + 1
     fields.pop("id", None)
+    fields.pop("reason", None)  # a version of both: this machine's reason is its own history's
     return record_unit({**fields, "id": agreed.id}, fields.pop("content", ""))
 
 

@@ -79,7 +79,6 @@ class SyncWrites:
         self.desk.touch(list(rows))
         _replacing_only_what_is_here(takes)
         done, tasks, new = 0, set(), []
-        why = f"from {remote}"
         for take in takes:
             row = rows.get(take.id)
             if row is not None and take.id in local and _changed_since(row, local[take.id]):
@@ -98,8 +97,17 @@ class SyncWrites:
                 tasks.add(take.columns["task"])
             else:
                 if _numbered_apart(row, take, take.columns["content"]):
-                    # Whose edit it is, not only "sync by system".
-                    keep_version(row, SYSTEM, "sync", f"{why}, written by {take.columns['writer']}")
+                    # Whose edit it is, why and when, as the machine that made it said: not
+                    # "sync by system, from origin" at the time this machine synced.
+                    columns = take.columns
+                    keep_version(
+                        row,
+                        SYSTEM,
+                        "sync",
+                        take.reason,
+                        by=columns["writer"],
+                        at=columns["updated_at"],
+                    )
                 values = {
                     **take.columns,
                     **_own(take),
