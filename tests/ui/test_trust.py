@@ -189,7 +189,7 @@ def test_typing_survives_an_agent_removing_the_memory(qtbot, service, window):
 
 def test_restore_and_save_keeps_the_search_the_person_typed(qtbot, service, window):
     qtbot.keyClicks(window.browser.search, "fact")
-    settle(window)
+    qtbot.waitUntil(lambda: "match" in window.browser.summary.text(), timeout=10_000)
     shown = window.browser.model.rowCount()
     click_row(qtbot, window, 0)
     memory_id = window.detail.memory_id
@@ -200,7 +200,7 @@ def test_restore_and_save_keeps_the_search_the_person_typed(qtbot, service, wind
     qtbot.mouseClick(window.detail.editor.restore_save, Qt.MouseButton.LeftButton)
     settle(window)
     assert window.browser.search.text() == "fact"
-    qtbot.waitUntil(lambda: window.browser.model.rowCount() == shown, timeout=3000)
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == shown, timeout=10_000)
     assert window.detail.memory_id == memory_id
     assert not window.detail.editing
 
