@@ -18,7 +18,7 @@ from memdesk.core import validate
 from memdesk.core.errors import ValidationError
 from memdesk.core.sync.config import Remote
 from memdesk.core.sync.files import SYNCED_COLUMNS, Unit, record_unit, tombstone_unit
-from memdesk.store import Forgotten, Memory
+from memdesk.store import Forgotten, Memory, among
 
 LOCAL_RELATIONS = ("possible_update",)  # a hint for this machine's inbox, not knowledge
 _COLUMNS = ("uuid", *SYNCED_COLUMNS, "visibility", "flag", "writer")
@@ -149,6 +149,11 @@ def _forgotten(known: set[str]) -> dict[str, Unit]:
         ).tuples()
         if memory_id in known
     }
+
+
+def held_here(ids: set[str]) -> set[str]:
+    """Of `ids`, those this machine holds."""
+    return {u for (u,) in Memory.select(Memory.uuid).where(Memory.uuid.in_(among(ids))).tuples()}
 
 
 def kept_local_notice(name: str) -> str | None:

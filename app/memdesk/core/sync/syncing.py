@@ -1,19 +1,10 @@
-"""Sync: set up, pull, merge and push through git (writing what
-came in: writing.py; the inbox items a merge leaves: asking.py).
-
-One sync with one remote: fetch; merge this machine's shared memories with the remote's and
-the base; write what came in (one transaction, one undoable step in the window); commit the
-merged state on the remote's head and push; only then move the base. Killed at any point, the
-next sync finds the same or a later state and loses nothing: a push never happened (the base
-still says what to send), or happened (the remote already holds the merge).
-"""
+"""Sync: set up, pull, merge and push through git (one sync with one remote: exchange.py;
+writing what came in: writing.py; the inbox items a merge leaves: asking.py)."""
 
 from __future__ import annotations
 
 import fcntl
-import json
 import shutil
-import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,26 +17,13 @@ from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
-from memdesk.core.sync import (
-    announced,
-    arriving,
-    git,
-    joining,
-    mending,
-    moved,
-    report,
-    vouching,
-    writers,
-)
 from memdesk.core.sync import config as sync_config
+from memdesk.core.sync import git, joining, vouching, writers
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
-from memdesk.core.sync.files import IDENTITY, Unit
-from memdesk.core.sync.incoming import Incoming, checked
-from memdesk.core.sync.local import kept_local_notice, render, state
-from memdesk.core.sync.merge import HELD, KINDS, Outcome, Side, merge
-from memdesk.core.sync.sides import TreeSide
-from memdesk.core.sync.tree import tree_changes
+from memdesk.core.sync.exchange import Exchange
+from memdesk.core.sync.local import held_here, kept_local_notice
+from memdesk.core.sync.merge import KINDS
 from memdesk.core.sync.writing import SyncWrites
 from memdesk.store import Forgotten, Memory, Proposal, among
 
@@ -57,9 +35,7 @@ class Sync:
 
     def __init__(self, desk: Desk, undo: Undo, takes: SyncWrites, questions: SyncQuestions) -> None:
         self.desk = desk
-        self.undo = undo
-        self.takes = takes
-        self.questions = questions
+        self.exchange = Exchange(desk, undo, takes, questions, self.authorship)
 
     def authorship(self) -> Authorship:
         """Whose synced memories are the person's own words: this machine's, and those of the
@@ -224,7 +200,7 @@ class Sync:
                 mirror = git.Mirror(sync_config.mirror_path(self.desk.path, remote), remote.branch)
                 for _ in range(TRIES):
                     try:
-                        result = self._sync_once(config, remote, mirror, on_step, dry_run)
+                        result = self.exchange.once(config, remote, mirror, on_step, dry_run)
                         break
                     except git.Rejected:
                         continue
@@ -242,173 +218,6 @@ class Sync:
             sync_config.save_result(self.desk.path, remote, result)
         return result
 
-    def _sync_once(
-        self,
-        config: Config,
-        remote: Remote,
-        mirror: git.Mirror,
-        on_step: Callable[[Step], None] | None,
-        dry_run: bool = False,
-    ) -> dict[str, Any]:
-        head = mirror.fetch()
-        last_base = mirror.base()
-        if last_base is not None and not mirror.descends(head, last_base):
-            # A folder remote swapped for another repository of the person's took a push of
-            # their memories onto that repository's history.
-            gone = "is gone" if head is None else "holds another history"
-            raise git.SyncFailed(
-                f"the remote {remote.name} no longer holds what this machine last synced with "
-                f"it (its branch {remote.branch} {gone}): it was replaced or rewritten. Nothing "
-                "was sent or taken. If you replaced it on purpose, set it up again: "
-                f"`memdesk sync remove {remote.name}`, then `memdesk sync init <remote>`"
-            )
-        if not dry_run and head is not None and head == last_base:
-            quiet = sync_config.quiet(self.desk.path, remote)
-            # (files waiting for a voucher are looked at again: it may have come meanwhile)
-            if (
-                quiet
-                and not quiet["result"].get("waiting")
-                and quiet["commit"] == head
-                and quiet["local"] == self._state(config, remote)
-            ):
-                return quiet["result"]  # the last sync found nothing to do, and nothing moved
-        theirs = TreeSide.read(mirror, head)
-        base = theirs if head == last_base else TreeSide.read(mirror, last_base)
-        base_side, remote_side = base.side(), theirs.side()
-        changed = {i for i, d in remote_side.digests.items() if base_side.digests.get(i) != d}
-        # Refused earlier and not changed since: held, or this machine's older state would go
-        # out over the remote's as if it were new; those waiting (for a voucher of the person's
-        # other machine, or for room past an earlier sync's budget) are looked at again (only
-        # those: a crafted remote's thousands of refused files would be read again at every
-        # sync). Read together within one budget.
-        last = sync_config.last_result(self.desk.path, remote) or {}
-        was_held = {i for i in last.get("held", []) if i not in changed}
-        self.desk.settle()
-        with self.desk.database.atomic():  # one snapshot to render
-            known = base.ids | theirs.ids
-            local = render(remote, config.excluded(remote), known, config.writer)
-            state = None if dry_run else self._state(config, remote)
-        # Kept here (private, or its project kept local) when they were refused, shared again
-        # since: held for good, neither side's edits went anywhere and no one was told.
-        was_unshared = set(last.get("unshared", [])) & was_held
-        shared_again = {i for i in was_unshared if i in local and i in theirs.ids}
-        looked_again = {i for i in last.get("waiting", []) if i in was_held and i in theirs.ids}
-        looked_again |= shared_again
-        read = theirs.within_budget(changed | looked_again)
-        changed, again = changed & read, looked_again & read
-        theirs.prefetch(read)
-        authors = self.authorship()
-        arrived = arriving.checked_changes(theirs, base, read, remote, config, authors)
-        incoming, refused, kept, waiting, older = (
-            arrived.incoming,
-            arrived.refused,
-            arrived.kept,
-            arrived.waiting,
-            arrived.older,
-        )
-        # an older state is no opinion: as if the file were gone, this machine's goes back
-        remote_side = Side(
-            {i: d for i, d in remote_side.digests.items() if i not in older}, remote_side.load
-        )
-        waiting |= theirs.deferred
-        still = was_held - again
-        broken_before = last.get("broken", {})
-        if mended := mending.mended(broken_before, still, local):
-            still -= mended
-            for memory_id in mended:
-                refused.pop(memory_id, None)
-            base_side = mending.sent_over(base_side, remote_side, mended)
-        if taken_now := (again - shared_again) & incoming.keys():
-            # never taken here: the state both sides last agreed on is this machine's
-            agreed = {i: local[i].digest if i in local else None for i in taken_now}
-            base_side = Side({**base_side.digests, **agreed}, base_side.load)
-        if afresh := again & shared_again:
-            # what both last agreed on is not known: alike is kept, unlike is asked
-            base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
-        asked = _held(remote) | (arrived.unsigned & local.keys()) | arrived.new_unsigned
-        held = asked | set(refused) | set(kept) | still
-        outcome = merge(base_side, local, remote_side, held, asked)
-        outcome.conflicts += arriving.unsigned_asked(arrived, local, theirs)
-        arriving.teammates_changes(remote, outcome, incoming, local, authors)
-        for unit in outcome.take:  # a state made of both sides is checked like any other
-            if unit.id in outcome.merged:
-                incoming[unit.id] = checked(unit)
-        unshared = arriving.stopped_sharing(
-            remote, config.excluded(remote), incoming, local, theirs.paths
-        )
-        kept.update(unshared)
-        told_older = [f"{k}: {why}" for k, why in sorted(older.items())]
-        incoming = {i: found for i, found in incoming.items() if i not in unshared}
-        teams_now, teams = announced.team_moves(mirror, theirs, remote, config)
-        if dry_run:
-            refused.update(
-                self.takes.identity_refusals(
-                    [incoming[u.id] for u in outcome.take if u.id in incoming]
-                )
-            )
-            incoming = {i: found for i, found in incoming.items() if i not in refused}
-            return {
-                **report.preview(outcome, incoming, refused, kept),
-                "notices": moved.notices(teams, config),
-            }
-        told = []
-        if moved.is_own(remote):
-            met = {i.columns.get("writer") for i in incoming.values() if not i.deleted}
-            told += writers.meet_kept(
-                self.desk.path, config, met | set(teams) | arrived.met, joining=last_base is None
-            )
-        broken = mending.broken(arrived.unreadable, broken_before, still, local)
-        told = moved.notices(teams, config) + told + mending.notices(broken, refused, remote.name)
-        told += arriving.new_unsigned_notices(arrived, theirs, config.writer)
-        vouched_now, vouched = announced.vouchers(
-            mirror, theirs, remote, config, moved.of_machines(teams, config)
-        )
-        taken = self._write_merge(remote, outcome, incoming, local, refused, on_step)
-        held_now = ((set(refused) | set(kept)) - {IDENTITY}) | still
-        changes = tree_changes(outcome, theirs, team=remote.projects is not None)
-        if teams != teams_now:
-            changes[moved.TEAMS] = moved.text(teams)
-        if vouched != vouched_now:
-            changes[vouching.VOUCHED] = vouching.text(vouched)
-        if moved.is_own(remote):
-            vouching.keep(self.desk.path, vouched)
-        if changes or head is None:
-            message = f"memdesk sync: {outcome.sent} from {_machine()}"
-            commit = mirror.commit(head, changes, message)
-            mirror.push(commit)
-        else:
-            commit = head
-        mirror.set_base(commit)
-        result = {
-            "sent": outcome.sent,
-            "taken": taken,
-            # said, as the dry run says it: "took 1" hid a memory gone to the Trash
-            "to_trash": sum(incoming[u.id].deleted for u in outcome.take if u.id in incoming),
-            "conflicts": len(outcome.conflicts),
-            "refused": report.reported(refused, told_older),
-            # the person's choice, not a failed check: told apart, and only counted in text
-            "kept_here": report.reported(kept, word="kept here"),
-            "held": sorted(held_now),
-            # held while this machine kept them to itself: compared afresh once shared again
-            "unshared": sorted(_held_here(held_now - local.keys())),
-            "waiting": sorted(waiting),
-            "broken": broken,
-            "commit": commit,
-            "notices": told,
-        }
-        nothing_done = commit == head and not (taken or outcome.conflicts or told)
-        sync_config.save_quiet(
-            self.desk.path,
-            remote,
-            {"commit": commit, "local": state, "result": result} if nothing_done else None,
-        )
-        return result
-
-    def _state(self, config: Config, remote: Remote) -> str:
-        """What this machine holds for `remote`, as a digest (local.state), read at once."""
-        with self.desk.database.atomic():
-            return state(remote, config.excluded(remote), config.writer, _held(remote))
-
     def sync_trust(
         self, writer: str, *, unmet: bool = False, trusted: bool = True, actor: Actor = USER
     ) -> dict[str, Any]:
@@ -425,32 +234,6 @@ class Sync:
             writers.untrust(config, writer, seen)
         sync_config.save(self.desk.path, config)
         return self.sync_status(actor=actor)
-
-    def _write_merge(
-        self,
-        remote: Remote,
-        outcome: Outcome,
-        incoming: dict[str, Incoming],
-        local: dict[str, Unit],
-        refused: dict[str, str],
-        on_step: Callable[[Step], None] | None,
-    ) -> int:
-        takes = [incoming[u.id] for u in outcome.take if u.id in incoming]
-        if not takes and not outcome.conflicts:
-            return 0
-
-        def write() -> int:
-            with self.desk.write() as pending:
-                done = self.takes.take_all(remote, takes, local, refused, pending)
-                for conflict in outcome.conflicts:
-                    self.questions.ask(remote, conflict, pending)
-                return done
-
-        if on_step is None:
-            return write()
-        taken, step = self.undo.record(write)
-        on_step(step)
-        return taken
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -470,21 +253,7 @@ def _only_one(lock_path: Path) -> Iterator[None]:
 def _known_here(ids: set[str]) -> set[str]:
     """Of `ids`, those this machine holds or deleted for good."""
     forgotten = Forgotten.select(Forgotten.uuid).where(Forgotten.uuid.in_(among(ids))).tuples()
-    return _held_here(ids) | {u for (u,) in forgotten}
-
-
-def _held_here(ids: set[str]) -> set[str]:
-    """Of `ids`, those this machine holds."""
-    return {u for (u,) in Memory.select(Memory.uuid).where(Memory.uuid.in_(among(ids))).tuples()}
-
-
-def _held(remote: Remote) -> set[str]:
-    """Memories waiting for the person: two machines disagreed, or a teammate deleted one the
-    person wrote."""
-    query = Proposal.select(Proposal.subject).where(
-        (Proposal.status == "pending") & Proposal.kind.in_(HELD) & (Proposal.agent == remote.name)
-    )
-    return {json.loads(p.subject)[0] for p in query}
+    return held_here(ids) | {u for (u,) in forgotten}
 
 
 def _waiting_by_remote() -> dict[str, int]:
@@ -495,7 +264,3 @@ def _waiting_by_remote() -> dict[str, int]:
     for proposal in query:
         counts[proposal.agent] = counts.get(proposal.agent, 0) + 1
     return counts
-
-
-def _machine() -> str:
-    return socket.gethostname() or "this machine"
