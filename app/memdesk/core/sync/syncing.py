@@ -35,6 +35,9 @@ class Sync:
 
     def __init__(self, desk: Desk, undo: Undo, takes: SyncWrites, questions: SyncQuestions) -> None:
         self.desk = desk
+        self.undo = undo
+        self.takes = takes
+        self.questions = questions
         self.exchange = Exchange(desk, undo, takes, questions, self.authorship)
 
     def authorship(self) -> Authorship:
