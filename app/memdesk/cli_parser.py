@@ -244,7 +244,11 @@ def parser() -> argparse.ArgumentParser:
         help="with trust: trust a name that has not written to any remote yet",
     )
     p.add_argument("--branch", help="with init: the branch (default main)")
-    p.add_argument("--name", help="with init: the remote's name (default origin); else which")
+    p.add_argument(
+        "--name",
+        help="with init: the remote's name (default origin; once origin is taken, a team "
+        "remote's one project); else which",
+    )
     p.add_argument(
         "--project",
         action="append",
