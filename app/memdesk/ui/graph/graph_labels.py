@@ -6,7 +6,8 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGraphicsTextItem
 
 from memdesk.ui.graph.graph_data import HUB_PIXELS, Box, readable_labels
 from memdesk.ui.plain_text import tip
@@ -14,7 +15,6 @@ from memdesk.ui.plain_text import tip
 LABELS_BELOW = 60  # node labels are drawn when at most this many nodes are in view
 LABEL_DROP = 0.4  # a label's top sits this much of its height below its node's centre
 LABEL_FILL = (255, 255, 255, 200)
-TEXT_MARGIN = 4  # pixels a pyqtgraph TextItem adds around its text (Qt's document margin)
 
 
 def draw_labels(
@@ -48,14 +48,19 @@ def draw_labels(
     inside.sort(
         key=lambda n: (not n.get("hub"), -degree.get(n["id"], 0), -n.get("recall_count", 0))
     )
-    metrics = QFontMetricsF(font)
+    # Sized by the item a pg.TextItem draws its text with, in the font it is given: Qt lays a
+    # line out in whole pixels (22 where the font's metrics said 21.95), and labels sized from
+    # the metrics came out that much taller than placed, over a hub square or a label they
+    # had been placed to clear (in a few random layouts in a hundred).
+    measure = QGraphicsTextItem()
+    measure.setFont(font)
     places: dict[str, list[tuple[tuple[float, float], Box]]] = {}
     squares: dict[str, Box] = {}
     for node in inside:
         at = box.mapViewToDevice(QPointF(*positions[node["id"]]))
-        width = metrics.horizontalAdvance(node["label"]) + 2 * TEXT_MARGIN
-        height = metrics.height() + 2 * TEXT_MARGIN
-        places[node["id"]] = _label_places(at.x(), at.y(), width, height)
+        measure.setPlainText(node["label"])
+        size = measure.boundingRect()
+        places[node["id"]] = _label_places(at.x(), at.y(), size.width(), size.height())
     # every hub's square, not only those whose centre is in view: one just past the edge
     # still shows half of it, and a label placed over that half hid it
     half = HUB_PIXELS / 2
@@ -72,6 +77,7 @@ def draw_labels(
             anchor=places[node_id][place_index][0],
             fill=LABEL_FILL,
         )
+        label.setFont(font)
         label.setZValue(1)  # above the nodes of a crowded graph, on a light ground
         label.setPos(*positions[node_id])
         label.setToolTip(tip(by_id[node_id]["label"]))
