@@ -1,12 +1,15 @@
 """The public method contract: every method, its parameters and what it does.
 
 `system.describe` returns this table and the dispatcher checks parameter names against it,
-so the documentation an agent reads and the checks it meets cannot drift apart.
+so the documentation an agent reads and the checks it meets cannot drift apart. The methods of
+agent sessions are in `methods_sessions`, those of the person's own tools in `methods_person`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from memdesk.api.method_spec import Method
+from memdesk.api.methods_person import PERSON_METHODS
+from memdesk.api.methods_sessions import SESSION_METHODS
 
 _ID = "memory id (full UUID, or a unique prefix of at least 4 characters)"
 _KINDS = "fact | preference | decision | learning | observation | context | summary"
@@ -31,21 +34,6 @@ _NEW_FIELDS = {
     "visibility": "shared (default: every agent sees it) | private (only the agent that "
     "wrote it, and the person)",
 }
-
-
-@dataclass(frozen=True)
-class Method:
-    name: str
-    summary: str
-    params: dict[str, str]
-    required: tuple[str, ...] = ()
-
-    @property
-    def allowed(self) -> frozenset[str]:
-        return frozenset(self.params)
-
-    def describe(self) -> dict[str, object]:
-        return {"summary": self.summary, "params": self.params, "required": list(self.required)}
 
 
 METHODS = [
@@ -286,237 +274,7 @@ METHODS = [
         },
         ("text",),
     ),
-    Method(
-        "session.start",
-        "Open (or resume) an agent session; returns {text} to inject: the identity, the "
-        "briefing (this project's standing rules and facts and the global ones, best first), "
-        "this task's working memory, and a recovery block if this agent's previous session on "
-        "the task ended without session.end (that one is then archived as interrupted, unless "
-        "its host process still runs); also {project, briefed: ids, more}, and for a host's "
-        "hook, when a session opens, {waiting: {count, said, message}}: what the person said "
-        "at the project's session ends since its previous session that waits in the Inbox.",
-        {
-            "session": "the host's session id",
-            "agent": "agent name (default: the name given in system.hello)",
-            "project": "project name: the session sees this project's memories and those of "
-            "no project",
-            "task": "task name",
-            "cwd": "working folder",
-            "host_pid": "process id of the agent host (a session whose host runs is live)",
-            "briefing_chars": "integer 0..20000 (default 1700): the briefing's size; 0: none",
-            "signals": "words of where the agent works (tools its manifests and lock files "
-            "name, dependencies, branch, folder; at most 300): rules about what it uses rank "
-            "higher, rules about a tool it does without lower",
-            "resumed": "true when the host resumed the conversation (its context holds what "
-            "the session was given): only what is new is returned",
-        },
-        ("session",),
-    ),
-    Method(
-        "session.prompt",
-        "The relevant-knowledge block for one user prompt, of the session's project or of "
-        "none, searched with the prompt's related words too; leaves out the identity and "
-        "what this session was already given. Logged against the session.",
-        {
-            "session": "session id",
-            "prompt": "the user's prompt",
-            "k": "integer 1..100 (default 5)",
-            "budget_chars": "integer 200..100000 (default 1200)",
-        },
-        ("session", "prompt"),
-    ),
-    Method(
-        "session.action",
-        "Before a tool call: the standing rules that name what it runs or touches (a "
-        "program of a shell command; a file's folder, name, extension or language), as a "
-        "block to give the model, and deny: the reason to refuse the call when one of the "
-        "user's own rules forbids exactly it (else null). Logged as an action injection.",
-        {
-            "session": "session id",
-            "tool": "tool name (Bash, Edit, Write, …)",
-            "args": "the tool's input (object): command, or file_path",
-        },
-        ("session", "tool"),
-    ),
-    Method(
-        "observe",
-        "Record one tool call; returns the observation {kind, importance, text}.",
-        {
-            "session": "session id",
-            "tool": "tool name (Edit, Write, Read, Bash, Grep, TodoWrite, Task, …)",
-            "args": "the tool's input (object)",
-            "result": "the tool's result (any JSON)",
-        },
-        ("session", "tool"),
-    ),
-    Method(
-        "working_memory",
-        "The working-memory block of a session: current task, plan, modified files, recent "
-        "errors, key decisions; rebuilt from every observation, never over the budget.",
-        {"session": "session id", "budget_chars": "integer 100..100000 (default 2000)"},
-        ("session",),
-    ),
-    Method(
-        "session.end",
-        "Close a session: corrections and preferences in the user's messages are stored "
-        "(high confidence) or proposed (medium), and an L2 summary is filed. Returns "
-        "{stored, proposed, skipped (each with why), summary}; ending again adds nothing new.",
-        {
-            "session": "session id",
-            "transcript": "list of {role: user|assistant, content: text}",
-            "summary": "what the session did, in the agent's words (optional)",
-        },
-        ("session",),
-    ),
-    Method(
-        "agents.list",
-        "Every agent that opened a session: last session, last seen, a one-line summary.",
-        {},
-    ),
-    Method(
-        "agents.control",
-        "Pause an agent (it may neither read nor write), make it read-only, let its updates "
-        "of its own notes replace them without an Inbox item, or let it act again (user role "
-        "only).",
-        {"agent": "agent name", "mode": "active | paused | read_only | updates_fine"},
-        ("agent", "mode"),
-    ),
-    Method(
-        "proposals.list",
-        "What session ends proposed, newest first.",
-        {"status": "pending (default) | accepted | dismissed | all"},
-    ),
-    Method(
-        "proposals.decide",
-        "Accept (stored as an L1 memory) or dismiss a proposal (user role only).",
-        {"id": "proposal number", "accept": "true to store it, false to dismiss it"},
-        ("id", "accept"),
-    ),
-    Method(
-        "injections",
-        "What memdesk gave each agent session's model (user role only), newest session "
-        "first: each session start, prompt and tool-call injection with its characters, "
-        "≈ tokens and memories, each marked acted_on or went_against by a later tool call.",
-        {"sessions": "how many of the newest sessions (1..10000, default 50)"},
-    ),
-    Method(
-        "inbox.list",
-        "What waits for the person's decision (user role only): proposals, possible updates, "
-        "merges, withheld writes; each with its key, type, why, support and the memories it "
-        "concerns, most supported first.",
-        {"status": "pending (default) | rejected"},
-    ),
-    Method(
-        "inbox.accept",
-        "Accept inbox items, all or none (user role only).",
-        {
-            "keys": "list of item keys (memory:<id> or proposal:<number>)",
-            "content": "the text to accept instead (one key only)",
-            "as_shown": "{key: the item's content as the person was shown it}: an item whose "
-            "words changed since is refused (-32003), not decided",
-        },
-        ("keys",),
-    ),
-    Method(
-        "inbox.reject",
-        "Reject inbox items, kept with the reason (user role only): a proposal as rejected, a "
-        "withheld memory in the Trash.",
-        {
-            "keys": "list of item keys",
-            "reason": "why (optional)",
-            "as_shown": "as for inbox.accept",
-        },
-        ("keys",),
-    ),
-    Method(
-        "inbox.reconsider",
-        "Put rejected inbox items back (user role only).",
-        {"keys": "list of item keys"},
-        ("keys",),
-    ),
-    Method(
-        "inbox.find_duplicates",
-        "Propose merging memories that say the same thing (user role only); returns how many "
-        "memories were read and the new proposals' keys.",
-        {"project": "only this project (optional)"},
-    ),
-    Method(
-        "system.backup",
-        "Back up the database now (user role only); returns the backup's name, path, "
-        "taken_at, kind, bytes and memories.",
-        {},
-    ),
-    Method(
-        "system.backups",
-        "The database's backups, newest first (as system.backup). User role only.",
-        {},
-    ),
-    Method(
-        "sync.init",
-        "Set up a git remote to sync with (user role only): a bare repository path (made if "
-        "absent), ssh or https. Nothing is sent until sync.run. Returns sync.status.",
-        {
-            "url": "the remote",
-            "branch": "its branch (default main)",
-            "name": "the remote's name (default origin for the first)",
-            "projects": "a team remote: only these projects (and no identity) go there",
-            "writer": "who this machine's memories are by (default user@host#xxxx)",
-        },
-        ("url",),
-    ),
-    Method(
-        "sync.run",
-        "Pull, merge and push (user role only), with one remote or each in turn; returns per "
-        "remote what was sent, taken, refused (with why) and the conflicts left in the inbox.",
-        {
-            "remote": "a remote's name (default: every remote)",
-            "dry_run": "true: say what it would send, take, trash, ask and refuse; change nothing",
-        },
-    ),
-    Method(
-        "sync.remove",
-        "Stop syncing with a remote (user role only): its set-up and this machine's mirror of "
-        "it go; the remote and every memory here stay. Returns sync.status.",
-        {"name": "the remote's name"},
-        ("name",),
-    ),
-    Method(
-        "sync.local",
-        "Keep a project on this machine only, never synced (user role only); local=false lets "
-        "it sync again. Returns sync.status.",
-        {"project": "the project", "local": "true (default) or false"},
-        ("project",),
-    ),
-    Method(
-        "sync.trust",
-        "Confirm a writer met in your own remote as one of your machines (user role only): its "
-        "memories count as yours, its identity lines are taken at the next sync; trusted=false "
-        "takes that back. A name no remote has shown writing is refused unless unmet=true. "
-        "Returns sync.status (`machines` lists yours, `unconfirmed` the writers met).",
-        {
-            "writer": "the writer's name, as sync.status lists it",
-            "unmet": "true to trust a name that has not written to any remote yet",
-            "trusted": "true (default), or false to take the trust back",
-        },
-        ("writer",),
-    ),
-    Method(
-        "sync.status",
-        "The sync set-up (user role only): each remote, its last sync and the conflicts "
-        "waiting in the inbox.",
-        {},
-    ),
-    Method(
-        "system.restore_backup",
-        "Replace every memory with a backup's (user role only). The current state is backed "
-        'up first (returned as "before"); subscribers get one memory.changed event "reset".',
-        {"name": "a name from system.backups, or an absolute path to a backup file"},
-        ("name",),
-    ),
-    Method(
-        "system.check",
-        "Check the database file and the search index (user role only); returns {ok, problems}.",
-        {"rebuild": "boolean (default false): rebuild the search index first"},
-    ),
+    *SESSION_METHODS,
+    *PERSON_METHODS,
 ]
 BY_NAME = {m.name: m for m in METHODS}
