@@ -16,7 +16,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,8 +25,7 @@ from PySide6.QtNetwork import QLocalSocket
 from memdesk.api import errors, protocol
 from memdesk.api.dispatch import Dispatcher, Session
 from memdesk.api.errors import RpcError
-from memdesk.api.lanes import NotRun
-from memdesk.core import MemdeskError
+from memdesk.api.replies import Working, answer, finished, ran
 
 logger = logging.getLogger(__name__)
 _CONNECTED = QLocalSocket.LocalSocketState.ConnectedState
@@ -79,7 +77,7 @@ class Connection(QObject):
         *,
         on_closed: Callable[[Connection], None],
         ask_turn: Callable[[Connection], None] | None = None,
-        report_work: Callable[[Connection, _Working], None],
+        report_work: Callable[[Connection, Working], None],
     ) -> None:
         super().__init__(parent)
         self._on_closed = on_closed
@@ -98,7 +96,7 @@ class Connection(QObject):
         self._last_said = False  # the goodbye is sent: read nothing more
         self._drain_scheduled = False
         self._batch: _Batch | None = None
-        self._work: _Working | None = None  # a request's work runs elsewhere; its answer first
+        self._work: Working | None = None  # a request's work runs elsewhere; its answer first
         # When the unfinished line last grew; checked by the server's sweep, not a timer per
         # connection, so that a request costs no timer calls.
         self._partial_since: float | None = None
@@ -188,8 +186,8 @@ class Connection(QObject):
         if work is not None:
             work.future.cancel()  # not started: never run, so the client may send it again
             answered = work.future.done() and not work.future.cancelled() and not work.quiet
-            if answered and _ran(work.future):
-                self.send(self._encoded(_finished(work.id, work.future)))
+            if answered and ran(work.future):
+                self.send(self._encoded(finished(work.id, work.future)))
         self.send(payload)
         if wait:
             self.flush()
@@ -339,8 +337,8 @@ class Connection(QObject):
                 return
             self._batch = _Batch(deque(message))  # answered by _drain, a few at a turn
             return
-        reply = self._answer(message)
-        if isinstance(reply, _Working):
+        reply = answer(message, self._dispatcher, self.session)
+        if isinstance(reply, Working):
             self._work = reply
             reply.future.add_done_callback(lambda _done: self._report_work(self, reply))
         elif reply is not None:
@@ -352,7 +350,7 @@ class Connection(QObject):
         it is called off, unrun, if this connection must go)."""
         return self._work is not None and self._work.future.running()
 
-    def worked(self, working: _Working) -> None:
+    def worked(self, working: Working) -> None:
         """A request's work that ran elsewhere has ended: answer it (on the server's thread)."""
         if self._work is not working:
             return  # answered already, at goodbye
@@ -360,7 +358,7 @@ class Connection(QObject):
         self.last_active = time.monotonic()
         if self._closing:
             return
-        reply = _finished(working.id, working.future)
+        reply = finished(working.id, working.future)
         if working.in_batch and self._batch is not None:
             self._batch_answered(self._batch, None if working.quiet else reply)
         elif not working.quiet:
@@ -384,8 +382,8 @@ class Connection(QObject):
                 ),
             )
         else:
-            reply = self._answer(message)
-        if isinstance(reply, _Working):  # answered when its work ends, the batch waiting
+            reply = answer(message, self._dispatcher, self.session)
+        if isinstance(reply, Working):  # answered when its work ends, the batch waiting
             working = self._work = replace(reply, in_batch=True)
             reply.future.add_done_callback(lambda _done: self._report_work(self, working))
             return
@@ -399,35 +397,6 @@ class Connection(QObject):
             self._batch = None
             if batch.encoded:
                 self.send(b"[" + b",".join(batch.encoded) + b"]\n")
-
-    def _answer(self, message: Any) -> dict[str, Any] | _Working | None:
-        """The reply to one request, None for a notification (which never gets one), or the
-        work whose end the reply waits for."""
-        try:
-            request = protocol.parse_request(message)
-        except RpcError as exc:
-            return protocol.error(protocol.request_id(message), exc)
-        if self.session.role != "user" and request.method not in _INLINE:
-            work = self._dispatcher.in_agents_lane(
-                lambda: self._dispatcher.call(request.method, request.params, self.session)
-            )
-            return _Working(request.id, work, quiet=request.is_notification)
-        try:
-            value = self._dispatcher.call(request.method, request.params, self.session)
-        except RpcError as exc:
-            reply = protocol.error(request.id, exc)
-        except Exception:
-            logger.exception("%s failed", request.method)
-            exc = RpcError(
-                errors.INTERNAL_ERROR,
-                f"{request.method} failed inside memdesk; the details are in memdesk's log",
-            )
-            reply = protocol.error(request.id, exc)
-        else:
-            if isinstance(value, Future):
-                return _Working(request.id, value, quiet=request.is_notification)
-            reply = protocol.result(request.id, value)
-        return None if request.is_notification else reply
 
     def check_idle(self, now: float) -> None:
         """Close the connection if a half-sent line has waited longer than the limit."""
@@ -457,36 +426,3 @@ class Connection(QObject):
         self._sock = None  # type: ignore[assignment]
         self._on_closed(self)
         self.deleteLater()
-
-
-@dataclass(frozen=True)
-class _Working:
-    id: Any
-    future: Future
-    quiet: bool = False  # a notification's: run, never answered
-    in_batch: bool = False  # its answer joins the batch's
-
-
-# Answered on the server's thread whoever asks: no memories are read or written.
-_INLINE = frozenset({"system.hello", "system.ping", "system.describe"})
-
-
-def _ran(done: Future) -> bool:
-    return not isinstance(done.exception(), NotRun)
-
-
-def _finished(request_id: Any, done: Future) -> dict[str, Any]:
-    """The reply for work that ran off the server's thread (waiting for it if it has not
-    ended)."""
-    try:
-        return protocol.result(request_id, done.result())
-    except RpcError as exc:
-        return protocol.error(request_id, exc)
-    except MemdeskError as exc:
-        return protocol.error(request_id, RpcError.from_service(exc))
-    except Exception:
-        logger.exception("work for request %r failed", request_id)
-        exc = RpcError(
-            errors.INTERNAL_ERROR, "the request failed inside memdesk; the details are in its log"
-        )
-        return protocol.error(request_id, exc)

@@ -49,7 +49,7 @@ class _Relay(QObject):
     where the connection is answered if it is still open: a connection closed meanwhile is
     deleted on the server's thread, and no other thread may touch it."""
 
-    done = Signal(object, object)  # the Connection, its _Working
+    done = Signal(object, object)  # the Connection, its Working
 
     def report(self, connection: Connection, working: object) -> None:
         self.done.emit(connection, working)
