@@ -387,14 +387,23 @@ def keeps_failing_the_person(text: str) -> bool:
 
 # What a comma-clause after the statement tells that is not the statement's: how it goes wrong
 # otherwise ("…:5000, you need the vpn up or it just hangs"), how it came to be, how things
-# stand that make it so ("local postgres is on 5442, 5432 is the other db I keep running").
+# stand that make it so ("local postgres is on 5442, 5432 is the other db I keep running"),
+# what others do with it ("…goes to stderr, people pipe `-o json` into jq and …").
 _MOMENT = "how things are at the moment"
 _OF_NOW = re.compile(
     r"\b(?:now|today|tonight|currently|at the moment|atm|this (?:morning|week)|yet|still|"
     r"so far)\b",
     _I,
 )
-_TAIL_OF_ITS_OWN = ("what is wrong now", "a past event", _MOMENT)
+_OTHERS = "someone else's view"
+_TAIL_OF_ITS_OWN = ("what is wrong now", "a past event", _MOMENT, _OTHERS)
+# a view told of the clause before it, not beside it
+_VIEW_OF_THE_HEAD = re.compile(
+    r"^(?:at least|or so|according to)\b|\b(?:that'?s|this is|which is) what\b|"
+    r"\b(?:thinks?|says?|said|reckons?|believes?|agrees?)\s+(?:so|that|it|this)\b"
+    r"(?=\s+(?:would|will|could|should|is|was|makes?|helps?)\b|\W*$)",
+    _I,
+)
 _A_CLAUSE = 4  # words
 # a head that only opens a clause ("before we build anything, …") states nothing
 _OPENS_A_CLAUSE = re.compile(
@@ -418,6 +427,8 @@ def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]
             return ""
         if markers.GENERAL.search(tail) or len(tail.split()) < _A_CLAUSE:
             return ""  # (a verdict, "…, nothing changed", is what the sentence reports)
+        if why == _OTHERS and _VIEW_OF_THE_HEAD.search(tail):
+            return ""  # "…monthly, at least that's what Lukas keeps saying": the whole is theirs
         if why_of(tail) == why and why_of(head) is None:
             # (a fault told as how things are is the report: "…, it crashed twice overnight";
             # so is a moment: "branch release/7.1 is cut, …, going through QA now")

@@ -78,6 +78,8 @@ REPORTED = re.compile(
     # prefers Fine-Gray for …"
     r"^(?:the |our |my )?[\w -]{1,40},\s+(?-i:(?:Dr|Prof|Mr|Ms|Mrs)\.?\s+)?(?-i:[A-Z][\w.'-]+)"
     r"(?: (?-i:[A-Z][\w.'-]+))?,\s+(?:prefers|likes|loves|wants|thinks|says|insists|swears by)\b|"
+    # "Gary's convinced springs need swapping every 20k"
+    r"^(?!(?:it|that|this|what|there|here)\b)[\w-]+['’]s (?:\w+ )?convinced\b|"
     # a wish of someone named: "Priya, our tech lead, would like every handler wrapped …"
     r"^(?!(?:the|our) team\b)(?:(?!(?:i|we|you|the team|our team)\b)[\w'’.,-]+\s+){1,7}?"
     r"(?:would (?:like|prefer|rather|love)|(?:is|was) of the (?:view|opinion))\b|"
