@@ -177,6 +177,42 @@ def test_a_project_moved_to_a_team_remote_is_announced_to_the_persons_other_mach
     assert own["notices"] == []  # a knows: it syncs acme with the team itself
 
 
+def test_a_team_remote_removed_on_purpose_is_no_longer_announced_to_join(machines, tmp_path):
+    """A sync tryout: b joined the team remote its note named, then the person removed it
+    there (`sync remove`); every later sync and status told b to join it again."""
+    team = str(tmp_path / "team.git")
+    machines.run("a", lambda s: s.add("acme deploys with Argo CD.", project="acme"))
+    for name in ("a", "b"):
+        machines.run(name, lambda s, n=name: s.sync_init(str(machines.remote), writer=f"ana@{n}"))
+    machines.run("a", lambda s: s.sync_trust("ana@b", unmet=True))
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.sync_init(team, name="team", projects=["acme"]))
+    machines.run("a", lambda s: s.sync())
+    [said] = machines.sync("b")[0]["notices"]
+    assert "Join it" in said
+    machines.run("b", lambda s: s.sync_init(team, projects=["acme"]))
+    machines.run("b", lambda s: s.sync())
+
+    status = machines.run("b", lambda s: s.sync_remove("acme"))
+
+    assert [r["name"] for r in status["remotes"]] == ["origin"]
+    for _ in range(2):
+        assert machines.sync("b")[0]["notices"] == []
+        status = machines.run("b", lambda s: s.sync_status())
+        assert status["remotes"][0]["last"]["notices"] == []
+    # the same for a, which left while b still syncs acme with the team
+    machines.run("b", lambda s: s.sync_init(team, projects=["acme"]))
+    machines.run("b", lambda s: s.sync())
+    machines.run("a", lambda s: s.sync_remove("team"))
+    assert machines.sync("a")[0]["notices"] == []
+    # a team remote of the same project elsewhere is news: told
+    machines.run("b", lambda s: s.sync_remove("acme"))
+    machines.run("b", lambda s: s.sync_init(str(tmp_path / "new.git"), projects=["acme"]))
+    machines.run("b", lambda s: s.sync())
+    [said] = machines.sync("a")[0]["notices"]
+    assert "new.git --project acme" in said
+
+
 def test_the_join_command_a_team_note_prints_works_as_pasted_and_is_said_once(
     machines, tmp_path, run
 ):

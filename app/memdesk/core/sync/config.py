@@ -70,6 +70,10 @@ class Config:
     # Whether this machine has joined the person's own remote: writers are taken as its
     # machines at that first sync only.
     joined: bool = False
+    # Team remotes the person removed here (`sync remove`), by project: their addresses. The
+    # person's other machines still announce them, and the note to join was repeated at
+    # every sync after the person chose to leave.
+    left_teams: dict[str, str] = field(default_factory=dict)
 
     def excluded(self, remote: Remote) -> set[str]:
         """Projects `remote` does not take: those kept on this machine, and for the person's
@@ -116,6 +120,7 @@ def load(database: Path) -> Config:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return Config()
+    left = data.get("left_teams")
     return Config(
         remotes=[Remote(**r) for r in data.get("remotes", [])],
         every_minutes=int(data.get("every_minutes", EVERY_MINUTES)),
@@ -126,6 +131,9 @@ def load(database: Path) -> Config:
         met_writers=[w for w in data.get("met_writers", []) if isinstance(w, str)],
         # a file from before it was noted: a machine that met anyone had joined
         joined=data.get("joined", bool(data.get("own_writers") or data.get("met_writers"))) is True,
+        left_teams={p: url for p, url in left.items() if isinstance(url, str)}
+        if isinstance(left, dict)
+        else {},
     )
 
 

@@ -5,8 +5,9 @@ person's own remote (one repository per memory), and the person's other machines
 old text while both said "sent 0, took 0" (#34 item 2). Each machine writes which projects it
 syncs through which team remote into `teams.json` of its own remote, under its writer's name;
 a machine that does not sync those projects with a team says so at each sync and in `sync
-status`, with the command that joins it. The file is the remote's, so it is read as untrusted:
-small, plain names and addresses only, anything else ignored.
+status`, with the command that joins it (unless the person removed that team remote there:
+their choice was questioned again at every sync). The file is the remote's, so it is read as
+untrusted: small, plain names and addresses only, anything else ignored.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
     person's machine is not followed, and its address not repeated: anyone who can push to
     the remote had memdesk print the command that sent a project to their repository."""
     here = {p for r in config.remotes if r.projects is not None for p in r.projects}
-    said, told = [], set()
+    said, told, left = [], set(), config.left_teams
     for writer, projects in sorted(announcements.items()):
         if writer == config.writer:
             continue
@@ -77,7 +78,8 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
             )
             continue
         for project, url in sorted(projects.items()):
-            if project not in here and (project, url) not in told:
+            # (nor of a team remote the person removed here: they chose not to sync with it)
+            if project not in here and (project, url) not in told and left.get(project) != url:
                 told.add((project, url))  # once, however many machines say so
                 said.append(
                     f"project {project} syncs through a team remote on {writer} ({url}), not "
@@ -86,6 +88,13 @@ def notices(announcements: dict[str, dict[str, str]], config: Config) -> list[st
                     f"memdesk sync init {shlex.quote(url)} --project {shlex.quote(project)}"
                 )
     return said
+
+
+def leave(config: Config, remote: Remote) -> None:
+    """Note in `config` that the person removed the team remote `remote` here: the other
+    machines' announcements of it are no longer told (the caller saves it)."""
+    for project in remote.projects or []:
+        config.left_teams[project] = _without_secrets(remote.url)
 
 
 def of_machines(

@@ -18,7 +18,7 @@ from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
 from memdesk.core.memory.undo import Undo
 from memdesk.core.sync import config as sync_config
-from memdesk.core.sync import git, joining, vouching, writers
+from memdesk.core.sync import git, joining, moved, vouching, writers
 from memdesk.core.sync.asking import SyncQuestions
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.exchange import Exchange
@@ -126,6 +126,7 @@ class Sync:
         remote = config.remote(validate.name(name, "name"))
         with _only_one(sync_config.folder(self.desk.path) / f"{remote.name}.lock"):
             config.remotes.remove(remote)
+            moved.leave(config, remote)
             sync_config.save(self.desk.path, config)
             shutil.rmtree(sync_config.mirror_path(self.desk.path, remote), ignore_errors=True)
             sync_config.forget_result(self.desk.path, remote)
