@@ -205,6 +205,42 @@ def test_a_memory_shared_again_is_compared_afresh_not_held_for_good(machines, st
     assert memory["id"] not in result["held"]
     asked = [i for i in machines.run("a", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
     assert [i["memories"][0]["id"] for i in asked] == [memory["id"]]
+    assert "this memory changed here and on origin" in asked[0]["why"]  # it did
+
+
+@pytest.mark.parametrize("stop", ["private", "kept local"])
+def test_a_memory_shared_again_unchanged_here_is_not_asked_as_changed_here(machines, stop):
+    """A sync tryout: made private, then shared again as it was, while another machine
+    edited it; the Inbox said it "changed here and on origin", which it had not."""
+    memory = machines.run("a", lambda s: s.add("Staging is at db-2.internal", project="shop"))
+    machines.init("a", "b")
+    machines.sync("a", "b")
+    machines.run("b", lambda s: s.update(memory["id"], tags=["staging"]))
+    machines.sync("b", "a")  # what both last agreed on is the second version
+
+    def keep_here(s, shared=False):
+        if stop == "private":
+            s.update(memory["id"], visibility="shared" if shared else "private")
+        else:
+            s.sync_local("shop", local=not shared)
+
+    machines.run("a", keep_here)
+    machines.run("b", lambda s: s.update(memory["id"], content="Staging is at db-9.internal"))
+    machines.sync("b", "a")
+    machines.run("a", lambda s: keep_here(s, shared=True))
+    assert machines.sync("a")[0]["conflicts"] == 1
+
+    [asked] = [i for i in machines.run("a", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert "this memory changed here" not in asked["why"]
+    assert "while this machine did not share it there" in asked["why"]
+    assert "shared again now, it is unchanged here" in asked["why"]
+    assert "[-db-2.internal-] {+db-9.internal+}" in asked["why"]
+    # asked again with newer words from there: still what happened
+    machines.run("b", lambda s: s.update(memory["id"], content="Staging is at db-10.internal"))
+    machines.sync("b", "a")
+    [asked] = [i for i in machines.run("a", lambda s: s.inbox()) if i["type"] == "sync_disagree"]
+    assert "[-db-2.internal-] {+db-10.internal+}" in asked["why"]
+    assert "shared again now, it is unchanged here" in asked["why"]
 
 
 def test_different_fields_changed_on_each_side_merge_without_asking(machines):

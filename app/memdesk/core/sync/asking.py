@@ -27,6 +27,7 @@ from memdesk.core.sync.merge import (
     DELETED_THERE,
     DISAGREE,
     NEW_UNSIGNED,
+    SHARED_AGAIN,
     TEAMMATE,
     UNSIGNED,
 )
@@ -64,13 +65,17 @@ class SyncQuestions:
         theirs = conflict.theirs.fields()
         shown = theirs if conflict.kind != DELETED_THERE else mine
         content = shown.get("content") or mine.get("content") or "(deleted)"
-        why = _why(conflict.by or conflict.kind, remote.name, mine, theirs)
         subject = json.dumps([conflict.id])
         existing = Proposal.get_or_none(
             (Proposal.status == "pending")
             & (Proposal.kind == conflict.kind)
             & (Proposal.subject == subject)
         )
+        # asked again with the remote's newer words, an item still says who changed what
+        # (it went back to "changed here and on …" for a teammate's change, or one made
+        # while this machine kept the memory to itself)
+        by = conflict.by or (_said_by(existing.why, remote.name) if existing else None)
+        why = _why(by or conflict.kind, remote.name, mine, theirs)
         if existing is not None:
             self.proposing.set(existing, content=content, why=why, agent=remote.name)
             return
@@ -224,6 +229,15 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
             "This machine keeps its version until you decide. Accept to take the new words; "
             f"reject to keep this one. Words: {_word_diff(mine, theirs)}"
         )
+    if kind == SHARED_AGAIN:
+        return (
+            f"Changed on {remote} while this machine did not share it there (it was private, "
+            "or its project kept on this machine only or synced through a team remote); shared "
+            "again now, it is unchanged here. This machine keeps its version until you decide. "
+            "Accept to take the other version; "
+            f"reject to keep this one (it goes back to {remote} at the next sync). "
+            f"Words: {_word_diff(mine, theirs)}"
+        )
     if kind == TEAMMATE:
         return (
             f"Changed on {remote} by someone on the team, but you wrote it: this machine keeps "
@@ -236,6 +250,14 @@ def _why(kind: str, remote: str, mine: dict[str, Any], theirs: dict[str, Any]) -
         "sync. This machine keeps its version until you decide. Accept to take the other "
         f"version; reject to keep this one. Words: {_word_diff(mine, theirs)}"
     )
+
+
+def _said_by(why: str, remote: str) -> str | None:
+    """Who an item's text says changed the memory, where it names anyone."""
+    for by in (SHARED_AGAIN, TEAMMATE, UNSIGNED):
+        if why.startswith(_why(by, remote, {}, {}).split(";")[0].split(":")[0]):
+            return by
+    return None
 
 
 def _word_diff(mine: dict[str, Any], theirs: dict[str, Any]) -> str:

@@ -24,7 +24,8 @@ from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked
 from memdesk.core.sync.inputs import Inputs, held_before, merge_inputs
 from memdesk.core.sync.local import held_here, render, state
-from memdesk.core.sync.merge import HELD, Outcome, merge
+from memdesk.core.sync.merge import DISAGREE, HELD, SHARED_AGAIN, Outcome, merge
+from memdesk.core.sync.past import unchanged_here
 from memdesk.core.sync.sides import TreeSide
 from memdesk.core.sync.tree import tree_changes
 from memdesk.core.sync.writing import SyncWrites
@@ -68,6 +69,7 @@ class Exchange:
         teams_now, teams = announced.team_moves(mirror, ins.theirs, remote, config)
         if dry_run:
             return self._preview(config, ins, outcome, incoming, teams)
+        _told_shared_again(outcome, ins, head)
         told, broken = self._notices(config, remote, ins, incoming, teams, last_base is None)
         vouched_now, vouched = announced.vouchers(
             mirror, ins.theirs, remote, config, moved.of_machines(teams, config)
@@ -250,6 +252,18 @@ def _check_same_history(
             "was sent or taken. If you replaced it on purpose, set it up again: "
             f"`memdesk sync remove {remote.name}`, then `memdesk sync init <remote>`"
         )
+
+
+def _told_shared_again(outcome: Outcome, ins: Inputs, head: str | None) -> None:
+    """The memories asked because they were shared again, that this machine left as they
+    were while it did not share them, asked as that (not as "changed here")."""
+    asked = {c.id for c in outcome.conflicts if c.kind == DISAGREE and c.by is None}
+    if head is None or not (afresh := asked & ins.shared_again):
+        return
+    unchanged = unchanged_here(ins.theirs, head, ins.local, afresh)
+    for conflict in outcome.conflicts:
+        if conflict.id in unchanged and conflict.kind == DISAGREE and conflict.by is None:
+            conflict.by = SHARED_AGAIN
 
 
 def _pushed(

@@ -186,6 +186,43 @@ class Mirror:
             if running.wait() != 0:
                 raise SyncFailed(f"git ls-tree failed reading {commit}")
 
+    def written(self, commits: str, paths: list[str]) -> Iterator[tuple[str, str]]:
+        """(path, blob) of each plain file the commits `commits` (a range, or a commit and
+        all before it) wrote under `paths`, newest first, through one `git log`. Past as many
+        records as a tree may list, the rest is left out: this is history, not the state a
+        sync merges, and a crafted remote's endless log is read no further than a tree."""
+        log = ["log", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-follow", "--format="]
+        with subprocess.Popen(
+            ["git", *log, commits, "--", *paths],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self._env(),
+        ) as running:
+            local_remote.bound(running.pid)
+            assert running.stdout is not None
+            listing, change = _Listing(), None
+            try:
+                while chunk := running.stdout.read(1 << 20):
+                    for record in listing.records(chunk):
+                        if change and change[1] in _PLAIN_FILES:
+                            yield record, change[3]  # ":<old mode> <mode> <old> <new> <what>"
+                        change = record.split() if _RAW.fullmatch(record) else None
+            except SyncFailed:  # past a tree's worth of records
+                running.kill()
+                return
+            if running.wait() != 0:
+                raise SyncFailed(f"git log failed reading {commits}")
+
+    def sizes(self, shas: list[str]) -> dict[str, int]:
+        """The sizes of the blobs among `shas`, through one cat-file process."""
+        if not shas:
+            return {}
+        asked = ("\n".join(dict.fromkeys(shas)) + "\n").encode()
+        found = (
+            line.split() for line in self._run(["cat-file", "--batch-check"], asked).split(b"\n")
+        )
+        return {f[0].decode(): int(f[2]) for f in found if len(f) == 3 and f[1] == b"blob"}
+
     def files_holding(self, commit: str | None, text: str) -> list[str]:
         """The paths under memories/ of `commit` whose text holds `text` (git grep, which
         reads them in C; none read here)."""
@@ -376,6 +413,11 @@ class _Listing:
             )
         return [r.decode("utf-8", "replace") for r in kept if r]
 
+
+# A change `git log --raw` lists (":<old mode> <mode> <old blob> <blob> <what>"), and the
+# modes of the plain files among them (not a link, nor a removal's 000000)
+_RAW = re.compile(r":[0-7]{6} [0-7]{6} [0-9a-f]{40} [0-9a-f]{40} [A-Z][0-9]*")
+_PLAIN_FILES = ("100644", "100755")
 
 # git's line for a ref the receiving side turned down for a reason of its own, not because
 # another push came first ("[rejected] … (fetch first)")

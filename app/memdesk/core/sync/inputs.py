@@ -48,7 +48,8 @@ class Inputs:
     """`theirs`: the remote's tree; `arrived`: what it changed, checked; `local`: this
     machine's memories for it; `base` and `remote`: the sides the merge compares `local`
     with; `still`: held by the last sync and still held; `broken_before`: the last sync's
-    memories held for a file it could not read."""
+    memories held for a file it could not read; `shared_again`: those compared afresh, what
+    both sides last agreed on not known."""
 
     theirs: TreeSide
     arrived: Arrivals
@@ -58,6 +59,7 @@ class Inputs:
     remote: Side
     still: set[str]
     broken_before: dict[str, str]
+    shared_again: set[str]
 
 
 def merge_inputs(
@@ -91,4 +93,6 @@ def merge_inputs(
     if afresh := again & before.shared_again:
         # what both last agreed on is not known: alike is kept, unlike is asked
         base_side = Side({**base_side.digests, **dict.fromkeys(afresh)}, base_side.load)
-    return Inputs(theirs, arrived, local, authors, base_side, remote_side, still, broken_before)
+    return Inputs(
+        theirs, arrived, local, authors, base_side, remote_side, still, broken_before, afresh
+    )

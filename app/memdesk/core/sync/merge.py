@@ -46,12 +46,14 @@ class Conflict:
     theirs: Unit
     # Who changed it, where the Inbox says more than "two machines disagree": UNSIGNED, new
     # words in this machine's name that it never wrote; TEAMMATE, a change of the person's
-    # memory made on a team.
+    # memory made on a team; SHARED_AGAIN, the remote's alone, made while this machine did
+    # not share the memory with it and left it as it was.
     by: str | None = None
 
 
 UNSIGNED = "unsigned"
 TEAMMATE = "teammate"
+SHARED_AGAIN = "shared_again"
 
 
 @dataclass
@@ -129,7 +131,7 @@ def merge(
 def _both_changed(out: Outcome, mine: Unit, theirs: Unit, agreed: Unit | None) -> None:
     mine_fields, their_fields = mine.fields(), theirs.fields()
     mine_gone, theirs_gone = "deleted" in mine_fields, "deleted" in their_fields
-    if mine_gone and theirs_gone or _same_words(mine_fields, their_fields):
+    if mine_gone and theirs_gone or same_words(mine_fields, their_fields):
         newest = max((mine, theirs), key=lambda u: (u.fields()["version"], u.digest))
         if newest is theirs:
             out.kept.add(theirs.id)
@@ -256,7 +258,7 @@ def _version(fields: dict) -> int:
     return int(fields.get("version") or 0)
 
 
-def _same_words(a: dict, b: dict) -> bool:
+def same_words(a: dict, b: dict) -> bool:
     if "deleted" in a or "deleted" in b:
         return False
     return {k: v for k, v in a.items() if k not in _STAMPS} == {

@@ -36,6 +36,7 @@ class TreeSide:
     others: dict[str, list[str]] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # id or path -> why
     deferred: set[str] = field(default_factory=set)  # past this sync's budget: the next reads
+    room: int = TAKE_BYTES  # of the budget, what is left for earlier versions (`past`)
     _texts: dict[str, Unit] = field(default_factory=dict)
 
     @classmethod
@@ -108,6 +109,7 @@ class TreeSide:
                 continue
             kept.add(memory_id)
             used += size
+        self.room = TAKE_BYTES - used
         return kept
 
     def prefetch(self, ids: set[str]) -> None:
@@ -122,7 +124,7 @@ class TreeSide:
             # One cat-file process per batch: its output is held in memory whole.
             blobs = self.mirror.read([self.tree[p].sha for _i, p in batch])
             for batch_id, batch_path in batch:
-                self._texts[batch_id] = Unit(batch_id, _text(blobs[self.tree[batch_path].sha]))
+                self._texts[batch_id] = Unit(batch_id, text_of(blobs[self.tree[batch_path].sha]))
             batch, size = ([(memory_id, path)], self.tree[path].size) if memory_id else ([], 0)
 
     def load(self, memory_id: str) -> Unit:
@@ -133,7 +135,7 @@ class TreeSide:
         return self._texts[memory_id]
 
 
-def _text(data: bytes) -> str:
+def text_of(data: bytes) -> str:
     """A file's text; a byte that is not UTF-8 stays a lone surrogate, so the file is refused
     as any text that is not Unicode is (replaced by U+FFFD, a Latin-1 file was taken as other
     text than the remote holds)."""

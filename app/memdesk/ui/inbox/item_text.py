@@ -17,7 +17,7 @@ TYPE_NAMES = {
     "unsure": "Unsure write",
     "flagged": "Withheld by the guard",
     "overrun": "Agent over its write budget",
-    "sync_disagree": "Changed on both machines",
+    "sync_disagree": "Differs between machines",  # changed on both, or asked for another reason
     "sync_deleted_there": "Deleted on the other machine, edited here",
     "sync_deleted_here": "Deleted here, edited on the other machine",
     "sync_deleted_by_team": "Yours, deleted by the team",
