@@ -19,6 +19,7 @@ from memdesk.core.memory.undo import Undo
 from memdesk.core.sync import announced, arriving, git, mending, moved, report, vouching, writers
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.asking import SyncQuestions
+from memdesk.core.sync.between import attach_between
 from memdesk.core.sync.config import Config, Remote
 from memdesk.core.sync.files import IDENTITY, Unit
 from memdesk.core.sync.incoming import Incoming, checked
@@ -70,6 +71,11 @@ class Exchange:
         if dry_run:
             return self._preview(config, ins, outcome, incoming, teams)
         _told_shared_again(outcome, ins, head)
+        if last_base is not None and head is not None:  # (a first pull takes the states alone)
+            takes = _taken_over(outcome, incoming, ins.local)
+            excluded = config.excluded(remote)
+            commits = f"{last_base}..{head}"
+            attach_between(ins.theirs, commits, takes, ins.local, remote, excluded, ins.authors)
         told, broken = self._notices(config, remote, ins, incoming, teams, last_base is None)
         vouched_now, vouched = announced.vouchers(
             mirror, ins.theirs, remote, config, moved.of_machines(teams, config)
@@ -252,6 +258,21 @@ def _check_same_history(
             "was sent or taken. If you replaced it on purpose, set it up again: "
             f"`memdesk sync remove {remote.name}`, then `memdesk sync init <remote>`"
         )
+
+
+def _taken_over(
+    outcome: Outcome, incoming: dict[str, Incoming], local: dict[str, Unit]
+) -> list[Incoming]:
+    """The remote's states taken as they are over a memory this machine holds and shares
+    (not one made of both sides' fields, nor one over a deletion here)."""
+    return [
+        incoming[unit.id]
+        for unit in outcome.take
+        if unit.id in incoming
+        and unit.id not in outcome.merged
+        and unit.id in local
+        and not local[unit.id].deleted
+    ]
 
 
 def _told_shared_again(outcome: Outcome, ins: Inputs, head: str | None) -> None:

@@ -191,7 +191,9 @@ class Mirror:
         all before it) wrote under `paths`, newest first, through one `git log`. Past as many
         records as a tree may list, the rest is left out: this is history, not the state a
         sync merges, and a crafted remote's endless log is read no further than a tree."""
-        log = ["log", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-follow", "--format="]
+        # (none of the person's settings for log's output: color, renames, signatures)
+        log = ["log", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-follow", "--no-color"]
+        log += ["--no-show-signature", "--format="]
         with subprocess.Popen(
             ["git", *log, commits, "--", *paths],
             stdout=subprocess.PIPE,

@@ -28,6 +28,8 @@ class Incoming:
     links: list[tuple[str, str]] = field(default_factory=list)  # (to, relation)
     flag: str | None = None  # what the guard withholds it for, read before the write lock
     reason: str | None = None  # why its writer made this version
+    # the versions made elsewhere between this machine's and it, oldest first (`between`)
+    between: list[Incoming] = field(default_factory=list)
 
 
 def checked(unit: Unit) -> Incoming:

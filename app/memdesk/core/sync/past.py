@@ -16,12 +16,14 @@ from memdesk.core.sync.sides import READ_BYTES, TreeSide, text_of
 def versions(
     side: TreeSide, commits: str, ids: set[str], paths: list[str] | None = None
 ) -> dict[str, list[Unit]]:
-    """Of `ids`, each file version the commits `commits` wrote (newest first), as many as the
-    side's room holds; `paths` narrow the log (every memory's file by default)."""
+    """Of `ids`, each file version the commits `commits` wrote (newest first) but the one the
+    side's tree holds, as many as the side's room holds; `paths` narrow the log (every
+    memory's file by default)."""
+    newest = {side.tree[side.paths[i]].sha for i in ids if i in side.paths}
     found: dict[str, list[str]] = {}
     for path, sha in side.mirror.written(commits, paths or [f"{MEMORIES}/"]):
         memory_id = id_of_path(path)
-        if memory_id in ids and sha not in found.setdefault(memory_id, []):
+        if memory_id in ids and sha not in newest and sha not in found.setdefault(memory_id, []):
             found[memory_id].append(sha)
     sizes = side.mirror.sizes([sha for shas in found.values() for sha in shas])
     kept: dict[str, list[str]] = {}

@@ -87,7 +87,7 @@ class SyncWrites:
                 if row is None or row.status == "deleted":
                     continue
                 if _numbered_apart(row, take):
-                    keep_version(row, SYSTEM, "sync", f"deleted on {remote}")
+                    _keep_past(row, take, f"deleted on {remote}")
                 values = {"status": "deleted", **take.columns}
                 Memory.update(**values).where(Memory.id == row.id).execute()
                 pending.append(Change("deleted", row.uuid, values["version"], SYSTEM.label))
@@ -100,14 +100,7 @@ class SyncWrites:
                     # Whose edit it is, why and when, as the machine that made it said: not
                     # "sync by system, from origin" at the time this machine synced.
                     columns = take.columns
-                    keep_version(
-                        row,
-                        SYSTEM,
-                        "sync",
-                        take.reason,
-                        by=columns["writer"],
-                        at=columns["updated_at"],
-                    )
+                    _keep_past(row, take, take.reason, columns["writer"], columns["updated_at"])
                 values = {
                     **take.columns,
                     **_own(take),
@@ -154,6 +147,20 @@ class SyncWrites:
             "INSERT OR IGNORE INTO link (src_id, dst_id, relation, created_at) VALUES (?, ?, ?, ?)",
             rows,
         )
+
+
+def _keep_past(
+    row: Memory, take: Incoming, reason: str | None, by: str | None = None, at: str | None = None
+) -> None:
+    """Keep the state here as a past version, then each version another machine made between
+    it and `take` (`between`, numbered between the two), each with the change that followed
+    it (`by` and `at`: who made `take`, and when; none: this machine's sync, now)."""
+    made = [(b.reason, b.columns["writer"], b.columns["updated_at"]) for b in take.between]
+    changes = [*made, (reason, by, at)]
+    keep_version(row, SYSTEM, "sync", changes[0][0], by=changes[0][1], at=changes[0][2])
+    for state, (why, who, when) in zip(take.between, changes[1:], strict=True):
+        past = Memory(**{**row.__data__, **state.columns})  # the row as that version left it
+        keep_version(past, SYSTEM, "sync", why, by=who, at=when)
 
 
 def _changed_since(row: Memory, rendered: Unit) -> bool:
