@@ -24,7 +24,11 @@ UNDECIDED = re.compile(
     r"recommendation|idea)|not convinced|not doing it|(?:we|i) haven'?t decided|passing it on|"
     r"never seen it written|let'?s see(?! why\b| where\b)|as gospel|been wrong before|"
     r"grain of salt|on the table|can always\b[^.;]{0,40}\blater|"
-    r"or might not|who knows(?=\s*[?.!,;]|\s*$)|torn between|kinda|"
+    r"or might not|who knows(?=\s*[?.!,;]|\s*$)|torn between|"
+    # a leaning ("kinda want …") or a proposal weighed ("collection idea is kinda nice but
+    # …"); "the ctes are kinda messy" describes, and leaves the rules beside it standing
+    r"kinda (?:want|wanna|prefer|like|lean|leaning|think|feel|tempted)|"
+    r"(?:idea|approach|option|plan|suggestion)s? (?:is|are|was|sounds|looks) kinda|"
     r"(?:kind|sort) of (?:want|prefer|like)|"
     r"could be to|(?:we )?can revisit|revisit (?:it|this|that|later|if)|"
     r"(?:a |just a )?draft idea|(?:don't|do not) hold (?:me|us) to|rough idea|just an idea|"
