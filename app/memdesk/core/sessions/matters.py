@@ -48,18 +48,31 @@ def _of_the_matter(matter: list[str], at: int) -> list[str]:
     no matter of its own ("not sure yet", "park it", "maybe too much?") still fall on all of
     it."""
     told = _content_words(matter[at])
+    groan_aside = _OWN_WAY.match(matter[at]) and not tone.doubted(matter[at])
     return [
         part
         for n, part in enumerate(matter)
         if n == at
         or not (
             n == 0 < at
-            and _reacts(part)
+            and (_reacts(part) or groan_aside and _GROAN.match(part))
             or n > at
             and _own_step(part)
             and not _content_words(part) & told  # "…, not sure yet whether the daily one"
         )
     ]
+
+
+# A groan first ("ugh.", "ugh that test is from the template.") is at what the agent found,
+# not at the person's own way told after it ("we only ship inside canada so everything is
+# CAD"); told of others or of things ("ugh. every single september the requests pile up"),
+# what follows is the complaint itself.
+_GROAN = re.compile(r"^ugh+\b", _I)
+_OWN_WAY = re.compile(
+    r"^\W*(?:we|we're|our|i|i'm|im|i'd|my|keep|use|any|anything|everything|all|no|never|"
+    r"always|please|pls|for|fine|honestly)\b(?!.*\bevery single\b)",
+    _I,
+)
 
 
 def _reacts(sentence: str) -> bool:
