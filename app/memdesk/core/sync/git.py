@@ -169,11 +169,16 @@ class Mirror:
         return entries, max(0, deep - KEPT_DEEP) + listing.too_long
 
     def _listed(self, commit: str, listing: _Listing) -> Iterator[str]:
+        return self._streamed(["ls-tree", "-r", "-l", "-z", commit], commit, listing)
+
+    def _streamed(
+        self, args: list[str], what: str, listing: _Listing, *, cut_short: bool = False
+    ) -> Iterator[str]:
+        """The records a git command prints, read as it prints them. Past as many as a tree
+        may list, the command is stopped: a failed sync, or with `cut_short` the records so
+        far."""
         with subprocess.Popen(
-            ["git", "ls-tree", "-r", "-l", "-z", commit],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=self._env(),
+            ["git", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self._env()
         ) as running:
             local_remote.bound(running.pid)
             assert running.stdout is not None
@@ -182,9 +187,11 @@ class Mirror:
                     yield from listing.records(chunk)
             except SyncFailed:
                 running.kill()
+                if cut_short:
+                    return
                 raise
             if running.wait() != 0:
-                raise SyncFailed(f"git ls-tree failed reading {commit}")
+                raise SyncFailed(f"git {args[0]} failed reading {what}")
 
     def written(self, commits: str, paths: list[str]) -> Iterator[tuple[str, str]]:
         """(path, blob) of each plain file the commits `commits` (a range, or a commit and
@@ -194,26 +201,12 @@ class Mirror:
         # (none of the person's settings for log's output: color, renames, signatures)
         log = ["log", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-follow", "--no-color"]
         log += ["--no-show-signature", "--format="]
-        with subprocess.Popen(
-            ["git", *log, commits, "--", *paths],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=self._env(),
-        ) as running:
-            local_remote.bound(running.pid)
-            assert running.stdout is not None
-            listing, change = _Listing(), None
-            try:
-                while chunk := running.stdout.read(1 << 20):
-                    for record in listing.records(chunk):
-                        if change and change[1] in _PLAIN_FILES:
-                            yield record, change[3]  # ":<old mode> <mode> <old> <new> <what>"
-                        change = record.split() if _RAW.fullmatch(record) else None
-            except SyncFailed:  # past a tree's worth of records
-                running.kill()
-                return
-            if running.wait() != 0:
-                raise SyncFailed(f"git log failed reading {commits}")
+        change = None
+        records = self._streamed([*log, commits, "--", *paths], commits, _Listing(), cut_short=True)
+        for record in records:
+            if change and change[1] in _PLAIN_FILES:
+                yield record, change[3]  # ":<old mode> <mode> <old> <new> <what>"
+            change = record.split() if _RAW.fullmatch(record) else None
 
     def sizes(self, shas: list[str]) -> dict[str, int]:
         """The sizes of the blobs among `shas`, through one cat-file process."""
