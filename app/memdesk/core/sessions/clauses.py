@@ -25,6 +25,7 @@ from memdesk.core.sessions import (
     dislikes,
     dropped,
     embedded,
+    heads_at_hand,
     heard,
     lead_ins,
     markers,
@@ -357,6 +358,15 @@ _NEXT_TOPIC = re.compile(
 
 
 def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
+    heard_here = _judged(chunk, sentence, led_in_for_good)
+    if heard_here is None or heard_here.confidence == HIGH:
+        return heard_here
+    rest = heads_at_hand.after_the_head(chunk)
+    again = _judged(rest, sentence, led_in_for_good) if rest else None
+    return again if again is not None and again.confidence == HIGH else heard_here
+
+
+def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
     topic = _NEXT_TOPIC.match(chunk)
     if topic and not _asked(chunk[topic.end() :]):
         chunk = chunk[topic.end() :]
