@@ -49,7 +49,9 @@ def indexable(text: str) -> str:
     normal = (
         text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
     )
-    if not present(normal) and _WORDS.findall(normal) == _WORDS.findall(text):
+    # (a text already in NFKC has the same words: reading them twice took 0.13 s of CPU in a
+    # first pull of 20,000 memories)
+    if not present(normal) and (normal is text or _WORDS.findall(normal) == _WORDS.findall(text)):
         return ""
     return spaced(normal)
 
