@@ -30,3 +30,18 @@ def test_a_failed_bulk_insert_leaves_nothing(service):
     # the staging table does not outlive the call: the next bulk insert starts clean
     insert_rows(service.database, "memory", columns, [good])
     assert len(service.search("tapirs", record=False)["hits"]) == 1
+
+
+def test_or_ignore_leaves_out_a_row_that_breaks_a_unique_constraint(service):
+    first, second, third = service.add_many(
+        [{"content": f"Quokka note {n}"} for n in range(3)], dedup=False
+    )
+    ids = dict(service.database.execute_sql("SELECT uuid, id FROM memory").fetchall())
+    a, b, c = ids[first["id"]], ids[second["id"]], ids[third["id"]]
+    when = "2026-01-01T00:00:00.000Z"
+    columns = ("src_id", "dst_id", "relation", "created_at")
+    rows = [(a, b, "related", when), (a, b, "related", when), (a, c, "related", when)]
+    with service.database.atomic():
+        insert_rows(service.database, "link", columns, rows, or_ignore=True)
+    links = service.database.execute_sql("SELECT src_id, dst_id FROM link ORDER BY id").fetchall()
+    assert links == [(a, b), (a, c)]

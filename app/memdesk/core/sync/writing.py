@@ -6,6 +6,7 @@ the profile (the rest still written)."""
 from __future__ import annotations
 
 import json
+import operator
 
 from memdesk.core import clock
 from memdesk.core.actor import SYSTEM
@@ -113,12 +114,8 @@ class SyncWrites:
             done += 1
         if new:
             columns = tuple(new[0])
-            insert_rows(
-                self.desk.database,
-                "memory",
-                columns,
-                [tuple(row[c] for c in columns) for row in new],
-            )
+            row_of = operator.itemgetter(*columns)
+            insert_rows(self.desk.database, "memory", columns, [row_of(row) for row in new])
         self._take_links([t for t in takes if not t.deleted], set(rows))
         for task in tasks - {None}:  # the neighbours' context an add would have refreshed
             neighbours.refresh_task(task)
@@ -143,10 +140,8 @@ class SyncWrites:
             rows += [(src, ids[to], relation, now) for to, relation in take.links if to in ids]
         # One statement for all: one peewee INSERT per link took a first pull of 20,000
         # linked memories 5 s longer.
-        cursor.executemany(
-            "INSERT OR IGNORE INTO link (src_id, dst_id, relation, created_at) VALUES (?, ?, ?, ?)",
-            rows,
-        )
+        columns = ("src_id", "dst_id", "relation", "created_at")
+        insert_rows(self.desk.database, "link", columns, rows, or_ignore=True)
 
 
 def _keep_past(
