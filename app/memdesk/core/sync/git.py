@@ -236,7 +236,7 @@ class Mirror:
         if not shas:
             return {}
         unique = list(dict.fromkeys(shas))
-        out = self._run(["cat-file", "--batch"], ("\n".join(unique) + "\n").encode())
+        out = self._run(["cat-file", "--batch", "--buffer"], ("\n".join(unique) + "\n").encode())
         blobs, at = {}, 0
         for sha in unique:
             header_end = out.index(b"\n", at)
