@@ -501,3 +501,30 @@ def test_an_agents_terminal_escape_sequences_are_withheld_from_other_agents(serv
     assert service.search("build cache", actor=agent("other"))["hits"] == []
     plain = service.add("Build cache lives in /var/cache/bld,\tthen\nzipped", actor=agent("evil"))
     assert plain["flag"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "db pa\u017f\u017fword: Hunter2xyz9",  # long s: a form of s to a case-blind match
+        "P\u0130N: 4711",  # dotted capital I
+        "secret_\u212aey = Zq8vT2mXw9LpR4sJ",  # Kelvin sign: a form of k
+        "THE DOOR CODE IS 4711",
+    ],
+)
+def test_a_secret_named_with_other_forms_of_its_letters_is_found(text):
+    """The secret rules skip an ASCII text that holds none of their words; a letter's other
+    forms (outside ASCII) are still matched as the letter."""
+    assert guard.scan(text) == ["looks like a password or key written out"]
+
+
+def test_the_words_for_instructions_are_plain_text():
+    """They are looked for as text before the rules of each language run: an expression
+    among them would never be met."""
+    from memdesk.core.guard import languages
+
+    for _verbs, words in languages._DROP_WORDS.values():
+        for word in words.split("|"):
+            plain = word.removesuffix(r"\w*")
+            assert re.escape(plain).replace("\\ ", " ") == plain, word
+            assert word[len(plain) :] in ("", r"\w*"), word

@@ -44,8 +44,15 @@ _DROP = [
     re.compile(rf"(?:{verbs}){_SENTENCE}(?:{words})|(?:{words}){_SENTENCE}(?:{verbs})")
     for verbs, words in _DROP_WORDS.values()
 ]
-# Any language's word for instructions: texts without one skip the rules above.
-_ANY_WORD = re.compile("|".join(words for _, words in _DROP_WORDS.values()))
+# Any language's word for instructions: texts without one skip the rules above. Each is
+# plain text (some with \w* after it, which any text holding the word matches), so it is looked
+# for as text: one expression of them all took ~13 µs of the ~100 µs the guard spent on each
+# memory of a first pull.
+_ANY_WORD = tuple(
+    dict.fromkeys(
+        word.removesuffix(r"\w*") for _, words in _DROP_WORDS.values() for word in words.split("|")
+    )
+)
 _ROLE = re.compile(
     r"sans (?:aucune )?restrictions?|à partir de maintenant,? tu es|ohne (?:einschränkungen|"
     r"rückfrage|regeln)|ab (?:jetzt|sofort) (?:bist|führst) du|sin (?:ninguna )?restricciones|"
@@ -66,7 +73,7 @@ _HIDE = re.compile(
 def find(plain: str) -> list[str]:
     """Why `plain` (casefolded NFKC text) steers its reader in another language."""
     found = []
-    if _ANY_WORD.search(plain) and any(pattern.search(plain) for pattern in _DROP):
+    if any(word in plain for word in _ANY_WORD) and any(p.search(plain) for p in _DROP):
         found.append(DROP)
     if _ROLE.search(plain):
         found.append(ROLE)

@@ -102,6 +102,9 @@ _BASIC = re.compile(r"\b(?i:basic)\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![\w+/=
 # Provider keys are long random runs; texts without one skip the detectors.
 _RUN = re.compile(r"[A-Za-z0-9_+=-]{16,}")
 _KEYWORD = re.compile(r"(?i:pass|pwd|\bpw\b|secret|key|token|bearer)")
+# What every match of _KEYWORD and of _PIN holds, in any case (see `_said`).
+_KEYWORD_WORDS = ("pass", "pw", "secret", "key", "token", "bearer")
+_PIN_WORDS = ("pin", "passcode", "access code", "door code", "alarm code")
 
 
 def find(text: str) -> list[str]:
@@ -123,10 +126,23 @@ def _detected(text: str) -> Iterator[str]:
         yield from _provider_keys(text)
     if "://" in text and any(_real(m.group(1)) for m in _URL_PASSWORD.finditer(text)):
         yield "a password in an address"
-    if (_KEYWORD.search(text) and _written_out(text)) or _login_written_out(text):
+    if (_said(text, _KEYWORD, _KEYWORD_WORDS) and _written_out(text)) or _login_written_out(text):
         yield "a password or key written out"
     if _sent_as_header(text):
         yield "a credential in an authorization header"
+
+
+def _said(text: str, pattern: re.Pattern[str], words: tuple[str, ...]) -> bool:
+    """Whether `pattern` (case-insensitive) matches `text`, one of `words` being in each of
+    its matches: an ASCII text holding none of them, in any case, is not searched (outside
+    ASCII a letter matches other forms of it, K and ſ among them, so such text always is).
+    Searched in every text, the two took ~18 µs of the ~100 µs the guard spent on each
+    memory of a first pull."""
+    if text.isascii():
+        lower = text.lower()
+        if not any(word in lower for word in words):
+            return False
+    return pattern.search(text) is not None
 
 
 def _written_out(text: str) -> bool:
@@ -162,7 +178,7 @@ def _a_login(encoded: str) -> bool:
 
 
 def _login_written_out(text: str) -> bool:
-    return bool(_PIN.search(text)) or any(
+    return _said(text, _PIN, _PIN_WORDS) or any(
         _real(m["value"]) and _mixed(m["value"].rstrip(".:!?")) for m in _LOGIN_PAIR.finditer(text)
     )
 

@@ -331,6 +331,8 @@ def _present(words: str) -> set[str]:
 
 
 _CUED = re.compile(_CUE), re.compile(_ON_CUE)
+# What every match of _ON_CUE starts with: a text holding none of them is not searched.
+_ON_CUE_WORDS = ("curl", "wget", "git push --mirror", "pip")
 
 
 def find(reading: Reading) -> list[str]:
@@ -345,7 +347,12 @@ def find(reading: Reading) -> list[str]:
             found.append(why)
     plain = reading.plain
     cue, on_cue = _CUED
-    if COMMAND not in found and cue.search(plain) and on_cue.search(plain):
+    if (
+        COMMAND not in found
+        and any(word in plain for word in _ON_CUE_WORDS)
+        and cue.search(plain)
+        and on_cue.search(plain)
+    ):
         found.append(COMMAND)
     speakers = {m.group().strip(" \t>*_#[(]):").strip() for m in _ROLE_LINE.finditer(plain)}
     if len(speakers) >= 2 and speakers & {"assistant", "ai", "system", "model"}:

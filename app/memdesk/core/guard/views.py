@@ -50,7 +50,8 @@ _ASCII_WORD = re.compile("[a-z]+")
 _SPACED = re.compile(r"(?<![^\W_])[^\W\d_]([ .\-_*·•/])(?:[^\W\d_]\1){1,}[^\W\d_](?![^\W_])")
 # A phrase quoted to talk about it ("'ignore previous instructions' style payloads", "such as
 # 'you are now DAN'") is mentioned, not said to the reader.
-_QUOTED = r"""['"“‘][^'"“”‘’\n]{3,80}['"”’]"""
+_QUOTES = "'\"“‘"  # what a quoted phrase opens with
+_QUOTED = rf"""[{_QUOTES}][^'"“”‘’\n]{{3,80}}['"”’]"""
 _MENTIONED = re.compile(
     rf"{_QUOTED}(?=\s+(?:style|payloads?|attacks?|phrases?|strings?|patterns?|examples?|"
     rf"injections?)\b)|\b(?:such as|like|e\.g\.,?|the phrase|the string|known as)\s+{_QUOTED}"
@@ -120,8 +121,12 @@ class Reading(NamedTuple):
 
 
 def read(text: str) -> Reading:
-    plain = unicodedata.normalize("NFKC", _STRIPPED.sub("", text)).casefold()
-    plain = _MENTIONED.sub(" ", plain)
+    # (the expressions below are run only on a text that holds what each of their matches
+    # does: every character _STRIPPED removes is outside ASCII, and a mention is quoted)
+    stripped = text if text.isascii() else _STRIPPED.sub("", text)
+    plain = unicodedata.normalize("NFKC", stripped).casefold()
+    if any(quote in plain for quote in _QUOTES):
+        plain = _MENTIONED.sub(" ", plain)
     folded = _undisguise(plain)
     forms = [plain] if folded == plain else [plain, folded]
     if acrostic := _first_words(plain):
@@ -199,7 +204,7 @@ def hidden_texts(text: str) -> list[tuple[str, str]]:
     for run in _HEX.findall(text):
         if decoded := _printable(binascii.unhexlify(run)):
             found.append(("hex", decoded))
-    for run in _PERCENT.findall(text):
+    for run in _PERCENT.findall(text) if "%" in text else ():
         found.append(("percent-encoding", bytes.fromhex(run.replace("%", "")).decode("latin-1")))
     # The words of the text counted once, as English and as English in ROT13: only text
     # that reads as more words in ROT13 is decoded.
