@@ -7,7 +7,9 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -124,7 +126,73 @@ def _niceness(_text: str) -> list[str]:
 
 
 def test_the_workers_give_way_to_the_person():
-    with apart.Reading(_niceness, apart.MANY) as reading:
+    # (while a server runs, this process leaves every part to them)
+    with apart.serving(), apart.Reading(_niceness, apart.MANY) as reading:
         reading.read(["a"] * apart.MANY)
         found = reading.findings()
     assert {int(n) for [n] in found} == {os.nice(0) + 10}
+
+
+class _Waiting:
+    """Workers that have begun the first part only (answered with "worker") and come to the
+    rest only seconds later ("late"), as on a machine busy with other work."""
+
+    def __init__(self, *_args, **_kwargs):
+        self.submitted = 0
+
+    def submit(self, _each, part, _here):
+        future = Future()
+        self.submitted += 1
+        if self.submitted == 1:
+            future.set_running_or_notify_cancel()
+            future.set_result([["worker"]] * len(part))
+        else:
+            late = threading.Timer(5, _answer, (future, part, "late"))
+            late.daemon = True
+            late.start()
+        return future
+
+    def shutdown(self, **_kwargs):
+        pass
+
+
+def _answer(future: Future, part: list[str], said: str) -> None:
+    if future.set_running_or_notify_cancel():
+        future.set_result([[said]] * len(part))
+
+
+def test_parts_no_worker_has_begun_are_read_here(monkeypatch):
+    """A first pull waited for workers that give way to every other process: on a busy
+    machine they had hardly begun. Once every text is handed over, this process reads what
+    they have not begun; what they have, it takes from them."""
+    monkeypatch.setattr(apart, "ProcessPoolExecutor", _Waiting)
+    texts = [f"note {n} about the build" for n in range(2_500)]
+    texts[7] = texts[2_100] = HOSTILE
+    with guard.reading(len(texts)) as reading:
+        reading.read(texts)
+        found = reading.findings()
+    assert found[: apart._CHUNK] == [["worker"]] * apart._CHUNK
+    assert [n for n, reasons in enumerate(found) if reasons and reasons != ["worker"]] == [2_100]
+    assert found[2_100] == guard.scan(HOSTILE)
+
+
+def test_while_serving_the_workers_read_every_part(monkeypatch):
+    """A server's threads keep the interpreter for the person's requests: none of the guard's
+    reading of many texts moves to them, however long the workers take."""
+    begun = []
+
+    class Slow(_Waiting):
+        def submit(self, _each, part, _here):
+            begun.append((future := Future(), part))
+            return future
+
+    def answer():
+        for future, part in begun:
+            _answer(future, part, "worker")
+
+    monkeypatch.setattr(apart, "ProcessPoolExecutor", Slow)
+    monkeypatch.setattr(apart, "_each", lambda *_args: pytest.fail("read in the server"))
+    with apart.serving(), guard.reading(apart.MANY) as reading:
+        reading.read(["a"] * apart.MANY)
+        threading.Timer(0.2, answer).start()
+        assert reading.findings() == [["worker"]] * apart.MANY
