@@ -17,6 +17,7 @@ from memdesk.core.sync.local import LOCAL_RELATIONS
 UNKNOWN_WRITER = "unknown"  # a file written by hand without one
 _PART = 500  # units checked before their texts go to the guard: it reads while we check on
 _RELATIONS = tuple(r for r in rules.RELATIONS if r not in LOCAL_RELATIONS)
+_SYNCED = frozenset(SYNCED_COLUMNS)  # looked up for each field of each file
 
 
 @dataclass
@@ -99,11 +100,9 @@ def _fields_checked(unit: Unit, latest: str) -> Incoming:
                 ),
             },
         )
-    record = {
-        **{k: v for k, v in fields.items() if k in SYNCED_COLUMNS},
-        "created_at": fields.get("created"),
-        "updated_at": fields.get("updated"),
-    }
+    record = {k: v for k, v in fields.items() if k in _SYNCED}
+    record["created_at"] = fields.get("created")
+    record["updated_at"] = fields.get("updated")
     state = checked_state(record)
     state["created_at"] = clock.set_back(state["created_at"], "created", latest)
     state["updated_at"] = clock.set_back(state["updated_at"], "updated", latest)
