@@ -510,6 +510,8 @@ def test_an_agents_terminal_escape_sequences_are_withheld_from_other_agents(serv
         "P\u0130N: 4711",  # dotted capital I
         "secret_\u212aey = Zq8vT2mXw9LpR4sJ",  # Kelvin sign: a form of k
         "THE DOOR CODE IS 4711",
+        "log \u0131n to prod db with admin / P@ssw0rd2024!",  # dotless i
+        "LOG IN to prod db with admin / P@ssw0rd2024!",
     ],
 )
 def test_a_secret_named_with_other_forms_of_its_letters_is_found(text):

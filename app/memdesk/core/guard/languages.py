@@ -53,6 +53,7 @@ _ANY_WORD = tuple(
         word.removesuffix(r"\w*") for _, words in _DROP_WORDS.values() for word in words.split("|")
     )
 )
+_ANY_ASCII_WORD = tuple(word for word in _ANY_WORD if word.isascii())  # all an ASCII text holds
 _ROLE = re.compile(
     r"sans (?:aucune )?restrictions?|à partir de maintenant,? tu es|ohne (?:einschränkungen|"
     r"rückfrage|regeln)|ab (?:jetzt|sofort) (?:bist|führst) du|sin (?:ninguna )?restricciones|"
@@ -73,7 +74,8 @@ _HIDE = re.compile(
 def find(plain: str) -> list[str]:
     """Why `plain` (casefolded NFKC text) steers its reader in another language."""
     found = []
-    if any(word in plain for word in _ANY_WORD) and any(p.search(plain) for p in _DROP):
+    words = _ANY_ASCII_WORD if plain.isascii() else _ANY_WORD
+    if any(word in plain for word in words) and any(p.search(plain) for p in _DROP):
         found.append(DROP)
     if _ROLE.search(plain):
         found.append(ROLE)

@@ -209,7 +209,7 @@ def hidden_texts(text: str) -> list[tuple[str, str]]:
     # The words of the text counted once, as English and as English in ROT13: only text
     # that reads as more words in ROT13 is decoded.
     words = _ASCII_WORD.findall(text.lower())
-    if sum(word in _COMMON_ROT13 for word in words) > sum(word in _COMMON for word in words):
+    if sum(map(_COMMON_ROT13.__contains__, words)) > sum(map(_COMMON.__contains__, words)):
         found.append(("ROT13", codecs.encode(text, "rot13")))
     return found
 
