@@ -141,7 +141,9 @@ def _undisguise(plain: str) -> str:
     if _LEET_SIGN.search(text):
         text = _LEET_WORD.sub(_leet, text)
     text = _SPACED.sub(lambda m: _SEPARATOR.sub("", m.group()), text)
-    return _SPACES.sub(" ", _CONCAT.sub("", text))
+    if "+" in text:  # what a split string is joined with
+        text = _CONCAT.sub("", text)
+    return _SPACES.sub(" ", text) if "  " in text else text
 
 
 def _leet(match: re.Match[str]) -> str:
