@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from memdesk.core.sessions import (
+    apostrophes,
     accepted,
     asked_now,
     clauses,
@@ -81,7 +82,7 @@ def find(
             each()
         message = {"role": "user", "content": item} if isinstance(item, str) else item
         if message.get("role") == "user":
-            text = message.get("content", "")
+            text = apostrophes.straight(message.get("content", ""))
             if previous is not None and previous.get("role") == "assistant":
                 found.extend(accepted.decisions(previous.get("content", ""), text))
             in_message = _with_clauses(_in_message(sentences(text)), text)
