@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from memdesk.core.sessions import markers, pasted
 
 _I = re.IGNORECASE
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MONTH = r"january|february|march|april|may|june|july|august|september|october|november|december"
 # "the user" stands for "I" in a finding's words (third_person.person)
 _PAST = (
@@ -39,6 +40,11 @@ _PAST = (
 _NOW = (
     r"right now|at the moment|currently|this (?:week|morning|afternoon|evening|sprint)|"
     r"after lunch|tonight|so far|(?<!just for )today|still|"
+    # an occasion on a day ("the board demo is thursday"), not a window kept each week
+    # ("… is tuesday 22:00–02:00", "sessions are Tuesday and Thursday evenings")
+    rf"(?:is|'s|are) (?:on )?(?:this |next )?{_DAY}\b"
+    rf"(?!\s*(?:\d|(?:and|or|to|through|[-–])\s*{_DAY}|(?:morning|afternoon|evening|night)s\b))"
+    r"(?!.*\b(?:every|each|always|never)\b)|"
     # how far a change has come ("half migrated to v3"): so today, not next week
     r"(?:half(?:way)?|partly|partially|mostly)[- ](?:migrated|done|finished|converted|ported|"
     r"moved|through|written|implemented|updated|upgraded|wired|merged|deployed|rolled out)"
