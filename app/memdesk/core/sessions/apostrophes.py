@@ -30,8 +30,9 @@ _MISSING = {f"{head}nt": f"{head}n't" for head in _NOT} | {
 }
 # A word standing alone in prose: not part of a path, an identifier or a flag ("im.show",
 # "--dont-ask", "thats_it").
+_WORDS = "|".join(sorted(_MISSING, key=len, reverse=True))
 _TYPED = re.compile(
-    rf"(?<![\w.'’/\\@#$-])(?:{'|'.join(sorted(_MISSING, key=len, reverse=True))})(?![\w'’/@-]|\.\w)",
+    rf"(?<![\w.'’/\\@#$-])(?:{_WORDS})(?![\w'’/@-]|\.\w)",
     re.IGNORECASE,
 )
 _CURLY = re.compile(r"(?<=[A-Za-z])’(?=(?:t|m|s|re|ve|ll|d)\b)")

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from memdesk.core.sessions import (
-    apostrophes,
     accepted,
+    apostrophes,
     asked_now,
     clauses,
     doubts,
