@@ -132,7 +132,10 @@ TRANSIENT = re.compile(
     r"(?:to you |over )?(?:after|later|once|when|tomorrow|next)\b|"
     # an answer to the agent's question: "yeah go with option 2", "take the second one"
     r"^(?:(?:yeah|yes|yep|ok(?:ay)?|sure),?\s+)?(?:let's\s+)?(?:go with|take|pick|do) (?:option "
-    r"|approach |variant )?(?:#?\d|[abc]\b|one\b|two\b|the (?:first|second|third|last|latter|"
+    r"|approach |variant )?(?:"
+    # a lone digit or letter, not a value: "go with 30d retention", "go with a dedicated queue"
+    r"#?\d(?=[,.;:!)—–-]*(?:$|\s+(?:then|and|pls|please)\b)|[,;:!)—–-]\s)|"
+    r"[abc](?=\s*(?:$|[,.;:!)—–-]))|one\b|two\b|the (?:first|second|third|last|latter|"
     r"former|other)\b)|"
     r"\bplease (?:fix|repair|update|change|correct|adjust|patch) (?:it|this|that|them)\b|"
     # "X should be Hann, not rectangular — switch it and rerun": the rule applied here, now
