@@ -34,6 +34,14 @@ _LETS_GO = re.compile(
 )
 # "we're staying on zephyr v3.5.0, settings storage regressed for us in 3.6", "the reporting
 # queries stay on Dapper, EF just generates garbage SQL …": a named tool or version kept
+# "let's do soft delete with a deleted_at timestamp, no hard deletes": a way of doing it (not
+# "let's do it", "let's do the tests next")
+_LETS_DO = re.compile(
+    _LEAD + r"let'?s\s+(?:just\s+)?do\s+(?!(?:it|that|this|them|so|some|more|both|all|"
+    r"everything|something|anything|one|the same|a (?:quick|final|last|first))\b)"
+    r"(?P<x>[^,;—–()]+?)" + _REST,
+    _I,
+)
 _STAYS = re.compile(
     _LEAD + r"(?P<who>we|we're|we are|we'll|(?!(?:it|this|that|he|she|you|they|i)\b)"
     r"(?:(?:the|our)\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:stays?|staying|remains?|sticks?|"
@@ -59,6 +67,7 @@ _OFFERED = re.compile(
 # Said for now or for what is in front of us, or tried to see.
 _ONLY_NOW = re.compile(
     r"\b(?:for now|for the moment|for today|today|tonight|this time|here|to start(?: with)?|"
+    r"(?<!from )now|next(?![.\w-])|later|tomorrow|afterwards|"
     r"as a start|first|temporar\w*|we'll see|see how|for a bit|in (?:this|that) (?:file|"
     r"function|method|test|pr|branch|one|case|component|query|script)|on (?:this|that) "
     r"(?:route|one|page|file|endpoint|screen)|for (?:this|that) (?:one|pr|test|task|ticket|run|"
@@ -75,7 +84,7 @@ _WHY = re.compile(
     r"from now on|going forward|from here on|always|every\w*|standard|default|the rule)\b",
     _I,
 )
-_PICKS = (_GO_WITH, _LETS_GO, _IT_IS, _STAYS)
+_PICKS = (_GO_WITH, _LETS_GO, _LETS_DO, _IT_IS, _STAYS)
 _THEN = re.compile(r"\s+then$", _I)
 # the start of the next clause, cut off by the sentence split ("…, oh")
 _TRAILING = re.compile(r"[\s,]*\b(?:oh|ah|and|btw|so|also|but)$", _I)
@@ -93,8 +102,10 @@ def decided(sentence: str) -> tuple[str, str] | None:
     rest = _TRAILING.sub("", match["rest"]).strip(" ,;—–-")
     if _ASIDE.search(rest) or _OFFERED.search(what) or _ONLY_NOW.search(body):
         return None
-    if not rest and match.re is _IT_IS:
-        return None  # ("store it is." answers the agent's question as often as it decides)
+    if not rest and match.re in (_IT_IS, _LETS_DO):
+        # ("store it is." answers the agent's question as often as it decides; "let's do the
+        # mqtt part" names the next piece of work)
+        return None
     picked = body[match.start("who") : match.end("x")] if match.re is _STAYS else f"go with {what}"
     doubt = heard.not_a_statement(picked)
     if doubt not in (None, "an answer to the agent"):
