@@ -14,7 +14,7 @@ from memdesk.api import remote as api_remote
 from memdesk.core import MemoryService, display
 from memdesk.core.files.backups import KINDS as BACKUP_KINDS
 from memdesk.core.rules import KINDS
-from memdesk.core.sync.report import WOULD
+from memdesk.core.sync.report import WOULD, count, would_count
 from memdesk.core.sync.writers import trust_command
 
 
@@ -276,7 +276,7 @@ def _sync(result: dict[str, Any]) -> str:
             continue
         if r.get("dry_run"):
             lines.append(f"{r['remote']}: {_preview(r)}")
-            lines.extend(_would(r.get("would", {})))
+            lines.extend(_would(r))
         else:
             lines.append(f"{r['remote']}: {_sync_counts(r)}")
         # one line each: a remote's file name with a line break printed lines of its own
@@ -296,12 +296,12 @@ def _one_line(text: str) -> str:
 WOULD_SHOWN = 20  # each; --json names up to a thousand
 
 
-def _would(would: dict[str, list[str]]) -> Iterator[str]:
+def _would(r: dict[str, Any]) -> Iterator[str]:
     for key, verb in WOULD.items():
-        named = would.get(key, [])
+        named = r.get("would", {}).get(key, [])
         yield from (f"  would {verb} {_one_line(line)}" for line in named[:WOULD_SHOWN])
-        if len(named) > WOULD_SHOWN:
-            yield f"  … and {len(named) - WOULD_SHOWN:,} more to {verb} (--json names them)"
+        if (total := would_count(r, key)) > WOULD_SHOWN:
+            yield f"  … and {total - WOULD_SHOWN:,} more to {verb} (--json names the first 1,000)"
 
 
 def _preview(r: dict[str, Any]) -> str:
@@ -320,14 +320,14 @@ def _sync_counts(r: dict[str, Any]) -> str:
     if r["conflicts"]:
         text += f", {r['conflicts']} conflict(s) in the inbox"
     if r["refused"]:
-        text += f", refused {len(r['refused'])} file(s)"
+        text += f", refused {count(r, 'refused'):,} file(s)"
     return text + _kept_here(r)
 
 
 def _kept_here(r: dict[str, Any]) -> str:
     """Changes the person chose not to take (private here, `sync local`, a team's project):
     counted, never listed at each sync, nor told as refused with forged and broken files."""
-    kept = len(r.get("kept_here", []))  # (a result saved before these were told apart)
+    kept = count(r, "kept_here")
     return f", kept here {kept} (not shared from this machine)" if kept else ""
 
 

@@ -529,6 +529,33 @@ def test_a_sync_names_a_thousand_refusals_and_counts_the_rest():
     assert len(report.reported(dict(list(many.items())[:10]))) == 10
 
 
+def test_a_sync_counts_every_refusal_past_those_it_names(machines, monkeypatch):
+    """A crafted remote's 6,972 refusals were told as "refused 1001 file(s)": the count of
+    the lines naming the first thousand and the one that counts the rest."""
+    from memdesk.cli_output import human
+
+    _first_push(machines)
+    monkeypatch.setattr(report, "REPORTED", 2)
+    broken = [str(uuid.uuid4()) for _ in range(5)]
+    machines.push_files({memory_path(i): _file(i, "Bad layer.", layer='"L9"') for i in broken})
+    result = machines.sync("b")[0]
+    assert result["refused"][2:] == ["… and 3 more (5 refused in all)"]
+    assert "refused 5 file(s)" in human("sync", {"remotes": [result]})
+
+
+def test_a_dry_run_counts_all_it_would_take_past_those_it_names(machines, monkeypatch):
+    from memdesk.cli_output import WOULD_SHOWN, human
+
+    _first_push(machines)
+    monkeypatch.setattr(report, "REPORTED", WOULD_SHOWN + 1)
+    new = [str(uuid.uuid4()) for _ in range(WOULD_SHOWN + 5)]
+    machines.push_files({memory_path(i): _file(i, f"Note {n}.") for n, i in enumerate(new)})
+    preview = machines.run("b", lambda s: s.sync(dry_run=True)["remotes"][0])
+    assert len(preview["would"]["take"]) == WOULD_SHOWN + 1
+    more = preview["taken"] - WOULD_SHOWN  # (the first push's memory as well)
+    assert f"… and {more} more to take" in human("sync", {"remotes": [preview]})
+
+
 def test_large_files_beside_the_memories_are_fetched_whole_never_unpacked(machines):
     """Red team 34: thirty 200 MB files of zeros, deltas of one another, in a 395 KB push:
     unpacked into loose objects, each found as a delta of the next, the fetch ran 85 s at

@@ -321,8 +321,11 @@ def _result(
         "refused": report.reported(
             refused, [f"{k}: {why}" for k, why in sorted(ins.arrived.older.items())]
         ),
+        # how many in all: the list names the first report.REPORTED
+        "refused_count": len(refused) + len(ins.arrived.older),
         # the person's choice, not a failed check: told apart, and only counted in text
         "kept_here": report.reported(kept, word="kept here"),
+        "kept_here_count": len(kept),
         "held": sorted(held_now),
         # held while this machine kept them to itself: compared afresh once shared again
         "unshared": sorted(held_here(held_now - ins.local.keys())),

@@ -23,7 +23,9 @@ def preview(
         "to_trash": sum(u.deleted for u in takes),
         "conflicts": len(outcome.conflicts),
         "refused": reported(refused),
+        "refused_count": len(refused),
         "kept_here": reported(kept, word="kept here"),
+        "kept_here_count": len(kept),
         # which ones, not only how many: a project kept local under a misspelt name showed
         # as "would send 1", and its secret went out at the next sync
         "would": {
@@ -31,6 +33,13 @@ def preview(
             "take": _named(u for u in takes if not u.deleted),
             "trash": _named(u for u in takes if u.deleted),
             "ask": _named(c.theirs for c in outcome.conflicts),
+        },
+        # how many in all: the lists above name the first REPORTED
+        "would_count": {
+            "send": len(outcome.tree),
+            "take": len(takes) - sum(u.deleted for u in takes),
+            "trash": sum(u.deleted for u in takes),
+            "ask": len(outcome.conflicts),
         },
     }
 
@@ -60,3 +69,14 @@ def reported(refused: dict[str, str], more: Sequence[str] = (), word: str = "ref
     if total <= REPORTED:
         return lines
     return [*lines[:REPORTED], f"… and {total - REPORTED:,} more ({total:,} {word} in all)"]
+
+
+def count(result: dict, key: str) -> int:
+    """How many `key` ("refused", "kept_here") a sync's result holds in all: its list names
+    the first REPORTED (a result saved before the counts were kept holds only the list)."""
+    return result.get(f"{key}_count", len(result.get(key, [])))
+
+
+def would_count(result: dict, key: str) -> int:
+    """How many a dry run would `key` ("send", "take", "trash", "ask") in all."""
+    return result.get("would_count", {}).get(key, len(result.get("would", {}).get(key, [])))

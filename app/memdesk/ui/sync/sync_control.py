@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from memdesk.core import MemoryService, Step
 from memdesk.core.sync import config as sync_config
+from memdesk.core.sync.report import count
 from memdesk.core.sync.schedule import SyncSchedule
 from memdesk.ui.undo_commands import push
 
@@ -98,5 +99,5 @@ def _line(result: dict[str, Any]) -> str:
     if result["conflicts"]:
         text += f", {result['conflicts']} conflict(s) in the Inbox"
     if result["refused"]:
-        text += f", refused {len(result['refused'])}: " + "; ".join(result["refused"][:3])
+        text += f", refused {count(result, 'refused'):,}: " + "; ".join(result["refused"][:3])
     return text

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import MemdeskError, MemoryService
+from memdesk.core.sync.report import count
 from memdesk.ui.sync.sync_control import SyncControl
 from memdesk.ui.sync.sync_preview import SyncPreview, described
 
@@ -226,7 +227,7 @@ def _remote_html(remote: dict[str, Any]) -> str:
     if last is None:
         when = "never synced"
     elif last["ok"]:
-        refused = f", refused {len(last['refused'])}" if last["refused"] else ""
+        refused = f", refused {count(last, 'refused'):,}" if last["refused"] else ""
         when = f"last synced {last['at'][:16].replace('T', ' ')} UTC: sent {last['sent']}, took "
         when += f"{last['taken']}{refused}"
     else:

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from memdesk.core import MemdeskError, MemoryService
-from memdesk.core.sync.report import WOULD
+from memdesk.core.sync.report import WOULD, count, would_count
 
 
 class _Job(QRunnable):
@@ -64,10 +64,10 @@ def described(result: dict[str, Any]) -> str:
         for key, verb in WOULD.items():
             named = remote.get("would", {}).get(key, [])
             lines += [f"  would {verb} {line}" for line in named[:SHOWN]]
-            if len(named) > SHOWN:
-                lines.append(f"  … and {len(named) - SHOWN:,} more to {verb}")
+            if (total := would_count(remote, key)) > SHOWN:
+                lines.append(f"  … and {total - SHOWN:,} more to {verb}")
         lines += [f"  would refuse {why}" for why in remote["refused"][:5]]
-        if len(remote["refused"]) > 5:
-            lines.append(f"  … and {len(remote['refused']) - 5} more refused")
+        if (refused := count(remote, "refused")) > 5:
+            lines.append(f"  … and {refused - 5:,} more refused")
         lines += [f"  note: {said}" for said in remote.get("notices", [])]
     return "\n".join(lines) + "\nNothing has changed yet: Sync Now does it."
