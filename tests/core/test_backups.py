@@ -311,8 +311,11 @@ def test_a_backup_whose_search_index_is_poisoned_is_refused(service, dump, tmp_p
         service.add(f"memory {n} about deploys and release trains")
     crafted = _crafted(service, tmp_path, poison)
     before = dump()
-    with pytest.raises(ValidationError, match="search index"):
+    with pytest.raises(ValidationError, match="search index") as refused:
         service.restore_backup(crafted)
+    # (`check --rebuild` mends the live database, which is healthy, not the backup)
+    assert "check --rebuild" not in str(refused.value)
+    assert "choose another backup" in str(refused.value)
     assert dump() == before
     service.add("an agent writes next")
     assert service.search("release trains")["hits"]

@@ -246,7 +246,12 @@ def _check_search_index(path: Path) -> None:
         except sqlite3.DatabaseError as exc:
             problems = [str(exc)]
     if problems:
-        raise BackupError(f"{path} has a broken search index: {problems[0]}")
+        # (`memdesk check --rebuild` mends the live database's index, not this file's)
+        broken = problems[0].removesuffix(fts.REBUILD).removesuffix(fts.REPLACE)
+        raise BackupError(
+            f"{path} has a broken search index: {broken}; it cannot be restored as it is: "
+            "choose another backup (`memdesk backup --list`)"
+        )
 
 
 _Schema = dict[str, tuple[str, str, str]]

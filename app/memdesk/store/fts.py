@@ -54,6 +54,11 @@ CREATE_TRIGGERS = (
 )
 
 
+# How the live database is mended; a backup is not (store/backup.py says so).
+REBUILD = "; rebuild it with `memdesk check --rebuild`"
+REPLACE = "; `memdesk restore-backup` replaces it with a backup"
+
+
 def check(database: peewee.SqliteDatabase) -> list[str]:
     """Return the problems found (empty when healthy)."""
     return check_connection(database.connection())
@@ -75,10 +80,7 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
         if interrupted(exc):
             raise
         # so damaged SQLite cannot even list what is wrong: nothing further can be read
-        return [
-            f"the database file is damaged ({exc}); `memdesk restore-backup` replaces it with "
-            "a backup"
-        ]
+        return [f"the database file is damaged ({exc}){REPLACE}"]
     problems += [
         f"row {rowid} of {table} points at a {parent} row that does not exist"
         for table, rowid, parent, _ in connection.execute("PRAGMA foreign_key_check").fetchall()
@@ -89,8 +91,7 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
     if foreign:
         problems.append(
             "search index has settings memdesk never writes "
-            f"({', '.join(f'{k}={v}' for k, v in foreign)}); rebuild it with "
-            "`memdesk check --rebuild`"
+            f"({', '.join(f'{k}={v}' for k, v in foreign)}){REBUILD}"
         )
     try:
         connection.execute("INSERT INTO memory_fts(memory_fts, rank) VALUES ('integrity-check', 1)")
@@ -101,10 +102,7 @@ def check_connection(connection: sqlite3.Connection) -> list[str]:
         # out of time, or another writer holding the lock FTS5's check needs: no damage
         if interrupted(exc) or "locked" in str(exc) or "busy" in str(exc):
             raise
-        problems.append(
-            f"search index out of sync with memories ({exc}); rebuild it with "
-            "`memdesk check --rebuild`"
-        )
+        problems.append(f"search index out of sync with memories ({exc}){REBUILD}")
     return problems
 
 
