@@ -120,7 +120,7 @@ MISBEHAVES = re.compile(
 _FAULT_WORDS = (
     # (not a kind of test: "always write a failing test first")
     r"fail|fails|failed|(?<!\ba )failing|break|breaks|broke|broken|crash|crashes|crashed|hang|"
-    r"hangs|"
+    r"hangs(?! off\b)|"
     # (not a pin: "a Raspberry Pi 4 stuck on python 3.11")
     r"freezes|stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|flaps?|flapping|flickers?|"
     r"stutters?|lags?|janky|glitch\w*|"

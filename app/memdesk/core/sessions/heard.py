@@ -63,10 +63,11 @@ WHENEVER_YOU = re.compile(
     r"(?:write|give|show|send|make|add|create|generate|suggest|review|explain|answer|reply|"
     r"name|commit|touch|edit|change|open|draft|refactor|test|document|log|format|paste|post|"
     r"propose|summari[sz]e|quote|cite|build|deploy|release|migrate|scaffold|set up|install|"
-    r"update|bump|rename|plot|chart|print|return|use|fix|patch|debug|implement|port)\b"
+    r"update|bump|rename|plot|chart|print|return|use|fix|patch|debug|implement|port|run)\b"
     r"(?!\s+(?:\w+\s+){0,2}?(?:this|that|it|these|those|them)\b)[^,?]{0,80}?"
     # then what to do, after a comma or straight on ("when you draft replies keep them short")
-    r"(?:,\s+(?=\w)|\s+(?=(?:keep|use|give|put|add|make|include|avoid|never|always|don'?t|"
+    r"(?:,\s+(?=\w)|\s+(?=(?:(?:just|only) )?(?:keep|use|give|put|add|make|include|avoid|never|"
+    r"always|don'?t|"
     r"do not|please|write|show|mark|prefix|start|end|name|ask|check|sign)\b))(?!.*\?\s*$)",
     _I,
 )
@@ -76,8 +77,10 @@ QUESTION = re.compile(
     r"^(?:(?:or|and|but|so|seriously|honestly|like|also|wait|hmm+),?\s+)?"
     # ("do the feature flag", "ok do both": what to do, asked of the agent)
     r"(?:do(?!\s+(?:not|the|a|an|both|all|this|that|these|those|it|them|either|each|one|what|"
-    r"whatever)\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
-    r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b)|where|which|"
+    r"whatever|everything|nothing|something)\b)|does|did|can|could|would|will|should|shall|is|are|was|were|have|has|"
+    r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b|"
+    # (a case, not a question: "when you run tests just give me the failing ones")
+    r" (?:you|u) (?!(?:do|did|are|were|will|can|could|should|have|had)\b)[^?]*$)|where|which|"
     # ("Anyone who turns down a plot twice goes to the bottom": who, not a question)
     r"who|whose|whats|any idea|anyone(?! who\b| that\b))\b|"
     r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
@@ -137,7 +140,9 @@ APOLOGY = re.compile(
 CANCEL = re.compile(
     r"^(?:never ?mind|scratch that|forget (?:it|that|what i said)|ignore (?:that|what i said)|"
     # ("whatever the figure, I stick to …" is no dismissal)
-    r"whatever(?!\s+(?:the|a|an|your|my|our|its|their|kind|type|language|tool|project)\b)|"
+    r"whatever(?!\s+(?:the|a|an|your|my|our|its|their|kind|type|language|tool|project)\b)"
+    # (what it names does something: "whatever comes back from the go service gets parsed …")
+    r"(?!\s+(?!works\b)[a-z]+s\b)|"
     r"not important|no worries|doesn't matter)\b|\bnever ?mind\b|"
     # taken back where it ends: "it's yarn, not npm, in this repo — wait no. It's pnpm."
     r"\b(?:wait,? no|no,? wait|scratch that)\W*$",
