@@ -36,6 +36,7 @@ from memdesk.core.sessions import (
     reasons,
     replies,
     stories,
+    style_specs,
     task_then_fact,
     to_build,
     tone,
@@ -301,7 +302,7 @@ def _in_message(parts: list[str]) -> list[Finding]:
         if skip:
             skip = False
             continue
-        finding = _match(sentence) or _picked(sentence)
+        finding = _match(sentence) or _picked(sentence) or style_specs.read(sentence)
         if finding is None:
             continue
         if n and asked_now.SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):

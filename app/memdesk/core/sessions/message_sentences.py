@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memdesk.core.sessions import dropped, heard, lead_ins, pasted
+from memdesk.core.sessions import dropped, heard, lead_ins, pasted, style_specs
 
 # Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
 _SPLIT = re.compile(
@@ -35,8 +35,10 @@ _OPENER = re.compile(
     # "please no emojis in commit messages" is "no emojis in commit messages please"
     r"|(?:please|pls|plz),?\s+(?=no\s)"
     # A short lead-in ending in a colon ("Before we start:", "For the record:"), but not a
-    # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own.
-    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{lead_ins.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
+    # to-do's ("TODO: always …" is a task, not a rule) nor "Remember:", a signal of its own,
+    # nor what a spec is for ("commit messages: lowercase, …", style_specs.py).
+    rf"|(?!(?:[a-z']+\s){{0,3}}?(?:{lead_ins.NOT_A_LEAD_IN}|remember)\b[^:]{{0,30}}:)"
+    rf"(?!{style_specs.TOPIC}\s*:)(?:[a-z']+\s){{0,3}}[a-z']+:\s+"
     rf"|{lead_ins.FRAMING})+",
     re.IGNORECASE,
 )
