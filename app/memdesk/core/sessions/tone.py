@@ -46,7 +46,16 @@ _MARKED_LASTING = re.compile(
     rf"{around.STANDING.pattern}|"
     r"\b(?:that's|thats|it's|its|this is) (?:just )?how (?:i|we) (?:work|do (?:it|things)|"
     r"write|like)\b|\b(?:in|for|across) (?:every|all (?:my|our)) (?:repos?|repositories|"
-    r"projects?|codebases?)\b|\bwhatever the (?:repo|project|codebase)\b",
+    r"projects?|codebases?)\b|\bwhatever the (?:repo|project|codebase)\b|"
+    # how long or how far a rule reaches: "…in logs, ever - mask them", "don't ever …",
+    # "out for good", "in general", "on any project", "we don't use Control Tower at all"
+    r"(?:,\s*|\s)ever(?=\s*(?:$|[,.;:!—–-]))|\bdon'?t ever\b|\bfor good\b|\bin general\b|"
+    r"\b(?:on|in|for) any (?:project|repo|codebase|language)\b|"
+    r"\b(?:don'?t|do not|doesn'?t|does not|never) (?:use|touch|need|want)\b[^.;]{0,40}\bat all\b|"
+    # who decides what, and what anything of a kind must go through: "anything that touches
+    # revenue recognition needs a sign-off from Marcus", "Priya owns the forecast model"
+    r"(?:^|[,;:—–]\s*|\band\s+)(?:anything|everything|anyone)\b[^.;]{0,60}?\b(?:needs?|has to|"
+    r"have to|must|goes|go)\b|\bowns\b",
     _I,
 )
 
