@@ -7,7 +7,9 @@ from a second thread, it slows every query running beside it (SQLite work on two
 one process contends) and empties the server connection's page cache. So the records are
 written on the server's own thread once a tick passes with no new search or change; besides,
 the service writes them before anything reads recall counts, before every write, and at the
-latest every RECALL_BATCH searches.
+latest every RECALL_BATCH searches. Agents' searches are written on the agents' own thread every
+lanes.AGENTS_BOOKKEEPING_ROWS rows: the person's next write never has a flood of them to write
+first.
 
 Writes leave the FTS5 index as many b-trees; merged into one, a search on 100k memories takes
 ~20% less. Once after start and after every TIDY_AFTER_CHANGES changes, idle time merges it in

@@ -5,11 +5,18 @@ on at that moment."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from memdesk.core import MemoryService, give_way
+from memdesk.core import MemdeskError, MemoryService, give_way
+
+# Rows of search bookkeeping the agents' thread writes at once (16 searches of k=100, ~150 of
+# k=10), and so about the most a write of the person's writes first. One search at a time
+# cost 20 agents searching k=100 40% of their searches a second (66 against 105); 16 searches
+# at a time cost 40 agents searching k=10 2-16% (a batch of few rows writes a page a row).
+AGENTS_BOOKKEEPING_ROWS = 1600
 
 
 class NotRun(Exception):
@@ -62,10 +69,24 @@ class Lanes:
         def run() -> Any:
             if self._closing:
                 raise NotRun  # never started: the client sends it to the next owner
-            value = work()
-            return value.result() if isinstance(value, Future) else value
+            try:
+                value = work()
+                return value.result() if isinstance(value, Future) else value
+            finally:
+                self._write_bookkeeping()
 
         return self._agents.submit(run)
+
+    def _write_bookkeeping(self) -> None:
+        """Write the searches' queued recall counts and log rows on this thread once
+        AGENTS_BOOKKEEPING_ROWS wait. Left to grow, the queue was written by the next
+        write to come, the person's among them: under 20 agents searching nonstop the person's
+        `memory.add` wrote their searches first and took p95 120 ms (7 ms alone)."""
+        if self._service.queued_rows() < AGENTS_BOOKKEEPING_ROWS:
+            return
+        # Never waits: a write of the person's holding the lock has taken the queue with it.
+        with contextlib.suppress(MemdeskError), self._service.not_waiting():
+            self._service.flush_recalls()
 
     @property
     def closing(self) -> bool:

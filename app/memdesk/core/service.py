@@ -162,7 +162,7 @@ class Rooms:
 # The methods api/ and ui/ call, by the room that answers them.
 ANSWERED_BY: dict[str, tuple[str, ...]] = {
     "desk": ("database", "changes", "path", "not_waiting", "time_limit"),
-    "recall": ("search", "queued_recalls", "flush_recalls", "retrieval_log"),
+    "recall": ("search", "queued_recalls", "queued_rows", "flush_recalls", "retrieval_log"),
     "reads": (
         "get",
         "stale",

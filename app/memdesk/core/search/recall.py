@@ -117,6 +117,12 @@ class Recall:
         with self._recalls_lock:
             return len(self._recalls)
 
+    def queued_rows(self) -> int:
+        """Rows writing the queue takes: a log row per search and a recall count per hit.
+        What a flush costs, and so how long it holds the write lock, grows with them."""
+        with self._recalls_lock:
+            return sum(1 + len(entry["results"]) for entry in self._recalls)
+
     def flush_recalls(self) -> None:
         """Write the queued searches: recall counters and retrieval-log rows, one transaction."""
         with self._recalls_lock:
