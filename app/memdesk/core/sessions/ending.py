@@ -89,7 +89,14 @@ class Endings:
                     }
                 )
                 break
-            outcome = self._file_finding(row, finding, agent=agent)
+            try:
+                outcome = self._file_finding(row, finding, agent=agent)
+            except ValidationError as exc:
+                # what memdesk's own reading got wrong is left out with why: the rest of the
+                # session is still filed (a finding of a kind no memory has failed the whole
+                # hook, and every statement of that session was lost)
+                said = {"content": finding.content, "sentence": finding.sentence}
+                outcome = "skipped", {**said, "why": f"not filed: {exc}"}
             {"stored": stored, "proposed": proposed, "skipped": skipped}[outcome[0]].append(
                 outcome[1]
             )

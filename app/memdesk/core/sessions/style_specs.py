@@ -71,7 +71,7 @@ def read(sentence: str) -> Finding | None:
     return Finding(
         "style_spec",
         HIGH if sure else MEDIUM,
-        "convention",
+        "preference",
         told[:1].upper() + told[1:],
         sentence,
         GLOBAL if match.re is _I_DO and body[:1] in "iI" else PROJECT,
