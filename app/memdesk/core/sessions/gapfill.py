@@ -302,7 +302,7 @@ def _in_message(parts: list[str]) -> list[Finding]:
         if skip:
             skip = False
             continue
-        finding = _match(sentence) or _picked(sentence) or style_specs.read(sentence)
+        finding = _match(sentence) or _picked(sentence) or _spec(sentence)
         if finding is None:
             continue
         if n and asked_now.SAME_CHANGE.match(parts[n - 1]) and not STANDING.search(finding.content):
@@ -344,6 +344,15 @@ def _read_alone(sentence: str) -> Finding | None:
         return finding
     heard_here = next((h for h in clauses.read(sentence)[0] if h.confidence == HIGH), None)
     return heard_here and _from_clause(heard_here)
+
+
+def _spec(sentence: str) -> Finding | None:
+    """A spec for what the agent writes, where the clause reader does not hear the sentence
+    (it keeps the examples quoted in "i write commit messages in the imperative — 'add
+    parser', never 'added parser'")."""
+    if (spec := style_specs.read(sentence)) is None:
+        return None
+    return None if any(h.confidence == HIGH for h in clauses.read(sentence)[0]) else spec
 
 
 def _picked(sentence: str) -> Finding | None:
