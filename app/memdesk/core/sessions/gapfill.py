@@ -350,7 +350,7 @@ def _spec(sentence: str) -> Finding | None:
     """A spec for what the agent writes, where the clause reader does not hear the sentence
     (it keeps the examples quoted in "i write commit messages in the imperative — 'add
     parser', never 'added parser'")."""
-    if (spec := style_specs.read(sentence)) is None:
+    if len(sentence) > MAX_SENTENCE or (spec := style_specs.read(sentence)) is None:
         return None
     return None if any(h.confidence == HIGH for h in clauses.read(sentence)[0]) else spec
 
