@@ -100,9 +100,9 @@ class Dispatcher:
             ),
             "memory.purge": lambda p, s: _purged(svc.purge(p["id"], actor=s.actor)),
             "memory.empty_trash": lambda p, s: {"purged": svc.empty_trash(actor=s.actor)},
-            "memory.get": lambda p, s: svc.get(p["id"], actor=s.actor),
+            "memory.get": lambda p, s: svc.as_told([svc.get(p["id"], actor=s.actor)])[0],
             "memory.history": lambda p, s: svc.history(p["id"], actor=s.actor),
-            "memory.list": lambda p, s: svc.list_memories(**_lists(p, s)),
+            "memory.list": lambda p, s: svc.as_told(svc.list_memories(**_lists(p, s))),
             "memory.count": lambda p, s: svc.count(**_lists(p, s)),
             "memory.search": self._search,
             "memory.link": lambda p, s: svc.link(p.pop("from"), p.pop("to"), actor=s.actor, **p),
@@ -294,7 +294,8 @@ class Dispatcher:
     def _search(self, params: Params, session: Session) -> dict[str, Any]:
         include = _flag(params, "include_inactive") | _flag(params, "with_global")
         query = _query(params)
-        return self.service.search(query, actor=session.actor, **include, **_lists(params))
+        found = self.service.search(query, actor=session.actor, **include, **_lists(params))
+        return {**found, "hits": self.service.as_told(found["hits"])}
 
     def _import(self, params: Params, session: Session) -> dict[str, Any]:
         # A plan too: it is made against the whole store, so an agent's dry run told "changed"

@@ -84,3 +84,17 @@ class Authorship:
 
 
 EVERYONE_ELSE = Authorship()  # nothing synced is known as the person's: every writer is named
+
+# What a memory in someone else's name reads as to whoever lists or searches it: an agent
+# reading only `source` took a teammate's rule, synced as "user", for the person's own.
+SYNCED = "synced"
+_PERSONS = ("user", "system")
+
+
+def as_told(memory: dict[str, Any], own: Authorship) -> dict[str, Any]:
+    """`memory` (as `get`, `list` or `search` give it), its `source` "synced" and its writer
+    in `synced_from` when it is in the person's name but not their words."""
+    if memory.get("writer") is None or memory["source"] not in _PERSONS:
+        return memory
+    name = own.someone_else(memory["writer"], memory["id"], memory["project"], memory["content"])
+    return memory if name is None else {**memory, "source": SYNCED, "synced_from": name}

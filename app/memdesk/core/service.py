@@ -197,6 +197,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "sync_trust",
         "sync_status",
         "authorship",
+        "as_told",
         "machine_names",
     ),
     "inbox": (

@@ -281,6 +281,38 @@ def test_an_announced_team_address_carries_no_password():
     assert b"tok3n" not in moved.text(announced)
 
 
+def test_an_agent_listing_or_searching_reads_a_teammates_memory_as_synced_not_the_users(
+    machines, tmp_path
+):
+    """#34 item 3, re-probed at stop 93: memory.search, get and list gave a teammate's memory
+    `"source": "user"`; an agent reading only `source` took it for the person's rule."""
+    from memdesk.api.dispatch import Dispatcher, Session
+    from memdesk.core import agent
+
+    team = tmp_path / "team.git"
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run(
+        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
+    )
+    theirs = machines.run("bo", lambda s: s.add("acme deploys with Flux.", project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    mine = machines.run("ana", lambda s: s.add("acme deploys only on Fridays.", project="acme"))
+    claude = Session(agent="claude-code", role="agent", actor=agent("claude-code"))
+
+    def asked(method, params):
+        return machines.run("ana", lambda s: Dispatcher(s).call(method, params, claude))
+
+    hits = asked("memory.search", {"query": "acme deploys", "project": "acme"})["hits"]
+    listed = asked("memory.list", {"project": "acme"})
+    for found in (hits, listed, [asked("memory.get", {"id": theirs["id"]})]):
+        told = {m["id"]: (m["source"], m.get("synced_from")) for m in found}
+        assert told[theirs["id"]] == ("synced", "bo@work")
+        if mine["id"] in told:
+            assert told[mine["id"]] == ("user", None)
+    assert mine["id"] in {m["id"] for m in hits}
+
+
 def test_a_teammates_memory_is_given_to_agents_as_theirs_not_the_persons(machines, tmp_path):
     """#34 item 3: a teammate's memory was briefed among the person's own rules as "written
     by user"; a memory from the person's own other machine stays the person's words, once

@@ -12,7 +12,7 @@ from typing import Any
 
 from memdesk.core import clock, rules, validate
 from memdesk.core.actor import USER, Actor
-from memdesk.core.authorship import Authorship
+from memdesk.core.authorship import Authorship, as_told
 from memdesk.core.desk import Desk
 from memdesk.core.errors import Busy, MemdeskError, ValidationError
 from memdesk.core.memory.steps import Step
@@ -45,6 +45,14 @@ class Sync:
         person's other machines (in a team project, only as those machines vouched for them);
         any other writer's are someone else's."""
         return vouching.authorship(self.desk.path, sync_config.load(self.desk.path))
+
+    def as_told(self, memories: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`memories`, each in the person's name but someone else's words marked so
+        (`authorship.as_told`). Most were written here: then the sync files are not read."""
+        if all(m.get("writer") is None for m in memories):
+            return memories
+        own = self.authorship()
+        return [as_told(m, own) for m in memories]
 
     def machine_names(self) -> frozenset[str]:
         """The writer names the person's machines go by, this one's first set up or not."""
