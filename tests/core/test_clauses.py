@@ -563,6 +563,9 @@ def test_a_when_of_the_moment_and_this_ones_fix_are_not_rules(message):
         "RAM climbs about 50MB every time I switch tabs in the editor",
         # a guess
         "the audio drops for half a second whenever the autosave runs, pretty sure it's the disk",
+        "ok next. Mara filed an issue about stale nicknames. I'm guessing the update path never "
+        "invalidates anything",
+        "i reckon the update path never invalidates anything",
         # one place and no further
         "We should use a dataclass in `load_config()` instead of the dict — just that function.",
         "I'd rather you didn't stub the network in this particular test.",

@@ -107,6 +107,7 @@ HEDGE = re.compile(
     r"\b(?:maybe|perhaps|not sure|might want|might need|could try|we could|at some point|"
     r"some ?day|eventually|i guess|i suppose|probably|i think|worth (?:a )?(?:look|trying)|"
     r"in a world where|had we|wonder (?:if|whether|why|how|what)|pretty sure|i suspect|"
+    r"i'm guessing|i'd guess|i reckon|i'm assuming|"
     # (a definition's condition is no hedge: "counts as churned only if they haven't renewed")
     r"(?:would|'d|could|might|may)\b[^,.;]{0,40}?\bonly if|(?:don't|do not|doesn't|does not) "
     r"\w+ yet|"
