@@ -128,3 +128,21 @@ def test_archive_session_names_a_bad_field(service, dump, fields, field):
 def test_a_hit_matched_only_by_an_sql_keyword_is_told_apart(content, only_by_keyword):
     """Porter stemming makes "UPDATE" of "updated": such a hit says nothing of the prompt."""
     assert concepts.only_by_sql_keyword(content, "who updated the release notes") is only_by_keyword
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "can you do a heatmap of weekly occupancy by ward for Q3",
+        "add a chart to the dashboard of remakes per week",
+        "plot the loss curves for both runs",
+    ],
+)
+def test_a_chart_asked_for_brings_the_persons_colour_rule(service, prompt):
+    """A colour-blind person's rule shares no word with the charts they ask for: it came to
+    the agent only when it fitted the session start's briefing."""
+    rule = service.add(
+        "The user is red-green colourblind, so use colourblind-safe palettes.", kind="preference"
+    )
+    service.add("Deploys go out on Tuesdays after the standup.")
+    assert rule["id"] in service.build_context(prompt, actor=agent("claude-code"))["ids"]
