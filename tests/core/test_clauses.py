@@ -9,6 +9,7 @@ import time
 import pytest
 
 from memdesk.core.sessions import (
+    chunk_judge,
     clauses,
     faults,
     gapfill,
@@ -694,6 +695,7 @@ def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit
         heard,
         faults,
         clauses,
+        chunk_judge,
         markers,
         pasted,
         gapfill,

@@ -17,7 +17,7 @@ with freezegun like the rest of the suite") is proposed: the person decides. Eve
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from memdesk.core.sessions import (
     around,
@@ -25,19 +25,17 @@ from memdesk.core.sessions import (
     dislikes,
     dropped,
     embedded,
-    heads_at_hand,
     heard,
     lead_ins,
     markers,
     mending,
     pasted,
 )
-from memdesk.core.sessions.habits import habit_when
+from memdesk.core.sessions.chunk_judge import MAX_CHUNK, Heard, heard_as, judge
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
-MAX_CHUNK = 300
 _SENTENCES = re.compile(
     heard.SENTENCE_END
     + r"\s+(?=\S)|\n+|"
@@ -60,12 +58,6 @@ _ANNOUNCED = re.compile(
 )
 # ("oh and from now on please use `<-`": the "oh and" joins the aside to its sentence)
 _OH_AND = re.compile(r"^(?:oh,?\s+)?and,?\s+", _I)
-_TAIL_TASK = re.compile(
-    r",?\s+(?:and\s+)?then\s+.*$|,\s+and\s+(?:make|keep|run|send|show|tell|paste|ping|open|"
-    r"compare|check|add|document|update|post|rerun|apply|push|commit|test|lock|draft|handle|"
-    r"cover|link|screenshot|restart|watch|include|autogenerate)\b.*$",
-    _I,
-)
 # how a switch and what holds since read, whole: a story, or the state it left
 _SWITCH_TOLD = ("a past event", "how things are at the moment")
 _TRAILING = re.compile(r"[\s,.!]*(?:\b(?:please|thanks|thank you|ok|okay)\??)?[\s.!]*$", _I)
@@ -91,19 +83,8 @@ _WRONG_NOW = "what is wrong now"
 _ASKED = "a question"
 _TOPIC_ASKED_ABOUT = re.compile(r"[\w`'./+-]+(?: [\w`'./+-]+){0,5}")
 _CARRIES_ON = re.compile(r"^\W*(?:and|so|which|then)\b", _I)
-
-
-@dataclass(frozen=True)
-class Heard:
-    confidence: str
-    kind: str
-    content: str
-    sentence: str
-    about_user: bool
-    said: str  # the user's own words the content came from
-    # proposed only for want of a tie to how things stay ("the late cancel window is 12
-    # hours"): the message around it may tie it (`read` looks)
-    untied: bool = False
+# "– and this goes for every script you write for me –": how far, the rule in another chunk
+_HOW_FAR_ONLY = re.compile(rf"(?:and\s+)?(?:this|that|it){markers.POINTS_AHEAD}[^:;]*", _I)
 
 
 def read(message: str) -> tuple[list[Heard], list[str]]:
@@ -165,7 +146,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             and len(chunks) == 1
             and (told := around.switch_and_what_holds(sentence))
         ):
-            out.append(_heard(HIGH, "fact", _strip(told), sentence, about_user=False))
+            out.append(heard_as(HIGH, "fact", _strip(told), sentence, about_user=False))
             continue
         if why == "a past event" and len(chunks) == 1:
             # "we got burned by flaky mocks last year, so we always hit a real postgres": the
@@ -190,7 +171,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             or why == _ASKED
             and _TOPIC_ASKED_ABOUT.fullmatch(chunk.strip())
             and n < len(chunks) - 1
-            else _judge(_strip(chunk), sentence, _led_in_for_good(chunk))
+            else judge(_strip(chunk), sentence, _led_in_for_good(chunk))
             for n, chunk in enumerate(chunks)
         ]
         found = [heard_here for heard_here in judged if heard_here is not None]
@@ -212,7 +193,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             best = HIGH if any(f.confidence == HIGH for f in found) else MEDIUM
             about_user = all(f.about_user for f in found)
             untied = best == MEDIUM and all(f.untied for f in found)
-            out.append(_heard(best, found[0].kind, whole, sentence, about_user, untied))
+            out.append(heard_as(best, found[0].kind, whole, sentence, about_user, untied))
     if mending.sets_the_agent_right(message):
         first = sentences_of(message)[0]
         out = [
@@ -250,7 +231,7 @@ def _with_its_values(found: Heard, chunks: list[str], judged: list[Heard | None]
     ):
         return found
     body = f"{found.said} ({aside})"
-    return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
+    return heard_as(HIGH, found.kind, body, found.sentence, found.about_user)
 
 
 def _with_its_request(found: Heard, chunks: list[str]) -> Heard:
@@ -261,7 +242,7 @@ def _with_its_request(found: Heard, chunks: list[str]) -> Heard:
     if how is None:
         return found
     body = f"{found.said}: {how}"
-    return _heard(HIGH, found.kind, body, found.sentence, found.about_user)
+    return heard_as(HIGH, found.kind, body, found.sentence, found.about_user)
 
 
 _ASIDE_WORDS = 12
@@ -314,12 +295,12 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     """A statement cut out of a request, when it holds on its own: what the user framed as a
     rule is one, said in any words; a reason or an aside only with a concrete value, a
     person, or what the team's is."""
-    heard_here = _judge(statement, sentence)
+    heard_here = judge(statement, sentence)
     framed = how == embedded.FRAMED and heard_here is None and len(statement.split()) >= 3
     # a clause, not "the last tab" of "make the screen remember the last tab"
     framed = framed and bool(markers.ENV_VERB.search(statement))
     if framed and not heard.not_a_statement(statement):
-        return _heard(HIGH, "fact", statement, sentence, about_user=False)
+        return heard_as(HIGH, "fact", statement, sentence, about_user=False)
     if heard_here is None:
         return None
     # a plain fact told in passing with nothing tying it to how things stay is asked
@@ -333,158 +314,3 @@ def _told(statement: str, how: str, sentence: str) -> Heard | None:
     ):
         return None
     return heard_here
-
-
-_MARKERS_ONLY = re.compile(
-    rf"{markers.GENERAL.pattern}|{markers.TIED.pattern}|\b(?:not|just|only|also|too|even)\b|"
-    r"[^\w\s]",
-    _I,
-)
-# "– and this goes for every script you write for me –": how far, the rule in another chunk
-_HOW_FAR_ONLY = re.compile(rf"(?:and\s+)?(?:this|that|it){markers.POINTS_AHEAD}[^:;]*", _I)
-# "('b3' instead of 'B3')": an example of what is seen, one value for another, no clause
-_VALUE = r"[\"'`]?[\w.:/-]+[\"'`]?"
-_ONE_FOR_ANOTHER = re.compile(
-    rf"{_VALUE}\s+(?:instead of|rather than|vs\.?|versus|not|in place of|for)\s+{_VALUE}", _I
-)
-
-
-# "Next the cms side: Marta … owns the subscriber db": the topic named, then what holds
-_NEXT_TOPIC = re.compile(
-    r"^(?:next|now|on to|onto)(?: up)?,?\s+(?:(?:for|on|with)\s+)?(?:the\s+)?"
-    r"[\w./-]+(?:\s+[\w./-]+){0,3}\s*:\s+",
-    _I,
-)
-
-
-def _judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
-    heard_here = _judged(chunk, sentence, led_in_for_good)
-    if heard_here is None or heard_here.confidence == HIGH:
-        return heard_here
-    rest = heads_at_hand.after_the_head(chunk)
-    again = _judged(rest, sentence, led_in_for_good) if rest else None
-    return again if again is not None and again.confidence == HIGH else heard_here
-
-
-def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
-    topic = _NEXT_TOPIC.match(chunk)
-    if topic and not _asked(chunk[topic.end() :]):
-        chunk = chunk[topic.end() :]
-    if len(chunk) > MAX_CHUNK or len(chunk.split()) < 4:
-        return None
-    why = heard.not_a_statement(chunk)
-    if why in around.ROOM_FOR_WHAT_HOLDS:
-        chunk, why = around.what_holds(chunk, why), None
-    if why or not chunk:
-        return None
-    if asides.BARE_LIST.fullmatch(chunk.strip(" .")) or _ONE_FOR_ANOTHER.fullmatch(
-        chunk.strip(" .")
-    ):
-        return None
-    if len(_MARKERS_ONLY.sub(" ", chunk).split()) < 2:
-        return None  # "anywhere, not just here": how far, said of a statement cut away
-    # what the reason after the rule says is no state of the rule ("…, because CI is slow")
-    main = around.ALSO_FINE.sub("", around.LASTS.sub("", around.REASON.sub("", chunk)))
-    if habit := habit_when(main):
-        main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
-    if markers.DESCRIBES.match(main) or markers.STATE.search(around.IF_IT_LOOKS.sub(" ", main)):
-        return None
-    if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
-        return None
-    if around.keeps_failing_the_person(main):
-        return None
-    task = _asked(chunk)
-    if task and (told_after := _told_after_the_task(chunk, sentence)):
-        return told_after
-    body = (
-        _TAIL_TASK.sub("", chunk).strip(" ,")
-        if task
-        else around.SO_FIX_NOW.sub("", around.THEN_THIS_TIME.sub("", chunk))
-    )
-    about_user = bool(
-        re.match(r"(?:i|i'm|i'd|my)\b", body, _I)
-    ) and not markers.PROJECT_WORDS.search(body)
-    if markers.PEOPLE.match(body) or markers.HANDLED_BY.search(body) and not task:
-        return _heard(HIGH, "fact", body, sentence, about_user=False)
-    first_person = markers.FIRST_PERSON.search(body)
-    general = (
-        markers.GENERAL.search(body)
-        or markers.RULED_OUT.search(body)
-        or heard.WHENEVER_YOU.match(body)
-        or around.REQUIRED.search(body)
-    )
-    if markers.PINNED.search(body) and not markers.DEICTIC_START.match(body):
-        return _heard(HIGH, "fact", body, sentence, about_user=False)
-    if first_person and not task:
-        return _heard(HIGH, "preference", body, sentence, about_user)
-    if (habit or markers.TEAM.search(body)) and not task and not markers.DEICTIC_START.match(body):
-        return _heard(HIGH, "fact", body, sentence, about_user=False)
-    # "Going forward, please write the patterns anchored": a request for every time after
-    # this one is a rule, however politely asked (the lead-in is off `chunk` by now)
-    standing = (
-        around.STANDING.search(body)
-        or around.STANDING.match(sentence.strip(" ([*_"))
-        or led_in_for_good
-    )
-    if task and standing and not markers.DEICTIC_START.match(body):
-        return _heard(HIGH, "preference", body, sentence, about_user)
-    if general:
-        if task or markers.DEICTIC_START.match(body):
-            return _heard(MEDIUM, "preference", body, sentence, about_user)
-        # "the borrow checker always wins", "customers never read the error message": a
-        # general word said of a thing, with nothing tying it to how the person or the team
-        # works, is as often what the person sees as what holds. The person confirms it.
-        tied = around.ties_a_general_word(body, sentence)
-        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user, not tied)
-    if not task and markers.VALUE.search(body) and markers.ENV_VERB.search(body):
-        if markers.DEICTIC_START.match(body):
-            return None  # "it runs on 5173": which "it" is lost without the conversation
-        # A value said of something with nothing tying it to how things stay (ours, here,
-        # this repo, told for the record) is as often what happens now ("the model overfits
-        # after epoch 8"): the person confirms it.
-        tied = around.ties_a_value(body, sentence)
-        return _heard(HIGH if tied else MEDIUM, "fact", body, sentence, about_user, not tied)
-    if task and first_person:
-        return _heard(MEDIUM, "preference", body, sentence, about_user)
-    if not task and markers.SWITCHED.search(sentence) and around.holds_now(body):
-        return _heard(HIGH, "fact", body, sentence, about_user=False)  # the way chosen
-    return None
-
-
-def _told_after_the_task(chunk: str, sentence: str) -> Heard | None:
-    """What the clauses after a task's own clause state for good ("validate it properly pls,
-    for forms we go through conform + zod everywhere"), when they hold on their own."""
-    ask, _, rest = chunk.partition(", ")
-    if (
-        not rest
-        or len(ask.split()) > _ASK_WORDS
-        or not _ASKED_OF_THIS.search(ask)
-        or _asked(rest)
-        or _STILL_THE_TASK.match(rest)
-        or not (markers.GENERAL.search(rest) or markers.TEAM.search(rest))
-    ):
-        return None
-    told = _judge(rest, sentence)
-    return told if told is not None and told.confidence == HIGH else None
-
-
-_ASK_WORDS = 8
-# the work at hand, pointed at: "validate it properly pls", "give me fish syntax"
-_ASKED_OF_THIS = re.compile(r"\b(?:it|this|that|them|these|those|me)\b", _I)
-# ("split it in two, then everything else"): the task going on
-_STILL_THE_TASK = re.compile(r"(?:then|and|or|but|so|with|to|via|after|before)\b|\d", _I)
-
-
-def _asked(chunk: str) -> bool:
-    return bool(
-        markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
-    )
-
-
-def _heard(
-    confidence: str, kind: str, body: str, sentence: str, about_user: bool, untied: bool = False
-) -> Heard:
-    content = person(body.rstrip(".!;, "))
-    return Heard(
-        confidence, kind, content[:1].upper() + content[1:], sentence, about_user, body, untied
-    )

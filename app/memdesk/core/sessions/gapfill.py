@@ -41,6 +41,7 @@ from memdesk.core.sessions import (
     to_build,
     tone,
 )
+from memdesk.core.sessions.chunk_judge import Heard
 from memdesk.core.sessions.finding import GLOBAL, PROJECT, Finding
 from memdesk.core.sessions.gapfill_patterns import PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import (
@@ -201,7 +202,7 @@ _MENDS_THE_ASK = re.compile(
 )
 
 
-def _firmed(kept: list[Finding], heard_here: clauses.Heard) -> list[Finding]:
+def _firmed(kept: list[Finding], heard_here: Heard) -> list[Finding]:
     """A correction the table could only propose, when what it says is true is a rule heard
     as such ("no, we partition by farm_id and event_date, never per turbine")."""
     # ("no, postgres is off the table for us — …": what is ruled out is a rule too)
@@ -283,7 +284,7 @@ def _covered(content: str, words_said: set[str]) -> bool:
 _WORDS = re.compile(r"[\w#-]+(?:[./][\w#-]+)*")  # "ledger/db/migrations", "v2.1", not "first."
 
 
-def _from_clause(heard_here: clauses.Heard) -> Finding:
+def _from_clause(heard_here: Heard) -> Finding:
     scope = GLOBAL if heard_here.about_user else PROJECT
     return Finding(
         "clause",
