@@ -17,6 +17,7 @@ from memdesk.core.sessions import (
     heard,
     markers,
     pasted,
+    pattern_judges,
     third_person,
 )
 
@@ -700,6 +701,7 @@ def test_no_rule_of_extraction_takes_quadratic_time_on_a_crafted_transcript(unit
         pasted,
         gapfill,
         gapfill_patterns,
+        pattern_judges,
         third_person,
     ):
         rules += [(f"{module.__name__}.{n}", r) for n, r in vars(module).items()]

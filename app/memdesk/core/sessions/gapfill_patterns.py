@@ -15,18 +15,28 @@ from dataclasses import dataclass
 from memdesk.core.sessions import markers, scope
 from memdesk.core.sessions.pattern_judges import (
     DEICTIC,
-    GENERAL_OBJECT,
     HIGH,
     MEDIUM,
-    TASK_SUBJECT,
     contrast,
+    dont,
     fact,
     forbidden,
     general_use,
     lasting_use,
-    said_for_good_after,
+    no_need,
+    own_use,
+    rule,
+    team_refusal,
 )
-from memdesk.core.sessions.third_person import person
+from memdesk.core.sessions.pattern_words import (
+    MINE,
+    NOT_A_VERB,
+    NOT_FORBIDDEN,
+    PRESENT,
+    ROLES,
+    WHERE,
+)
+from memdesk.core.sessions.third_person import likes, person
 
 _I = re.IGNORECASE
 
@@ -61,7 +71,6 @@ def _rest(text: str) -> str:
     return text.strip().rstrip(".!;,")
 
 
-_EVER = re.compile(r"\b(?:ever|anywhere)\b", _I)
 _IM = re.compile(r"^im\b", _I)  # "im on fish", typed fast
 
 
@@ -80,47 +89,6 @@ def _cap(text: str) -> str:
     text = re.sub(r"^please\s+", "", _rest(text), flags=_I)
     return text[:1].upper() + text[1:]
 
-
-# After "always"/"never", words that show a description ("always the same error", "never
-# again"), not an instruction.
-_NOT_A_VERB = (
-    r"(?:mind|the|a|an|this|that|these|those|my|your|it|again|ever|something|anything|"
-    r"everything|nothing|so|too|been|was|is|works?|seen|heard|done|had|gone|thought|"
-    # an imperative takes the base form: "never used this" describes, "never use" instructs
-    # (not "seed", "feed", "embed": base forms that end so)
-    r"(?!(?:seed|feed|proceed|heed|speed|weed|breed|embed|shred|shed)\b)\w+ed)\b"
-)
-_ROLES = (
-    r"engineer|developer|programmer|designer|manager|scientist|researcher|student|lead|"
-    r"architect|analyst|administrator|admin|writer|founder|cto|ceo|consultant|teacher|sre"
-)
-_MINE = (
-    r"name|e-?mail|role|job|title|time ?zone|github(?: handle| username)?|username|handle|"
-    r"pronouns|company|employer|team|editor|ide|shell|os|operating system|laptop|machine|"
-    r"computer|desktop|keyboard|location|city|(?:preferred|favou?rite|default|main|primary) "
-    r"[a-z ]{2,24}"
-)
-
-
-# After a "no" that opens a sentence, words that answer or report ("no idea", "no errors in
-# the log"), not a thing ruled out.
-_NOT_FORBIDDEN = (
-    r"(?:one|body|idea|problem|problems|worries|thanks|way|need|more|longer|matter|luck|change|"
-    r"changes|difference|errors?|warnings?|output|response|reply|news|clue|rush|pressure|hurry|"
-    r"doubt|issues?|data|rows?|results?|hits?|matches|logs?|sign|trace|i|we|you|it|they|that|"
-    r"this|the|wait|no|nope|not)"
-)
-
-
-_PRESENT = (
-    r"(?:is|are|'s|'re|runs?|run|lives?|live|goes|go|sits?|happens?|happen|uses?|use|has|have|"
-    r"hits?|points?|defaults?|comes?|needs?|gets?|starts?|deploys?|builds?|publishes|cuts?|"
-    r"stays?|remains?)"
-)
-_WHERE = (
-    r"(?:at|in|on|under|to|from|via|through|with|by|every|automatically|only|behind|inside|"
-    r"against)"
-)
 
 PATTERNS: tuple[Pattern, ...] = (
     _p(
@@ -177,7 +145,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^i\s+(?:really\s+)?(?P<v>like|love|hate|dislike|can't stand|cannot stand|don't like)\s+"
         r"(?P<x>.{3,160})$",
         "preference",
-        lambda m, b: f"The user {_likes(m['v'])} {person(_rest(m['x']), named=True)}",
+        lambda m, b: f"The user {likes(m['v'])} {person(_rest(m['x']), named=True)}",
         lambda m, b: None if re.match(DEICTIC, m["x"], _I) else HIGH,
         user=True,
     ),
@@ -186,7 +154,7 @@ PATTERNS: tuple[Pattern, ...] = (
         # An imperative, not a description ("always the same error"): no article first.
         r"^(?:please\s+)?(?:(?P<w>always|never)|don't ever|do not ever|never ever)\s+"
         # nor a place named after a log ("always line 48")
-        r"(?!" + _NOT_A_VERB + r")(?![a-z]+ #?\d+\W*$)(?P<x>[a-z].{3,200})$",
+        r"(?!" + NOT_A_VERB + r")(?![a-z]+ #?\d+\W*$)(?P<x>[a-z].{3,200})$",
         "preference",
         lambda m, b: f"{(m['w'] or 'never').capitalize()} {person(_rest(m['x']))}",
     ),
@@ -226,15 +194,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"keep|rely on|depend on)?\s*(?P<x>(?!" + DEICTIC + r").{2,200})$",
         "fact",
         lambda m, b: _cap(b),
-        # "we don't need the fallback", "… all these checks": what is in front of us
-        lambda m, b: (
-            None
-            if (m["v"] or "").lower() in ("need", "want")
-            and re.match(
-                r"(?:the|a|an|all (?:these|those|the)|any of (?:that|this|these))\b", m["x"], _I
-            )
-            else HIGH
-        ),
+        team_refusal,
         user=False,
     ),
     _p(
@@ -254,7 +214,7 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "we_always",
-        r"^we\s+(?P<w>always|usually|never|normally)\s+(?!" + _NOT_A_VERB + r")(?P<x>\w.{3,200})$",
+        r"^we\s+(?P<w>always|usually|never|normally)\s+(?!" + NOT_A_VERB + r")(?P<x>\w.{3,200})$",
         "fact",
         lambda m, b: _cap(b),
         user=False,
@@ -269,7 +229,7 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "my_is",
-        rf"^my\s+(?P<k>{_MINE})\s+(?:is|are)\s+(?P<x>[^?]{{1,200}})$",
+        rf"^my\s+(?P<k>{MINE})\s+(?:is|are)\s+(?P<x>[^?]{{1,200}})$",
         "fact",
         lambda m, b: f"The user's {m['k'].lower()} is {person(_rest(m['x']), named=True)}",
         user=True,
@@ -301,14 +261,14 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "i_am_role",
-        rf"^i(?:'m|\s+am)\s+(?:a|an|the)\s+(?P<x>[\w +/-]{{0,40}}?(?:{_ROLES}))\b.{{0,80}}$",
+        rf"^i(?:'m|\s+am)\s+(?:a|an|the)\s+(?P<x>[\w +/-]{{0,40}}?(?:{ROLES}))\b.{{0,80}}$",
         "fact",
         lambda m, b: f"The user is a {m['x'].strip()}",
         user=True,
     ),
     _p(
         "i_habit",  # "I never publish from my machine"
-        r"^i\s+(?:always|never|usually|only)\s+(?!" + _NOT_A_VERB + r")(?P<x>\w.{3,160})$",
+        r"^i\s+(?:always|never|usually|only)\s+(?!" + NOT_A_VERB + r")(?P<x>\w.{3,160})$",
         "preference",
         lambda m, b: person(_cap(b)),
         user=True,
@@ -318,18 +278,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
         "preference",
         lambda m, b: f"The user uses {person(_rest(m['x']), named=True)}",
-        lambda m, b: (
-            None
-            if re.match(DEICTIC, m["x"], _I)
-            else HIGH
-            if re.search(
-                r"\b(?:everywhere|always|for everything|by default|in every|"
-                r"for all|for every|on every)\b|,\s*not\b",
-                m["x"],
-                _I,
-            )
-            else MEDIUM
-        ),
+        own_use,
         user=True,
     ),
     _p(
@@ -339,21 +288,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<rest>.{3,200})$",
         "fact",
         lambda m, b: _cap(b),
-        lambda m, b: (
-            None
-            if TASK_SUBJECT.match(m["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", m["s"], _I)
-            # "Booking form should only offer those days", "the 64-node run needs approval
-            # first": as often the work at hand as a rule, unless something says it lasts.
-            # ("anything that touches revenue recognition needs a sign-off from Marcus"): who
-            # a kind of change goes past is how the team works
-            else (
-                HIGH
-                if GENERAL_OBJECT.search(b)
-                or markers.TIED.search(b)
-                or markers.HANDLED_BY.search(b)
-                else MEDIUM
-            )
-        ),
+        rule,
         user=False,
     ),
     _p(
@@ -362,14 +297,12 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<x>.{3,200})$",
         "preference",
         lambda m, b: f"Don't {_rest(m['x'])}" if not b.lower().startswith("you") else _cap(b),
-        lambda m, b: (
-            HIGH if re.search(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", b) else MEDIUM
-        ),
+        no_need,
         user=False,
     ),
     _p(
         "contrast",  # "the dev server runs on port 5173, not 3000"; "X isn't in Vault, it's in Y"
-        r"^(?P<s>[\w#./`'-]+(?:\s+[\w#./`'-]+){0,6}?)\s+(?P<v>" + _PRESENT + r"|isn't|aren't|"
+        r"^(?P<s>[\w#./`'-]+(?:\s+[\w#./`'-]+){0,6}?)\s+(?P<v>" + PRESENT + r"|isn't|aren't|"
         r"is not|are not|doesn't|don't)\b(?P<rest>.{2,200}?(?:,\s*not\s+\S|,\s*(?:it's|it is|"
         # (", it's sending grams" says what goes on now, against nothing)
         r"they're)\s+(?!\w+ing\b)\S|\binstead of\b|\brather than\b).*)$",
@@ -392,10 +325,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "placement",  # "Staging is at …", "Alerts go to …", "Releases are cut with …"
         r"^(?P<s>(?:our\s+|the\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)\s+(?P<v>"
-        + _PRESENT
+        + PRESENT
         + r"(?:\s+(?:cut|published|deployed|hosted|kept|stored|built|run|managed|reset|"
         r"scheduled|triggered|made|done|written|generated|released))?)\s+(?P<rest>"
-        + _WHERE
+        + WHERE
         + r"\b.{2,200})$",
         "fact",
         lambda m, b: person(_cap(b)),
@@ -436,12 +369,11 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?:please\s+)?(?:don't|do not|dont)\s+(?P<x>(?!worry\b|bother\b|stop\b).{3,200})$",
         "preference",
         lambda m, b: f"Don't {_rest(m['x'])}",
-        # ("don't run pulumi up yourself, ever"): a task's "don't" said for good
-        lambda m, b: HIGH if _EVER.search(m["x"]) or said_for_good_after(m["x"]) else MEDIUM,
+        dont,
     ),
     _p(
         "no_thing",  # "no console.log in committed code", "No dynamic allocation after boot"
-        rf"^no\s+(?!{_NOT_FORBIDDEN}\b)[\w`'@./#+-]+(?:\s+[\w`'@./#+-]+){{0,5}}?"
+        rf"^no\s+(?!{NOT_FORBIDDEN}\b)[\w`'@./#+-]+(?:\s+[\w`'@./#+-]+){{0,5}}?"
         r"(?:,?\s+(?:ever|please)\b|\s+(?:in|on|for|inside|into|anywhere|after|before|outside|at|"
         r"under|within|across|from|to|without|unless|except|past|beyond)\s).{0,200}$",
         "preference",
@@ -477,12 +409,3 @@ PATTERNS: tuple[Pattern, ...] = (
         MEDIUM,
     ),
 )
-
-
-def _likes(verb: str) -> str:
-    verb = verb.lower()
-    if verb in ("can't stand", "cannot stand"):
-        return verb
-    if verb == "don't like":
-        return "doesn't like"
-    return verb + "s"

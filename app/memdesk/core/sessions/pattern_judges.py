@@ -159,3 +159,60 @@ def said_for_good_after(ask: str) -> bool:
 
 # ("…, I review the diff locally and push myself"; not "I'll do that one myself")
 _I_DO_IT_MYSELF = re.compile(r"\bi (?!'ll\b|will\b)[^,;.]{0,60}\bmyself\b", _I)
+
+
+# "we don't need the fallback", "… all these checks": what is in front of us
+def team_refusal(match: re.Match[str], body: str) -> str | None:
+    return (
+        None
+        if (match["v"] or "").lower() in ("need", "want")
+        and re.match(
+            r"(?:the|a|an|all (?:these|those|the)|any of (?:that|this|these))\b", match["x"], _I
+        )
+        else HIGH
+    )
+
+
+def own_use(match: re.Match[str], body: str) -> str | None:
+    return (
+        None
+        if re.match(DEICTIC, match["x"], _I)
+        else HIGH
+        if re.search(
+            r"\b(?:everywhere|always|for everything|by default|in every|"
+            r"for all|for every|on every)\b|,\s*not\b",
+            match["x"],
+            _I,
+        )
+        else MEDIUM
+    )
+
+
+def rule(match: re.Match[str], body: str) -> str | None:
+    return (
+        None
+        if TASK_SUBJECT.match(match["s"]) or re.match(r"(?:i|you|we|no|nothing)\b", match["s"], _I)
+        # "Booking form should only offer those days", "the 64-node run needs approval
+        # first": as often the work at hand as a rule, unless something says it lasts.
+        # ("anything that touches revenue recognition needs a sign-off from Marcus"): who
+        # a kind of change goes past is how the team works
+        else (
+            HIGH
+            if GENERAL_OBJECT.search(body)
+            or markers.TIED.search(body)
+            or markers.HANDLED_BY.search(body)
+            else MEDIUM
+        )
+    )
+
+
+def no_need(match: re.Match[str], body: str) -> str | None:
+    return HIGH if re.search(r",\s*(?:it|they|that)\b|\bbecause\b|\bsince\b", body) else MEDIUM
+
+
+_EVER = re.compile(r"\b(?:ever|anywhere)\b", _I)
+
+
+# ("don't run pulumi up yourself, ever"): a task's "don't" said for good
+def dont(match: re.Match[str], body: str) -> str | None:
+    return HIGH if _EVER.search(match["x"]) or said_for_good_after(match["x"]) else MEDIUM

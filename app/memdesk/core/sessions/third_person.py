@@ -129,6 +129,17 @@ def _agreeing(verb: str) -> str:
     return verb + "s"
 
 
+# a verb of taste the person said of themself, said of "the user" ("I can't stand …" keeps its
+# verb; "I don't like …" is "the user doesn't like …")
+def likes(verb: str) -> str:
+    verb = verb.lower()
+    if verb in ("can't stand", "cannot stand"):
+        return verb
+    if verb == "don't like":
+        return "doesn't like"
+    return verb + "s"
+
+
 def is_past(verb: str) -> bool:
     """Whether `verb` (lower case) is a past tense: regular, or one of English's irregular ones."""
     if verb.endswith("ed") and not verb.endswith(("eed", "bed", "shred")):
