@@ -30,6 +30,7 @@ from memdesk.core.sessions import (
     markers,
     mending,
     pasted,
+    refused_in_part,
 )
 from memdesk.core.sessions.chunk_judge import MAX_CHUNK, Heard, heard_as, judge
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
@@ -157,9 +158,13 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why and len(chunks) == 1 and around.what_holds(_strip(sentence), why):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
-        if why and len(chunks) == 1 and (head := around.before_its_tail(sentence, why, _why)):
+        if (
+            why
+            and len(chunks) == 1
+            and (head := refused_in_part.before_its_tail(sentence, why, _why))
+        ):
             sentence, chunks, why = head, [head], None
-        if why and (rest := around.after_its_head(sentence, why, _why)):
+        if why and (rest := refused_in_part.after_its_head(sentence, why, _why)):
             sentence, chunks, why = rest, asides.cut(rest, _strip), None
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
