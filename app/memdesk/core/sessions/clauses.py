@@ -31,6 +31,7 @@ from memdesk.core.sessions import (
     mending,
     pasted,
     refused_in_part,
+    sentence_ends,
 )
 from memdesk.core.sessions.chunk_judge import MAX_CHUNK, Heard, heard_as, judge
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
@@ -38,11 +39,11 @@ from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
 _SENTENCES = re.compile(
-    heard.SENTENCE_END
+    sentence_ends.SENTENCE_END
     + r"\s+(?=\S)|\n+|"
-    + heard.SAID_WRONG
+    + sentence_ends.SAID_WRONG
     + "|"
-    + heard.ASKED_AFTER
+    + sentence_ends.ASKED_AFTER
     + "|"
     + dropped.AFTER_DISMISSAL,
     _I,

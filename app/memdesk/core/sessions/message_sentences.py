@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 
-from memdesk.core.sessions import dropped, heard, lead_ins, pasted, style_specs
+from memdesk.core.sessions import dropped, heard, lead_ins, pasted, sentence_ends, style_specs
 
 # Sentences, and clauses that start a new statement ("…, and we use Poetry"; "…; never …").
 _SPLIT = re.compile(
-    heard.SENTENCE_END
+    sentence_ends.SENTENCE_END
     + r"\s+(?=[A-Z\"'(*_`])|"
-    + heard.SAID_WRONG
+    + sentence_ends.SAID_WRONG
     + "|"
-    + heard.ASKED_AFTER
+    + sentence_ends.ASKED_AFTER
     + "|"
     + dropped.AFTER_DISMISSAL
     + "|"
