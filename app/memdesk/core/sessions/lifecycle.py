@@ -8,11 +8,8 @@ so a crashed agent's work is there for the recovery block of its next start.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import peewee
 
 from memdesk.core import clock, validate
 from memdesk.core.actor import USER, Actor
@@ -36,6 +33,7 @@ from memdesk.core.sessions import (
 )
 from memdesk.core.sessions.ending import Endings
 from memdesk.core.sessions.observe import observe as extract
+from memdesk.core.sessions.recovery import crashed_before
 from memdesk.core.sessions.session_rows import (
     find_session,
     not_yours,
@@ -164,7 +162,7 @@ class Sessions:
         )
         if standing.text:
             parts.append(standing.text)
-        crashed = self._crashed_before(row)
+        crashed = crashed_before(row)
         recovered = None
         if crashed is not None:
             notes = session_notes.read(list(crashed.observations), crashed.task, crashed.cwd)
@@ -379,27 +377,6 @@ class Sessions:
         notes = session_notes.read(seen, row.task, row.cwd)
         return session_notes.block("Working memory", notes, budget)
 
-    def _crashed_before(self, row: Session) -> Session | None:
-        """This agent's latest earlier session on the same task (or folder) that never ended
-        and left work behind. (Two sessions of one agent on one task at once would read as a
-        crash; the other one's later calls still land, and its own end files its summary.)"""
-        same = (Session.task == row.task) if row.task else (Session.cwd == row.cwd)
-        worked = peewee.fn.EXISTS(Observation.select().where(Observation.session == Session.id))
-        candidates = (
-            Session.select()
-            .where(
-                same_opener(row)
-                & same
-                & (Session.id != row.id)
-                & Session.ended_at.is_null()
-                & (Session.started_at <= row.started_at)
-                & worked
-            )
-            .order_by(Session.last_seen_at.desc())
-            .limit(20)
-        )
-        return next((s for s in candidates if not _host_alive(s, row)), None)
-
     def _one_liner(self, row: Session) -> str:
         if row.summary:
             memory = Memory.get_or_none(Memory.uuid == row.summary)
@@ -409,21 +386,6 @@ class Sessions:
             row.observations.where(Observation.kind == "prompt").order_by(Observation.id.desc())
         ).first()
         return last.text if last else ""
-
-
-def _host_alive(other: Session, row: Session) -> bool:
-    """Whether `other` is still running in another host process (a second agent window in the
-    same folder): its host is known, is not this session's host, and is alive."""
-    pid = other.host_pid
-    if pid is None or pid == row.host_pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # exists, owned by someone else: not ours to call dead
-    return True
 
 
 def _first_line(text: str) -> str:
