@@ -558,6 +558,8 @@ def test_a_when_of_the_moment_and_this_ones_fix_are_not_rules(message):
     [
         # a program's own complaint, pasted
         "ld: library not found for -lssl\nclang: error: linker command failed with exit code 1",
+        "Error in `mutate()`:\nℹ In argument: `occupancy_pct = occupied / beds`.\nCaused by "
+        "error:\n! `occupancy_pct` must be size 1432 or 1, not 1431.\n\nwhat's going on there",
         # banter with the agent
         "haha you always spot the missing semicolon before I do",
         # a bug seen in one place or growing as it is used

@@ -18,6 +18,9 @@ _LOG_LINE = re.compile(
     r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
     r"=\s*(?:help|note|hint):|"
+    # R's errors as rlang prints them: "Error in `mutate()`:", "ℹ In argument: …", "Caused by
+    # error:", "! `x` must be size 1432 or 1, not 1431."
+    r"! |ℹ |caused by (?:error|warning)\b|(?:error|warning) in `[^`]{1,80}`\s*:|"
     # a database's error report: "LINE 3:  WHERE …", "HINT:  No function matches …"
     r"(?-i:LINE \d+:|HINT:|DETAIL:|CONTEXT:|STATEMENT:|QUERY:|SQL state:|Character: \d)|"
     r"(?-i:[A-Z]+_[A-Z_]+\b)|\d\d/\d\d/\d\d \d\d:\d\d|\*\* |[✘✔✖⚠] |"
