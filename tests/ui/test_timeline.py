@@ -293,3 +293,32 @@ def test_a_burst_of_agent_writes_loads_the_timeline_a_few_times(qtbot, service, 
     timeline.wait()
     assert len(loads) <= 2 + took * 1000 / PACE_MS, (len(loads), took)
     assert len(timeline._data["id"]) == 10 + 30  # loaded, drawn where the view is
+
+
+def test_as_of_ticked_long_after_the_timeline_opened_starts_at_now(qtbot, service, window):
+    """The box's moment was the time the Timeline opened: ticked an hour later, memories
+    added meanwhile were missing."""
+    from PySide6.QtCore import QDateTime
+
+    as_of = window.timeline.as_of
+    as_of.edit.setDateTime(QDateTime.currentDateTimeUtc().addSecs(-3600))  # opened an hour ago
+    half_an_hour_ago = QDateTime.currentDateTimeUtc().addSecs(-1800)
+    added = service.add(
+        "Added after the Timeline opened",
+        created_at=half_an_hour_ago.toString("yyyy-MM-ddTHH:mm:ssZ"),
+    )
+    settle(window)
+    with qtbot.waitSignal(as_of.moment_changed) as ticked:
+        qtbot.mouseClick(as_of.box, Qt.MouseButton.LeftButton)
+    assert abs(ticked.args[0] - QDateTime.currentDateTimeUtc().toSecsSinceEpoch()) < 60
+    window.timeline.wait()
+    assert added["id"] in set(window.timeline._data["id"])
+
+
+def test_play_reads_stop_while_it_plays(qtbot, window):
+    play = window.timeline.as_of.play
+    qtbot.mouseClick(play, Qt.MouseButton.LeftButton)
+    assert play.text() == "Stop"
+    qtbot.mouseClick(play, Qt.MouseButton.LeftButton)
+    assert play.text() == "Play"
+    window.timeline.wait()

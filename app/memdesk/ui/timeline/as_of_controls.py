@@ -42,6 +42,9 @@ class AsOfControls(QObject):
         self.edit.setDateTime(QDateTime.currentDateTimeUtc())
         self.edit.setEnabled(False)
         self.edit.editingFinished.connect(self._on_edited)
+        # A moment the person has not chosen is now: ticked an hour after the Timeline opened,
+        # the box showed the store as it was then, without the memories added since.
+        self._chosen = False
         self.play = QPushButton("Play", parent)
         self.play.setToolTip("Replay how memory grew, from the first memory to now")
         self.play.setCheckable(True)
@@ -62,6 +65,7 @@ class AsOfControls(QObject):
         self.box.blockSignals(False)
         self.edit.setEnabled(seconds is not None)
         self.line.setVisible(seconds is not None)
+        self._chosen = seconds is not None
         if seconds is not None:
             self.line.setValue(seconds)
             self.edit.blockSignals(True)
@@ -72,6 +76,8 @@ class AsOfControls(QObject):
     def _on_toggled(self, on: bool) -> None:
         if not on:
             self.play.setChecked(False)
+        elif not self._chosen:
+            self.edit.setDateTime(QDateTime.currentDateTimeUtc())
         self.set_moment(self.edit.dateTime().toSecsSinceEpoch() if on else None)
 
     def _on_edited(self) -> None:
@@ -79,6 +85,7 @@ class AsOfControls(QObject):
             self.set_moment(self.edit.dateTime().toSecsSinceEpoch())
 
     def _on_play_toggled(self, on: bool) -> None:
+        self.play.setText("Stop" if on else "Play")
         if not on:
             self._timer.stop()
             return
