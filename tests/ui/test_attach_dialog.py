@@ -32,6 +32,18 @@ def test_the_diff_is_shown_before_attach_writes_and_detach_undoes_it(qtbot, serv
     assert not path.exists()
 
 
+def test_enter_on_the_preview_closes_it_and_writes_nothing(qtbot, service, tmp_path):
+    home = tmp_path / "home"
+    dialog = AttachDialog(service.path, home=home)
+    qtbot.addWidget(dialog)
+    dialog.host.setCurrentIndex(dialog.host.findData("cursor"))
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    assert not (home / ".cursor" / "mcp.json").exists()
+    assert not dialog.isVisible()
+
+
 def test_the_welcome_page_and_the_agents_dialog_offer_it(qtbot, service, tmp_path, monkeypatch):
     opened = []
     monkeypatch.setattr(AttachDialog, "exec", lambda dialog: opened.append(dialog) or 0)

@@ -51,6 +51,10 @@ class AttachDialog(QDialog):
         self.detach_button.clicked.connect(lambda: self._write(self._detach_plan()))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
+        # Enter closes: the dialog reads as a preview, and Enter on it wrote the host's config
+        for button in (self.attach_button, self.detach_button):
+            button.setAutoDefault(False)
+        close.button(QDialogButtonBox.StandardButton.Close).setDefault(True)
         choose = QHBoxLayout()
         choose.addWidget(QLabel("Host:", self))
         choose.addWidget(self.host, 1)
