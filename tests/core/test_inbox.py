@@ -438,3 +438,17 @@ def test_a_decision_on_words_that_changed_since_they_were_shown_is_refused(servi
     assert [i["content"] for i in service.inbox()] == ["Touch the vendored code freely"]
     service.reject([item["key"]], as_shown={item["key"]: "Touch the vendored code freely"})
     assert service.inbox() == []
+
+
+def test_an_update_whose_new_memory_is_in_the_trash_waits_and_names_it_by_its_words(service):
+    service.add("The API listens on port 8080", actor=CLAUDE)
+    new = service.add("The API listens on port 9090", actor=CURSOR)
+    service.remove(new["id"])
+    (item,) = [i for i in service.inbox() if i["type"] == "update"]
+    assert item["waits"] == (
+        "“The API listens on port 9090” is in the Trash: restore it to accept this, or reject it"
+    )
+    with pytest.raises(NotAllowed) as refused:
+        service.accept([item["key"]])
+    assert "“The API listens on port 9090” is in the Trash" in refused.value.message
+    assert new["id"] not in refused.value.message

@@ -128,6 +128,30 @@ def test_an_update_shows_the_changed_words_and_accepting_retires_the_old(qtbot, 
     assert service.get(old["id"])["status"] == "active"
 
 
+def test_an_update_whose_memory_went_to_the_trash_says_what_it_waits_for(qtbot, service, window):
+    """Accepting such an item opened an error naming a full memory id (a window tryout)."""
+    service.add("The API listens on port 8080", actor=CLAUDE)
+    new = service.add("The API listens on port 9090", actor=CURSOR)
+    service.remove(new["id"])
+    window.hub.flush()
+    view = open_inbox(window)
+    row = next(n for n, i in enumerate(view._items) if i["type"] == "update")
+    view.select_row(row)
+    assert (
+        view.table.item(row, 2)
+        .text()
+        .startswith("Waits: “The API listens on port 9090” is in the Trash: restore it")
+    )
+    assert "Waits:" in view.story.toPlainText()
+    assert not view.accept_button.isEnabled()
+    assert view.reject_button.isEnabled()
+    service.restore(new["id"])  # back from the Trash: the item can be accepted again
+    window.hub.flush()
+    settle(window)
+    view.select_row(next(n for n, i in enumerate(view._items) if i["type"] == "update"))
+    assert view.accept_button.isEnabled()
+
+
 def test_find_duplicates_then_merge_and_undo(qtbot, service, window):
     a = service.add("Run the linter before every push", tags=["git"], dedup=False)
     b = service.add("Run the linter before every push!", tags=["ci"], actor=CLAUDE, dedup=False)

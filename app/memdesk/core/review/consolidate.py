@@ -25,6 +25,7 @@ from memdesk.core.memory.proposals import Proposals
 from memdesk.core.memory.reads import Reads, hidden_from_agents
 from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.versions import Versions
+from memdesk.core.review import inbox_items
 from memdesk.store import Link, Memory, Proposal
 
 Progress = Callable[[int, int], None]
@@ -112,8 +113,8 @@ class Consolidation:
             for row in (keeper, *others):
                 if row.status != "active":
                     raise NotAllowed(
-                        f"memory {row.uuid} is {row.status}, so this merge no longer applies; "
-                        "reject it and run Find Duplicates again",
+                        f"{inbox_items.gone_now(row.content, row.status)}, so this merge no "
+                        "longer applies; reject it and run Find Duplicates again",
                         field="keys",
                     )
             if len({hidden_from_agents(r) for r in (keeper, *others)}) > 1:

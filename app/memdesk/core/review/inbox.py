@@ -272,8 +272,8 @@ class Inbox:
             for row in (new, *olds):
                 if row.status != "active":
                     raise NotAllowed(
-                        f"memory {row.uuid} is {row.status}, so this update no longer applies; "
-                        "reject it, or restore the memory first",
+                        f"{shown.gone_now(row.content, row.status)}, so this update no longer "
+                        "applies; reject it, or restore that memory first",
                         field="keys",
                     )
             fields: dict[str, Any] = {"supersedes": olds[0].uuid}

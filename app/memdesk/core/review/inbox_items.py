@@ -50,7 +50,33 @@ def proposal_item(p: Proposal, uuids: list[str], rows: dict[str, dict]) -> dict[
         "support": p.support,
         "reason": p.reason,
         "memories": [rows[u] for u in uuids if u in rows],
+        "waits": waits(kind_of(p), [rows[u] for u in uuids if u in rows]),
     }
+
+
+# What an update or merge replaces, and by what, must all still be in force: one of them put
+# in the Trash since left an item whose Accept could only fail.
+_GONE = {"deleted": "is in the Trash", "inactive": "was retired"}
+
+
+def waits(kind: str, concerned: list[dict[str, Any]]) -> str | None:
+    """Why accepting the item cannot be done now (None: it can)."""
+    if kind not in ("update", "merge"):
+        return None
+    gone = next((m for m in concerned if m["status"] != "active"), None)
+    if gone is None:
+        return None
+    return f"{gone_now(gone['content'], gone['status'])}: restore it to accept this, or reject it"
+
+
+def gone_now(content: str, status: str) -> str:
+    """A memory no longer in force, named by its words (an id told the person nothing)."""
+    return f"“{first_words(content)}” {_GONE.get(status, f'is {status}')}"
+
+
+def first_words(content: str) -> str:
+    flat = " ".join(content.split())
+    return flat if len(flat) <= 60 else flat[:59] + "…"
 
 
 def rejections(rows: list[Memory]) -> dict[int, str]:
@@ -84,6 +110,7 @@ def memory_item(row: Memory, reason: str | None = None) -> dict[str, Any]:
         "support": 1 + row.reinforce_count,
         "reason": reason,
         "memories": [brief(row)],
+        "waits": None,
     }
 
 

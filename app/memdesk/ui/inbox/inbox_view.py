@@ -205,7 +205,7 @@ class InboxView(QWidget):
             cells = (
                 TYPE_NAMES[item["type"]],
                 first_line(item["content"]),
-                first_line(item["reason"] or item["why"]),
+                first_line(item["reason"] or _waiting(item) or item["why"]),
                 item["agent"] or "",
                 str(item["support"]),
                 item["created_at"][:16].replace("T", " "),
@@ -389,6 +389,8 @@ class InboxView(QWidget):
         self.reconsider_button.setVisible(not pending)
         for button in (self.accept_button, self.reject_button, self.reconsider_button):
             button.setEnabled(bool(chosen))
+        # (an item whose memory went to the Trash: its Accept could only fail)
+        self.accept_button.setEnabled(any(not item["waits"] for item in chosen))
         self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS)
         self.concerns.emit(self.concerned_id())
         if len(chosen) == 1:
@@ -410,3 +412,7 @@ def _count(items: list[dict[str, Any]]) -> str:
     if len(items) == 1:
         return quoted_start(first_line(items[0]["content"]))
     return f"{len(items)} items"
+
+
+def _waiting(item: dict[str, Any]) -> str | None:
+    return f"Waits: {item['waits']}" if item["waits"] else None

@@ -64,6 +64,8 @@ def describe(item: dict[str, Any]) -> str:
     else:
         parts.append(f"<p>{_text(item['content'])}</p>")
     parts.append(f"<p><i>Why:</i> {_text(item['why'])}</p>")
+    if item["waits"]:
+        parts.append(f"<p><b>Waits:</b> {_text(item['waits'])}</p>")
     if item["reason"]:
         parts.append(f"<p><i>Rejected because:</i> {_text(item['reason'])}</p>")
     sender = "remote" if item["type"].startswith("sync_") else "agent"  # a sync's: the remote
