@@ -192,6 +192,14 @@ def test_the_agents_roster(service):
     assert [a["agent"] for a in service.agents(actor=agent("agent-m"))] == ["agent-m"]
 
 
+def test_an_agent_is_not_seen_when_the_person_changes_what_it_wrote(service):
+    """A window tryout: undoing an Inbox accept showed codex "last seen" at that moment."""
+    written = service.add("Builds use make.", actor=agent("codex"))
+    service.update(written["id"], tags=["build"])
+    (codex,) = [a for a in service.agents() if a["agent"] == "codex"]
+    assert codex["last_seen"] == written["created_at"]
+
+
 def test_observations_survive_a_reopen(service, db_path):
     from memdesk.core import MemoryService
 

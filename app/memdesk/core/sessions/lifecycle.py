@@ -394,8 +394,10 @@ def _first_line(text: str) -> str:
 
 
 # Each agent that wrote memories, and when it last did (a scan: 0.3 s at 1M memories)
+# When each agent last wrote a memory: by its creation, not its last change, which the person's
+# edit or undo makes too (undoing an Inbox accept showed the agent "seen" at that moment).
 _WRITERS = (
-    "SELECT agent, MAX(updated_at) FROM memory WHERE source = 'agent' AND agent IS NOT NULL "
+    "SELECT agent, MAX(created_at) FROM memory WHERE source = 'agent' AND agent IS NOT NULL "
     "GROUP BY agent"
 )
 _NO_SESSION = "wrote memories outside any session (over MCP or the socket)"
