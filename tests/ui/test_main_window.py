@@ -79,6 +79,21 @@ def test_typing_in_search_box_shows_matches_with_terms_highlighted(qtbot, window
     qtbot.waitUntil(lambda: window.browser.model.rowCount() == 3, timeout=2000)
 
 
+def test_the_current_memory_comes_back_when_the_search_is_cleared(qtbot, window):
+    """A window tryout: clearing the search left "No memory selected", though the memory
+    was in the list again (the README: the current memory is the same in every view)."""
+    click_row(qtbot, window, shown_texts(window).index("Deploys go through blue/green"))
+    chosen = window.detail.memory_id
+    assert chosen
+    table = window.browser.table
+    qtbot.keyClicks(window.browser.search, "postgres")
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 1, timeout=2000)
+    window.browser.search.clear()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 3, timeout=2000)
+    assert table.current_id() == chosen
+    assert window.detail.memory_id == chosen
+
+
 def test_a_quoted_phrase_in_the_search_box_shows_only_memories_holding_it(qtbot, window):
     """Typed in quotes, a phrase matched any memory holding one of its words, and Select
     All, Delete sent unrelated memories to the Trash."""

@@ -38,6 +38,10 @@ class MemoryBrowser(QWidget):
         self.model = MemoryTableModel(service, self)
         self.table = MemoryTableView(self.model, self)
         self.table.current_changed.connect(self.current_changed)
+        # The memory last made current: a search or a filter cleared brings it back (it is the
+        # same memory in every view), where the list it narrowed had dropped it.
+        self._last_current = ""
+        self.table.current_changed.connect(self._remember_current)
         self.model.modelReset.connect(self._on_model_reset)
         self.model.searched.connect(self._on_new_list)
         self.model.search_failed.connect(self.error_raised)
@@ -109,10 +113,18 @@ class MemoryBrowser(QWidget):
             self.error_raised.emit(exc)
         self._on_new_list()
 
+    @Slot(str)
+    def _remember_current(self, memory_id: str) -> None:
+        if memory_id:
+            self._last_current = memory_id
+
     @Slot()
     def _on_new_list(self) -> None:
         # A new list starts with no current row: the detail panel must not keep showing a
-        # memory this view does not hold.
+        # memory this view does not hold. Unless searching, the last current one, if shown, is
+        # current again (while typing, Down goes to the first match).
+        if not self.search.text() and not self.table.current_id() and self._last_current:
+            self.table.select_id(self._last_current)
         self.current_changed.emit(self.table.current_id())
         self.narrowed.emit()
 
