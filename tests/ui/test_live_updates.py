@@ -52,6 +52,37 @@ def test_write_from_another_thread_appears_keeping_selection_and_scroll(qtbot, s
     assert window.detail.memory_id == selected
 
 
+def test_the_persons_edit_that_moves_the_current_memory_keeps_it_in_view(qtbot, service, window):
+    """A window tryout: retagged, the memory jumped to the top of the list (newest change
+    first), out of view, and seemed gone until searched for."""
+    table = window.browser.table
+    table.resize(table.width(), 200)
+    table.scrollToBottom()
+    click_row(qtbot, window, table.rowAt(table.viewport().height() - 5))
+    chosen = window.detail.memory_id
+    service.update(chosen, tags=["kept"])  # what Retag does, as the person
+    window.hub.flush()
+    qtbot.waitUntil(lambda: shown_ids(window)[0] == chosen, timeout=2000)
+    settle(window)
+    assert table.current_id() == chosen
+    assert table.rowAt(0) == 0  # scrolled up with it
+
+
+def test_an_agents_edit_of_the_current_memory_does_not_move_the_view(qtbot, service, window):
+    table = window.browser.table
+    table.resize(table.width(), 200)
+    table.scrollToBottom()
+    click_row(qtbot, window, table.rowAt(table.viewport().height() - 5))
+    chosen, bottom = window.detail.memory_id, table.verticalScrollBar().value()
+    mine = service.add("an agent's note", actor=agent("claude"), dedup=False)
+    service.update(mine["id"], tags=["x"], actor=agent("claude"))
+    window.hub.flush()
+    qtbot.waitUntil(lambda: window.browser.model.rowCount() == 31, timeout=2000)
+    settle(window)
+    assert table.current_id() == chosen
+    assert table.verticalScrollBar().value() == bottom
+
+
 def _agents_add(service, count):
     service.add_many(
         [{"content": f"agent note {n}"} for n in range(count)], actor=agent("busy"), dedup=False

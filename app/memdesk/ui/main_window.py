@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core import Change, MemdeskError, MemoryService
+from memdesk.core import USER, Change, MemdeskError, MemoryService
 from memdesk.ui import window_settings
 from memdesk.ui.agents.retrieval_log_panel import RetrievalLogPanel
 from memdesk.ui.ask import confirm, warn
@@ -302,7 +302,8 @@ class MainWindow(MemoryActions, WindowDialogs, WindowViews, QMainWindow):
             self.undo_stack.clear()
         if self.pages.currentWidget() is self.inbox:
             self.inbox.reload()  # a session end may have proposed more
-        self.browser.refresh()
+        current = self.browser.table.current_id()
+        self.browser.refresh(follow=any(c.by == USER.label and c.id == current for c in changes))
         if self.pages.currentWidget() is self.stats_view:
             self.stats_view.request()
         # only while shown, at a pace: agents' requests wait on this loop

@@ -94,10 +94,11 @@ class MemoryBrowser(QWidget):
             combined["status"] = filters_for(self._view_key)["status"]
         return combined
 
-    def refresh(self) -> None:
-        """Someone wrote: reload in the background, keeping selection and scroll position."""
+    def refresh(self, follow: bool = False) -> None:
+        """Someone wrote: reload in the background, keeping selection and scroll position
+        (`follow`: scrolled to the current memory, which the person changed)."""
         self.model.configure(self.filters(), self.search.text())
-        self.table.refresh_keeping_place()
+        self.table.refresh_keeping_place(follow)
 
     def reset_narrowing(self) -> None:
         """Clear the search and the chips without reloading (the caller reloads once)."""

@@ -87,6 +87,7 @@ class MemoryTableView(QTableView):
         self.setModel(model)
         self._model = model
         self._next: tuple[str, int] | None = None  # where the person's delete left them
+        self._follow = False  # the next reload scrolls to the current row (`refresh_keeping_place`)
         # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
         # which paints them without a call into Python per cell.
         self.setItemDelegateForColumn(COL_CONTENT, _HighlightDelegate(self))
@@ -221,9 +222,12 @@ class MemoryTableView(QTableView):
     def id_below(self, row: int) -> str:
         return self._id_at(row + 1) if row + 1 < self._model.rowCount() else ""
 
-    def refresh_keeping_place(self) -> None:
+    def refresh_keeping_place(self, follow: bool = False) -> None:
         """Reload the model in the background; the fresh rows replace the shown ones without
-        losing the selection, the current row or the scroll (`_on_reload_ready`)."""
+        losing the selection, the current row or the scroll (`_on_reload_ready`). `follow`:
+        the person changed the current memory, and where it moves in the order, the list
+        goes with it (retagged, it jumped to the top, out of view, and seemed gone)."""
+        self._follow = self._follow or follow
         top = max(0, self.rowAt(0))
         bottom = self.rowAt(self.viewport().height() - 1)
         bottom = self._model.rowCount() - 1 if bottom < 0 else bottom
@@ -270,6 +274,9 @@ class MemoryTableView(QTableView):
             moved_to = self._model.row_of(reading) if reading else -1
             if moved_to >= 0 and moved_to != top:
                 self.scrollTo(self._model.index(moved_to, 0), self.ScrollHint.PositionAtTop)
+            if self._follow and self.currentIndex().isValid():
+                self.scrollTo(self.currentIndex(), self.ScrollHint.EnsureVisible)
+            self._follow = False
         finally:
             self.setAutoScroll(scrolls)
             self.blockSignals(False)
