@@ -178,3 +178,11 @@ def test_the_dialog_is_busy_until_the_window_has_heard_the_job_end(qtbot, servic
     assert dialog.is_busy() == (not dialog.restore_button.isEnabled())
     qtbot.waitUntil(lambda: not dialog.is_busy())
     assert dialog.restore_button.isEnabled()
+
+
+def test_back_up_now_says_when_it_is_done(qtbot, service, window):
+    """ "Backing up…" stayed after the new backup was listed, as if still running."""
+    dialog = BackupsDialog(service, lambda error: None, window)
+    _back_up(qtbot, dialog)
+    assert dialog.status.text().startswith("Backed up 3 memories (")
+    assert dialog.table.rowCount() == 1

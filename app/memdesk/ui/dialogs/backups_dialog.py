@@ -110,9 +110,13 @@ class BackupsDialog(HoldsAJob):
 
     @Slot()
     def back_up(self) -> None:
-        self._start(
-            lambda _progress: self._service.backup(), lambda _done: self.reload(), "Backing up…"
-        )
+        self._start(lambda _progress: self._service.backup(), self._backed_up, "Backing up…")
+
+    def _backed_up(self, backup: dict[str, Any]) -> None:
+        # ("Backing up…" stayed after the new backup was listed, as if it were still running)
+        self.reload()
+        taken, _, memories, size = _cells(backup)
+        self._show(f"Backed up {memories} memories ({size}) at {taken}.")
 
     @Slot()
     def restore_selected(self) -> None:
