@@ -76,6 +76,19 @@ def test_accept_with_a_key_then_undo_and_redo(qtbot, service, window):
     assert service.count(tags=["gap-fill"], status="all") == 1  # the same memory again
 
 
+def test_undoing_an_accept_selects_the_item_it_brought_back(qtbot, service, window):
+    """A window tryout: after Ctrl+Z the next item stayed selected, so a quick R would have
+    rejected an item the person never looked at."""
+    view = open_inbox(window)
+    first, other = contents(view)
+    press(qtbot, view, Qt.Key.Key_A)
+    settle(window)
+    assert [i["content"] for i in view.selected()] == [other]
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert [i["content"] for i in view.selected()] == [first]
+
+
 def test_edit_and_accept(qtbot, service, window, monkeypatch):
     view = open_inbox(window)
     monkeypatch.setattr(text_dialog, "ask_text", lambda *a, **k: ("Never edit vendor/", True))

@@ -291,7 +291,7 @@ class MainWindow(MemoryActions, WindowDialogs, WindowViews, QMainWindow):
     @Slot(int)
     def _on_undo_index_changed(self, _index: int) -> None:
         if self.pages.currentWidget() is self.inbox:
-            self.inbox.reload()
+            self.inbox.reload(after_undo=True)
         # Undo and redo write through the service; show the result now, not after the delay.
         self.hub.flush()
 

@@ -160,11 +160,13 @@ class InboxView(QWidget):
         return self.show_combo.currentData()
 
     @Slot()
-    def reload(self, *, after_decision: bool = False) -> None:
+    def reload(self, *, after_decision: bool = False, after_undo: bool = False) -> None:
         """Fill the table again. The selection stays on the items selected, wherever they
         moved (an agent's new item at the top moved another under the person's A key), and
         is cleared when they went; after the person's decision, the row of the item decided
-        holds the next one."""
+        holds the next one; after an undo, what it brought back is selected (the next item
+        stayed selected, and a quick R rejected it instead)."""
+        before = {item["key"] for item in self._all}
         try:
             self._all = self._service.inbox(self.showing)
         except MemdeskError as exc:
@@ -172,6 +174,10 @@ class InboxView(QWidget):
             return
         self._fill_from()
         self._show_from(after_decision=after_decision)
+        back = [item["key"] for item in self._items if item["key"] not in before]
+        if after_undo and back:
+            self._select_keys(set(back), back[0])
+            self._scroll_to_key(back[0])
 
     def _fill_from(self) -> None:
         """Everyone, then each agent with items, most first; the one chosen stays chosen."""
