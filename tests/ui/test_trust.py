@@ -259,3 +259,21 @@ def test_the_agent_chip_offers_the_agents_that_wrote(qtbot, service, window):
     window.stats.request()
     settle(window)
     assert ("claude-code", "claude-code") in window.browser.chips._choices("agent")
+
+
+def test_a_projects_memory_moved_to_the_identity_is_asked_about_first(
+    qtbot, service, window, monkeypatch
+):
+    """A window tryout: Move to Layer ▸ L0 put one project's rule into every agent's identity
+    in every project, without a word."""
+    from memdesk.ui import memory_actions
+
+    asked = []
+    monkeypatch.setattr(memory_actions, "confirm", lambda _p, _t, text, *a: asked.append(text))
+    rule = service.add("Deploys of acme go through Argo", project="acme")
+    settle(window)
+    window.browser.table.find_and_select(rule["id"])
+    window.menus.move["L0"].trigger()
+    settle(window)
+    assert "belongs to the project acme" in asked[0]
+    assert service.get(rule["id"])["layer"] == "L1"  # not asked to go on: nothing moved

@@ -175,7 +175,25 @@ class MemoryActions:
         self.menus.show_quiet_state()
 
     def move_selected(self, layer: str) -> None:
+        if layer == "L0" and not self._identity_for_every_project(self.selected_ids()):
+            return
         self.bulk_edit(f"Move to {layer} {LAYER_NAMES[layer]}", {"layer": layer})
+
+    def _identity_for_every_project(self, ids: list[str]) -> bool:
+        """Whether the person wants memories of a project in the identity, which every agent
+        is given in every project (a project's rule moved there went everywhere, unasked)."""
+        projects = sorted({p for i in ids if (p := self.service.get(i)["project"])})
+        if not projects:
+            return True
+        return confirm(
+            self,
+            "Move to L0 Identity",
+            f"{'This memory belongs' if len(ids) == 1 else 'Some of these memories belong'} "
+            f"to the project {', '.join(projects[:5])}{' and more' if len(projects) > 5 else ''}"
+            ", but the identity is given in full to every agent, in every project. Move "
+            f"{'it' if len(ids) == 1 else 'them'} anyway?",
+            Button.Yes,
+        )
 
     @Slot()
     def set_project_of_selected(self) -> None:
