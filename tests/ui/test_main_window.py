@@ -1020,3 +1020,16 @@ def test_return_in_the_importance_box_saves_the_number_typed(qtbot, service, win
     assert not window.detail.editing
     assert service.get(memory_id)["importance"] == 0.9
     assert window.browser.table.hasFocus()  # Down goes on through the list
+
+
+def test_an_empty_trash_and_a_search_without_match_say_so(qtbot, window):
+    """A window tryout: both showed a bare grid."""
+    qtbot.keyClicks(window.browser.search, "kubernetes")
+    qtbot.waitUntil(lambda: window.browser.summary.text() == "0 matches", timeout=2000)
+    assert window.browser.table.empty_text == "No memory matches the search."
+    window.browser.search.clear()
+    window.sidebar.select_key("trash")
+    settle(window)
+    assert window.browser.model.rowCount() == 0
+    assert window.browser.table.empty_text == "The Trash is empty."
+    window.browser.table.grab()  # painted with the text over it

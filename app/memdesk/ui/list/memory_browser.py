@@ -132,7 +132,17 @@ class MemoryBrowser(QWidget):
     @Slot()
     def _on_model_reset(self) -> None:
         self._update_summary()
+        self.table.empty_text = self._empty_text()
+        self.table.viewport().update()
         self.shown_changed.emit()
+
+    def _empty_text(self) -> str:
+        if self.model.query:
+            return "No memory matches the search."
+        if self._view_key == "trash":
+            return "The Trash is empty."
+        # (an empty store shows the welcome page instead)
+        return "" if self._view_key == "all" and not self.chips.filters() else "None here."
 
     def _update_summary(self) -> None:
         shown = self.model.rowCount()

@@ -87,6 +87,8 @@ class MemoryTableView(QTableView):
         self.setModel(model)
         self._model = model
         self._next: tuple[str, int] | None = None  # where the person's delete left them
+        # Said over an empty list: an empty Trash or a search with no match showed a bare grid
+        self.empty_text = ""
         self._follow = False  # the next reload scrolls to the current row (`refresh_keeping_place`)
         # Only the content column is highlighted; the others keep Qt's own (C++) delegate,
         # which paints them without a call into Python per cell.
@@ -184,6 +186,20 @@ class MemoryTableView(QTableView):
             header.blockSignals(True)
             header.setSortIndicator(column, descending or Qt.SortOrder.AscendingOrder)
             header.blockSignals(False)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().paintEvent(event)
+        if self.empty_text and self._model.rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().placeholderText().color())
+            painter.drawText(
+                self.viewport().rect().adjusted(12, 12, -12, -12),
+                Qt.AlignmentFlag.AlignHCenter
+                | Qt.AlignmentFlag.AlignTop
+                | Qt.TextFlag.TextWordWrap,
+                self.empty_text,
+            )
+            painter.end()
 
     def current_id(self) -> str:
         index = self.currentIndex()
