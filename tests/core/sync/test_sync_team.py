@@ -289,14 +289,7 @@ def test_an_agent_listing_or_searching_reads_a_teammates_memory_as_synced_not_th
     from memdesk.api.dispatch import Dispatcher, Session
     from memdesk.core import agent
 
-    team = tmp_path / "team.git"
-    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
-    machines.run(
-        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
-    )
-    theirs = machines.run("bo", lambda s: s.add("acme deploys with Flux.", project="acme"))
-    machines.run("bo", lambda s: s.sync())
-    machines.run("ana", lambda s: s.sync())
+    theirs = _a_teammate_wrote(machines, tmp_path, "acme deploys with Flux.")
     mine = machines.run("ana", lambda s: s.add("acme deploys only on Fridays.", project="acme"))
     claude = Session(agent="claude-code", role="agent", actor=agent("claude-code"))
 
@@ -506,14 +499,7 @@ def test_a_teammates_rule_reminds_the_persons_agent_but_never_denies_it_a_call(m
     whatever source its file claims."""
     from memdesk.core import agent
 
-    team = tmp_path / "team.git"
-    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
-    machines.run(
-        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
-    )
-    pnpm = machines.run("bo", lambda s: s.add("acme is pnpm only, never npm.", project="acme"))
-    machines.run("bo", lambda s: s.sync())
-    machines.run("ana", lambda s: s.sync())
+    pnpm = _a_teammate_wrote(machines, tmp_path, "acme is pnpm only, never npm.")
     claude = agent("claude-code")
 
     def act(svc):
@@ -937,3 +923,16 @@ def test_a_deletion_is_not_undone_by_an_older_state_a_team_remote_first_hears_of
     # person's memory unasked
     assert with_team["conflicts"] == 1
     assert [i["type"] for i in machines.run("a", lambda s: s.inbox())] == [DELETED_BY_TEAM]
+
+
+def _a_teammate_wrote(machines, tmp_path, text: str) -> dict:
+    """ana and bo (a teammate) in team acme; bo's memory `text`, synced to ana."""
+    team = tmp_path / "team.git"
+    machines.run("ana", lambda s: s.sync_init(str(team), name="team", projects=["acme"]))
+    machines.run(
+        "bo", lambda s: s.sync_init(str(team), name="team", projects=["acme"], writer="bo@work")
+    )
+    theirs = machines.run("bo", lambda s: s.add(text, project="acme"))
+    machines.run("bo", lambda s: s.sync())
+    machines.run("ana", lambda s: s.sync())
+    return theirs
