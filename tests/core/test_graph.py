@@ -15,3 +15,10 @@ def test_the_graph_of_a_large_store_shows_its_links(service):
     assert len(related) == 20
     assert len(graph["nodes"]) == 500
     assert graph["left_out"] == 200
+
+
+def test_a_project_and_a_tag_of_the_same_name_are_told_apart(service):
+    """A window tryout: hubs "api" and "api" overlapped, one a project, one a tag."""
+    service.add("The api deploys on Tuesdays", project="api", tags=["api"])
+    hubs = {n["id"]: n["label"] for n in service.graph()["nodes"] if n.get("hub")}
+    assert hubs == {"project:api": "api", "tag:api": "#api"}

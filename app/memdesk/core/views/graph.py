@@ -18,6 +18,8 @@ from memdesk.core.search.filters import Filters
 BUDGET = 500
 MAX_BUDGET = 5000
 HUB_KINDS = ("project", "tag", "task", "agent")
+# A project and a tag of the same name ("api") drew two hubs read as one
+_HUB_LABEL = {"project": "{}", "tag": "#{}", "task": "task {}", "agent": "@{}"}
 
 
 class Graph:
@@ -71,8 +73,8 @@ class Graph:
             names["tag"] = json.loads(tags) if "tag" in kinds else []
             for kind_of_hub in kinds:
                 for hub in (f"{kind_of_hub}:{n}" for n in names[kind_of_hub] if n):
-                    name = hub.split(":", 1)[1]
-                    hub_nodes.setdefault(hub, {"id": hub, "label": name, "hub": kind_of_hub})
+                    label = _HUB_LABEL[kind_of_hub].format(hub.split(":", 1)[1])
+                    hub_nodes.setdefault(hub, {"id": hub, "label": label, "hub": kind_of_hub})
                     edges.append((uuid, hub, "hub"))
         if by_row:
             # The chosen ids drive the join (CROSS JOIN keeps them outermost) and the link
