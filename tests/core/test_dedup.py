@@ -112,6 +112,19 @@ def test_a_true_restatement_reinforces(service, old, new):
     assert service.count() == 1
 
 
+def test_two_session_summaries_alike_are_two_sessions_not_an_update(service):
+    """A window tryout: a project's session summaries were offered in the Inbox as "may
+    replace 4 older memories"."""
+    first = service.add("Session on api: fixed 3 failing tests, deploy on Tuesday", layer="L2")
+    added = service.add("Session on api: fixed 5 failing tests, deploy on Tuesday", layer="L2")
+    assert "possible_update_of" not in added
+    assert service.inbox() == []
+    assert service.get(first["id"])["status"] == "active"
+    # said again word for word, it is still the same summary
+    again = service.add("Session on api: fixed 5 failing tests, deploy on Tuesday", layer="L2")
+    assert again["duplicate_of"] == added["id"]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
