@@ -157,6 +157,7 @@ def test_an_update_whose_memory_went_to_the_trash_says_what_it_waits_for(qtbot, 
     )
     assert "Waits:" in view.story.toPlainText()
     assert not view.accept_button.isEnabled()
+    assert not view.edit_button.isEnabled()  # Edit & Accept could only fail too
     assert view.reject_button.isEnabled()
     service.restore(new["id"])  # back from the Trash: the item can be accepted again
     window.hub.flush()

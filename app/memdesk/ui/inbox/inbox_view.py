@@ -300,7 +300,7 @@ class InboxView(QWidget):
     @Slot()
     def edit_and_accept(self) -> None:
         chosen = self._chosen("pending")
-        if len(chosen) != 1:
+        if len(chosen) != 1 or chosen[0]["waits"]:
             return
         (item,) = chosen
         text, ok = text_dialog.ask_text(
@@ -397,7 +397,9 @@ class InboxView(QWidget):
             button.setEnabled(bool(chosen))
         # (an item whose memory went to the Trash: its Accept could only fail)
         self.accept_button.setEnabled(any(not item["waits"] for item in chosen))
-        self.edit_button.setEnabled(len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS)
+        self.edit_button.setEnabled(
+            len(chosen) == 1 and chosen[0]["type"] not in _NO_WORDS and not chosen[0]["waits"]
+        )
         self.concerns.emit(self.concerned_id())
         if len(chosen) == 1:
             self.story.setHtml(describe(chosen[0]))
