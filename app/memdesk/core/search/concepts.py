@@ -10,7 +10,6 @@ because Porter stemming made an SQL keyword ("UPDATE") of an ordinary word ("upd
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from importlib import resources
 
@@ -32,21 +31,19 @@ def _key(word: str) -> str:
 
 
 @functools.cache
-def groups() -> dict[str, tuple[tuple[str, ...], ...]]:
-    """Each word of the map (by its light stem) -> each group holding it, without the word."""
+def groups() -> dict[str, tuple[str, ...]]:
+    """Each word of the map (by its light stem) -> the words of every group holding it."""
     text = resources.files("memdesk.core.search").joinpath("data/concepts.txt").read_text("utf-8")
-    index: dict[str, list[tuple[str, ...]]] = {}
+    index: dict[str, list[str]] = {}
     for line in text.splitlines():
         words = line.split("#", 1)[0].split()
         for word in words:
-            index.setdefault(_key(word), []).append(tuple(w for w in words if w != word))
-    return {key: tuple(found) for key, found in index.items()}
+            index.setdefault(_key(word), []).extend(w for w in words if w != word)
+    return {key: tuple(dict.fromkeys(words)) for key, words in index.items()}
 
 
 def related_words(prompt: str) -> list[str]:
-    """Words to search for beside the prompt's own: identifier parts, then group members,
-    taken from each group in turn: "add a chart to the dashboard" filled every place with the
-    Helm chart's group, and the charts-and-colours group of both words had none."""
+    """Words to search for beside the prompt's own: identifier parts, then group members."""
     own = [w.casefold() for w in _TOKEN.findall(prompt)]
     parts = [
         part.casefold()
@@ -55,11 +52,10 @@ def related_words(prompt: str) -> list[str]:
         if part.casefold() != token.casefold() and len(part) > 2
     ]
     known = groups()
-    held = list(dict.fromkeys(g for word in (*own, *parts) for g in known.get(_key(word), ())))
-    in_turn = (w for row in itertools.zip_longest(*held) for w in row if w is not None)
+    added = [w for word in (*own, *parts) for w in known.get(_key(word), ())]
     seen = set(own)
     out = []
-    for word in (*parts, *in_turn):
+    for word in (*parts, *added):
         if word not in seen:
             seen.add(word)
             out.append(word)
