@@ -12,6 +12,7 @@ from memdesk.core import agent
 from memdesk.core.errors import TooMany
 from memdesk.core.review.write_budget import WriteBudgets
 from memdesk.ui.dialogs import text_dialog
+from memdesk.ui.inbox import inbox_view
 from memdesk.ui.inbox.inbox_view import HEARD
 from tests.ui.window_helpers import open_window, settle
 
@@ -164,6 +165,22 @@ def test_an_update_whose_memory_went_to_the_trash_says_what_it_waits_for(qtbot, 
     settle(window)
     view.select_row(next(n for n, i in enumerate(view._items) if i["type"] == "update"))
     assert view.accept_button.isEnabled()
+
+
+def test_what_the_persons_own_doing_filed_is_from_you_and_can_be_shown_alone(
+    qtbot, service, window
+):
+    """A window tryout: the From column was blank for the person's own items and the From
+    list had no entry for them."""
+    service.add("The API listens on port 8080")
+    service.add("The API listens on port 9090")  # the person's own possible update
+    window.hub.flush()
+    view = open_inbox(window)
+    row = next(n for n, i in enumerate(view._items) if i["type"] == "update")
+    assert view.table.item(row, 3).text() == "you"
+    view.from_combo.setCurrentIndex(view.from_combo.findData(inbox_view.YOURS))
+    assert view.from_combo.currentText() == "From you (1)"
+    assert [i["type"] for i in view._items] == ["update"]
 
 
 def test_find_duplicates_then_merge_and_undo(qtbot, service, window):

@@ -43,6 +43,8 @@ SIDE_SHARES = {0: 0.16, 3: 0.12, 4: 0.08, 5: 0.14}  # of the list's width, at mo
 # The From list's choice of what session ends heard the person say (what memdesk's line at a
 # session start points to): a number, where each agent's choice is its name.
 HEARD = 1
+# What the person's own doing filed (an add alike an older memory, Find Duplicates): no agent
+YOURS = 2
 Run = Callable[[str, Callable[[], Any]], Any]
 
 # Items whose answer is yes or no: a notice, a deletion asked about.
@@ -190,6 +192,8 @@ class InboxView(QWidget):
             self.from_combo.addItem(f"Heard from you ({heard:,})", HEARD)
         for name, count in counts.most_common():
             self.from_combo.addItem(f"From {first_line(name)} ({count:,})", name)
+        if yours := sum(1 for item in self._all if not item["agent"]):
+            self.from_combo.addItem(f"From you ({yours:,})", YOURS)
         self.from_combo.setCurrentIndex(max(self.from_combo.findData(chosen), 0))
         self.from_combo.blockSignals(False)
 
@@ -201,18 +205,14 @@ class InboxView(QWidget):
         top = self.table.rowAt(0)
         at_top = self._items[top]["key"] if 0 <= top < len(self._items) else None
         chosen = self.from_combo.currentData()
-        self._items = [
-            i
-            for i in self._all
-            if chosen is None or (i.get("heard") if chosen == HEARD else i["agent"] == chosen)
-        ]
+        self._items = [i for i in self._all if _from(i, chosen)]
         self.table.setRowCount(len(self._items))
         for number, item in enumerate(self._items):
             cells = (
                 TYPE_NAMES[item["type"]],
                 first_line(item["content"]),
                 first_line(item["reason"] or _waiting(item) or item["why"]),
-                item["agent"] or "",
+                item["agent"] or "you",
                 str(item["support"]),
                 item["created_at"][:16].replace("T", " "),
             )
@@ -424,3 +424,12 @@ def _count(items: list[dict[str, Any]]) -> str:
 
 def _waiting(item: dict[str, Any]) -> str | None:
     return f"Waits: {item['waits']}" if item["waits"] else None
+
+
+def _from(item: dict[str, Any], chosen: Any) -> bool:
+    """Whether the From list's choice (everyone, heard, yours or an agent's name) holds it."""
+    if chosen is None:
+        return True
+    if chosen == HEARD:
+        return bool(item.get("heard"))
+    return not item["agent"] if chosen == YOURS else item["agent"] == chosen
