@@ -139,12 +139,10 @@ class Writes:
                 restated, alike = alike, None
             if alike is not None and dedup_rules.about_another(alike.content, draft.content):
                 alike = None
-            alike = alike or corrected.replaced_by(draft, actor)
-            if draft.layer == "L2":
-                # each summary stands for its own session: two sessions alike (another day,
-                # another count) are no newer word replacing an older one (the Inbox offered
-                # a project's summaries as "may replace 4 older memories")
-                alike = None
+            # Each summary in the archive stands for its own session: two sessions alike
+            # (another day, another count) are no newer word replacing an older one (the
+            # Inbox offered a project's summaries as "may replace 4 older memories").
+            alike = None if draft.layer == "L2" else alike or corrected.replaced_by(draft, actor)
         if draft.layer == "L0":
             check_identity_room([len(draft.content)])
         replacing = alike if alike is not None and self._updates_fine(actor, alike) else None

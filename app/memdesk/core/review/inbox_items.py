@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from memdesk.core.display import quoted_start
 from memdesk.core.guard import withhold
 from memdesk.core.memory.identity import IDENTITY_PROPOSAL, proposal_why
 from memdesk.core.memory.proposals import heard_from_person
@@ -71,12 +72,7 @@ def waits(kind: str, concerned: list[dict[str, Any]]) -> str | None:
 
 def gone_now(content: str, status: str) -> str:
     """A memory no longer in force, named by its words (an id told the person nothing)."""
-    return f"“{first_words(content)}” {_GONE.get(status, f'is {status}')}"
-
-
-def first_words(content: str) -> str:
-    flat = " ".join(content.split())
-    return flat if len(flat) <= 60 else flat[:59] + "…"
+    return f"{quoted_start(' '.join(content.split()), 60)} {_GONE.get(status, f'is {status}')}"
 
 
 def rejections(rows: list[Memory]) -> dict[int, str]:
