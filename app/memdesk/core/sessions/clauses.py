@@ -208,6 +208,13 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
             else h
             for h in out
         ]
+    # "…, I always mix them up": a clause cut out of its sentence that names nothing but "it"
+    # or "them" says nothing without it
+    out = [
+        h
+        for h in out
+        if h.said.strip() == h.sentence.strip() or not markers.points_back_only(h.said)
+    ]
     return out, refused
 
 

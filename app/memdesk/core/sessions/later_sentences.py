@@ -29,13 +29,14 @@ Finding = TypeVar("Finding", bound=_Said)
 
 
 def leaning_back(found: list[Finding]) -> list[Finding]:
-    """A short statement of the user's that only points back ("I like to sanity-check it.")
-    says why the one before it holds: it joins that one, or, alone, is the person's to
-    confirm."""
+    """A short statement of the user's that only points back ("I like to sanity-check it.",
+    "I always mix them up"), or one that says what goes wrong if the one before is not kept
+    ("… any new parameter gets 2. otherwise hosts get confused"), says why the one before it
+    holds: it joins that one, or, alone, is the person's to confirm."""
     out: list[Finding] = []
     for finding in found:
-        short = len(finding.sentence.split()) <= _SHORT
-        if short and _LEANS_BACK.match(finding.sentence) and finding.kind != "decision":
+        points_back = markers.points_back_only(finding.sentence) or _ELSE.match(finding.sentence)
+        if points_back and finding.kind != "decision":
             if out:
                 before = out[-1]
                 joined = f"{before.content.rstrip('.')}. {finding.content}"
@@ -46,11 +47,7 @@ def leaning_back(found: list[Finding]) -> list[Finding]:
     return out
 
 
-_SHORT = 8
-_LEANS_BACK = re.compile(
-    r"^(?:i|we)\b.*\b(?:it|them|that|this|those|these)(?:\s+(?:too|as well|first|later))?[.!]?$",
-    re.IGNORECASE,
-)
+_ELSE = re.compile(r"^(?:otherwise|or else)\b", re.IGNORECASE)
 
 
 def made_lasting(found: list[Finding], text: str) -> list[Finding]:
@@ -86,6 +83,9 @@ _MAKES_IT_LAST = re.compile(
     r"^(?:and\s+|so\s+)?(?:that's|thats|that is|this is|let's make (?:that|this|it)|make (?:that|"
     r"this|it))\b[^.;!?]{0,50}?\b(?:from now on|going forward|from here on(?: out)?|the rule|"
     r"the standard|the default|for (?:every|all) [\w-]+|everywhere|in every [\w-]+)\b[^.;!?]{0,60}"
+    r"[.!]?$"
+    # or carries the one before to every place the person works: "same for every repo I work in"
+    r"|^(?:and\s+)?(?:the\s+)?same (?:goes )?(?:for|with|in) (?:every|all|any|each)\b[^.;!?]{0,80}"
     r"[.!]?$",
     re.IGNORECASE,
 )

@@ -284,6 +284,21 @@ ASKS = re.compile(
 
 # "this goes for anything you write for me: …" points at what follows
 POINTS_AHEAD = r"\s+(?:goes|is|applies|counts|holds) (?:for|to) (?:any|all|every|each)\w*\b"
+# What the person says of themselves or the team with nothing but "it" or "them" for its
+# object ("I like to sanity-check it", "I always mix them up") says nothing without the
+# sentence before it
+POINTS_BACK_ONLY = re.compile(
+    r"^(?:i|we)\b[^,;:—–]*\b(?:it|them|that|this|those|these)(?:\s+(?:up|out|wrong|right|off|over|mixed"
+    r"(?: up)?))?(?:\s+(?:too|as well|first|later|again|all the time))?[.!]?$",
+    re.IGNORECASE,
+)
+POINTS_BACK_WORDS = 8
+
+
+def points_back_only(said: str) -> bool:
+    return len(said.split()) <= POINTS_BACK_WORDS and bool(POINTS_BACK_ONLY.match(said.strip()))
+
+
 # "it", "this", "they" at the start point back at what the conversation held; "this repo"
 # names what it is.
 DEICTIC_START = re.compile(
