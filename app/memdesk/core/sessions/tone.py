@@ -192,8 +192,19 @@ def _asked_first(said: list[str]) -> bool:
     return (
         len(said) <= 3
         and bool(_QUESTION.match(said[0]))
-        and not any(s.startswith("(") for s in said[1:])
+        and not any(s.startswith("(") or _TOLD_BESIDE.search(s) for s in said[1:])
     )
+
+
+# What the person marks as told beside the question, not as why they ask it ("how do i tail
+# the logs? also, my terminal is wezterm", "why is the jar 300MB? btw we build with
+# tools.build", "how do I start it? I use fish everywhere, so …")
+_TOLD_BESIDE = re.compile(
+    r"(?:^|[,;:—–-]\s*|\b(?:and|oh)\s+)(?:(?:btw|by the way|fyi|for reference|for context|"
+    r"heads up|careful|oh,? and|side ?note|for the record)\b|also,)|\bfyi[.!]?$|"
+    r"\b(?:i|we) (?:use|run|do|write|want)\b[^.?!]{0,40}\beverywhere\b",
+    _I,
+)
 
 
 # What the person asks beside the frustration, in its sentence, is asked for good: "file-scoped
