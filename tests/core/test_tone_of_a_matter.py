@@ -37,6 +37,17 @@ def _stored(message: str) -> list[str]:
             "replica",
         ),
         (
+            "don't rotate it yourself, the signing key is Dana's and only she has access to "
+            "the vault policy. I'll text her.",
+            "dana",
+        ),
+        # what would hold in another world some day
+        (
+            "ok decided: uploads stay on our own minio, no S3. if we ever go multi-region we'd "
+            "need a managed bucket anyway, but not now",
+            "minio",
+        ),
+        (
             "we store every amount as integer cents in this repo, never floats. "
             "can you add a helper to Money that converts the parser's decimals?",
             "cents",
@@ -72,6 +83,7 @@ def test_a_statement_beside_another_matters_tone_is_stored(message, word):
         "maybe every service should get its own database user... not sure yet",
         "redis or postgres for the job queue, idk. lets not decide now, just stub an interface",
         # a deferral of the very thing just said
+        "if we ever go multi-region we'd need a managed bucket, not sure yet",
         "the retry limit is 5 for now. not sure yet whether the retry limit should be 5 or 10",
         # praise first is irony unless work follows; a laugh, a question or a lead-in first
         # is no word on the agent's step

@@ -99,6 +99,7 @@ def _content_words(sentence: str) -> set[str]:
 
 
 _OWN_NEXT_STEP = re.compile(r"^(?:i'?ll|i will|i'm gonna|i am going to)\b", _I)
+_WHAT_IF_SOME_DAY = re.compile(r"^(?:and |but |though )?if (?:we|they|i) ever\b", _I)
 _PONDERED = re.compile(r"^(?:maybe|or|might|could|should|perhaps|probably)\b", _I)
 
 
@@ -107,7 +108,9 @@ def _own_step(sentence: str) -> bool:
     if sentence.endswith("?"):
         return words >= 6 and not _PONDERED.match(sentence)
     if _OWN_NEXT_STEP.match(sentence):
-        return words >= 4
+        return words >= 4 or bool(tone.NEXT_STEP.match(sentence))  # "I'll message her."
+    if _WHAT_IF_SOME_DAY.match(sentence):
+        return True  # "if we ever pick up cities in indiana we'd need per-city tz, but not now"
     if UNDECIDED.search(sentence) or DEFERRED.search(sentence):
         # ("lets not decide now" says nothing of its own: it is of what came before)
         return bool(_NAMES_ITS_MATTER.search(sentence)) and not tone.DISTANCED.search(sentence)

@@ -25,8 +25,9 @@ _SCARE_QUOTE = re.compile(
 )
 # The person's own next step, said plainly ("I'll open the PR and tag her"): decided, and no
 # doubt on what the message states beside it
-_NEXT_STEP = re.compile(
-    r"^i'?ll (?:open|send|tag|ping|push|merge|file|raise|forward|tell|email|post|review|"
+NEXT_STEP = re.compile(
+    r"^i'?ll (?:open|send|tag|ping|push|merge|file|raise|forward|tell|email|message|text|call|"
+    r"post|review|"
     r"deploy|run|handle|book|schedule|upload|share)\b(?![^.;!?]*\b(?:maybe|probably|perhaps|"
     r"think|decide|see if|see whether|might)\b)",
     _I,
@@ -107,7 +108,7 @@ def doubted(message: str) -> bool:
         # "give full shifts a 'full' badge": a label
         and not (markers.TASK.match(s) or markers.IMPERATIVE.match(s))
         or UNDECIDED.search(s)
-        and not _NEXT_STEP.match(s)
+        and not NEXT_STEP.match(s)
         or DEFERRED.search(s)
         for s in said
     ):
