@@ -42,6 +42,20 @@ _NEXT_TOPIC = re.compile(
 )
 
 
+_A_WANT = re.compile(r"^i want$", _I)
+# what is wanted is one thing named (the …, an identifier), or one thing for another
+_WANTED_NOW = re.compile(
+    r"^(?:(?:ok|okay|so|and|yeah|yes|but|now)[,\s]+)*i want (?:(?:the|this|that|these|those) |"
+    r"[\w-]*[_.\d][\w.-]* |.*\binstead\b)",
+    _I,
+)
+
+
+def _only_a_want(body: str) -> bool:
+    said = [m[0].strip() for m in markers.FIRST_PERSON.finditer(body)]
+    return bool(said) and all(_A_WANT.match(s) for s in said)
+
+
 @dataclass(frozen=True)
 class Heard:
     confidence: str
@@ -114,7 +128,12 @@ def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
     if markers.PINNED.search(body) and not markers.DEICTIC_START.match(body):
         return heard_as(HIGH, "fact", body, sentence, about_user=False)
     if first_person and not task:
-        return heard_as(HIGH, "preference", body, sentence, about_user)
+        # "I want the card to show …", "I want presigned urls instead": this thing, wanted now
+        wanted_now = _only_a_want(body) and _WANTED_NOW.search(body)
+        for_good = general or habit or led_in_for_good or around.STANDING.search(sentence)
+        for_good = for_good or markers.TOLD_TO_KEEP.search(sentence)
+        sure = MEDIUM if wanted_now and not for_good else HIGH
+        return heard_as(sure, "preference", body, sentence, about_user)
     if (habit or markers.TEAM.search(body)) and not task and not markers.DEICTIC_START.match(body):
         return heard_as(HIGH, "fact", body, sentence, about_user=False)
     # "Going forward, please write the patterns anchored": a request for every time after
