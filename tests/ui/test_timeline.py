@@ -46,9 +46,25 @@ def test_points_sit_in_their_lanes(window):
     timeline = window.timeline
     assert timeline.lane_names == ["L0 Identity", "L1 Knowledge"]
     assert _points(timeline) == 10
-    assert timeline.summary.text() == "10 on the timeline"
+    assert timeline.summary.text() == "10 memories on the timeline"
     timeline.lanes.setCurrentText("Kind")
     assert timeline.lane_names == ["decision", "fact"]
+
+
+def test_the_timeline_counts_as_the_header_and_names_the_retired_it_adds(service, window):
+    """Retired memories are drawn as history: the header's count (the List's) and the
+    Timeline's were 10 and 11 for one filter, with nothing to say why."""
+    old = service.list_memories(layer="L1")[0]["id"]
+    service.correct(old, "Knowledge corrected by the agent", actor=CLAUDE)
+    settle(window)
+    window.timeline.wait()
+    assert window.browser.summary.text() == "10 memories"
+    assert window.timeline.summary.text() == "10 memories and 1 retired on the timeline"
+    window.sidebar.select_key("inactive")
+    window.view_tabs.setCurrentIndex(1)
+    window.timeline.wait()
+    assert window.browser.summary.text() == "1 memory"
+    assert window.timeline.summary.text() == "1 memory on the timeline"
 
 
 def test_a_date_range_narrows_the_list(qtbot, window):

@@ -9,6 +9,10 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 from memdesk.core import MemdeskError, MemoryService
 from memdesk.ui.timeline.timeline_data import as_of, prepare
 
+# The statuses drawn when the List asks for active memories only: the retired ones too, as
+# the history the Timeline draws (bars up to their successor).
+WITH_HISTORY = ["active", "inactive"]
+
 
 class TimelineLoader(QObject):
     """`loaded(ticket, data)` on the GUI thread; data None when the service refused."""
@@ -37,11 +41,20 @@ class TimelineLoad(QRunnable):
         try:
             if self._moment is None:
                 data = self._service.timeline(**self._filters)
+                data["retired"] = self._retired()
             else:
                 data = as_of(self._service, self._filters, self._moment)
+                data["retired"] = 0  # what was active then, every one of them
             prepare(data, self._lane_field)
             self._loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._loader.loaded.emit(self._ticket, None)
         finally:
             self._service.release_thread()
+
+    def _retired(self) -> int:
+        """How many of the points are retired memories: the List does not count them, and the
+        Timeline's summary must say how its number differs from the List's."""
+        if self._filters["status"] != WITH_HISTORY:
+            return 0  # a status the List chose: it shows these very memories
+        return self._service.count(**{**self._filters, "status": "inactive"})

@@ -39,7 +39,7 @@ from memdesk.ui.timeline.as_of_controls import AsOfControls
 from memdesk.ui.timeline.history_marks import ticks_in
 from memdesk.ui.timeline.range_strip import RangeStrip
 from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density, lanes
-from memdesk.ui.timeline.timeline_loader import TimelineLoad, TimelineLoader
+from memdesk.ui.timeline.timeline_loader import WITH_HISTORY, TimelineLoad, TimelineLoader
 
 LANES = {"Layer": "layer", "Agent": "agent", "Project": "project", "Kind": "kind"}
 POINT_LIMIT = 20_000  # points drawn one by one; beyond, a heat map (zoom in to see points)
@@ -167,9 +167,8 @@ class TimelineView(QWidget):
     def set_filters(self, filters: dict[str, Any]) -> None:
         """Show the memories these (the list's) filters select; the date range is ours."""
         self._filters = {k: v for k, v in filters.items() if k not in ("since", "until")}
-        # The list's default (active only) would hide history: retired memories are drawn
-        # as bars up to their successor.
-        self._filters.setdefault("status", ["active", "inactive"])
+        # The list's default (active only) would hide history.
+        self._filters.setdefault("status", list(WITH_HISTORY))
         # the same again loads nothing: the window passes them on every write, and
         # `paced` refreshes for those
         if self._filters != self._loaded_filters:
@@ -248,7 +247,7 @@ class TimelineView(QWidget):
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
         self._mark_current()
-        self.summary.setText(f"{len(self._t):,} on the timeline")
+        self.summary.setText(_summary(len(self._t), self._data["retired"]))
         self._update_density()
 
     def _show_points(self) -> None:
@@ -429,6 +428,16 @@ class TimelineView(QWidget):
             self.clear_date_range()
         else:
             super().keyPressEvent(event)
+
+
+def _summary(points: int, retired: int) -> str:
+    """The points counted as the List counts its rows (the header's number), and the retired
+    memories the Timeline draws besides, as history: one number for one thing."""
+    shown = points - retired
+    text = f"{shown:,} {'memory' if shown == 1 else 'memories'}"
+    return (
+        f"{text} and {retired:,} retired on the timeline" if retired else f"{text} on the timeline"
+    )
 
 
 def _iso(seconds: float) -> str:
