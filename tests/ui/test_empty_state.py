@@ -42,7 +42,9 @@ def test_copy_puts_the_mcp_config_on_the_clipboard(qtbot, panel):
     # memdesk's MCP bridge, on the database this window has open.
     assert Path(server["command"]).is_absolute()
     assert server["args"][-1] == "mcp"
-    assert server["env"] == {"MEMDESK_DB": DB}
+    # the agent's name, for the person to edit: without it every agent wrote as "mcp"
+    assert server["env"] == {"MEMDESK_DB": DB, "MEMDESK_AGENT": "your-agent-name"}
+    assert "change your-agent-name to the agent's name" in _shown_text(panel)
     assert panel.copy_mcp_button.text() == "Copied"
     qtbot.waitUntil(lambda: panel.copy_mcp_button.text() == "Copy", timeout=3000)
 

@@ -23,10 +23,14 @@ from PySide6.QtWidgets import (
 from memdesk.ui.icons import app_icon
 from memdesk.ui.list import demo_data
 
+# The agent's name, to be edited: without one, every agent set up from the snippet wrote as
+# "mcp", and the window could not tell them apart. (Attach writes the host's name there.)
+AGENT_PLACEHOLDER = "your-agent-name"
+
 
 def mcp_snippet(db_path: str | Path) -> str:
     """The MCP configuration for this memdesk: its absolute command (a venv's `memdesk` is
-    not on an agent host's PATH) and the database this window has open."""
+    not on an agent host's PATH), the database this window has open and the agent's name."""
     me = Path(sys.argv[0])
     if me.name == "memdesk" and me.is_file():
         command, args = str(me.resolve()), ["mcp"]
@@ -35,7 +39,11 @@ def mcp_snippet(db_path: str | Path) -> str:
     else:
         # -P: the host starts it in the agent's repository, which may hold a `memdesk`.
         command, args = sys.executable, ["-P", "-m", "memdesk", "mcp"]
-    server = {"command": command, "args": args, "env": {"MEMDESK_DB": str(db_path)}}
+    server = {
+        "command": command,
+        "args": args,
+        "env": {"MEMDESK_DB": str(db_path), "MEMDESK_AGENT": AGENT_PLACEHOLDER},
+    }
     return json.dumps({"mcpServers": {"memdesk": server}}, indent=2)
 
 
@@ -78,7 +86,8 @@ class EmptyStatePanel(QWidget):
         column.addWidget(
             _text(
                 "Add this to your agent's MCP configuration (Claude Desktop, Claude Code, "
-                "Cursor, …), then restart the agent:"
+                f"Cursor, …), change {AGENT_PLACEHOLDER} to the agent's name (memdesk shows "
+                "who wrote each memory by it), then restart the agent:"
             )
         )
         self.copy_mcp_button = self._code_row(column, self.mcp_snippet)
