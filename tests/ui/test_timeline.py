@@ -258,7 +258,7 @@ def test_a_drawn_range_is_a_chip_and_a_stats_count_clicked_after_it_shows_its_co
     settle(window)
     assert shown_ids(window) == []
     chip = window.browser.chips._chips["since"]
-    assert chip.text() == "Date: 2001-01-01 – 2001-01-02  ✕"
+    assert chip.text() == "Date: created 2001-01-01 – 2001-01-02  ✕"
     window.show_filtered("layer", "L1")  # a Stats count clicked
     settle(window)
     assert len(shown_ids(window)) == service.count(layer="L1") == 5

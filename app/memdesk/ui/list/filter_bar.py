@@ -27,7 +27,12 @@ TITLES = {
     "tag": "Tag",
     "since": "Date",
 }
-PERIODS = (("Last 24 hours", 1), ("Last 7 days", 7), ("Last 30 days", 30), ("Last year", 365))
+PERIODS = (
+    ("Updated in the last 24 hours", 1),
+    ("Updated in the last 7 days", 7),
+    ("Updated in the last 30 days", 30),
+    ("Updated in the last year", 365),
+)
 CHOICES_SHOWN = 25
 CHIP_STYLE = """
 QToolButton { border: 1px solid palette(mid); border-radius: 11px; padding: 2px 10px; }
@@ -76,7 +81,7 @@ class FilterBar(QWidget):
         for name, (value, _label) in self._values.items():
             if name == "tag":
                 out["tags"] = [value]
-            elif isinstance(value, dict):  # a date range drawn on the Timeline
+            elif isinstance(value, dict):  # a date range, by update or creation
                 out.update(value)
             else:
                 out[name] = value
@@ -132,8 +137,14 @@ class FilterBar(QWidget):
         if name == "source":
             return [(s, s) for s in SOURCES]
         if name == "since":
+            # On the date the list shows (Updated): on the creation date, "Last 7 days" showed
+            # rows dated a year ago and hid those edited today. (A range drawn on the
+            # Timeline, which draws creation dates, is on those: `set_time_range`.)
             now = datetime.now(UTC)
-            return [(format_time(now - timedelta(days=d)), label) for label, d in PERIODS]
+            return [
+                ({"changed_since": format_time(now - timedelta(days=d))}, label)
+                for label, d in PERIODS
+            ]
         if name in ("project", "tag", "agent"):
             counts = self._stats.latest.get(name + "s", {})
             ranked = sorted(counts, key=lambda k: -counts[k])[:CHOICES_SHOWN]

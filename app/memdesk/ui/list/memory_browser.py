@@ -79,7 +79,7 @@ class MemoryBrowser(QWidget):
         chip so it can be seen and cleared like any filter (it was invisible: the list showed
         1 memory and nothing said why); None clears it."""
         chosen = {k: v for k, v in (("since", since), ("until", until)) if v}
-        label = f"{since[:10] if since else '…'} – {until[:10] if until else '…'}"
+        label = f"created {since[:10] if since else '…'} – {until[:10] if until else '…'}"
         self.chips.set_value("since", chosen or None, label)
 
     def filters(self) -> dict[str, Any]:
