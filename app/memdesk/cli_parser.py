@@ -284,6 +284,11 @@ def parser() -> argparse.ArgumentParser:
         help="the host running the hook: its protocol, and who its writes are by "
         "(default claude-code)",
     )
+    p.add_argument(
+        "--socket",
+        help="the socket memdesk serves on (default: $MEMDESK_SOCKET, else derived from the "
+        "database)",
+    )
     p.add_argument("--project", action="store_true", help="install: .claude/settings.json here")
     p.add_argument("--yes", action="store_true", help="install: write without asking")
     p.add_argument(

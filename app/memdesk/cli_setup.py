@@ -19,7 +19,9 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
     if a.event != "install":
         from memdesk.api import hooks
 
-        out, err = hooks.run(a.event, sys.stdin.read(), a.db, deny=a.deny_forbidden, agent=a.agent)
+        out, err = hooks.run(
+            a.event, sys.stdin.read(), a.db, deny=a.deny_forbidden, agent=a.agent, socket=a.socket
+        )
         sys.stdout.write(out + "\n" if out else "")
         sys.stderr.write(err)
         return 0  # fail-open: a hook never blocks the agent

@@ -77,6 +77,20 @@ def test_an_agents_arrow_or_emoji_reaches_a_host_whose_pipe_is_not_utf8(hook, so
     assert "ci.internal → check it 🚀" in context
 
 
+def test_a_hook_reaches_memdesk_on_the_socket_it_names(hook, sock_path):
+    """A host runs hooks without the person's MEMDESK_SOCKET: Attach names a socket the
+    person chose with --socket, and the hook goes there, not to the one the db derives."""
+    with Client(socket_path=sock_path, agent="setup", role="user") as memdesk:
+        memdesk.set_identity("Name: Ada. Backend engineer.")
+    started = hook(
+        "SessionStart",
+        source="startup",
+        args=("--socket", sock_path),
+        environ={"MEMDESK_SOCKET": ""},
+    )
+    assert "Name: Ada" in started["hookSpecificOutput"]["additionalContext"]
+
+
 def _tool(hook, name, tool_input, tool_response, session=SESSION):
     return hook(
         "PostToolUse", session, tool_name=name, tool_input=tool_input, tool_response=tool_response
@@ -506,11 +520,13 @@ def test_hook_options_may_come_before_the_event(db_path):
         False,
         None,
         None,
+        None,
     )
     assert hooks.parse_args(["PreToolUse", "--db=y.db", "--deny-forbidden"]) == (
         "PreToolUse",
         "y.db",
         True,
+        None,
         None,
         None,
     )
@@ -520,7 +536,9 @@ def test_hook_options_may_come_before_the_event(db_path):
         False,
         None,
         "gemini-cli",
+        None,
     )
+    assert hooks.parse_args(["SessionEnd", "--socket=/run/m.sock"])[5] == "/run/m.sock"
     assert hooks.parse_args(["SessionEnd", "--dbx"])[3] == "--dbx"
 
 

@@ -55,3 +55,32 @@ def test_the_welcome_page_and_the_agents_dialog_offer_it(qtbot, service, tmp_pat
     qtbot.addWidget(agents)
     agents.attach_button.click()
     assert len(opened) == 3
+
+
+def test_attach_carries_the_socket_this_window_serves_on(qtbot, service, tmp_path, monkeypatch):
+    """On a socket the person chose (MEMDESK_SOCKET, --socket), the host's server and hooks
+    looked for the default one, derived from the database, and found no memdesk there."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    written = []
+
+    def attach_cursor(dialog) -> int:
+        dialog.host.setCurrentIndex(dialog.host.findData("cursor"))
+        qtbot.mouseClick(dialog.attach_button, Qt.MouseButton.LeftButton)
+        written.append(dialog.summary.text())
+        return 0
+
+    monkeypatch.setattr(AttachDialog, "exec", attach_cursor)
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    assert window.socket_path == "/tmp/memdesk-test.sock"  # not the one derived from the db
+    qtbot.mouseClick(window.empty_state.attach_button, Qt.MouseButton.LeftButton)
+
+    server = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["memdesk"]
+    assert server["args"][-2:] == ["--socket", "/tmp/memdesk-test.sock"]
+    hooks = json.loads((home / ".cursor" / "hooks.json").read_text())["hooks"]
+    assert all(
+        "--socket /tmp/memdesk-test.sock" in hook["command"]
+        for entries in hooks.values()
+        for hook in entries
+    )
+    assert "/tmp/memdesk-test.sock" in written[0]

@@ -152,13 +152,18 @@ def plan_attach(
     cwd: Path,
     home: Path,
     command: str | None = None,
+    socket: str | None = None,
 ) -> list[Change]:
-    """The changes that attach memdesk to `host` (empty when it already is, exactly so)."""
+    """The changes that attach memdesk to `host` (empty when it already is, exactly so);
+    `socket`: the one memdesk serves on, when not the one derived from the database (the
+    host, without the person's MEMDESK_SOCKET, would look for that one)."""
     spec = HOSTS[host]
     command = command or hook_settings.memdesk_command()
     argv = [*shlex.split(command), "mcp"]
     if db is not None:
         argv += ["--db", str(Path(db).expanduser().resolve())]
+    if socket:
+        argv += ["--socket", socket]
     entry = spec.entry(argv, {"MEMDESK_AGENT": host})
     path = spec.path(project, cwd, home)
     old = _text(path)
@@ -182,11 +187,11 @@ def plan_attach(
             "portable form: each person runs `memdesk attach opencode` for their own"
         )
     if hooks == path:  # Gemini CLI, opencode: hooks and servers in one settings file
-        new = _parsed(path, hook_settings.with_hooks, new, command, db, False, host)
+        new = _parsed(path, hook_settings.with_hooks, new, command, db, False, host, socket)
     changes = [_change(path, old, new, note)]
     if hooks is not None and hooks != path:
         text = _text(hooks)
-        hooked = _parsed(hooks, hook_settings.with_hooks, text, command, db, False, host)
+        hooked = _parsed(hooks, hook_settings.with_hooks, text, command, db, False, host, socket)
         changes.append(_change(hooks, text, hooked))
     return [c for c in changes if c.diff]
 

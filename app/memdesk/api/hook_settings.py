@@ -12,7 +12,7 @@ from typing import Any
 
 from memdesk import paths
 from memdesk.api import json_text, opencode_plugin
-from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS
+from memdesk.api.hooks import AGENT_FLAG, DENY_FLAG, HOST_EVENTS, SOCKET_FLAG
 
 ACTION_TOOLS = "Bash|Edit|Write|MultiEdit|NotebookEdit"
 GEMINI_ACTION_TOOLS = "run_shell_command|write_file|replace"
@@ -43,8 +43,11 @@ def hook_command(
     db: str | os.PathLike[str] | None,
     deny: bool = False,
     host: str = "claude-code",
+    socket: str | None = None,
 ) -> str:
     where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
+    if socket:
+        where += f" {SOCKET_FLAG} {shlex.quote(socket)}"
     if host != "claude-code":
         where = f" {AGENT_FLAG} {host}{where}"
     if deny and HOST_EVENTS[host].get(event) == "PreToolUse":
@@ -58,9 +61,10 @@ def hook_entry(
     db: str | os.PathLike[str] | None,
     deny: bool = False,
     host: str = "claude-code",
+    socket: str | None = None,
 ) -> dict[str, Any]:
     """memdesk's group for `event` in the host's settings file."""
-    line = hook_command(event, command, db, deny, host)
+    line = hook_command(event, command, db, deny, host, socket)
     if host == "cursor":  # flat entries; its matcher is a regex of tool names
         flat: dict[str, Any] = {"command": line, "timeout": 30}
         return {**flat, "matcher": CURSOR_ACTION_TOOLS} if event == "preToolUse" else flat
@@ -100,14 +104,16 @@ def with_hooks(
     db: str | os.PathLike[str] | None = None,
     deny: bool = False,
     host: str = "claude-code",
+    socket: str | None = None,
 ) -> str:
     """The settings file's text (None: no file yet) with one memdesk hook per event of
-    `host` (on the database `db`, when given), every other byte as it was. With `deny`, a
+    `host` (on the database `db`, and the `socket` it is served on, when given), every other
+    byte as it was. With `deny`, a
     tool call one of the person's rules forbids is refused (the default reminds the agent of
     the rule, where the host can carry it). opencode's hooks are a plugin it loads."""
     if host == "opencode":
-        return opencode_plugin.with_plugin(text, command, db, deny)
-    entries = {e: hook_entry(e, command, db, deny, host) for e in host_events(host, deny)}
+        return opencode_plugin.with_plugin(text, command, db, deny, socket)
+    entries = {e: hook_entry(e, command, db, deny, host, socket) for e in host_events(host, deny)}
     if text is None:
         head = {"version": 1} if host == "cursor" else {}  # Cursor requires its version
         return json_text.new_file({**head, "hooks": {e: [g] for e, g in entries.items()}})

@@ -98,6 +98,7 @@ AGENT_FLAG = "--agent"  # which host runs the hook: its protocol and the writes'
 # A tool's whole output can ride in PostToolUse's payload; past this the input is not read on.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 TIMEOUTS = {"SessionStart": 10.0, "UserPromptSubmit": 3.0, "PreCompact": 20.0, "SessionEnd": 20.0}
+SOCKET_FLAG = "--socket"  # a socket the person chose: the host runs hooks without their env
 DENY_FLAG = "--deny-forbidden"  # PreToolUse: refuse a call the person's own rule forbids
 NESTED_TOO_DEEP = (
     "memdesk could not read this tool call (its input is nested too deeply), so it could not "
@@ -114,6 +115,7 @@ def run(
     *,
     deny: bool = False,
     agent: str | None = None,
+    socket: str | None = None,
 ) -> tuple[str, str]:
     """(stdout, stderr) of the hook for `event` given its stdin, as `agent`'s host speaks
     hooks (Claude Code's protocol by default); never raises. A failure is also noted beside
@@ -137,7 +139,7 @@ def run(
             raise ValueError("the hook input is not a JSON object")
         if agent == "cursor":
             payload = _from_cursor(payload)
-        return _handle(event, payload, db, deny, agent), ""
+        return _handle(event, payload, db, deny, agent, socket), ""
     except ServerUnavailable as exc:
         if event == "SessionEnd" and not _transcript_to_keep(payload):
             return "", ""  # e.g. a host's own `mcp list` run: no session, nothing to keep
@@ -179,7 +181,9 @@ def _after_failed_start(db: Any, session: Any) -> str | None:
     )
 
 
-def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str) -> str:
+def _handle(
+    event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str, socket: str | None
+) -> str:
     steps = HOST_EVENTS.get(agent, HOST_EVENTS["claude-code"])
     step = steps.get(event)
     if step is None:
@@ -189,7 +193,7 @@ def _handle(event: str, payload: dict[str, Any], db: Any, deny: bool, agent: str
         raise ValueError("the hook input has no session_id")
     if step == "PreToolUse" and agent in REFUSE_ONLY and not deny:
         return ""  # the host's before-tool hook can only refuse: a reminder reaches no one
-    with _connect(step, db, agent) as memdesk:
+    with _connect(step, db, agent, socket) as memdesk:
         if step == "SessionStart":
             started = _start(memdesk, payload)
             told = hook_output.told(started, agent) if os.environ.get(TELL_ENV) != "0" else None
@@ -347,10 +351,10 @@ class _connect:
     nothing owns the database (the session is long; the start is ~0.5 s); the events on
     every prompt and tool call never wait for a start."""
 
-    def __init__(self, event: str, db: Any, agent: str) -> None:
+    def __init__(self, event: str, db: Any, agent: str, socket: str | None) -> None:
         self.event = event
         self.db_path = paths.resolve_db_path(db)
-        self.socket = naming.socket_path(self.db_path)
+        self.socket = socket or naming.socket_path(self.db_path)
         self.timeout = TIMEOUTS.get(event, 2.0)
         self.agent = agent
 
@@ -401,17 +405,18 @@ def _starting(socket: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    """`memdesk hook EVENT [--db PATH] [--deny-forbidden]` without the full CLI: the fast
-    path. Options may stand before or after the event, `--db PATH` or `--db=PATH`."""
-    event, db, deny, unknown, agent = parse_args(argv)
+    """`memdesk hook EVENT [--db PATH] [--socket PATH] [--deny-forbidden]` without the full
+    CLI: the fast path. Options may stand before or after the event, `--db PATH` or
+    `--db=PATH`."""
+    event, db, deny, unknown, agent, socket = parse_args(argv)
     if unknown:
         sys.stderr.write(
-            f"memdesk hook: unknown option {unknown!r}; options: --db PATH, {AGENT_FLAG} "
-            f"HOST, {DENY_FLAG}\n"
+            f"memdesk hook: unknown option {unknown!r}; options: --db PATH, {SOCKET_FLAG} "
+            f"PATH, {AGENT_FLAG} HOST, {DENY_FLAG}\n"
         )
         return 0  # fail-open: a hook never blocks the agent
     stdin = hook_input.read_input(sys.stdin.fileno(), MAX_STDIN_BYTES)
-    out, err = run(event, stdin, db, deny=deny, agent=agent)
+    out, err = run(event, stdin, db, deny=deny, agent=agent, socket=socket)
     # UTF-8 bytes, as every host reads them: written as text, a pipe in cp1252 (Windows, an
     # old locale) failed on an agent's "→", and every session after it started unbriefed
     with contextlib.suppress(OSError, ValueError):
@@ -425,22 +430,24 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def parse_args(argv: list[str]) -> tuple[str, str | None, bool, str | None, str | None]:
-    """(event, database, deny, the first unknown option, agent) of `memdesk hook`'s
+def parse_args(
+    argv: list[str],
+) -> tuple[str, str | None, bool, str | None, str | None, str | None]:
+    """(event, database, deny, the first unknown option, agent, socket) of `memdesk hook`'s
     arguments."""
-    event, db, deny, agent = "", None, False, None
+    event, deny = "", False
+    values: dict[str, str | None] = dict.fromkeys(("--db", AGENT_FLAG, SOCKET_FLAG))
     words = iter(argv)
     for word in words:
-        if word in ("--db", AGENT_FLAG):
-            value = next(words, None)
-            db, agent = (value, agent) if word == "--db" else (db, value)
-        elif word.startswith(("--db=", f"{AGENT_FLAG}=")):
-            name, value = word.split("=", 1)
-            db, agent = (value, agent) if name == "--db" else (db, value)
+        name, equals, value = word.partition("=")
+        if word in values:
+            values[word] = next(words, None)
+        elif equals and name in values:
+            values[name] = value
         elif word == DENY_FLAG:
             deny = True
         elif word.startswith("-"):
-            return event, db, deny, word, agent
+            return event, values["--db"], deny, word, values[AGENT_FLAG], values[SOCKET_FLAG]
         elif not event:
             event = word
-    return event, db, deny, None, agent
+    return event, values["--db"], deny, None, values[AGENT_FLAG], values[SOCKET_FLAG]

@@ -56,6 +56,13 @@ def socket_path(db_path: str | os.PathLike[str]) -> str:
     return str(socket_dir() / socket_name(db_path))
 
 
+def chosen_socket(db_path: str | os.PathLike[str], served: str) -> str | None:
+    """`served` when it is not the socket derived from the database: one the person chose
+    (MEMDESK_SOCKET, --socket), which an agent host, started without their environment,
+    must be told. None: the derived one, which every memdesk command finds by itself."""
+    return None if served == str(socket_dir() / socket_name(db_path)) else served
+
+
 def prepare_dir(socket: str | os.PathLike[str]) -> None:
     """Make sure the socket's directory exists; the default one is also made private.
 

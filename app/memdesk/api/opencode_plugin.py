@@ -17,20 +17,28 @@ PLUGIN = Path(__file__).resolve().parent / "hosts" / "opencode.js"
 KEY = "plugin"
 
 
-def entry(command: str, db: str | os.PathLike[str] | None, deny: bool) -> list[Any]:
+def entry(
+    command: str, db: str | os.PathLike[str] | None, deny: bool, socket: str | None = None
+) -> list[Any]:
     options: dict[str, Any] = {"command": shlex.split(command)}
     if db is not None:
         options["db"] = str(Path(db).expanduser().resolve())
+    if socket:
+        options["socket"] = socket
     if deny:
         options["deny"] = True
     return [PLUGIN.as_uri(), options]
 
 
 def with_plugin(
-    text: str | None, command: str, db: str | os.PathLike[str] | None, deny: bool
+    text: str | None,
+    command: str,
+    db: str | os.PathLike[str] | None,
+    deny: bool,
+    socket: str | None = None,
 ) -> str:
     """opencode.json's text (None: no file yet) with memdesk's plugin listed once, as given."""
-    wanted = entry(command, db, deny)
+    wanted = entry(command, db, deny, socket)
     if text is None:
         return json_text.new_file({KEY: [wanted]})
     plugins = _document(text).get(KEY)

@@ -75,6 +75,7 @@ class MainWindow(MemoryActions, WindowDialogs, WindowViews, QMainWindow):
         self.detail = DetailPanel(service, self)
         self.status = StatusBar(service.path, self, over_budget=service.over_budget)
         self.setStatusBar(self.status)
+        self.socket_path = socket_path  # where agents reach this window's memdesk
         self.status.set_socket(socket_path)
         self._build_central(socket_path or "")
         self._build_log_dock()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Slot
 
+from memdesk.api import naming
 from memdesk.ui.agents.agents_dialog import AgentsDialog
 from memdesk.ui.agents.attach_dialog import AttachDialog
 from memdesk.ui.agents.injections_dialog import InjectionsDialog
@@ -62,7 +63,9 @@ class WindowDialogs:
 
     @Slot()
     def show_attach(self) -> None:
-        AttachDialog(Path(self.service.path), self).exec()
+        db = Path(self.service.path)
+        socket = naming.chosen_socket(db, self.socket_path) if self.socket_path else None
+        AttachDialog(db, self, socket=socket).exec()
 
     @Slot()
     def show_injections(self) -> None:

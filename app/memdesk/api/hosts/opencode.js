@@ -3,7 +3,7 @@
 // tool calls observed, and what the user said read at the end of each session.
 //
 // opencode loads this file from the "plugin" list of opencode.json, where `memdesk attach
-// opencode` puts it with its options: the memdesk command and database. Each step runs
+// opencode` puts it with its options: the memdesk command, database and socket. Each step runs
 // `memdesk hook <Event> --agent opencode`, which speaks Claude Code's hook protocol (JSON on
 // stdin, JSON out). What opencode does with a plugin, as measured with the real CLI:
 // tests/data/opencode-1.18.33/README.md. Every hook here fails open: a throw in chat.message
@@ -32,7 +32,10 @@ function unquoted(text) {
 
 export const memdesk = async ({ client, directory, worktree }, options = {}) => {
   const command = Array.isArray(options.command) ? options.command : ["memdesk"];
-  const where = options.db ? ["--db", options.db] : [];
+  const where = [
+    ...(options.db ? ["--db", options.db] : []),
+    ...(options.socket ? ["--socket", options.socket] : []),
+  ];
   const cwd = worktree && worktree !== "/" ? worktree : directory;
   const briefed = new Set(); // sessions of this process given the briefing
   const ended = new Map(); // session -> the count of messages read at its last end

@@ -31,11 +31,20 @@ NAMES = {
 
 
 class AttachDialog(QDialog):
-    def __init__(self, db: Path, parent: QWidget | None = None, home: Path | None = None) -> None:
+    """`socket`: the one this window serves on, when the person chose it (None: the one
+    derived from the database, which the host finds by itself)."""
+
+    def __init__(
+        self,
+        db: Path,
+        parent: QWidget | None = None,
+        home: Path | None = None,
+        socket: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Attach memdesk to an agent host")
         self.resize(760, 520)
-        self._db, self._home = db, home or Path.home()
+        self._db, self._home, self._socket = db, home or Path.home(), socket
         self.host = QComboBox(self)
         for key, name in NAMES.items():
             self.host.addItem(name, key)
@@ -76,7 +85,12 @@ class AttachDialog(QDialog):
 
     def _attach_plan(self) -> list[attach.Change]:
         return attach.plan_attach(
-            self.host_key, project=False, db=self._db, cwd=Path.cwd(), home=self._home
+            self.host_key,
+            project=False,
+            db=self._db,
+            cwd=Path.cwd(),
+            home=self._home,
+            socket=self._socket,
         )
 
     def _detach_plan(self) -> list[attach.Change]:
@@ -93,15 +107,16 @@ class AttachDialog(QDialog):
             self.detach_button.setEnabled(False)
             return
         name = self.host.currentText()
+        where = f"{self._db}" + (f", served on {self._socket}" if self._socket else "")
         if attaching:
             files = ", ".join(str(c.path) for c in attaching)
             self.summary.setText(
                 f"Attach writes memdesk into {name}'s configuration ({files}); every other "
-                f"entry stays. On this database: {self._db}. Then restart {name}."
+                f"entry stays. On this database: {where}. Then restart {name}."
                 + "".join(f"\n{c.note}" for c in attaching if c.note)
             )
         else:
-            self.summary.setText(f"memdesk is attached to {name} on {self._db}.")
+            self.summary.setText(f"memdesk is attached to {name} on {where}.")
         self.diff.setPlainText("".join(c.diff for c in attaching))
         self.attach_button.setEnabled(bool(attaching))
         self.detach_button.setEnabled(bool(detaching))

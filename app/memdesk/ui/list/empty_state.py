@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.api import naming
 from memdesk.ui.icons import app_icon
 from memdesk.ui.list import demo_data
 
@@ -28,9 +29,10 @@ from memdesk.ui.list import demo_data
 AGENT_PLACEHOLDER = "your-agent-name"
 
 
-def mcp_snippet(db_path: str | Path) -> str:
+def mcp_snippet(db_path: str | Path, socket: str | None = None) -> str:
     """The MCP configuration for this memdesk: its absolute command (a venv's `memdesk` is
-    not on an agent host's PATH), the database this window has open and the agent's name."""
+    not on an agent host's PATH), the database this window has open, the agent's name, and
+    the `socket` it serves on when the person chose one (see `naming.chosen_socket`)."""
     me = Path(sys.argv[0])
     if me.name == "memdesk" and me.is_file():
         command, args = str(me.resolve()), ["mcp"]
@@ -39,11 +41,10 @@ def mcp_snippet(db_path: str | Path) -> str:
     else:
         # -P: the host starts it in the agent's repository, which may hold a `memdesk`.
         command, args = sys.executable, ["-P", "-m", "memdesk", "mcp"]
-    server = {
-        "command": command,
-        "args": args,
-        "env": {"MEMDESK_DB": str(db_path), "MEMDESK_AGENT": AGENT_PLACEHOLDER},
-    }
+    env = {"MEMDESK_DB": str(db_path), "MEMDESK_AGENT": AGENT_PLACEHOLDER}
+    if socket:
+        env[naming.SOCKET_ENV] = socket
+    server = {"command": command, "args": args, "env": env}
     return json.dumps({"mcpServers": {"memdesk": server}}, indent=2)
 
 
@@ -71,7 +72,8 @@ class EmptyStatePanel(QWidget):
         self, socket_path: str, db_path: str | Path, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.mcp_snippet = mcp_snippet(db_path)
+        chosen = naming.chosen_socket(db_path, socket_path) if socket_path else None
+        self.mcp_snippet = mcp_snippet(db_path, chosen)
         self.socket_path = socket_path
 
         column = QVBoxLayout()
