@@ -150,3 +150,23 @@ def test_enter_exports_as_the_dialog_opens(qtbot, service, memories, tmp_path):
     with qtbot.waitSignal(dialog.exported, timeout=5000):
         qtbot.keyClick(dialog.path_edit, Qt.Key.Key_Return)
     assert target.exists()
+
+
+def test_export_from_the_inbox_counts_what_it_writes(
+    qtbot, service, memories, tmp_path, monkeypatch
+):
+    """With the Inbox in front, the dialog offered the hidden list's count ("the memories the
+    list shows (5)") as if it were what the person was looking at."""
+    from tests.ui.window_helpers import open_window
+
+    window = open_window(qtbot, service, tmp_path / "settings.ini")
+    window.open_inbox()
+    opened = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda dialog: opened.append(dialog) or 0)
+    window.menus.export.trigger()
+    dialog = opened[0]
+    assert not dialog.scope_buttons["filter"].isEnabled()
+    chosen = next(b for b in dialog.scope_buttons.values() if b.isChecked())
+    assert chosen.text() == "All memories, retired and Trash included (7)"
+    dialog.path_edit.setText(str(tmp_path / "inbox.json"))
+    assert _export(qtbot, dialog)[1] == 7

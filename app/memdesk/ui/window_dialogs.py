@@ -44,6 +44,10 @@ class WindowDialogs:
     def export(self) -> None:
         found = self.browser.model.hit_ids()
         shown = self.browser.filters() if found is None else {"ids": found, "status": None}
+        if self.pages.currentWidget() is self.inbox:
+            # The list is not in front: offered by its count, "the memories the list shows"
+            # read as what the Inbox shows, and the file held something else.
+            shown = None
         dialog = ExportDialog(self.service, self.selected_ids(), shown, self)
         dialog.exported.connect(
             lambda path, count: self.status.showMessage(
