@@ -126,9 +126,9 @@ def test_a_file_that_is_not_an_export_is_explained(qtbot, dialog, tmp_path):
     path.write_text("{ this is not json", encoding="utf-8")
     _load(qtbot, dialog, path)
 
-    item = dialog.error_list.topLevelItem(0)
-    assert item.text(0) == "file"
-    assert "not valid JSON" in item.text(2)
+    assert "Nothing can be imported from this file:</b> the file is not valid JSON" in (
+        dialog.summary.text()
+    )
     assert not dialog.action_button.isEnabled()
 
 
@@ -214,7 +214,7 @@ def test_a_path_that_is_no_readable_file_is_explained(qtbot, dialog, tmp_path, k
     elif kind == "fifo":
         os.mkfifo(path)  # reading it would wait forever
     _load(qtbot, dialog, path)
-    assert "is not a file" in dialog.error_list.topLevelItem(0).text(2)
+    assert "is not a file" in dialog.summary.text()
     assert not dialog.action_button.isEnabled()
 
 
@@ -248,3 +248,32 @@ def test_a_store_changed_after_the_preview_shows_the_new_plan_and_imports_nothin
     with qtbot.waitSignal(dialog.imported, timeout=5000):
         qtbot.mouseClick(dialog.action_button, Qt.MouseButton.LeftButton)
     assert service.get(record["id"])["content"] == "Deploys go through the staging gate first"
+
+
+def test_a_typed_path_is_previewed_once_it_names_a_file(qtbot, dialog, tmp_path):
+    """Only Enter read a typed path: typed or pasted, then a pause, showed nothing at all."""
+    path = _write(tmp_path / "in.json", [_record("Uses uv, not pip")])
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.keyClicks(dialog.path_edit, str(path)[:-2])  # "…/in.js": no such file yet
+    qtbot.waitUntil(lambda: "There is no file at" in dialog.summary.text(), timeout=3000)
+    assert str(tmp_path / "in.js") in dialog.summary.text()
+    assert not dialog.action_button.isEnabled()
+    qtbot.keyClicks(dialog.path_edit, "on")
+    qtbot.waitUntil(lambda: dialog.plan is not None and not dialog.is_busy(), timeout=5000)
+    assert dialog.summary.text() == "<b>1 memory will be added.</b>"
+    assert dialog.action_button.isEnabled()
+    assert dialog.path_edit.hasFocus()  # typing may go on
+
+
+def test_a_typed_path_that_is_not_a_memdesk_export_says_so(qtbot, dialog, tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text('{"theme": "dark"}', encoding="utf-8")
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.keyClicks(dialog.path_edit, str(path))
+    qtbot.waitUntil(lambda: dialog.plan is not None and not dialog.is_busy(), timeout=5000)
+    assert dialog.summary.text().startswith(
+        "<b>Nothing can be imported from this file:</b> not a memdesk export"
+    )
+    assert not dialog.action_button.isEnabled()

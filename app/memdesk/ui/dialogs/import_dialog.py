@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -34,6 +35,8 @@ from memdesk.ui.dialogs.transfer_job import Progress, TransferDialog
 from memdesk.ui.plain_text import tip
 
 SHOWN_PER_GROUP = 200  # a plan of 100k rows is summarised, not listed in full
+TYPING_PAUSE_MS = 400  # a typed path is looked at once the typing pauses this long
+CHOOSE = "Choose a file to see what it would add and change."
 _ERROR = re.compile(
     r"^(?P<record>(?:memories|links)\[\d+\](?: \(id [^)]*\))?): "
     r"(?:field (?P<field>[\w.]+): )?(?P<problem>.+)$",
@@ -64,10 +67,17 @@ class ImportDialog(TransferDialog):
         self.path_edit = QLineEdit()
         self.path_edit.setPlaceholderText("A JSON file exported from memdesk: type or paste a path")
         self.path_edit.installEventFilter(self)
+        # Only Enter read a typed path: a person who typed or pasted one and waited saw
+        # nothing, with no word whether the path was even right.
+        self._typing = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self._on_typing_paused)
+        self.path_edit.textEdited.connect(lambda _text: self._typing.start())
+        self._refocus_path = False
         self.choose_button = QPushButton("Choose…")
         self.choose_button.setAutoDefault(False)  # Enter opened the file chooser, not the action
         self.choose_button.clicked.connect(self._on_choose_clicked)
-        self.summary = QLabel("Choose a file to see what it would add and change.")
+        self.summary = QLabel(CHOOSE)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)  # a path is escaped into it
         self.summary.setWordWrap(True)
         self.plan_tree = _tree(["Memory"])
         self.plan_tree.setHeaderHidden(True)
@@ -107,17 +117,37 @@ class ImportDialog(TransferDialog):
             and event.type() == QEvent.Type.KeyPress
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         ):
+            self._typing.stop()
             if typed := self.path_edit.text().strip():
                 self.load(Path(typed).expanduser())
             return True
         return super().eventFilter(watched, event)
 
+    @Slot()
+    def _on_typing_paused(self) -> None:
+        """The typed path, read once it names a file; until then, what is wrong with it."""
+        typed = self.path_edit.text().strip()
+        path = Path(typed).expanduser()
+        if typed and path.is_file():
+            self._refocus_path = self.path_edit.hasFocus()  # reading locks the field
+            self._read(path)
+            return
+        self._forget_plan()
+        self.summary.setText(CHOOSE if not typed else _not_found(path))
+
     def load(self, path: Path) -> None:
         """Read and check `path` in the background, then show the plan."""
         self.path_edit.setText(str(path))
+        self._read(path)
+
+    def _forget_plan(self) -> None:
         self.plan, self._text, self._titles = None, "", {}
         self.plan_tree.hide()
         self.error_list.hide()
+        self.action_button.setEnabled(False)
+
+    def _read(self, path: Path) -> None:
+        self._forget_plan()
         service = self.service
 
         def work(_progress: Progress) -> tuple[str, dict[str, Any], dict[str, str]]:
@@ -141,7 +171,11 @@ class ImportDialog(TransferDialog):
         self._text, self.plan, titles = result
         self._titles = titles
         self.show_status("")
-        if self.plan["errors"]:
+        if not_an_export := _file_problem(self.plan["errors"]):
+            self.summary.setText(
+                f"<b>Nothing can be imported from this file:</b> {escape(not_an_export)}"
+            )
+        elif self.plan["errors"]:
             self._show_errors(self.plan["errors"])
         else:
             self._show_plan(self.plan, titles)
@@ -248,6 +282,9 @@ class ImportDialog(TransferDialog):
 
     def job_ended(self) -> None:
         super().job_ended()
+        if self._refocus_path:  # typing goes on where it was
+            self._refocus_path = False
+            self.path_edit.setFocus()
         plan = self.plan
         ready = plan is not None and not plan["errors"] and bool(plan["added"] or plan["changed"])
         self.action_button.setEnabled(ready)
@@ -298,6 +335,20 @@ def _short_record(record: str) -> str:
     a person looks up in the file; the full id stays in the tooltip."""
     index, _sep, rest = record.partition(" (id ")
     return f"{index} · {rest[:8]}" if rest else index
+
+
+def _not_found(path: Path) -> str:
+    if not path.exists():
+        return f"There is no file at {escape(str(path))}."
+    return f"{escape(str(path))} is a folder, not a file: choose a memdesk export in it."
+
+
+def _file_problem(errors: list[str]) -> str | None:
+    """The problem of a file that is not an export at all (not JSON, not memdesk's, not a
+    file): said as that, not as records to fix. None when the errors are its records'."""
+    if len(errors) == 1 and not _ERROR.match(errors[0]):
+        return errors[0]
+    return None
 
 
 def _file_error(message: str) -> dict[str, Any]:
