@@ -26,12 +26,12 @@ class WindowMenus(QObject):
         self.undo.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo.setEnabled(stack.canUndo())
         stack.canUndoChanged.connect(self.undo.setEnabled)
-        stack.undoTextChanged.connect(lambda text: self.undo.setText(f"Undo {text}".strip()))
+        stack.undoTextChanged.connect(lambda text: _name(self.undo, f"Undo {text}"))
         self.redo = self._action("Redo", None, w.redo_last)
         self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.redo.setEnabled(stack.canRedo())
         stack.canRedoChanged.connect(self.redo.setEnabled)
-        stack.redoTextChanged.connect(lambda text: self.redo.setText(f"Redo {text}".strip()))
+        stack.redoTextChanged.connect(lambda text: _name(self.redo, f"Redo {text}"))
         self.new = self._action("&New Memory…", "Ctrl+N", w.new_memory)
         self.export = self._action("&Export…", "Ctrl+Shift+E", w.export)
         self.import_ = self._action("&Import…", "Ctrl+Shift+I", w.import_memories)
@@ -228,3 +228,11 @@ class WindowMenus(QObject):
         self._window.view_tabs.setCurrentIndex(0)
         search.setFocus(Qt.FocusReason.ShortcutFocusReason)
         search.selectAll()
+
+
+def _name(action: QAction, label: str) -> None:
+    """The label in the menu and on the toolbar alike: the toolbar's, derived by Qt, dropped
+    every "…" and "...", so a step cut short ('Correct “Prefers pytest for…”') read as if
+    whole, and a memory's own "..." vanished from its name."""
+    action.setText(label.strip())
+    action.setIconText(label.strip())
