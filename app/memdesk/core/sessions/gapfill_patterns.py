@@ -394,7 +394,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "actually",
         r"^actually[,:]?\s+(?:correction[,:]\s+)?"
-        r"(?P<x>(?!no\b|yes\b|never mind\b|let's\b|let us\b|ok\b|okay\b|fine\b)"
+        r"(?P<x>(?!no\b|yes\b|never mind\b|nvm\b|hold on\b|hang on\b|wait\b|let's\b|let us\b|"
+        r"ok\b|okay\b|fine\b)"
         r".{6,200})$",
         "fact",
         lambda m, b: f"Correction: {_cap(m['x'])}",

@@ -93,7 +93,13 @@ _MAKES_IT_LAST = re.compile(
 
 # A sentence the person opens as another matter ("… set it on the dag. oh and anything that
 # changes an alarm threshold goes past Dana"): not the task's context, whatever came first.
-_ANOTHER_MATTER = re.compile(r"(?:oh,? and|and also|also,|one more thing)\b", re.IGNORECASE)
+# So is what the person stops the work to tell ("… next... actually hold on, Mara does the UI").
+_ANOTHER_MATTER = re.compile(
+    r"(?:oh,? and|and also|also,|one more thing|"
+    r"(?:actually,? )?(?:hold on|hang on|wait|nvm)\s*[,:—–-])"
+    r"(?:\b|\s)",
+    re.IGNORECASE,
+)
 
 
 def one_lead(found: list[Finding], text: str) -> list[Finding]:

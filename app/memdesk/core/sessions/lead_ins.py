@@ -39,6 +39,8 @@ LEAD_IN = re.compile(
     r"(?:sorry|listen|look|side ?note),\s+|"
     # what sets a value right: "oh wait, the port is 5432 now, not 5433"
     r"(?:oh,?\s+)?wait\s*[,:—–-]+\s*|correction\s*[,:—–-]+\s*|"
+    # the person stopping the work to tell something: "actually hold on, Mara does the UI"
+    r"(?:actually,?\s+)?(?:hold on|hang on|wait|nvm|never ?mind|one sec)\s*[,:—–-]+\s*|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
     r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
