@@ -67,7 +67,9 @@ ASKED = re.compile(
     # asked at the end: "… but it's only 40k rows, is it really a problem"
     # ("…, do it with pandas please" asks for work: after "do" only who does it)
     r",\s*(?:(?:is|are|was|were|does|did|should|would|could|can|will) (?:it|that|this|they|we|"
-    r"i|there)|do (?:we|i|you|they)) (?:really |even |actually )?[^,.;!]{0,30}$",
+    r"i|there)|do (?:we|i|you|they)) (?:really |even |actually )?[^,.;!]{0,30}$"
+    # what the agent uses or would do, asked last: "…, what are you using for that"
+    r"|,\s*(?:what|which|how|where|why) (?:are|do|did|would|will|should) (?:you|u)\b[^,.;!]{0,40}$",
     _I,
 )
 HEDGE = re.compile(

@@ -9,7 +9,7 @@ _I = re.IGNORECASE
 
 SARCASM = re.compile(
     # the "/s" tag stands alone ("m/s" is a unit)
-    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|"
+    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|[🙃😏]|"
     r"\byeah,? (?:sure|right)\b|"
     r"\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|"
