@@ -576,6 +576,19 @@ def test_hook_install_shows_the_diff_and_keeps_other_hooks(run, tmp_path, monkey
     assert "already" in out  # installing twice changes nothing
 
 
+def test_hook_install_carries_a_socket_the_person_chose(run, tmp_path, monkeypatch):
+    """Claude Code runs hooks without the person's environment: `--socket` (or MEMDESK_SOCKET)
+    goes into each hook and the MCP line, or the hooks look for memdesk where it is not."""
+    monkeypatch.chdir(tmp_path)
+    chosen = str(tmp_path / "mine.sock")
+    code, out, _ = run("hook", "install", "--project", "--yes", "--socket", chosen, db=None)
+    assert code == 0
+    written = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    commands = [h["command"] for g in written["hooks"]["SessionStart"] for h in g["hooks"]]
+    assert commands[0].endswith(f"--socket {chosen}")
+    assert f"--socket {chosen}" in out.splitlines()[-1]
+
+
 def test_hook_install_for_a_project(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, _, _ = run("hook", "install", "--project", "--yes", db=None)

@@ -25,19 +25,23 @@ def hook(svc: Any, a: argparse.Namespace) -> int:
         sys.stdout.write(out + "\n" if out else "")
         sys.stderr.write(err)
         return 0  # fail-open: a hook never blocks the agent
-    from memdesk.api import attach, hook_settings
+    from memdesk import paths
+    from memdesk.api import attach, hook_settings, naming
 
     path = hook_settings.settings_path(a.project)
     command = hook_settings.memdesk_command()
+    # Claude Code runs the hooks without the person's environment: a socket they chose
+    # (--socket, MEMDESK_SOCKET) is written into each hook, as the window's Attach does
+    served = a.socket or naming.socket_path(paths.resolve_db_path(a.db))
+    socket = naming.chosen_socket(paths.resolve_db_path(a.db), served)
     try:
         if a.project:  # a repository's `.claude -> ~/.claude` took the person's own settings
             attach.refuse_leaving(Path.cwd(), path)
-        new, diff = hook_settings.plan(path, command, a.db, a.deny_forbidden)
+        new, diff = hook_settings.plan(path, command, a.db, a.deny_forbidden, socket)
     except ValueError as exc:
         raise MemdeskError(str(exc), field="settings") from None
-    mcp = (
-        f"For memdesk's MCP tools on the same database: {hook_settings.mcp_snippet(command, a.db)}"
-    )
+    snippet = hook_settings.mcp_snippet(command, a.db, socket)
+    mcp = f"For memdesk's MCP tools on the same database: {snippet}"
     if not diff:
         print(f"memdesk's hooks are already in {path}; nothing to change\n{mcp}")
         return 0

@@ -172,9 +172,12 @@ def _document(text: str) -> dict[str, Any]:
     return document
 
 
-def mcp_snippet(command: str, db: str | os.PathLike[str] | None) -> str:
-    """How to attach memdesk's MCP server to Claude Code, on the same database as the hooks."""
+def mcp_snippet(command: str, db: str | os.PathLike[str] | None, socket: str | None = None) -> str:
+    """How to attach memdesk's MCP server to Claude Code, on the same database (and socket)
+    as the hooks."""
     where = f" --db {shlex.quote(str(Path(db).expanduser().resolve()))}" if db else ""
+    if socket:
+        where += f" --socket {shlex.quote(socket)}"
     return f"claude mcp add memdesk -- {command} mcp{where}"
 
 
@@ -183,11 +186,12 @@ def plan(
     command: str = "memdesk",
     db: str | os.PathLike[str] | None = None,
     deny: bool = False,
+    socket: str | None = None,
 ) -> tuple[str, str]:
     """(new text, unified diff) for installing the hooks into the file at `path`."""
     old = paths.read_config(path)
     try:
-        new = with_hooks(old, command, db, deny)
+        new = with_hooks(old, command, db, deny, socket=socket)
     except ValueError as exc:
         raise ValueError(f"{path} is not valid JSON ({exc}); fix it by hand first") from None
     diff = "".join(
