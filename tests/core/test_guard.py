@@ -175,6 +175,23 @@ def test_an_agent_never_reads_a_withheld_version_in_history(service):
     assert secret in service.history(written["id"])[0]["content"]  # the person sees all
 
 
+def test_what_the_person_took_out_of_a_memory_no_agent_reads_again(service):
+    """A passphrase the guard does not know, which the person edited out by hand, was still
+    given to every agent by memory.history and memory.revert."""
+    claude, codex = agent("claude-code"), agent("codex")
+    note = service.add("Staging admin is root, the phrase is tangerine-otter-42", actor=claude)
+    assert note["flag"] == []  # nothing the guard knows
+    service.update(note["id"], content="Staging admin is root, the phrase is in 1password")
+    service.update(note["id"], tags=["staging"])  # later changes keep it out too
+    for reader in (claude, codex):
+        seen = service.history(note["id"], actor=reader)
+        assert seen
+        assert not any("tangerine" in v["content"] for v in seen)
+        with pytest.raises(NotAllowed, match="their last change of its text"):
+            service.revert(note["id"], 1, actor=reader)
+    assert "tangerine" in service.history(note["id"])[0]["content"]  # the person sees all
+
+
 def test_an_agent_cannot_revert_to_a_version_withheld_from_it(service):
     from memdesk.core.review.inbox import MEMORY
 

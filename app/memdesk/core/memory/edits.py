@@ -219,8 +219,9 @@ class Edits:
             ):
                 raise NotAllowed(
                     f"version {version} of memory {row.uuid} is withheld from agents (it holds "
-                    "what the guard withheld, predates the person's release, or was private to "
-                    "someone else); only the person may revert to it",
+                    "what the guard withheld, predates the person's release or their last change "
+                    "of its text, or was private to someone else); only the person may revert "
+                    "to it",
                     field="version",
                 )
             state = json.loads(past.state)

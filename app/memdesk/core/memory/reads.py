@@ -260,11 +260,13 @@ def _seen_by(
 ) -> list[dict[str, Any]]:
     """The versions an agent may read (the `newest` of them, or the one numbered `only`):
     none from before the person last released the memory (what the guard withheld then, such
-    as a secret the person redacted while accepting it), none whose text the guard withholds
-    now (an imported or crafted history), and none that was private to someone else when
-    written (made shared later, its private past stays so)."""
-    released = [n for n, entry in enumerate(entries) if entry["change"] == "release"]
-    since = released[-1] if released else 0
+    as a secret the person redacted while accepting it) or last changed its text (what they
+    took out may be what no agent should read: a passphrase the guard did not know for one),
+    none whose text the guard withholds now (an imported or crafted history), and none that
+    was private to someone else when written (made shared later, its private past stays so)."""
+    since = max(
+        (n for n, entry in enumerate(entries) if _the_persons_past_ends(entries, n)), default=0
+    )
     seen: list[dict[str, Any]] = []
     read = 0
     for entry in reversed(entries[since:]):
@@ -276,6 +278,13 @@ def _seen_by(
         if _readable_then(entry, actor) and not guard.scan(entry["content"]):
             seen.append(entry)
     return seen[::-1]
+
+
+def _the_persons_past_ends(entries: list[dict[str, Any]], n: int) -> bool:
+    entry = entries[n]
+    if entry["change"] == "release":
+        return True
+    return n > 0 and entry["by"] == USER.label and entry["content"] != entries[n - 1]["content"]
 
 
 def _readable_then(entry: dict[str, Any], actor: Actor) -> bool:
