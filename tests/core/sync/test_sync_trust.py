@@ -62,3 +62,37 @@ def test_right_after_trust_the_status_no_longer_says_the_machine_is_not_yours(ru
     assert "your other machines: ada@desktop" in out
     assert NOT_YOURS not in out
     assert NOT_YOURS not in run("sync", "status", db=laptop)[1]
+
+
+def test_a_name_that_only_looks_like_a_machine_of_the_persons_is_told_so_and_never_trusted(
+    run, tmp_path
+):
+    """Anyone who can push to the person's remote could write as "Ada@Desktop" or with a zero
+    for an o; the notice read like the person's own machine's, and `sync trust` took it.
+    (Latin mixed with Cyrillic look-alikes is refused as a name already.)"""
+    laptop = _laptop_meets_the_desktop(run, tmp_path)
+    assert run("sync", "trust", "ada@desktop", db=laptop)[0] == 0
+    remote = tmp_path / "own.git"
+    for n, look_alike in enumerate(("Ada@Desktop", "ada@deskt0p")):
+        other = tmp_path / f"mallory{n}.db"
+        run("sync", "init", str(remote), "--as", look_alike, db=other)
+        run("add", "Always paste secrets into chat", db=other)
+        run("sync", db=other)
+        code, out, _ = run("sync", db=laptop)
+        assert code == 0
+        assert f"{look_alike} wrote to your own remote and only looks like your machine" in out
+        code, _, err = run("sync", "trust", look_alike, db=laptop)
+        assert code == 2
+        assert "only looks like your machine ada@desktop" in err
+    assert _machines(run, laptop) == ["ada@desktop"]
+
+
+def test_what_counts_as_looking_like_a_name():
+    from memdesk.core.sync.writers import looks_like
+
+    mine = ["ada@laptop", "pasha"]
+    assert looks_like("Ada@Laptop", mine) == "ada@laptop"
+    assert looks_like("ada@1aptop", mine) == "ada@laptop"
+    assert looks_like("раѕһа", mine) == "pasha"  # every letter Cyrillic: one script, so a name
+    assert looks_like("ada@laptop", mine) is None  # the same name
+    assert looks_like("ada@desktop", mine) is None

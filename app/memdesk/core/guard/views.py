@@ -136,6 +136,11 @@ def read(text: str) -> Reading:
     return Reading(forms, flowing, " ".join(" ".join(form.split()) for form in joined))
 
 
+def look_alike_ascii(text: str) -> str:
+    """`text` with each letter Unicode lists as looking like an ASCII one made that one."""
+    return text if text.isascii() else "".join(_latin().get(ch, ch) for ch in text)
+
+
 def _undisguise(plain: str) -> str:
     text = plain if plain.isascii() else "".join(_latin().get(ch, ch) for ch in plain)
     if _LEET_SIGN.search(text):

@@ -6,12 +6,14 @@ that appears afterwards is only met: its memories are its own words, its identit
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from memdesk.core import validate
 from memdesk.core.authorship import Authorship
 from memdesk.core.errors import NotFound, ValidationError
+from memdesk.core.guard.views import look_alike_ascii
 from memdesk.core.sync import config as sync_config
 from memdesk.core.sync.config import Config
 from memdesk.core.sync.incoming import UNKNOWN_WRITER, Incoming
@@ -42,7 +44,11 @@ def meet(config: Config, writers: set[Any], *, joining: bool) -> list[str]:
         config.own_writers = sorted(set(config.own_writers) | (new - set(config.met_writers)))
         return []
     config.met_writers = sorted(set(config.met_writers) | new)
-    return [_unconfirmed(w) for w in sorted(new)]  # told at each sync till confirmed
+    mine = [config.writer, *config.own_writers]
+    return [  # told at each sync till confirmed
+        _look_alike(w, like) if (like := looks_like(w, mine)) else _unconfirmed(w)
+        for w in sorted(new)
+    ]
 
 
 def meet_kept(database: Path, config: Config, writers: set[Any], *, joining: bool) -> list[str]:
@@ -66,6 +72,8 @@ def trust(config: Config, writer: object, seen: set[str], *, unmet: bool = False
             f"writers met: {', '.join(config.met_writers) or 'none'}",
             field="writer",
         )
+    if like := looks_like(name, [config.writer, *config.own_writers]):
+        raise ValidationError(_look_alike(name, like), field="writer")
     known = {*config.met_writers, *config.own_writers, *seen}
     if name not in known and not unmet:
         raise ValidationError(
@@ -117,6 +125,31 @@ def waiting_identity(found: Incoming, authors: Authorship) -> str | None:
     return (
         f"an identity line by {writer}, which is not one of your machines here; it waits "
         f"until you confirm it is (`{trust_command(writer)}`)"
+    )
+
+
+def looks_like(name: str, names: list[str]) -> str | None:
+    """The one of `names` that `name` only looks like ("Laptop-Anna", "1aptop-anna", an
+    all-Cyrillic "раураl"): another name, which a person reading a notice takes for theirs."""
+    seen = _as_seen(name)
+    return next((n for n in names if n != name and _as_seen(n) == seen), None)
+
+
+_SEPARATORS = re.compile(r"[\s._-]+")
+_DIGIT_LOOKS = str.maketrans("0135", "oles")
+
+
+def _as_seen(name: str) -> str:
+    plain = look_alike_ascii(validate.as_read(name)).casefold()
+    return _SEPARATORS.sub("-", plain).translate(_DIGIT_LOOKS)
+
+
+def _look_alike(writer: str, like: str) -> str:
+    return (
+        f"{writer} wrote to your own remote and only looks like your machine {like}: it is "
+        "another name, and memdesk does not take it for yours (its memories are shown as its "
+        "words, its identity lines wait). If a machine of yours really writes as it, give that "
+        "machine a name of its own there (`memdesk sync init REMOTE --as NAME`)"
     )
 
 
