@@ -41,6 +41,17 @@ def _stored(message: str) -> list[str]:
             "the vault policy. I'll text her.",
             "dana",
         ),
+        # a groan that sends the agent back to work is at its step
+        (
+            "ugh, reword those pls. short lowercase commit subjects, no ticket numbers, ticket "
+            "prefixes are just noise to me",
+            "lowercase",
+        ),
+        (
+            "ugh, that stripe file is dead code, delete it. card payments go through adyen now, "
+            "we moved off stripe in april",
+            "adyen",
+        ),
         # what would hold in another world some day
         (
             "ok decided: uploads stay on our own minio, no S3. if we ever go multi-region we'd "

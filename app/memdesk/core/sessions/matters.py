@@ -55,7 +55,7 @@ def _of_the_matter(matter: list[str], at: int) -> list[str]:
         if n == at
         or not (
             n == 0 < at
-            and (_reacts(part) or groan_aside and _GROAN.match(part))
+            and (_reacts(part) or _GROAN.match(part) and (groan_aside or _gives_work(part)))
             or n > at
             and _own_step(part)
             and not _content_words(part) & told  # "…, not sure yet whether the daily one"
@@ -73,6 +73,19 @@ _OWN_WAY = re.compile(
     r"always|please|pls|for|fine|honestly)\b(?!.*\bevery single\b)",
     _I,
 )
+
+
+# A groan that sends the agent back to work ("ugh, reword those pls.", "ugh, that file is dead
+# code, delete it.") is at the agent's step: what the person tells after it is not groaned at
+_BACK_TO_WORK = re.compile(
+    r"\b(?:redo|reword|rewrite|delete|remove|revert|undo|fix|drop|rip|change|rename|move|"
+    r"split|squash|amend)\b",
+    _I,
+)
+
+
+def _gives_work(sentence: str) -> bool:
+    return bool(_BACK_TO_WORK.search(sentence))
 
 
 def _reacts(sentence: str) -> bool:
