@@ -589,6 +589,26 @@ def test_hook_install_carries_a_socket_the_person_chose(run, tmp_path, monkeypat
     assert f"--socket {chosen}" in out.splitlines()[-1]
 
 
+def test_attach_carries_a_socket_the_person_chose(run, tmp_path, monkeypatch):
+    """`memdesk attach` wrote the host's server and hooks on the socket derived from the
+    database while memdesk served on the one the person chose (--socket, MEMDESK_SOCKET)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    chosen = str(tmp_path / "mine.sock")
+    assert run("attach", "codex", "--yes", "--socket", chosen)[0] == 0
+    codex = tmp_path / ".codex"
+    assert f'"--socket", "{chosen}"' in (codex / "config.toml").read_text()
+    hooks = json.loads((codex / "hooks.json").read_text())["hooks"]["SessionStart"]
+    assert hooks[0]["hooks"][0]["command"].endswith(f"--socket {chosen}")
+
+    monkeypatch.setenv("MEMDESK_SOCKET", chosen)
+    assert run("attach", "gemini-cli", "--yes")[0] == 0
+    gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
+    assert gemini["mcpServers"]["memdesk"]["args"][-2:] == ["--socket", chosen]
+    hook = gemini["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    assert hook.endswith(f"--socket {chosen}")
+
+
 def test_hook_install_for_a_project(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, _, _ = run("hook", "install", "--project", "--yes", db=None)

@@ -396,6 +396,12 @@ def parser() -> argparse.ArgumentParser:
             help="for a file a team commits: `memdesk` from PATH on each person's default "
             "database, not this machine's absolute paths (detach: take that form out)",
         )
+        if verb == "attach":
+            p.add_argument(
+                "--socket",
+                help="the socket memdesk serves on, written into the host's entry and hooks "
+                "(default: $MEMDESK_SOCKET, except with --portable)",
+            )
     p = command(
         "desktop",
         setup.desktop,

@@ -81,9 +81,18 @@ def doctor(_svc: Any, a: argparse.Namespace) -> dict[str, Any]:
 
 
 def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
+    from memdesk import paths
     from memdesk.api import attach as hosts
+    from memdesk.api import naming
 
     portable = getattr(a, "portable", False)
+    # The host starts memdesk without the person's environment: a socket they chose is
+    # written into its entry and hooks, as the window's Attach does. MEMDESK_SOCKET is this
+    # machine's, so a portable file takes only a socket named with --socket.
+    socket = None
+    if a.socket or not portable:
+        db_path = paths.resolve_db_path(a.db)
+        socket = naming.chosen_socket(db_path, a.socket or naming.socket_path(db_path))
     changes = _planned(
         lambda: hosts.plan_attach(
             a.host,
@@ -92,6 +101,7 @@ def attach(_svc: Any, a: argparse.Namespace) -> dict[str, Any] | None:
             cwd=Path.cwd(),
             home=Path.home(),
             command=hosts.PORTABLE if portable else None,
+            socket=socket,
         )
     )
     if a.project and changes and not portable:
