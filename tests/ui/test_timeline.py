@@ -223,7 +223,7 @@ def test_the_lists_selection_is_ringed_in_the_timeline_and_graph(window):
     assert len(window.graph.selection.data) == len(chosen)
 
 
-def test_dragging_across_the_density_strip_narrows_the_list(qtbot, window):
+def _drag_across_the_strip(qtbot, window, since: str, until: str) -> None:
     strip = window.timeline.density
     box = strip.getViewBox()
 
@@ -231,17 +231,44 @@ def test_dragging_across_the_density_strip_narrows_the_list(qtbot, window):
         y = box.viewRange()[1][0] + 0.5 * (box.viewRange()[1][1] - box.viewRange()[1][0])
         return strip.mapFromScene(box.mapViewToScene(QPointF(_seconds(iso), y)))
 
-    start, end = at("2026-02-01T00:00:00Z"), at("2026-02-28T00:00:00Z")
+    start, end = at(since), at(until)
     viewport = strip.viewport()
     qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
     for step in range(1, 6):
         qtbot.mouseMove(viewport, start + (end - start) * step / 5)
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end)
     settle(window)
+
+
+def test_dragging_across_the_density_strip_narrows_the_list(qtbot, window):
+    _drag_across_the_strip(qtbot, window, "2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z")
     assert sorted(shown_texts(window)) == sorted(
         ["Who the user is"] + [f"Knowledge from month 2 number {n}" for n in range(3)]
     )
     assert window.timeline.clear_range.isEnabled()
+
+
+def test_the_timelines_count_says_what_a_drawn_range_keeps(qtbot, service, window):
+    """A drawn range narrowed the List and the header to 4 while the Timeline still said
+    "10 memories on the timeline"."""
+    old = service.list_memories(layer="L1")[0]["id"]  # month 3's: a retired one outside
+    service.correct(old, "Knowledge corrected by the agent", actor=CLAUDE)
+    settle(window)
+    window.timeline.wait()
+    _drag_across_the_strip(qtbot, window, "2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z")
+    assert window.browser.summary.text() == "4 memories"
+    assert window.timeline.summary.text() == "4 of 10 memories in the range"
+    _drag_across_the_strip(qtbot, window, "2026-03-01T00:00:00Z", "2026-03-31T00:00:00Z")
+    assert window.timeline.summary.text() == "2 of 10 memories in the range, and 1 retired"
+    qtbot.mouseClick(window.timeline.clear_range, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert window.timeline.summary.text() == "10 memories and 1 retired on the timeline"
+    _drag_across_the_strip(qtbot, window, "2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z")
+    qtbot.mouseClick(window.browser.chips._clear_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    window.timeline.wait()
+    assert window.timeline.summary.text() == "10 memories and 1 retired on the timeline"
+    assert not window.timeline.clear_range.isEnabled()
 
 
 def test_a_drawn_range_is_a_chip_and_a_stats_count_clicked_after_it_shows_its_count(

@@ -168,6 +168,7 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "stale",
         "list_memories",
         "count",
+        "memory_ids",
         "timeline",
         "history",
         "readable_by",

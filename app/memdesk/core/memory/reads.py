@@ -147,6 +147,11 @@ class Reads:
     def count(self, **filters: Any) -> int:
         return Memory.select().where(Filters.build(**filters).where()).count()
 
+    def memory_ids(self, **filters: Any) -> set[str]:
+        """The ids of every memory matching `filters`, without their rows."""
+        query = Memory.select(Memory.uuid).where(Filters.build(**filters).where())
+        return {uuid for (uuid,) in query.tuples()}
+
     def timeline(self, **filters: Any) -> dict[str, Sequence[Any]]:
         """Every memory matching `filters` as columns for a timeline, oldest first: id, t
         (created, seconds since 1970 UTC), code (see `timeline_code`), agent, project, task,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from memdesk.core import MemdeskError, MemoryService
@@ -41,20 +42,24 @@ class TimelineLoad(QRunnable):
         try:
             if self._moment is None:
                 data = self._service.timeline(**self._filters)
-                data["retired"] = self._retired()
+                retired = self._retired()
             else:
                 data = as_of(self._service, self._filters, self._moment)
-                data["retired"] = 0  # what was active then, every one of them
+                retired = set()  # what was active then, every one of them
             prepare(data, self._lane_field)
+            data["retired"] = np.fromiter(
+                (i in retired for i in data["id"]), dtype=bool, count=len(data["id"])
+            )
             self._loader.loaded.emit(self._ticket, data)
         except MemdeskError:
             self._loader.loaded.emit(self._ticket, None)
         finally:
             self._service.release_thread()
 
-    def _retired(self) -> int:
-        """How many of the points are retired memories: the List does not count them, and the
-        Timeline's summary must say how its number differs from the List's."""
+    def _retired(self) -> set[str]:
+        """Which of the points are retired memories: the List does not count them, and the
+        Timeline's summary, of all points or of a drawn range, must say how its number
+        differs from the List's."""
         if self._filters["status"] != WITH_HISTORY:
-            return 0  # a status the List chose: it shows these very memories
-        return self._service.count(**{**self._filters, "status": "inactive"})
+            return set()  # a status the List chose: it shows these very memories
+        return self._service.memory_ids(**{**self._filters, "status": "inactive"})

@@ -167,6 +167,11 @@ class TimelineView(QWidget):
     def set_filters(self, filters: dict[str, Any]) -> None:
         """Show the memories these (the list's) filters select; the date range is ours."""
         self._filters = {k: v for k, v in filters.items() if k not in ("since", "until")}
+        if self.region.isVisible() and not (filters.get("since") or filters.get("until")):
+            # the List's Date chip (or Clear filters) took the drawn range away
+            self.region.setVisible(False)
+            self.clear_range.setEnabled(False)
+            self._show_summary()
         # The list's default (active only) would hide history.
         self._filters.setdefault("status", list(WITH_HISTORY))
         # the same again loads nothing: the window passes them on every write, and
@@ -247,8 +252,24 @@ class TimelineView(QWidget):
         axis.setTicks([[(n, name) for n, name in enumerate(self.lane_names)]])
         self.plot.setYRange(-0.6, max(0.6, len(self.lane_names) - 0.4), padding=0)
         self._mark_current()
-        self.summary.setText(_summary(len(self._t), self._data["retired"]))
+        self._show_summary()
         self._update_density()
+
+    def _show_summary(self) -> None:
+        """The points counted, or those the drawn range keeps of them: the List shows those."""
+        if self._data is None:
+            return
+        retired = self._data["retired"]
+        if not self.region.isVisible():
+            self.summary.setText(_summary(len(self._t), int(retired.sum())))
+            return
+        start, end = self.region.getRegion()
+        kept = (self._t >= start) & (self._t <= end)
+        self.summary.setText(
+            _range_summary(
+                int((kept & ~retired).sum()), int((~retired).sum()), int((kept & retired).sum())
+            )
+        )
 
     def _show_points(self) -> None:
         """The points in view, one by one when they are few enough to draw fast (hover and
@@ -331,6 +352,7 @@ class TimelineView(QWidget):
     def clear_date_range(self) -> None:
         self.region.setVisible(False)
         self.clear_range.setEnabled(False)
+        self._show_summary()
         self.range_selected.emit("", "")
 
     def _on_region_changed(self) -> None:
@@ -338,6 +360,7 @@ class TimelineView(QWidget):
             return
         start, end = self.region.getRegion()
         self.clear_range.setEnabled(True)
+        self._show_summary()
         self.range_selected.emit(_iso(start), _iso(end))
 
     # -- selection -------------------------------------------------------------------------------
@@ -438,6 +461,12 @@ def _summary(points: int, retired: int) -> str:
     return (
         f"{text} and {retired:,} retired on the timeline" if retired else f"{text} on the timeline"
     )
+
+
+def _range_summary(kept: int, shown: int, retired: int) -> str:
+    """`_summary` of what a drawn range keeps: the List's rows in it, of the timeline's."""
+    text = f"{kept:,} of {shown:,} {'memory' if shown == 1 else 'memories'} in the range"
+    return f"{text}, and {retired:,} retired" if retired else text
 
 
 def _iso(seconds: float) -> str:
