@@ -132,6 +132,36 @@ def test_sidebar_and_chips_narrow_the_list(qtbot, window):
     assert shown_texts(window) == ["Prefers pytest over unittest"]
 
 
+def _click_sidebar(qtbot, window, label: str) -> None:
+    sidebar = window.sidebar
+    item = sidebar.findItems(label, Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive)[0]
+    pos = sidebar.visualItemRect(item).center()
+    qtbot.mouseClick(sidebar.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    settle(window)
+
+
+def test_a_tag_or_project_chosen_in_the_sidebar_is_a_chip_to_see_and_clear(qtbot, window):
+    """A sidebar tag narrowed the list with no sign of it above the list or another view."""
+    chips = window.browser.chips._chips
+    _click_sidebar(qtbot, window, "deploy")
+    assert len(shown_ids(window)) == 2
+    assert chips["tag"].text() == "Tag: deploy  ✕"
+    menu = chips["tag"].menu()
+    menu.aboutToShow.emit()  # filled as it opens
+    next(a for a in menu.actions() if a.text() == "Any tag").trigger()
+    settle(window)
+    assert chips["tag"].text() == "Tag  ▾"
+    assert len(shown_ids(window)) == 3
+    assert window.sidebar.current_key == "all"
+    assert window.sidebar.currentItem().text(0) == "All memories"
+
+    _click_sidebar(qtbot, window, "web")
+    assert chips["project"].text() == "Project: web  ✕"
+    _click_sidebar(qtbot, window, "All memories")
+    assert chips["project"].text() == "Project  ▾"
+    assert len(shown_ids(window)) == 3
+
+
 def test_sorting_by_a_column_happens_in_sql(qtbot, window):
     header = window.browser.table.horizontalHeader()
     qtbot.mouseClick(

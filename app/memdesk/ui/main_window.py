@@ -157,6 +157,7 @@ class MainWindow(MemoryActions, WindowDialogs, WindowViews, QMainWindow):
         self.timeline.range_selected.connect(self._on_time_range)
         self.browser.current_changed.connect(self.timeline.set_current)
         self.browser.narrowed.connect(self._on_narrowed)
+        self.browser.view_left.connect(lambda: self.sidebar.mark("all"))
         self.stats_view.filter_requested.connect(self.show_filtered)
         self.graph.memory_activated.connect(self._on_graph_activated)
         self.graph.link_requested.connect(self.link_memories)

@@ -79,6 +79,11 @@ class Sidebar(QTreeWidget):
         self._wanted = key if item is None and not self._stats.ready else None
         self.setCurrentItem(item or self._find("all"))
 
+    def mark(self, key: str) -> None:
+        """Highlight `key` without announcing it: the List shows it already."""
+        self._key = key
+        self.setCurrentItem(self._find(key))
+
     @Slot()
     def refresh(self) -> None:
         """Rebuild the entries and counts from the latest stats, keeping the current entry."""

@@ -87,14 +87,22 @@ class FilterBar(QWidget):
                 out[name] = value
         return out
 
+    def value(self, name: str) -> Any:
+        """What a chip is set to (None: not set)."""
+        return self._values.get(name, (None, ""))[0]
+
     def set_value(self, name: str, value: Any, label: str | None = None) -> None:
         """Set a chip (None clears it) and announce the new filters."""
+        self.show_value(name, value, label)
+        self.filters_changed.emit(self.filters())
+
+    def show_value(self, name: str, value: Any, label: str | None = None) -> None:
+        """Set a chip (None clears it) without announcing it (the caller reloads)."""
         if value is None:
             self._values.pop(name, None)
         else:
             self._values[name] = (value, label or str(value))
         self._update_chips()
-        self.filters_changed.emit(self.filters())
 
     @Slot()
     def clear(self) -> None:

@@ -28,6 +28,7 @@ class MemoryBrowser(QWidget):
     error_raised = Signal(object)
     shown_changed = Signal()
     narrowed = Signal()  # the filters or the search changed: other views follow
+    view_left = Signal()  # the sidebar's project or tag chip was cleared or changed
 
     def __init__(
         self, service: MemoryService, stats: StatsLoader, parent: QWidget | None = None
@@ -71,8 +72,19 @@ class MemoryBrowser(QWidget):
         self.search.down_pressed.connect(self._on_search_down)
 
     def set_view_key(self, key: str) -> None:
+        left = _view_chip(self._view_key)
+        if left is not None and self.chips.value(left[0]) == left[1]:
+            self.chips.show_value(left[0], None)
         self._view_key = key
+        self._show_view_chip()
         self._reload()
+
+    def _show_view_chip(self) -> None:
+        """A project or tag chosen in the sidebar is also its chip, seen above every view and
+        cleared with its ✕ like any filter: it narrowed the list with no sign of it."""
+        chip = _view_chip(self._view_key)
+        if chip is not None:
+            self.chips.show_value(*chip)
 
     def set_time_range(self, since: str | None, until: str | None) -> None:
         """Narrow the list to memories created in a range (the Timeline's), shown as the Date
@@ -86,7 +98,7 @@ class MemoryBrowser(QWidget):
         """Sidebar view and chips together; a chip wins over the sidebar for the same field."""
         combined = filters_for(self._view_key)
         chips = self.chips.filters()
-        tags = combined.get("tags", []) + chips.pop("tags", [])
+        tags = list(dict.fromkeys(combined.get("tags", []) + chips.pop("tags", [])))
         combined.update(chips)
         if tags:
             combined["tags"] = tags
@@ -104,6 +116,7 @@ class MemoryBrowser(QWidget):
         """Clear the search and the chips without reloading (the caller reloads once)."""
         self.search.reset()
         self.chips.reset()
+        self._show_view_chip()
 
     def _reload(self) -> None:
         self.model.configure(self.filters(), self.search.text())
@@ -176,4 +189,14 @@ class MemoryBrowser(QWidget):
 
     @Slot(dict)
     def _on_filters_changed(self, _filters: dict) -> None:
+        own = _view_chip(self._view_key)
+        if own is not None and self.chips.value(own[0]) != own[1]:
+            self._view_key = "all"  # the sidebar's choice, cleared or changed on its chip
+            self.view_left.emit()
         self._reload()
+
+
+def _view_chip(key: str) -> tuple[str, str] | None:
+    """The chip a sidebar view key is (("tag", "python") for "tag:python"), if any."""
+    field, _, value = key.partition(":")
+    return (field, value) if value and field in ("project", "tag") else None
