@@ -103,6 +103,38 @@ def test_a_narrow_list_column_shows_the_start_of_its_header(window):
     assert all(len(title) <= 8 for title in titles)  # each a word a narrow column can start
 
 
+def test_the_lists_headers_and_dates_are_whole_at_1024_px(window):
+    """At 1,024 px the headers read "La…", "Proj…", "Re…" and the dates "2026-12-07 …"."""
+    from PySide6.QtWidgets import QStyle
+
+    from memdesk.ui.list.memory_table_model import COL_UPDATED, HEADERS
+
+    table, model = window.browser.table, window.browser.model
+    header = table.horizontalHeader()
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    arrow = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+    horizontal = Qt.Orientation.Horizontal
+    for column in range(1, len(HEADERS)):
+        text = model.headerData(column, horizontal)
+        room = table.columnWidth(column) - 2 * margin
+        if column == header.sortIndicatorSection():
+            room -= arrow + margin
+        assert header.fontMetrics().horizontalAdvance(text) <= room, text
+        assert model.headerData(column, horizontal, Qt.ItemDataRole.ToolTipRole).startswith(
+            HEADERS[column]
+        )
+    assert [model.headerData(c, horizontal) for c in (1, 4, 7)] == ["L", "Proj", "Used"]
+    cell = model.index(0, COL_UPDATED)
+    date = model.data(cell)
+    assert len(date) == len("2026-12-07")
+    assert table.fontMetrics().horizontalAdvance(date) + 12 <= table.columnWidth(COL_UPDATED)
+    assert date in model.data(cell, Qt.ItemDataRole.ToolTipRole)  # with its time there
+    window.resize(1600, HEIGHT)
+    settle(window)
+    assert model.headerData(4, horizontal) == "Project"
+    assert len(model.data(cell)) == len("2026-12-07 10:00")
+
+
 def test_the_socket_and_database_are_shown_whole_when_there_is_room(window):
     window.resize(1400, HEIGHT)
     settle(window)

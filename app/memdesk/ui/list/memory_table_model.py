@@ -30,6 +30,19 @@ COL_CONTENT, COL_LAYER, COL_KIND, COL_TAGS, COL_PROJECT, COL_AGENT, COL_UPDATED,
 )
 # Short words, as the detail panel says them: a narrow column still reads its header.
 HEADERS = ("Content", "Layer", "Kind", "Tags", "Project", "Writer", "Updated", "Recalls")
+# Shorter still, whole where the full word would be cut ("La…", "Proj…", "Re…" at 1,024 px);
+# the header's tooltip says the full word.
+SHORT_HEADERS = ("Content", "L", "Kind", "Tags", "Proj", "By", "Date", "Used")
+TOOLTIPS = (
+    "What the memory says",
+    "Layer: L0 identity, L1 knowledge, L2 archive",
+    "Kind",
+    "Tags",
+    "Project",
+    "Writer: you, an agent or memdesk",
+    "Updated: when it last changed (local time)",
+    "Recalls: how often it was given to an agent or found by a search",
+)
 # The SQL sort key behind each column.
 SORT_KEYS = (
     "content",
@@ -87,6 +100,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._searches = 0  # searches started as the person types; only the last is shown
         self._loader = PageLoader(service, self)
         self._loader.finished.connect(self._on_loaded)
+        self._short: frozenset[int] = frozenset()  # columns too narrow for their header
+        self._dates_only = False  # the Updated column too narrow for a time after the date
 
     # -- what to show ------------------------------------------------------------------------
 
@@ -273,9 +288,25 @@ class MemoryTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(HEADERS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (SHORT_HEADERS if section in self._short else HEADERS)[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return TOOLTIPS[section]
         return None
+
+    def fit_to_widths(self, short: frozenset[int], dates_only: bool) -> None:
+        """What the view's column widths leave room for: the short header of each column in
+        `short`, and the dates without their time when `dates_only`."""
+        if short != self._short:
+            self._short = short
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HEADERS) - 1)
+        if dates_only != self._dates_only:
+            self._dates_only = dates_only
+            if self._count:
+                last = self.index(self.rowCount() - 1, COL_UPDATED)
+                self.dataChanged.emit(self.index(0, COL_UPDATED), last)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Painting asks about a dozen roles per cell; answer the ones we never set first.
@@ -285,10 +316,14 @@ class MemoryTableModel(QAbstractTableModel):
         if rec is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
+            if index.column() == COL_UPDATED and self._dates_only:
+                return short_time(rec["updated_at"])[:10]
             return _display(rec, index.column())
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == COL_CONTENT:
             doubt = f"\n\nMay be outdated: {rec['stale']}" if rec.get("stale") else ""
             return tip(rec["content"][:500] + doubt)
+        if role == Qt.ItemDataRole.ToolTipRole:  # a narrow column's cut text, whole
+            return tip(_display(rec, index.column()))
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == COL_RECALLS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:

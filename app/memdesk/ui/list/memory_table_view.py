@@ -28,7 +28,9 @@ from memdesk.ui.list.marking import drawn_ranges, marked_spans
 from memdesk.ui.list.memory_table_model import (
     COL_CONTENT,
     COL_UPDATED,
+    HEADERS,
     ID_ROLE,
+    SHORT_HEADERS,
     SORT_KEYS,
     MemoryTableModel,
 )
@@ -72,6 +74,7 @@ class _HighlightDelegate(QStyledItemDelegate):
 
 CONTENT_SHARE = 0.45  # of the list's width, kept for the content column
 MIN_COLUMN = 36
+CELL_PADDING = 12  # a cell's margins around its text
 # Every column but the content's (which stretches), in pixels, as first shown.
 DEFAULT_WIDTHS = {1: 40, 2: 78, 3: 110, 4: 80, 5: 90, 6: 124, 7: 58}
 
@@ -114,6 +117,7 @@ class MemoryTableView(QTableView):
         header.setSortIndicator(COL_UPDATED, Qt.SortOrder.DescendingOrder)
         # A click on a column during a search sorts the hits by it: show the arrow again.
         header.sortIndicatorChanged.connect(lambda *_: header.setSortIndicatorShown(True))
+        header.sortIndicatorChanged.connect(lambda *_: self.fit_columns())  # the arrow's room
         self.setSortingEnabled(True)
         # The widths the person wants (the defaults, or what they dragged a column to): a
         # narrow window squeezes the columns below them, a wider one gives them back. Only
@@ -164,17 +168,44 @@ class MemoryTableView(QTableView):
                 self.setColumnWidth(column, max(least[column], int(width * scale)))
         finally:
             self._fitting = False
+        self._fit_texts()
 
     def _least(self, column: int) -> int:
-        """A date stays readable ("20…" told nothing; the time may go); other columns may
-        shrink further."""
+        """A column keeps room for its short header, whole; a date, for its day ("20…" told
+        nothing; the time may go)."""
+        header = self.horizontalHeader().fontMetrics().horizontalAdvance(SHORT_HEADERS[column])
+        least = max(MIN_COLUMN, header + self.columnWidth(column) - self._header_room(column))
         if column == COL_UPDATED:
-            return self.fontMetrics().horizontalAdvance("0000-00-00…") + 12
-        return MIN_COLUMN
+            return max(least, self.fontMetrics().horizontalAdvance("0000-00-00") + CELL_PADDING)
+        return least
+
+    def _header_room(self, column: int) -> int:
+        """The width its header's text has: the column's, less the margins and, on the sorted
+        column, the arrow."""
+        header = self.horizontalHeader()
+        style = header.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        room = self.columnWidth(column) - 2 * margin
+        if header.isSortIndicatorShown() and header.sortIndicatorSection() == column:
+            room -= style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header) + margin
+        return room
+
+    def _fit_texts(self) -> None:
+        """Short headers where the full ones would be cut ("La…", "Proj…"), and dates without
+        their time where it would be ("2026-12-07 …")."""
+        words = self.horizontalHeader().fontMetrics()
+        short = frozenset(
+            column
+            for column in self.preferred
+            if words.horizontalAdvance(HEADERS[column]) > self._header_room(column)
+        )
+        whole = self.fontMetrics().horizontalAdvance("0000-00-00 00:00") + CELL_PADDING
+        self._model.fit_to_widths(short, self.columnWidth(COL_UPDATED) < whole)
 
     def _on_section_resized(self, column: int, _old: int, new: int) -> None:
         if not self._fitting and column in self.preferred and new > 0:
             self.preferred[column] = new  # the person dragged it
+            self._fit_texts()
 
     def show_order(self, order: str) -> None:
         """The header's sort arrow for `order`; none for a search's relevance order."""
