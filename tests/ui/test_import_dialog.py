@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import uuid
 
@@ -277,3 +278,16 @@ def test_a_typed_path_that_is_not_a_memdesk_export_says_so(qtbot, dialog, tmp_pa
         "<b>Nothing can be imported from this file:</b> not a memdesk export"
     )
     assert not dialog.action_button.isEnabled()
+
+
+def test_a_typed_device_or_pipe_is_never_read_nor_called_a_folder(qtbot, dialog, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for path in ("/dev/zero", str(fifo)):
+        dialog.path_edit.clear()
+        qtbot.keyClicks(dialog.path_edit, path)
+        qtbot.waitUntil(lambda p=path: dialog.summary.text().startswith(p), timeout=5000)
+        assert dialog.summary.text() == f"{path} is not a file; choose a memdesk export."
+        assert not dialog.action_button.isEnabled()

@@ -340,7 +340,10 @@ def _short_record(record: str) -> str:
 def _not_found(path: Path) -> str:
     if not path.exists():
         return f"There is no file at {escape(str(path))}."
-    return f"{escape(str(path))} is a folder, not a file: choose a memdesk export in it."
+    if path.is_dir():
+        return f"{escape(str(path))} is a folder, not a file: choose a memdesk export in it."
+    # a device or a pipe (/dev/zero, a FIFO) is never read: it may not end
+    return f"{escape(str(path))} is not a file; choose a memdesk export."
 
 
 def _file_problem(errors: list[str]) -> str | None:
