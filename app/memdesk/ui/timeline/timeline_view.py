@@ -38,6 +38,7 @@ from memdesk.ui.paced_refresh import PacedRefresh
 from memdesk.ui.timeline.as_of_controls import AsOfControls
 from memdesk.ui.timeline.history_marks import ticks_in
 from memdesk.ui.timeline.range_strip import RangeStrip
+from memdesk.ui.timeline.timeline_counts import count_line
 from memdesk.ui.timeline.timeline_data import DAY, KIND_COLOURS, SYMBOLS, density, lanes
 from memdesk.ui.timeline.timeline_loader import WITH_HISTORY, TimelineLoad, TimelineLoader
 
@@ -257,19 +258,9 @@ class TimelineView(QWidget):
 
     def _show_summary(self) -> None:
         """The points counted, or those the drawn range keeps of them: the List shows those."""
-        if self._data is None:
-            return
-        retired = self._data["retired"]
-        if not self.region.isVisible():
-            self.summary.setText(_summary(len(self._t), int(retired.sum())))
-            return
-        start, end = self.region.getRegion()
-        kept = (self._t >= start) & (self._t <= end)
-        self.summary.setText(
-            _range_summary(
-                int((kept & ~retired).sum()), int((~retired).sum()), int((kept & retired).sum())
-            )
-        )
+        if self._data is not None:
+            drawn = self.region.getRegion() if self.region.isVisible() else None
+            self.summary.setText(count_line(self._t, self._data["retired"], drawn))
 
     def _show_points(self) -> None:
         """The points in view, one by one when they are few enough to draw fast (hover and
@@ -451,22 +442,6 @@ class TimelineView(QWidget):
             self.clear_date_range()
         else:
             super().keyPressEvent(event)
-
-
-def _summary(points: int, retired: int) -> str:
-    """The points counted as the List counts its rows (the header's number), and the retired
-    memories the Timeline draws besides, as history: one number for one thing."""
-    shown = points - retired
-    text = f"{shown:,} {'memory' if shown == 1 else 'memories'}"
-    return (
-        f"{text} and {retired:,} retired on the timeline" if retired else f"{text} on the timeline"
-    )
-
-
-def _range_summary(kept: int, shown: int, retired: int) -> str:
-    """`_summary` of what a drawn range keeps: the List's rows in it, of the timeline's."""
-    text = f"{kept:,} of {shown:,} {'memory' if shown == 1 else 'memories'} in the range"
-    return f"{text}, and {retired:,} retired" if retired else text
 
 
 def _iso(seconds: float) -> str:
