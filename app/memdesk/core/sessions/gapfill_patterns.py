@@ -327,7 +327,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"^(?P<s>(?:our\s+|the\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)\s+(?P<v>"
         + PRESENT
         + r"(?:\s+(?:cut|published|deployed|hosted|kept|stored|built|run|managed|reset|"
-        r"scheduled|triggered|made|done|written|generated|released))?)\s+(?P<rest>"
+        r"scheduled|triggered|made|done|written|generated|released|recorded|measured|"
+        r"expressed|saved|logged|tracked|entered|reported|priced|billed|quoted))?)\s+(?P<rest>"
         + WHERE
         + r"\b.{2,200})$",
         "fact",

@@ -218,7 +218,9 @@ IMPERATIVE = re.compile(
     r"i|it|they|you|there|here|staging|prod|production|ci|for|in|on|at|with|from|to|by|after|"
     r"before|during|across|under|over|about|per|via|once|when|if|(?:any|every|no|some)"
     r"(?:thing|one|body|where)|whatever|whoever|wherever|whenever)\b)[a-z][\w-]*\s+(?:the|a|an|our|"
-    r"my|this|that|these|those|all|every|some|it|them|me|us|your|its|their)\b",
+    r"my|this|that|these|those|all|every|some|it|them|me|us|your|its|their|"
+    # what to look at, asked: "copy how order_flow.yaml is laid out", "see why it hangs"
+    r"(?:how|why)(?! to\b))\b",
     _I,
 )
 
@@ -233,7 +235,9 @@ FAILS_FOR_ME = re.compile(
 # PDF job is stuck retrying, see why".
 PROBLEM = re.compile(
     r"\b(?:returns? (?:a )?\d{3}|throws?|drops?|crash(?:es)?|hangs?|leaks?|has gaps|have gaps|"
-    r"stuck(?!\s+(?:on|at|with)\s+[a-z]+\s+v?\d)|janky|laggy|glitch\w*|misbehav\w*|"
+    # (not a version held: "we're stuck on 4.2.2", "stuck on python 3.9")
+    r"stuck(?!\s+(?:on|at|with)\s+(?:[a-z]+\s+v?\d|v?\d+(?:\.\d+)+\b))|"
+    r"janky|laggy|glitch\w*|misbehav\w*|"
     r"doesn't work|does not work|"
     # (not who refuses: "museum IT won't re-image the kiosks" is how things are kept)
     r"(?<!(?-i:[A-Z]{2}) )(?<!\bthey )(?<!\bshe )(?<!\bhe )(?<!\blegal )(?<!\bclient )"
@@ -350,7 +354,8 @@ TIED = re.compile(
     # ("on target the valves open fine": where it was run, not what it is built for)
     r"talks? to|(?<!\bon )(?<!\bon the )targets?|uses|comes? in at|"
     r"(?:is|are) (?:cut|published|served|released|signed)|"
-    r"served (?:from|by)|hosted (?:on|at|by)|(?:stored|kept) (?:\w+ )?(?:in|as|on|under)|"
+    r"served (?:from|by)|hosted (?:on|at|by)|"
+    r"(?:stored|kept|recorded|measured|expressed|priced|billed|quoted) (?:\w+ )?(?:in|as|on|under)|"
     r"written to|logs? to|syncs? to|maintains|owns|keep(?:ing)? in mind|bear(?:ing)? in mind|"
     r"\d+[ -]?(?:cores?|gb|tb|v?cpus?|gpus?))\b"
     rf"{_NOT_IN_A_PATH_AFTER}",

@@ -1,0 +1,53 @@
+"""Plain facts told with the verbs people use for units and pins, and a request that only
+points at how something is done, which states nothing."""
+
+import pytest
+
+from memdesk.core.sessions import gapfill
+
+
+def _stored(message: str) -> list[str]:
+    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # the unit a value is recorded or measured in
+        (
+            "ugh yes. dbh is recorded in inches, the form literally doesn't have a unit "
+            "picker. can you coerce the junk to NaN",
+            "inches",
+        ),
+        ("fyi distances are measured in km across the whole pipeline.", "km"),
+        ("Rainfall is recorded in tenths of a millimetre, so 25 means 2.5 mm.", "tenths"),
+        # a version the project is held at, said without the product's name
+        (
+            "careful, that syntax won't even parse for us. we're stuck on 4.2.2 — CI image "
+            "and the Deck build both, so nothing newer than that",
+            "4.2.2",
+        ),
+    ],
+)
+def test_a_fact_told_with_another_verb_is_stored(message: str, word: str) -> None:
+    assert any(word in content.lower() for content in _stored(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm stuck on step 3 of the setup guide, help",
+        "im stuck on 2.3 of the tutorial, what does it want",
+        "the run was measured in seconds yesterday, weird",
+    ],
+)
+def test_being_stuck_or_a_measure_of_the_moment_is_not_stored(message: str) -> None:
+    assert _stored(message) == []
+
+
+def test_a_request_to_copy_how_something_is_done_is_not_a_fact() -> None:
+    stored = _stored(
+        "while that's cooking can you write the checkout test? e2e stuff is all maestro, "
+        "lives in .maestro/ - copy how order_flow.yaml is laid out"
+    )
+    assert not any("copy how" in content.lower() for content in stored)
