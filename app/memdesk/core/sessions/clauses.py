@@ -108,7 +108,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         chunks = asides.cut(sentence, _strip)
         if all(len(chunk) > MAX_CHUNK for chunk in chunks):
             continue  # nothing in it is short enough to be one statement
-        why = _why(sentence)
+        why = why_not_kept(sentence)
         # "Inês is the head nurse and signs off on every template, so add her as reviewer on
         # this PR": what is asked for this PR follows from the statement, which holds
         held = around.SO_ASKED_NOW.sub("", sentence)
@@ -162,10 +162,10 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if (
             why
             and len(chunks) == 1
-            and (head := refused_in_part.before_its_tail(sentence, why, _why))
+            and (head := refused_in_part.before_its_tail(sentence, why, why_not_kept))
         ):
             sentence, chunks, why = head, [head], None
-        if why and (rest := refused_in_part.after_its_head(sentence, why, _why)):
+        if why and (rest := refused_in_part.after_its_head(sentence, why, why_not_kept)):
             sentence, chunks, why = rest, asides.cut(rest, _strip), None
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
             refused.append(sentence.strip())
@@ -218,7 +218,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
     return out, refused
 
 
-def _why(text: str) -> str | None:
+def why_not_kept(text: str) -> str | None:
     """Why `text` as a whole states nothing to keep (None: it may)."""
     return heard.not_a_statement(_strip(text)) or (
         "said for the task at hand" if heard.for_the_task_at_hand(text) else None

@@ -35,6 +35,7 @@ from memdesk.core.sessions import (
     picks,
     reasons,
     replies,
+    spans,
     stories,
     style_specs,
     task_then_fact,
@@ -328,14 +329,27 @@ def _in_message(parts: list[str]) -> list[Finding]:
 
 
 def _after_requests(found: list[Finding], text: str) -> list[Finding]:
-    """`found`, and the fact told after a request in a sentence where nothing else was."""
+    """`found`, and in a sentence where nothing else was, the fact told after a request or
+    between commas (`spans`)."""
     for sentence in clauses.sentences_of(text):
-        if any(f.sentence.strip(" .!") in sentence or sentence in f.sentence for f in found):
-            continue
-        if (fact := task_then_fact.read(sentence, _read_alone)) is not None:
-            found = [*found, fact]
-        elif (rule := fact_so_rule.read(sentence, _read_alone)) is not None:
-            found = [*found, rule]
+        here = [f for f in found if f.sentence.strip(" .!") in sentence or sentence in f.sentence]
+        if not here:
+            if (fact := task_then_fact.read(sentence, _read_alone)) is not None:
+                found = [*found, fact]
+                continue
+            if (rule := fact_so_rule.read(sentence, _read_alone)) is not None:
+                found = [*found, rule]
+                continue
+        # (a span in place of a finding the person confirms, beside one stored, would take
+        # the message's lead from it: `one_lead`)
+        if not here or not any(f.confidence == HIGH for f in found):
+            # read whole, the sentence was at most the person's to confirm ("haha yeah the
+            # weight column is in grams, that's why the totals look huge lol"); a request
+            # heard there is often what the person wants kept ("use it.each tables for stuff
+            # like this, I can't stand eight copy-pasted test cases")
+            told = spans.read(sentence, _read_alone, after_a_request=not here)
+            if told is not None:
+                found = [*(f for f in found if f not in here), told]
     return found
 
 
