@@ -51,3 +51,22 @@ def test_a_request_to_copy_how_something_is_done_is_not_a_fact() -> None:
         "lives in .maestro/ - copy how order_flow.yaml is laid out"
     )
     assert not any("copy how" in content.lower() for content in stored)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("the experiment tracker is http://tracking.geo.internal:5000", "tracking.geo.internal"),
+        ("the dev compose maps mysql to 3307 not 3306", "3307"),
+        ("the rate limit redis is rl-cache.internal:6380, kept apart from the cache", "6380"),
+    ],
+)
+def test_where_a_service_is_reached_is_stored(message: str, word: str) -> None:
+    assert any(word in content.lower() for content in _stored(message))
+
+
+def test_an_address_in_a_pasted_error_on_this_machine_is_not_stored() -> None:
+    assert not _stored(
+        "compose is up but the frontend can't reach the api: `Access to fetch at "
+        "'http://localhost:8000/api/me' from origin 'http://localhost:5173' has been blocked`"
+    )

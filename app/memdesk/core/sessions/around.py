@@ -372,7 +372,20 @@ def ties_a_value(body: str, sentence: str) -> bool:
         or markers.SWITCHED.search(sentence)
         or ONE_NOT_THE_OTHER.search(body)
         or _BOUND.search(body)
+        or _WHERE_IT_IS.search(body)
     )
+
+
+# where a thing is reached: a bucket, a host's address or port (not this machine's: a pasted
+# "fetch at 'http://localhost:8000/…' … blocked" is what happened), a port said against the
+# one it is not ("tracking server is http://mlflow.geo.internal:5000", "maps postgres to 5434
+# not 5432")
+_WHERE_IT_IS = re.compile(
+    r"\b(?:s3|gs)://\S+|\bhttps?://(?!localhost\b|127\.)[\w-]+(?:\.[\w-]+)+|"
+    r"\b[a-z][\w-]*(?:\.[\w-]+)+:\d{2,5}\b|"
+    r"\b\d{2,5}\s+not\s+(?:the\s+)?\d{2,5}\b",
+    _I,
+)
 
 
 # what the person does about it ("pip never works for me here, so I always use uv")
