@@ -70,3 +70,9 @@ def test_an_address_in_a_pasted_error_on_this_machine_is_not_stored() -> None:
         "compose is up but the frontend can't reach the api: `Access to fetch at "
         "'http://localhost:8000/api/me' from origin 'http://localhost:5173' has been blocked`"
     )
+
+
+def test_which_one_a_thing_is_said_with_its_verb_is_a_statement_not_an_answer() -> None:
+    stored = _stored("the test db is the docker one on 5434, not my brew postgres")
+    assert any("5434" in content for content in stored)
+    assert _stored("yes the sliding window one, not fixed window") == []

@@ -58,7 +58,9 @@ ANSWER = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|right|sure|yeah|cool|fine),?\s+)?let'?s (?:go with|do|try|pick|"
     rf"use)\b{_NOT_FOR_ALL}|"
     # which one the agent asked about: "yes the sliding window one, not fixed window"
-    r"^(?:(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?),?\s+)?(?:the|that) [\w -]{1,30}? one\b"
+    # (not a statement with its verb: "the test db is the docker one on 5434")
+    r"^(?:(?:yes|yeah|yep|no|nope|nah|ok(?:ay)?),?\s+)?(?:the|that) "
+    r"(?:(?!(?:is|are|was|were)\b)[\w-]+\s+){0,4}?one\b"
     r"(?!\s+(?:is|are|runs?|has|lives?|uses?|goes)\b)|"
     # a reaction to what was shown: "I like that it doesn't touch the migrations" (not "I like
     # that you explain first", said of how the agent works)
