@@ -76,3 +76,15 @@ def test_which_one_a_thing_is_said_with_its_verb_is_a_statement_not_an_answer() 
     stored = _stored("the test db is the docker one on 5434, not my brew postgres")
     assert any("5434" in content for content in stored)
     assert _stored("yes the sliding window one, not fixed window") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("deploys go out with kamal.", "kamal"),
+        ("releases go out via Envoyer.", "envoyer"),
+        ("images are built with kaniko in CI", "kaniko"),
+    ],
+)
+def test_how_things_ship_is_a_convention(message: str, word: str) -> None:
+    assert any(word in content.lower() for content in _stored(message))

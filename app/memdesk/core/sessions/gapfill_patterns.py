@@ -315,7 +315,10 @@ PATTERNS: tuple[Pattern, ...] = (
         "convention",  # "PR titles here follow conventional commits", "Benchmarks use criterion"
         r"^(?P<s>(?!the\b)(?:[\w#./`'-]+\s+){0,2}[\w#./`'-]+s(?:\s+(?:here|in this repo))?)\s+"
         r"(?P<v>follow|use|are "
-        r"written (?:in|with)|are named|are formatted (?:with|by)|are tested with|get|go through)"
+        r"written (?:in|with)|are named|are formatted (?:with|by)|are tested with|get|go through|"
+        # "deploys go out with kamal", "migrations are versioned by timestamp"
+        r"go out (?:with|via|through)|ship (?:with|via|through)|are versioned (?:by|with)|"
+        r"are (?:built|deployed|released|published) (?:with|via|by|through))"
         r"\s+(?P<rest>.{3,200})$",
         "fact",
         lambda m, b: _cap(b),
