@@ -354,6 +354,21 @@ def test_a_disagreement_shows_every_field_that_differs_with_both_values(machines
     assert "tags: [-ops, release-] {+ops, friday+}" in why  # it said only "also differs: tags"
 
 
+def test_who_wrote_each_version_is_not_listed_as_a_field_that_differs(machines):
+    memory = machines.run("a", lambda s: s.add("Releases go out on Tuesdays.", tags=["ops"]))
+    machines.run("a", lambda s: s.sync_init(str(machines.remote), writer="ada@laptop"))
+    machines.run("b", lambda s: s.sync_init(str(machines.remote), writer="ada@desktop"))
+    machines.sync("a", "b")
+    machines.run("a", lambda s: s.update(memory["id"], content="Releases go out on Mondays."))
+    machines.run("b", lambda s: s.update(memory["id"], content="Releases go out on Fridays."))
+    machines.sync("b")
+    assert machines.sync("a")[0]["conflicts"] == 1
+    why = _sync_item(machines, "a")["why"]
+    assert "{+Fridays.+}" in why
+    assert "writer:" not in why  # no field of the memory: who wrote it is said as such
+    assert "The other version is by ada@desktop." in why
+
+
 def test_a_restored_backup_takes_back_what_the_remote_holds_and_asks_about_the_rest(
     machines,
 ):

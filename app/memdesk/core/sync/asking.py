@@ -276,10 +276,14 @@ def _word_diff(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
     others = sorted(
         k
         for k in theirs
-        if k not in ("content", "version", "updated", "reason") and mine.get(k) != theirs[k]
+        if k not in ("content", "version", "updated", "reason", "writer")
+        and mine.get(k) != theirs[k]
     )
     fields = "; ".join(f"{k}: [-{_shown(mine.get(k))}-] {{+{_shown(theirs[k])}+}}" for k in others)
-    return words + (f" (also differs: {fields})" if others else "")
+    # who wrote the other version is said as such, not as a field of the memory that differs
+    by = theirs.get("writer")
+    written = f" The other version is by {by}." if by and by != mine.get("writer") else ""
+    return words + (f" (also differs: {fields})" if others else "") + written
 
 
 def _shown(value: Any) -> str:
