@@ -88,3 +88,8 @@ def test_which_one_a_thing_is_said_with_its_verb_is_a_statement_not_an_answer() 
 )
 def test_how_things_ship_is_a_convention(message: str, word: str) -> None:
     assert any(word in content.lower() for content in _stored(message))
+
+
+def test_a_version_locked_with_a_build_suffix_is_a_pin() -> None:
+    stored = _stored("we're locked on 2022.3.21f1 because the water asset breaks on anything newer")
+    assert any("2022.3.21f1" in content for content in stored)

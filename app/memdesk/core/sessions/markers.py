@@ -35,10 +35,10 @@ GENERAL = re.compile(
 
 # A version held on purpose: "keep apiVersion pinned at 2024-03-01", "don't bump duckdb past
 # 1.1.3", "we pin julia to 1.10 in CI", "we're held at 1.75"
-_VERSION = r"v?\d+(?:[.-]\d+)+(?:\.x)?\b"
+_VERSION = r"v?\d+(?:[.-]\d+)+(?:\.x|[a-z]\d*)?\b"  # ("2022.3.21f1", "6.0b2")
 PINNED = re.compile(
     # (not the task of pinning it now: "pin cosign to v2.2.4 in the installer step")
-    rf"(?:(?<=\w )pin|\bpins|\bpinned|\bheld|\bhold|\bstays?|\bstuck)\b[^,;]{{0,30}}?"
+    rf"(?:(?<=\w )pin|\bpins|\bpinned|\bheld|\bhold|\bstays?|\bstuck|\blocked)\b[^,;]{{0,30}}?"
     rf"\b(?:to|at|on)\s+{_VERSION}|"
     rf"\b(?:don'?t|do not|never)\s+(?:bump|upgrade|update|go|move)\b[^,;]{{0,30}}?\b(?:past|"
     rf"beyond|above|over)\s+{_VERSION}",
