@@ -1068,3 +1068,32 @@ def test_a_projects_repository_is_refused_as_a_remote_and_nothing_is_pushed(
         capture_output=True, text=True, check=True,
     ).stdout.split()  # fmt: skip
     assert listed == ["LICENSE", "README.md", "src/app.py"]
+
+
+def test_the_budget_counts_the_earlier_versions_read_to_compare(machines, monkeypatch):
+    """Issue 34: the last agreed version of each changed memory was read to compare, outside
+    the budget: a sync could read twice what it allows itself."""
+    from memdesk.core.sync import git, sides
+
+    _first_push(machines)
+    ids = sorted(str(uuid.uuid4()) for _ in range(6))
+    machines.push_files(
+        {memory_path(i): _file(i, f"Crafted note {n}." * 20) for n, i in enumerate(ids)}
+    )
+    for _ in range(3):
+        machines.sync("b")
+    assert set(ids) <= set(machines.shared("b"))
+    edited = {i: _file(i, f"Edited note {n}." * 20, version="2") for n, i in enumerate(ids)}
+    machines.push_files({memory_path(i): text for i, text in edited.items()})
+    budget = 3 * len(edited[ids[0]])
+    monkeypatch.setattr(sides, "TAKE_BYTES", budget)
+    read, real = [], git.Mirror.read
+
+    def counted(self, shas):
+        blobs = real(self, shas)
+        read.extend(len(blob) for blob in blobs.values())
+        return blobs
+
+    monkeypatch.setattr(git.Mirror, "read", counted)
+    machines.sync("b")
+    assert sum(read) <= budget

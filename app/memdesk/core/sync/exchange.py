@@ -140,7 +140,7 @@ class Exchange:
             state = None if dry_run else self._state(config, remote)
         before = held_before(last, changed, local, theirs.ids)
         # those changed and those looked at again: read together within one budget
-        read = theirs.within_budget(changed | before.looked_again)
+        read = theirs.within_budget(changed | before.looked_again, base)
         theirs.prefetch(read)
         authors = self.authorship()
         arrived = arriving.checked_changes(theirs, base, read, remote, config, authors)

@@ -92,17 +92,21 @@ class TreeSide:
         digests.update((memory_id, unit.digest) for memory_id, unit in self.identity.items())
         return Side(digests, self.load)
 
-    def within_budget(self, ids: set[str]) -> set[str]:
+    def within_budget(self, ids: set[str], base: TreeSide | None = None) -> set[str]:
         """Of `ids`, those whose files fit in TAKE_BYTES together (by the sizes the tree
-        gives, nothing read); the others are refused for this sync with the reason. A crafted
-        repository of 8,000 files of 255 KB (5 MB compressed) took a sync to 3.9 GB."""
+        gives, nothing read), with their files in `base` (the state last agreed, read to
+        compare: uncounted, a sync read twice its budget); the others are refused for this
+        sync with the reason. A crafted repository of 8,000 files of 255 KB (5 MB compressed)
+        took a sync to 3.9 GB."""
         kept, used = set(), 0
         later = (  # one text for all: a remote of a million files made a million of them
             f"not read yet: the remote changed more than {TAKE_BYTES / 2**20:g} MiB of "
             "memories at once; the next sync reads on"
         )
         for memory_id in sorted(ids, key=lambda i: self.paths.get(i, "")):
-            size = self.tree[self.paths[memory_id]].size if memory_id in self.paths else 0
+            size = self.size_of(memory_id)
+            if base is not None and base is not self:
+                size += base.size_of(memory_id)
             if used + size > TAKE_BYTES:
                 self.refused[memory_id] = later
                 self.deferred.add(memory_id)
@@ -111,6 +115,10 @@ class TreeSide:
             used += size
         self.room = TAKE_BYTES - used
         return kept
+
+    def size_of(self, memory_id: str) -> int:
+        """The size of the memory's file in this tree (0 where it has none)."""
+        return self.tree[self.paths[memory_id]].size if memory_id in self.paths else 0
 
     def prefetch(self, ids: set[str]) -> None:
         wanted = [(i, self.paths[i]) for i in ids if i in self.paths and i not in self._texts]
