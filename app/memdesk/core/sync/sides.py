@@ -17,7 +17,7 @@ from memdesk.core.sync.files import (
 from memdesk.core.sync.git import Entry, Mirror
 from memdesk.core.sync.merge import Side
 
-TAKE_BYTES = 128 * 2**20  # changed memory files one sync reads: ~130,000 memories of 1 KB
+TAKE_BYTES = 128 * 2**20  # files one sync reads: ~130,000 new memories of 1 KB, half as many edited
 READ_BYTES = 16 * 2**20  # read from git at a time
 SYMLINK = "120000"  # git's mode of a symbolic link
 # Files under memories/ misnamed, each named in the sync's report; the rest are counted (a
