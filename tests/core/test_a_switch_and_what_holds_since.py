@@ -45,3 +45,28 @@ def test_a_switch_and_what_holds_since_are_kept_as_one(message, old, new):
 )
 def test_a_move_told_as_a_story_is_not_stored(message):
     assert _stored(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "new", "left_out"),
+    [
+        # what the person goes on to tell after what holds is not part of it
+        (
+            "we ripped out apache last spring, the proxy is traefik now, that role is just "
+            "dead code I never got round to deleting.",
+            "traefik",
+            "dead code",
+        ),
+        # what is made since, without "now"
+        (
+            "we moved off the old bloc classes last year, anything new is a cubit with "
+            "freezed states.",
+            "cubit",
+            None,
+        ),
+    ],
+)
+def test_what_holds_since_a_switch_ends_where_it_ends(message, new, left_out):
+    stored = [c for c in _stored(message) if new in c]
+    assert stored
+    assert left_out is None or not any(left_out in c for c in stored)

@@ -243,7 +243,12 @@ def before_its_story(chunk: str) -> str:
     return ""
 
 
-_NOW_CLAUSE = re.compile(r"(?:,\s+|\s+and\s+)(?=[^,;]*\b(?:now|these days|nowadays)\b)", _I)
+_NOW_CLAUSE = re.compile(
+    r"(?:,\s+|\s+and\s+)(?=[^,;]*\b(?:now|these days|nowadays)\b|"
+    # what is made since: "we moved off StateNotifier last spring, anything new is an …"
+    r"(?:anything|everything|all|every) new\b|new \w+ (?:go|get|use|are|is|should)\b)",
+    _I,
+)
 
 
 def after_the_switch(sentence: str) -> list[str]:
@@ -258,14 +263,27 @@ def switch_and_what_holds(sentence: str) -> str:
     """`sentence` when it tells a switch and how things are since, after it ("we dropped
     algolia last year, search is pagefind now") or before it ("it's SwiftData not Core Data,
     we moved off Core Data last spring"): the switch says what "now" replaced, so the two are
-    one statement and neither is a status of the moment; else ""."""
+    one statement and neither is a status of the moment; else "". What the person goes on to
+    tell after what holds ("…, the proxy is caddy now, that role is just dead code I never got
+    round to deleting") is left out of it."""
     holding = after_the_switch(sentence) or _before_the_switch(sentence)
-    if not holding or not holds_now(holding[0]):
+    if not holding:
         return ""
-    doubt = heard.not_a_statement(holding[0])
-    return (
-        _MENDING_WORD.sub("", sentence) if doubt in (None, "how things are at the moment") else ""
-    )
+    told = holding[0]
+    if not _holds_unquestioned(told):
+        told = _FIRST_CLAUSE.match(told)[0] if after_the_switch(sentence) else ""
+        if not told or not _holds_unquestioned(told):
+            return ""
+        sentence = sentence[: sentence.index(told) + len(told)]
+    return _MENDING_WORD.sub("", sentence)
+
+
+_FIRST_CLAUSE = re.compile(r"[^,;—–]*")
+
+
+def _holds_unquestioned(text: str) -> bool:
+    doubt = heard.not_a_statement(text)
+    return holds_now(text) and doubt in (None, "how things are at the moment")
 
 
 def _before_the_switch(sentence: str) -> list[str]:
