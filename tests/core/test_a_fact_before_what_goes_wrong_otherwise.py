@@ -43,12 +43,25 @@ def test_a_fact_is_kept_without_the_fault_or_story_told_after_it(message, kept):
 def test_a_fact_with_a_fault_after_it_and_no_tie_is_proposed():
     found = gapfill.find(
         [
+            "the tracing backend is jaeger with 7 days of retention, you need the vpn up or the "
+            "ui loads with no error and no traces."
+        ]
+    )
+    assert [(f.confidence, f.content) for f in found] == [
+        (gapfill.MEDIUM, "The tracing backend is jaeger with 7 days of retention")
+    ]
+
+
+def test_where_a_service_is_reached_ties_it_with_a_fault_after_it():
+    """A host's address is where the service is, not how it behaves at the moment (stop 96)."""
+    found = gapfill.find(
+        [
             "the tracing backend is jaeger at http://jaeger.lab.internal:16686, you need the vpn "
             "up or the ui loads with no error and no traces."
         ]
     )
     assert [(f.confidence, f.content) for f in found] == [
-        (gapfill.MEDIUM, "The tracing backend is jaeger at http://jaeger.lab.internal:16686")
+        (gapfill.HIGH, "The tracing backend is jaeger at http://jaeger.lab.internal:16686")
     ]
 
 

@@ -342,15 +342,27 @@ def _after_requests(found: list[Finding], text: str) -> list[Finding]:
                 continue
         # (a span in place of a finding the person confirms, beside one stored, would take
         # the message's lead from it: `one_lead`)
-        if not here or not any(f.confidence == HIGH for f in found):
-            # read whole, the sentence was at most the person's to confirm ("haha yeah the
-            # weight column is in grams, that's why the totals look huge lol"); a request
-            # heard there is often what the person wants kept ("use it.each tables for stuff
-            # like this, I can't stand eight copy-pasted test cases")
-            told = spans.read(sentence, _read_alone, after_a_request=not here)
-            if told is not None:
-                found = [*(f for f in found if f not in here), told]
+        if not here:
+            if (told := spans.read(sentence, _read_alone)) is not None:
+                found = [*found, told]
+        elif not any(f.confidence == HIGH for f in found):
+            found = _firmed_by_a_span(found, here, sentence)
     return found
+
+
+def _firmed_by_a_span(found: list[Finding], here: list[Finding], sentence: str) -> list[Finding]:
+    """Read whole, the sentence was at most the person's to confirm. A statement told after
+    a reaction is kept in its place ("haha yeah the weight column is in grams, that's why the
+    totals look huge lol"); one told after a request firms the request with it: the request
+    is what the person wants kept ("use it.each tables for stuff like this, I can't stand
+    eight copy-pasted test cases", "please don't mock the repo layer, we use #[sqlx::test]
+    everywhere …")."""
+    if (told := spans.read(sentence, _read_alone, after_a_request=False)) is not None:
+        return [*(f for f in found if f not in here), told]
+    if spans.THIS_ONCE.search(sentence) or spans.read(sentence, _read_alone) is None:
+        return found  # ("dont push the wifi change until after 6pm, people are on calls")
+    whole = [f for f in here if len(f.sentence) >= len(sentence.strip(" .!")) - 2]
+    return [replace(f, confidence=HIGH) if f in whole[:1] else f for f in found]
 
 
 def _read_alone(sentence: str) -> Finding | None:

@@ -87,7 +87,13 @@ _CHANGE_ASKED = re.compile(r"(?:rename|in [\w./`-]+ (?:use|add|make|put|change|s
 _PRAISED = re.compile(r"\bexactly (?:how|what) (?:i|we)(?:'d)? (?:like|want)\b", _I)
 # a request for this once: what is told beside it is why, for now ("don't regenerate the
 # lockfile this time, the release branch is frozen")
-_THIS_ONCE = re.compile(r"\b(?:this time|today|tonight|for now|right now|just this once)\b", _I)
+THIS_ONCE = re.compile(
+    r"\b(?:this time|today|tonight|for now|right now|just this once|"
+    r"(?:for )?this (?:batch|run|once|pr|ticket|task|week|release)|"
+    r"until (?:after )?(?:\d+(?::\d\d)?\s*(?:am|pm)?|lunch|tomorrow|monday|tuesday|wednesday|"
+    r"thursday|friday))\b",
+    _I,
+)
 _SHORT_TAIL = 4
 _WANTS = re.compile(r"\bi (?:want|need|'d like|would like)\b", _I)
 _BUT = re.compile(r"but\b", _I)
@@ -155,7 +161,7 @@ def _leads_in(before: list[str], after_a_request: bool) -> bool:
 def _only_leads_in(clause: str, after_a_request: bool) -> bool:
     if not clause or _REACTION.match(clause) or _SETS_RIGHT.match(clause):
         return True
-    if not after_a_request or _GOVERNS.match(clause) or _THIS_ONCE.search(clause):
+    if not after_a_request or _GOVERNS.match(clause) or THIS_ONCE.search(clause):
         return False
     # asked in so many words: a past "generated the sheet" or "Test run fetched …" reads as
     # an imperative too
