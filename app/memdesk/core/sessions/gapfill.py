@@ -330,33 +330,31 @@ def _in_message(parts: list[str]) -> list[Finding]:
 
 def _after_requests(found: list[Finding], text: str) -> list[Finding]:
     """`found`, and in a sentence where nothing else was, the fact told after a request or
-    between commas (`spans`)."""
+    between commas (`spans`); in one where only what the person confirms was, that firmed."""
     for sentence in clauses.sentences_of(text):
         here = [f for f in found if f.sentence.strip(" .!") in sentence or sentence in f.sentence]
-        if not here:
-            if (fact := task_then_fact.read(sentence, _read_alone)) is not None:
-                found = [*found, fact]
-                continue
-            if (rule := fact_so_rule.read(sentence, _read_alone)) is not None:
-                found = [*found, rule]
-                continue
-        # (a span in place of a finding the person confirms, beside one stored, would take
-        # the message's lead from it: `one_lead`)
-        if not here:
-            if (told := spans.read(sentence, _read_alone)) is not None:
-                found = [*found, told]
-        elif not any(f.confidence == HIGH for f in found):
-            found = _firmed_by_a_span(found, here, sentence)
+        if here:
+            # (beside a statement stored, a span would take the message's lead from it:
+            # `one_lead`)
+            if not any(f.confidence == HIGH for f in found):
+                found = _firmed_by_a_span(found, here, sentence)
+            continue
+        told = (
+            task_then_fact.read(sentence, _read_alone)
+            or fact_so_rule.read(sentence, _read_alone)
+            or spans.read(sentence, _read_alone)
+        )
+        if told is not None:
+            found = [*found, told]
     return found
 
 
 def _firmed_by_a_span(found: list[Finding], here: list[Finding], sentence: str) -> list[Finding]:
-    """Read whole, the sentence was at most the person's to confirm. A statement told after
-    a reaction is kept in its place ("haha yeah the weight column is in grams, that's why the
-    totals look huge lol"); one told after a request firms the request with it: the request
-    is what the person wants kept ("use it.each tables for stuff like this, I can't stand
-    eight copy-pasted test cases", "please don't mock the repo layer, we use #[sqlx::test]
-    everywhere …")."""
+    """Read whole, the sentence was at most the person's to confirm. A statement told in it
+    after a reaction or a correction takes its place; one told after a request firms the
+    request with it, which is what the person wants kept ("use it.each tables for stuff like
+    this, I can't stand eight copy-pasted test cases", "don't put a real key in there, the
+    specs talk to stripe-mock on 12111"), unless the request is for this once."""
     if (told := spans.read(sentence, _read_alone, after_a_request=False)) is not None:
         return [*(f for f in found if f not in here), told]
     if spans.THIS_ONCE.search(sentence) or spans.read(sentence, _read_alone) is None:

@@ -1,7 +1,8 @@
 """A statement told between commas, after a reaction, a correction of the agent or a request
 and before the person's next thought: "careful there, amounts from recharge are in cents btw,
-the shopify ones are dollars", "can you redo it, honestly, I'm red-green colorblind so the
-default hues look alike", "it's not, all money is in pence, ints everywhere".
+the shopify ones are dollars", "can you redo the chart, honestly, I'm colourblind so red and
+green look the same to me", "it's not, the support desk is in Porto, opening hours are 8 to 17
+Europe/Lisbon".
 
 Read whole, such a sentence is the reaction's or the request's, and nothing in it is kept for
 sure. Its clauses between commas and dashes are read instead: the longest run of them that
