@@ -123,16 +123,19 @@ def read(
     if not 2 <= len(bounds) <= MAX_CLAUSES:
         return None
     clauses = [sentence[a:b] for a, b in bounds]
+    # where a statement may start, judged once for every run that starts there: after what
+    # only leads in, and with nothing from there on a question, a hedge, a story or the task
+    # at hand (what only reacts before it is not the rest's)
+    starts = {
+        first
+        for first in range(len(clauses))
+        if _leads_in(clauses[:first], after_a_request)
+        and clauses_of.why_not_kept(sentence[bounds[first][0] :]) is None
+    }
     for size in range(len(clauses) - 1, 0, -1):
         for first in range(len(clauses) - size + 1):
             last = first + size
-            if not _leads_in(clauses[:first], after_a_request) or not _lets_it_stand(
-                clauses[last:], sentence
-            ):
-                continue
-            # a question, a hedge, a story or the task at hand from here on is the whole
-            # rest's (what only reacts before it is not)
-            if clauses_of.why_not_kept(sentence[bounds[first][0] :]) is not None:
+            if first not in starts or not _lets_it_stand(clauses[last:], sentence):
                 continue
             said = sentence[bounds[first][0] : bounds[last - 1][1]].strip()
             if len(said.split()) < _WORDS or not _opens_a_statement(said):
