@@ -26,8 +26,9 @@ _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _MONTH = r"january|february|march|april|may|june|july|august|september|october|november|december"
 # "the user" stands for "I" in a finding's words (third_person.person)
 _PAST = (
-    r"back then|used to|(?<!the )last (?:year|month|week|time|quarter|sprint|release|summer|"
-    r"winter|spring|autumn|fall)|in (?:19|20)\d\d|\w+ ago|yesterday|"
+    # (what holds since then is how it is now: "on backblaze b2 since last spring")
+    r"back then|used to|(?<!the )(?<!since )last (?:year|month|week|time|quarter|sprint|release|"
+    r"summer|winter|spring|autumn|fall)|in (?:19|20)\d\d|\w+ ago|yesterday|"
     r"before (?:i|we|they|the user) (?:joined|moved|switched|started)|"
     # what was before what is: "before Keycloak we ran a CAS server"; a time told first:
     # "last black friday the webhook went down"
@@ -91,6 +92,13 @@ _IN_WORDS = re.compile(
 _SETTLED = re.compile(
     r"\b(?:we|they|the team|i|the user)\s+(?:settled|decided|agreed|standardi[sz]ed)"
     r"(?:\s+on)?\s+(?:that|this|it)\s+(?:\w+\s+)?ago\b",
+    _I,
+)
+# what a mechanism does with whatever is not done yet: "migrate.py applies whatever hasn't run
+# yet" (nothing of the moment)
+_NOT_YET_OF_ANY = re.compile(
+    r"\b(?:whatever|anything|everything|what|any [\w-]+) (?:that |which )?(?:hasn't|haven't|"
+    r"isn't|aren't) (?:[\w-]+ ){0,2}?yet\b",
     _I,
 )
 _SUBJECT = (
@@ -245,7 +253,7 @@ def doubtful(content: str, sentence: str, message_prose: str) -> bool:
         or _follows_from_before(sentence, message_prose)
         or _AT_THE_MOMENT.search(sentence)
         or _STILL_UNTIL.search(message_prose)
-        or _IN_WORDS.search(_SETTLED.sub("", content))
+        or _IN_WORDS.search(_SETTLED.sub("", _NOT_YET_OF_ANY.sub("", content)))
         or any(
             sign.search(content)
             for sign in (
@@ -341,11 +349,26 @@ def for_this_task(pattern: str, content: str) -> bool:
     ("for the date label", "out of it") and says nothing of beyond it; or whatever is said
     of a branch of one piece of work ("push to my branch fix/resend-dupes, not main")."""
     return (
-        pattern in ("use", "keep")
-        and bool(_OF_THIS_TASK.search(content))
-        and not _BEYOND_THE_TASK.search(content)
-        and not markers.PINNED.search(content)  # "keep node pinned at 18.19, …"
-    ) or bool(_TOPIC_BRANCH.search(content) and not _FOR_EVERY_BRANCH.search(content))
+        (
+            pattern in ("use", "keep")
+            and bool(_OF_THIS_TASK.search(content))
+            and not _BEYOND_THE_TASK.search(content)
+            and not markers.PINNED.search(content)  # "keep node pinned at 18.19, …"
+        )
+        or bool(_TOPIC_BRANCH.search(content) and not _FOR_EVERY_BRANCH.search(content))
+        or pattern == "placement"
+        and bool(_ASKED_THERE.match(next(iter(_THEN_ASKED.split(content)[1:]), "")))
+    )
+
+
+# where a thing is, then what to do there: "chart's in deploy/helm/recon-service, bump the
+# image tag" points the way for this change
+_THEN_ASKED = re.compile(r",\s+")
+_ASKED_THERE = re.compile(
+    r"(?:just |pls |please )?(?:bump|make sure|add|update|fix|change|wire|hook|edit|move|"
+    r"rename|grab|copy|pull|drop|tweak)\b",
+    _I,
+)
 
 
 _FOR_EVERY_BRANCH = re.compile(

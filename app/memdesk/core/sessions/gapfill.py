@@ -34,6 +34,7 @@ from memdesk.core.sessions import (
     pasted,
     picks,
     reasons,
+    refused_in_part,
     replies,
     spans,
     stories,
@@ -96,6 +97,7 @@ def find(
                 in_message = [
                     f
                     if tone.lasts_whatever_the_tone(f.sentence)
+                    or tone.lasts_whatever_the_tone(_as_said(f.sentence, text))
                     or not matters.doubted_where(text, f.sentence)
                     else at_most_medium(f)
                     for f in in_message
@@ -134,6 +136,13 @@ _WHAT_IS = re.compile(r"^(?:everything|each|every|all|the|our|it|they|that|[a-z]
 
 # A decision is read whole where it is found: the pick and why the other way is out.
 _DECIDED = ("accepted_decision", "decision")
+
+
+def _as_said(sentence: str, text: str) -> str:
+    """The message's sentence that holds `sentence`, its lead-in on ("fwiw the library's on
+    central time": the table reads it without its "fwiw")."""
+    cut = sentence.strip(" .!")
+    return next((s for s in clauses.sentences_of(text) if cut in s), sentence)
 
 
 def _with_clauses(found: list[Finding], text: str) -> list[Finding]:
@@ -387,9 +396,22 @@ def _picked(sentence: str) -> Finding | None:
     return Finding("decision", confidence, "decision", content, sentence, PROJECT)
 
 
+_A_STORY = "a past event"
+# what a story told after it is the reason for: "has to stay optional", not "is deployed to
+# preview, prod stays on the old build …"
+_MUST = re.compile(r"\b(?:has|have|needs?) to\b|\b(?:must|never|always|only)\b", re.IGNORECASE)
+
+
 def _match(sentence: str) -> Finding | None:
-    if len(sentence) > MAX_SENTENCE or heard.not_a_statement(sentence):
+    if len(sentence) > MAX_SENTENCE:
         return None
+    if why := heard.not_a_statement(sentence):
+        # "vintage has to stay optional — …, we got bitten by that last year": the story is
+        # the tail's, told as the reason
+        if why != _A_STORY:
+            return None
+        head = refused_in_part.before_its_tail(sentence, why, clauses.why_not_kept)
+        return _match(head) if _MUST.search(head) else None
     body = sentence.rstrip(".!").strip()
     correcting = _CORRECTING.match(body)
     if correcting:

@@ -327,7 +327,9 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "placement",  # "Staging is at …", "Alerts go to …", "Releases are cut with …"
-        r"^(?P<s>(?:our\s+|the\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)\s+(?P<v>"
+        # ("the replica's on backblaze b2": the verb glued to its subject)
+        r"^(?P<s>(?:our\s+|the\s+)?[\w#./`'-]+(?:\s+[\w#./`'-]+){0,5}?)(?:\s+|(?='s\s))"
+        r"(?P<v>"
         + PRESENT
         + r"(?:\s+(?:cut|published|deployed|hosted|kept|stored|built|run|managed|reset|"
         r"scheduled|triggered|made|done|written|generated|released|recorded|measured|"

@@ -340,7 +340,7 @@ def not_a_statement(sentence: str) -> str | None:
         return None  # what the person lives with, whatever the fault beside it
     # irony reads the quotes themselves; "AUC alone says nothing about calibration" tells
     # what a thing shows, no one's view
-    mentioned = DISMISSED.sub(" ", _SHOWS.sub(r"shows \1", unquoted(body)))
+    mentioned = DISMISSED.sub(" ", _SHOWS.sub(r"shows \1", _gates_as_rules(unquoted(body))))
     corrects = bool(CORRECTS_A_VALUE.search(body) or _MOVED.search(body))
     for why, rule in (
         ("a condition or a hedge", None if whenever else HEDGE),
@@ -420,4 +420,17 @@ def unquoted(text: str) -> str:
 
 
 def for_the_task_at_hand(text: str) -> bool:
-    return bool(TRANSIENT.search(unquoted(text)))
+    return bool(TRANSIENT.search(_gates_as_rules(unquoted(text))))
+
+
+def _gates_as_rules(text: str) -> str:
+    return _GATED.sub(lambda m: m[0].removesuffix("until") + "before", text)
+
+
+# what may never happen before a condition holds is a rule, not a plan: "nothing gets retired
+# until the python output diffs clean" ("nothing merges until next week" is for now)
+_GATED = re.compile(
+    r"\b(?:nothing|never|nobody|no one)\s(?:[\w'-]+\s){0,5}?until(?=\s(?:the|we|i|it|they)\b)"
+    r"(?!\s(?:the end of|the (?:next|weekend|holidays?|release|launch|demo)\b))",
+    re.IGNORECASE,
+)

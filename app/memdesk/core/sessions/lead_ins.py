@@ -28,7 +28,9 @@ NOT_A_LEAD_IN = (
     "todo|fixme|task|step|next(?! time)|status|progress|update|latest|current|numbers|results|"
     "where (?:we|i|things) (?:are|stand)|"
     "nit|nitpick|done|finished|proposal|idea|suggestion|option|alternative|draft|wish|thought|rfc|"
-    "(?:we're|we are|i'm|i am) an?|plan|[\\w-]+'s (?:view|take|opinion|position|stance)"
+    "(?:we're|we are|i'm|i am) an?|plan|[\\w-]+'s (?:view|take|opinion|position|stance)|"
+    # a ruling whose code holds a colon: "don't sprinkle type: ignore around"
+    "don't|dont|do not|never|avoid"
 )
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
@@ -47,6 +49,11 @@ LEAD_IN = re.compile(
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
     r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
     r"before i forget\s*[,:—–-]+\s*|"
+    # a pause in the work: "while that runs — the servers run as …"
+    r"(?:while|whilst) (?:(?:that|it|this|those|the [\w-]+)(?:'s| is| are)? (?:runs?|running|"
+    r"builds?|building|compiles?|compiling|installs?|installing|deploys?|deploying|churns?|"
+    r"churning|loads?|loading|finish(?:es)?|cooks?|bakes?|goes|spins? up)|we wait)\s*[,—–]\s+|"
+    r"(?:meanwhile|in the meantime|unrelated(?:ly)?|random thought)\s*[,—–]\s+|"
     r"note(?: that)?[,:]?\s+|style (?:note|preference)(?: (?:on|for) [\w ]{1,20})?[,:]\s+|"
     r"for this (?:repo|repository|project|crate|codebase|service|team)[,:]\s+|"
     r"going forward,?\s+|from now on,?\s+|as a rule,?\s+|in general,?\s+|generally,?\s+|"

@@ -121,11 +121,15 @@ STATUS = re.compile(
     r"\bstarted [^.;]{0,40}?\b(?:around|since) \d{1,2}(?::\d\d)? ?(?:am|pm)?\b|"
     r"\b\d+ of \d+ [\w -]{1,20}?(?:done|finished|complete|through)\b|"
     # (since a version is how long a rule has held: "that's been the rule since 1.0")
-    r"\bsince (?:\d(?![\d.]*\.\d)|this|yesterday|last|this morning|"
+    # (not a season's or a year's: "the replica's on b2 since last spring" is how it is)
+    r"\bsince (?:\d(?![\d.]*\.\d)|this|yesterday|"
+    r"last(?!\s+(?:spring|summer|autumn|fall|winter|year|quarter)\b)|this morning|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
     r"^since (?:upgrading|updating|switching|moving|migrating|bumping|the (?:upgrade|update|"
     r"migration|bump|last deploy|last release))\b|"
-    r"\b(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? yet\b|"
+    # (not of whatever it is: "migrate.py applies whatever hasn't run yet")
+    r"\b(?<!whatever )(?<!what )(?<!that )(?<!which )(?:hasn't|haven't|isn't|aren't) \w+(?: \w+)? "
+    r"yet\b|"
     r"\b(?:is|are) \w+ at \d+ ?%|\bat \d+ ?% (?:cpu|memory|mem|"
     r"disk|load|capacity)\b|\b(?:currently|atm|in progress|mid-\w+|for a bit)\b|"
     r"\b(?:is|are) being \w+ed\b|\b(?:is|are) (?:throwing|returning|crashing|flapping|"
@@ -238,8 +242,9 @@ PAST = re.compile(
     r"(?!.*\b(?:(?:never|don'?t|do not) want|so (?:that )?(?:nobody|no one|nothing)|whenever)\b"
     r"[^.;]{0,60}"
     r"\b(?:by (?:mistake|accident)|accidentally)\b).*?"
-    r"\b(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|year|spring|"
-    r"summer|autumn|fall|winter|incident|outage)"
+    # (what holds since then holds now: "the replica's on backblaze b2 since last spring")
+    r"\b(?<!since )(?:yesterday|last (?:week|night|time|month|friday|sprint|quarter|release|"
+    r"year|spring|summer|autumn|fall|winter|incident|outage)"
     r"(?! of (?:each|every|the)\b)|"
     r"earlier today|the other day|by mistake|accidentally|by accident|this morning|used to|"
     # ("not the old with DAG() context manager" sets a way against the old one)

@@ -110,7 +110,16 @@ def fact(match: re.Match[str], body: str) -> str | None:
         return None  # "commit what we have with a decent msg": an ask, not a subject
     if re.search(r"\b(?:will|going to|was|were|used to)\b", match["v"], _I):
         return None
+    if _MODAL.search(subject):
+        return None  # "local can stay at the default 256": what may be, not where it is
+    if match["v"].startswith("'s") and not _NAMED_THING.match(subject):
+        return None  # "Lena's on PTO", "script's in the tools repo, 40 containers generated"
     return HIGH
+
+
+_MODAL = re.compile(r"\b(?:can|could|may|might)\b", _I)
+# a thing the verb is glued to: "the replica's on backblaze b2"
+_NAMED_THING = re.compile(r"(?:the|our|my)\s", _I)
 
 
 def contrast(match: re.Match[str], body: str) -> str | None:

@@ -52,7 +52,11 @@ _SETS_RIGHT = re.compile(
     r"^(?:(?:no|nah|nope|and|but|so|oh)[,\s]+)*(?:(?:it|that|this|they|those|these)(?:'s|'re| is| "
     r"are)\s+not\b|(?:that's|that is|this is|it's|[\w ./-]{1,40}? (?:is|are))\s+(?:just\s+)?"
     r"(?:wrong|not right|incorrect|off|backwards|outdated|stale)\b|"
-    r"you(?:'re| are) (?:pointing|looking|reading|using|running|on)\b[^,]*\bwrong\b)",
+    r"you(?:'re| are) (?:pointing|looking|reading|using|running|on)\b[^,]*\bwrong\b|"
+    # what the agent proposed, turned down: "nah skip alembic"
+    r"(?:skip|drop|forget|ditch|scrap|no need for|not) (?:the |that |any )?"
+    r"(?!(?:that|it|this|them|those)\b)[\w./-]+"
+    r"(?: (?:stuff|thing|part|idea|step|approach))?$)",
     _I,
 )
 # what was asked: "can you redo it", "fix the assertions in the legacy ones", "don't stress
