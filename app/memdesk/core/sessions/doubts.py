@@ -346,8 +346,10 @@ _SO_BEFORE = re.compile(r"(?:^|[.!?]\s+)((?:\w+,?\s+)?so,?\s+)\Z", _I)
 
 def for_this_task(pattern: str, content: str) -> bool:
     """Whether a "use …" or "keep …" heard by the table is said of something of this task
-    ("for the date label", "out of it") and says nothing of beyond it; or whatever is said
-    of a branch of one piece of work ("push to my branch fix/resend-dupes, not main")."""
+    ("for the date label", "out of it") and says nothing of beyond it; whatever is said of a
+    branch of one piece of work ("push to my branch fix/resend-dupes, not main"); or where a
+    thing is, told to point at the change asked right after it ("chart's in deploy/helm, bump
+    the image tag")."""
     return (
         (
             pattern in ("use", "keep")
@@ -357,13 +359,12 @@ def for_this_task(pattern: str, content: str) -> bool:
         )
         or bool(_TOPIC_BRANCH.search(content) and not _FOR_EVERY_BRANCH.search(content))
         or pattern == "placement"
-        and bool(_ASKED_THERE.match(next(iter(_THEN_ASKED.split(content)[1:]), "")))
+        and bool(_ASKED_THERE.match(content.partition(", ")[2]))
     )
 
 
-# where a thing is, then what to do there: "chart's in deploy/helm/recon-service, bump the
-# image tag" points the way for this change
-_THEN_ASKED = re.compile(r",\s+")
+# what is asked right after where a thing is: "chart's in deploy/helm/recon-service, bump
+# the image tag" points the way for this change
 _ASKED_THERE = re.compile(
     r"(?:just |pls |please )?(?:bump|make sure|add|update|fix|change|wire|hook|edit|move|"
     r"rename|grab|copy|pull|drop|tweak)\b",
