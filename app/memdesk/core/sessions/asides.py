@@ -53,6 +53,8 @@ _PREDICATE = re.compile(
 # (a name or a role, not an aside with its own clause: "the bootstrap (we run it on …, takes
 # 9 hours) is crashing")
 _NAMED_BEFORE = re.compile(r"\(\s*[^()\s]+(?:\s+[^()\s]+){0,3}\s*\)\s*$")
+# What is banned, then what instead: "please, no anyerror - explicit error sets"
+_BARE_BAN = re.compile(r"(?:no|not|never)\s+[\w`.!()-]+", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
 # "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
 BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
@@ -94,6 +96,7 @@ def cut(sentence: str, stripped: Callable[[str], str]) -> list[str]:
             or _NAMES_NEXT.search(chunks[-1])
             or markers.FIRST_PERSON.search(chunks[-1])
             and _SPELLS_OUT.match(chunk.strip(" ,"))
+            or _BARE_BAN.fullmatch(stripped(chunks[-1]))
         )
         # "btw — admonitions (:::tip / :::warning) instead of bold lines please": a word or two
         # before a parenthesis go on after it
@@ -126,4 +129,45 @@ def cut(sentence: str, stripped: Callable[[str], str]) -> list[str]:
             chunks.append(chunk)
             if cut is not None and ")" in cut[0]:
                 aside = len(chunks) - 1
-    return chunks
+    return _predicate_past_examples(chunks, stripped)
+
+
+# "for anything that isn't the image being bad - file missing, permission denied, whatever -
+# make it exit code 3": what is said of "anything" comes after the examples of it
+_WHICHEVER = re.compile(
+    r"^(?:(?:though|but|and|also|so),?\s+)?(?:for\s+)?(?:any|anything|everything|anyone|anybody|"
+    r"whatever|whichever|every|each|all)\b",
+    _I,
+)
+_EXAMPLES = re.compile(r"[^,]+(?:,\s*[^,]+)+")
+_EXAMPLE_WORDS = 4
+_HEAD_WORDS = 12
+
+
+def _predicate_past_examples(chunks: list[str], stripped: Callable[[str], str]) -> list[str]:
+    out: list[str] = []
+    n = 0
+    while n < len(chunks):
+        head = chunks[n]
+        if (
+            n + 2 < len(chunks)
+            and _awaits_its_predicate(stripped(head))
+            and _examples(chunks[n + 1])
+        ):
+            out.append(f"{head.rstrip()} - {chunks[n + 1].strip()} - {chunks[n + 2].lstrip()}")
+            n += 3
+            continue
+        out.append(head)
+        n += 1
+    return out
+
+
+def _awaits_its_predicate(chunk: str) -> bool:
+    return bool(_WHICHEVER.match(chunk.strip())) and len(chunk.split()) <= _HEAD_WORDS
+
+
+def _examples(chunk: str) -> bool:
+    said = chunk.strip(" ,.")
+    return bool(_EXAMPLES.fullmatch(said)) and all(
+        0 < len(item.split()) <= _EXAMPLE_WORDS for item in said.split(",")
+    )

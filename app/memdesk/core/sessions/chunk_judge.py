@@ -193,9 +193,16 @@ _STILL_THE_TASK = re.compile(r"(?:then|and|or|but|so|with|to|via|after|before)\b
 
 
 def _asked(chunk: str) -> bool:
+    chunk = _OPENER.sub("", chunk)
     return bool(
         markers.TASK.match(chunk) or markers.IMPERATIVE.match(chunk) or markers.ASKS.match(chunk)
     )
+
+
+# ("alright, let's get this on staging so Lena can try reservations": the ask after its opener)
+_OPENER = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|all right|right|cool|great|nice|sure)[,.!]?\s+)+", _I
+)
 
 
 def heard_as(

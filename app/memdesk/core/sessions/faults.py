@@ -61,7 +61,8 @@ WRONG_NOW = re.compile(
     r"(?= (?:the|a|an|it|them|this|that|every|each|all)\b)|"
     # behaviour seen now and then, how long something takes now
     r"\b(?:randomly|intermittently|once in a while|out of nowhere|for some (?:users|people|"
-    r"reason))\b|\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
+    # (not one wanted or any one: "if you need a weird header, build it", "any weird rate")
+    r"reason))\b|(?<!need a )(?<!want a )(?<!any )\b(?:weird|suspicious|strange|bizarre|wtf)\b|"
     # what a thing does now and then: "the sorter feed sometimes sends the code lowercase"
     r"\b(?:the|this|that|our|their|its) [\w./ -]{1,40}?\bsometimes (?:\w+ly )?\w+s\b|"
     # what was tried just now, and a reviewer's remark on the code at hand
@@ -138,7 +139,9 @@ _FAULT_WORDS = (
     r"\d+x too|overflows?|saturates?|corrupt\w*|garbage|garbled|truncate[sd]?|silently|"
     r"mangled|mangles|messed up|borked|wonky|"
     r"randomly|intermittent\w*|crawls|sawtooth|gaps|rubberbands?|loops? back|bounces|"
-    r"(?:returns?|got|gets?|getting|with|throws?) (?:a |an )?[45]\d\d|[45]\d\d(?:s| errors?)|"
+    # ("go with 480 for no-route": a pick of a status, not one that came back)
+    r"(?:returns?|got|gets?|getting|(?<!\bgo )(?<!\bstick )with|throws?) (?:a |an )?[45]\d\d|"
+    r"[45]\d\d(?:s| errors?)|"
     r"crashloopbackoff|"
     r"never (?:actually |really )?(?:sets|gets|clears|tightens|sticks|fires|runs|returns|closes|"
     r"finishes|completes|loads|saves|arrives|shows|updates|stops|ends|works|goes (?:down|up|"
@@ -177,6 +180,8 @@ _RULE_WORDS = (
     r"are the|nothing (?:newer|older|else)|pinned|for good|by design|on purpose|expected|"
     # a rule told by what breaks: "CI fails on any warning", "unless there's a comment"
     r"any|anything|everything|anyone|if|unless|because|ever(?! since)|"
+    # what breaks when a need is not met: "tests need --features headless or they hang"
+    r"(?:need|needs|require|requires)\b[^,.;]{1,60}\bor (?:else )?(?:they|it|you|we)|"
     # a setting: "the staging db is configured to reject writes after 6pm"
     r"(?:configured|set up|designed|meant|supposed|built) to|"
     r"go(?:es)? to (?!(?:~|back|up|down)?\s*\d|(?:nan|inf|zero|null|none|garbage|0)\b)|"

@@ -9,7 +9,7 @@ _I = re.IGNORECASE
 
 SARCASM = re.compile(
     # the "/s" tag stands alone ("m/s" is a unit)
-    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|\bugh\b|[🙃😏]|"
+    r"(?:(?<![\w/])/s\b|^(?:ha|haha|heh|hehe),?\s+you\b|\blol\b|\blmao\b|[🙃😏]|"
     r"\byeah,? (?:sure|right)\b|"
     r"\boh,? (?:great|wonderful|"
     r"perfect)\b|\blove (?:that|it|this|waiting)\b|"
@@ -24,7 +24,10 @@ SARCASM = re.compile(
     # ("yeah the processing is slow because of …" agrees)
     r"^(?:ah,? yes|wonderful|great|sure),?\s+the\b|\bjust like in "
     r"(?:19|20)\d\d\b|\boh great\b|\blove how\b|\bclearly working\b|"
-    r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|\btruly\b|"
+    r"\bevery fiber\b|\bnothing like an?\b|\bso done with\b|^brilliant\b|"
+    # (not as a plain "really": "if something truly can't fail", "unless there's truly no way")
+    r"\btruly\b(?!\s+(?:no|not|nothing|impossible|can'?t|cannot|won'?t|needed|necessary|"
+    r"required|needs?|unavoidable)\b)|"
     r"^great, so\b|\bnever fails to\b|\bten out of ten\b|\b10/10\b|\bi (?:adore|love) how\b|"
     r"\bso (?:intuitive|helpful|fun)\b|\bnothing says\b|\bmy favou?rite\b|\bstrikes? again\b|"
     r"\bthanks,? whoever\b|^always (?:fun|a pleasure|a joy|great|nice|good)\b|"

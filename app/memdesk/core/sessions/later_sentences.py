@@ -10,6 +10,7 @@ from typing import Protocol, TypeVar
 
 from memdesk.core.sessions import clauses, heard, markers
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
+from memdesk.core.sessions.third_person import person
 
 
 class _Said(Protocol):
@@ -36,11 +37,15 @@ def leaning_back(found: list[Finding]) -> list[Finding]:
     out: list[Finding] = []
     for finding in found:
         points_back = markers.points_back_only(finding.sentence) or _ELSE.match(finding.sentence)
-        if points_back and finding.kind != "decision":
+        ruled_on_it = _RULES_ON_IT.match(finding.sentence.strip())
+        if (points_back or ruled_on_it and out) and finding.kind != "decision":
             if out:
                 before = out[-1]
                 joined = f"{before.content.rstrip('.')}. {finding.content}"
-                out[-1] = replace(before, content=joined)
+                # (a rule on what the one before names is as firm as the firmer of the two)
+                firm = ruled_on_it and HIGH in (before.confidence, finding.confidence)
+                firmer = HIGH if firm else before.confidence
+                out[-1] = replace(before, content=joined, confidence=firmer)
                 continue
             finding = at_most_medium(finding)
         out.append(finding)
@@ -48,6 +53,13 @@ def leaning_back(found: list[Finding]) -> list[Finding]:
 
 
 _ELSE = re.compile(r"^(?:otherwise|or else)\b", re.IGNORECASE)
+# A rule whose object is what the sentence before named: "the phpstan baseline only ever
+# shrinks. never regenerate it to get green"
+_RULES_ON_IT = re.compile(
+    r"^(?:so\s+|and\s+|please\s+)?(?:never|always|don'?t|do not)\s+(?:ever\s+)?[a-z]+\s+"
+    r"(?:it|them)\b",
+    re.IGNORECASE,
+)
 
 
 def made_lasting(found: list[Finding], text: str) -> list[Finding]:
@@ -68,7 +80,7 @@ def made_lasting(found: list[Finding], text: str) -> list[Finding]:
         if at in joined:
             continue  # said of the sentence before, joined to it there
         if at is not None and at + 1 in lasting:
-            why = said[at + 1].strip().rstrip(".!")
+            why = person(said[at + 1].strip().rstrip(".!"))
             finding = replace(
                 finding,
                 confidence=HIGH,
@@ -86,7 +98,10 @@ _MAKES_IT_LAST = re.compile(
     r"[.!]?$"
     # or carries the one before to every place the person works: "same for every repo I work in"
     r"|^(?:and\s+)?(?:the\s+)?same (?:goes )?(?:for|with|in) (?:every|all|any|each)\b[^.;!?]{0,80}"
-    r"[.!]?$",
+    r"[.!]?$"
+    # "goes for any code you write for me really"
+    r"|^(?:and\s+)?(?:(?:that|this|it)\s+)?(?:goes|applies|holds) (?:for|to) (?:every|all|any|each)"
+    r"\w*\b[^.;!?]{0,80}[.!]?$",
     re.IGNORECASE,
 )
 

@@ -45,7 +45,7 @@ LEAD_IN = re.compile(
     r"(?:actually,?\s+)?(?:hold on|hang on|wait|nvm|never ?mind|one sec)\s*[,:—–-]+\s*|"
     r"per (?:the|our) (?:team(?:'s)? )?(?:decision|convention|agreement|policy)[\w ]{0,20},\s+|"
     r"(?:hey|hi|hello)(?: there)?[,!]?\s+|"
-    r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up[,:]?\s+|"
+    r"for the record,?\s+|for context,?\s+|just so you know,?\s+|heads[- ]up(?: though)?[,:]?\s+|"
     r"quick (?:note|context|correction|reminder)(?: (?:on|about|for) [\w ./-]{1,30})?[,:]\s+|"
     r"(?:one thing|something) to (?:keep in mind|remember|know)[,:]\s+|keep in mind[,:]?\s+|"
     r"before i forget\s*[,:—–-]+\s*|"

@@ -19,7 +19,11 @@ from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
 _I = re.IGNORECASE
-_LEAD = r"^(?:(?:ok(?:ay)?|yeah|yes|yep|sure|alright|right|cool|fine|hm+|so|then|good)[,.!]?\s+)*"
+# ("… swears bincode is the only sane choice, but let's just go with ron …": the pick against
+# another's)
+_LEAD = (
+    r"^(?:(?:ok(?:ay)?|yeah|yes|yep|sure|alright|right|cool|fine|hm+|so|then|good|but)[,.!]?\s+)*"
+)
 _WHO = r"(?:(?:let'?s|lets|we(?:'ll| will)|i'll)\s+(?:just\s+)?)?"
 _REST = r"(?P<rest>(?:\s*[,;—–(]|\s+-\s|\s+(?:since|because|cause|cuz|as we|and that's)\b|\.?$).*)$"
 _GO_WITH = re.compile(
@@ -48,6 +52,13 @@ _STAYS = re.compile(
     r"sticking)\s+(?:on|with)\s+(?P<x>[^,;—–()]*?(?-i:[A-Z0-9])[^,;—–()]*?)" + _REST,
     _I,
 )
+# "we're staying on the doctrine transport for messenger, ops doesn't want to run rabbit …":
+# the team keeps a thing it names with "the"
+_WE_STAY = re.compile(
+    _LEAD + r"(?P<who>we're|we are|we'll|we)\s+(?:stay(?:ing)?|stick(?:ing)?)\s+(?:on|with)\s+"
+    r"(?P<x>(?:the|our)\s+[\w.-]+(?:\s+[\w.-]+){0,4}?)" + _REST,
+    _I,
+)
 _IT_IS = re.compile(
     _LEAD + r"(?!(?:whatever|what|for|with|to|as|that|this|it|so|and|but|if|when|i|no|yes)\b)"
     r"(?P<x>[\w/@.+:#{}`'-]+(?:\s+[\w/@.+`'-]+){0,2}?)\s+it\s+is(?:\s+then)?"
@@ -59,7 +70,9 @@ _IT_IS = re.compile(
 _ASIDE = re.compile(r"[()]|(?:^|[—–-]\s*)(?:and\s+)?(?:oh\s+and|btw|by the way|fyi|also)\b", _I)
 # What only points at the agent's offer: its number, its place, "that", "your version".
 _OFFERED = re.compile(
-    r"^(?:(?:the|your|that|this|those)\s+)?(?:option|choice|variant|#?\d+\b|[a-d]\b|first|second|"
+    # (a number alone is the agent's option; "480 for no-route", "45 days" are values picked)
+    r"^(?:(?:the|your|that|this|those)\s+)?(?:option|choice|variant|#\d+\b|\d+(?:st|nd|rd|th)?$|"
+    r"[a-d]\b|first|second|"
     r"third|last|latter|former|other|original|one|that|this|it|them|yours?|both)\b|"
     r"\b(?:one|version|variant|option|suggestion|proposal|idea|draft)$",
     _I,
@@ -81,21 +94,33 @@ _WHY = re.compile(
     r"rather than|kill|drop|rip out|ditch|get rid of|overkill|too \w+|slow|timing out|times? out|"
     r"expensive|costing|fortune|broke|broken|buggy|flaky|nan-?\w*|mess|pain|bit us|useless|"
     r"deprecated|unmaintained|dead|garbage|regress\w*|leak\w*|crash\w*|fail\w*|blew up|blows up|"
-    r"from now on|going forward|from here on|always|every\w*|standard|default|the rule)\b",
+    r"from now on|going forward|from here on|always|every\w*|standard|default|the rule|"
+    # agreed with the team, or what the person needs to be able to do
+    r"agreed|voted|signed off|(?:want|need) to be able to|hammered)\b",
     _I,
 )
-_PICKS = (_GO_WITH, _LETS_GO, _LETS_DO, _IT_IS, _STAYS)
+_PICKS = (_GO_WITH, _LETS_GO, _LETS_DO, _IT_IS, _STAYS, _WE_STAY)
+# The pick told against what was said first: "Marco swears bincode is the only sane choice …
+# but let's just go with ron for the save format, …"
+_AGAINST = re.compile(r"[\s,;.]but\s+(?=(?:let'?s|lets|we'll|we will|i'll)\s+(?:just\s+)?go\b)", _I)
 _THEN = re.compile(r"\s+then$", _I)
 # the start of the next clause, cut off by the sentence split ("…, oh")
 _TRAILING = re.compile(r"[\s,]*\b(?:oh|ah|and|btw|so|also|but)$", _I)
 _GOES_ON = re.compile(r"(?:for|since|because|cause|cuz|as|and)\b", _I)
 
 
+def _pick(body: str) -> re.Match[str] | None:
+    return next(filter(None, (p.match(body) for p in _PICKS)), None)
+
+
 def decided(sentence: str) -> tuple[str, str] | None:
     """(confidence, content) of the pick `sentence` makes for the project, or None when it
     makes none or only answers the agent."""
     body = sentence.strip().rstrip(".!")
-    match = next(filter(None, (p.match(body) for p in _PICKS)), None)
+    match = _pick(body)
+    if match is None and (against := _AGAINST.search(body)):
+        body = body[against.end() :]
+        match = _pick(body)
     if match is None or body.endswith("?"):
         return None
     what = _THEN.sub("", match["x"].strip())
@@ -106,7 +131,11 @@ def decided(sentence: str) -> tuple[str, str] | None:
         # ("store it is." answers the agent's question as often as it decides; "let's do the
         # mqtt part" names the next piece of work)
         return None
-    picked = body[match.start("who") : match.end("x")] if match.re is _STAYS else f"go with {what}"
+    picked = (
+        body[match.start("who") : match.end("x")]
+        if match.re in (_STAYS, _WE_STAY)
+        else f"go with {what}"
+    )
     doubt = heard.not_a_statement(picked)
     if doubt not in (None, "an answer to the agent"):
         return None

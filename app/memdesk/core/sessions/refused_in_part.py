@@ -35,6 +35,12 @@ _VIEW_OF_THE_HEAD = re.compile(
     r"(?=\s+(?:would|will|could|should|is|was|makes?|helps?)\b|\W*$)",
     _I,
 )
+# A guess at what the agent did, told after the statement: "payouts to sellers go through
+# Mangopay, …, and i bet you typed it as a stripe object"
+_HEDGE = "a condition or a hedge"
+_GUESS_AT_THE_WORK = re.compile(
+    r"^(?:and\s+|but\s+|so\s+)?(?:i bet|i guess|i suspect|i'm guessing|probably)\s+you\b", _I
+)
 _A_CLAUSE = 4  # words
 # a head that only opens a clause ("before we build anything, …") states nothing
 _OPENS_A_CLAUSE = re.compile(
@@ -50,10 +56,12 @@ def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]
     http://mlflow.geo.internal:5000, you need the vpn up or it just hangs with no error". Empty
     when no such head is there. A tail with a general word is the rule going on ("…, we use
     #[sqlx::test] everywhere …")."""
-    if why not in _TAIL_OF_ITS_OWN:
+    if why not in (*_TAIL_OF_ITS_OWN, _HEDGE):
         return ""
     for comma in reversed([found.start() for found in re.finditer(r",\s", sentence)]):
         head, tail = sentence[:comma], sentence[comma + 1 :].strip()
+        if why == _HEDGE and not _GUESS_AT_THE_WORK.match(tail):
+            continue
         if len(head.split()) < _A_CLAUSE or _OPENS_A_CLAUSE.match(head.strip()):
             return ""
         if markers.GENERAL.search(tail) or len(tail.split()) < _A_CLAUSE:

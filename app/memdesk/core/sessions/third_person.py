@@ -17,7 +17,12 @@ _LONE_I = _SUBJECT_I + r"\b(?![.'’/-]\w)(?<![\w/-]i)"
 # "the user always runs prettier on the files they touched before they commit" reads as
 # English where "… the files the user touched before the user commits" did not.
 _CONTRACTED = (
-    (_SUBJECT_I + r" (?:don['’]t|dont)\b", "the user doesn't", "they don't"),
+    # ("I really don't like …": the adverb stays before the helping verb)
+    (
+        _SUBJECT_I + r"(?P<adverbs_c0>(?: (?:\w+ly|just|also|still|even))*) (?:don['’]t|dont)\b",
+        "the user{} doesn't",
+        "they{} don't",
+    ),
     (_SUBJECT_I + r" do not\b", "the user does not", "they do not"),
     (_SUBJECT_I + r"['’]m\b", "the user is", "they are"),
     (_SUBJECT_I + r" am\b", "the user is", "they are"),
@@ -105,9 +110,9 @@ def _said_of_the_user(text: str, *, named: bool, pronouns: bool) -> tuple[str, b
             if they:
                 return f"they{match['adverbs']} {'were' if verb == 'was' else verb}"
             return f"the user{match['adverbs']} {_agreeing(verb)}"
-        kind = match.lastgroup
+        kind = next(k for k in match.groupdict() if k[0] in "co" and match[k] is not None)
         table = _CONTRACTED if kind[0] == "c" else _OTHERS
-        return table[int(kind[1:])][2 if they else 1]
+        return table[int(kind[1:])][2 if they else 1].format(match["adverbs_c0"] or "")
 
     return _SAID.sub(said, text), named
 

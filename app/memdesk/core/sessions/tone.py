@@ -228,7 +228,9 @@ def _vented(message: str) -> bool:
 # A burst of frustration: what the message states beside it is the person's to confirm
 # ("docker images eating 400GB because nobody ever prunes anything. i'm losing my mind").
 VENTED = re.compile(
-    r"\b(?:losing my mind|so done with|i'?m done with|kill me|ugh+|argh+|wtf|ffs|"
+    # (not a groan that opens an answer to the agent: "ugh that's stale. the thresholds …")
+    r"\b(?:losing my mind|so done with|i'?m done with|kill me|argh+|wtf|ffs|"
+    r"ugh+(?![\s,.!]+(?:no|nope|ok(?:ay)?|fine|that'?s (?:stale|wrong|old|outdated|not))\b)|"
     r"(?:want|going) to scream|(?:so |really |very )?painful[.!]*\s*$|"
     r"(?:every|each) (?:single )?\w+,? the same (?:thing|story|mess)|"
     r"who (?:decided|thought|designed)|why (?:does|do|is|are|did) (?:every|all|everything|nobody|"
