@@ -1,14 +1,16 @@
-"""Lasting statements lost, seen in unseen sessions of batch 27 (core/sessions): a pick of a
-value read as the agent's option number ("go with 480 …") or as a status code that came back;
-a pick told against someone else's view ("… but let's just go with ron …"); a pick whose
-reason is an agreement or what the person needs to be able to do; a rule whose object is what
-the sentence before named ("never regenerate it"); a sentence that carries the one before to
-all the person's code ("goes for any code you write for me"); the ban before a dash ("no
-anyerror - explicit error sets"); what is said of "anything" past a dashed list of examples;
-a need told by what breaks without it; a guess at the agent's work told after a fact; "truly"
-and "ugh" read as sarcasm or a vent where they are neither. And the other way: a request
-after its opener ("alright, let's get this on staging …"), what is done "in this run", a
-subject left out and an example of what was just said are not stored."""
+"""Lasting statements lost (core/sessions), seen in batch 27 and in earlier read sessions:
+a pick of a value read as the agent's option number ("go with 480 …") or as a status code
+that came back; a pick told against someone else's view ("… but let's just go with ron …");
+a pick whose reason is an agreement or what the person needs to be able to do; a rule whose
+object is what the sentence before named ("never regenerate it"); a sentence that carries the
+one before to all the person's code ("goes for any code you write for me"); the ban before a
+dash ("no anyerror - explicit error sets"); what is said of "anything" past a dashed list of
+examples; a need told by what breaks without it; a guess at the agent's work told after a
+fact; "truly" and "ugh" read as sarcasm or a vent where they are neither; what safety steps
+"say" read as someone's view; what does not work told beside the way that must be taken;
+"…, so heads up: …" announcing another matter. And the other way: a request after its opener
+("alright, let's get this on staging …"), what is done "in this run", a subject left out and
+an example of what was just said are not stored."""
 
 from __future__ import annotations
 
@@ -94,6 +96,37 @@ def _heard(message: str) -> list[str]:
             "ok makes sense. we're staying on the doctrine transport for messenger, ops doesn't "
             "want to run rabbit or redis just for queues",
             "doctrine transport",
+        ),
+        # what the safety steps "say" is no one's view
+        (
+            "hold the LOTO one. anything that changes what the safety steps say has to go past "
+            "Dariusz first, he's the client's H&S lead and it's his name on the procedure",
+            "dariusz",
+        ),
+        # what does not work, told beside the way that must be taken
+        (
+            "ah right, bare pytest won't work here btw, tests have to go through make test "
+            "since it sets LITESTREAM_DISABLED=1",
+            "make test",
+        ),
+        # the tail that tells how things are now belongs to the last aside alone
+        (
+            "oh right sorry — my local supabase api runs on 55421 btw, another client's stack is "
+            "sitting on the default ports.",
+            "55421",
+        ),
+        # a guess at what someone did, in the last aside, is that aside's alone
+        (
+            "run init + plan. oh and the state's in the hpc-tfstate bucket on our ceph rgw, not "
+            "AWS, so the s3 backend needs skip_credentials_validation — looks like someone "
+            "commented those out in backend.tf last month",
+            "hpc-tfstate",
+        ),
+        # announced after a comma with a colon
+        (
+            "now OfferPayload goes over the websocket, so heads up: anything that changes the ws "
+            "payloads needs a heads up in #rider-app before merge",
+            "#rider-app",
         ),
     ],
 )

@@ -42,6 +42,13 @@ _NEXT_TOPIC = re.compile(
 )
 
 
+# what does not work told beside the way that must be taken: "bare pytest won't work here btw,
+# tests have to go through make test"
+_THE_WAY_IT_MUST_GO = re.compile(
+    r"\b(?:won't|will not|doesn't|does not) work(?: here)?\b.*\b(?:has|have|needs?) to\b", _I
+)
+
+
 _A_WANT = re.compile(r"^i want$", _I)
 # what is wanted is one thing named (the …, an identifier), or one thing for another
 _WANTED_NOW = re.compile(
@@ -101,7 +108,11 @@ def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
         main = main[habit.start("main") :]  # "if a test is flaky, we …": no fault of now
     if markers.DESCRIBES.match(main) or markers.STATE.search(around.IF_IT_LOOKS.sub(" ", main)):
         return None
-    if markers.PROBLEM.search(main) and not markers.GENERAL.search(chunk):
+    if (
+        markers.PROBLEM.search(main)
+        and not markers.GENERAL.search(chunk)
+        and not _THE_WAY_IT_MUST_GO.search(main)
+    ):
         return None
     if around.keeps_failing_the_person(main):
         return None

@@ -55,7 +55,9 @@ _MARKED = (
 )
 _ANNOUNCED = re.compile(
     rf"\(\s*({_MARKED}[^()]{{10,}}?)\s*\)|(?:^|\s)[—–]\s*({_MARKED}(?:[^()—–]|[—–](?=\s*so\b))"
-    r"{10,}?)\s*(?:\s[—–](?!\s*so\b)(?:\s|$)|$)",
+    r"{10,}?)\s*(?:\s[—–](?!\s*so\b)(?:\s|$)|$)|"
+    # announced after a comma, with a colon: "…over the websocket, so heads up: anything that …"
+    r",\s*(?:so\s+)?(?:heads[- ]up|fyi|btw|side ?note|note)\s*:\s*([^:]{10,})$",
     _I,
 )
 # ("oh and from now on please use `<-`": the "oh and" joins the aside to its sentence)
@@ -101,7 +103,7 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         # the person marks as another matter is read on its own, not as part of the question
         # or the task around it; one that says nothing on its own stays in its sentence
         for found in _ANNOUNCED.finditer(sentence):
-            heard_there = read(_OH_AND.sub("", found[1] or found[2]))[0]
+            heard_there = read(_OH_AND.sub("", found[1] or found[2] or found[3]))[0]
             if heard_there:
                 out.extend(replace(h, sentence=sentence) for h in heard_there)
                 sentence = sentence.replace(found[0], " ", 1)
@@ -159,12 +161,8 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
                 chunks = [c for c in _AFTER_A_STORY.split(sentence) if c.strip()]
         if why and len(chunks) == 1 and around.what_holds(_strip(sentence), why):
             why = None  # "it's gRPC only, the REST gateway got switched off last quarter"
-        if (
-            why
-            and len(chunks) == 1
-            and (head := refused_in_part.before_its_tail(sentence, why, why_not_kept))
-        ):
-            sentence, chunks, why = head, [head], None
+        if why and (head := _without_the_refused_tail(sentence, chunks, why)):
+            sentence, chunks, why = head, asides.cut(head, _strip), None
         if why and (rest := refused_in_part.after_its_head(sentence, why, why_not_kept)):
             sentence, chunks, why = rest, asides.cut(rest, _strip), None
         if why and not later_one_off and (not clause_only or len(chunks) == 1):
@@ -216,6 +214,17 @@ def read(message: str) -> tuple[list[Heard], list[str]]:
         if h.said.strip() == h.sentence.strip() or not markers.points_back_only(h.said)
     ]
     return out, refused
+
+
+def _without_the_refused_tail(sentence: str, chunks: list[str], why: str) -> str:
+    """The sentence without the tail `why` belongs to alone: its last comma-clauses, within
+    its last aside ("oh right sorry — my local supabase api runs on 55421 btw, another
+    client's stack is sitting on the default ports"), or that last aside whole when it is a
+    guess at what someone did."""
+    head = refused_in_part.before_its_tail(sentence, why, why_not_kept)
+    if head and len(head) >= len(sentence) - len(chunks[-1]):
+        return head
+    return refused_in_part.before_its_last_aside(sentence, chunks, why, why_not_kept)
 
 
 def why_not_kept(text: str) -> str | None:

@@ -17,7 +17,9 @@ _SAY_NOT_A_NOUN = r"(?<!\bfinal )(?<!\bthe )(?<!\ba )(?<!\bno )(?<!\bany )(?<!\b
 # distances in this app are shown in miles"
 _THINGS_THAT_SHOW = (
     "axis label labels header heading title button screen banner tooltip badge sign footer "
-    "legend column field placeholder prompt dialog popup toast error log output subject"
+    "legend column field placeholder prompt dialog popup toast error log output subject "
+    # what a written text says: "anything that changes what the safety steps say …"
+    "step steps text copy wording procedure instructions message messages email"
 ).split()
 # "claims" as a noun is no one's view: "the claims db", "insurance claims"
 _CLAIMS_NOT_A_NOUN = "".join(

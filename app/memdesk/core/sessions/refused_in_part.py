@@ -77,6 +77,34 @@ def before_its_tail(sentence: str, why: str, why_of: Callable[[str], str | None]
     return ""
 
 
+# a guess at what someone did, told last ("— looks like someone commented those out …")
+_GUESSED = re.compile(r"(?:looks like|seems like|apparently|i think|i guess|probably)\b", _I)
+_RULES = re.compile(
+    r"\b(?:don'?t|do not|never|always|must|has to|have to|should|shouldn'?t|keep)\b", _I
+)
+
+
+def before_its_last_aside(
+    sentence: str, chunks: list[str], why: str, why_of: Callable[[str], str | None]
+) -> str:
+    """The sentence without its last aside, when that aside is a guess at what someone did
+    and `why` belongs to it alone: "the state's in the hpc-tfstate bucket …, so the s3
+    backend needs … — looks like someone commented those out in backend.tf last month".
+    Empty when no such aside is there."""
+    if (
+        why not in _TAIL_OF_ITS_OWN
+        or len(chunks) < 2
+        or not _GUESSED.match(chunks[-1].strip())
+        or why_of(chunks[-1]) != why
+        # (nor an aside that rules as well: "— we dropped swiftlint last year so don't bring
+        # it back")
+        or _RULES.search(chunks[-1])
+    ):
+        return ""
+    head = sentence[: sentence.rfind(chunks[-1].strip())].rstrip(" —–-,;(")
+    return head if len(head.split()) >= _A_CLAUSE and why_of(head) is None else ""
+
+
 # The person's next step opening a sentence ("I'll handle getting it out — prod migrations
 # only ever go out through the deploy-db workflow …") is said of this work alone, not of what
 # follows it.
