@@ -5,6 +5,7 @@ archive, once, however often the end is sent."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from memdesk.core import clock, validate
@@ -18,7 +19,9 @@ from memdesk.core.memory.proposals import AGENTS_ACCOUNT, Proposals
 from memdesk.core.memory.undo import Undo
 from memdesk.core.memory.writes import Writes
 from memdesk.core.review.inbox import GAPFILL_TAG
-from memdesk.core.sessions import archive, gapfill, session_notes
+from memdesk.core.sessions import archive, session_notes
+from memdesk.core.sessions.finding import PROJECT, Finding
+from memdesk.core.sessions.pattern_judges import HIGH, LOW
 from memdesk.core.sessions.session_rows import find_session
 from memdesk.store import Memory, MemoryVersion, Observation, Proposal, Session, time_limit
 
@@ -33,6 +36,15 @@ MAX_MESSAGE_CHARS = 4000  # as a host's hook sends a user's message (api/transcr
 MAX_AGENT_MESSAGES = 1000
 MAX_AGENT_CHARS = 20_000
 MAX_AGENT_FINDINGS = 50
+
+
+def hearing() -> ModuleType:
+    """What reads a session's statements (`gapfill`). Its patterns take ~0.6 s to compile,
+    so it is imported when first needed, not by every `memdesk` command that opens the
+    service; a serving service warms it up (`MemoryService.serving`)."""
+    from memdesk.core.sessions import gapfill
+
+    return gapfill
 
 
 class Endings:
@@ -76,7 +88,7 @@ class Endings:
             messages = []  # nothing it says would be filed: not read at all
             skipped.append({"why": _FULL.format(PENDING_PER_AGENT)})
         # extraction is Python, not SQL: it stops at the request's time limit by itself
-        for finding in gapfill.find(messages, each=time_limit.checkpoint):
+        for finding in hearing().find(messages, each=time_limit.checkpoint):
             time_limit.checkpoint()  # each finding filed so far stays; ending again goes on
             if agent is not None and len(stored + proposed + skipped) == MAX_AGENT_FINDINGS:
                 skipped.append(
@@ -175,7 +187,7 @@ class Endings:
             row.save()
 
     def _file_finding(
-        self, row: Session, finding: gapfill.Finding, *, agent: Actor | None
+        self, row: Session, finding: Finding, *, agent: Actor | None
     ) -> tuple[str, dict[str, Any]]:
         """`agent`: the agent that sent the transcript itself (not its host's hook): what it
         found is proposed, and compared only with what that agent may read (a red team's
@@ -186,10 +198,10 @@ class Endings:
             # Only the agent's account: nothing shows the person said it, and a label of
             # confidence made the Inbox read as if the host had heard it.
             why = f"{agent.agent}{AGENTS_ACCOUNT}{finding.sentence}"
-        if finding.confidence == gapfill.LOW:
+        if finding.confidence == LOW:
             return "skipped", {**said, "why": "too little said to stand on its own"}
         # What the user said of themself holds everywhere; what they said of the work, here.
-        project = row.project if finding.scope == gapfill.PROJECT else None
+        project = row.project if finding.scope == PROJECT else None
         draft = Draft.parse({"content": finding.content, "kind": finding.kind, "project": project})
         known = self.writes.near_duplicate(draft, seen_by=agent, persons_first=agent is None)
         # Alike but another number, name or negation is news ("Postgres 16", not 14): it is
@@ -211,7 +223,7 @@ class Endings:
         account = None  # an agent's own account said it first; the host has heard it now
         if earlier is not None and agent is None and AGENTS_ACCOUNT in earlier.why:
             account, earlier = (earlier, None) if earlier.status == "pending" else (None, earlier)
-        if account is not None and finding.confidence != gapfill.HIGH:
+        if account is not None and finding.confidence != HIGH:
             self.proposing.set(account, why=why, support=account.support + 1)
             return "proposed", {**said, "proposal": account.id}
         if earlier is not None:
@@ -230,7 +242,7 @@ class Endings:
 
         def file() -> tuple[str | None, Proposal]:
             memory_id = None
-            if finding.confidence == gapfill.HIGH and agent is None:
+            if finding.confidence == HIGH and agent is None:
                 memory = self.writes.add(
                     finding.content,
                     kind=finding.kind,

@@ -11,7 +11,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from memdesk.core import guard
-from memdesk.core.sessions import accepted
 
 MAX_ITEMS = 12  # per section of a summary
 
@@ -112,6 +111,10 @@ def summary_parts(
 ) -> dict[str, Any]:
     """The arguments of `archive_session` for a session: from its observations, and from the
     transcript's commit lines, decisions and TODOs."""
+    # (imported here: what reads a reply's sentences compiles the session-end patterns,
+    # ~0.4 s, which only a session end needs; see `ending.hearing`)
+    from memdesk.core.sessions import accepted
+
     decisions = list(reversed(notes.decisions))
     commits = list(reversed(notes.commits))
     unfinished: list[str] = []
