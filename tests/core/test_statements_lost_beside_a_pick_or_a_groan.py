@@ -8,9 +8,9 @@ dash ("no anyerror - explicit error sets"); what is said of "anything" past a da
 examples; a need told by what breaks without it; a guess at the agent's work told after a
 fact; "truly" and "ugh" read as sarcasm or a vent where they are neither; what safety steps
 "say" read as someone's view; what does not work told beside the way that must be taken;
-"…, so heads up: …" announcing another matter. And the other way: a request after its opener
-("alright, let's get this on staging …"), what is done "in this run", a subject left out and
-an example of what was just said are not stored."""
+"…, so heads up: …" announcing another matter; a rule joined to the ask by "and". And the
+other way: a request after its opener ("alright, let's get this on staging …"), what is done
+"in this run", a subject left out and an example of what was just said are not stored."""
 
 from __future__ import annotations
 
@@ -121,6 +121,18 @@ def _heard(message: str) -> list[str]:
             "AWS, so the s3 backend needs skip_credentials_validation — looks like someone "
             "commented those out in backend.tf last month",
             "hpc-tfstate",
+        ),
+        # a rule joined to the ask by "and"
+        (
+            "ok yes go with that. put it in R/suppress_small.R and every table that leaves the "
+            "building goes through suppress_small(), no exceptions.",
+            "every table that leaves the building",
+        ),
+        # (one that points at the ask is kept with it)
+        (
+            "ok do the feature flag, call it s3-integration, and every test that needs a live "
+            "bucket goes behind it from now on",
+            "s3-integration",
         ),
         # announced after a comma with a colon
         (

@@ -182,21 +182,41 @@ def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
 def _told_after_the_task(chunk: str, sentence: str) -> Heard | None:
     """What the clauses after a task's own clause state for good ("validate it properly pls,
     for forms we go through conform + zod everywhere"), when they hold on their own."""
-    ask, _, rest = chunk.partition(", ")
-    if (
-        not rest
-        or len(ask.split()) > _ASK_WORDS
-        or not _ASKED_OF_THIS.search(ask)
-        or _asked(rest)
-        or _STILL_THE_TASK.match(rest)
-        or not (markers.GENERAL.search(rest) or markers.TEAM.search(rest))
-    ):
-        return None
-    told = judge(rest, sentence)
-    return told if told is not None and told.confidence == HIGH else None
+    # (or joined to the ask by "and": "put it in R/suppress_small.R and every table that
+    # leaves the building goes through suppress_small(), no exceptions")
+    # ("…, and every test that needs a live bucket goes behind it": the rule needs the ask)
+    joined = _before_and_after(chunk, _AND_WHAT_HOLDS)
+    if _POINTS_AT_THE_ASK.search(joined[1]):
+        joined = (chunk, "")
+    for ask, rest in (_before_and_after(chunk, _COMMA), joined):
+        if (
+            not rest
+            or len(ask.split()) > _ASK_WORDS
+            or not _ASKED_OF_THIS.search(ask)
+            or _asked(rest)
+            or _STILL_THE_TASK.match(rest)
+            or not (markers.GENERAL.search(rest) or markers.TEAM.search(rest))
+        ):
+            continue
+        told = judge(rest, sentence)
+        if told is not None and told.confidence == HIGH:
+            return told
+    return None
 
 
 _ASK_WORDS = 8
+_COMMA = re.compile(r", ")
+_POINTS_AT_THE_ASK = re.compile(r"\b(?:it|them|that one|this one)\b", _I)
+_AND_WHAT_HOLDS = re.compile(
+    r"\s+and\s+(?=(?:every|any|all|no|nothing|everything|anything|anyone)\b)", _I
+)
+
+
+def _before_and_after(chunk: str, cut: re.Pattern[str]) -> tuple[str, str]:
+    found = cut.search(chunk)
+    return (chunk[: found.start()], chunk[found.end() :]) if found else (chunk, "")
+
+
 # the work at hand, pointed at: "validate it properly pls", "give me fish syntax"
 _ASKED_OF_THIS = re.compile(r"\b(?:it|this|that|them|these|those|me)\b", _I)
 # ("split it in two, then everything else"): the task going on
