@@ -1,6 +1,6 @@
 """What a `memdesk` command pays for at start: what reads a session's statements compiles
-~0.6 s of patterns, and only a session end needs it (a served service loads it soon after
-start, `MemoryService.serving`)."""
+~0.6 s of patterns, and only a session end needs it (a served service loads it at start, on a
+thread of its own, `MemoryService.serving`)."""
 
 from __future__ import annotations
 
@@ -31,8 +31,7 @@ def test_a_session_end_loads_it_when_it_is_needed() -> None:
 _SERVED = """
 import sys, tempfile, time
 from pathlib import Path
-from memdesk.core import MemoryService, service
-service.WARM_UP_AFTER_S = 0.05
+from memdesk.core import MemoryService
 with tempfile.TemporaryDirectory() as folder:
     memories = MemoryService.open(Path(folder) / "m.db")
     with memories.serving():
@@ -44,7 +43,7 @@ print("memdesk.core.sessions.gapfill" in sys.modules)
 """
 
 
-def test_a_serving_service_loads_it_soon_after_start() -> None:
+def test_a_serving_service_loads_it_at_start() -> None:
     done = subprocess.run(
         [sys.executable, "-c", _SERVED], capture_output=True, text=True, check=True
     )

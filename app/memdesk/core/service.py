@@ -55,11 +55,6 @@ from memdesk.store import close_database, open_database
 from memdesk.store import fts as store_fts
 
 logger = logging.getLogger(__name__)
-# What reads a session's statements is loaded this long after a server starts: its ~0.6 s of
-# compiling, done at once, slows the first requests (`python -m bench.crash --rounds 12
-# --writers 3`, servers killed 0.15-0.6 s after start: 1,636 writes acknowledged with the
-# warm-up at once, 2,059 after 2 s; 1,244 when it was imported before listening)
-WARM_UP_AFTER_S = 2.0
 
 # Searches queue their bookkeeping; a script that ends without close() must not lose it.
 _open_services: weakref.WeakSet[MemoryService] = weakref.WeakSet()
@@ -260,16 +255,16 @@ class MemoryService:
     def serving(self) -> Iterator[None]:
         """While a server answers clients from this service: the guard reads long texts in a
         process of its own, so scanning them never holds up another client's request; and
-        what reads a session's statements is loaded soon after start, on a thread of its own,
-        not inside the first session end's time limit."""
-        warm_up = threading.Timer(WARM_UP_AFTER_S, ending.hearing)
-        warm_up.daemon = True
-        warm_up.start()
-        try:
-            with apart.serving():
-                yield
-        finally:
-            warm_up.cancel()
+        what reads a session's statements is loaded at start, on a thread of its own, not
+        inside the first session end's time limit."""
+        # (loaded 2 s after start instead, the first requests ran faster: `python -m
+        # bench.crash --rounds 12 --writers 3` acknowledged 2,059 writes against 1,636, and
+        # 1,244 when it was imported before listening; but a session ending in those 2 s paid
+        # the ~0.6 s inside its 5 s time limit, and on a loaded machine one session end of
+        # `bench/roundtrip.py --fresh` was stopped and rolled back)
+        threading.Thread(target=ending.hearing, name="memdesk-warm-up", daemon=True).start()
+        with apart.serving():
+            yield
 
     def release_thread(self) -> None:
         """Close the calling thread's own connection: a worker thread calls this when done."""
