@@ -16,16 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core.sessions import gapfill
 from memdesk.core.sessions.third_person import person
-
-
-def _stored(message: str) -> list[str]:
-    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
-
-
-def _heard(message: str) -> list[str]:
-    return [f.content for f in gapfill.find([message]) if f.confidence != gapfill.LOW]
+from tests.core import one_message
 
 
 @pytest.mark.parametrize(
@@ -143,12 +135,12 @@ def _heard(message: str) -> list[str]:
     ],
 )
 def test_the_statement_is_stored_whole(message: str, evidence: str) -> None:
-    stored = _stored(message)
+    stored = one_message.stored(message)
     assert any(evidence.casefold() in s.casefold() for s in stored), stored
 
 
 def test_what_is_said_of_anything_past_its_examples_is_heard_with_them() -> None:
-    heard = _heard(
+    heard = one_message.heard(
         "for anything that isn't the image being bad - file missing, permission denied, "
         "whatever - make it exit code 3. flash.sh retries on 3"
     )
@@ -182,4 +174,4 @@ def test_the_user_s_adverb_stays_before_the_helping_verb(said: str, of_the_user:
     ],
 )
 def test_what_only_goes_on_with_the_work_is_not_stored(message: str) -> None:
-    assert _stored(message) == []
+    assert one_message.stored(message) == []

@@ -12,15 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdesk.core.sessions import gapfill
-
-
-def _stored(message: str) -> list[str]:
-    return [f.content for f in gapfill.find([message]) if f.confidence == gapfill.HIGH]
-
-
-def _heard(message: str) -> list[str]:
-    return [f.content for f in gapfill.find([message]) if f.confidence != gapfill.LOW]
+from tests.core import one_message
 
 
 @pytest.mark.parametrize(
@@ -69,7 +61,7 @@ def _heard(message: str) -> list[str]:
 def test_a_statement_is_stored_whatever_word_of_its_shape_looked_like_something_else(
     message, evidence
 ):
-    stored = _stored(message)
+    stored = one_message.stored(message)
     assert any(evidence in content.casefold() for content in stored), stored
 
 
@@ -92,7 +84,7 @@ def test_a_statement_is_stored_whatever_word_of_its_shape_looked_like_something_
     ],
 )
 def test_what_only_looks_like_those_shapes_is_not_stored(message):
-    assert _stored(message) == []
+    assert one_message.stored(message) == []
 
 
 @pytest.mark.parametrize(
@@ -103,12 +95,12 @@ def test_what_only_looks_like_those_shapes_is_not_stored(message):
     ],
 )
 def test_a_place_told_to_point_at_the_change_asked_there_is_only_proposed(message):
-    assert _stored(message) == []
-    assert _heard(message)
+    assert one_message.stored(message) == []
+    assert one_message.heard(message)
 
 
 def test_a_place_told_as_a_correction_with_a_look_there_is_stored():
-    stored = _stored(
+    stored = one_message.stored(
         "hm no, those under proto/ are the old v0 ones. the real ones are in api/tracking/v1, "
         "check parcel_status.proto there"
     )
