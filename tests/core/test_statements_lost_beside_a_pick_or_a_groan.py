@@ -14,6 +14,9 @@ other way: a request after its opener ("alright, let's get this on staging …")
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from memdesk.core.sessions.third_person import person
@@ -175,3 +178,16 @@ def test_the_user_s_adverb_stays_before_the_helping_verb(said: str, of_the_user:
 )
 def test_what_only_goes_on_with_the_work_is_not_stored(message: str) -> None:
     assert one_message.stored(message) == []
+
+
+def test_a_list_of_examples_built_to_backtrack_is_read_in_bounded_time() -> None:
+    # (a subprocess, so that a hang fails the test instead of the suite: the list's first
+    # reading took 2^n steps for n items before an empty one)
+    crafted = "anything that touches x - " + ", ".join(["ab"] * 40) + ",, c - y has to sign off"
+    done = subprocess.run(
+        [sys.executable, "-c", _READ, crafted], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+_READ = "import sys; from memdesk.core.sessions import gapfill; gapfill.find([sys.argv[1]])"
