@@ -1,6 +1,6 @@
 """What a `memdesk` command pays for at start: what reads a session's statements compiles
-~0.6 s of patterns, and only a session end needs it (a served service loads it at start, on a
-thread of its own, `MemoryService.serving`)."""
+~0.6 s of patterns, and only a session end needs it (a server loads it before it listens,
+`MemoryService.warm_up`)."""
 
 from __future__ import annotations
 
@@ -28,23 +28,8 @@ def test_a_session_end_loads_it_when_it_is_needed() -> None:
     assert _loads_the_reader("memdesk.core.sessions.ending; memdesk.core.sessions.ending.hearing()")
 
 
-_SERVED = """
-import sys, tempfile, time
-from pathlib import Path
-from memdesk.core import MemoryService
-with tempfile.TemporaryDirectory() as folder:
-    memories = MemoryService.open(Path(folder) / "m.db")
-    with memories.serving():
-        waited = time.monotonic() + 20
-        while "memdesk.core.sessions.gapfill" not in sys.modules and time.monotonic() < waited:
-            time.sleep(0.05)
-    memories.close()
-print("memdesk.core.sessions.gapfill" in sys.modules)
-"""
-
-
-def test_a_serving_service_loads_it_at_start() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _SERVED], capture_output=True, text=True, check=True
+def test_warming_the_service_up_loads_it() -> None:
+    assert _loads_the_reader(
+        "tempfile, pathlib, memdesk.core; memdesk.core.MemoryService.open("
+        "pathlib.Path(tempfile.mkdtemp()) / 'm.db').warm_up()"
     )
-    assert done.stdout.strip() == "True", done.stderr

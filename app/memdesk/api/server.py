@@ -148,6 +148,7 @@ class SocketServer(QObject):
         except OSError as exc:
             self._release_database()
             raise ServerError(f"cannot write the key for memdesk's own tools: {exc}") from exc
+        self._service.warm_up()
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         server.setMaxPendingConnections(self._limits.max_connections)

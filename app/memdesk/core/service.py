@@ -12,7 +12,6 @@ from __future__ import annotations
 import atexit
 import logging
 import sqlite3
-import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -254,17 +253,18 @@ class MemoryService:
     @contextmanager
     def serving(self) -> Iterator[None]:
         """While a server answers clients from this service: the guard reads long texts in a
-        process of its own, so scanning them never holds up another client's request; and
-        what reads a session's statements is loaded at start, on a thread of its own, not
-        inside the first session end's time limit."""
-        # (loaded 2 s after start instead, the first requests ran faster: `python -m
-        # bench.crash --rounds 12 --writers 3` acknowledged 2,059 writes against 1,636, and
-        # 1,244 when it was imported before listening; but a session ending in those 2 s paid
-        # the ~0.6 s inside its 5 s time limit, and on a loaded machine one session end of
-        # `bench/roundtrip.py --fresh` was stopped and rolled back)
-        threading.Thread(target=ending.hearing, name="memdesk-warm-up", daemon=True).start()
+        process of its own, so scanning them never holds up another client's request."""
         with apart.serving():
             yield
+
+    def warm_up(self) -> None:
+        """Load what reads a session's statements (~0.6 s of compiling patterns), which a
+        `memdesk` command that only opens the service never needs. A server calls this before
+        it listens: loaded in the first session end, a long session's end paid it inside its
+        time limit and failed on a loaded machine; loaded on a thread beside the first
+        requests, it slowed them (`tests/api/test_crash_loop.py` in CI: 68 writes
+        acknowledged where it wants over 100)."""
+        ending.hearing()
 
     def release_thread(self) -> None:
         """Close the calling thread's own connection: a worker thread calls this when done."""
