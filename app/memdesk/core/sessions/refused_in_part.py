@@ -96,8 +96,8 @@ def before_its_last_aside(
         or len(chunks) < 2
         or not _GUESSED.match(chunks[-1].strip())
         or why_of(chunks[-1]) != why
-        # (nor an aside that rules as well: "— we dropped swiftlint last year so don't bring
-        # it back")
+        # (nor a guess that rules as well: "— looks like someone turned it off, don't turn
+        # it back on")
         or _RULES.search(chunks[-1])
     ):
         return ""
