@@ -42,6 +42,11 @@ WHENEVER_YOU = re.compile(
     r"do not|please|write|show|mark|prefix|start|end|name|ask|check|sign)\b))(?!.*\?\s*$)",
     _I,
 )
+_WHO_A_RULE_IS_FOR = (
+    r"(?: (?:else|from|under|over|with|without|in|on|at|outside|inside|below|above|older|"
+    r"younger|not)\b[^?,;]{0,40}?)? (?:should|must|shall|can only|can't|cannot|may only|"
+    r"may not|has to|needs to|gets|goes)\b"
+)
 QUESTION = re.compile(
     # also after a word that leads it in: "or should i just handwrite it", "seriously who
     # decided the date picker should be a canvas element"
@@ -52,8 +57,9 @@ QUESTION = re.compile(
     r"what|why|how|when(?!ever\b| i (?:ask|say|tell|type|want|need|mention)\b|"
     # (a case, not a question: "when you run tests just give me the failing ones")
     r" (?:you|u) (?!(?:do|did|are|were|will|can|could|should|have|had)\b)[^?]*$)|where|which|"
-    # ("Anyone who turns down a plot twice goes to the bottom": who, not a question)
-    r"who|whose|whats|any idea|anyone(?! who\b| that\b))\b|"
+    # ("Anyone who turns down a plot twice goes to the bottom", "anyone under 16 can only
+    # take U12": who a rule is for, not a question)
+    r"who|whose|whats|any idea|anyone(?! who\b| that\b|" + _WHO_A_RULE_IS_FOR + r"))\b|"
     r"^(?:[a-z]+(?: [a-z]+)?,?\s+)?(?:can|could|would|will) (?:you|u)\b",
     _I,
 )

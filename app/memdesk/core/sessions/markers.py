@@ -81,7 +81,9 @@ FIRST_PERSON = re.compile(
     r"\bi (?:learn|work|read|think) best\b|"
     # where and with what the person works: "I work on a 4G hotspot most days"
     r"\bi (?:work|develop|code|study|program) (?:on|from|in|with) (?!(?:it|this|that|them)\b)|"
-    r"\bi (?:stick (?:to|with)|always|never|"
+    # ("I really don't want …", "I personally never …": the adverb between)
+    r"\bi (?:(?:really|honestly|personally|generally|usually|normally|typically|definitely|"
+    r"absolutely|strongly|seriously) )?(?:stick (?:to|with)|always|never|"
     r"tend to|like|want(?! to\b| you\b)|go for|keep|only|find|hate|can't stand|"
     # not what the person sees or knows now: "I don't see a scheduler in train.py", "so I
     # don't forget to turn it back on"

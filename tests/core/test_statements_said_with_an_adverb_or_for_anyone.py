@@ -1,0 +1,45 @@
+"""Lasting statements lost (core/sessions), seen in batch 28 and in earlier read sessions: a
+rule for "anyone" of a kind read as a question ("anyone under 16 can only …"), and what the
+person does or wants read only without an adverb before its verb ("I really don't want …").
+And the other way: a question that opens with "anyone" stays a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core import one_message
+
+
+@pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        (
+            "no no, take that out, youth refs are the whole point of this league. anyone under "
+            "16 can only take U12 and below, thats the county rule",
+            "u12 and below",
+        ),
+        (
+            "I really don't want On Error Resume Next sprinkled around, if you need it wrap "
+            "exactly one line and put On Error GoTo 0 right after",
+            "on error resume next",
+        ),
+        (
+            "I like the refactor a lot. I personally can't stand single-letter variable names "
+            "outside of loop counters, so rename `d` and `r` before we merge.",
+            "single-letter variable names",
+        ),
+    ],
+)
+def test_a_statement_is_stored(message: str, evidence: str) -> None:
+    assert any(evidence in memory.casefold() for memory in one_message.stored(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "anyone know why the build is red on main",
+        "anyone in the team should know this by now?",
+    ],
+)
+def test_a_question_stores_nothing(message: str) -> None:
+    assert one_message.stored(message) == []
