@@ -1,7 +1,9 @@
 """Lasting statements lost (core/sessions), seen in batch 28 and in earlier read sessions: a
-rule for "anyone" of a kind read as a question ("anyone under 16 can only …"), and what the
-person does or wants read only without an adverb before its verb ("I really don't want …").
-And the other way: a question that opens with "anyone" stays a question."""
+rule for "anyone" of a kind read as a question ("anyone under 16 can only …"); what the
+person does or wants read only without an adverb before its verb ("I really don't want …");
+a way taken out for another ("we ripped it out in favour of valibot"); a value set right
+without a comma before its "not", or after "wrong place —". And the other way: a question
+that opens with "anyone" stays a question; what someone replaced once is no way of working."""
 
 from __future__ import annotations
 
@@ -24,6 +26,11 @@ from tests.core import one_message
             "on error resume next",
         ),
         (
+            "no zod, we ripped it out in favour of valibot because of bundle size. check the "
+            "other actions under src/routes/admin/ for the pattern",
+            "valibot",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -35,10 +42,27 @@ def test_a_statement_is_stored(message: str, evidence: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "evidence"),
+    [
+        ("it's 1047 not 037", "1047 not 037"),
+        (
+            "wrong place — it's /api/stripe/webhook not /api/webhooks/stripe, that's what's "
+            "registered in the dashboard",
+            "/api/stripe/webhook",
+        ),
+    ],
+)
+def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> None:
+    assert any(evidence in memory.casefold() for memory in one_message.heard(message))
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "anyone know why the build is red on main",
         "anyone in the team should know this by now?",
+        "we replaced the fan with a bigger one last week",
+        "it's really not a big deal, just ship it",
     ],
 )
 def test_a_question_stores_nothing(message: str) -> None:

@@ -405,6 +405,8 @@ _MUST = re.compile(r"\b(?:has|have|needs?) to\b|\b(?:must|never|always|only)\b",
 def _match(sentence: str) -> Finding | None:
     if len(sentence) > MAX_SENTENCE:
         return None
+    if wrong := heard.WRONG_ONE.match(sentence):
+        return _match(sentence[wrong.end() :])
     if why := heard.not_a_statement(sentence):
         # "vintage has to stay optional — …, we got bitten by that last year": the story is
         # the tail's, told as the reason

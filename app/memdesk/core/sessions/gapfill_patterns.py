@@ -364,7 +364,11 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "its_not",
-        r"^(?:it's|it is|that's|that is|they're|they are)\s+(?P<x>[^,]{2,80}),\s*not\s+\S.{0,80}$",
+        # ("it's 1047 not 037, the county moved everything to 1047": why, after the comma)
+        r"^(?:it's|it is|that's|that is|they're|they are)\s+(?:(?P<x>[^,]{2,80}),\s*|"
+        r"(?P<y>(?:[^,]{0,70}?\s)?(?!(?:really|just|probably|maybe|still|also|actually|so|too|"
+        r"that|fine|ok|okay|definitely|certainly|obviously|clearly|surely|usually|often|always|"
+        r"almost|good|better|best|easier|safer)\b)[^\s,]{2,})\s+)not\s+(?:\S.{0,80}|[^,]{1,60},.{0,200})$",
         "fact",
         lambda m, b: f"Correction: {_cap(b)}",
         MEDIUM,

@@ -323,10 +323,21 @@ _FRAGMENT = re.compile(
 )
 
 
+# "wrong place — it's /api/stripe/webhook not /api/webhooks/stripe": what is wrong is the
+# agent's last move; what follows says what is right
+WRONG_ONE = re.compile(
+    r"^(?:wrong|not the right) (?:place|file|folder|dir|directory|path|spot|name|one|port|"
+    r"branch|table|column|field|key|bucket|repo|url|endpoint|version|value)\s*[,:;—–-]+\s*(?=\w)",
+    _I,
+)
+
+
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
+    if wrong := WRONG_ONE.match(body):
+        return not_a_statement(body[wrong.end() :])
     if body.startswith("“…”"):
         return "someone else's view"  # what it says is of a quotation left out (pasted.py)
     if ON_TRIAL.match(body):
