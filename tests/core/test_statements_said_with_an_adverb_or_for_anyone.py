@@ -2,8 +2,13 @@
 rule for "anyone" of a kind read as a question ("anyone under 16 can only …"); what the
 person does or wants read only without an adverb before its verb ("I really don't want …");
 a way taken out for another ("we ripped it out in favour of valibot"); a value set right
-without a comma before its "not", or after "wrong place —". And the other way: a question
-that opens with "anyone" stays a question; what someone replaced once is no way of working."""
+without a comma before its "not", or after "wrong place —"; what the person's machine rules
+out, read as a fault that shows on it ("… opens this thing on her Mac so nothing ActiveX");
+how the person does a kind of thing ("I name vars with type prefixes"); what the team keeps
+doing under a condition, read as what goes on now, and behind "we talked this through as a
+team last week:". And the other way: a question that opens
+with "anyone" stays a question; what someone replaced once is no way of working; what keeps
+going wrong is no rule."""
 
 from __future__ import annotations
 
@@ -29,6 +34,22 @@ from tests.core import one_message
             "no zod, we ripped it out in favour of valibot because of bundle size. check the "
             "other actions under src/routes/admin/ for the pattern",
             "valibot",
+        ),
+        (
+            "not ActiveX. Linda in AP opens this thing on her Mac so nothing ActiveX and no "
+            "Declare statements for Windows APIs. a shape with a macro assigned is fine",
+            "nothing activex",
+        ),
+        (
+            "looked at GetBurdenPct. btw I name vars with type prefixes, lngRow, strCode, wsSrc, "
+            "rngData — keep that style. you've got i and r and tbl in there",
+            "type prefixes",
+        ),
+        (
+            "we talked this through as a team last week: when the city's server is down we keep "
+            "serving the stale entry for up to 90 seconds past expiry, after that it's a 503 "
+            "with Retry-After",
+            "90 seconds past expiry",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
@@ -63,6 +84,9 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "anyone in the team should know this by now?",
         "we replaced the fan with a bigger one last week",
         "it's really not a big deal, just ship it",
+        "we keep getting 502s from the gateway",
+        "I keep getting errors from the linter",
+        "the app opens on her Mac then closes right away",
     ],
 )
 def test_a_question_stores_nothing(message: str) -> None:

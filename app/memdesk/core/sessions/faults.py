@@ -105,7 +105,7 @@ _HOW_IT_SHOWS = (
 )
 MISBEHAVES = re.compile(
     r"^(?!.*\b(?:we|our|us|must|should|need to|needs to|make sure|by design|on purpose|"
-    r"intended|intentionally|expected|unless|so (?:always|never|don't|do not))\b)"
+    r"intended|intentionally|expected|unless|so (?:always|never|don't|do not|no|nothing))\b)"
     r"(?!(?:please|always|never|just|only|don't|do not)\b)"
     r".*?(?<=\w )(?:always |just |then |immediately |instantly |still |also )*"
     rf"(?:(?:{_ACTS})\b[^.;]{{0,80}}?(?:{_HOW_IT_SHOWS})|"

@@ -274,6 +274,18 @@ PATTERNS: tuple[Pattern, ...] = (
         user=True,
     ),
     _p(
+        # "I name measures with the aggregation as a prefix", "I write migrations in plain JS":
+        # how the person does a kind of thing, said of things in the plural
+        "i_do_things",
+        r"^i\s+(?:name|write|indent|format|prefix|structure|order|sort|wrap|comment|document|"
+        r"test|commit|tag|capitali[sz]e|spell|organi[sz]e|group|split|pin|lay out|keep)\s+"
+        r"(?!(?:it|this|that|them|these|those|the|a|an|my|your|our|up|on|out|back|\w+ing)\b)"
+        r"(?P<x>[\w`'./-]+s\b.{3,160})$",
+        "preference",
+        lambda m, b: person(_cap(b)),
+        user=True,
+    ),
+    _p(
         "i_use",
         r"^i\s+(?:always\s+|usually\s+|mostly\s+)?use\s+(?P<x>.{2,160})$",
         "preference",

@@ -95,7 +95,7 @@ STATUS = re.compile(
     r"\b(?:waiting on|waiting for)\b|'s (?:done|finished|back|out|off) (?:with|from)\b|"
     # (not a purpose: "… so errors.Is keeps working up the stack")
     # (nor a preference: "I'd rather keep tuning numbers as consts")
-    r"(?<!\bto )(?<!please )(?<!\brather )(?<!\bprefer to )"
+    r"(?<!\bto )(?<!please )(?<!\brather )(?<!\bprefer to )(?<!\bwe )"
     r"\bkeeps? (?!in\b|being\b|working\b|(?:every|any|some|no)thing\b)"
     r"\w+ing\b|"
     r"\b(?:is|are) (?:still )?(?!running (?:on|at|in)\b|listening|"
