@@ -6,9 +6,10 @@ without a comma before its "not", or after "wrong place —"; what the person's 
 out, read as a fault that shows on it ("… opens this thing on her Mac so nothing ActiveX");
 how the person does a kind of thing ("I name vars with type prefixes"); what the team keeps
 doing under a condition, read as what goes on now, and behind "we talked this through as a
-team last week:". And the other way: a question that opens
-with "anyone" stays a question; what someone replaced once is no way of working; what keeps
-going wrong is no rule."""
+team last week:"; what to do "if you ever" do a kind of thing, read as a guess and cut at a
+parenthesis. And the other way: a question that opens with "anyone" stays a question; what
+someone replaced once is no way of working; what keeps going wrong is no rule; "if you ever
+get bored" is no rule."""
 
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ from tests.core import one_message
             "90 seconds past expiry",
         ),
         (
+            "pull that into a var pls. and fyi, if you ever change anything about how we hit that "
+            "server (endpoints, auth, the url) give #apt-ops a heads up before it merges, that box "
+            "is Marta's and she gets grumpy when things change under her",
+            "give #apt-ops a heads up",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -87,6 +94,7 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "we keep getting 502s from the gateway",
         "I keep getting errors from the linter",
         "the app opens on her Mac then closes right away",
+        "if you ever get bored, the flaky test in auth could use a look",
     ],
 )
 def test_a_question_stores_nothing(message: str) -> None:

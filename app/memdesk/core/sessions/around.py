@@ -39,6 +39,7 @@ ONE_NOT_THE_OTHER = re.compile(
 )
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
+    r"if (?:you|u|anyone|someone|we) ever|"
     r"by default|no exceptions|non-negotiable|house style|as (?:the|our) (?:standard|default)"
     r"(?: way)?|"
     # the person's own way: "…, no period at the end, that's how I do it everywhere"

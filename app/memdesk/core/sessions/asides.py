@@ -56,6 +56,8 @@ _NAMED_BEFORE = re.compile(r"\(\s*[^()\s]+(?:\s+[^()\s]+){0,3}\s*\)\s*$")
 # What is banned, then what instead: "please, no anyerror - explicit error sets"
 _BARE_BAN = re.compile(r"(?:no|not|never)\s+[\w`.!()-]+", _I)
 _SUBORDINATE = re.compile(r"^(?:since|because|as|given|if|when|while|whenever|unless)\b", _I)
+# ("and fyi, if you ever change how we hit that server (endpoints, auth) give #apt-ops …")
+_CONNECTIVES = re.compile(r"^(?:(?:oh|and|also|so|but|btw|fyi|by the way)\b[,\s]*)+", _I)
 # "(trial_id, start, end, length)", "— feat:, fix:, chore: —": names listed, no clause
 BARE_LIST = re.compile(r"[\w.-]+(?:\s*,\s*(?:and\s+|or\s+)?[\w.-]+)+", _I)
 _LABEL_COLON = re.compile(r"[:/](?=,|$)")
@@ -91,7 +93,7 @@ def cut(sentence: str, stripped: Callable[[str], str]) -> list[str]:
             or "(" not in cut_before
             and BARE_LIST.fullmatch(_LABEL_COLON.sub("", chunk.strip(" ,.")))
             or _DOES_WITH_IT.match(chunk.strip(" ,"))
-            or _SUBORDINATE.match(chunks[-1].strip())
+            or _SUBORDINATE.match(_CONNECTIVES.sub("", chunks[-1].strip()))
             or _UNFINISHED.search(chunks[-1])
             or _NAMES_NEXT.search(chunks[-1])
             or markers.FIRST_PERSON.search(chunks[-1])

@@ -29,7 +29,9 @@ _I = re.IGNORECASE
 # its work, how to do it; neither a question nor a condition of the moment ("when you're
 # done", "when you push this").
 WHENEVER_YOU = re.compile(
-    r"^(?:when(?:ever)?|each time|every time|any ?time) (?:you|u) (?!(?:are|'re|get|have|'ve|"
+    # ("if you ever change how we hit that server, give #apt-ops a heads up")
+    r"^(?:(?:when(?:ever)?|each time|every time|any ?time) (?:you|u)|if (?:you|u) ever) "
+    r"(?!(?:are|'re|get|have|'ve|"
     r"finish|finished|done|can|could|need|want|push this|run this|see this)\b)"
     r"(?:write|give|show|send|make|add|create|generate|suggest|review|explain|answer|reply|"
     r"name|commit|touch|edit|change|open|draft|refactor|test|document|log|format|paste|post|"
