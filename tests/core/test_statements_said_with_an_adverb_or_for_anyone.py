@@ -9,7 +9,9 @@ doing under a condition, read as what goes on now, and behind "we talked this th
 team last week:"; what to do "if you ever" do a kind of thing, read as a guess and cut at a
 parenthesis. And the other way: a question that opens with "anyone" stays a question; what
 someone replaced once is no way of working; what keeps going wrong is no rule; "if you ever
-get bored" is no rule."""
+get bored" is no rule; what others want built ("dispatchers want the board to update live
+instead of …") is the work asked, not how things are done here. And a step done in "a
+throwaway" directory is how it is always done, not work thrown away."""
 
 from __future__ import annotations
 
@@ -80,6 +82,15 @@ def test_a_statement_is_stored(message: str, evidence: str) -> None:
         ),
     ],
 )
+def test_a_step_done_in_a_throwaway_place_is_at_least_proposed() -> None:
+    heard = one_message.heard(
+        "it's not supposed to live on the hosts at all. the key is in vault under "
+        "secret/apt/signing, sign.sh should pull it into a throwaway GNUPGHOME, sign, then nuke "
+        "the dir."
+    )
+    assert any("secret/apt/signing" in memory for memory in heard)
+
+
 def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> None:
     assert any(evidence in memory.casefold() for memory in one_message.heard(message))
 
@@ -95,6 +106,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "I keep getting errors from the linter",
         "the app opens on her Mac then closes right away",
         "if you ever get bored, the flaky test in auth could use a look",
+        "ok the big one for today. dispatchers want the board to update live instead of the meta "
+        "refresh every 15s. what are my options with kemal",
     ],
 )
 def test_a_question_stores_nothing(message: str) -> None:

@@ -40,6 +40,11 @@ REPORTED = re.compile(
     r"swears|"
     r"reckons|claimed|insisted)\b|(?-i:^[A-Z][a-z]+ (?:likes|loves|prefers|hates|raves))\b|"
     r"\bbrags?\b|\b(?:told|tells) (?:us|me)\b|\baccording to\b|"
+    # what others ask for: "dispatchers want the board to update live", "the client wants a
+    # quick preview" (the work asked, not how it is done here)
+    r"\b(?:[a-z]+(?:ers|ors|ists|ants|ents)|users|customers|clients|ops|finance|sales|"
+    r"marketing|support|management|stakeholders|legal|the (?:client|customer|business|pm|po))"
+    r" (?:really )?(?:want|wants|would like|asked for|are asking for|keep asking for)\b|"
     r"'s (?:opinion|view|stance|proposal|pitch|take|suggestion|idea|line|mantra|motto|"
     r"refrain|pet theory)\b|"
     r"\bwrote (?:in [\w ]{1,30} )?that\b|"

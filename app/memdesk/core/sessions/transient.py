@@ -91,7 +91,9 @@ TRANSIENT = re.compile(
     r"^(?:gonna|going to) \w+\b[^.;!?]{0,60}\bnext\b|^(?:tonight|today)'s goal\b|"
     r"\bjust (?:for )?this (?:run|once|time|session|build|pass|test)\b|"
     r"(?<!\bnot )\bjust for this\b|"
-    r"(?<!\beven in )(?<!\beven for )(?<!\beven on )(?<!\beven )\bthrowaway\b|^option [a-z0-9]\b|"
+    # (not a step of how it is always done: "pull it into a throwaway GNUPGHOME, sign, …")
+    r"(?<!\beven in )(?<!\beven for )(?<!\beven on )(?<!\beven )(?<!\binto a )(?<!\bagainst a )"
+    r"(?<!\binside a )(?<!\busing a )(?<!\bwith a )\bthrowaway\b|^option [a-z0-9]\b|"
     r"\bfor [\w-]*\d[\w-]* only\b|\bit'?s late\b|"
     # "during this maintenance window only", "a count set 3 → 2 in the staging tfvars please"
     r"\b(?:during|in|for) this (?:(?!(?:is|are|was|were|be|been|gets?)\b)[\w-]+ ){0,2}?"
