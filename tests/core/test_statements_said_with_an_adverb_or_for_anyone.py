@@ -71,6 +71,15 @@ def test_a_statement_is_stored(message: str, evidence: str) -> None:
     assert any(evidence in memory.casefold() for memory in one_message.stored(message))
 
 
+def test_a_step_done_in_a_throwaway_place_is_at_least_proposed() -> None:
+    heard = one_message.heard(
+        "it's not supposed to live on the hosts at all. the key is in vault under "
+        "secret/apt/signing, sign.sh should pull it into a throwaway GNUPGHOME, sign, then nuke "
+        "the dir."
+    )
+    assert any("secret/apt/signing" in memory for memory in heard)
+
+
 @pytest.mark.parametrize(
     ("message", "evidence"),
     [
@@ -82,15 +91,6 @@ def test_a_statement_is_stored(message: str, evidence: str) -> None:
         ),
     ],
 )
-def test_a_step_done_in_a_throwaway_place_is_at_least_proposed() -> None:
-    heard = one_message.heard(
-        "it's not supposed to live on the hosts at all. the key is in vault under "
-        "secret/apt/signing, sign.sh should pull it into a throwaway GNUPGHOME, sign, then nuke "
-        "the dir."
-    )
-    assert any("secret/apt/signing" in memory for memory in heard)
-
-
 def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> None:
     assert any(evidence in memory.casefold() for memory in one_message.heard(message))
 
