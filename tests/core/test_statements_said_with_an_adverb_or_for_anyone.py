@@ -7,7 +7,8 @@ out, read as a fault that shows on it ("… opens this thing on her Mac so nothi
 how the person does a kind of thing ("I name vars with type prefixes"); what the team keeps
 doing under a condition, read as what goes on now, and behind "we talked this through as a
 team last week:"; what to do "if you ever" do a kind of thing, read as a guess and cut at a
-parenthesis. And the other way: a question that opens with "anyone" stays a question; what
+parenthesis; a pick told with what it spares everyone ("… so nobody has to keep offsets in
+sync by hand"). And the other way: a question that opens with "anyone" stays a question; what
 someone replaced once is no way of working; what keeps going wrong is no rule; "if you ever
 get bored" is no rule; what others want built ("dispatchers want the board to update live
 instead of …") is the work asked, not how things are done here. And a step done in "a
@@ -59,6 +60,11 @@ from tests.core import one_message
             "server (endpoints, auth, the url) give #apt-ops a heads up before it merges, that box "
             "is Marta's and she gets grumpy when things change under her",
             "give #apt-ops a heads up",
+        ),
+        (
+            "ok let's go with JRecord, feed it the copybook straight from cobol/copy so nobody has "
+            "to keep offsets in sync by hand",
+            "jrecord",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

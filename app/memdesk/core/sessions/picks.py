@@ -96,7 +96,9 @@ _WHY = re.compile(
     r"deprecated|unmaintained|dead|garbage|regress\w*|leak\w*|crash\w*|fail\w*|blew up|blows up|"
     r"from now on|going forward|from here on|always|every\w*|standard|default|the rule|"
     # agreed with the team, or what the person needs to be able to do
-    r"agreed|voted|signed off|(?:want|need) to be able to|hammered)\b",
+    r"agreed|voted|signed off|(?:want|need) to be able to|hammered|"
+    # what it spares everyone: "… so nobody has to keep offsets in sync by hand"
+    r"nobody|no one|by hand)\b",
     _I,
 )
 _PICKS = (_GO_WITH, _LETS_GO, _LETS_DO, _IT_IS, _STAYS, _WE_STAY)
