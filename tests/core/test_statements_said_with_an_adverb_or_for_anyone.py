@@ -8,7 +8,8 @@ how the person does a kind of thing ("I name vars with type prefixes"); what the
 doing under a condition, read as what goes on now, and behind "we talked this through as a
 team last week:"; what to do "if you ever" do a kind of thing, read as a guess and cut at a
 parenthesis; a pick told with what it spares everyone ("… so nobody has to keep offsets in
-sync by hand"). And the other way: a question that opens with "anyone" stays a question; what
+sync by hand"); an ask the person says is "just how I work" or "the rule in here". And the
+other way: a question that opens with "anyone" stays a question; what
 someone replaced once is no way of working; what keeps going wrong is no rule; "if you ever
 get bored" is no rule; what others want built ("dispatchers want the board to update live
 instead of …") is the work asked, not how things are done here. And a step done in "a
@@ -65,6 +66,16 @@ from tests.core import one_message
             "ok let's go with JRecord, feed it the copybook straight from cobol/copy so nobody has "
             "to keep offsets in sync by hand",
             "jrecord",
+        ),
+        (
+            "sounds right. for bugs i want a failing test that reproduces it first, then the fix, "
+            "thats just how i work. so test first pls",
+            "failing test that reproduces it first",
+        ),
+        (
+            "please route them all through the AppError type in src/transit_gate/error.gleam, "
+            "that's the rule in here, nothing returns bare strings as errors",
+            "apperror type",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

@@ -44,7 +44,10 @@ STANDING = re.compile(
     r"(?: way)?|"
     # the person's own way: "…, no period at the end, that's how I do it everywhere"
     r"(?:that'?s|thats|this is) how (?:i|we) (?:do|work|write|like) (?:it|them|things) "
-    r"(?:everywhere|in every \w+|in all (?:my|our) \w+))\b",
+    r"(?:everywhere|in every \w+|in all (?:my|our) \w+)|"
+    # said of the ask just made: "…, thats just how i work", "…, that's the rule in here"
+    r"(?:that'?s|thats|this is) (?:just )?(?:how (?:i|we) (?:work|roll|do things)|the rule "
+    r"(?:here|in here|in this (?:repo|project|codebase|team))))\b",
     _I,
 )
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,

@@ -149,7 +149,7 @@ _STILL_UNTIL = re.compile(r"\bstill\b[^.;!?]{0,50}\b(?:until|till)\b", _I)
 # "I want a sharpen filter next": a thing asked for, with nothing said of always
 _ASKED_FOR = re.compile(
     r"^(?!.*\b(?:always|never|any|anything|everything|whenever|every time|in general|"
-    r"everywhere)\b).*"
+    r"everywhere|how (?:i|we|they|the user) (?:work|works|roll|rolls|do things))\b).*"
     # (not a reason: "…, because I want to see where every name comes from")
     r"(?<!\bbecause )(?<!\bsince )(?<!\bcos )(?<!\bas )"
     r"\b(?:i|we|they|the user)\s+(?:needs?|wants?)\s+(?:a|an|some|to (?:add|fix|make|build|create|"
