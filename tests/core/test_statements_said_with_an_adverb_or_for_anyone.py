@@ -1,19 +1,21 @@
-"""Lasting statements lost (core/sessions), seen in batch 28 and in earlier read sessions: a
-rule for "anyone" of a kind read as a question ("anyone under 16 can only …"); what the
-person does or wants read only without an adverb before its verb ("I really don't want …");
-a way taken out for another ("we ripped it out in favour of valibot"); a value set right
-without a comma before its "not", or after "wrong place —"; what the person's machine rules
-out, read as a fault that shows on it ("… opens this thing on her Mac so nothing ActiveX");
-how the person does a kind of thing ("I name vars with type prefixes"); what the team keeps
-doing under a condition, read as what goes on now, and behind "we talked this through as a
-team last week:"; what to do "if you ever" do a kind of thing, read as a guess and cut at a
-parenthesis; a pick told with what it spares everyone ("… so nobody has to keep offsets in
-sync by hand"); an ask the person says is "just how I work" or "the rule in here". And the
-other way: a question that opens with "anyone" stays a question; what
-someone replaced once is no way of working; what keeps going wrong is no rule; "if you ever
-get bored" is no rule; what others want built ("dispatchers want the board to update live
-instead of …") is the work asked, not how things are done here. And a step done in "a
-throwaway" directory is how it is always done, not work thrown away."""
+"""Lasting statements lost (core/sessions), seen in batch 28 and in earlier read sessions:
+- a rule for "anyone" of a kind read as a question ("anyone under 16 can only …");
+- what the person does or wants, lost to an adverb before its verb ("I really don't want");
+- a way taken out for another ("we ripped it out in favour of valibot");
+- a value set right without a comma before its "not", or after "wrong place —";
+- what the person's machine rules out, read as a fault that shows on it ("… opens this thing
+  on her Mac so nothing ActiveX");
+- how the person does a kind of thing ("I name vars with type prefixes");
+- what the team keeps doing under a condition, read as what goes on now, and behind "we
+  talked this through as a team last week:";
+- what to do "if you ever" do a kind of thing, read as a guess and cut at a parenthesis;
+- a pick told with what it spares everyone ("… so nobody has to keep offsets in sync");
+- an ask the person calls "just how I work" or "the rule in here", or follows with "always"
+  as a word of its own ("label the axes with units, always, every plot");
+- a step done in "a throwaway" directory, read as work thrown away.
+And the other way: a question that opens with "anyone" stays a question; what someone
+replaced once, what keeps going wrong, what it took ", every time", "if you ever get bored"
+and what others want built ("dispatchers want the board to update live") are no rules."""
 
 from __future__ import annotations
 
@@ -78,6 +80,11 @@ from tests.core import one_message
             "apperror type",
         ),
         (
+            "better. plot roll vs setpoint and the rate loop error together. and label the axes "
+            "with units, always, every plot, I can't stand having to guess if it's rad or deg",
+            "label the axes with units",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -123,6 +130,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "I keep getting errors from the linter",
         "the app opens on her Mac then closes right away",
         "if you ever get bored, the flaky test in auth could use a look",
+        "back when I did these charts on paper I used to recompute every tension by hand for each "
+        "new harp. took a whole evening, every time",
         "ok the big one for today. dispatchers want the board to update live instead of the meta "
         "refresh every 15s. what are my options with kemal",
     ],

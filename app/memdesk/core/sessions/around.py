@@ -37,6 +37,10 @@ ONE_NOT_THE_OTHER = re.compile(
     r"\bnot\s+(?:on\s+)?[\w./:-]+,\s+(?:it'?s|we'?re on|we use)\s+[\w./:-]+",
     _I,
 )
+# "always" as a word of its own after an ask: "label the axes with units, always, every plot"
+ALWAYS_AFTER_THE_ASK = re.compile(
+    r",\s*(?:always|ever|every (?:single )?time)(?=\s*(?:[,.;!—–-]|$))", _I
+)
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
     r"if (?:you|u|anyone|someone|we) ever|"

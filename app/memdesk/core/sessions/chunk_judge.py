@@ -76,6 +76,9 @@ class Heard:
     untied: bool = False
 
 
+_TOLD_OF_THE_PAST = re.compile(r"(?:took|got|was|were|had|made|ran|went|came|spent|\w+ed)\b", _I)
+
+
 def judge(chunk: str, sentence: str, led_in_for_good: bool = False) -> Heard | None:
     heard_here = _judged(chunk, sentence, led_in_for_good)
     if heard_here is None or heard_here.confidence == HIGH:
@@ -153,6 +156,10 @@ def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
         around.STANDING.search(body)
         or around.STANDING.match(sentence.strip(" ([*_"))
         or led_in_for_good
+    )
+    # (not what it took, told of the past: "took a whole evening, every time")
+    standing = (
+        standing or not _TOLD_OF_THE_PAST.match(body) and around.ALWAYS_AFTER_THE_ASK.search(body)
     )
     if task and standing and not markers.DEICTIC_START.match(body):
         return heard_as(HIGH, "preference", body, sentence, about_user)
