@@ -11,7 +11,8 @@
 - what to do "if you ever" do a kind of thing, read as a guess and cut at a parenthesis;
 - a pick told with what it spares everyone ("… so nobody has to keep offsets in sync");
 - an ask the person calls "just how I work" or "the rule in here", or follows with "always"
-  as a word of its own ("label the axes with units, always, every plot");
+  as a word of its own ("label the axes with units, always, every plot"), or leads in with "in
+  general" ("(and btw, in general just send me diffs …)");
 - a step done in "a throwaway" directory, read as work thrown away.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what keeps going wrong, what it took ", every time", "if you ever get bored"
@@ -83,6 +84,11 @@ from tests.core import one_message
             "better. plot roll vs setpoint and the rate loop error together. and label the axes "
             "with units, always, every plot, I can't stand having to guess if it's rad or deg",
             "label the axes with units",
+        ),
+        (
+            "oof ok. in general just give me the diff, not the whole file pasted back, I'm usually "
+            "reviewing on a tiny laptop at the station. anyway the query part looks fine",
+            "give the user the diff",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

@@ -43,7 +43,8 @@ ALWAYS_AFTER_THE_ASK = re.compile(
 )
 STANDING = re.compile(
     r"\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|as a rule|"
-    r"if (?:you|u|anyone|someone|we) ever|"
+    r"if (?:you|u|anyone|someone|we) ever|in general(?=\s*[,:;)—–-]|\s+(?:please|pls|no|just|"
+    r"keep|don't|do not|never|always|i|for|skip|show|send|use)\b)|"
     r"by default|no exceptions|non-negotiable|house style|as (?:the|our) (?:standard|default)"
     r"(?: way)?|"
     # the person's own way: "…, no period at the end, that's how I do it everywhere"
