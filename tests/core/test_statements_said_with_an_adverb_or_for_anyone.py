@@ -13,7 +13,9 @@
 - an ask the person calls "just how I work" or "the rule in here", or follows with "always"
   as a word of its own ("label the axes with units, always, every plot"), or leads in with "in
   general" ("(and btw, in general just send me diffs …)");
-- a step done in "a throwaway" directory, read as work thrown away.
+- a step done in "a throwaway" directory, read as work thrown away;
+- what holds "now" against what is retired ("the wandb project is docclf-v2 now, docclf is the
+  archived one"), read as the state of the moment.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what keeps going wrong, what it took ", every time", "if you ever get bored"
 and what others want built ("dispatchers want the board to update live") are no rules."""
@@ -89,6 +91,10 @@ from tests.core import one_message
             "oof ok. in general just give me the diff, not the whole file pasted back, I'm usually "
             "reviewing on a tiny laptop at the station. anyway the query part looks fine",
             "give the user the diff",
+        ),
+        (
+            "the wandb project is docclf-v2 now, docclf is the archived one",
+            "docclf-v2",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

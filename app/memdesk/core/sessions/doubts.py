@@ -126,7 +126,9 @@ _TOLD_PAST = re.compile(
 # "the job is in the dev workspace now": where things stand, unless it replaced something
 # ("we format with Biome now, not Prettier")
 _FOR_NOW = re.compile(
-    r"^(?!.*\b(?:not|instead|no longer|any ?more|gone|rather than|replaced)\b).*"
+    # (nor against what is retired: "docclf-v2 now, docclf is the archived one", "v1 is dead")
+    r"^(?!.*\b(?:not|instead|no longer|any ?more|gone|rather than|replaced|dead|archived|"
+    r"deprecated|retired|dropped|ditched|the old one)\b).*"
     # (not a compound: "the now-playing info")
     r"(?<!from )(?<!-)\bnow\b(?! on\b)(?!-)",
     _I,
