@@ -93,7 +93,9 @@ from tests.core import one_message
             "give the user the diff",
         ),
         (
-            "the wandb project is docclf-v2 now, docclf is the archived one",
+            "oh and fyi the wandb project is docclf-v2 now, docclf is the archived one -- i "
+            "noticed conf/logger/wandb.yaml still points at the old name so fix that while you're "
+            "there",
             "docclf-v2",
         ),
         (
