@@ -15,7 +15,8 @@
   general" ("(and btw, in general just send me diffs …)");
 - a step done in "a throwaway" directory, read as work thrown away;
 - what holds "now" against what is retired ("the wandb project is docclf-v2 now, docclf is the
-  archived one"), read as the state of the moment.
+  archived one"), read as the state of the moment;
+- a way told before what would change "if we ever" did something else, read as undecided.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what keeps going wrong, what it took ", every time", "if you ever get bored"
 and what others want built ("dispatchers want the board to update live") are no rules."""
@@ -97,6 +98,13 @@ from tests.core import one_message
             "noticed conf/logger/wandb.yaml still points at the old name so fix that while you're "
             "there",
             "docclf-v2",
+        ),
+        (
+            "jekyll-scholar won't work for us, pages only runs its whitelisted plugins and we're "
+            "on the plain github-pages gem build. that's literally why the script exists, forgot "
+            "for a sec myself. if we ever switch the build over to actions we could revisit it I "
+            "guess",
+            "jekyll-scholar",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

@@ -57,8 +57,11 @@ def _of_the_matter(matter: list[str], at: int) -> list[str]:
             n == 0 < at
             and (_reacts(part) or _GROAN.match(part) and (groan_aside or _gives_work(part)))
             or n > at
-            and _own_step(part)
-            and not _content_words(part) & told  # "…, not sure yet whether the daily one"
+            # (what would change "if we ever" do something else holds the way it is now,
+            # whatever words it shares: "… if we ever switch the build over we could revisit")
+            and (
+                _WHAT_IF_SOME_DAY.match(part) or _own_step(part) and not _content_words(part) & told
+            )
         )
     ]
 
