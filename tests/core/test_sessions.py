@@ -480,7 +480,8 @@ def test_the_person_hears_only_their_own_waiting_words_of_this_project_or_of_no_
     service,
 ):
     claude, its_agent = host("claude-code"), agent("claude-code")
-    axes = "label the axes with units, always, every plot."
+    # (a value with nothing tying it to how things stay: proposed, not stored)
+    axes = "the default figure size is 8 by 5."
     for project in ("plots", "shop"):
         service.session_start(f"{project}-0", actor=claude, project=project, for_person=True)
     service.session_start("agent-own", actor=its_agent, project="plots")
@@ -497,7 +498,7 @@ def test_the_person_hears_only_their_own_waiting_words_of_this_project_or_of_no_
     service.session_start("agent-later", actor=agent("helper"), project="plots")
     waiting = service.session_start("plots-1", actor=claude, project="plots", for_person=True)
     assert waiting["waiting"]["count"] == 1
-    assert waiting["waiting"]["said"] == ["Label the axes with units, always, every plot"]
+    assert waiting["waiting"]["said"] == ["The default figure size is 8 by 5"]
     service.accept([f"proposal:{p['id']}" for p in service.proposals()])
     nothing = service.session_start("plots-2", actor=claude, project="plots", for_person=True)
     assert nothing["waiting"] is None
