@@ -18,8 +18,10 @@
   archived one"), read as the state of the moment;
 - a way told before what would change "if we ever" did something else, read as undecided.
 And the other way: a question that opens with "anyone" stays a question; what someone
-replaced once, what keeps going wrong, what it took ", every time", "if you ever get bored"
-and what others want built ("dispatchers want the board to update live") are no rules."""
+replaced once, what the person wants in place of what is there now ("I want X as an env
+var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
+ever get bored" and what others want built ("dispatchers want the board to update live")
+are no rules."""
 
 from __future__ import annotations
 
@@ -107,6 +109,10 @@ from tests.core import one_message
             "jekyll-scholar",
         ),
         (
+            "and I want custom errors instead of require strings in everything I write",
+            "custom errors instead of require strings",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -149,6 +155,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "we replaced the fan with a bigger one last week",
         "it's really not a big deal, just ship it",
         "we keep getting 502s from the gateway",
+        "I want RATE_LIMIT_PER_MIN as an env var instead of the constant so we can tune it "
+        "without a deploy",
         "I keep getting errors from the linter",
         "the app opens on her Mac then closes right away",
         "if you ever get bored, the flaky test in auth could use a look",

@@ -58,6 +58,18 @@ _WANTED_NOW = re.compile(
 )
 
 
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\b", _I)
+
+
+def _general(body: str) -> re.Match[str] | None:
+    return (
+        markers.GENERAL.search(body)
+        or markers.RULED_OUT.search(body)
+        or heard.WHENEVER_YOU.match(body)
+        or around.REQUIRED.search(body)
+    )
+
+
 def _only_a_want(body: str) -> bool:
     said = [m[0].strip() for m in markers.FIRST_PERSON.finditer(body)]
     return bool(said) and all(_A_WANT.match(s) for s in said)
@@ -133,17 +145,16 @@ def _judged(chunk: str, sentence: str, led_in_for_good: bool) -> Heard | None:
     if markers.PEOPLE.match(body) or markers.HANDLED_BY.search(body) and not task:
         return heard_as(HIGH, "fact", body, sentence, about_user=False)
     first_person = markers.FIRST_PERSON.search(body)
-    general = (
-        markers.GENERAL.search(body)
-        or markers.RULED_OUT.search(body)
-        or heard.WHENEVER_YOU.match(body)
-        or around.REQUIRED.search(body)
-    )
+    general = _general(body)
     if markers.PINNED.search(body) and not markers.DEICTIC_START.match(body):
         return heard_as(HIGH, "fact", body, sentence, about_user=False)
     if first_person and not task:
         # "I want the card to show …", "I want presigned urls instead": this thing, wanted now
         wanted_now = _only_a_want(body) and _WANTED_NOW.search(body)
+        if wanted_now:
+            # ("I want grafana behind the proxy instead of ip:3000": what replaces what is
+            # there now says nothing of always)
+            general = _general(_INSTEAD_OF.sub(" ", body))
         for_good = general or habit or led_in_for_good or around.STANDING.search(sentence)
         for_good = for_good or markers.TOLD_TO_KEEP.search(sentence)
         sure = MEDIUM if wanted_now and not for_good else HIGH
