@@ -20,8 +20,9 @@
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
-ever get bored" and what others want built ("dispatchers want the board to update live")
-are no rules."""
+ever get bored", what others want built ("dispatchers want the board to update live") and
+the work the team has to do now ("we need to rebuild upstream jq 1.7.1 with a patch") are no
+rules; what the team has to keep supporting still is."""
 
 from __future__ import annotations
 
@@ -113,6 +114,10 @@ from tests.core import one_message
             "custom errors instead of require strings",
         ),
         (
+            "we need to support iOS 15, half our users are on old iPads",
+            "support ios 15",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -155,6 +160,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "we replaced the fan with a bigger one last week",
         "it's really not a big deal, just ship it",
         "we keep getting 502s from the gateway",
+        "ok the thing that actually started this whole session lol. we need to rebuild upstream "
+        "jq 1.7.1 with a patch for our internal logging thing and put it in the repo.",
         "I want RATE_LIMIT_PER_MIN as an env var instead of the constant so we can tune it "
         "without a deploy",
         "I keep getting errors from the linter",

@@ -288,7 +288,10 @@ ASKS = re.compile(
     r"^i(?: need| want| would like|'d like) (?!.*\b(?:always|never|every)\b)(?:you to|it|this|"
     r"that|them|the \w+(?: \w+){0,3} (?:fixed|done|looked at|checked|sorted|updated)|"
     # "I'd like a check that flags any day where …": a thing to build, described
-    r"an? (?:[\w-]+ ){1,3}?(?:that|which|to)\b)\b|^i need\b",
+    r"an? (?:[\w-]+ ){1,3}?(?:that|which|to)\b)\b|^i need\b|"
+    # the work the team has to do now: "we need to rebuild upstream jq 1.7.1 with a patch"
+    r"^we (?:need|have|got) to (?!.*\b(?:always|never|every\w*|any\w*|all)\b)(?!(?:keep|stay|"
+    r"use|make sure|be|stick|support|run on|follow|avoid|target|ship with)\b)",
     _I,
 )
 
