@@ -16,13 +16,16 @@
 - a step done in "a throwaway" directory, read as work thrown away;
 - what holds "now" against what is retired ("the wandb project is docclf-v2 now, docclf is the
   archived one"), read as the state of the moment;
-- a way told before what would change "if we ever" did something else, read as undecided.
+- a way told before what would change "if we ever" did something else, read as undecided;
+- a "don't" told with how the project stands ("don't regenerate schema.rb, we switched to
+  structure.sql", "…, that's Priya's folder").
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
 ever get bored", what others want built ("dispatchers want the board to update live") and
 the work the team has to do now ("we need to rebuild upstream jq 1.7.1 with a patch") are no
-rules; what the team has to keep supporting still is."""
+rules; what the team has to keep supporting still is, and a "don't" told with what is so
+only this week is for this week."""
 
 from __future__ import annotations
 
@@ -118,6 +121,16 @@ from tests.core import one_message
             "support ios 15",
         ),
         (
+            "don't regenerate schema.rb, we switched to structure.sql because of the postgres "
+            "enums and the trigger on appointments",
+            "regenerate schema.rb",
+        ),
+        (
+            "don't touch anything under assets/sprites, that's Priya's folder and her aseprite "
+            "export script writes those exact filenames",
+            "assets/sprites",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -160,6 +173,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "we replaced the fan with a bigger one last week",
         "it's really not a big deal, just ship it",
         "we keep getting 502s from the gateway",
+        "don't touch the preset format for now, we have a beta with ~300 testers and I can't "
+        "break their saved presets this week",
         "ok the thing that actually started this whole session lol. we need to rebuild upstream "
         "jq 1.7.1 with a patch for our internal logging thing and put it in the repo.",
         "I want RATE_LIMIT_PER_MIN as an env var instead of the constant so we can tune it "

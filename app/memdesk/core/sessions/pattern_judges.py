@@ -163,7 +163,20 @@ def said_for_good_after(ask: str) -> bool:
         or markers.FIRST_PERSON.search(rest[0])
         or markers.RULED_OUT.search(rest[0])
         or _I_DO_IT_MYSELF.search(rest[0])
+        or _HOW_THINGS_STAND.match(rest[0])
     )
+
+
+# why not, told as how the project stands: "don't regenerate schema.rb, we switched to
+# structure.sql", "don't touch assets/sprites, that's Priya's folder", "don't run plain deno
+# test, it needs --unstable-kv" (what is true only now says so: "…, we have a beta this week")
+_HOW_THINGS_STAND = re.compile(
+    r"^(?:we (?:have|switched|moved|use|rely|keep)|we'?ve got|we'?re on|our|"
+    r"that'?s (?:[\w-]+'s|our|the team's)|it needs|it'?ll (?:wipe|break|drop|delete|nuke|"
+    r"overwrite)|it makes|it breaks|there'?s already)\b(?![^.;]*\b(?:this week|today|right now|"
+    r"for now|at the moment|tonight|tomorrow)\b)",
+    _I,
+)
 
 
 # ("…, I review the diff locally and push myself"; not "I'll do that one myself")
