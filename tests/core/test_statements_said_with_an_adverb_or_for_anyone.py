@@ -18,7 +18,9 @@
   archived one"), read as the state of the moment;
 - a way told before what would change "if we ever" did something else, read as undecided;
 - a "don't" told with how the project stands ("don't regenerate schema.rb, we switched to
-  structure.sql", "…, that's Priya's folder").
+  structure.sql", "…, that's Priya's folder");
+- a ban or a style for "anything you write for me" or "anything you commit", read as this
+  task's ("no unwrap() in anything you write for me unless …").
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -129,6 +131,15 @@ from tests.core import one_message
             "don't touch anything under assets/sprites, that's Priya's folder and her aseprite "
             "export script writes those exact filenames",
             "assets/sprites",
+        ),
+        (
+            "pls no printk in anything you commit, LOG_INF/LOG_DBG with a module registered",
+            "no printk",
+        ),
+        (
+            "No unwrap() in anything you write for me unless there's a comment saying why it "
+            "can't fail. Rewrite the GPS parser.",
+            "no unwrap()",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

@@ -22,6 +22,9 @@ GENERAL = re.compile(
     # "anything" as what a clause is about, not as its object ("doesn't tell me anything")
     r"anything (?:that|which|new|else|in|under|marked|touching|older|newer|over|above|below|"
     r"with)|"
+    # what anyone makes from now: "no printk in anything you commit"
+    r"(?:anything|everything) (?:you|i|we) (?:ever )?(?:write|commit|give|generate|build|make|"
+    r"add|ship|create|push|hand|send|produce|start|own|touch)|"
     r"like (?:all|every|the other) (?:our|of our|\w+)|as with all|same as every|as we do|"
     r"that's how (?:we|i|all|our)|the (?:whole )?(?:codebase|repo|crate|project|team)|"
     r"in this (?:repo|repository|project|codebase|crate|service|team|setup)|"
