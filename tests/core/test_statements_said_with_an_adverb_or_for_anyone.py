@@ -142,6 +142,12 @@ from tests.core import one_message
             "no unwrap()",
         ),
         (
+            "yes go ahead with the upsert, ON CONFLICT (meter_id, ts) DO UPDATE — oh and put type "
+            "hints on every function signature, helpers included, that's just how I write python "
+            "everywhere",
+            "type hints on every function signature",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",

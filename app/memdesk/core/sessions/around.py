@@ -51,8 +51,10 @@ STANDING = re.compile(
     r"(?:that'?s|thats|this is) how (?:i|we) (?:do|work|write|like) (?:it|them|things) "
     r"(?:everywhere|in every \w+|in all (?:my|our) \w+)|"
     # said of the ask just made: "…, thats just how i work", "…, that's the rule in here"
-    r"(?:that'?s|thats|this is) (?:just )?(?:how (?:i|we) (?:work|roll|do things)|the rule "
-    r"(?:here|in here|in this (?:repo|project|codebase|team))))\b",
+    r"(?:that'?s|thats|that is|this is) (?:just |simply )?(?:how (?:i|we) (?:work|roll|do things|"
+    r"write|write (?:it|them)|like (?:it|them|\w+ laid out)|do (?:it|them))|the rule "
+    r"(?:here|in here|in this (?:repo|project|codebase|team))|(?:department|company|team|house|"
+    r"our) (?:policy|rule)))\b",
     _I,
 )
 # What to do about the task once the rule is told: "…signed off by Maggie before it merges,
