@@ -20,14 +20,16 @@
 - a "don't" told with how the project stands ("don't regenerate schema.rb, we switched to
   structure.sql", "…, that's Priya's folder");
 - a ban or a style for "anything you write for me" or "anything you commit", read as this
-  task's ("no unwrap() in anything you write for me unless …").
+  task's ("no unwrap() in anything you write for me unless …");
+- a fact followed by what it rules out ("I use fish shell, so don't give me bash-only
+  syntax", "the workers run Python 3.11, so no 3.12 syntax"), read as a value of the moment.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
 ever get bored", what others want built ("dispatchers want the board to update live") and
 the work the team has to do now ("we need to rebuild upstream jq 1.7.1 with a patch") are no
-rules; what the team has to keep supporting still is, and a "don't" told with what is so
-only this week is for this week."""
+rules; what the team has to keep supporting still is, a "don't" told with what is so
+only this week is for this week, and so is what is ruled out "until that's merged"."""
 
 from __future__ import annotations
 
@@ -148,6 +150,15 @@ from tests.core import one_message
             "type hints on every function signature",
         ),
         (
+            "btw I use fish shell, so don't give me bash-only syntax for env vars.",
+            "bash-only syntax",
+        ),
+        (
+            "Fix the failing great_expectations check on customers and re-run the DAG. The "
+            "workers run Python 3.11, so no 3.12 syntax.",
+            "no 3.12 syntax",
+        ),
+        (
             "I like the refactor a lot. I personally can't stand single-letter variable names "
             "outside of loop counters, so rename `d` and `r` before we merge.",
             "single-letter variable names",
@@ -190,6 +201,8 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "we replaced the fan with a bigger one last week",
         "it's really not a big deal, just ship it",
         "we keep getting 502s from the gateway",
+        "never mind the router on this branch — Kai has a big PR open against router.ex, so "
+        "don't touch it until that's merged",
         "don't touch the preset format for now, we have a beta with ~300 testers and I can't "
         "break their saved presets this week",
         "ok the thing that actually started this whole session lol. we need to rebuild upstream "

@@ -389,7 +389,11 @@ _ASKED_POLITELY = re.compile(r"(?:(?:and|also|oh and|btw)\s+)?(?:please|pls|plz)
 _BOUND = re.compile(
     r"\b(?:stuck on|tops out at|pinned (?:to|at)|minimum|msrv|at most|"
     r"no newer than|still supports?|only supports?|go(?:es)? in(?:to)?|lives? in|belongs? in|"
-    r"has to|have to|must|needs? to be|hard requirement)\b",
+    r"has to|have to|must|needs? to be|hard requirement|"
+    # what it rules out from now: "the workers run Python 3.11, so no 3.12 syntax"
+    # (not until something happens: "…, so don't touch it until that's merged")
+    r"so (?:please )?(?:don'?t|do not|never|no|nothing)(?!'s\b|\s+is\b)"
+    r"(?![^.;]*\b(?:until|till|yet|for now|right now)\b))\b",
     _I,
 )
 

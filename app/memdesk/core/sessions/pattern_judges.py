@@ -201,8 +201,10 @@ def own_use(match: re.Match[str], body: str) -> str | None:
         if re.match(DEICTIC, match["x"], _I)
         else HIGH
         if re.search(
+            # (and what it rules out: "I use fish shell, so don't give me bash-only syntax")
             r"\b(?:everywhere|always|for everything|by default|in every|"
-            r"for all|for every|on every)\b|,\s*not\b",
+            r"for all|for every|on every)\b|,\s*not\b|"
+            r"\bso (?:please )?(?:don'?t|do not|never|no)\b",
             match["x"],
             _I,
         )
