@@ -48,6 +48,15 @@ _ONE_PLACE = re.compile(
 )
 
 
+# what an instruction about one place says of every place: "use async/await instead of
+# `.then()` chains in anything you write for me"
+_ALL_OF_IT = re.compile(
+    r"\b(?:from now on|going forward|everywhere|(?:in|for) (?:anything|everything|any (?:code|"
+    r"repo|project|codebase|file)|all (?:my|our|the) (?:code|repos|projects|codebases)))\b",
+    re.IGNORECASE,
+)
+
+
 # What makes an instruction a rule and not a task: it says how, always ("keep the bundle
 # under 350 kB", "use the v2 API for everything", "treat us-west-1 as off-limits").
 _A_RULE = re.compile(
@@ -90,6 +99,7 @@ def for_this_work(content: str, sentence: str) -> bool:
         _CHANGE_NOW.search(content)
         and not asked_for_good
         or _ONE_PLACE.search(content)
+        and not _ALL_OF_IT.search(content)
         or clauses.asks_for_work(content)
         and not (_A_RULE.search(content) or asked_for_good)
         or _PLAN_NOW.match(content)
