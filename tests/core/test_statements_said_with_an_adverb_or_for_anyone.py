@@ -24,7 +24,8 @@
 - a fact followed by what it rules out ("I use fish shell, so don't give me bash-only
   syntax", "the workers run Python 3.11, so no 3.12 syntax"), read as a value of the moment;
 - an instruction that names a function ("`.then()`") said of everything from now on, read as
-  a change to that one place.
+  a change to that one place;
+- a word the person bans, in quotes ("never use 'simply' or 'just'"), read as a scare quote.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -164,6 +165,11 @@ from tests.core import one_message
             "Please use async/await from now on instead of `.then()` chains in anything you write "
             "for me, I find it so much easier to follow. Can you redo the seed script that way?",
             "async/await",
+        ),
+        (
+            "also please never use 'simply' or 'just' in anything you write for me, it's "
+            "condescending to readers",
+            "'simply'",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

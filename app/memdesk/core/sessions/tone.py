@@ -18,6 +18,8 @@ _I = re.IGNORECASE
 # (not a name: the event for "signup", a badge called 'full', the 'temperament' field)
 _SCARE_QUOTE = re.compile(
     r"(?<=\w )(?<!\bfor )(?<!\bcalled )(?<!\bnamed )(?<!\blabel )(?<!\blabelled )(?<!\bas )"
+    # (nor a word mentioned: "never use 'simply' or 'just'", "say 'colour'")
+    r"(?<!\buse )(?<!\bsay )(?<!\bwrite )(?<!\bword )(?<!\bwords )(?<!\bterm )(?<!' or )"
     r"['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])"
     r"(?!\s+(?:field|column|key|flag|option|setting|param|parameter|property|attribute|tab|"
     r"button|label|tag|badge|status|state|role|event|type|category|section|step|filter|mode|"
