@@ -25,7 +25,9 @@
   syntax", "the workers run Python 3.11, so no 3.12 syntax"), read as a value of the moment;
 - an instruction that names a function ("`.then()`") said of everything from now on, read as
   a change to that one place;
-- a word the person bans, in quotes ("never use 'simply' or 'just'"), read as a scare quote.
+- a word the person bans, in quotes ("never use 'simply' or 'just'"), the name of a thing in
+  quotes ("realm 'admin'", "the 'bigmem' partition") and quoted examples ("'colour',
+  'initialise'"), read as scare quotes.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -170,6 +172,16 @@ from tests.core import one_message
             "also please never use 'simply' or 'just' in anything you write for me, it's "
             "condescending to readers",
             "'simply'",
+        ),
+        (
+            "just so you know: the API key lives in Doppler, project 'studio-api', config 'prd', "
+            "we never put it in .env files. load it from there",
+            "doppler",
+        ),
+        (
+            "context for you: our cluster is slurm, anything over 64G goes to the 'bigmem' "
+            "partition, and jobs get charged to the account genomics-lab.",
+            "'bigmem' partition",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

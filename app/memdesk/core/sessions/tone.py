@@ -20,10 +20,16 @@ _SCARE_QUOTE = re.compile(
     r"(?<=\w )(?<!\bfor )(?<!\bcalled )(?<!\bnamed )(?<!\blabel )(?<!\blabelled )(?<!\bas )"
     # (nor a word mentioned: "never use 'simply' or 'just'", "say 'colour'")
     r"(?<!\buse )(?<!\bsay )(?<!\bwrite )(?<!\bword )(?<!\bwords )(?<!\bterm )(?<!' or )"
-    r"['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])"
+    # (nor the name of a thing: "realm 'admin'", "the partition 'long'"; nor one of a list of
+    # examples: "'colour', 'initialise'")
+    r"(?<!\brealm )(?<!\bproject )(?<!\bconfig )(?<!\bpartition )(?<!\bcluster )"
+    r"(?<!\bfolder )(?<!\bschema )(?<!\bchannel )(?<!\bnamespace )(?<!\bprofile )(?<!', )"
+    r"['‘\"“][a-z]+(?:-[a-z]+)*['’\"”](?=[\s,.!?])(?!,\s*['‘\"“])"
     r"(?!\s+(?:field|column|key|flag|option|setting|param|parameter|property|attribute|tab|"
     r"button|label|tag|badge|status|state|role|event|type|category|section|step|filter|mode|"
-    r"table|value|command|branch|target|channel|queue|topic|bucket|template|variant)s?\b)"
+    r"table|value|command|branch|target|channel|queue|topic|bucket|template|variant|realm|schema|"
+    r"partition|folder|cluster|project|persona|layer|modal|tickbox|checkbox|box|directory|"
+    r"namespace|environment|profile|group|workspace|config)(?:s|es)?\b)"
 )
 # The person's own next step, said plainly ("I'll open the PR and tag her"): decided, and no
 # doubt on what the message states beside it
