@@ -34,7 +34,9 @@ var instead of the constant"), what keeps going wrong, what it took ", every tim
 ever get bored", what others want built ("dispatchers want the board to update live") and
 the work the team has to do now ("we need to rebuild upstream jq 1.7.1 with a patch") are no
 rules; what the team has to keep supporting still is, a "don't" told with what is so
-only this week is for this week, and so is what is ruled out "until that's merged"."""
+only this week is for this week, and so is what is ruled out "until that's merged"; a
+warning pasted as verilator prints it ("%Warning-WIDTH: rtl/quad_dec.v:42:18: …") is no one's
+statement."""
 
 from __future__ import annotations
 
@@ -243,5 +245,13 @@ def test_a_value_set_right_is_at_least_proposed(message: str, evidence: str) -> 
         "refresh every 15s. what are my options with kemal",
     ],
 )
+def test_a_pasted_compiler_warning_is_not_stored() -> None:
+    stored = one_message.stored(
+        "%Warning-WIDTH: rtl/quad_dec.v:42:18: Operator ASSIGN expects 8 bits on the Assign "
+        "RHS, but Assign RHS's SUB generates 9 bits.\n\nthat one's real, fix it properly."
+    )
+    assert not any("assign" in memory.casefold() for memory in stored)
+
+
 def test_a_question_stores_nothing(message: str) -> None:
     assert one_message.stored(message) == []

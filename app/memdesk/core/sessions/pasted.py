@@ -14,7 +14,8 @@ _I = re.IGNORECASE
 # linter output (a source position, a gutter, a level with a code: "error[E0502]:").
 _LOG_LINE = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d|\d\d:\d\d:\d\d|traceback \(most recent|file \"|at \S+\(|"
-    r"\w*(?:error|exception|warning)(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
+    # ("%Warning-WIDTH: rtl/quad_dec.v:42:18: …", as verilator prints it)
+    r"%?\w*(?:error|exception|warning)(?:-[\w-]+)?(?:\[\w+\])?:|(?:error|warn|warning|info|debug|fatal|"
     r"critical)(?:\[\w+\])?\s*[:\]•|-]|(?-i:(?:error|warn|info) [A-Z])|[+-]{3} |"
     r"@@ |\$ |>>> |# |[│●✕✓×^] |\^{3,}|-->|\d+\s+\||\|\s|==\d+==|\S+\.\w+:\d+(?::\d+)?:|"
     r"=\s*(?:help|note|hint):|"
