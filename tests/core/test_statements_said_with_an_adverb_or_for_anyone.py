@@ -1,4 +1,5 @@
-"""Lasting statements lost (core/sessions), seen in batch 28 and in earlier read sessions:
+"""Lasting statements lost (core/sessions), seen in batches 28 and 29 and in earlier read
+sessions:
 - a rule for "anyone" of a kind read as a question ("anyone under 16 can only …");
 - what the person does or wants, lost to an adverb before its verb ("I really don't want");
 - a way taken out for another ("we ripped it out in favour of valibot");
@@ -27,7 +28,8 @@
   a change to that one place;
 - a word the person bans, in quotes ("never use 'simply' or 'just'"), the name of a thing in
   quotes ("realm 'admin'", "the 'bigmem' partition") and quoted examples ("'colour',
-  'initialise'"), read as scare quotes.
+  'initialise'"), read as scare quotes;
+- who owns what and what must go past them, told after "next:", read as the next task.
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -184,6 +186,12 @@ from tests.core import one_message
             "context for you: our cluster is slurm, anything over 64G goes to the 'bigmem' "
             "partition, and jobs get charged to the account genomics-lab.",
             "'bigmem' partition",
+        ),
+        (
+            "next: Priya owns the test suites for the labs, anything under tests/hidden/ has to "
+            "go through her before it merges, so put the new lab 6 cases on a separate branch and "
+            "I'll ping her.",
+            "priya owns the test suites",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

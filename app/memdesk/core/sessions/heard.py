@@ -136,7 +136,9 @@ REMINDER = re.compile(
 # the next piece of work: "anyway next thing: the badge should show the count" (what an aside
 # beside it tells is read on its own)
 NEXT_WORK = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:|"
+    # (not what is so, told after it: "next: Priya owns the test suites for the labs, …")
+    r"^(?:(?:ok(?:ay)?|so|anyway|now|right),?\s+)*next(?: thing| up| task| step| one)?\s*:"
+    r"(?!\s*(?:[\w'/.-]+\s+){1,4}(?:owns|lives|live|must|has to|have to)\b)|"
     # "anyway thats context, what I actually need: figure out why …"
     r"^(?:(?:ok(?:ay)?|so|anyway|but),?\s+)*(?:that'?s|thats|that is) (?:all |just |the |some )?"
     r"(?:context|background)\b|"
