@@ -29,7 +29,9 @@ sessions:
 - a word the person bans, in quotes ("never use 'simply' or 'just'"), the name of a thing in
   quotes ("realm 'admin'", "the 'bigmem' partition") and quoted examples ("'colour',
   'initialise'"), read as scare quotes;
-- who owns what and what must go past them, told after "next:", read as the next task.
+- who owns what and what must go past them, told after "next:", read as the next task;
+- an ask nothing else heard, made a rule by the sentence after it ("please just show me diffs,
+  don't paste whole files back at me. that goes for everything btw").
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -192,6 +194,11 @@ from tests.core import one_message
             "go through her before it merges, so put the new lab 6 cases on a separate branch and "
             "I'll ping her.",
             "priya owns the test suites",
+        ),
+        (
+            "please just show me diffs, don't paste whole files back at me, I can't see what "
+            "changed that way. that goes for everything btw not just this",
+            "show the user diffs",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

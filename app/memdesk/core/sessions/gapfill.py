@@ -49,6 +49,7 @@ from memdesk.core.sessions.gapfill_patterns import PATTERNS, Pattern
 from memdesk.core.sessions.later_sentences import (
     STANDING,
     answers_another,
+    asked_for_good,
     at_most_medium,
     leaning_back,
     made_lasting,
@@ -92,6 +93,7 @@ def find(
             in_message = _with_clauses(_in_message(sentences(text)), text)
             in_message = _one_per_sentence(_after_requests(in_message, text), text)
             in_message = one_lead(leaning_back(made_lasting(in_message, text)), text)
+            in_message = asked_for_good(in_message, text)
             in_message = [_with_its_reason(f) for f in in_message]
             if in_message and tone.doubted(text):
                 in_message = [

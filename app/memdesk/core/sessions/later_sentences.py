@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from memdesk.core.sessions import clauses, heard, markers
+from memdesk.core.sessions import finding as findings
 from memdesk.core.sessions.pattern_judges import HIGH, MEDIUM
 from memdesk.core.sessions.third_person import person
 
@@ -88,6 +89,33 @@ def made_lasting(found: list[Finding], text: str) -> list[Finding]:
                 sentence=f"{finding.sentence.strip()} {said[at + 1].strip()}",
             )
         out.append(finding)
+    return out
+
+
+def asked_for_good(found: list[findings.Finding], text: str) -> list[findings.Finding]:
+    """An ask nothing else heard ("please just show me diffs, don't paste whole files back at
+    me"), made a rule by the short sentence after it ("that goes for everything btw"): the
+    two, stored as one."""
+    said = clauses.sentences_of(text)
+    heard_in = {s.strip()[:40] for f in found for s in said if f.sentence.strip()[:40] in s}
+    out = list(found)
+    for n, sentence in enumerate(said):
+        before = said[n - 1].strip() if n else ""
+        if (
+            not before
+            or not _MAKES_IT_LAST.match(sentence.strip())
+            or before[:40] in heard_in
+            or before.endswith("?")
+            or heard.not_a_statement(before) == "a question"
+            or not markers.TASK.match(before)
+            and not markers.IMPERATIVE.match(before)
+        ):
+            continue
+        asked, why = (person(s.rstrip(".!")) for s in (before, sentence.strip()))
+        content = f"{asked[:1].upper()}{asked[1:]}; {why[:1].lower()}{why[1:]}"
+        out.append(
+            findings.Finding("clause", HIGH, "preference", content, f"{before} {sentence.strip()}")
+        )
     return out
 
 
