@@ -683,17 +683,17 @@ def test_what_a_session_end_heard_the_person_say_is_listed_apart(run_json, servi
     from memdesk.core import agent
 
     claude = agent("claude-code")
-    said = [{"role": "user", "content": "label the axes with units, always, every plot."}]
+    said = [{"role": "user", "content": "label the axes with units, every plot."}]
     service.session_start("one", actor=claude, project="plots")
     service.session_end("one", actor=claude, transcript=said)
     service.add("Maybe the cache is redis", confidence=0.5, actor=claude)  # its own, unsure
     service.session_start("two", actor=claude, project="plots")  # its own account
-    told = [{"role": "user", "content": "plot every series in red, always."}]
+    told = [{"role": "user", "content": "plot every series in red."}]
     service.session_end("two", actor=claude, transcript=told, from_host=False)
     service.close()
     assert len(run_json("inbox")) == 3
     [heard] = run_json("inbox", "--heard")
-    assert heard["content"] == "Label the axes with units, always, every plot"
+    assert heard["content"] == "Label the axes with units, every plot"
 
 
 def _heard_three_things(service) -> None:
@@ -701,9 +701,9 @@ def _heard_three_things(service) -> None:
 
     claude = agent("claude-code")
     said = [
-        {"role": "user", "content": "label the axes with units, always, every plot."},
-        {"role": "user", "content": "title every figure in sentence case, always."},
-        {"role": "user", "content": "plot every series in red, always."},
+        {"role": "user", "content": "label the axes with units, every plot."},
+        {"role": "user", "content": "title every figure in sentence case."},
+        {"role": "user", "content": "plot every series in red."},
     ]
     service.session_start("one", actor=claude, project="plots")
     service.session_end("one", actor=claude, transcript=said)

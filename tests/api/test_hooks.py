@@ -235,7 +235,7 @@ def test_what_the_last_session_only_proposed_is_put_to_the_person_once(hook, soc
     repo = tmp_path / "plots"
     (repo / ".git").mkdir(parents=True)
     transcript = tmp_path / "said.jsonl"
-    said = "This repo uses pnpm only. label the axes with units, always, every plot."
+    said = "This repo uses pnpm only. label the axes with units, every plot."
     transcript.write_text(
         json.dumps({"type": "user", "message": {"role": "user", "content": said}})
     )

@@ -18,7 +18,7 @@ from memdesk.api import hook_failures, hook_output, transcripts
 from memdesk.api.client import Client
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SAID = "This repo uses pnpm only, never npm. label the axes with units, always, every plot."
+SAID = "This repo uses pnpm only, never npm. label the axes with units, every plot."
 
 
 @dataclass(frozen=True)

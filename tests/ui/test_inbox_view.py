@@ -366,12 +366,12 @@ def test_what_the_person_was_heard_saying_is_shown_apart(qtbot, service, window)
     claude = agent("claude-code")
     service.add("Maybe the cache is redis", confidence=0.2, actor=claude)
     service.session_start("one", actor=claude, project="plots")
-    said = [{"role": "user", "content": "label the axes with units, always, every plot."}]
+    said = [{"role": "user", "content": "label the axes with units, every plot."}]
     service.session_end("one", actor=claude, transcript=said)
     view = open_inbox(window)
     view.reload()
     heard = [i["content"] for i in service.inbox() if i.get("heard")]
-    assert "Label the axes with units, always, every plot" in heard
+    assert "Label the axes with units, every plot" in heard
     assert view.from_combo.itemText(1) == f"Heard from you ({len(heard)})"
     view.from_combo.setCurrentIndex(1)
     shown = [view.table.item(row, 1).text() for row in range(view.table.rowCount())]
