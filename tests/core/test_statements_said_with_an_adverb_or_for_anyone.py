@@ -31,7 +31,9 @@ sessions:
   'initialise'"), read as scare quotes;
 - who owns what and what must go past them, told after "next:", read as the next task;
 - an ask nothing else heard, made a rule by the sentence after it ("please just show me diffs,
-  don't paste whole files back at me. that goes for everything btw").
+  don't paste whole files back at me. that goes for everything btw");
+- who signs off or approves every change of a kind ("Kenji … signs off any schema change
+  there", "Lucía is the one who signs off experiments").
 And the other way: a question that opens with "anyone" stays a question; what someone
 replaced once, what the person wants in place of what is there now ("I want X as an env
 var instead of the constant"), what keeps going wrong, what it took ", every time", "if you
@@ -199,6 +201,11 @@ from tests.core import one_message
             "please just show me diffs, don't paste whole files back at me, I can't see what "
             "changed that way. that goes for everything btw not just this",
             "show the user diffs",
+        ),
+        (
+            "Kenji Watanabe is tech lead for the map tiles service and signs off any schema change "
+            "there. could you draft the PR description for the zoom-level column so I can send it",
+            "signs off any schema change",
         ),
         (
             "I like the refactor a lot. I personally can't stand single-letter variable names "

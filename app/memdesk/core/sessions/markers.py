@@ -182,7 +182,11 @@ HANDLED_BY = re.compile(
     r"ok|okay|go-ahead|green light) (?:from|by) (?-i:[A-Z][a-z][\w-]+)\b|"
     # "Priya has to sign off on anything that changes the response schema"
     r"(?-i:\b[A-Z][a-z][\w-]+) (?:has to|must|needs to|should|will) (?:sign off on|approve|"
-    r"review|ok|okay) (?:any|every|all)\w*\b",
+    r"review|ok|okay) (?:any|every|all)\w*\b|"
+    # "Kenji is tech lead for the map tiles and signs off any schema change there", "she
+    # approves every production promotion", "Lucía is the one who signs off experiments"
+    r"\b(?:signs off(?: on)?|approves|okays) (?:any|every|all|anything|everything)\w*\b|"
+    r"\bis the one who (?:signs off|approves|reviews|decides)\b",
     _I,
 )
 
