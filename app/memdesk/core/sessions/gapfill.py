@@ -29,6 +29,7 @@ from memdesk.core.sessions import (
     everywhere,
     fact_so_rule,
     heard,
+    lead_ins,
     markers,
     matters,
     pasted,
@@ -407,7 +408,7 @@ _MUST = re.compile(r"\b(?:has|have|needs?) to\b|\b(?:must|never|always|only)\b",
 def _match(sentence: str) -> Finding | None:
     if len(sentence) > MAX_SENTENCE:
         return None
-    if wrong := heard.WRONG_ONE.match(sentence):
+    if wrong := lead_ins.WRONG_ONE.match(sentence):
         return _match(sentence[wrong.end() :])
     if why := heard.not_a_statement(sentence):
         # "vintage has to stay optional — …, we got bitten by that last year": the story is

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memdesk.core.sessions import markers, pasted
+from memdesk.core.sessions import lead_ins, markers, pasted
 from memdesk.core.sessions.dropped import DROPPED
 from memdesk.core.sessions.faults import DIAGNOSED, FAULT, MISBEHAVES, WRONG_NOW, WRONG_WAY
 from memdesk.core.sessions.habits import habit_when
@@ -327,20 +327,11 @@ _FRAGMENT = re.compile(
 )
 
 
-# "wrong place — it's /api/stripe/webhook not /api/webhooks/stripe": what is wrong is the
-# agent's last move; what follows says what is right
-WRONG_ONE = re.compile(
-    r"^(?:wrong|not the right) (?:place|file|folder|dir|directory|path|spot|name|one|port|"
-    r"branch|table|column|field|key|bucket|repo|url|endpoint|version|value)\s*[,:;—–-]+\s*(?=\w)",
-    _I,
-)
-
-
 @lru_cache(maxsize=1024)
 def not_a_statement(sentence: str) -> str | None:
     """Why `sentence` is not something to keep, or None."""
     body = sentence.strip()
-    if wrong := WRONG_ONE.match(body):
+    if wrong := lead_ins.WRONG_ONE.match(body):
         return not_a_statement(body[wrong.end() :])
     if body.startswith("“…”"):
         return "someone else's view"  # what it says is of a quotation left out (pasted.py)

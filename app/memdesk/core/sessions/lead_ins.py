@@ -32,6 +32,13 @@ NOT_A_LEAD_IN = (
     # a ruling whose code holds a colon: "don't sprinkle type: ignore around"
     "don't|dont|do not|never|avoid"
 )
+# "wrong place — it's /api/stripe/webhook not /api/webhooks/stripe": what is wrong is the
+# agent's last move; what follows says what is right
+WRONG_ONE = re.compile(
+    r"^(?:wrong|not the right) (?:place|file|folder|dir|directory|path|spot|name|one|port|"
+    r"branch|table|column|field|key|bucket|repo|url|endpoint|version|value)\s*[,:;—–-]+\s*(?=\w)",
+    _I,
+)
 LEAD_IN = re.compile(
     r"^(?:(?:oh,?\s+)?and\s+|also,?\s+|so,?\s+|but\s+|btw,?\s+|by the way,?\s+|fyi,?\s+|fwiw,?\s+|"
     r"p\.?s\.?[,:]?\s+|"
